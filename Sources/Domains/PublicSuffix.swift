@@ -1,0 +1,78 @@
+// Registrable domains (eTLD+1) from the public suffix list, through libpsl. Debian's libpsl has no
+// built-in list, so the system list (package publicsuffix) is loaded with psl_latest(NULL).
+// WebKit (GTK) decides first/third party from the same list, so this must not be a hand-written table.
+
+import CPSL
+
+public final class PublicSuffixList: @unchecked Sendable {
+    // A loaded psl_ctx_t is read-only, so concurrent queries are safe.
+    private let context: OpaquePointer
+
+    public static let shared: PublicSuffixList = {
+        guard let list = PublicSuffixList() else {
+            fatalError("radarblock: cannot load the public suffix list (install Debian's publicsuffix package)")
+        }
+        return list
+    }()
+
+    public init?() {
+        guard let ctx = psl_latest(nil) else { return nil }
+        context = ctx
+    }
+
+    public init?(file path: String) {
+        guard let ctx = psl_load_file(path) else { return nil }
+        context = ctx
+    }
+
+    deinit { psl_free(context) }
+
+    /// True when `host` is itself a public suffix (e.g. "com", "co.uk").
+    public func isPublicSuffix(_ host: String) -> Bool {
+        psl_is_public_suffix(context, host) != 0
+    }
+
+    /// eTLD+1 of a lowercase ASCII host, or nil when the host is a public suffix itself or empty.
+    /// Unknown TLDs fall back to the last two labels (the list's implicit "*" rule).
+    public func registrableDomain(_ host: String) -> String? {
+        guard !host.isEmpty, let p = psl_registrable_domain(context, host) else { return nil }
+        return String(cString: p)
+    }
+
+    /// WebKit's RegistrableDomain: eTLD+1, else the host itself (suffixes, single labels, localhost, IP addresses).
+    public func webKitRegistrableDomain(host: String) -> String {
+        if host.isEmpty { return "" }
+        if Host.isIPAddress(host) { return host }
+        return registrableDomain(host) ?? host
+    }
+}
+
+public enum Host {
+    public static func isIPAddress(_ host: String) -> Bool {
+        if host.hasPrefix("[") { return true }
+        let parts = host.split(separator: ".", omittingEmptySubsequences: false)
+        return parts.count == 4 && parts.allSatisfy { p in !p.isEmpty && p.count <= 3 && p.allSatisfy(\.isASCIIDigit) && Int(p)! <= 255 }
+    }
+
+    /// `host` equals `domain` or is a subdomain of it (label boundary).
+    public static func isSameOrSubdomain(_ host: String, of domain: String) -> Bool {
+        if host == domain { return true }
+        guard host.count > domain.count, host.hasSuffix(domain) else { return false }
+        return host.utf8.dropLast(domain.utf8.count).last == UInt8(ascii: ".")
+    }
+
+    /// The host and each parent domain, longest first: a.b.c.com → a.b.c.com, b.c.com, c.com, com.
+    public static func suffixes(of host: String) -> [String] {
+        var out = [host]
+        var rest = Substring(host)
+        while let dot = rest.firstIndex(of: ".") {
+            rest = rest[rest.index(after: dot)...]
+            if !rest.isEmpty { out.append(String(rest)) }
+        }
+        return out
+    }
+}
+
+extension Character {
+    var isASCIIDigit: Bool { isASCII && isNumber }
+}

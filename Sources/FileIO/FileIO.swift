@@ -1,0 +1,85 @@
+// File input and output at the edges of the pipeline: errors that name the file, "-" for
+// stdin/stdout, and atomic replacement (write a temporary sibling, fsync, rename) so that a failed
+// or interrupted run never leaves a half-written file where a good one was.
+
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+public struct FileError: Error, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public init(path: String, reason: String) {
+        self.path = path
+        self.reason = reason
+    }
+    public var description: String { "\(path): \(reason)" }
+}
+
+public enum FileIO {
+    /// Reads a whole file ("-" reads stdin).
+    public static func read(_ path: String) throws -> [UInt8] {
+        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
+            throw FileError(path: path, reason: "no such file")
+        }
+        if isDir.boolValue { throw FileError(path: path, reason: "is a directory, expected a file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
+        }
+        return Array(data)
+    }
+
+    public static func readString(_ path: String) throws -> String {
+        let bytes = try read(path)
+        guard let s = String(validating: bytes, as: UTF8.self) else { throw FileError(path: path, reason: "not valid UTF-8 text") }
+        return s
+    }
+
+    /// Writes `bytes` to `path` atomically; "-" writes to stdout.
+    public static func write(_ bytes: [UInt8], to path: String) throws {
+        if path == "-" {
+            FileHandle.standardOutput.write(Data(bytes))
+            return
+        }
+        let url = URL(fileURLWithPath: path)
+        let dir = url.deletingLastPathComponent().path
+        var isDir: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+            throw FileError(path: path, reason: "directory \(dir) does not exist")
+        }
+        let temp = dir + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+        guard fd >= 0 else { throw FileError(path: path, reason: "cannot create \(temp): \(String(cString: strerror(errno)))") }
+        var ok = true
+        var failure = ""
+        bytes.withUnsafeBytes { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    ok = false
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += n
+            }
+        }
+        if ok, fsync(fd) != 0 { ok = false; failure = String(cString: strerror(errno)) }
+        close(fd)
+        guard ok else {
+            unlink(temp)
+            throw FileError(path: path, reason: "write failed: \(failure)")
+        }
+        guard rename(temp, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temp)
+            throw FileError(path: path, reason: "cannot replace: \(reason)")
+        }
+    }
+
+    public static func write(_ string: String, to path: String) throws { try write(Array(string.utf8), to: path) }
+}

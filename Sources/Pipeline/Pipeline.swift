@@ -1,0 +1,1 @@
+// Pipeline: see DESIGN.md for what this module owns.

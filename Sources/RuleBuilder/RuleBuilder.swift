@@ -1,0 +1,1 @@
+// RuleBuilder: see DESIGN.md for what this module owns.

@@ -1,0 +1,1 @@
+// RuleCompiler: see DESIGN.md for what this module owns.

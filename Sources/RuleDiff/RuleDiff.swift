@@ -1,0 +1,1 @@
+// RuleDiff: see DESIGN.md for what this module owns.

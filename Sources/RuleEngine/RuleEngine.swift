@@ -1,0 +1,1 @@
+// RuleEngine: see DESIGN.md for what this module owns.

@@ -1,0 +1,93 @@
+// Deterministic JSON output: the same value always gives the same bytes.
+// `scriptSafe` escapes everything that could end or confuse an enclosing <script> or JS string
+// (<, >, &, U+2028, U+2029), so dataset strings can be embedded in generated JavaScript as data.
+
+public struct JSONWriter {
+    public struct Options: OptionSet, Sendable {
+        public let rawValue: Int
+        public init(rawValue: Int) { self.rawValue = rawValue }
+        /// Object keys in byte order instead of insertion order.
+        public static let sortedKeys = Options(rawValue: 1)
+        /// Escape <, >, &, U+2028 and U+2029 (for embedding in HTML or JavaScript).
+        public static let scriptSafe = Options(rawValue: 2)
+    }
+
+    public static func string(_ value: JSONValue, options: Options = []) -> String {
+        var out: [UInt8] = []
+        write(value, into: &out, options: options)
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    public static func bytes(_ value: JSONValue, options: Options = []) -> [UInt8] {
+        var out: [UInt8] = []
+        write(value, into: &out, options: options)
+        return out
+    }
+
+    public static func write(_ value: JSONValue, into out: inout [UInt8], options: Options = []) {
+        switch value {
+        case .null: out.append(contentsOf: "null".utf8)
+        case .bool(let b): out.append(contentsOf: (b ? "true" : "false").utf8)
+        case .number(let d): writeNumber(d, into: &out)
+        case .string(let s): writeString(s, into: &out, options: options)
+        case .array(let a):
+            out.append(UInt8(ascii: "["))
+            for (i, v) in a.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                write(v, into: &out, options: options)
+            }
+            out.append(UInt8(ascii: "]"))
+        case .object(let o):
+            out.append(UInt8(ascii: "{"))
+            let keys = options.contains(.sortedKeys) ? o.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } : o.keys
+            for (i, k) in keys.enumerated() {
+                if i > 0 { out.append(UInt8(ascii: ",")) }
+                writeString(k, into: &out, options: options)
+                out.append(UInt8(ascii: ":"))
+                write(o[k]!, into: &out, options: options)
+            }
+            out.append(UInt8(ascii: "}"))
+        }
+    }
+
+    /// Integers print without a fraction; other finite doubles in Swift's shortest round-trip form.
+    public static func writeNumber(_ d: Double, into out: inout [UInt8]) {
+        if d.isNaN || d.isInfinite {
+            out.append(contentsOf: "null".utf8)  // JSON has no NaN/Infinity.
+        } else if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
+            out.append(contentsOf: String(Int64(d)).utf8)
+        } else {
+            out.append(contentsOf: String(d).utf8)
+        }
+    }
+
+    private static let hex: [UInt8] = Array("0123456789abcdef".utf8)
+
+    public static func writeString(_ s: String, into out: inout [UInt8], options: Options = []) {
+        let safe = options.contains(.scriptSafe)
+        out.append(UInt8(ascii: "\""))
+        for scalar in s.unicodeScalars {
+            let v = scalar.value
+            switch v {
+            case 0x22: out.append(0x5C); out.append(0x22)
+            case 0x5C: out.append(0x5C); out.append(0x5C)
+            case 0x0A: out.append(0x5C); out.append(UInt8(ascii: "n"))
+            case 0x0D: out.append(0x5C); out.append(UInt8(ascii: "r"))
+            case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
+            case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
+            case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
+            case 0x00..<0x20, 0x7F: appendUnicodeEscape(v, into: &out)
+            case 0x3C, 0x3E, 0x26, 0x2028, 0x2029 where safe: appendUnicodeEscape(v, into: &out)
+            case 0x2028, 0x2029: appendUnicodeEscape(v, into: &out)  // valid JSON, but not valid in older JS strings
+            default:
+                if v < 0x80 { out.append(UInt8(v)) } else { out.append(contentsOf: String(scalar).utf8) }
+            }
+        }
+        out.append(UInt8(ascii: "\""))
+    }
+
+    private static func appendUnicodeEscape(_ v: UInt32, into out: inout [UInt8]) {
+        out.append(contentsOf: [0x5C, UInt8(ascii: "u"),
+                                hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)], hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)]])
+    }
+}

@@ -1,0 +1,1 @@
+// Surrogates: see DESIGN.md for what this module owns.

@@ -1,0 +1,1 @@
+// TdsGenerator: see DESIGN.md for what this module owns.

@@ -1,0 +1,1 @@
+// TrackerData: see DESIGN.md for what this module owns.

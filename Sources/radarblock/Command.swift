@@ -1,0 +1,32 @@
+// Commands are small adapters: parse arguments, call the library, write results, map errors to exit codes.
+
+import Foundation
+
+protocol Command {
+    static var name: String { get }
+    static var summary: String { get }
+    /// Full usage text printed by `--help`.
+    static var help: String { get }
+    /// Returns the exit status (0 success, 1 invalid input / failed check / "different").
+    static func run(_ arguments: [String]) throws -> Int32
+}
+
+enum ExitCode {
+    static let success: Int32 = 0
+    static let failure: Int32 = 1
+    static let usage: Int32 = 2
+}
+
+/// Writes to stderr without buffering surprises.
+enum Console {
+    static func error(_ message: String) {
+        FileHandle.standardError.write(Data(("radarblock: error: " + message + "\n").utf8))
+    }
+    static func warning(_ message: String) {
+        FileHandle.standardError.write(Data(("radarblock: warning: " + message + "\n").utf8))
+    }
+    static func note(_ message: String) {
+        FileHandle.standardError.write(Data((message + "\n").utf8))
+    }
+    static var stderrIsTerminal: Bool { isatty(2) == 1 }
+}

@@ -1,0 +1,55 @@
+// radarblock: tracker datasets -> WebKit content rule lists, bytecode, surrogates and diffs.
+
+import Foundation
+import ContentRules
+
+// Each command adds itself here (one line per command).
+let commands: [Command.Type] = [
+]
+
+func usage() -> String {
+    var s = "usage: radarblock <command> [options]\n\ncommands:\n"
+    for c in commands { s += "  " + c.name.padding(toLength: 11, withPad: " ", startingAt: 0) + c.summary + "\n" }
+    s += "\nRun 'radarblock <command> --help' for a command's options.\n"
+    return s
+}
+
+func main() -> Int32 {
+    let args = Array(CommandLine.arguments.dropFirst())
+    guard let name = args.first else {
+        FileHandle.standardError.write(Data(usage().utf8))
+        return ExitCode.usage
+    }
+    if name == "--help" || name == "-h" || name == "help" {
+        print(usage(), terminator: "")
+        return ExitCode.success
+    }
+    if name == "--version" {
+        print("radarblock \(ToolVersion.current)")
+        return ExitCode.success
+    }
+    guard let command = commands.first(where: { $0.name == name }) else {
+        Console.error("unknown command '\(name)'")
+        FileHandle.standardError.write(Data(usage().utf8))
+        return ExitCode.usage
+    }
+    let rest = Array(args.dropFirst())
+    if rest.contains("--help") || rest.contains("-h") {
+        print(command.help, terminator: command.help.hasSuffix("\n") ? "" : "\n")
+        return ExitCode.success
+    }
+    do {
+        return try command.run(rest)
+    } catch let e as UsageError {
+        Console.error(e.description)
+        FileHandle.standardError.write(Data("Run 'radarblock \(name) --help' for usage.\n".utf8))
+        return ExitCode.usage
+    } catch {
+        Console.error(String(describing: error))
+        return ExitCode.failure
+    }
+}
+
+// SIGPIPE (e.g. `radarblock match ... | head`) should end quietly, not crash.
+signal(SIGPIPE, SIG_IGN)
+exit(main())

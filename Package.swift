@@ -43,6 +43,7 @@ let package = Package(
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "DomainsTests", dependencies: ["Domains"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
+        .testTarget(name: "FileIOTests", dependencies: ["FileIO"]),
         .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON"]),
         .testTarget(name: "TrackerDataTests", dependencies: ["TrackerData", "StrictJSON"]),
         .testTarget(name: "TdsGeneratorTests", dependencies: ["TdsGenerator", "TrackerData", "StrictJSON"]),

@@ -1,1 +1,45 @@
 import XCTest
+@testable import Domains
+
+final class PublicSuffixTests: XCTestCase {
+    let psl = PublicSuffixList.shared
+
+    func testRegistrableDomains() {
+        XCTAssertEqual(psl.registrableDomain("a.b.example.com"), "example.com")
+        XCTAssertEqual(psl.registrableDomain("www.bbc.co.uk"), "bbc.co.uk")
+        XCTAssertEqual(psl.registrableDomain("foo.github.io"), "foo.github.io")  // private-section suffix
+        XCTAssertNil(psl.registrableDomain("co.uk"))
+        XCTAssertEqual(psl.registrableDomain("a.b.unknowntld"), "b.unknowntld")  // implicit "*" rule
+    }
+
+    func testWebKitRegistrableDomainFallsBackToTheHost() {
+        XCTAssertEqual(psl.webKitRegistrableDomain(host: "co.uk"), "co.uk")
+        XCTAssertEqual(psl.webKitRegistrableDomain(host: "localhost"), "localhost")
+        XCTAssertEqual(psl.webKitRegistrableDomain(host: "127.0.0.1"), "127.0.0.1")
+        XCTAssertEqual(psl.webKitRegistrableDomain(host: "[::1]"), "[::1]")
+    }
+
+    func testHostHelpers() {
+        XCTAssertTrue(Host.isSameOrSubdomain("a.b.com", of: "b.com"))
+        XCTAssertTrue(Host.isSameOrSubdomain("b.com", of: "b.com"))
+        XCTAssertFalse(Host.isSameOrSubdomain("ab.com", of: "b.com"))
+        XCTAssertEqual(Host.suffixes(of: "a.b.c.com"), ["a.b.c.com", "b.c.com", "c.com", "com"])
+        XCTAssertTrue(Host.isIPAddress("10.0.0.1"))
+        XCTAssertFalse(Host.isIPAddress("10.0.0.256"))
+        XCTAssertFalse(Host.isIPAddress("1.2.3.com"))
+    }
+}
+
+final class DomainNormalizerTests: XCTestCase {
+    func testLowercasesAndPunycodes() throws {
+        XCTAssertEqual(try DomainNormalizer.normalize("  Tracker.COM. "), "tracker.com")
+        XCTAssertEqual(try DomainNormalizer.normalize("BÜCHER.example"), "xn--bcher-kva.example")
+        XCTAssertEqual(try DomainNormalizer.normalize("例え.jp"), "xn--r8jz45g.jp")
+    }
+
+    func testRejectsEmptyAndControlCharacters() {
+        XCTAssertThrowsError(try DomainNormalizer.normalize("   ")) { XCTAssertEqual($0 as? DomainError, .empty) }
+        XCTAssertThrowsError(try DomainNormalizer.normalize("a b.com"))
+        XCTAssertThrowsError(try DomainNormalizer.normalize("a\u{0}.com"))
+    }
+}

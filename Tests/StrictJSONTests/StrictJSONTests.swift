@@ -1,1 +1,97 @@
 import XCTest
+@testable import StrictJSON
+
+final class JSONParserTests: XCTestCase {
+    func testParsesAllValueKinds() throws {
+        let v = try JSONParser.parse(#"{"a":[1,-2.5,1e3,true,false,null,"x\u00e9\n"],"b":{}}"#)
+        XCTAssertEqual(v["a"], [1, -2.5, 1000, true, false, nil, "xé\n"])
+        XCTAssertEqual(v["b"], .object(JSONObject()))
+    }
+
+    func testDuplicateKeysLastWinsAndKeepFirstPosition() throws {
+        let v = try JSONParser.parse(#"{"a":1,"b":2,"a":3}"#)
+        XCTAssertEqual(v.objectValue?.keys, ["a", "b"])
+        XCTAssertEqual(v["a"], 3)
+    }
+
+    func testSurrogatePairsAndLoneSurrogates() throws {
+        XCTAssertEqual(try JSONParser.parse(#""\ud83d\ude00""#), .string("😀"))
+        XCTAssertEqual(try JSONParser.parse(#""\ud800x""#), .string("\u{FFFD}x"))
+    }
+
+    func testRejectsWhatStrictJSONRejects() {
+        for bad in ["", "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "NaN", "'a'", "[1] x", "{a:1}", "\"\t\"", "[\"\\x\"]", "tru", "[1e]", "-"] {
+            XCTAssertThrowsError(try JSONParser.parse(bad), "should reject \(bad.debugDescription)")
+        }
+    }
+
+    func testTruncatedInputReportsLineColumnAndTruncation() {
+        let text = "{\n  \"trackers\": {\n    \"a.com\": {\"domain\": \"a.c"
+        XCTAssertThrowsError(try JSONParser.parse(text)) { error in
+            let e = error as! JSONParseError
+            XCTAssertEqual(e.line, 3)
+            XCTAssertTrue(e.message.contains("truncated"), e.message)
+        }
+    }
+
+    func testErrorColumnCountsCharactersNotBytes() {
+        XCTAssertThrowsError(try JSONParser.parse("[\"é\" x]")) { error in
+            let e = error as! JSONParseError
+            XCTAssertEqual(e.line, 1)
+            XCTAssertEqual(e.column, 6)
+        }
+    }
+
+    func testDepthLimitWithoutStackOverflow() {
+        let deep = String(repeating: "[", count: 100_000) + String(repeating: "]", count: 100_000)
+        XCTAssertThrowsError(try JSONParser.parse(deep)) { error in
+            XCTAssertTrue((error as! JSONParseError).message.contains("nesting"))
+        }
+        let ok = String(repeating: "[", count: 1000) + String(repeating: "]", count: 1000)
+        XCTAssertNoThrow(try JSONParser.parse(ok))
+        let tooDeep = String(repeating: "[", count: 1001) + String(repeating: "]", count: 1001)
+        XCTAssertThrowsError(try JSONParser.parse(tooDeep))
+    }
+
+    func testInvalidUTF8IsRejected() {
+        XCTAssertThrowsError(try JSONParser.parse([0x22, 0xC3, 0x28, 0x22]))
+    }
+
+    func testByteOrderMarkIsAccepted() throws {
+        XCTAssertEqual(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("[1]".utf8)), [1])
+    }
+}
+
+final class JSONWriterTests: XCTestCase {
+    func testCanonicalNumbersAndRoundTrip() throws {
+        let v: JSONValue = ["i": 3, "f": 0.1, "big": 1e300, "neg": -0.5, "s": "a\"b\\c\u{1}"]
+        let text = JSONWriter.string(v)
+        XCTAssertEqual(text, #"{"i":3,"f":0.1,"big":1e+300,"neg":-0.5,"s":"a\"b\\c\u0001"}"#)
+        XCTAssertEqual(try JSONParser.parse(text), v)
+    }
+
+    func testSortedKeysIsDeterministic() {
+        let a: JSONValue = ["b": 1, "a": 2, "é": 3, "B": 4]
+        XCTAssertEqual(JSONWriter.string(a, options: .sortedKeys), #"{"B":4,"a":2,"b":1,"é":3}"#)
+    }
+
+    func testScriptSafeEscapesEverythingThatCanBreakOutOfAScript() {
+        let hostile = "</script><script>alert(1)</script>&\u{2028}\u{2029}\"\\"
+        let out = JSONWriter.string(.string(hostile), options: .scriptSafe)
+        for forbidden in ["<", ">", "&", "\u{2028}", "\u{2029}"] {
+            XCTAssertFalse(out.contains(forbidden), "\(forbidden.debugDescription) leaked into \(out)")
+        }
+        XCTAssertEqual(try JSONParser.parse(out), .string(hostile))
+    }
+
+    func testLineSeparatorsAreEscapedEvenWithoutScriptSafe() {
+        XCTAssertEqual(JSONWriter.string(.string("\u{2028}")), "\"\\u2028\"")
+    }
+}
+
+final class JSONPathTests: XCTestCase {
+    func testDescription() {
+        let p = JSONPath.root / "trackers" / "a.com" / "rules" / 3 / "rule"
+        XCTAssertEqual(p.description, #"$.trackers["a.com"].rules[3].rule"#)
+    }
+}

@@ -19,6 +19,7 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
+        .target(name: "CSystem"),
         .target(name: "StrictJSON"),
         .target(name: "FileIO"),
         .target(name: "Digest", dependencies: ["CCrypto"]),
@@ -32,6 +33,7 @@ let package = Package(
         .target(name: "Surrogates", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CLibXML2"]),
         .target(name: "Pipeline", dependencies: [
+            "CSystem",
             "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
             "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO",
         ]),

@@ -1,0 +1,168 @@
+// Inputs come from files or http(s) URLs. For URLs we keep a cache directory so that nightly runs make
+// conditional requests (If-None-Match / If-Modified-Since) and a 304 reuses the cached body; ETag and
+// Last-Modified are recorded in the manifest. Timeouts and retries with backoff make a flaky server a
+// clear error naming the URL and the HTTP status, never a hang.
+
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import Digest
+import FileIO
+
+public struct FetchedInput: Sendable {
+    /// What the user gave: a path or a URL.
+    public let source: String
+    public let bytes: [UInt8]
+    public let etag: String?
+    public let lastModified: String?
+    public let sha256: String
+    /// True when the server answered 304 Not Modified and the cached copy was used.
+    public let notModified: Bool
+}
+
+public struct FetchError: Error, CustomStringConvertible {
+    public let source: String
+    public let reason: String
+    public var description: String { "\(source): \(reason)" }
+}
+
+public struct FetchOptions: Sendable {
+    public var cacheDirectory: String?
+    public var timeout: TimeInterval = 30
+    public var retries: Int = 3
+    /// Delay before the first retry; doubles each time.
+    public var backoff: TimeInterval = 0.5
+    public init(cacheDirectory: String? = nil, timeout: TimeInterval = 30, retries: Int = 3, backoff: TimeInterval = 0.5) {
+        self.cacheDirectory = cacheDirectory
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+    }
+}
+
+public enum InputFetcher {
+    public static func isURL(_ source: String) -> Bool {
+        source.hasPrefix("http://") || source.hasPrefix("https://")
+    }
+
+    public static func fetch(_ source: String, options: FetchOptions = FetchOptions()) throws -> FetchedInput {
+        guard isURL(source) else {
+            let bytes = try FileIO.read(source)
+            return FetchedInput(source: source, bytes: bytes, etag: nil, lastModified: nil,
+                                sha256: Digest.hex(.sha256, bytes), notModified: false)
+        }
+        guard let url = URL(string: source) else { throw FetchError(source: source, reason: "not a valid URL") }
+        let cache = options.cacheDirectory.map { CacheEntry(directory: $0, url: source) }
+        let cached = cache?.load()
+
+        var attempt = 0
+        var delay = options.backoff
+        while true {
+            attempt += 1
+            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: options.timeout)
+            if let cached {
+                if let etag = cached.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
+                if let lm = cached.lastModified { request.setValue(lm, forHTTPHeaderField: "If-Modified-Since") }
+            }
+            let outcome = perform(request, timeout: options.timeout)
+            switch outcome {
+            case .response(let status, let headers, let body):
+                if status == 304, let cached {
+                    return FetchedInput(source: source, bytes: cached.body, etag: cached.etag, lastModified: cached.lastModified,
+                                        sha256: Digest.hex(.sha256, cached.body), notModified: true)
+                }
+                if (200..<300).contains(status) {
+                    let etag = headers["etag"]
+                    let lastModified = headers["last-modified"]
+                    try cache?.store(body: body, etag: etag, lastModified: lastModified)
+                    return FetchedInput(source: source, bytes: body, etag: etag, lastModified: lastModified,
+                                        sha256: Digest.hex(.sha256, body), notModified: false)
+                }
+                // Client errors will not get better by retrying.
+                if (400..<500).contains(status) && status != 408 && status != 429 {
+                    throw FetchError(source: source, reason: "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))")
+                }
+                if attempt > options.retries {
+                    throw FetchError(source: source, reason: "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status)) after \(attempt) attempts")
+                }
+            case .failure(let reason):
+                if attempt > options.retries {
+                    throw FetchError(source: source, reason: "\(reason) after \(attempt) attempts")
+                }
+            }
+            Thread.sleep(forTimeInterval: delay)
+            delay *= 2
+        }
+    }
+
+    private enum Outcome {
+        case response(status: Int, headers: [String: String], body: [UInt8])
+        case failure(String)
+    }
+
+    private static func perform(_ request: URLRequest, timeout: TimeInterval) -> Outcome {
+        final class Box: @unchecked Sendable { var outcome: Outcome = .failure("no response") }
+        let box = Box()
+        let done = DispatchSemaphore(value: 0)
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.timeoutIntervalForRequest = timeout
+        configuration.timeoutIntervalForResource = timeout
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        configuration.urlCache = nil
+        let session = URLSession(configuration: configuration)
+        let task = session.dataTask(with: request) { data, response, error in
+            if let error {
+                box.outcome = .failure((error as NSError).code == NSURLErrorTimedOut ? "timed out after \(Int(timeout)) s" : error.localizedDescription)
+            } else if let http = response as? HTTPURLResponse {
+                var headers: [String: String] = [:]
+                for (k, v) in http.allHeaderFields {
+                    if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
+                }
+                box.outcome = .response(status: http.statusCode, headers: headers, body: Array(data ?? Data()))
+            }
+            done.signal()
+        }
+        task.resume()
+        // A hard deadline on top of URLSession's own, so a stalled server can never hang a nightly job.
+        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
+            task.cancel()
+            session.invalidateAndCancel()
+            return .failure("timed out after \(Int(timeout)) s")
+        }
+        session.finishTasksAndInvalidate()
+        return box.outcome
+    }
+}
+
+/// One cached download: body plus validators, stored under a name derived from the URL.
+private struct CacheEntry {
+    let bodyPath: String
+    let metaPath: String
+
+    init(directory: String, url: String) {
+        let key = String(Digest.hex(.sha256, url).prefix(32))
+        bodyPath = directory + "/" + key + ".body"
+        metaPath = directory + "/" + key + ".json"
+    }
+
+    struct Loaded { let body: [UInt8]; let etag: String?; let lastModified: String? }
+
+    func load() -> Loaded? {
+        guard let body = try? FileIO.read(bodyPath), let meta = try? FileIO.read(metaPath),
+              let obj = try? JSONSerialization.jsonObject(with: Data(meta)) as? [String: Any],
+              obj["sha256"] as? String == Digest.hex(.sha256, body)
+        else { return nil }  // a damaged cache entry is simply not used
+        return Loaded(body: body, etag: obj["etag"] as? String, lastModified: obj["lastModified"] as? String)
+    }
+
+    func store(body: [UInt8], etag: String?, lastModified: String?) throws {
+        let dir = (bodyPath as NSString).deletingLastPathComponent
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        var meta: [String: Any] = ["sha256": Digest.hex(.sha256, body)]
+        if let etag { meta["etag"] = etag }
+        if let lastModified { meta["lastModified"] = lastModified }
+        try FileIO.write(body, to: bodyPath)
+        try FileIO.write(Array(try JSONSerialization.data(withJSONObject: meta, options: [.sortedKeys])), to: metaPath)
+    }
+}

@@ -1,1 +1,0 @@
-// Pipeline: see DESIGN.md for what this module owns.

@@ -1,1 +1,0 @@
-// RuleDiff: see DESIGN.md for what this module owns.

@@ -1,0 +1,226 @@
+// Privacy configuration v4 and the user's unprotected-sites file.
+
+import FileIO
+import StrictJSON
+
+extension PrivacyConfig {
+    public static func decode(bytes: [UInt8], source: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
+        let json = try parseJSON(bytes, source: source)
+        return try decode(json: json, source: source, strict: strict)
+    }
+
+    public static func load(path: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
+        try decode(bytes: FileIO.read(path), source: path, strict: strict)
+    }
+
+    public static func decode(json: JSONValue, source: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
+        var log = IssueLog(source: source, strict: strict)
+        let root = JSONPath.root
+        guard case .object(let top) = json else {
+            throw log.fatal(root, "expected a privacy configuration object, found \(json.aTypeName)")
+        }
+        var config = PrivacyConfig(raw: json)
+        config.version = try log.optional(top, "version", at: root, expected: "a number", Typed.double)
+        config.unprotectedTemporary = try decodeDomainList(top, "unprotectedTemporary", at: root, log: &log)
+
+        var features = JSONObject()
+        if let v = top.member("features") {
+            if case .object(let f) = v { features = f } else {
+                try log.report(root / "features", "expected an object, found \(v.aTypeName); features ignored")
+            }
+        }
+        let featuresPath = root / "features"
+
+        config.contentBlockingEnabled = false
+        if let v = features.member("contentBlocking") {
+            let path = featuresPath / "contentBlocking"
+            if case .object(let cb) = v {
+                let state = try log.optional(cb, "state", at: path, expected: "a string", Typed.string)
+                config.contentBlockingEnabled = state == "enabled"
+                config.contentBlockingExceptions = try decodeDomainList(cb, "exceptions", at: path, log: &log)
+            } else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+            }
+        }
+
+        if let v = features.member("trackerAllowlist") {
+            let path = featuresPath / "trackerAllowlist"
+            if case .object(let ta) = v {
+                config.trackerAllowlist = try decodeAllowlist(ta, at: path, log: &log)
+                if let stated = config.trackerAllowlist.hash, let computed = config.computedFeatureHash("trackerAllowlist"),
+                   stated != computed
+                {
+                    // The hash versions the allowlist in rule-list identifiers; a stale one hides changes.
+                    try log.report(path / "hash", "does not match the feature's content (md5 of JSON.stringify is \(computed)); the allowlist was edited without updating its hash")
+                }
+            } else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+            }
+        }
+        return (config, log.issues)
+    }
+
+    /// `[{"domain": "..."}]` → normalised domains in order. Whitespace-only domains are dropped (the apps do the same).
+    static func decodeDomainList(_ object: JSONObject, _ key: String, at parent: JSONPath, log: inout IssueLog) throws -> [String] {
+        guard let v = object.member(key) else { return [] }
+        let path = parent / key
+        guard case .array(let entries) = v else {
+            try log.report(path, "expected an array, found \(v.aTypeName); list ignored")
+            return []
+        }
+        var out: [String] = []
+        out.reserveCapacity(entries.count)
+        for (i, e) in entries.enumerated() {
+            let epath = path / i
+            guard case .object(let o) = e else {
+                try log.report(epath, "expected an object with \"domain\", found \(e.aTypeName); entry dropped")
+                continue
+            }
+            guard let dv = o.member("domain") else {
+                try log.report(epath, "missing \"domain\"; entry dropped")
+                continue
+            }
+            guard case .string(let raw) = dv else {
+                try log.report(epath / "domain", "expected a string, found \(dv.aTypeName); entry dropped")
+                continue
+            }
+            if let d = try log.domain(raw, at: epath / "domain", consequence: "entry dropped") { out.append(d) }
+        }
+        return out
+    }
+
+    static func decodeAllowlist(_ ta: JSONObject, at path: JSONPath, log: inout IssueLog) throws -> TrackerAllowlist {
+        var allowlist = TrackerAllowlist()
+        allowlist.state = try log.optional(ta, "state", at: path, expected: "a string", Typed.string)
+        allowlist.enabled = allowlist.state == "enabled"
+        allowlist.hash = try log.optional(ta, "hash", at: path, expected: "a string", Typed.string)
+        guard let settingsValue = ta.member("settings") else { return allowlist }
+        guard case .object(let settings) = settingsValue else {
+            try log.report(path / "settings", "expected an object, found \(settingsValue.aTypeName); allowlist ignored")
+            return allowlist
+        }
+        let trackersPath = path / "settings" / "allowlistedTrackers"
+        guard let trackersValue = settings.member("allowlistedTrackers") else { return allowlist }
+        guard case .object(let trackers) = trackersValue else {
+            try log.report(trackersPath, "expected an object, found \(trackersValue.aTypeName); allowlist ignored")
+            return allowlist
+        }
+        allowlist.entries = try decodeAllowlistedTrackers(trackers, at: trackersPath, log: &log)
+        return allowlist
+    }
+
+    static func decodeAllowlistedTrackers(_ trackers: JSONObject, at trackersPath: JSONPath, log: inout IssueLog) throws -> [AllowlistEntry] {
+        var byTracker: [(String, [AllowlistEntry])] = []
+        for key in trackers.keys {
+            let tpath = trackersPath / key
+            guard let trackerDomain = try log.domain(key, at: tpath, consequence: "entries dropped") else { continue }
+            let tv = trackers[key]!
+            guard case .object(let t) = tv, let rulesValue = t.member("rules") else {
+                try log.report(tpath, "expected an object with \"rules\", found \(tv.aTypeName); entries dropped")
+                continue
+            }
+            guard case .array(let rules) = rulesValue else {
+                try log.report(tpath / "rules", "expected an array, found \(rulesValue.aTypeName); entries dropped")
+                continue
+            }
+            var entries: [AllowlistEntry] = []
+            for (i, rv) in rules.enumerated() {
+                if let e = try decodeAllowlistRule(rv, trackerDomain: trackerDomain, at: tpath / "rules" / i, log: &log) {
+                    entries.append(e)
+                }
+            }
+            byTracker.append((trackerDomain, entries))
+        }
+        // Stable sort: two keys that normalise to the same domain keep their file order.
+        return byTracker.enumerated()
+            .sorted { byteOrder($0.element.0, $1.element.0) || ($0.element.0 == $1.element.0 && $0.offset < $1.offset) }
+            .flatMap(\.element.1)
+    }
+
+    static func decodeAllowlistRule(_ value: JSONValue, trackerDomain: String, at path: JSONPath, log: inout IssueLog) throws -> AllowlistEntry? {
+        guard case .object(let r) = value else {
+            try log.report(path, "expected an object, found \(value.aTypeName); entry dropped")
+            return nil
+        }
+        guard let ruleValue = r.member("rule"), case .string(let rule) = ruleValue, !rule.isEmpty else {
+            try log.report(path / "rule", r.member("rule") == nil ? "missing \"rule\"; entry dropped" : "expected a non-empty string; entry dropped")
+            return nil
+        }
+        guard let domainsValue = r.member("domains") else {
+            try log.report(path, "missing \"domains\"; entry dropped")
+            return nil
+        }
+        guard let raw = Typed.stringArray(domainsValue) else {
+            try log.report(path / "domains", "expected an array of strings; entry dropped")
+            return nil
+        }
+        if raw.contains("<all>") {
+            return AllowlistEntry(trackerDomain: trackerDomain, rule: rule, sites: .all)
+        }
+        var domains: [String] = []
+        for (i, d) in raw.enumerated() {
+            if let n = try log.domain(d, at: path / "domains" / i, consequence: "domain dropped") { domains.append(n) }
+        }
+        if domains.isEmpty {
+            try log.report(path / "domains", raw.isEmpty ? "empty domain list; entry dropped" : "no usable domain left; entry dropped")
+            return nil
+        }
+        return AllowlistEntry(trackerDomain: trackerDomain, rule: rule, sites: .domains(domains))
+    }
+}
+
+extension UnprotectedSites {
+    /// One host per line; blank lines and lines starting with `#` are skipped. Hosts are exact (no wildcard),
+    /// normalised; duplicates are kept once (first position). Lines that are not host names are reported with
+    /// their line number and skipped (strict: thrown).
+    public static func parse(bytes: [UInt8], source: String, strict: Bool = false) throws -> (UnprotectedSites, [DecodeIssue]) {
+        var log = IssueLog(source: source, strict: strict)
+        var hosts: [String] = []
+        var seen = Set<String>()
+        // Split on LF bytes (a Swift Character would fuse "\r\n" into one grapheme), then strip a CR.
+        for (index, rawLine) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
+            let lineNumber = index + 1
+            guard let line = String(validating: rawLine, as: UTF8.self) else {
+                throw TrackerDataError.invalid(DecodeIssue(source: source, line: lineNumber, message: "not valid UTF-8 text"))
+            }
+            let trimmed = line.trimmingSpaces()  // also removes a trailing "\r"
+            if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            switch DomainCheck.normalize(trimmed) {
+            case .success(let host):
+                if seen.insert(host).inserted { hosts.append(host) }
+            case .failure(let problem):
+                try log.report(line: lineNumber, "\(problem.message); line skipped")
+            }
+        }
+        return (UnprotectedSites(hosts: hosts), log.issues)
+    }
+
+    public static func load(path: String, strict: Bool = false) throws -> (UnprotectedSites, [DecodeIssue]) {
+        try parse(bytes: FileIO.read(path), source: path, strict: strict)
+    }
+}
+
+extension String {
+    func trimmingSpaces() -> String {
+        let scalars = unicodeScalars
+        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
+        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
+        return String(scalars[start...end])
+    }
+}
+
+extension TrackerAllowlist {
+    /// Decodes a bare `allowlistedTrackers` object (`{"<tracker>": {"rules": [{rule, domains}]}}`), the form the
+    /// privacy reference tests ship. The result is marked enabled and has no hash.
+    public static func decode(allowlistedTrackers bytes: [UInt8], source: String, strict: Bool = false) throws
+        -> (TrackerAllowlist, [DecodeIssue])
+    {
+        let json = try parseJSON(bytes, source: source)
+        var log = IssueLog(source: source, strict: strict)
+        guard case .object(let trackers) = json else {
+            throw log.fatal(.root, "expected an object of allowlisted trackers, found \(json.aTypeName)")
+        }
+        let entries = try PrivacyConfig.decodeAllowlistedTrackers(trackers, at: .root, log: &log)
+        return (TrackerAllowlist(enabled: true, state: "enabled", hash: nil, entries: entries), log.issues)
+    }
+}

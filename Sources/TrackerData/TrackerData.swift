@@ -1,1 +1,0 @@
-// TrackerData: see DESIGN.md for what this module owns.

@@ -20,6 +20,7 @@ let package = Package(
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
 
         .target(name: "CSystem"),
+        .target(name: "CHTMLWalk", dependencies: ["CLibXML2"]),
         .target(name: "StrictJSON"),
         .target(name: "FileIO"),
         .target(name: "Digest", dependencies: ["CCrypto"]),
@@ -31,16 +32,19 @@ let package = Package(
         .target(name: "RuleCompiler", dependencies: ["FileIO", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["FileIO", "RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "Surrogates", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
-        .target(name: "RuleDiff", dependencies: ["FileIO", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CLibXML2"]),
+        .target(name: "RuleDiff", dependencies: ["FileIO", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk"]),
+        .target(name: "WebKitBridge", dependencies: ["FileIO"]),
         .target(name: "Pipeline", dependencies: [
-            "CSystem",
+            "CSystem", "WebKitBridge",
             "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
             "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO",
         ]),
         .executableTarget(name: "radarblock", dependencies: [
-            "Pipeline", "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
+            "Pipeline", "WebKitBridge", "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
             "RuleDiff", "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO",
         ]),
+
+        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "WebKitBridge"]),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "DomainsTests", dependencies: ["Domains"]),
@@ -49,11 +53,12 @@ let package = Package(
         .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON"]),
         .testTarget(name: "TrackerDataTests", dependencies: ["TrackerData", "StrictJSON"]),
         .testTarget(name: "TdsGeneratorTests", dependencies: ["TdsGenerator", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleBuilderTests", dependencies: ["RuleBuilder", "TrackerData", "ContentRules", "StrictJSON"]),
+        .testTarget(name: "RuleBuilderTests", dependencies: ["RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .testTarget(name: "RuleCompilerTests", dependencies: ["RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "SurrogatesTests", dependencies: ["Surrogates", "TrackerData", "StrictJSON"]),
         .testTarget(name: "RuleDiffTests", dependencies: ["RuleDiff", "RuleEngine", "TrackerData", "StrictJSON"]),
+        .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StrictJSON"]),
     ]
 )

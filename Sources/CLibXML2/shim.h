@@ -1,2 +1,1 @@
 #include <libxml/HTMLparser.h>
-#include <libxml/tree.h>

@@ -1,0 +1,223 @@
+// A release diff: identifiers, changed input components, tracker-level changes, WebKit rules added and
+// removed, and the requests whose outcome flipped. Rendered as JSON (for machines; DESIGN.md contract),
+// Markdown (pull requests and release notes: summary first, long sections collapsible) and text.
+
+import RuleEngine
+import StrictJSON
+import TrackerData
+
+public struct DiffReport: Sendable {
+    public var identifier: ValueChange<String?>
+    /// Component name -> old/new value, only for components that differ.
+    public var inputs: [String: ValueChange<String?>]
+    public var dataset: DatasetDiff?
+    public var rules: RuleSetDiff
+    public var requests: DecisionDiff?
+
+    public init(identifier: ValueChange<String?>, inputs: [String: ValueChange<String?>], dataset: DatasetDiff?,
+                rules: RuleSetDiff, requests: DecisionDiff?) {
+        self.identifier = identifier
+        self.inputs = inputs
+        self.dataset = dataset
+        self.rules = rules
+        self.requests = requests
+    }
+
+    /// "Same" as diff(1) means it: nothing that affects behaviour or provenance differs.
+    public var isEmpty: Bool {
+        identifier.old == identifier.new && inputs.isEmpty && (dataset?.isEmpty ?? true) && rules.isEmpty
+            && (requests?.changed.isEmpty ?? true)
+    }
+
+    // MARK: JSON
+
+    public var json: JSONValue {
+        var o = JSONObject()
+        o["identifier"] = ["old": optional(identifier.old), "new": optional(identifier.new)]
+        var inputsObject = JSONObject()
+        for key in inputs.keys.sorted() { inputsObject[key] = ["old": optional(inputs[key]!.old), "new": optional(inputs[key]!.new)] }
+        o["inputs"] = .object(inputsObject)
+        let d = dataset ?? DatasetDiff()
+        o["trackers"] = [
+            "added": .array(d.trackersAdded.map { .string($0) }),
+            "removed": .array(d.trackersRemoved.map { .string($0) }),
+            "changed": .array(d.trackersChanged.map(trackerJSON)),
+        ]
+        o["entities"] = [
+            "added": .array(d.entitiesAdded.map { .string($0) }),
+            "removed": .array(d.entitiesRemoved.map { .string($0) }),
+            "changed": .array(d.entitiesChanged.map { e in
+                ["name": .string(e.name), "domainsAdded": .array(e.domainsAdded.map { .string($0) }),
+                 "domainsRemoved": .array(e.domainsRemoved.map { .string($0) })]
+            }),
+        ]
+        o["cnames"] = [
+            "added": .object(JSONObject(d.cnamesAdded.keys.sorted().map { ($0, .string(d.cnamesAdded[$0]!)) })),
+            "removed": .object(JSONObject(d.cnamesRemoved.keys.sorted().map { ($0, .string(d.cnamesRemoved[$0]!)) })),
+            "retargeted": .object(JSONObject(d.cnamesRetargeted.keys.sorted().map {
+                ($0, ["old": .string(d.cnamesRetargeted[$0]!.old), "new": .string(d.cnamesRetargeted[$0]!.new)])
+            })),
+        ]
+        o["rules"] = [
+            "added": .number(Double(rules.added.count)),
+            "removed": .number(Double(rules.removed.count)),
+            "addedRules": .array(rules.added.map(ruleEntryJSON)),
+            "removedRules": .array(rules.removed.map(ruleEntryJSON)),
+        ]
+        if let r = requests {
+            o["requests"] = [
+                "checked": .number(Double(r.checked)),
+                "invalid": .number(Double(r.invalid)),
+                "changed": .array(r.changed.map { c in
+                    ["request": requestJSON(c.request), "old": c.old.jsonValue, "new": c.new.jsonValue,
+                     "rule": c.new.rule ?? c.old.rule ?? .null]
+                }),
+            ]
+        } else {
+            o["requests"] = ["checked": 0, "changed": []]
+        }
+        return .object(o)
+    }
+
+    private func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
+
+    private func trackerJSON(_ t: TrackerChange) -> JSONValue {
+        var o = JSONObject()
+        o["domain"] = .string(t.domain)
+        if let d = t.defaultAction { o["default"] = ["old": optional(d.old), "new": optional(d.new)] }
+        if let w = t.owner { o["owner"] = ["old": optional(w.old), "new": optional(w.new)] }
+        if !t.rulesAdded.isEmpty { o["rulesAdded"] = .array(t.rulesAdded.map(\.jsonValue)) }
+        if !t.rulesRemoved.isEmpty { o["rulesRemoved"] = .array(t.rulesRemoved.map(\.jsonValue)) }
+        if !t.rulesEdited.isEmpty {
+            o["rulesEdited"] = .array(t.rulesEdited.map { e in
+                ["rule": .string(e.rule), "fields": .array(e.fields.map { .string($0) }), "old": e.old.jsonValue, "new": e.new.jsonValue]
+            })
+        }
+        if t.rulesReordered { o["rulesReordered"] = true }
+        return .object(o)
+    }
+
+    private func ruleEntryJSON(_ e: RuleSetDiff.Entry) -> JSONValue {
+        var o = JSONObject()
+        o["index"] = .number(Double(e.index))
+        o["rule"] = (try? JSONParser.parse(e.rule)) ?? .string(e.rule)
+        if let p = e.provenance { o["provenance"] = p }
+        return .object(o)
+    }
+
+    func requestJSON(_ r: MatchRequest) -> JSONValue {
+        var o = JSONObject()
+        o["url"] = .string(r.url)
+        o["topURL"] = .string(r.topURL)
+        if let f = r.frameURL { o["frameURL"] = .string(f) }
+        o["resourceType"] = .string(r.resourceType)
+        if let c = r.loadContext { o["loadContext"] = .string(c) }
+        if let m = r.requestMethod { o["requestMethod"] = .string(m) }
+        return .object(o)
+    }
+
+    // MARK: summary lines shared by text and Markdown
+
+    var summaryLines: [String] {
+        var lines: [String] = []
+        if identifier.old != identifier.new {
+            lines.append("identifier: \(identifier.old ?? "none") -> \(identifier.new ?? "none")")
+        }
+        for key in inputs.keys.sorted() {
+            lines.append("input \(key): \(inputs[key]!.old ?? "none") -> \(inputs[key]!.new ?? "none")")
+        }
+        if let d = dataset {
+            lines.append("trackers: \(d.trackersAdded.count) added, \(d.trackersRemoved.count) removed, \(d.trackersChanged.count) changed")
+            if !(d.entitiesAdded.isEmpty && d.entitiesRemoved.isEmpty && d.entitiesChanged.isEmpty) {
+                lines.append("entities: \(d.entitiesAdded.count) added, \(d.entitiesRemoved.count) removed, \(d.entitiesChanged.count) changed")
+            }
+            if !(d.cnamesAdded.isEmpty && d.cnamesRemoved.isEmpty && d.cnamesRetargeted.isEmpty) {
+                lines.append("cnames: \(d.cnamesAdded.count) added, \(d.cnamesRemoved.count) removed, \(d.cnamesRetargeted.count) retargeted")
+            }
+        }
+        lines.append("WebKit rules: \(rules.added.count) added, \(rules.removed.count) removed")
+        if let r = requests {
+            lines.append("requests: \(r.changed.count) of \(r.checked) changed outcome" + (r.invalid > 0 ? " (\(r.invalid) invalid requests skipped)" : ""))
+        }
+        return lines
+    }
+
+    func trackerLine(_ t: TrackerChange) -> String {
+        var parts: [String] = []
+        if let d = t.defaultAction { parts.append("default \(d.old ?? "none") -> \(d.new ?? "none")") }
+        if let o = t.owner { parts.append("owner \(o.old ?? "none") -> \(o.new ?? "none")") }
+        if !t.rulesAdded.isEmpty { parts.append("\(t.rulesAdded.count) rule(s) added") }
+        if !t.rulesRemoved.isEmpty { parts.append("\(t.rulesRemoved.count) rule(s) removed") }
+        for e in t.rulesEdited { parts.append("rule \(e.rule): \(e.fields.joined(separator: ", ")) changed") }
+        if t.rulesReordered { parts.append("rules reordered") }
+        return "\(t.domain): " + parts.joined(separator: "; ")
+    }
+
+    func decisionLine(_ c: DecisionChange) -> String {
+        func describe(_ d: Decision) -> String {
+            var s = d.outcome.rawValue
+            if let sur = d.surrogate { s += " (\(sur))" }
+            return s
+        }
+        var line = "\(c.request.resourceType) \(c.request.url) on \(c.request.topURL): \(describe(c.old)) -> \(describe(c.new))"
+        if let rule = c.new.rule ?? c.old.rule { line += "  by " + JSONWriter.string(rule) }
+        return line
+    }
+
+    // MARK: text
+
+    public var text: String {
+        if isEmpty { return "no differences\n" }
+        var out = summaryLines.joined(separator: "\n") + "\n"
+        if let d = dataset {
+            if !d.trackersAdded.isEmpty { out += "\ntrackers added:\n" + d.trackersAdded.map { "  + \($0)" }.joined(separator: "\n") + "\n" }
+            if !d.trackersRemoved.isEmpty { out += "\ntrackers removed:\n" + d.trackersRemoved.map { "  - \($0)" }.joined(separator: "\n") + "\n" }
+            if !d.trackersChanged.isEmpty { out += "\ntrackers changed:\n" + d.trackersChanged.map { "  ~ " + trackerLine($0) }.joined(separator: "\n") + "\n" }
+        }
+        if let r = requests, !r.changed.isEmpty {
+            out += "\nrequests that changed outcome:\n" + r.changed.map { "  " + decisionLine($0) }.joined(separator: "\n") + "\n"
+        }
+        return out
+    }
+
+    // MARK: Markdown
+
+    public var markdown: String {
+        var out = "## Rule-set changes\n\n"
+        if isEmpty { return out + "No differences.\n" }
+        out += summaryLines.map { "- " + escapeMarkdown($0) }.joined(separator: "\n") + "\n"
+        if let r = requests, !r.changed.isEmpty {
+            out += section("Requests that changed outcome (\(r.changed.count))", r.changed.map(decisionLine))
+        }
+        if let d = dataset {
+            out += section("Trackers added (\(d.trackersAdded.count))", d.trackersAdded)
+            out += section("Trackers removed (\(d.trackersRemoved.count))", d.trackersRemoved)
+            out += section("Trackers changed (\(d.trackersChanged.count))", d.trackersChanged.map(trackerLine))
+        }
+        out += section("WebKit rules added (\(rules.added.count))", rules.added.map(\.rule), code: true)
+        out += section("WebKit rules removed (\(rules.removed.count))", rules.removed.map(\.rule), code: true)
+        return out
+    }
+
+    /// Short sections inline; long ones inside <details> so the summary stays readable.
+    private func section(_ title: String, _ items: [String], code: Bool = false) -> String {
+        guard !items.isEmpty else { return "" }
+        let body = items.map { code ? "- `" + $0.replacingOccurrences(of: "`", with: "'") + "`" : "- " + escapeMarkdown($0) }
+            .joined(separator: "\n")
+        if items.count <= 10 { return "\n### \(title)\n\n\(body)\n" }
+        return "\n<details><summary>\(escapeMarkdown(title))</summary>\n\n\(body)\n\n</details>\n"
+    }
+
+    private func escapeMarkdown(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            switch ch {
+            case "<": out += "&lt;"
+            case ">": out += "&gt;"
+            case "\\", "`", "*", "_", "[", "]", "|": out += "\\" + String(ch)
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

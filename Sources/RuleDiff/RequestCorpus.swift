@@ -1,0 +1,187 @@
+// The request corpus radarblock derives from two datasets when the user gives none: for every tracker and
+// rule of either side, URLs its pattern matches and near misses, loaded as scripts and images from
+// third-party, first-party and same-entity sites, and from the sites its options and exceptions name.
+// Deterministic: the same datasets always give the same corpus in the same order.
+
+import Domains
+import RuleEngine
+import TrackerData
+
+public enum RequestCorpus {
+    static let thirdPartySite = "https://news-site.radarblock.test/"
+
+    public static func derive(from datasets: [TrackerDataSet]) -> [MatchRequest] {
+        var seen = Set<MatchRequest>()
+        var out: [MatchRequest] = []
+        func add(_ url: String, site: String, type: String) {
+            let r = MatchRequest(url: url, topURL: site, resourceType: type)
+            if seen.insert(r).inserted { out.append(r) }
+        }
+        var domains = Set<String>()
+        for tds in datasets { domains.formUnion(tds.trackers.keys) }
+        for domain in domains.sorted(by: byteOrder) {
+            var sites = [thirdPartySite, "https://www.\(domain)/"]
+            var urls = ["https://\(domain)/radarblock-probe.js", "https://cdn.\(domain):8443/p/radarblock-probe.gif"]
+            for tds in datasets {
+                guard let tracker = tds.trackers[domain] else { continue }
+                if let owner = tracker.owner?.name, let other = tds.entities[owner]?.domains.first(where: { $0 != domain }) {
+                    sites.append("https://\(other)/")
+                }
+                for rule in tracker.rules {
+                    if let example = RegexExample.string(matching: rule.rule) {
+                        let url = example.contains(domain) ? "https://" + example : "https://\(domain)/" + example
+                        urls.append(url)
+                        urls.append(url + "-near-miss")
+                    }
+                    for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) { sites.append("https://\(d)/") }
+                }
+            }
+            for site in unique(sites) {
+                for url in unique(urls) {
+                    add(url, site: site, type: "script")
+                    add(url, site: site, type: "image")
+                }
+            }
+        }
+        for tds in datasets {
+            for alias in tds.cnames.keys.sorted(by: byteOrder) {
+                let site = "https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/"
+                add("https://\(alias)/radarblock-probe.js", site: site, type: "script")
+                add("https://\(alias)/radarblock-probe.js", site: thirdPartySite, type: "script")
+            }
+        }
+        return out
+    }
+
+    private static func unique(_ items: [String]) -> [String] {
+        var seen = Set<String>()
+        return items.filter { seen.insert($0).inserted }
+    }
+}
+
+/// A string that a TDS rule regex (JavaScript syntax) matches, built by taking the shortest path through it:
+/// optional and starred parts are left out, `+` repeats once, classes give their first member, the first
+/// alternative is taken. Returns nil for patterns it cannot read.
+public enum RegexExample {
+    public static func string(matching pattern: String) -> String? {
+        var chars = Array(pattern.unicodeScalars)
+        var i = 0
+        guard let s = sequence(&chars, &i, depth: 0), i == chars.count else { return nil }
+        return s
+    }
+
+    private static func sequence(_ c: inout [Unicode.Scalar], _ i: inout Int, depth: Int) -> String? {
+        guard depth < 50 else { return nil }
+        var out = ""
+        var alternativeDone = false
+        while i < c.count {
+            let ch = c[i]
+            if ch == ")" { break }
+            if ch == "|" {
+                // Keep the first alternative; skip the rest of this group level.
+                alternativeDone = true
+                i += 1
+                var nesting = 0
+                while i < c.count {
+                    if c[i] == "\\" { i += 2; continue }
+                    if c[i] == "(" { nesting += 1 }
+                    if c[i] == ")" { if nesting == 0 { break }; nesting -= 1 }
+                    i += 1
+                }
+                break
+            }
+            var atom: String
+            switch ch {
+            case "^", "$":
+                i += 1
+                continue
+            case "(":
+                i += 1
+                if i + 1 < c.count, c[i] == "?" {
+                    if c[i + 1] == ":" { i += 2 } else { return nil }  // lookarounds are not examples
+                }
+                guard let inner = sequence(&c, &i, depth: depth + 1), i < c.count, c[i] == ")" else { return nil }
+                i += 1
+                atom = inner
+            case "[":
+                i += 1
+                guard let member = classMember(&c, &i) else { return nil }
+                atom = member
+            case "\\":
+                guard i + 1 < c.count else { return nil }
+                let e = c[i + 1]
+                i += 2
+                switch e {
+                case "d": atom = "1"
+                case "w": atom = "a"
+                case "s": atom = " "
+                case "D", "W", "S", "b", "B": atom = e == "b" || e == "B" ? "" : "-"
+                default: atom = String(e)
+                }
+            case ".":
+                i += 1
+                atom = "a"
+            default:
+                i += 1
+                atom = String(ch)
+            }
+            // Quantifier.
+            if i < c.count {
+                switch c[i] {
+                case "*", "?":
+                    atom = ""
+                    i += 1
+                case "+":
+                    i += 1
+                case "{":
+                    var j = i + 1
+                    var digits = ""
+                    while j < c.count, c[j].properties.numericType != nil { digits.unicodeScalars.append(c[j]); j += 1 }
+                    if j < c.count, c[j] == "," || c[j] == "}", let n = Int(digits) {
+                        while j < c.count, c[j] != "}" { j += 1 }
+                        guard j < c.count else { return nil }
+                        atom = String(repeating: atom, count: min(n, 20))
+                        i = j + 1
+                    }
+                default: break
+                }
+                if i < c.count, c[i] == "?" { i += 1 }  // lazy
+            }
+            out += atom
+        }
+        _ = alternativeDone
+        return out
+    }
+
+    private static func classMember(_ c: inout [Unicode.Scalar], _ i: inout Int) -> String? {
+        var negated = false
+        if i < c.count, c[i] == "^" { negated = true; i += 1 }
+        var members: [Unicode.Scalar] = []
+        var first = true
+        while i < c.count, c[i] != "]" || first {
+            first = false
+            var ch = c[i]
+            if ch == "\\", i + 1 < c.count {
+                let e = c[i + 1]
+                ch = e == "d" ? "1" : e == "w" ? "a" : e
+                i += 2
+            } else {
+                i += 1
+            }
+            if i + 1 < c.count, c[i] == "-", c[i + 1] != "]" {
+                let hi = c[i + 1]
+                i += 2
+                if ch.value <= hi.value { for v in ch.value...min(hi.value, ch.value + 64) { if let s = Unicode.Scalar(v) { members.append(s) } } }
+            } else {
+                members.append(ch)
+            }
+        }
+        guard i < c.count else { return nil }
+        i += 1
+        if negated {
+            for candidate in "a1-_x".unicodeScalars where !members.contains(candidate) { return String(candidate) }
+            return nil
+        }
+        return members.first.map { String($0) }
+    }
+}

@@ -11,6 +11,7 @@ import FileIO
 import Foundation
 import RuleBuilder
 import RuleCompiler
+import RuleEngine
 import StrictJSON
 import Surrogates
 import TrackerData
@@ -84,6 +85,7 @@ struct BuildProducts {
     var tds: TrackerDataSet
     var rules: [ContentRule]
     var provenance: [RuleProvenance]
+    var compiled: [CompiledRuleList] = []
 }
 
 public enum ReleaseBuilder {
@@ -111,8 +113,9 @@ public enum ReleaseBuilder {
 
         if let previous = options.previous {
             progress("comparing with \(previous)")
+            let lists = try products.compiled.map { try LoadedRuleList($0) }
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                                                     newRules: products.rules, newProvenance: products.provenance)
+                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists)
             products.files.append((ReleaseFiles.changesMarkdown, Array(changes.markdown.utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(changes.json, options: []) + [0x0A]))
         }
@@ -229,6 +232,7 @@ public enum ReleaseBuilder {
         var files: [(name: String, bytes: [UInt8])] = []
         var lists: [JSONValue] = []
         var identifiers: [String] = []
+        var compiledLists: [CompiledRuleList] = []
         var counts: [String: Double] = [:]
         for (i, part) in parts.enumerated() {
             let n = i + 1
@@ -245,6 +249,7 @@ public enum ReleaseBuilder {
             files.append((ReleaseFiles.rules(part: n), json))
             files.append((ReleaseFiles.rbc(part: n), rbc))
             identifiers.append(compiled.identifier)
+            compiledLists.append(compiled)
             lists.append(.object(JSONObject([
                 ("identifier", .string(compiled.identifier)),
                 ("rules", .string(ReleaseFiles.rules(part: n))),
@@ -294,7 +299,8 @@ public enum ReleaseBuilder {
             inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
             outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
             counts: counts, lists: lists, webKitVerification: nil)
-        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: built.rules, provenance: built.provenance)
+        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: built.rules, provenance: built.provenance,
+                             compiled: compiledLists)
     }
 
     /// A split release is named by all of its lists.

@@ -8,6 +8,10 @@ import TrackerData
 public struct ValueChange<T: Sendable & Equatable>: Sendable, Equatable {
     public let old: T
     public let new: T
+    public init(old: T, new: T) {
+        self.old = old
+        self.new = new
+    }
 }
 
 public struct RuleEdit: Sendable, Equatable {

@@ -1,0 +1,793 @@
+// URLFilterParser: WebKit's url-filter regular-expression subset (specs/webkit-content-rules.md §3).
+//
+// Two layers, mirroring WebKit:
+//  * a syntax checker that follows JavaScriptCore's YARR parser in legacy (non-unicode, Annex B) mode with
+//    backReferenceLimit 0 and named forward references disallowed; any YARR syntax error gives .yarrError
+//    and wins over everything else;
+//  * a delegate that receives the YARR callbacks like WebCore's PatternParser: it records only the first
+//    semantic failure, builds terms (character sets over 0...127 with an `inverted` flag, groups, the
+//    end-of-line set {0}) and finally simplifies them (leading `.*`, canonical `.*`, trailing terms) and
+//    decides MatchesEverything.
+//
+// Deliberate deviations (documented because WebKit itself has no defined answer):
+//  * a class range whose end is non-ASCII (`[a-\xff]`) hits a release assertion (crash) in WebKit; here
+//    it is .nonASCII, like a non-ASCII class atom;
+//  * groups nested deeper than `maximumGroupDepth` are .yarrError (WebKit recurses on such terms and
+//    would exhaust its stack long before the 1 MiB pattern limit).
+
+enum URLFilterParser {
+    static let maximumPatternSize = 1024 * 1024
+    static let maximumGroupDepth = 1000
+
+    static func parse(_ pattern: String, caseSensitive: Bool) -> (URLFilterStatus, [URLFilterTerm]) {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(pattern.utf8.count)
+        for b in pattern.utf8 {
+            if b >= 0x80 { return (.nonASCII, []) }
+            bytes.append(b)
+        }
+        if bytes.isEmpty { return (.emptyPattern, []) }
+        var delegate = PatternDelegate(caseSensitive: caseSensitive)
+        var yarr = YarrSyntax(bytes)
+        if !yarr.parse(&delegate) { return (.yarrError, []) }
+        delegate.finalize()
+        if delegate.status != .ok { return (delegate.status, []) }
+        return (.ok, delegate.sunkTerms.map { $0.publicTerm() })
+    }
+}
+
+// MARK: - Raw terms (WebKit's Term: raw bits + inverted flag, needed for WebKit's predicates)
+
+struct RawTerm {
+    enum Kind { case empty, set, group }
+    var kind: Kind = .empty
+    var quantifier: URLFilterQuantifier = .one
+    var bits0: UInt64 = 0
+    var bits1: UInt64 = 0
+    var inverted = false
+    var terms: [RawTerm] = []
+
+    static func character(_ c: UInt32, caseSensitive: Bool) -> RawTerm {
+        var t = RawTerm(kind: .set)
+        t.addCharacter(c, caseSensitive: caseSensitive)
+        return t
+    }
+
+    static var universal: RawTerm {
+        RawTerm(kind: .set, bits0: ~UInt64(1), bits1: ~UInt64(0))
+    }
+
+    static var endOfLine: RawTerm { RawTerm(kind: .set, bits0: 1) }
+
+    var isValid: Bool { kind != .empty }
+
+    mutating func set(_ c: UInt32) {
+        if c < 64 { bits0 |= 1 << UInt64(c) } else { bits1 |= 1 << UInt64(c - 64) }
+    }
+
+    func get(_ c: UInt32) -> Bool {
+        c < 64 ? (bits0 >> UInt64(c)) & 1 != 0 : (bits1 >> UInt64(c - 64)) & 1 != 0
+    }
+
+    var bitCount: Int { bits0.nonzeroBitCount + bits1.nonzeroBitCount }
+
+    mutating func addCharacter(_ c: UInt32, caseSensitive: Bool) {
+        guard kind == .set, c < 128 else { return }
+        let isAlpha = (c >= 65 && c <= 90) || (c >= 97 && c <= 122)
+        if caseSensitive || !isAlpha {
+            set(c)
+        } else {
+            set(c & ~0x20)
+            set(c | 0x20)
+        }
+    }
+
+    var isEndOfLineAssertion: Bool { kind == .set && bitCount == 1 && get(0) }
+
+    var isUniversalTransition: Bool {
+        switch kind {
+        case .empty: return false
+        case .set: return (inverted && bitCount == 0) || (!inverted && bitCount == 127 && !get(0))
+        case .group: return terms.count == 1 && terms[0].isUniversalTransition
+        }
+    }
+
+    var matchesAtLeastOneCharacter: Bool {
+        if quantifier == .zeroOrOne || quantifier == .zeroOrMore { return false }
+        if isEndOfLineAssertion { return false }
+        if kind == .group { return terms.contains { $0.matchesAtLeastOneCharacter } }
+        return true
+    }
+
+    var isKnownToMatchAnyString: Bool {
+        switch kind {
+        case .empty: return false
+        case .set: return isUniversalTransition && quantifier == .zeroOrMore
+        case .group:
+            guard terms.count == 1 else { return false }
+            let first = terms[0]
+            if first.isKnownToMatchAnyString { return true }
+            if first.isUniversalTransition {
+                if quantifier == .zeroOrMore { return true }
+                if quantifier == .zeroOrOne && first.quantifier == .oneOrMore { return true }
+                if quantifier == .oneOrMore && first.quantifier == .zeroOrOne { return true }
+            }
+            return false
+        }
+    }
+
+    /// The effective set over the 129-symbol alphabet (see URLFilterTerm.swift).
+    func publicTerm() -> URLFilterTerm {
+        switch kind {
+        case .set:
+            if inverted {
+                // Inverted sets range over 1...127 (never the end-of-string 0) plus non-ASCII bytes.
+                return .characterSet(URLFilterCharacterSet(low: ~bits0 & ~UInt64(1), high: ~bits1, nonASCII: true), quantifier)
+            }
+            return .characterSet(URLFilterCharacterSet(low: bits0, high: bits1, nonASCII: isUniversalTransition), quantifier)
+        case .group:
+            return .group(terms.map { $0.publicTerm() }, quantifier)
+        case .empty:
+            return .group([], quantifier)
+        }
+    }
+}
+
+// MARK: - The delegate (WebCore's PatternParser)
+
+struct PatternDelegate {
+    let caseSensitive: Bool
+    var status: URLFilterStatus = .ok
+    var openGroups: [RawTerm] = []
+    var sunkTerms: [RawTerm] = []
+    var floating = RawTerm()
+    var hasBeginningOfLineAssertion = false
+    var hasProcessedEndOfLineAssertion = false
+
+    init(caseSensitive: Bool) { self.caseSensitive = caseSensitive }
+
+    var hasError: Bool { status != .ok }
+
+    mutating func fail(_ s: URLFilterStatus) {
+        if !hasError { status = s }
+    }
+
+    mutating func sinkFloatingTermIfNecessary() {
+        guard floating.isValid else { return }
+        if hasProcessedEndOfLineAssertion {
+            fail(.misplacedEndOfLine)
+            floating = RawTerm()
+            return
+        }
+        if floating.isEndOfLineAssertion { hasProcessedEndOfLineAssertion = true }
+        if !openGroups.isEmpty {
+            openGroups[openGroups.count - 1].terms.append(floating)
+            floating = RawTerm()
+            return
+        }
+        sunkTerms.append(floating)
+        floating = RawTerm()
+    }
+
+    mutating func atomPatternCharacter(_ c: UInt32) {
+        if hasError { return }
+        if c >= 128 { fail(.nonASCII); return }
+        sinkFloatingTermIfNecessary()
+        floating = .character(c, caseSensitive: caseSensitive)
+    }
+
+    mutating func atomBuiltInCharacterClass(isDot: Bool) {
+        if hasError { return }
+        sinkFloatingTermIfNecessary()
+        if isDot { floating = .universal } else { fail(.unsupportedCharacterClass) }
+    }
+
+    mutating func quantifyAtom(min: UInt32, max: UInt32) {
+        if hasError { return }
+        if min == 0 && max == 1 {
+            floating.quantifier = .zeroOrOne
+        } else if min == 0 && max == UInt32.max {
+            floating.quantifier = .zeroOrMore
+        } else if min == 1 && max == UInt32.max {
+            floating.quantifier = .oneOrMore
+        } else {
+            fail(.invalidQuantifier)
+        }
+    }
+
+    mutating func atomNamedBackReference() { fail(.backReference) }
+
+    mutating func assertionBOL() {
+        if hasError { return }
+        if floating.isValid || !sunkTerms.isEmpty || !openGroups.isEmpty {
+            fail(.misplacedStartOfLine)
+            return
+        }
+        hasBeginningOfLineAssertion = true
+    }
+
+    mutating func assertionEOL() {
+        if hasError { return }
+        sinkFloatingTermIfNecessary()
+        floating = .endOfLine
+    }
+
+    mutating func assertionWordBoundary() { fail(.wordBoundary) }
+
+    mutating func atomCharacterClassBegin(inverted: Bool) {
+        if hasError { return }
+        sinkFloatingTermIfNecessary()
+        floating = RawTerm(kind: .set, inverted: inverted)
+    }
+
+    mutating func atomCharacterClassAtom(_ c: UInt32) {
+        if hasError { return }
+        if c >= 128 { fail(.nonASCII); return }
+        floating.addCharacter(c, caseSensitive: caseSensitive)
+    }
+
+    mutating func atomCharacterClassRange(_ a: UInt32, _ b: UInt32) {
+        if hasError { return }
+        // WebKit: release assertion for non-ASCII bounds (see file comment).
+        if a >= 128 || b >= 128 { fail(.nonASCII); return }
+        var c = a
+        while c <= b {
+            floating.addCharacter(c, caseSensitive: caseSensitive)
+            c += 1
+        }
+    }
+
+    mutating func atomCharacterClassBuiltIn() { fail(.atomCharacter) }
+
+    mutating func atomParenthesesSubpatternBegin() {
+        if hasError { return }
+        if openGroups.count >= URLFilterParser.maximumGroupDepth { fail(.yarrError); return }
+        sinkFloatingTermIfNecessary()
+        openGroups.append(RawTerm(kind: .group))
+    }
+
+    mutating func atomParentheticalAssertionBegin() { fail(.group) }
+    mutating func atomParentheticalModifierBegin() { fail(.group) }
+
+    mutating func atomParenthesesEnd() {
+        if hasError { return }
+        sinkFloatingTermIfNecessary()
+        floating = openGroups.removeLast()
+    }
+
+    mutating func disjunction() { fail(.disjunction) }
+
+    mutating func finalize() {
+        if hasError { return }
+        sinkFloatingTermIfNecessary()
+        simplifySunkTerms()
+        if !sunkTerms.contains(where: { $0.matchesAtLeastOneCharacter }) {
+            fail(.matchesEverything)
+        }
+    }
+
+    mutating func simplifySunkTerms() {
+        if sunkTerms.isEmpty { return }
+        var canonicalDotStar = RawTerm.universal
+        canonicalDotStar.quantifier = .zeroOrMore
+        var index = 0
+        var isAfterDotStar = false
+        while index < sunkTerms.count {
+            if isAfterDotStar && sunkTerms[index].isKnownToMatchAnyString {
+                sunkTerms.remove(at: index)
+                continue
+            }
+            isAfterDotStar = false
+            if sunkTerms[index].isKnownToMatchAnyString {
+                sunkTerms[index] = canonicalDotStar
+                isAfterDotStar = true
+            }
+            index += 1
+        }
+        if !hasBeginningOfLineAssertion && !sunkTerms[0].isKnownToMatchAnyString {
+            sunkTerms.insert(canonicalDotStar, at: 0)
+        }
+        if sunkTerms.count > 2 && sunkTerms[sunkTerms.count - 1].isEndOfLineAssertion
+            && sunkTerms[sunkTerms.count - 2].isKnownToMatchAnyString {
+            sunkTerms.removeLast(2)
+        }
+        if let last = sunkTerms.last, last.isEndOfLineAssertion { return }
+        while let last = sunkTerms.last, !last.matchesAtLeastOneCharacter {
+            sunkTerms.removeLast()
+        }
+    }
+}
+
+// MARK: - YARR syntax (legacy mode) driving the delegate
+
+struct YarrSyntax {
+    enum TokenType { case notAtom, atom, lookbehind }
+    enum ParenType { case subpattern, assertion, lookbehind }
+    enum ClassState { case empty, cachedCharacter, cachedCharacterHyphen, afterCharacterClass, afterCharacterClassHyphen }
+
+    static let errorCodePoint = UInt32.max
+
+    let data: [UInt8]
+    var index = 0
+    var error = false
+    var parenthesesStack: [ParenType] = []
+    var kIdentityEscapeSeen = false
+    // Named capture groups (YARR's NamedCaptureGroups).
+    var captureGroupNames = Set<String>()
+    var nestedNames: [Set<String>] = [[]]
+    var activeNames: [Set<String>] = [[]]
+
+    init(_ data: [UInt8]) { self.data = data }
+
+    var atEnd: Bool { index >= data.count }
+    func peek() -> UInt32 { UInt32(data[index]) }
+    mutating func consume() -> UInt32 { let c = UInt32(data[index]); index += 1; return c }
+    mutating func tryConsume(_ c: UInt8) -> Bool {
+        if !atEnd && data[index] == c { index += 1; return true }
+        return false
+    }
+    var peekIsDigit: Bool { !atEnd && data[index] >= 48 && data[index] <= 57 }
+
+    static func isHex(_ c: UInt32) -> Bool { (c >= 48 && c <= 57) || (c >= 65 && c <= 70) || (c >= 97 && c <= 102) }
+    static func hexValue(_ c: UInt32) -> UInt32 { c <= 57 ? c - 48 : (c | 0x20) - 87 }
+    static func isAlpha(_ c: UInt32) -> Bool { (c >= 65 && c <= 90) || (c >= 97 && c <= 122) }
+    static func isDigit(_ c: UInt32) -> Bool { c >= 48 && c <= 57 }
+
+    /// Returns false on a YARR syntax error.
+    mutating func parse(_ d: inout PatternDelegate) -> Bool {
+        if data.count > URLFilterParser.maximumPatternSize { return false }
+        parseTokens(&d)
+        if error { return false }
+        // handleIllegalReferences: backReferenceLimit 0 and no forward references leave only this check.
+        if kIdentityEscapeSeen && !captureGroupNames.isEmpty { return false }
+        return true
+    }
+
+    mutating func parseTokens(_ d: inout PatternDelegate) {
+        var last = TokenType.notAtom
+        while !atEnd {
+            switch data[index] {
+            case UInt8(ascii: "|"):
+                index += 1
+                d.disjunction()
+                last = .notAtom
+                nestedNames[nestedNames.count - 1].formUnion(activeNames[activeNames.count - 1])
+                activeNames[activeNames.count - 1] = []
+                if activeNames.count > 1 { activeNames[activeNames.count - 1].formUnion(activeNames[activeNames.count - 2]) }
+            case UInt8(ascii: "("):
+                parseParenthesesBegin(&d)
+                last = .notAtom
+            case UInt8(ascii: ")"):
+                last = parseParenthesesEnd(&d)
+            case UInt8(ascii: "^"):
+                index += 1
+                d.assertionBOL()
+                last = .notAtom
+            case UInt8(ascii: "$"):
+                index += 1
+                d.assertionEOL()
+                last = .notAtom
+            case UInt8(ascii: "."):
+                index += 1
+                d.atomBuiltInCharacterClass(isDot: true)
+                last = .atom
+            case UInt8(ascii: "["):
+                parseCharacterClass(&d)
+                last = .atom
+            case UInt8(ascii: "\\"):
+                last = parseEscape(&d, inClass: nil)
+            case UInt8(ascii: "*"):
+                index += 1
+                parseQuantifier(&d, last, 0, UInt32.max)
+                last = .notAtom
+            case UInt8(ascii: "+"):
+                index += 1
+                parseQuantifier(&d, last, 1, UInt32.max)
+                last = .notAtom
+            case UInt8(ascii: "?"):
+                index += 1
+                parseQuantifier(&d, last, 0, 1)
+                last = .notAtom
+            case UInt8(ascii: "{"):
+                let state = index
+                index += 1
+                var handled = false
+                if peekIsDigit {
+                    let min = consumeNumber64()
+                    var max = min
+                    if tryConsume(UInt8(ascii: ",")) { max = peekIsDigit ? consumeNumber64() : UInt64.max }
+                    if tryConsume(UInt8(ascii: "}")) {
+                        if min == UInt64.max {
+                            error = true // QuantifierTooLarge
+                        } else if min <= max {
+                            parseQuantifier(&d, last, UInt32(Swift.min(min, UInt64(UInt32.max))), UInt32(Swift.min(max, UInt64(UInt32.max))))
+                        } else {
+                            error = true // QuantifierOutOfOrder
+                        }
+                        last = .notAtom
+                        handled = true
+                    }
+                }
+                if !handled {
+                    index = state
+                    d.atomPatternCharacter(consume())
+                    last = .atom
+                }
+            default:
+                d.atomPatternCharacter(consume())
+                last = .atom
+            }
+            if error { return }
+        }
+        if !parenthesesStack.isEmpty { error = true } // MissingParentheses
+    }
+
+    mutating func consumeNumber64() -> UInt64 {
+        var n: UInt64 = 0
+        var overflow = false
+        while peekIsDigit {
+            let digit = UInt64(consume() - 48)
+            let (m, o1) = n.multipliedReportingOverflow(by: 10)
+            let (s, o2) = m.addingReportingOverflow(digit)
+            if o1 || o2 { overflow = true }
+            n = s
+        }
+        return overflow ? UInt64.max : n
+    }
+
+    mutating func consumeOctal(_ count: Int) -> UInt32 {
+        var octal: UInt32 = 0
+        var remaining = count
+        while remaining > 0 && octal < 32 && !atEnd && data[index] >= 48 && data[index] <= 55 {
+            octal = octal * 8 + (consume() - 48)
+            remaining -= 1
+        }
+        return octal
+    }
+
+    mutating func tryConsumeHex(_ count: Int) -> UInt32 {
+        let state = index
+        var n: UInt32 = 0
+        for _ in 0..<count {
+            if atEnd || !YarrSyntax.isHex(peek()) {
+                index = state
+                return YarrSyntax.errorCodePoint
+            }
+            n = (n << 4) | YarrSyntax.hexValue(consume())
+        }
+        return n
+    }
+
+    mutating func parseQuantifier(_ d: inout PatternDelegate, _ last: TokenType, _ min: UInt32, _ max: UInt32) {
+        switch last {
+        case .atom:
+            _ = tryConsume(UInt8(ascii: "?")) // lazy: ignored
+            d.quantifyAtom(min: min, max: max)
+        case .lookbehind, .notAtom:
+            error = true // CantQuantifyAtom / QuantifierWithoutAtom
+        }
+    }
+
+    // MARK: escapes
+
+    /// Escape handling shared by atoms (inClass == nil) and classes (inClass != nil: the class delegate state).
+    @discardableResult
+    mutating func parseEscape(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?) -> TokenType {
+        index += 1 // '\'
+        if atEnd { error = true; return .notAtom } // EscapeUnterminated
+        func emit(_ c: UInt32, _ d: inout PatternDelegate) {
+            if let cls { cls.pointee.atomPatternCharacter(c, hyphenIsRange: false, &d) } else { d.atomPatternCharacter(c) }
+        }
+        func builtin(_ d: inout PatternDelegate) {
+            if let cls { cls.pointee.atomBuiltInCharacterClass(&d) } else { d.atomBuiltInCharacterClass(isDot: false) }
+        }
+        let c = peek()
+        switch c {
+        case UInt32(UInt8(ascii: "b")):
+            index += 1
+            if cls != nil { emit(8, &d) } else { d.assertionWordBoundary(); return .notAtom }
+        case UInt32(UInt8(ascii: "B")):
+            index += 1
+            if cls != nil { emit(c, &d) } else { d.assertionWordBoundary(); return .notAtom }
+        case UInt32(UInt8(ascii: "d")), UInt32(UInt8(ascii: "s")), UInt32(UInt8(ascii: "w")),
+             UInt32(UInt8(ascii: "D")), UInt32(UInt8(ascii: "S")), UInt32(UInt8(ascii: "W")):
+            index += 1
+            builtin(&d)
+        case UInt32(UInt8(ascii: "0")):
+            index += 1
+            if !peekIsDigit { emit(0, &d) } else { emit(consumeOctal(2), &d) }
+        case 49...57: // 1-9: never a back-reference (limit 0): octal for 1-7, the digit itself for 8 and 9
+            emit(c < 56 ? consumeOctal(3) : consume(), &d)
+        case UInt32(UInt8(ascii: "f")): index += 1; emit(12, &d)
+        case UInt32(UInt8(ascii: "n")): index += 1; emit(10, &d)
+        case UInt32(UInt8(ascii: "r")): index += 1; emit(13, &d)
+        case UInt32(UInt8(ascii: "t")): index += 1; emit(9, &d)
+        case UInt32(UInt8(ascii: "v")): index += 1; emit(11, &d)
+        case UInt32(UInt8(ascii: "c")):
+            let state = index
+            index += 1
+            if !atEnd {
+                let control = consume()
+                if YarrSyntax.isAlpha(control) { emit(control & 0x1f, &d); return .atom }
+                if cls != nil && (YarrSyntax.isDigit(control) || control == UInt32(UInt8(ascii: "_"))) {
+                    emit(control & 0x1f, &d)
+                    return .atom
+                }
+            }
+            index = state
+            emit(UInt32(UInt8(ascii: "\\")), &d)
+        case UInt32(UInt8(ascii: "x")):
+            index += 1
+            let x = tryConsumeHex(2)
+            emit(x == YarrSyntax.errorCodePoint ? c : x, &d)
+        case UInt32(UInt8(ascii: "k")):
+            index += 1
+            let state = index
+            if cls == nil && tryConsume(UInt8(ascii: "<")) {
+                let name = tryConsumeGroupName()
+                if error { return .atom }
+                if let name, captureGroupNames.contains(name) {
+                    d.atomNamedBackReference()
+                    return .atom
+                }
+            }
+            index = state
+            emit(c, &d)
+            kIdentityEscapeSeen = true
+        case UInt32(UInt8(ascii: "u")):
+            index += 1 // tryConsume('u')
+            var codePoint = YarrSyntax.errorCodePoint
+            if !atEnd { codePoint = tryConsumeHex(4) }
+            emit(codePoint == YarrSyntax.errorCodePoint ? c : codePoint, &d)
+        default:
+            // Identity escape (everything in legacy mode, including p, P, q, k handled above).
+            emit(consume(), &d)
+        }
+        return .atom
+    }
+
+    // MARK: classes
+
+    struct ClassBuilder {
+        var state = ClassState.empty
+        var character: UInt32 = 0
+        var error = false
+
+        mutating func atomPatternCharacter(_ ch: UInt32, hyphenIsRange: Bool, _ d: inout PatternDelegate) {
+            switch state {
+            case .afterCharacterClass:
+                if hyphenIsRange && ch == UInt32(UInt8(ascii: "-")) {
+                    d.atomCharacterClassAtom(ch)
+                    state = .afterCharacterClassHyphen
+                    return
+                }
+                character = ch
+                state = .cachedCharacter
+            case .empty:
+                character = ch
+                state = .cachedCharacter
+            case .cachedCharacter:
+                if hyphenIsRange && ch == UInt32(UInt8(ascii: "-")) {
+                    state = .cachedCharacterHyphen
+                } else {
+                    d.atomCharacterClassAtom(character)
+                    character = ch
+                }
+            case .cachedCharacterHyphen:
+                if ch < character { error = true; return } // CharacterClassRangeOutOfOrder
+                d.atomCharacterClassRange(character, ch)
+                state = .empty
+            case .afterCharacterClassHyphen:
+                d.atomCharacterClassAtom(ch)
+                state = .empty
+            }
+        }
+
+        mutating func atomBuiltInCharacterClass(_ d: inout PatternDelegate) {
+            switch state {
+            case .cachedCharacter:
+                d.atomCharacterClassAtom(character)
+                d.atomCharacterClassBuiltIn()
+                state = .afterCharacterClass
+            case .empty, .afterCharacterClass:
+                d.atomCharacterClassBuiltIn()
+                state = .afterCharacterClass
+            case .cachedCharacterHyphen:
+                d.atomCharacterClassAtom(character)
+                d.atomCharacterClassAtom(UInt32(UInt8(ascii: "-")))
+                d.atomCharacterClassBuiltIn()
+                state = .empty
+            case .afterCharacterClassHyphen:
+                d.atomCharacterClassBuiltIn()
+                state = .empty
+            }
+        }
+
+        mutating func end(_ d: inout PatternDelegate) {
+            if state == .cachedCharacter {
+                d.atomCharacterClassAtom(character)
+            } else if state == .cachedCharacterHyphen {
+                d.atomCharacterClassAtom(character)
+                d.atomCharacterClassAtom(UInt32(UInt8(ascii: "-")))
+            }
+        }
+    }
+
+    mutating func parseCharacterClass(_ d: inout PatternDelegate) {
+        index += 1 // '['
+        var builder = ClassBuilder()
+        d.atomCharacterClassBegin(inverted: tryConsume(UInt8(ascii: "^")))
+        while !atEnd {
+            switch data[index] {
+            case UInt8(ascii: "]"):
+                index += 1
+                builder.end(&d)
+                return
+            case UInt8(ascii: "\\"):
+                withUnsafeMutablePointer(to: &builder) { p in
+                    _ = parseEscape(&d, inClass: p)
+                }
+            default:
+                builder.atomPatternCharacter(consume(), hyphenIsRange: true, &d)
+            }
+            if builder.error { error = true }
+            if error { return }
+        }
+        error = true // CharacterClassUnmatched
+    }
+
+    // MARK: parentheses
+
+    mutating func parseParenthesesBegin(_ d: inout PatternDelegate) {
+        index += 1 // '('
+        var type = ParenType.subpattern
+        if tryConsume(UInt8(ascii: "?")) {
+            if atEnd { error = true; return } // ParenthesesTypeInvalid
+            switch data[index] {
+            case UInt8(ascii: ":"):
+                index += 1
+                d.atomParenthesesSubpatternBegin()
+            case UInt8(ascii: "="), UInt8(ascii: "!"):
+                index += 1
+                d.atomParentheticalAssertionBegin()
+                type = .assertion
+            case UInt8(ascii: "<"):
+                index += 1
+                let name = tryConsumeGroupName()
+                if error { break }
+                if let name {
+                    if kIdentityEscapeSeen { error = true; break } // InvalidNamedBackReference
+                    captureGroupNames.insert(name)
+                    if activeNames[activeNames.count - 1].insert(name).inserted {
+                        d.atomParenthesesSubpatternBegin()
+                    } else {
+                        error = true // DuplicateGroupName
+                    }
+                } else if tryConsume(UInt8(ascii: "=")) || tryConsume(UInt8(ascii: "!")) {
+                    d.atomParentheticalAssertionBegin()
+                    type = .lookbehind
+                } else {
+                    error = true // InvalidGroupName
+                }
+            case UInt8(ascii: "-"), UInt8(ascii: "i"), UInt8(ascii: "m"), UInt8(ascii: "s"):
+                var set = Set<UInt8>(), unset = Set<UInt8>()
+                var negated = false
+                while !atEnd {
+                    let c = data[index]
+                    index += 1
+                    if c == UInt8(ascii: ":") { break }
+                    switch c {
+                    case UInt8(ascii: "-"):
+                        if negated { error = true }
+                        negated = true
+                    case UInt8(ascii: "i"), UInt8(ascii: "m"), UInt8(ascii: "s"):
+                        if negated {
+                            if !unset.insert(c).inserted { error = true }
+                        } else {
+                            if !set.insert(c).inserted { error = true }
+                        }
+                    default:
+                        error = true // ParenthesesTypeInvalid
+                    }
+                }
+                if error { break }
+                if !set.isDisjoint(with: unset) || (set.isEmpty && unset.isEmpty) { error = true }
+                d.atomParentheticalModifierBegin()
+            default:
+                error = true // ParenthesesTypeInvalid
+            }
+        } else {
+            d.atomParenthesesSubpatternBegin()
+        }
+        parenthesesStack.append(type)
+        let top = activeNames[activeNames.count - 1]
+        nestedNames.append([])
+        activeNames.append(top)
+    }
+
+    mutating func parseParenthesesEnd(_ d: inout PatternDelegate) -> TokenType {
+        index += 1 // ')'
+        guard let type = parenthesesStack.popLast() else { error = true; return .notAtom } // ParenthesesUnmatched
+        d.atomParenthesesEnd()
+        let active = activeNames.removeLast()
+        var nested = nestedNames.removeLast()
+        nested.formUnion(active)
+        activeNames[activeNames.count - 1].formUnion(nested)
+        return type == .lookbehind ? .lookbehind : .atom
+    }
+
+    // MARK: group names
+
+    mutating func tryConsumeGroupNameUnicodeEscape() -> UInt32 {
+        // GroupName context: `\u{...}` and surrogate pairs allowed; any malformation is an error.
+        if !tryConsume(UInt8(ascii: "u")) || atEnd { error = true; return YarrSyntax.errorCodePoint }
+        if tryConsume(UInt8(ascii: "{")) {
+            var codePoint: UInt32 = 0
+            repeat {
+                if atEnd || !YarrSyntax.isHex(peek()) { error = true; return YarrSyntax.errorCodePoint }
+                codePoint = (codePoint << 4) | YarrSyntax.hexValue(consume())
+                if codePoint > 0x10FFFF { error = true; return YarrSyntax.errorCodePoint }
+            } while !atEnd && peek() != UInt32(UInt8(ascii: "}"))
+            if !tryConsume(UInt8(ascii: "}")) { error = true; return YarrSyntax.errorCodePoint }
+            return codePoint
+        }
+        let unit = tryConsumeHex(4)
+        if unit == YarrSyntax.errorCodePoint { error = true; return unit }
+        if unit >= 0xD800 && unit <= 0xDBFF && data.count - index >= 6 && peek() == UInt32(UInt8(ascii: "\\")) {
+            let state = index
+            index += 1
+            if tryConsume(UInt8(ascii: "u")) {
+                let trail = tryConsumeHex(4)
+                if trail >= 0xDC00 && trail <= 0xDFFF {
+                    return 0x10000 + ((unit - 0xD800) << 10) + (trail - 0xDC00)
+                }
+            }
+            index = state
+        }
+        return unit
+    }
+
+    mutating func tryConsumeIdentifierCharacter() -> UInt32 {
+        if tryConsume(UInt8(ascii: "\\")) { return tryConsumeGroupNameUnicodeEscape() }
+        return consume()
+    }
+
+    static func isIdentifierStart(_ c: UInt32) -> Bool {
+        if c < 128 { return isAlpha(c) || c == 95 || c == 36 }
+        guard let s = Unicode.Scalar(c) else { return false }
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter: return true
+        default: return false
+        }
+    }
+
+    static func isIdentifierPart(_ c: UInt32) -> Bool {
+        if c < 128 { return isAlpha(c) || c == 95 || c == 36 || isDigit(c) }
+        if c == 0x200C || c == 0x200D { return true }
+        guard let s = Unicode.Scalar(c) else { return false }
+        switch s.properties.generalCategory {
+        case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
+             .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation: return true
+        default: return false
+        }
+    }
+
+    mutating func tryConsumeGroupName() -> String? {
+        if atEnd { return nil }
+        let state = index
+        var ch = tryConsumeIdentifierCharacter()
+        if error { return nil }
+        if YarrSyntax.isIdentifierStart(ch) {
+            var name = String(Unicode.Scalar(ch).map(Character.init) ?? "?")
+            while !atEnd {
+                ch = tryConsumeIdentifierCharacter()
+                if error { return nil }
+                if ch == UInt32(UInt8(ascii: ">")) { return name }
+                if !YarrSyntax.isIdentifierPart(ch) { break }
+                if let s = Unicode.Scalar(ch) { name.unicodeScalars.append(s) }
+            }
+        }
+        index = state
+        return nil
+    }
+}

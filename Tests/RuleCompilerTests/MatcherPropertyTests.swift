@@ -1,0 +1,232 @@
+import XCTest
+import ContentRules
+@testable import RuleCompiler
+
+struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E3779B97F4A7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
+        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
+        return z ^ (z >> 31)
+    }
+}
+
+enum RandomPatterns {
+    static func atom(_ rng: inout SplitMix64, depth: Int) -> String {
+        switch Int.random(in: 0..<12, using: &rng) {
+        case 0...3: return ["a", "b", "c", "A", "B", "/", ":", "\\."].randomElement(using: &rng)!
+        case 4: return "."
+        case 5: return ["[ab]", "[a-c]", "[^a]", "[^/]", "[bB]", "[a-z+.-]", "[^:/]", "[:/]"].randomElement(using: &rng)!
+        case 6: return ["\\0", "[^]", "[]", "\\x61", "[\\0a]"].randomElement(using: &rng)!
+        case 7, 8:
+            if depth < 2 {
+                let n = Int.random(in: 0...3, using: &rng)
+                return "(" + (0..<n).map { _ in term(&rng, depth: depth + 1) }.joined() + ")"
+            }
+            return "a"
+        default: return ["a", "b", "c"].randomElement(using: &rng)!
+        }
+    }
+
+    static func term(_ rng: inout SplitMix64, depth: Int) -> String {
+        let a = atom(&rng, depth: depth)
+        switch Int.random(in: 0..<8, using: &rng) {
+        case 0: return a + "?"
+        case 1: return a + "*"
+        case 2: return a + "+"
+        default: return a
+        }
+    }
+
+    static func pattern(_ rng: inout SplitMix64) -> String {
+        var p = Int.random(in: 0..<3, using: &rng) == 0 ? "^" : ""
+        for _ in 0..<Int.random(in: 1...5, using: &rng) { p += term(&rng, depth: 0) }
+        if Int.random(in: 0..<4, using: &rng) == 0 { p += "$" }
+        return p
+    }
+
+    static func supportedFilter(_ rng: inout SplitMix64) -> URLFilter {
+        while true {
+            let f = URLFilter.parse(pattern(&rng), caseSensitive: Bool.random(using: &rng))
+            if f.status.isSupported { return f }
+        }
+    }
+
+    static func url(_ rng: inout SplitMix64) -> [UInt8] {
+        let alphabet: [UInt8] = Array("abcAB/.:x".utf8) + [0xC3, 0x01]
+        return (0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
+    }
+
+    static let flagChoices: [UInt32] = [0, 0, 0, 0x1, 0x10, 0x11, 0x4000, 0x8000, 0x10000, 0x20000, 0x40000,
+                                        0x200000, 0xE00000, 0x8000 | 0x10, 0x4000 | 0x20000 | 0x200000]
+
+    static func requestFlags(_ rng: inout SplitMix64) -> UInt32 {
+        let type = UInt32(1) << UInt32(Int.random(in: 0..<14, using: &rng))
+        let party: UInt32 = Bool.random(using: &rng) ? 0x4000 : 0x8000
+        let context: UInt32 = Bool.random(using: &rng) ? 0x10000 : 0x20000
+        let method = [UInt32(0), 0x200000, 0xE00000, 0x400000].randomElement(using: &rng)!
+        return type | party | context | method | 0x1C0000
+    }
+}
+
+final class MatcherPropertyTests: XCTestCase {
+    func expected(_ entries: [(URLFilter, UInt64)], _ url: [UInt8], _ flags: UInt32) -> Set<UInt64> {
+        var r = Set<UInt64>()
+        for (f, id) in entries where f.matches(url) {
+            if f.status == .matchesEverything && id >> 32 == 0 { continue }
+            if matcherFlagsTestPasses(ruleFlags: UInt32(id >> 32), requestFlags: flags) { r.insert(id) }
+        }
+        return r
+    }
+
+    func testRandomPatternSetsAgainstReference() throws {
+        var rng = SplitMix64(seed: 0x5EED_0001)
+        var checked = 0
+        for round in 0..<300 {
+            var builder = MatcherBuilder()
+            if round % 3 == 0 { builder.maximumNFASize = 8 } // force many small NFAs
+            var entries: [(URLFilter, UInt64)] = []
+            let count = Int.random(in: 1...8, using: &rng)
+            for k in 0..<count {
+                let f = RandomPatterns.supportedFilter(&rng)
+                let flags = RandomPatterns.flagChoices.randomElement(using: &rng)!
+                let id = UInt64(flags) << 32 | UInt64(k * 7 + 1)
+                builder.add(f, id: id)
+                entries.append((f, id))
+                if Int.random(in: 0..<4, using: &rng) == 0 { // same pattern, another id
+                    let id2 = UInt64(k * 7 + 2)
+                    builder.add(f, id: id2)
+                    entries.append((f, id2))
+                }
+            }
+            let matcher = builder.build()
+            let reloaded = try matcher.serialized().withUnsafeBytes { try Matcher(serialized: $0) }
+            XCTAssertEqual(reloaded.serialized(), matcher.serialized())
+            let universal = Set(entries.filter { $0.0.status == .matchesEverything && $0.1 >> 32 == 0 }.map { $0.1 })
+            XCTAssertEqual(Set(matcher.universalFlagFree), universal)
+            for _ in 0..<40 {
+                let url = RandomPatterns.url(&rng)
+                let flags = RandomPatterns.requestFlags(&rng)
+                let want = expected(entries, url, flags)
+                let got = Set(matcher.match(url, requestFlags: flags))
+                if got != want {
+                    XCTFail("patterns \(entries.map { ($0.0.pattern, $0.0.caseSensitive, $0.1) }) url \(url) flags \(flags): got \(got.sorted()) want \(want.sorted())")
+                    return
+                }
+                XCTAssertEqual(Set(reloaded.match(url, requestFlags: flags)), want)
+                checked += 1
+            }
+        }
+        XCTAssertEqual(checked, 300 * 40)
+    }
+
+    func testRealisticPatterns() {
+        var builder = MatcherBuilder()
+        let hosts = ["tracker.com", "ads.example.net", "t.co", "cdn.tracker.com", "analytics.io"]
+        var entries: [(URLFilter, UInt64)] = []
+        for (i, h) in hosts.enumerated() {
+            let esc = h.replacingOccurrences(of: ".", with: "\\.")
+            let a = URLFilter.parse("^[^:]+://+([^:/]+\\.)?\(esc)[:/]", caseSensitive: false)
+            let b = URLFilter.parse("[a-z][a-z+.-]*:\\/\\/([^/]*\\.)*\(esc)[:/]", caseSensitive: false)
+            let c = URLFilter.parse("[a-z][a-z+.-]*:\\/\\/\(esc)[:/]", caseSensitive: false)
+            for (k, f) in [a, b, c].enumerated() {
+                XCTAssertEqual(f.status, .ok)
+                let id = UInt64(i * 3 + k + 1) | (k == 0 ? UInt64(0x8000) << 32 : 0)
+                builder.add(f, id: id)
+                entries.append((f, id))
+            }
+        }
+        let m = builder.build()
+        let urls = ["https://tracker.com/x", "https://sub.tracker.com:443/", "http://nottracker.com/", "https://t.co/abc",
+                    "https://www.ads.example.net/p?q=https://t.co/", "HTTPS://CDN.TRACKER.COM/", "https://analytics.io",
+                    "https://analytics.io.evil.com/", "ftp://x.analytics.io/a"]
+        for u in urls {
+            for flags: UInt32 in [0x4000 | 0x10 | 0x10000, 0x8000 | 0x10 | 0x20000] {
+                XCTAssertEqual(Set(m.match(Array(u.utf8), requestFlags: flags)), expected(entries, Array(u.utf8), flags), u)
+            }
+        }
+    }
+
+    func testUniversalAndFlagsTest() {
+        var b = MatcherBuilder()
+        let everything = URLFilter.parse(".*", caseSensitive: false)
+        b.add(everything, id: 5)
+        b.add(everything, id: UInt64(0x8000) << 32 | 6)
+        b.add(URLFilter.parse("^$", caseSensitive: false), id: 7)
+        let m = b.build()
+        XCTAssertEqual(m.universalFlagFree, [5, 7])
+        XCTAssertEqual(m.match(Array("http://a/".utf8), requestFlags: 0x8000 | 1), [UInt64(0x8000) << 32 | 6])
+        XCTAssertEqual(m.match(Array("http://a/".utf8), requestFlags: 0x4000 | 1), [])
+        XCTAssertEqual(m.statistics.dfaCount, 0)
+        // WebKit's flags test.
+        XCTAssertTrue(matcherFlagsTestPasses(ruleFlags: 0, requestFlags: 0x1234))
+        XCTAssertTrue(matcherFlagsTestPasses(ruleFlags: 0x1C0000, requestFlags: 0)) // condition bits ignored
+        XCTAssertFalse(matcherFlagsTestPasses(ruleFlags: 0x10, requestFlags: 0x8))
+        XCTAssertTrue(matcherFlagsTestPasses(ruleFlags: 0x18, requestFlags: 0x8 | 0x4000))
+        XCTAssertFalse(matcherFlagsTestPasses(ruleFlags: 0x200000, requestFlags: 0x1E00000)) // AllResourceFlags method bits
+        XCTAssertTrue(matcherFlagsTestPasses(ruleFlags: 0x200000, requestFlags: 0x200000 | 0x1))
+        XCTAssertFalse(matcherFlagsTestPasses(ruleFlags: 0xE00000, requestFlags: 0x200000))
+    }
+
+    func testEmptyMatcher() throws {
+        let m = MatcherBuilder().build()
+        XCTAssertEqual(m.match(Array("x".utf8), requestFlags: 0), [])
+        XCTAssertEqual(m.universalFlagFree, [])
+        _ = try m.serialized().withUnsafeBytes { try Matcher(serialized: $0) }
+    }
+
+    func testDeterminism() {
+        var rng = SplitMix64(seed: 42)
+        var filters: [(URLFilter, UInt64)] = []
+        for k in 0..<40 { filters.append((RandomPatterns.supportedFilter(&rng), UInt64(k))) }
+        for (k, h) in ["a.com", "b.net", "ab.org", "x.a.com"].enumerated() {
+            let esc = h.replacingOccurrences(of: ".", with: "\\.")
+            filters.append((URLFilter.parse("^[^:]+://+([^:/]+\\.)?\(esc)[:/]", caseSensitive: false), UInt64(100 + k)))
+        }
+        func build() -> [UInt8] {
+            var b = MatcherBuilder()
+            for (f, id) in filters { b.add(f, id: id) }
+            return b.build().serialized()
+        }
+        XCTAssertEqual(build(), build())
+    }
+
+    func testCorruptedBytesAreRejectedOrHarmless() {
+        var rng = SplitMix64(seed: 7)
+        var b = MatcherBuilder()
+        for k in 0..<30 { b.add(RandomPatterns.supportedFilter(&rng), id: UInt64(k) | UInt64(0x10) << 32) }
+        b.add(URLFilter.parse("^[^:]+://+([^:/]+\\.)?tracker\\.com[:/]", caseSensitive: false), id: 99)
+        let good = b.build().serialized()
+        var rejected = 0
+        for trial in 0..<4000 {
+            var bad = good
+            switch trial % 4 {
+            case 0: // flip random bytes
+                for _ in 0..<Int.random(in: 1...4, using: &rng) {
+                    let i = Int.random(in: 0..<bad.count, using: &rng)
+                    bad[i] ^= UInt8.random(in: 1...255, using: &rng)
+                }
+            case 1: // truncate
+                bad.removeLast(Int.random(in: 1..<bad.count, using: &rng))
+            case 2: // random byte values in the DFA area
+                let i = Int.random(in: min(32, bad.count - 1)..<bad.count, using: &rng)
+                bad[i] = UInt8.random(in: 0...255, using: &rng)
+            default: // insert garbage
+                let i = Int.random(in: 0...bad.count, using: &rng)
+                bad.insert(contentsOf: (0..<Int.random(in: 1...8, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: i)
+            }
+            do {
+                let m = try bad.withUnsafeBytes { try Matcher(serialized: $0) }
+                // Accepted: must still run safely on any input.
+                for _ in 0..<5 { _ = m.match(RandomPatterns.url(&rng), requestFlags: 0x8010) }
+                _ = m.universalFlagFree
+            } catch {
+                rejected += 1
+            }
+        }
+        XCTAssertGreaterThan(rejected, 3000)
+    }
+}

@@ -54,6 +54,7 @@ public enum ReleaseFiles {
     public static let rules = "rules.json"
     public static let rbc = "rules.rbc"
     public static let provenance = "provenance.json"
+    public static let issues = "issues.txt"
     public static let surrogatesJS = "surrogates.js"
     public static let manifest = "manifest.json"
     public static let changesMarkdown = "changes.md"
@@ -280,6 +281,7 @@ public enum ReleaseBuilder {
             }
         }
 
+        files.append((ReleaseFiles.issues, Array(warnings.map { $0 + "\n" }.joined().utf8)))
         // Input copies make the release self-contained for fallbacks and diffs.
         files.append((ReleaseFiles.inputTDS, inputs.tds.bytes))
         if let c = inputs.config { files.append((ReleaseFiles.inputConfig, c.bytes)) }

@@ -208,13 +208,14 @@ public struct DiffReport: Sendable {
         return "\n<details><summary>\(escapeMarkdown(title))</summary>\n\n\(body)\n\n</details>\n"
     }
 
+    /// Escapes what Markdown would read as markup or HTML; text like "a -> b" stays readable.
     private func escapeMarkdown(_ s: String) -> String {
         var out = ""
         for ch in s {
             switch ch {
             case "<": out += "&lt;"
-            case ">": out += "&gt;"
-            case "\\", "`", "*", "_", "[", "]", "|": out += "\\" + String(ch)
+            case "&": out += "&amp;"
+            case "\\", "`", "*", "[", "]", "|": out += "\\" + String(ch)
             default: out.append(ch)
             }
         }

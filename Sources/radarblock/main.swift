@@ -5,6 +5,15 @@ import ContentRules
 
 // Each command adds itself here (one line per command).
 let commands: [Command.Type] = [
+    TdsCommand.self,
+    ValidateCommand.self,
+    SurrogatesCommand.self,
+    CompileCommand.self,
+    InspectCommand.self,
+    MatchCommand.self,
+    ConvertCommand.self,
+    BuildCommand.self,
+    DiffCommand.self,
 ]
 
 func usage() -> String {

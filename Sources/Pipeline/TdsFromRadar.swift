@@ -1,0 +1,16 @@
+// `build --radar`: the TDS generated from Tracker Radar files, handed to the release builder as if it had
+// been read from a TDS file (its canonical bytes are what the release records and copies).
+
+import TdsGenerator
+import TrackerData
+
+public enum TdsFromRadar {
+    public static func generate(directory: String, entities: String?, policy: String?, mapping: String?, overrides: String?,
+                                strict: Bool = false, warn: (String) -> Void) throws -> (bytes: [UInt8], source: String) {
+        let files = TdsGeneratorFiles(radar: RadarIngest.Options(directory: directory, entitiesDirectory: entities, strict: strict),
+                                      policyPath: policy, mappingPath: mapping, overridesPath: overrides)
+        let (generation, _) = try TdsGenerator.generate(files: files)
+        for issue in generation.issues { warn(issue.description) }
+        return (generation.tds.canonicalBytes, "radar:" + directory)
+    }
+}

@@ -35,8 +35,9 @@ public final class PublicSuffixList: @unchecked Sendable {
     /// eTLD+1 of a lowercase ASCII host, or nil when the host is a public suffix itself or empty.
     /// Unknown TLDs fall back to the last two labels (the list's implicit "*" rule).
     public func registrableDomain(_ host: String) -> String? {
-        guard !host.isEmpty, let p = psl_registrable_domain(context, host) else { return nil }
-        return String(cString: p)
+        guard !host.isEmpty else { return nil }
+        // libpsl returns a pointer into its argument: copy it while the temporary C string is alive.
+        return host.withCString { c in psl_registrable_domain(context, c).map { String(cString: $0) } }
     }
 
     /// WebKit's RegistrableDomain: eTLD+1, else the host itself (suffixes, single labels, localhost, IP addresses).

@@ -1,1 +1,305 @@
-// RuleBuilder: see DESIGN.md for what this module owns.
+// RuleBuilder: tracker data (TDS + privacy config + user-unprotected sites) -> WebKit content rules.
+//
+// Two modes:
+// - `.faithful` (default): WebKit does what the TDS means (ddg-tds-conversion.md §1.1): first matching TDS rule
+//   wins, options fall through, exceptions apply only where their rule matched, ports are ignored, CNAME-cloaked
+//   requests are checked against the real tracker's rules, same-entity requests are first party, the longest
+//   tracker host wins, and the temp list / user-unprotected sites / tracker allowlist override everything.
+//   See FaithfulBuilder.swift for the construction.
+// - `.ddg`: DuckDuckGo's own converter (TrackerRadarKit, spec §2), rule for rule, so that its known gaps can be
+//   reproduced and compared. Only the order across trackers differs (TrackerRadarKit uses random dictionary order;
+//   we sort). See DDGBuilder.swift.
+//
+// Both are pure functions of their inputs. Every emitted rule has a provenance entry, and anything that cannot be
+// expressed in WebKit's rule language is reported as a ConversionIssue instead of being silently lost.
+
+import ContentRules
+import StrictJSON
+import TrackerData
+
+public enum RuleBuildMode: String, Sendable, CaseIterable {
+    case faithful
+    case ddg
+}
+
+public struct RuleBuildResult: Sendable {
+    public var rules: [ContentRule]
+    /// Parallel to `rules`: where each rule comes from.
+    public var provenance: [RuleProvenance]
+    public var issues: [ConversionIssue]
+
+    public init(rules: [ContentRule] = [], provenance: [RuleProvenance] = [], issues: [ConversionIssue] = []) {
+        self.rules = rules
+        self.provenance = provenance
+        self.issues = issues
+    }
+}
+
+public enum RuleBuilder {
+    /// WebKit rejects a list with more rules than this ("Too many rules in JSON array").
+    public static let maximumRuleCount = 150_000
+
+    /// Converts tracker data to WebKit content rules.
+    /// - Parameters:
+    ///   - config: privacy configuration: the temp list (contentBlocking exceptions + unprotectedTemporary) and,
+    ///     when its state is enabled, the tracker allowlist.
+    ///   - unprotectedSites: the user's unprotected sites (exact hosts).
+    public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
+                             mode: RuleBuildMode = .faithful) -> RuleBuildResult {
+        let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites)
+        var result: RuleBuildResult
+        switch mode {
+        case .faithful: result = FaithfulBuilder(tds: tds, exceptions: exceptions).build()
+        case .ddg: result = DDGBuilder(tds: tds, exceptions: exceptions).build()
+        }
+        if let config, !config.contentBlockingEnabled {
+            result.issues.append(ConversionIssue(
+                kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),
+                message: "contentBlocking is not enabled in the configuration; the apps would not apply these rules at all"))
+        }
+        OutputValidator.validate(&result, mode: mode)
+        return result
+    }
+}
+
+/// The exception inputs both modes share, taken from the config and the user's list.
+struct ExceptionInputs {
+    /// Temp list: each domain covers itself and its subdomains.
+    var tempList: [String]
+    /// User-unprotected sites: exact hosts.
+    var userUnprotected: [String]
+    /// Tracker allowlist entries with their index within their tracker (as in the config file).
+    var allowlist: [(entry: AllowlistEntry, index: Int)]
+
+    init(config: PrivacyConfig?, unprotectedSites: UnprotectedSites?) {
+        tempList = config?.tempUnprotected ?? []
+        userUnprotected = unprotectedSites?.hosts ?? []
+        var entries: [(AllowlistEntry, Int)] = []
+        if let allowlist = config?.trackerAllowlist, allowlist.enabled {
+            var counters: [String: Int] = [:]
+            for e in allowlist.entries {
+                let i = counters[e.trackerDomain, default: 0]
+                counters[e.trackerDomain] = i + 1
+                entries.append((e, i))
+            }
+        }
+        allowlist = entries
+    }
+}
+
+// MARK: - Provenance
+
+/// Where an output rule comes from. Serialised (one JSON object per rule) by `jsonValue`.
+public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
+    public enum Source: String, Sendable {
+        /// A TDS tracker (its default, a rule, its entity, ...).
+        case tds
+        /// The privacy config's temp list (unprotectedTemporary + contentBlocking exceptions).
+        case tempList = "temp-list"
+        /// The user's unprotected sites.
+        case userUnprotected = "user-unprotected"
+        /// An entry of the privacy config's tracker allowlist.
+        case allowlist
+        /// The builder's own rule that keeps top-level navigations and popups unblocked.
+        case topLevel = "top-level"
+    }
+
+    /// What part of a tracker a TDS rule was built from.
+    public enum TrackerPart: Sendable, Hashable {
+        /// The tracker's `default` (domain-wide rule).
+        case `default`
+        /// A rule of the tracker, by its index in the tracker's `rules` array.
+        case rule(Int)
+        /// The same-entity (first-party owner) exemption.
+        case entity
+        /// The "never block a popup" exemption (ddg mode).
+        case popup
+
+        public var jsonValue: JSONValue {
+            switch self {
+            case .default: return "default"
+            case .rule(let i): return .number(Double(i))
+            case .entity: return "entity"
+            case .popup: return "popup"
+            }
+        }
+    }
+
+    public var source: Source
+    /// The TDS tracker domain (source tds), or the allowlist's tracker key (source allowlist).
+    public var tracker: String?
+    public var part: TrackerPart?
+    /// The role of the rule within its TDS rule: "block", "ignore", "exception", "reset", ... (faithful mode),
+    /// and which url-filter form it uses ("host" or "in-url").
+    public var role: String?
+    /// For CNAME copies: the alias (cloaking) host.
+    public var cnameAlias: String?
+    /// For allowlist rules: the index within the tracker's allowlist rules, and the rule string.
+    public var allowlistIndex: Int?
+    public var allowlistRule: String?
+
+    public init(source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
+                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil) {
+        self.source = source
+        self.tracker = tracker
+        self.part = part
+        self.role = role
+        self.cnameAlias = cnameAlias
+        self.allowlistIndex = allowlistIndex
+        self.allowlistRule = allowlistRule
+    }
+
+    /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.
+    public var jsonValue: JSONValue {
+        var o = JSONObject()
+        o["source"] = .string(source.rawValue)
+        if let tracker { o["tracker"] = .string(tracker) }
+        if let part { o["rule"] = part.jsonValue }
+        if let role { o["role"] = .string(role) }
+        if let cnameAlias { o["cname"] = .string(cnameAlias) }
+        if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
+        if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
+        return .object(o)
+    }
+
+    public var description: String { JSONWriter.string(jsonValue) }
+}
+
+// MARK: - Issues
+
+/// Something in the input that the conversion could not express exactly, changed, or dropped.
+public struct ConversionIssue: Sendable, Hashable, CustomStringConvertible {
+    public enum Kind: String, Sendable {
+        /// A regex WebKit's url-filter subset cannot express: the rule (or one alternative of it) is left out.
+        case unexpressibleRegex = "unexpressible-regex"
+        /// A regex rewritten into WebKit's subset with the same meaning (e.g. `a{2}` -> `aa`, `\d` -> `[0-9]`).
+        case rewrittenRegex = "rewritten-regex"
+        /// A resource type WebKit cannot distinguish exactly (mapped to the nearest WebKit type, or dropped).
+        case resourceType = "resource-type"
+        /// A rule, or part of one, that can never apply (and so is not emitted).
+        case neverApplies = "never-applies"
+        /// An input the reference algorithm ignores (e.g. an action TrackerRadarKit does not know).
+        case ignoredInput = "ignored-input"
+        /// ddg mode: what TrackerRadarKit emits here would be rejected by WebKit or changes the meaning.
+        case ddgDeviation = "ddg-deviation"
+        /// The output as a whole (empty list, too many rules).
+        case output
+        /// A note about the configuration.
+        case configNote = "config"
+    }
+
+    public enum Location: Sendable, Hashable {
+        /// A place in the TDS; for rules, the tracker and the index in its rules array.
+        case tds(JSONPath)
+        /// A place in the privacy configuration.
+        case config(JSONPath)
+        /// The user-unprotected sites.
+        case unprotected
+        /// The output rule list.
+        case output
+
+        public var description: String {
+            switch self {
+            case .tds(let p): return "tds " + p.description
+            case .config(let p): return "config " + p.description
+            case .unprotected: return "unprotected sites"
+            case .output: return "output"
+            }
+        }
+    }
+
+    public var kind: Kind
+    public var location: Location
+    public var message: String
+    /// For issues about a TDS rule: its tracker and index (also in `location`).
+    public var tracker: String?
+    public var ruleIndex: Int?
+
+    public init(kind: Kind, location: Location, message: String, tracker: String? = nil, ruleIndex: Int? = nil) {
+        self.kind = kind
+        self.location = location
+        self.message = message
+        self.tracker = tracker
+        self.ruleIndex = ruleIndex
+    }
+
+    static func tdsRule(_ kind: Kind, tracker: String, index: Int, field: String? = nil, _ message: String) -> ConversionIssue {
+        var path = JSONPath.root / "trackers" / tracker / "rules" / index
+        // "exceptions.types" -> .exceptions.types
+        for component in (field ?? "").split(separator: ".") { path = path / String(component) }
+        return ConversionIssue(kind: kind, location: .tds(path), message: message, tracker: tracker, ruleIndex: index)
+    }
+
+    static func tracker(_ kind: Kind, _ tracker: String, field: String? = nil, _ message: String) -> ConversionIssue {
+        var path = JSONPath.root / "trackers" / tracker
+        if let field { path = path / field }
+        return ConversionIssue(kind: kind, location: .tds(path), message: message, tracker: tracker)
+    }
+
+    static func allowlist(_ kind: Kind, tracker: String, index: Int, _ message: String) -> ConversionIssue {
+        let path = JSONPath.root / "features" / "trackerAllowlist" / "settings" / "allowlistedTrackers" / tracker / "rules" / index
+        return ConversionIssue(kind: kind, location: .config(path), message: message, tracker: tracker, ruleIndex: index)
+    }
+
+    /// `tds $.trackers["a.com"].rules[3].rule: ...` (kind in brackets).
+    public var description: String { "\(location.description): \(message) [\(kind.rawValue)]" }
+}
+
+// MARK: - Shared helpers
+
+/// Emits rules with their provenance side by side.
+struct RuleSink {
+    var rules: [ContentRule] = []
+    var provenance: [RuleProvenance] = []
+    var issues: [ConversionIssue] = []
+
+    mutating func emit(_ rule: ContentRule, _ origin: RuleProvenance) {
+        rules.append(rule)
+        provenance.append(origin)
+    }
+
+    var result: RuleBuildResult { RuleBuildResult(rules: rules, provenance: provenance, issues: issues) }
+}
+
+enum RegexText {
+    /// TrackerRadarKit's escape for domains and allowlist strings: `\` -> `\\`, `.` -> `\.`, `/` -> `\/`.
+    static func escapeLiteral(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count + 8)
+        for ch in s {
+            switch ch {
+            case "\\": out += "\\\\"
+            case ".": out += "\\."
+            case "/": out += "\\/"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+
+    /// Escapes every character that is special in a regex (for host names: only `.` occurs in practice).
+    static func escapeHost(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            if "\\^$.|?*+()[]{}/".contains(ch) { out.append("\\") }
+            out.append(ch)
+        }
+        return out
+    }
+}
+
+/// Tracker iteration order: parents before subdomain trackers (fewer labels first), then byte order. Faithful
+/// mode relies on it (a subdomain tracker's rules come later and so override its parent's); ddg mode uses it
+/// for determinism.
+func sortedTrackerDomains(_ tds: TrackerDataSet) -> [String] {
+    tds.trackers.keys.sorted { a, b in
+        let la = a.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) }
+        let lb = b.utf8.reduce(0) { $0 + ($1 == UInt8(ascii: ".") ? 1 : 0) }
+        return la != lb ? la < lb : byteOrder(a, b)
+    }
+}
+
+extension Array where Element == String {
+    /// WebKit's "this domain and its subdomains" form.
+    var wildcards: [String] { map { "*" + $0 } }
+}

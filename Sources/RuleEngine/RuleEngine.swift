@@ -1,1 +1,208 @@
-// RuleEngine: see DESIGN.md for what this module owns.
+// What WebKit's content-extension backend reports for a load (ContentExtensionsBackend::
+// actionsForResourceLoad / actionsFromContentRuleList, ContentExtension's caches), for one or
+// more compiled rule lists. Specs §7.2:
+//
+//   no lists, invalid URL or data: URL            -> nothing at all (not even the stylesheet)
+//   flags = type | load type | load context | method | all condition bits
+//   per list:
+//     S = url automaton(url, flags)                 (a set: each id once)
+//     drop ids whose condition fails: if/unless-top-url (and -domain) against the top-URL automaton run
+//       on the main document URL with AllResourceFlags, if/unless-frame-url likewise on the frame URL
+//     V = sort(locations of S ++ universal actions)  (duplicates kept: WebKit's quirk)
+//     take V up to the first ignore-following-rules; then keep only what follows the last
+//     ignore-previous-rules (which also withholds the list's global stylesheet)
+//   lists in the order given.
+
+import ContentRules
+import RuleCompiler
+import StrictJSON
+
+/// A compiled rule list ready to answer requests.
+public final class LoadedRuleList {
+    public let compiled: CompiledRuleList
+    let url: Matcher
+    let top: Matcher
+    let frame: Matcher
+    let topUniversal: [UInt64]
+    let frameUniversal: [UInt64]
+    /// Action index for every blob offset that starts an action (-1 elsewhere).
+    let actionAt: [Int32]
+    let actions: [StoredAction]
+    let kinds: [ActionKind]
+    /// Each action as the JSON object `match` prints.
+    let actionJSON: [[UInt8]]
+    let universal: [UInt32]
+
+    // WebKit's per-list caches of the last top/frame URL's condition matches (pure functions of the URL).
+    private var cachedTopURL: [UInt8]? = nil
+    private var cachedTopIDs: [UInt64] = []
+    private var cachedFrameURL: [UInt8]? = nil
+    private var cachedFrameIDs: [UInt64] = []
+    private var scratch: [UInt64] = []
+
+    public init(_ compiled: CompiledRuleList) throws {
+        self.compiled = compiled
+        url = try compiled.urlMatcher.withUnsafeBytes { try Matcher(serialized: $0) }
+        top = try compiled.topURLMatcher.withUnsafeBytes { try Matcher(serialized: $0) }
+        frame = try compiled.frameURLMatcher.withUnsafeBytes { try Matcher(serialized: $0) }
+        topUniversal = top.universalFlagFree
+        frameUniversal = frame.universalFlagFree
+        let all = try compiled.actions.withUnsafeBytes { try ActionBlob.all($0) }
+        var at = [Int32](repeating: -1, count: compiled.actions.count)
+        var actions: [StoredAction] = []
+        var json: [[UInt8]] = []
+        for (i, entry) in all.enumerated() {
+            at[Int(entry.location)] = Int32(i)
+            actions.append(entry.action)
+            json.append(JSONWriter.bytes(entry.action.jsonValue))
+        }
+        actionAt = at
+        self.actions = actions
+        kinds = actions.map(\.kind)
+        actionJSON = json
+        universal = compiled.universalActions
+        for u in universal where Int(u) >= at.count || at[Int(u)] < 0 {
+            throw RuleEngineError("universal action location \(u) is not an action")
+        }
+    }
+
+    /// Compiles rule-list JSON in memory through the same path as an .rbc file (compile, write, load).
+    /// The source is embedded so that answers can be explained rule by rule.
+    public static func compiling(json: [UInt8], options: RuleListCompiler.Options = .init()) throws -> LoadedRuleList {
+        var options = options
+        options.embedSource = true
+        let compiled = try RuleListCompiler.compile(json: json, options: options)
+        return try LoadedRuleList(RBCFile.load(RBCFile.bytes(compiled)))
+    }
+
+    public var identifier: String { compiled.identifier }
+    public var stylesheet: String { compiled.stylesheet }
+
+    func topURLMatches(_ urlBytes: [UInt8]) -> [UInt64] {
+        if let c = cachedTopURL, c == urlBytes { return cachedTopIDs }
+        cachedTopIDs = conditionMatches(top, topUniversal, urlBytes)
+        cachedTopURL = urlBytes
+        return cachedTopIDs
+    }
+
+    func frameURLMatches(_ urlBytes: [UInt8]) -> [UInt64] {
+        if let c = cachedFrameURL, c == urlBytes { return cachedFrameIDs }
+        cachedFrameIDs = conditionMatches(frame, frameUniversal, urlBytes)
+        cachedFrameURL = urlBytes
+        return cachedFrameIDs
+    }
+
+    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ urlBytes: [UInt8]) -> [UInt64] {
+        var ids: [UInt64] = []
+        urlBytes.withUnsafeBufferPointer { m.match($0, requestFlags: webKitAllResourceFlags, into: &ids) }
+        ids.append(contentsOf: universal)
+        ids.sort()
+        return ids
+    }
+
+    /// One list's answer: action indices in WebKit's order, and whether an ignore-previous-rules matched.
+    func actionsFor(_ load: ResourceLoad, urlBytes: UnsafeBufferPointer<UInt8>, into out: inout [Int32]) -> Bool {
+        let flags = load.flags | ConditionFlags.mask
+        scratch.removeAll(keepingCapacity: true)
+        url.match(urlBytes, requestFlags: flags, into: &scratch)
+        if scratch.isEmpty && universal.isEmpty { return false }
+        if scratch.count > 1 {
+            scratch.sort()
+            var w = 1
+            for r in 1..<scratch.count where scratch[r] != scratch[w - 1] {
+                scratch[w] = scratch[r]
+                w += 1
+            }
+            scratch.removeLast(scratch.count - w)
+        }
+        var locations: [UInt32] = []
+        locations.reserveCapacity(scratch.count + universal.count)
+        for id in scratch {
+            let condition = UInt32(truncatingIfNeeded: id >> 32) & ConditionFlags.mask
+            if condition != 0 {
+                let keep: Bool
+                switch condition {
+                case ConditionFlags.ifTopURL: keep = binaryContains(topURLMatches(load.mainDocumentURL), id)
+                case ConditionFlags.unlessTopURL: keep = !binaryContains(topURLMatches(load.mainDocumentURL), id)
+                case ConditionFlags.ifFrameURL: keep = binaryContains(frameURLMatches(load.frameURL), id)
+                case ConditionFlags.unlessFrameURL: keep = !binaryContains(frameURLMatches(load.frameURL), id)
+                default: keep = true
+                }
+                if !keep { continue }
+            }
+            locations.append(UInt32(truncatingIfNeeded: id))
+        }
+        locations.append(contentsOf: universal)
+        locations.sort()
+
+        let start = out.count
+        for loc in locations {
+            let a = actionAt[Int(loc)]
+            if kinds[Int(a)] == .ignoreFollowingRules { break }
+            out.append(a)
+        }
+        var i = out.count
+        while i > start {
+            if kinds[Int(out[i - 1])] == .ignorePreviousRules {
+                out.removeSubrange(start..<i)
+                return true
+            }
+            i -= 1
+        }
+        return false
+    }
+}
+
+@inline(__always) func binaryContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
+    var lo = 0, hi = sorted.count
+    while lo < hi {
+        let mid = (lo + hi) >> 1
+        if sorted[mid] < value { lo = mid + 1 } else { hi = mid }
+    }
+    return lo < sorted.count && sorted[lo] == value
+}
+
+public struct RuleEngineError: Error, Sendable, CustomStringConvertible {
+    public let description: String
+    public init(_ d: String) { description = d }
+}
+
+/// Several rule lists answering loads together, in the order given.
+public final class RuleEngine {
+    public let lists: [LoadedRuleList]
+    public let resolver = URLResolver()
+
+    public init(lists: [LoadedRuleList]) {
+        self.lists = lists
+    }
+
+    public func resolve(_ request: MatchRequest) throws -> ResourceLoad {
+        try ResourceLoad(request, resolver: resolver)
+    }
+
+    public func match(_ request: MatchRequest) throws -> MatchResult {
+        match(try resolve(request))
+    }
+
+    public func match(_ load: ResourceLoad) -> MatchResult {
+        var result = MatchResult()
+        match(load, into: &result)
+        return result
+    }
+
+    /// Fills `result` (reusing its storage).
+    public func match(_ load: ResourceLoad, into result: inout MatchResult) {
+        result.entries.removeAll(keepingCapacity: true)
+        result.stylesheetLists.removeAll(keepingCapacity: true)
+        guard !lists.isEmpty, let url = load.url, !load.isData else { return }
+        result.lists = lists
+        url.bytes.withUnsafeBufferPointer { urlBytes in
+            for (li, list) in lists.enumerated() {
+                result.indices.removeAll(keepingCapacity: true)
+                let sawIgnorePrevious = list.actionsFor(load, urlBytes: urlBytes, into: &result.indices)
+                for a in result.indices { result.entries.append(MatchResult.Entry(list: Int32(li), action: a)) }
+                if !sawIgnorePrevious, !list.stylesheet.isEmpty { result.stylesheetLists.append(li) }
+            }
+        }
+    }
+}

@@ -1,0 +1,47 @@
+# radarblock. Two commands matter on a fresh Debian machine with the Swift toolchain:
+#   make demo   builds a release from the sample data in data/ (installs what it needs)
+#   make test   runs every test, including the real-WebKit ones (installs what it needs)
+
+SWIFT      ?= swift
+SHARED     ?= $(abspath ../shared)
+BUILD_DIR  ?= .build
+RELEASE_BIN = $(BUILD_DIR)/release/radarblock
+OUT        ?= out
+SEED       ?= 1
+CASES      ?= 1000
+export SHARED
+
+.PHONY: all deps deps-test build build-debug demo test test-swift test-js test-webkit bench clean
+
+all: build
+
+deps:
+	@scripts/install-deps.sh build
+
+deps-test:
+	@scripts/install-deps.sh test
+
+build: deps
+	$(SWIFT) build -c release --scratch-path $(BUILD_DIR) --product radarblock
+
+demo: build
+	scripts/demo.sh $(RELEASE_BIN) $(OUT)/demo
+
+test: deps-test build
+	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
+	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build --parallel --num-workers 2
+	$(MAKE) --no-print-directory test-js
+	$(MAKE) --no-print-directory test-webkit
+
+test-js: build
+	scripts/test-js.sh $(RELEASE_BIN)
+
+test-webkit: build
+	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)
+
+bench: build
+	@scripts/install-deps.sh bench
+	scripts/bench.sh $(RELEASE_BIN)
+
+clean:
+	rm -rf $(BUILD_DIR) $(OUT)

@@ -1,0 +1,309 @@
+// The JSON dialect WebKit reads rule lists with (WTF's JSON::Value::parseJSON on String::fromUTF8(bytes)).
+// It is NOT plain RFC 8259, and StrictJSON (which is) would call some lists invalid that WebKit compiles:
+//   * string literals may contain raw control characters (a literal TAB or newline inside "...");
+//   * `\v` and `\xHH` escapes are accepted next to the standard ones; `\u` yields UTF-16 code units;
+//   * nesting is limited by *value* depth: the top-level value has depth 0, and any value at depth > 1000
+//     fails (so 1001 nested empty arrays are fine, 1001 arrays around a number are not);
+//   * the whole input must be valid UTF-8 (else fromUTF8 gives a null string and parsing fails), and a
+//     UTF-8 byte order mark is not whitespace;
+//   * whitespace is space, TAB, LF and CR only.
+// Everything else (numbers, literals, trailing commas rejected, duplicate keys: last wins) is standard.
+// The reader is iterative, so hostile nesting cannot overflow the stack, and it stops at the first error.
+
+import StrictJSON
+
+/// Where and why the input is not JSON that WebKit accepts. WebKit itself only says "JSONInvalid".
+public struct RuleListJSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let message: String
+    public let offset: Int
+    public let line: Int
+    public let column: Int
+    public var description: String { "line \(line), column \(column): \(message)" }
+}
+
+public enum RuleListJSONReader {
+    /// WTF's JSON stack limit: values deeper than this are rejected.
+    public static let maximumValueDepth = 1000
+
+    public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
+        try bytes.withUnsafeBufferPointer { buffer in
+            var reader = Reader(bytes: buffer)
+            return try reader.parseDocument()
+        }
+    }
+
+    /// JSON whitespace as WTF defines it (no form feed, no vertical tab).
+    static func isWhitespace(_ b: UInt8) -> Bool { b == 0x20 || b == 0x0A || b == 0x09 || b == 0x0D }
+}
+
+private struct Reader {
+    let bytes: UnsafeBufferPointer<UInt8>
+    var index = 0
+    var utf16Scratch: [UInt16] = []
+
+    init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
+
+    private enum Frame {
+        case array([JSONValue])
+        case object(JSONObject, key: String)
+    }
+
+    mutating func parseDocument() throws -> JSONValue {
+        if bytes.isEmpty { throw error("the input is empty", at: 0) }
+        if let bad = firstInvalidUTF8Offset() { throw error("invalid UTF-8", at: bad) }
+        var stack: [Frame] = []
+        outer: while true {
+            // Parse one value at depth stack.count.
+            if stack.count > RuleListJSONReader.maximumValueDepth {
+                throw error("nesting deeper than \(RuleListJSONReader.maximumValueDepth) levels")
+            }
+            skipWhitespace()
+            guard index < bytes.count else { throw error("expected a value (the input ends here: truncated?)") }
+            var value: JSONValue
+            switch bytes[index] {
+            case UInt8(ascii: "["):
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "]") {
+                    index += 1
+                    value = .array([])
+                } else {
+                    stack.append(.array([]))
+                    continue outer
+                }
+            case UInt8(ascii: "{"):
+                index += 1
+                skipWhitespace()
+                if index < bytes.count, bytes[index] == UInt8(ascii: "}") {
+                    index += 1
+                    value = .object(JSONObject())
+                } else {
+                    let key = try parseKeyAndColon()
+                    stack.append(.object(JSONObject(), key: key))
+                    continue outer
+                }
+            case UInt8(ascii: "\""): value = .string(try parseString())
+            case UInt8(ascii: "t"): try expectLiteral("true"); value = .bool(true)
+            case UInt8(ascii: "f"): try expectLiteral("false"); value = .bool(false)
+            case UInt8(ascii: "n"): try expectLiteral("null"); value = .null
+            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try parseNumber())
+            default: throw error("expected a value, found \(describe(bytes[index]))")
+            }
+            // Attach the finished value to its container; close containers that end here.
+            while true {
+                guard let frame = stack.popLast() else {
+                    skipWhitespace()
+                    if index < bytes.count { throw error("unexpected \(describe(bytes[index])) after the JSON value") }
+                    return value
+                }
+                switch frame {
+                case .array(var elements):
+                    elements.append(value)
+                    skipWhitespace()
+                    guard index < bytes.count else { throw error("expected ',' or ']' (the input ends here: truncated?)") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        skipWhitespace()
+                        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
+                        stack.append(.array(elements))
+                        continue outer
+                    }
+                    guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']', found \(describe(bytes[index]))") }
+                    index += 1
+                    value = .array(elements)
+                case .object(var object, let key):
+                    object[key] = value
+                    skipWhitespace()
+                    guard index < bytes.count else { throw error("expected ',' or '}' (the input ends here: truncated?)") }
+                    if bytes[index] == UInt8(ascii: ",") {
+                        index += 1
+                        skipWhitespace()
+                        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+                        let next = try parseKeyAndColon()
+                        stack.append(.object(object, key: next))
+                        continue outer
+                    }
+                    guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}', found \(describe(bytes[index]))") }
+                    index += 1
+                    value = .object(object)
+                }
+            }
+        }
+    }
+
+    // MARK: tokens
+
+    mutating func parseKeyAndColon() throws -> String {
+        guard index < bytes.count else { throw error("expected a key string (the input ends here: truncated?)") }
+        guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key string, found \(describe(bytes[index]))") }
+        let key = try parseString()
+        skipWhitespace()
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+        index += 1
+        return key
+    }
+
+    mutating func skipWhitespace() {
+        while index < bytes.count, RuleListJSONReader.isWhitespace(bytes[index]) { index += 1 }
+    }
+
+    mutating func expectLiteral(_ word: StaticString) throws {
+        let n = word.utf8CodeUnitCount
+        let w = word.utf8Start
+        guard index + n <= bytes.count else { throw error("invalid literal") }
+        for i in 0..<n where bytes[index + i] != w[i] { throw error("invalid literal") }
+        index += n
+    }
+
+    func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
+
+    /// `-`? int (`.` digits)? ([eE] [+-]? digits)?, int without leading zeros; the value as a double.
+    mutating func parseNumber() throws -> Double {
+        let start = index
+        if bytes[index] == UInt8(ascii: "-") { index += 1 }
+        let intStart = index
+        while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+        if index == intStart { throw error("invalid number", at: start) }
+        if index - intStart > 1, bytes[intStart] == UInt8(ascii: "0") { throw error("invalid number: leading zero", at: start) }
+        if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
+            index += 1
+            let fracStart = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            if index == fracStart { throw error("invalid number: digits expected after '.'", at: start) }
+        }
+        if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
+            index += 1
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            let expStart = index
+            while index < bytes.count, isDigit(bytes[index]) { index += 1 }
+            if index == expStart { throw error("invalid number: exponent digits expected", at: start) }
+        }
+        let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
+        guard let value = Double(text) else { throw error("invalid number", at: start) }
+        return value
+    }
+
+    func hexValue(_ b: UInt8) -> UInt16? {
+        switch b {
+        case 0x30...0x39: return UInt16(b - 0x30)
+        case 0x41...0x46: return UInt16(b - 0x41 + 10)
+        case 0x61...0x66: return UInt16(b - 0x61 + 10)
+        default: return nil
+        }
+    }
+
+    /// A string literal; `index` is at the opening quote. Raw control characters are allowed (as in WTF).
+    mutating func parseString() throws -> String {
+        let open = index
+        index += 1
+        let contentStart = index
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                let s = String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
+                index += 1
+                return s
+            }
+            if b == UInt8(ascii: "\\") { break }
+            index += 1
+        }
+        guard index < bytes.count else { throw error("unterminated string", at: open) }
+        // Slow path: decode to UTF-16 code units, which is what WTF's escapes produce.
+        utf16Scratch.removeAll(keepingCapacity: true)
+        utf16Scratch.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self).utf16)
+        var runStart = index
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                flushRun(from: runStart)
+                index += 1
+                return String(decoding: utf16Scratch, as: UTF16.self)
+            }
+            if b != UInt8(ascii: "\\") { index += 1; continue }
+            flushRun(from: runStart)
+            guard index + 1 < bytes.count else { throw error("unterminated string", at: open) }
+            let escapeStart = index
+            let e = bytes[index + 1]
+            index += 2
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf16Scratch.append(UInt16(e))
+            case UInt8(ascii: "b"): utf16Scratch.append(0x08)
+            case UInt8(ascii: "f"): utf16Scratch.append(0x0C)
+            case UInt8(ascii: "n"): utf16Scratch.append(0x0A)
+            case UInt8(ascii: "r"): utf16Scratch.append(0x0D)
+            case UInt8(ascii: "t"): utf16Scratch.append(0x09)
+            case UInt8(ascii: "v"): utf16Scratch.append(0x0B)
+            case UInt8(ascii: "x"), UInt8(ascii: "u"):
+                let digits = e == UInt8(ascii: "x") ? 2 : 4
+                guard index + digits <= bytes.count else { throw error("truncated escape sequence", at: escapeStart) }
+                var unit: UInt16 = 0
+                for i in 0..<digits {
+                    guard let d = hexValue(bytes[index + i]) else { throw error("invalid escape sequence", at: escapeStart) }
+                    unit = unit << 4 | d
+                }
+                index += digits
+                utf16Scratch.append(unit)
+            default:
+                throw error("invalid escape sequence '\\\(Character(Unicode.Scalar(e)))'", at: escapeStart)
+            }
+            runStart = index
+        }
+        throw error("unterminated string", at: open)
+    }
+
+    private mutating func flushRun(from start: Int) {
+        guard start < index else { return }
+        utf16Scratch.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).utf16)
+    }
+
+    // MARK: UTF-8 and errors
+
+    /// Offset of the first byte that is not part of well-formed UTF-8 (no overlongs, no surrogates, ≤ U+10FFFF).
+    func firstInvalidUTF8Offset() -> Int? {
+        var i = 0
+        let n = bytes.count
+        while i < n {
+            let b0 = bytes[i]
+            if b0 < 0x80 { i += 1; continue }
+            var length = 0
+            var lower: UInt8 = 0x80, upper: UInt8 = 0xBF
+            switch b0 {
+            case 0xC2...0xDF: length = 2
+            case 0xE0: length = 3; lower = 0xA0
+            case 0xE1...0xEC, 0xEE...0xEF: length = 3
+            case 0xED: length = 3; upper = 0x9F
+            case 0xF0: length = 4; lower = 0x90
+            case 0xF1...0xF3: length = 4
+            case 0xF4: length = 4; upper = 0x8F
+            default: return i
+            }
+            guard i + length <= n else { return i }
+            let b1 = bytes[i + 1]
+            if b1 < lower || b1 > upper { return i }
+            for k in 2..<max(2, length) where bytes[i + k] & 0xC0 != 0x80 { return i }
+            i += length
+        }
+        return nil
+    }
+
+    func describe(_ b: UInt8) -> String {
+        b >= 0x20 && b < 0x7F ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16, uppercase: true))"
+    }
+
+    func error(_ message: String, at offset: Int? = nil) -> RuleListJSONSyntaxError {
+        let end = min(offset ?? index, bytes.count)
+        var line = 1, lineStart = 0
+        var i = 0
+        while i < end {
+            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            i += 1
+        }
+        var column = 1
+        i = lineStart
+        while i < end {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        return RuleListJSONSyntaxError(message: message, offset: end, line: line, column: column)
+    }
+}

@@ -1,0 +1,173 @@
+// ddg mode: DuckDuckGo's TrackerRadarKit converter as specified in ddg-tds-conversion.md §2, rule for rule,
+// including its known semantic gaps (§2.8). Differences from TrackerRadarKit, all deliberate:
+// - trackers and cname keys are iterated in a sorted order (TrackerRadarKit: random dictionary order);
+// - rules WebKit would reject (empty condition lists, url-filters outside WebKit's regex subset) are repaired when
+//   that is exact (an empty unless-domain means "no exemption") or left out, and reported (OutputValidator);
+// - everything TrackerRadarKit drops silently (unknown actions, unmapped resource types) is reported.
+
+import ContentRules
+import Domains
+import StrictJSON
+import TrackerData
+
+struct DDGBuilder {
+    static let subdomainPrefix = "^[^:]+://+([^:/]+\\.)?"
+    static let domainSuffix = "[:/]"
+    static let thirdParty = ["third-party"]
+    static let anyParty = ["first-party", "third-party"]
+
+    /// TrackerRadarKit's resource map; every other type is dropped.
+    static let resourceMap: [String: String] = [
+        "script": "script", "xmlhttprequest": "raw", "subdocument": "document", "image": "image", "stylesheet": "style-sheet",
+    ]
+
+    let tds: TrackerDataSet
+    let exceptions: ExceptionInputs
+    var sink = RuleSink()
+
+    init(tds: TrackerDataSet, exceptions: ExceptionInputs) {
+        self.tds = tds
+        self.exceptions = exceptions
+    }
+
+    func build() -> RuleBuildResult {
+        var builder = self
+        for domain in sortedTrackerDomains(tds) {
+            builder.trackerRules(tds.trackers[domain]!, domain: domain, loadTypes: Self.thirdParty, alias: nil)
+        }
+        for alias in tds.cnames.keys.sorted(by: byteOrder) {
+            let target = tds.cnames[alias]!
+            guard let tracker = Self.findTracker(byCname: target, in: tds) else { continue }
+            builder.trackerRules(tracker, domain: alias, loadTypes: Self.anyParty, alias: alias)
+        }
+        builder.exceptionRules()
+        return builder.sink.result
+    }
+
+    /// TrackerRadarKit's lookup: the target and its parents while they contain a dot.
+    static func findTracker(byCname target: String, in tds: TrackerDataSet) -> Tracker? {
+        var current = Substring(target)
+        while current.contains(".") {
+            if let t = tds.trackers[String(current)] { return t }
+            current = current[current.index(after: current.firstIndex(of: ".")!)...]
+        }
+        return nil
+    }
+
+    // MARK: per tracker (§2.3)
+
+    mutating func trackerRules(_ tracker: Tracker, domain: String, loadTypes: [String], alias: String?) {
+        let related = tracker.owner?.name.flatMap { tds.entities[$0] }?.domains.wildcards
+        func origin(_ part: RuleProvenance.TrackerPart) -> RuleProvenance {
+            RuleProvenance(source: .tds, tracker: tracker.domain, part: part, cnameAlias: alias)
+        }
+
+        if tracker.defaultAction == .block {
+            let filter = Self.subdomainPrefix + RegexText.escapeLiteral(domain) + Self.domainSuffix
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }),
+                                  action: .block), origin(.default))
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
+                                  action: .ignorePreviousRules), origin(.popup))
+        }
+
+        var groups: [[(ContentRule, Int)]] = []
+        for (index, rule) in tracker.rules.enumerated() {
+            if case .blockCTL(let name)? = rule.action, name != "fb" {
+                if alias == nil {
+                    sink.issues.append(.tdsRule(.ignoredInput, tracker: tracker.domain, index: index, field: "action",
+                                                "action \"\(rule.action!.rawValue)\" is unknown to TrackerRadarKit, which drops the rule"))
+                }
+                continue
+            }
+            if alias == nil { reportUnmappedTypes(rule, tracker: tracker.domain, index: index) }
+            groups.append(ruleGroup(rule, tracker: tracker, related: related, loadTypes: loadTypes).map { ($0, index) })
+        }
+        // Larger groups first; Swift's sort is stable, so equal sizes keep TDS order (as in TrackerRadarKit).
+        let sorted = groups.enumerated().sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
+        var seen = Set<ContentRule>()
+        for (rule, index) in sorted.flatMap(\.element) where seen.insert(rule).inserted {
+            sink.emit(rule, origin(.rule(index)))
+        }
+    }
+
+    /// The table of §2.3: each TDS rule becomes 1...3 WebKit rules.
+    func ruleGroup(_ r: TrackerRule, tracker: Tracker, related: [String]?, loadTypes: [String]) -> [ContentRule] {
+        let u = r.rule.hasPrefix("http") ? r.rule : Self.subdomainPrefix + r.rule
+        let o = r.options, x = r.exceptions
+        let isIgnore = r.action == .ignore
+
+        func blockAll() -> ContentRule {
+            ContentRule(trigger: Trigger(urlFilter: u, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }), action: .block)
+        }
+        func block(_ m: RuleMatcher) -> ContentRule {
+            // TrackerRadarKit hard-codes third-party here, even for CNAME copies.
+            ContentRule(trigger: Trigger(urlFilter: u, resourceTypes: m.types.map(Self.mapResources), loadTypes: Self.thirdParty,
+                                         condition: m.domains.map { .init(.ifDomain, $0.wildcards) }), action: .block)
+        }
+        func ignore(_ m: RuleMatcher?) -> ContentRule {
+            ContentRule(trigger: Trigger(urlFilter: u, resourceTypes: m?.types.map(Self.mapResources), loadTypes: loadTypes,
+                                         condition: m?.domains.map { .init(.ifDomain, $0.wildcards) }), action: .ignorePreviousRules)
+        }
+        let ignorePopup = ContentRule(trigger: Trigger(urlFilter: u, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
+                                      action: .ignorePreviousRules)
+
+        if tracker.defaultAction == .block {
+            if let o, let x { return [ignore(nil), block(o), ignore(x)] }
+            if isIgnore { return [ignore(o)] }
+            if let o { return [ignore(nil), block(o)] }
+            if let x { return [ignore(x)] }
+            return [blockAll()]
+        } else {
+            if isIgnore { return [blockAll(), ignore(o)] }
+            if o == nil && x == nil { return [blockAll(), ignorePopup] }
+            if let o, let x { return [block(o), ignore(x)] }
+            if let o { return [block(o)] }
+            if let x { return [blockAll(), ignore(x)] }
+            return []
+        }
+    }
+
+    static func mapResources(_ types: [String]) -> [String] { types.compactMap { resourceMap[$0] } }
+
+    mutating func reportUnmappedTypes(_ r: TrackerRule, tracker: String, index: Int) {
+        for (field, matcher) in [("options", r.options), ("exceptions", r.exceptions)] {
+            guard let types = matcher?.types else { continue }
+            let dropped = types.filter { Self.resourceMap[$0] == nil }
+            guard !dropped.isEmpty else { continue }
+            let consequence = dropped.count == types.count
+                ? "no type is left, and resource-type [] means every type in WebKit"
+                : "the rule applies to the remaining types only"
+            sink.issues.append(.tdsRule(.ddgDeviation, tracker: tracker, index: index, field: field,
+                                        "types \(dropped.map { "\"\($0)\"" }.joined(separator: ", ")) have no TrackerRadarKit mapping and are dropped; \(consequence)"))
+        }
+    }
+
+    // MARK: exceptions (§2.2)
+
+    mutating func exceptionRules() {
+        let domains = exceptions.userUnprotected + exceptions.tempList.wildcards
+        if !domains.isEmpty {
+            let origin = RuleProvenance(source: exceptions.tempList.isEmpty ? .userUnprotected : .tempList,
+                                        role: !exceptions.tempList.isEmpty && !exceptions.userUnprotected.isEmpty ? "temp-list+user-unprotected" : nil)
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", loadTypes: Self.anyParty, condition: .init(.ifDomain, domains)),
+                                  action: .ignorePreviousRules), origin)
+        }
+        for (entry, index) in exceptions.allowlist {
+            let filter = Self.allowlistFilter(entry.rule)
+            let condition: TriggerCondition?
+            switch entry.sites {
+            case .all: condition = nil
+            case .domains(let d): condition = .init(.ifDomain, d.wildcards)
+            }
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: Self.anyParty, condition: condition), action: .ignorePreviousRules),
+                      RuleProvenance(source: .allowlist, tracker: entry.trackerDomain, allowlistIndex: index, allowlistRule: entry.rule))
+        }
+    }
+
+    /// `(:[0-9]+)?` before the first "/", then the literal escape, anchored like a tracker domain, and `.*`.
+    static func allowlistFilter(_ rule: String) -> String {
+        var rule = rule
+        if let slash = rule.firstIndex(of: "/") { rule.insert(contentsOf: "(:[0-9]+)?", at: slash) }
+        return subdomainPrefix + RegexText.escapeLiteral(rule) + ".*"
+    }
+}

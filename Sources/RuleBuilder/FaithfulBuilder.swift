@@ -1,0 +1,398 @@
+// faithful mode: WebKit rules whose last-match semantics reproduce the TDS's first-match semantics (spec §1.1).
+//
+// WebKit applies a list in order and the last matching block / ignore-previous-rules decides. So, per tracker
+// (parents before subdomain trackers, so the longest tracker host wins):
+//   1. the default: block{host in scope}; for a non-blocking tracker nested in a parent tracker,
+//      ignore-previous{host in scope} resets the parent's verdict;
+//   2. the TDS rules in REVERSE order, so the first TDS rule is emitted last and wins:
+//      action ignore -> ignore-previous{R, options};
+//      otherwise     -> block{R, options}, then ignore-previous{R, options ∩ exceptions} for the exceptions.
+//      Rules whose options do not match simply do not fire, so evaluation falls through to the later TDS rules
+//      (emitted earlier), exactly like the TDS. Exceptions apply only together with their own rule's options.
+//   3. the same-entity exemption: ignore-previous{host in scope, if-domain *entity domains}.
+// Every tracker rule carries load-type third-party (the TDS only judges third-party requests). CNAME aliases follow
+// the trackers: exact alias host, evaluated with the cloaked target's tracker, its rules rewritten to match the
+// alias URL (HostFilters.swift), any load type (a cloaked tracker is usually first party by its URL). An alias that
+// is itself under a tracker is judged as that tracker (the TDS never uncloaks it), so it gets no rules.
+// At the end, all overriding everything before: temp list, user-unprotected sites, the tracker allowlist, and
+// the rule that never blocks a top-level document or a popup.
+
+import ContentRules
+import Domains
+import StrictJSON
+import TrackerData
+
+struct FaithfulBuilder {
+    let tds: TrackerDataSet
+    let exceptions: ExceptionInputs
+    var sink = RuleSink()
+    private var translations: [String: Result<RegexTranslation, Unexpressible>] = [:]
+    private let entityDomains: [String: [String]]
+
+    static let thirdParty = ["third-party"]
+
+    init(tds: TrackerDataSet, exceptions: ExceptionInputs) {
+        self.tds = tds
+        self.exceptions = exceptions
+        // Same-entity sites: the entity's domain list plus every `domains` entry naming the entity.
+        var inverse: [String: [String]] = [:]
+        for (domain, name) in tds.domains { inverse[name, default: []].append(domain) }
+        var all: [String: [String]] = [:]
+        for name in Set(inverse.keys).union(tds.entities.keys) {
+            var seen = Set<String>()
+            var list: [String] = []
+            for d in (tds.entities[name]?.domains ?? []) + (inverse[name] ?? []).sorted(by: byteOrder) where seen.insert(d).inserted {
+                list.append(d)
+            }
+            all[name] = list
+        }
+        entityDomains = all
+    }
+
+    func build() -> RuleBuildResult {
+        var b = self
+        for domain in sortedTrackerDomains(tds) {
+            b.emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil)
+        }
+        for alias in tds.cnames.keys.sorted(by: byteOrder) {
+            let target = tds.cnames[alias]!
+            if let own = tds.findTracker(forHost: alias) {
+                b.sink.issues.append(ConversionIssue(kind: .neverApplies, location: .tds(JSONPath.root / "cnames" / alias),
+                    message: "alias is itself under tracker \(own.domain), whose rules decide for it; the TDS never uncloaks it to \(target)"))
+                continue
+            }
+            guard let tracker = tds.findTracker(forHost: target) else { continue }
+            b.emitTracker(tracker, scope: .alias(alias, target: target), alias: alias)
+        }
+        b.emitExceptions()
+        return b.sink.result
+    }
+
+    // MARK: trackers
+
+    private mutating func emitTracker(_ tracker: Tracker, scope: HostScope, alias: String?) {
+        let load: [String]? = alias == nil ? Self.thirdParty : nil
+        let domainFilter = scope.hostFilter
+        let report = alias == nil
+        func origin(_ part: RuleProvenance.TrackerPart, _ role: String) -> RuleProvenance {
+            RuleProvenance(source: .tds, tracker: tracker.domain, part: part, role: role, cnameAlias: alias)
+        }
+        var blocking = false
+
+        if tracker.defaultAction == .block {
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load), action: .block), origin(.default, "block"))
+            blocking = true
+        } else if alias == nil, hasParentTracker(tracker.domain) {
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load), action: .ignorePreviousRules),
+                      origin(.default, "reset"))
+        }
+
+        for index in tracker.rules.indices.reversed() {
+            let rule = tracker.rules[index]
+            let filters = ruleFilters(rule.rule, scope: scope, tracker: tracker.domain, index: index, report: report)
+            if filters.isEmpty { continue }
+            guard let options = condition(rule.options, field: "options", tracker: tracker.domain, index: index, report: report) else {
+                if report {
+                    sink.issues.append(.tdsRule(.neverApplies, tracker: tracker.domain, index: index, field: "options",
+                                                "no WebKit resource type is left in options.types, so the rule can never match; left out"))
+                }
+                continue
+            }
+            if rule.action == .ignore {
+                for (f, form) in filters {
+                    sink.emit(ContentRule(trigger: trigger(f, options, load), action: .ignorePreviousRules), origin(.rule(index), "ignore " + form))
+                }
+                continue
+            }
+            // No action, a surrogate, or block-ctl-*: all block (surrogates are served by the JS bundle).
+            for (f, form) in filters {
+                sink.emit(ContentRule(trigger: trigger(f, options, load), action: .block), origin(.rule(index), "block " + form))
+            }
+            blocking = true
+            guard let x = rule.exceptions else { continue }
+            guard let xc = condition(x, field: "exceptions", tracker: tracker.domain, index: index, report: report) else {
+                if report {
+                    sink.issues.append(.tdsRule(.neverApplies, tracker: tracker.domain, index: index, field: "exceptions",
+                                                "no WebKit resource type is left in exceptions.types, so the exception can never apply; left out"))
+                }
+                continue
+            }
+            guard let both = options.intersection(xc) else {
+                if report {
+                    sink.issues.append(.tdsRule(.neverApplies, tracker: tracker.domain, index: index, field: "exceptions",
+                                                "the exceptions can never hold where the options hold; left out"))
+                }
+                continue
+            }
+            for (f, form) in filters {
+                sink.emit(ContentRule(trigger: trigger(f, both, load), action: .ignorePreviousRules), origin(.rule(index), "exception " + form))
+            }
+        }
+
+        if blocking, let name = tracker.owner?.name, let domains = entityDomains[name], !domains.isEmpty {
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
+                                  action: .ignorePreviousRules), origin(.entity, "same-entity"))
+        }
+    }
+
+    private func hasParentTracker(_ domain: String) -> Bool {
+        Host.suffixes(of: domain).dropFirst().contains { tds.trackers[$0] != nil }
+    }
+
+    private func trigger(_ filter: String, _ c: MatchCondition, _ load: [String]?) -> Trigger {
+        Trigger(urlFilter: filter, resourceTypes: c.types.map(ResourceTypeMapping.names), loadTypes: load,
+                condition: c.domains.map { .init(.ifDomain, $0.wildcards) })
+    }
+
+    // MARK: rule regexes
+
+    private mutating func translation(_ pattern: String) -> Result<RegexTranslation, Unexpressible> {
+        if let t = translations[pattern] { return t }
+        let t: Result<RegexTranslation, Unexpressible>
+        do { t = .success(try RegexTranslator.translate(pattern)) } catch let e as Unexpressible { t = .failure(e) } catch {
+            t = .failure(Unexpressible(reason: "\(error)"))
+        }
+        translations[pattern] = t
+        return t
+    }
+
+    /// The url-filters (with their form, "host" or "in-url") that together match where the TDS rule regex matches,
+    /// restricted to the hosts in scope.
+    private mutating func ruleFilters(_ pattern: String, scope: HostScope, tracker: String, index: Int, report: Bool) -> [(String, String)] {
+        let t: RegexTranslation
+        switch translation(pattern) {
+        case .failure(let e):
+            if report { sink.issues.append(.tdsRule(.unexpressibleRegex, tracker: tracker, index: index, field: "rule", "\(e.reason); rule left out")) }
+            return []
+        case .success(let s): t = s
+        }
+        if report, !t.rewritten.isEmpty {
+            sink.issues.append(.tdsRule(.rewrittenRegex, tracker: tracker, index: index, field: "rule",
+                                        "rewritten into WebKit's regex subset with the same meaning: " + t.rewritten.joined(separator: "; ")))
+        }
+        if t.alternatives.isEmpty {
+            if report { sink.issues.append(.tdsRule(.neverApplies, tracker: tracker, index: index, field: "rule", "the regex can never match a URL; rule left out")) }
+            return []
+        }
+        var out: [(String, String)] = []
+        var seen = Set<String>()
+        for alt in t.alternatives {
+            if alt.first == .start {
+                if report {
+                    sink.issues.append(.tdsRule(.unexpressibleRegex, tracker: tracker, index: index, field: "rule",
+                                                "an alternative anchored with ^ cannot be limited to the tracker's hosts; alternative left out"))
+                }
+                continue
+            }
+            if let (host, rest) = HostSplit.split(alt) {
+                let tail = rest.isEmpty ? "[:/]" : "(:[0-9]+)?" + RegexTranslator.render(rest)
+                if let f = HostSplit.hostFormFilter(host, tail: tail, scope: scope), seen.insert(f).inserted { out.append((f, "host")) }
+            } else if report {
+                sink.issues.append(.tdsRule(.unexpressibleRegex, tracker: tracker, index: index, field: "rule",
+                                            "the regex does not start with a plain host name, so it is only matched after the tracker host, not inside it"))
+            }
+            let f = scope.inURLPrefix + RegexTranslator.render(alt)
+            if seen.insert(f).inserted { out.append((f, "in-url")) }
+        }
+        return out
+    }
+
+    // MARK: options / exceptions
+
+    /// nil: the condition can never hold (no WebKit type left).
+    private mutating func condition(_ m: RuleMatcher?, field: String, tracker: String, index: Int, report: Bool) -> MatchCondition? {
+        guard let m else { return MatchCondition() }
+        var c = MatchCondition()
+        if let d = m.domains, !d.isEmpty {
+            var seen = Set<String>()
+            c.domains = d.filter { seen.insert($0).inserted }
+        }
+        if let types = m.types, !types.isEmpty {
+            var bits: UInt32 = 0
+            for type in types {
+                switch ResourceTypeMapping.map(type) {
+                case .exact(let b): bits |= b
+                case .approximate(let b, let why):
+                    bits |= b
+                    if report { sink.issues.append(.tdsRule(.resourceType, tracker: tracker, index: index, field: field + ".types", "type \"\(type)\": \(why)")) }
+                case .none(let why):
+                    if report { sink.issues.append(.tdsRule(.resourceType, tracker: tracker, index: index, field: field + ".types", "type \"\(type)\" dropped: \(why)")) }
+                }
+            }
+            if bits == 0 { return nil }
+            c.types = bits
+        }
+        return c
+    }
+
+    // MARK: exceptions
+
+    private mutating func emitExceptions() {
+        if !exceptions.tempList.isEmpty {
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.tempList).wildcards)),
+                                  action: .ignorePreviousRules), RuleProvenance(source: .tempList))
+        }
+        if !exceptions.userUnprotected.isEmpty {
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.userUnprotected))),
+                                  action: .ignorePreviousRules), RuleProvenance(source: .userUnprotected))
+        }
+        for (entry, index) in exceptions.allowlist {
+            let condition: TriggerCondition?
+            switch entry.sites {
+            case .all: condition = nil
+            case .domains(let d): condition = .init(.ifDomain, unique(d).wildcards)
+            }
+            for (f, form) in allowlistFilters(entry, index: index) {
+                sink.emit(ContentRule(trigger: Trigger(urlFilter: f, condition: condition), action: .ignorePreviousRules),
+                          RuleProvenance(source: .allowlist, tracker: entry.trackerDomain, role: form, allowlistIndex: index, allowlistRule: entry.rule))
+            }
+        }
+        // The TDS judges subresources only: never block a top-level document or a popup (window.open).
+        sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]), action: .ignorePreviousRules),
+                  RuleProvenance(source: .topLevel))
+    }
+
+    private func unique(_ list: [String]) -> [String] {
+        var seen = Set<String>()
+        return list.filter { seen.insert($0).inserted }
+    }
+
+    /// Allowlist entries are JavaScript regexes matched against the request URL without its port, query (`?`) and
+    /// parameters (`;`), for requests whose host is under the entry's tracker key (the reference tests'
+    /// semantics: tracker_allowlist_matching_tests.json). Host form and in-URL form as for TDS rules.
+    private mutating func allowlistFilters(_ entry: AllowlistEntry, index: Int) -> [(String, String)] {
+        let t: RegexTranslation
+        switch translation(entry.rule) {
+        case .failure(let e):
+            sink.issues.append(.allowlist(.unexpressibleRegex, tracker: entry.trackerDomain, index: index, "\(e.reason); entry left out"))
+            return []
+        case .success(let s): t = s
+        }
+        let key = HostScope.domain(entry.trackerDomain)
+        var out: [(String, String)] = []
+        var seen = Set<String>()
+        var matchedSomewhere = false
+        for var alt in t.alternatives {
+            var schemeText: String? = nil
+            if let (scheme, rest) = AllowlistPattern.splitScheme(alt) { schemeText = scheme; alt = rest }
+            if alt.first == .start {
+                sink.issues.append(.allowlist(.unexpressibleRegex, tracker: entry.trackerDomain, index: index,
+                                              "an alternative anchored with ^ cannot be limited to the tracker's hosts; alternative left out"))
+                continue
+            }
+            // The URL is cut at its query before matching: nothing after the host may consume "?", ";" or "#".
+            guard let pathAlt = AllowlistPattern.withoutQuery(alt) else { continue }
+            if let (host, rawRest) = HostSplit.split(alt), let rest = AllowlistPattern.withoutQuery(rawRest) {
+                let tail = rest.isEmpty ? "[:/]" : "(:[0-9]+)?" + RegexTranslator.render(rest)
+                let f: String?
+                if let schemeText {
+                    f = AllowlistPattern.exactHostFilter(scheme: schemeText, host: host, key: entry.trackerDomain, tail: tail)
+                } else {
+                    f = HostSplit.hostFormFilter(host, tail: tail, scope: key)
+                }
+                if let f {
+                    matchedSomewhere = true
+                    if seen.insert(f).inserted { out.append((f, "host")) }
+                }
+            }
+            if schemeText == nil {
+                let f = key.hostFilter + "[^?;#]*" + RegexTranslator.render(pathAlt)
+                if seen.insert(f).inserted { out.append((f, "in-url")) }
+            }
+        }
+        if !matchedSomewhere {
+            sink.issues.append(.allowlist(.neverApplies, tracker: entry.trackerDomain, index: index,
+                                          "the rule's host is not under the allowlisted tracker \(entry.trackerDomain); only matches later in the URL are kept"))
+        }
+        return out
+    }
+}
+
+/// A site/type condition: nil members mean "any".
+struct MatchCondition: Equatable {
+    var domains: [String]?
+    var types: UInt32?
+
+    /// Both conditions; nil when they can never hold together. Domain lists use subdomain semantics: of two
+    /// comparable domains the more specific one is kept.
+    func intersection(_ o: MatchCondition) -> MatchCondition? {
+        var c = MatchCondition()
+        switch (domains, o.domains) {
+        case (nil, let d), (let d, nil): c.domains = d
+        case (let a?, let b?):
+            var out: [String] = []
+            var seen = Set<String>()
+            for x in a {
+                for y in b {
+                    let pick: String?
+                    if Host.isSameOrSubdomain(y, of: x) { pick = y } else if Host.isSameOrSubdomain(x, of: y) { pick = x } else { pick = nil }
+                    if let pick, seen.insert(pick).inserted { out.append(pick) }
+                }
+            }
+            if out.isEmpty { return nil }
+            c.domains = out
+        }
+        switch (types, o.types) {
+        case (nil, let t), (let t, nil): c.types = t
+        case (let a?, let b?):
+            guard a & b != 0 else { return nil }
+            c.types = a & b
+        }
+        return c
+    }
+}
+
+enum AllowlistPattern {
+    /// Characters the reference implementation cuts the URL at before matching (query, parameters, fragment).
+    static let cut = ASCIISet([UInt8(ascii: "?"), UInt8(ascii: ";"), UInt8(ascii: "#")])
+
+    /// A leading literal scheme "xyz://" (some entries are written as full URLs).
+    static func splitScheme(_ alt: [WKTerm]) -> (String, [WKTerm])? {
+        var scheme = ""
+        var i = 0
+        while i < alt.count, case .set(let s, .one) = alt[i], s.count <= 2, let b = s.members.first,
+              (lower(b) >= UInt8(ascii: "a") && lower(b) <= UInt8(ascii: "z")) {
+            scheme.append(Character(Unicode.Scalar(lower(b))))
+            i += 1
+        }
+        guard !scheme.isEmpty, i + 2 < alt.count,
+              alt[i] == .set(ASCIISet([UInt8(ascii: ":")]), .one),
+              alt[i + 1] == .set(ASCIISet([UInt8(ascii: "/")]), .one),
+              alt[i + 2] == .set(ASCIISet([UInt8(ascii: "/")]), .one) else { return nil }
+        return (scheme, Array(alt[(i + 3)...]))
+    }
+
+    /// The alternative restricted to URLs cut at the query: no set may consume `?`, `;` or `#`, and `$` means
+    /// "end of the URL or start of its query". nil when the alternative cannot match such a URL.
+    static func withoutQuery(_ alt: [WKTerm]) -> [WKTerm]? {
+        var out: [WKTerm] = []
+        for t in alt {
+            switch t {
+            case .set(let s, let q):
+                let r = s.subtracting(cut)
+                if r.isEmpty {
+                    if q == .one || q == .plus { return nil }
+                    continue
+                }
+                out.append(.set(r, q))
+            case .group(let inner, let q):
+                if let g = withoutQuery(inner) { out.append(.group(g, q)) } else if q == .one || q == .plus { return nil }
+            case .start: out.append(.start)
+            case .end:
+                out.append(.group([.set(cut, .one), .set(.all, .star)], .optional))
+                out.append(.end)
+            }
+        }
+        return out
+    }
+
+    /// `^scheme://host(:port)?P` for an entry written as a full URL: exactly that host, which must be under `key`.
+    static func exactHostFilter(scheme: String, host: [HostAtom], key: String, tail: String) -> String? {
+        let k = Array(key.utf8)
+        let n = host.count, m = k.count
+        guard n >= m, HostSplit.matches(host[(n - m)...], k[...]) else { return nil }
+        if n > m { guard host[n - m - 1].matches(UInt8(ascii: ".")) else { return nil } }
+        let prefix = n > m ? HostSplit.render(host[..<(n - m - 1)]) + "\\." : ""
+        return "^" + scheme + ":\\/\\/" + prefix + RegexText.escapeHost(key) + tail
+    }
+}

@@ -1,0 +1,325 @@
+// The .rbc container: a compiled rule list on disk.
+//
+//   offset size  field (all integers little-endian)
+//   0      8     magic 89 52 42 43 0D 0A 1A 0A ("\x89RBC\r\n\x1A\n": catches text-mode and truncation damage)
+//   8      4     format version (RBCFile.formatVersion)
+//   12     4     section count (8)
+//   16     8     file size in bytes
+//   24     32    SHA-256 of the source rule-list JSON
+//   56     32    checksum: SHA-256 of the whole file with these 32 bytes set to zero
+//   88     8     reserved, zero
+//   96     24×n  section table: 4-byte ASCII tag, u32 zero, u64 offset, u64 size
+//   ...          sections in table order, each starting at a multiple of 16 (zero padding in between);
+//                the file ends with the last section
+//
+// Sections (all of them, in this order):
+//   META  key/value strings: u32 count, then per entry u32 length + UTF-8 key, u32 length + UTF-8 value
+//         (identifier, name, dataset, tool-version, source-rules, skipped-rules)
+//   ACTN  actions blob (ActionSerialization.swift)
+//   RULE  per compiled rule: u32 JSON index, u32 action location, u32 trigger flags
+//   UNIV  u32 action locations: the universal actions in WebKit's order (stylesheet selectors removed)
+//   STYL  the global display:none stylesheet, UTF-8
+//   MURL  url-filter automaton (Matcher serialization)
+//   MTOP  top-URL automaton (if/unless-domain, if/unless-top-url)
+//   MFRM  frame-URL automaton (if/unless-frame-url)
+//   SRCE  the source rule-list JSON, verbatim, or empty when it was not embedded
+//
+// Nothing is JSON-parsed on load; sections are aligned so a reader can use them in place (mmap).
+// Loading checks magic, version, size, checksum, section table, source digest and identifier, and
+// decodes every section with bounds checks: a damaged file is refused with a message, never a crash.
+// Any change to this layout or to the Matcher serialization must bump `formatVersion` (the golden-file
+// test in Tests/RuleCompilerTests enforces it).
+
+import ContentRules
+import Digest
+
+public enum RBCFile {
+    public static let formatVersion: UInt32 = 1
+    public static let magic: [UInt8] = [0x89, 0x52, 0x42, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
+    static let headerSize = 96
+    static let sectionEntrySize = 24
+    static let alignment = 16
+    static let sectionTags = ["META", "ACTN", "RULE", "UNIV", "STYL", "MURL", "MTOP", "MFRM", "SRCE"]
+
+    // MARK: Writing
+
+    public static func bytes(_ list: CompiledRuleList) -> [UInt8] {
+        var meta = ByteWriter()
+        let entries: [(String, String)] = [
+            ("identifier", list.identifier), ("name", list.name), ("dataset", list.dataset ?? ""),
+            ("tool-version", list.toolVersion), ("source-rules", String(list.sourceRuleCount)),
+            ("skipped-rules", String(list.skippedRuleCount)),
+        ]
+        meta.u32(UInt32(entries.count))
+        for (k, v) in entries {
+            meta.string(k)
+            meta.string(v)
+        }
+        var rules = ByteWriter()
+        for r in list.rules {
+            rules.u32(r.sourceIndex)
+            rules.u32(r.actionLocation)
+            rules.u32(r.flags)
+        }
+        var universal = ByteWriter()
+        for u in list.universalActions { universal.u32(u) }
+
+        let sections: [[UInt8]] = [meta.bytes, list.actions, rules.bytes, universal.bytes, Array(list.stylesheet.utf8),
+                                   list.urlMatcher, list.topURLMatcher, list.frameURLMatcher, list.source]
+        var offsets: [Int] = []
+        var position = headerSize + sectionEntrySize * sections.count
+        for s in sections {
+            position = align(position)
+            offsets.append(position)
+            position += s.count
+        }
+        var out = ByteWriter()
+        out.bytes.reserveCapacity(position)
+        out.bytes.append(contentsOf: magic)
+        out.u32(formatVersion)
+        out.u32(UInt32(sections.count))
+        out.u64(UInt64(position))
+        out.bytes.append(contentsOf: list.sourceSHA256)
+        out.bytes.append(contentsOf: [UInt8](repeating: 0, count: 32))  // checksum, filled below
+        out.u64(0)
+        for (i, s) in sections.enumerated() {
+            out.bytes.append(contentsOf: Array(sectionTags[i].utf8))
+            out.u32(0)
+            out.u64(UInt64(offsets[i]))
+            out.u64(UInt64(s.count))
+        }
+        for (i, s) in sections.enumerated() {
+            out.bytes.append(contentsOf: [UInt8](repeating: 0, count: offsets[i] - out.bytes.count))
+            out.bytes.append(contentsOf: s)
+        }
+        let checksum = Digest.hash(.sha256, out.bytes)
+        out.bytes.replaceSubrange(56..<88, with: checksum)
+        return out.bytes
+    }
+
+    static func align(_ n: Int) -> Int { (n + alignment - 1) / alignment * alignment }
+
+    // MARK: Reading
+
+    /// Loads and fully checks an .rbc file's bytes. `path` only names the file in errors.
+    public static func load(_ data: [UInt8], path: String = "<rbc>") throws -> CompiledRuleList {
+        try data.withUnsafeBytes { try load(buffer: $0, path: path) }
+    }
+
+    public static func load(buffer data: UnsafeRawBufferPointer, path: String = "<rbc>") throws -> CompiledRuleList {
+        do {
+            return try checkedLoad(data, path: path)
+        } catch is ByteReader.Truncated {
+            throw RBCError(path: path, reason: "a section ends before its data does: the file is damaged")
+        }
+    }
+
+    private static func checkedLoad(_ data: UnsafeRawBufferPointer, path: String) throws -> CompiledRuleList {
+        func fail(_ reason: String) -> RBCError { RBCError(path: path, reason: reason) }
+
+        guard data.count >= headerSize else {
+            if data.first == UInt8(ascii: "[") || data.first == UInt8(ascii: "{") {
+                throw fail("this is JSON, not a compiled rule list (.rbc); give rule-list JSON a .json name")
+            }
+            throw fail("too short to be a compiled rule list (\(data.count) bytes, the header alone is \(headerSize))")
+        }
+        guard data.prefix(8).elementsEqual(magic) else {
+            if data.first == UInt8(ascii: "[") || data.first == UInt8(ascii: "{") {
+                throw fail("this is JSON, not a compiled rule list (.rbc); give rule-list JSON a .json name")
+            }
+            throw fail("not a radarblock compiled rule list (wrong magic number)")
+        }
+        var header = ByteReader(data, range: 0..<headerSize)
+        header.position = 8
+        let version = try header.u32()
+        guard version == formatVersion else {
+            throw fail("format version \(version), but this radarblock (\(ToolVersion.current)) reads version \(formatVersion): recompile the rule list with `radarblock compile`")
+        }
+        let sectionCount = Int(try header.u32())
+        let fileSize = try header.u64()
+        guard fileSize == UInt64(data.count) else {
+            throw fail("the header says \(fileSize) bytes but the file has \(data.count): truncated or damaged")
+        }
+        let sourceDigest = Array(data[24..<56])
+        let storedChecksum = Array(data[56..<88])
+        let digest = Digest(.sha256)
+        digest.update(UnsafeRawBufferPointer(rebasing: data[0..<56]))
+        digest.update([UInt8](repeating: 0, count: 32))
+        digest.update(UnsafeRawBufferPointer(rebasing: data[88...]))
+        guard digest.finalize() == storedChecksum else { throw fail("checksum mismatch: the file is corrupted") }
+
+        guard sectionCount == sectionTags.count else {
+            throw fail("\(sectionCount) sections, expected \(sectionTags.count)")
+        }
+        let tableEnd = headerSize + sectionEntrySize * sectionCount
+        guard tableEnd <= data.count else { throw fail("the section table runs past the end of the file") }
+        var table = ByteReader(data, range: headerSize..<tableEnd)
+        var sections: [UnsafeRawBufferPointer] = []
+        var previousEnd = tableEnd
+        for tag in sectionTags {
+            let tagBytes = try table.take(4)
+            guard tagBytes.elementsEqual(tag.utf8) else {
+                throw fail("section \(sections.count) is \"\(String(decoding: tagBytes, as: UTF8.self))\", expected \"\(tag)\"")
+            }
+            _ = try table.u32()
+            let offset = try table.u64(), size = try table.u64()
+            guard offset % UInt64(alignment) == 0, offset >= UInt64(previousEnd), offset <= UInt64(data.count),
+                  size <= UInt64(data.count) - offset
+            else { throw fail("section \(tag) (offset \(offset), \(size) bytes) lies outside the file or overlaps another") }
+            sections.append(UnsafeRawBufferPointer(rebasing: data[Int(offset)..<Int(offset + size)]))
+            previousEnd = Int(offset + size)
+        }
+        guard previousEnd == data.count else { throw fail("\(data.count - previousEnd) unexpected bytes after the last section") }
+
+        // META
+        var meta = ByteReader(sections[0], range: 0..<sections[0].count)
+        var fields: [String: String] = [:]
+        let n = try meta.u32()
+        guard n <= 1000 else { throw fail("META: \(n) entries") }
+        for _ in 0..<n {
+            let k = try meta.string(), v = try meta.string()
+            fields[k] = v
+        }
+        func field(_ k: String) throws -> String {
+            guard let v = fields[k] else { throw fail("META: missing \"\(k)\"") }
+            return v
+        }
+        let identifier = try field("identifier"), name = try field("name"), datasetField = try field("dataset")
+        let toolVersion = try field("tool-version")
+        guard let sourceRules = Int(try field("source-rules")), let skippedRules = Int(try field("skipped-rules")) else {
+            throw fail("META: rule counts are not numbers")
+        }
+
+        // SRCE, identifier
+        let source = Array(sections[8])
+        let dataset = datasetField.isEmpty ? nil : datasetField
+        if !source.isEmpty {
+            guard Digest.hash(.sha256, source) == sourceDigest else { throw fail("the embedded source does not match its SHA-256") }
+            let expected = try? RuleListIdentifier.make(name: name, dataset: dataset, formatVersion: version, toolVersion: toolVersion, source: source)
+            guard expected?.string == identifier else {
+                throw fail("the identifier \"\(identifier)\" does not match the file's name, versions and source")
+            }
+        } else {
+            guard let parts = RuleListIdentifier.parse(identifier), parts.name == name, parts.dataset == dataset,
+                  parts.formatVersion == version, parts.toolVersion == toolVersion
+            else { throw fail("the identifier \"\(identifier)\" does not match the file's name and versions") }
+        }
+
+        // ACTN, RULE, UNIV, STYL
+        let actions = Array(sections[1])
+        let starts: Set<UInt32>
+        do {
+            starts = Set(try ActionBlob.all(sections[1]).map(\.location))
+        } catch let e as ActionBlobError {
+            throw fail("actions: \(e.description)")
+        }
+        guard sections[2].count % 12 == 0 else { throw fail("RULE: size \(sections[2].count) is not a multiple of 12") }
+        var ruleReader = ByteReader(sections[2], range: 0..<sections[2].count)
+        var rules: [CompiledRuleInfo] = []
+        rules.reserveCapacity(sections[2].count / 12)
+        for _ in 0..<(sections[2].count / 12) {
+            let info = CompiledRuleInfo(sourceIndex: try ruleReader.u32(), actionLocation: try ruleReader.u32(), flags: try ruleReader.u32())
+            guard starts.contains(info.actionLocation), Int(info.sourceIndex) < sourceRules else {
+                throw fail("RULE: rule \(rules.count) points outside the actions or the source")
+            }
+            rules.append(info)
+        }
+        guard sections[3].count % 4 == 0 else { throw fail("UNIV: size \(sections[3].count) is not a multiple of 4") }
+        var universalReader = ByteReader(sections[3], range: 0..<sections[3].count)
+        var universal: [UInt32] = []
+        for _ in 0..<(sections[3].count / 4) {
+            let u = try universalReader.u32()
+            guard starts.contains(u) else { throw fail("UNIV: location \(u) is not an action") }
+            universal.append(u)
+        }
+        guard let stylesheet = String(validating: sections[4], as: UTF8.self) else { throw fail("STYL is not UTF-8") }
+
+        // Automata: Matcher checks its own serialization.
+        for (i, tag) in [(5, "MURL"), (6, "MTOP"), (7, "MFRM")] {
+            do {
+                _ = try Matcher(serialized: sections[i])
+            } catch {
+                throw fail("\(tag): \(error)")
+            }
+        }
+        return CompiledRuleList(
+            identifier: identifier, name: name, dataset: dataset, toolVersion: toolVersion, sourceSHA256: sourceDigest,
+            source: source, sourceRuleCount: sourceRules, skippedRuleCount: skippedRules, actions: actions, rules: rules,
+            universalActions: universal, stylesheet: stylesheet, urlMatcher: Array(sections[5]),
+            topURLMatcher: Array(sections[6]), frameURLMatcher: Array(sections[7]))
+    }
+
+    /// Section sizes of a well-formed file (for `inspect`), without the other checks.
+    public static func sectionSizes(_ data: [UInt8]) -> [(tag: String, offset: Int, size: Int)] {
+        guard data.count >= headerSize + sectionEntrySize * sectionTags.count else { return [] }
+        return data.withUnsafeBytes { buf in
+            var r = ByteReader(buf, range: headerSize..<(headerSize + sectionEntrySize * sectionTags.count))
+            var out: [(String, Int, Int)] = []
+            for _ in sectionTags {
+                guard let tag = try? r.take(4), (try? r.u32()) != nil, let o = try? r.u64(), let s = try? r.u64() else { break }
+                out.append((String(decoding: tag, as: UTF8.self), Int(o), Int(s)))
+            }
+            return out
+        }
+    }
+}
+
+public struct RBCError: Error, Sendable, Equatable, CustomStringConvertible {
+    public let path: String
+    public let reason: String
+    public var description: String { "\(path): \(reason)" }
+}
+
+// MARK: - Little-endian helpers
+
+struct ByteWriter {
+    var bytes: [UInt8] = []
+    mutating func u32(_ v: UInt32) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) } }
+    mutating func u64(_ v: UInt64) { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
+    mutating func string(_ s: String) {
+        let utf8 = Array(s.utf8)
+        u32(UInt32(utf8.count))
+        bytes.append(contentsOf: utf8)
+    }
+}
+
+struct ByteReader {
+    let data: UnsafeRawBufferPointer
+    let end: Int
+    var position: Int
+
+    init(_ data: UnsafeRawBufferPointer, range: Range<Int>) {
+        self.data = data
+        position = range.lowerBound
+        end = range.upperBound
+    }
+
+    struct Truncated: Error, CustomStringConvertible {
+        var description: String { "truncated data" }
+    }
+
+    mutating func take(_ n: Int) throws -> UnsafeRawBufferPointer {
+        guard n >= 0, n <= end - position else { throw Truncated() }
+        defer { position += n }
+        return UnsafeRawBufferPointer(rebasing: data[position..<position + n])
+    }
+
+    mutating func u32() throws -> UInt32 {
+        let b = try take(4)
+        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
+    }
+
+    mutating func u64() throws -> UInt64 {
+        let b = try take(8)
+        var v: UInt64 = 0
+        for i in 0..<8 { v |= UInt64(b[i]) << (8 * UInt64(i)) }
+        return v
+    }
+
+    mutating func string() throws -> String {
+        let n = Int(try u32())
+        let b = try take(n)
+        guard let s = String(validating: b, as: UTF8.self) else { throw Truncated() }
+        return s
+    }
+}

@@ -1,1 +1,0 @@
-// RuleCompiler: see DESIGN.md for what this module owns.

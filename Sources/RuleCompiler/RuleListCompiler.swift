@@ -1,0 +1,133 @@
+// compileRuleList (ContentExtensionCompiler.cpp): actions are serialized first (locations), then every
+// rule's url-filter goes into the url automaton with id = (trigger flags << 32) | action location, and
+// each condition regex into the top-URL or frame-URL automaton with the same id. Patterns that match
+// everything go to the family's universal set instead. The first unsupported pattern fails the whole
+// list with JSONInvalidRegex, naming the rule.
+//
+// At the end we also derive what WebKit's ContentExtension computes when it loads the list: the
+// universal actions in its order and the global display:none stylesheet (specs §7.2), so that a
+// loaded .rbc is ready to answer without any further analysis.
+
+import ContentRules
+import Digest
+
+public enum RuleListCompiler {
+    public struct Options: Sendable {
+        /// Identifier name (see RuleListIdentifier).
+        public var name: String
+        public var dataset: String?
+        public var toolVersion: String
+        public var parser: RuleListParserOptions
+        /// Keep the source JSON in the compiled list (lets `match --url` show the rules' triggers from an
+        /// .rbc file; costs the size of the JSON).
+        public var embedSource: Bool
+
+        public init(name: String = "rules", dataset: String? = nil, toolVersion: String = ToolVersion.current,
+                    parser: RuleListParserOptions = .installedWebKit, embedSource: Bool = false)
+        {
+            self.name = name
+            self.dataset = dataset
+            self.toolVersion = toolVersion
+            self.parser = parser
+            self.embedSource = embedSource
+        }
+    }
+
+    /// Parses (WebKit's validation, WebKit's errors) and compiles rule-list JSON.
+    public static func compile(json: [UInt8], options: Options = Options()) throws -> CompiledRuleList {
+        let list = try RuleListParser.parse(bytes: json, options: options.parser)
+        return try compile(list, source: json, options: options)
+    }
+
+    /// Compiles an already-parsed list; `source` is the JSON it came from (its digest is always kept, the
+    /// bytes only with `embedSource`).
+    public static func compile(_ list: ParsedRuleList, source: [UInt8], options: Options = Options()) throws -> CompiledRuleList {
+        let identifier = try RuleListIdentifier.make(name: options.name, dataset: options.dataset, formatVersion: RBCFile.formatVersion,
+                                                     toolVersion: options.toolVersion, source: source)
+        let serialized = ActionSerializer.serialize(list.rules)
+
+        var url = MatcherBuilder(), top = MatcherBuilder(), frame = MatcherBuilder()
+        var universalIDs: [UInt64] = []
+        var filters = FilterCache()
+        var infos: [CompiledRuleInfo] = []
+        infos.reserveCapacity(list.rules.count)
+
+        for (i, rule) in list.rules.enumerated() {
+            let trigger = rule.trigger
+            let flags = trigger.flags
+            let location = serialized.locations[i]
+            let id = UInt64(flags) << 32 | UInt64(location)
+            infos.append(CompiledRuleInfo(sourceIndex: UInt32(rule.sourceIndex), actionLocation: location, flags: flags))
+
+            let filter = filters.get(trigger.urlFilter, caseSensitive: trigger.urlFilterIsCaseSensitive)
+            guard filter.status.isSupported else {
+                throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex,
+                                              detail: "url-filter \(abbreviated(trigger.urlFilter)): \(filter.status.message)")
+            }
+            if filter.status == .matchesEverything { universalIDs.append(id) }
+            url.add(filter, id: id)
+
+            guard let condition = trigger.condition else { continue }
+            let frameFamily = condition.kind.isFrameURL
+            let caseSensitive = frameFamily ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
+            for (value, regex) in zip(condition.values, condition.regexes) {
+                let f = filters.get(regex, caseSensitive: caseSensitive)
+                guard f.status.isSupported else {
+                    let what = condition.kind.isDomainList ? "\(condition.kind.rawValue) entry \(abbreviated(value)) (as the regex \(abbreviated(regex)))"
+                        : "\(condition.kind.rawValue) entry \(abbreviated(value))"
+                    throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex, detail: "\(what): \(f.status.message)")
+                }
+                if frameFamily { frame.add(f, id: id) } else { top.add(f, id: id) }
+            }
+        }
+
+        let (universal, stylesheet) = try loadTimeUniversalActions(universalIDs: universalIDs, actions: serialized.blob)
+        return CompiledRuleList(
+            identifier: identifier.string, name: options.name, dataset: options.dataset, toolVersion: options.toolVersion,
+            sourceSHA256: Digest.hash(.sha256, source), source: options.embedSource ? source : [], sourceRuleCount: list.sourceRuleCount,
+            skippedRuleCount: list.skipped.count, actions: serialized.blob, rules: infos, universalActions: universal,
+            stylesheet: stylesheet, urlMatcher: url.build().serialized(), topURLMatcher: top.build().serialized(),
+            frameURLMatcher: frame.build().serialized())
+    }
+
+    /// ContentExtension's constructor: the flag-free universal actions in its order; those that are
+    /// css-display-none and come before the first ignore-previous/following-rules action in the blob are
+    /// joined into the global stylesheet `selectors{display:none !important;}` and removed.
+    static func loadTimeUniversalActions(universalIDs: [UInt64], actions: [UInt8]) throws -> ([UInt32], String) {
+        let ordered = WebKitHashOrder.universalActionOrder(universalIDs: universalIDs).map { UInt32(truncatingIfNeeded: $0) }
+        let all = try actions.withUnsafeBytes { try ActionBlob.all($0) }
+        let firstIgnore = all.first { $0.action.kind == .ignorePreviousRules || $0.action.kind == .ignoreFollowingRules }?.location ?? UInt32.max
+        var byLocation: [UInt32: StoredAction] = [:]
+        for (location, action) in all { byLocation[location] = action }
+
+        var selectors: [String] = []
+        var remaining: [UInt32] = []
+        for location in ordered {
+            if location < firstIgnore, let a = byLocation[location], a.kind == .cssDisplayNone {
+                selectors.append(a.text)
+            } else {
+                remaining.append(location)
+            }
+        }
+        let stylesheet = selectors.isEmpty ? "" : selectors.joined(separator: ",") + "{display:none !important;}"
+        return (remaining, stylesheet)
+    }
+
+    static func abbreviated(_ s: String) -> String {
+        let short = s.count > 80 ? String(s.prefix(77)) + "..." : s
+        return "\"" + short + "\""
+    }
+}
+
+/// Parsing a pattern is the costly part of adding it; lists repeat patterns (domain conditions above all).
+private struct FilterCache {
+    private var sensitive: [String: URLFilter] = [:]
+    private var insensitive: [String: URLFilter] = [:]
+
+    mutating func get(_ pattern: String, caseSensitive: Bool) -> URLFilter {
+        if let f = caseSensitive ? sensitive[pattern] : insensitive[pattern] { return f }
+        let f = URLFilter.parse(pattern, caseSensitive: caseSensitive)
+        if caseSensitive { sensitive[pattern] = f } else { insensitive[pattern] = f }
+        return f
+    }
+}

@@ -1,0 +1,174 @@
+// Why a load got its answer: which rules matched (url-filter, trigger flags, condition), which of them
+// decided the reported actions, and which were cancelled by ignore-previous-rules or cut off by
+// ignore-following-rules. It works from the rules themselves (the source kept in the compiled list)
+// with the reference pattern matcher, so it is also an independent check of the automata.
+
+import ContentRules
+import RuleCompiler
+import StrictJSON
+
+public struct RuleMatch: Sendable {
+    /// Index among the compiled rules, and in the JSON array.
+    public var ruleIndex: Int
+    public var sourceIndex: Int
+    public var rule: ParsedRule
+    public var actionLocation: UInt32
+}
+
+public struct ListExplanation: Sendable {
+    public var identifier: String
+    /// Rules whose trigger matches the load, in rule order.
+    public var matched: [RuleMatch]
+    /// Locations of the reported actions, in order (what the engine must report).
+    public var reportedLocations: [UInt32]
+    public var sawIgnorePreviousRules: Bool
+    public var stylesheet: String
+}
+
+public enum Explain {
+    /// The reference answer for one list, computed rule by rule (no automata).
+    public static func explain(_ list: LoadedRuleList, _ load: ResourceLoad) throws -> ListExplanation {
+        let compiled = list.compiled
+        let parsed = try RuleListParser.parse(bytes: compiled.source)
+        guard parsed.rules.count == compiled.rules.count else {
+            throw RuleEngineError("\(compiled.identifier): the embedded source has \(parsed.rules.count) rules, the compiled list \(compiled.rules.count)")
+        }
+        var explanation = ListExplanation(identifier: compiled.identifier, matched: [], reportedLocations: [],
+                                          sawIgnorePreviousRules: false, stylesheet: compiled.stylesheet)
+        guard let url = load.url, !load.isData else { return explanation }
+        let flags = load.flags | ConditionFlags.mask
+        var cache: [String: URLFilter] = [:]
+        func filter(_ p: String, _ cs: Bool) -> URLFilter {
+            let key = (cs ? "1" : "0") + p
+            if let f = cache[key] { return f }
+            let f = URLFilter.parse(p, caseSensitive: cs)
+            cache[key] = f
+            return f
+        }
+        let universal = Set(compiled.universalActions)
+        var locations: [UInt32] = []
+        for (i, rule) in parsed.rules.enumerated() {
+            let info = compiled.rules[i]
+            let trigger = rule.trigger
+            let f = filter(trigger.urlFilter, trigger.urlFilterIsCaseSensitive)
+            guard f.matches(url.bytes) else { continue }
+            // Universal flag-free actions come from the list's universal set (or its stylesheet), never the automaton.
+            let flagFreeUniversal = f.status == .matchesEverything && info.flags == 0
+            if !flagFreeUniversal {
+                guard matcherFlagsTestPasses(ruleFlags: info.flags, requestFlags: flags) else { continue }
+                if let c = trigger.condition {
+                    let target = c.kind.isFrameURL ? load.frameURL : load.mainDocumentURL
+                    let cs = c.kind.isFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
+                    // The condition automata run with AllResourceFlags, so method-restricted rules never match them.
+                    let conditionMatches = matcherFlagsTestPasses(ruleFlags: info.flags, requestFlags: webKitAllResourceFlags)
+                        && c.regexes.contains { filter($0, cs).matches(target) }
+                    guard conditionMatches == c.kind.isInclusive else { continue }
+                }
+                locations.append(info.actionLocation)
+            } else if !universal.contains(info.actionLocation) {
+                // In the stylesheet: matches, but is not reported per load.
+                explanation.matched.append(RuleMatch(ruleIndex: i, sourceIndex: rule.sourceIndex, rule: rule, actionLocation: info.actionLocation))
+                continue
+            }
+            explanation.matched.append(RuleMatch(ruleIndex: i, sourceIndex: rule.sourceIndex, rule: rule, actionLocation: info.actionLocation))
+        }
+        // A set of ids (each location once per flags word), plus the universal list (duplicates kept).
+        var seen = Set<UInt64>()
+        var all: [UInt32] = []
+        for m in explanation.matched {
+            let info = compiled.rules[m.ruleIndex]
+            let f = filter(m.rule.trigger.urlFilter, m.rule.trigger.urlFilterIsCaseSensitive)
+            if f.status == .matchesEverything && info.flags == 0 { continue }
+            if seen.insert(info.actionID).inserted { all.append(info.actionLocation) }
+        }
+        all.append(contentsOf: compiled.universalActions)
+        all.sort()
+        var reported: [UInt32] = []
+        for loc in all {
+            if list.kinds[Int(list.actionAt[Int(loc)])] == .ignoreFollowingRules { break }
+            reported.append(loc)
+        }
+        if let last = reported.lastIndex(where: { list.kinds[Int(list.actionAt[Int($0)])] == .ignorePreviousRules }) {
+            reported.removeSubrange(0...last)
+            explanation.sawIgnorePreviousRules = true
+        }
+        explanation.reportedLocations = reported
+        return explanation
+    }
+
+    /// Human-readable report for `match --url`.
+    public static func report(engine: RuleEngine, request: MatchRequest) throws -> String {
+        let load = try engine.resolve(request)
+        let result = engine.match(load)
+        var s = ""
+        guard let url = load.url else {
+            return "\(request.url): not a valid URL: WebKit applies no rules to it.\n"
+        }
+        if load.isData { return "\(url.string): data: URLs are never matched by WebKit.\n" }
+        s += "request    \(url.string)\n"
+        s += "type       \(describeFlags(load.flags))\n"
+        s += "top URL    \(String(decoding: load.mainDocumentURL, as: UTF8.self))\n"
+        s += "frame URL  \(String(decoding: load.frameURL, as: UTF8.self))\n"
+        for (li, list) in engine.lists.enumerated() {
+            let e = try explain(list, load)
+            s += "\nlist \(li + 1): \(e.identifier)\n"
+            let reported = result.entries.filter { $0.list == Int32(li) }.map { list.actions[Int($0.action)] }
+            if reported.isEmpty { s += "  no actions\n" }
+            let reportedSet = Set(e.reportedLocations)
+            for loc in e.reportedLocations {
+                let action = list.actions[Int(list.actionAt[Int(loc)])]
+                s += "  \(JSONWriter.string(action.jsonValue))\n"
+                for m in e.matched where m.actionLocation == loc {
+                    s += "      from rule \(m.sourceIndex): \(ruleText(m.rule))\n"
+                }
+            }
+            let cancelled = e.matched.filter { !reportedSet.contains($0.actionLocation) }
+            let inStylesheet = Set(list.compiled.universalActions)
+            var notReported: [String] = []
+            for m in cancelled {
+                let kind = list.kinds[Int(list.actionAt[Int(m.actionLocation)])]
+                let info = list.compiled.rules[m.ruleIndex]
+                let isStylesheetRule = kind == .cssDisplayNone && info.flags == 0 && !inStylesheet.contains(m.actionLocation)
+                    && URLFilter.parse(m.rule.trigger.urlFilter, caseSensitive: m.rule.trigger.urlFilterIsCaseSensitive).status == .matchesEverything
+                let why: String
+                if isStylesheetRule { why = "in the list's global stylesheet" }
+                else if kind == .ignorePreviousRules { why = "ignore-previous-rules: cancels the actions before it" }
+                else if kind == .ignoreFollowingRules { why = "ignore-following-rules: cuts off the actions after it" }
+                else { why = "cancelled by ignore-previous-rules or cut off by ignore-following-rules" }
+                notReported.append("    rule \(m.sourceIndex) (\(why)): \(ruleText(m.rule))\n")
+            }
+            if !notReported.isEmpty {
+                s += "  matched but not reported:\n" + notReported.joined()
+            }
+            if !list.stylesheet.isEmpty {
+                s += e.sawIgnorePreviousRules ? "  global stylesheet withheld (an ignore-previous-rules matched)\n"
+                    : "  global stylesheet: \(list.stylesheet)\n"
+            }
+            if reported.map(\.jsonValue) != e.reportedLocations.map({ list.actions[Int(list.actionAt[Int($0)])].jsonValue }) {
+                s += "  WARNING: the automaton's answer differs from the rule-by-rule answer (please report this)\n"
+            }
+        }
+        var line: [UInt8] = []
+        result.writeJSONLine(into: &line)
+        s += "\nanswer     " + String(decoding: line, as: UTF8.self)
+        return s
+    }
+
+    static func ruleText(_ rule: ParsedRule) -> String {
+        switch rule.kind {
+        case .content(let r): return JSONWriter.string(r.jsonValue)
+        case .reportIdentifier(let t, let id, let rs):
+            return JSONWriter.string(.object(JSONObject([("trigger", t.jsonValue), ("_identifier", .number(id)), ("_rulesetIdentifier", .string(rs))])))
+        }
+    }
+
+    static func describeFlags(_ flags: UInt32) -> String {
+        var parts: [String] = []
+        if let name = ResourceTypeMapping.webKitTypes.first(where: { $0.value == flags & ResourceTypeName.mask })?.key { parts.append(name) }
+        parts.append(flags & LoadTypeName.thirdParty != 0 ? "third-party" : "first-party")
+        parts.append(flags & LoadContextName.topFrame != 0 ? "top-frame" : "child-frame")
+        let m = flags & RequestMethodName.mask
+        parts.append(m == 0 ? "method: none" : "method: " + RequestMethodName.all[Int(m >> 21) - 1])
+        return parts.joined(separator: ", ")
+    }
+}

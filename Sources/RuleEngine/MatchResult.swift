@@ -1,0 +1,62 @@
+// The answer to one load, and its JSON line (DESIGN.md `match --requests`):
+//   {"actions":[{"type":"block"},{"type":"css-display-none","selector":"a,.b"},...],"stylesheet":"..."}
+// `stylesheet` is present only when non-empty: the global display:none stylesheets of the lists that
+// did not see an ignore-previous-rules for this load, one per line, in list order.
+
+import RuleCompiler
+import StrictJSON
+
+public struct MatchResult {
+    public struct Entry: Hashable, Sendable {
+        /// Index of the rule list (in the order given).
+        public var list: Int32
+        /// Index of the action in that list's actions.
+        public var action: Int32
+    }
+
+    /// The reported actions, lists in order, each list's actions in WebKit's order.
+    public internal(set) var entries: [Entry] = []
+    /// Lists whose global stylesheet applies to this load.
+    public internal(set) var stylesheetLists: [Int] = []
+    var lists: [LoadedRuleList] = []
+    var indices: [Int32] = []
+
+    public init() {}
+
+    public var actions: [StoredAction] { entries.map { lists[Int($0.list)].actions[Int($0.action)] } }
+
+    public var stylesheet: String { stylesheetLists.map { lists[$0].stylesheet }.joined(separator: "\n") }
+
+    public var jsonValue: JSONValue {
+        var o = JSONObject()
+        o["actions"] = .array(actions.map(\.jsonValue))
+        let s = stylesheet
+        if !s.isEmpty { o["stylesheet"] = .string(s) }
+        return .object(o)
+    }
+
+    /// Appends the answer's JSON line (with the newline) to `out`.
+    public func writeJSONLine(into out: inout [UInt8]) {
+        out.append(contentsOf: MatchResult.actionsPrefix)
+        for (i, e) in entries.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            out.append(contentsOf: lists[Int(e.list)].actionJSON[Int(e.action)])
+        }
+        out.append(UInt8(ascii: "]"))
+        if !stylesheetLists.isEmpty {
+            out.append(contentsOf: MatchResult.stylesheetKey)
+            JSONWriter.writeString(stylesheet, into: &out)
+        }
+        out.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
+    }
+
+    /// The line that replaces a request that cannot be answered.
+    public static func writeErrorLine(_ message: String, into out: inout [UInt8]) {
+        out.append(contentsOf: Array("{\"error\":".utf8))
+        JSONWriter.writeString(message, into: &out)
+        out.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
+    }
+
+    static let actionsPrefix = Array("{\"actions\":[".utf8)
+    static let stylesheetKey = Array(",\"stylesheet\":".utf8)
+}

@@ -1,0 +1,173 @@
+// The part of the TDS and config that the page-side matcher needs, as JSON data (never code).
+//
+// Subset (scope .surrogateTrackers), smallest that keeps every "redirect" decision of the full TDS:
+// - trackers with at least one rule whose surrogate is in the bundle: all their rules (first match wins, so
+//   a rule before the surrogate rule can shadow it), default, owner entity and registrable domain;
+// - "shadow" trackers: trackers under a surrogate tracker, or related to an included CNAME alias. A request
+//   to them resolves to them (longest suffix) and so never gets a surrogate; without them the page would
+//   fall back to the shorter surrogate tracker. They are carried as `{}`;
+// - the owner entities' domain lists (first party);
+// - CNAME aliases whose target resolves (longest suffix) to a surrogate tracker;
+// - temp-unprotected and user-unprotected sites, and the tracker-allowlist entries whose host is related
+//   to an included tracker or alias (as the rule list's regex).
+// Scope .allTrackers carries every tracker, entity and alias (for testing the matcher on the reference suite).
+//
+// Dataset-keyed maps are arrays of [key, value] pairs: an object literal would give a key such as
+// "__proto__" a meaning. Everything is written by JSONWriter with .scriptSafe and sorted keys.
+
+import Domains
+import StrictJSON
+import TrackerData
+
+public enum PageDataScope: Sendable {
+    case surrogateTrackers
+    case allTrackers
+}
+
+struct PageData {
+    var json: JSONValue
+    var trackerCount: Int
+    var surrogateTrackerCount: Int
+    var cnameCount: Int
+    var entityCount: Int
+    var allowlistCount: Int
+
+    /// `available`: surrogate names present in the bundle; rules naming any other surrogate are carried
+    /// without `surrogate` (a plain block), which the caller has already reported.
+    static func build(tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
+                      available: Set<String>, scope: PageDataScope,
+                      psl: PublicSuffixList = .shared) -> PageData {
+        let all = scope == .allTrackers
+        let surrogateTrackers = Set(tds.trackers.values.filter { t in
+            t.rules.contains { r in r.surrogate.map(available.contains) ?? false }
+        }.map(\.domain))
+
+        // CNAME aliases whose target belongs to an included tracker.
+        var aliases: [String: String] = [:]
+        for (alias, target) in tds.cnames {
+            guard let t = tds.findTracker(forHost: target) else { continue }
+            if all || surrogateTrackers.contains(t.domain) { aliases[alias] = target }
+        }
+
+        var full: Set<String> = all ? Set(tds.trackers.keys) : surrogateTrackers
+        var shadows: Set<String> = []
+        if !all {
+            let anchors = Array(surrogateTrackers) + Array(aliases.keys)
+            for domain in tds.trackers.keys where !full.contains(domain) {
+                let related = anchors.contains { a in
+                    Host.isSameOrSubdomain(domain, of: a) || (aliases[a] != nil && Host.isSameOrSubdomain(a, of: domain))
+                }
+                if related { shadows.insert(domain) }
+            }
+            full.subtract(shadows)
+        }
+
+        var trackerPairs: [JSONValue] = []
+        var entityNames: Set<String> = []
+        for domain in (full.union(shadows)).sorted(by: byteOrder) {
+            guard let t = tds.trackers[domain] else { continue }
+            if shadows.contains(domain) {
+                trackerPairs.append([.string(domain), .object(JSONObject())])
+                continue
+            }
+            var o = JSONObject()
+            if let name = t.owner?.name, tds.entities[name] != nil {
+                o["owner"] = .string(name)
+                entityNames.insert(name)
+            }
+            if let d = t.defaultAction { o["default"] = .string(d.rawValue) }
+            if let site = Host.isIPAddress(domain) ? domain : psl.registrableDomain(domain) {
+                if site != domain { o["site"] = .string(site) }
+            } else {
+                o["publicSuffix"] = true
+            }
+            o["rules"] = .array(t.rules.map { rule in ruleJSON(rule, available: available) })
+            trackerPairs.append([.string(domain), .object(o)])
+        }
+
+        if all { entityNames = Set(tds.entities.keys) }
+        let entityPairs: [JSONValue] = entityNames.sorted(by: byteOrder).compactMap { name in
+            guard let e = tds.entities[name] else { return nil }
+            return [.string(name), .array(e.domains.map { .string($0) })]
+        }
+        let cnamePairs: [JSONValue] = aliases.keys.sorted(by: byteOrder).map { [.string($0), .string(aliases[$0]!)] }
+
+        var root = JSONObject()
+        root["trackers"] = .array(trackerPairs)
+        root["entities"] = .array(entityPairs)
+        root["cnames"] = .array(cnamePairs)
+
+        var allowCount = 0
+        if let config {
+            root["tempUnprotected"] = .array(config.tempUnprotected.map { .string($0) })
+            if config.trackerAllowlist.enabled {
+                let anchors = Array(full) + Array(aliases.keys)
+                var entries: [JSONValue] = []
+                for e in config.trackerAllowlist.entries {
+                    let host = allowlistHost(e.rule)
+                    guard all || anchors.contains(where: { a in
+                        Host.isSameOrSubdomain(host, of: a) || Host.isSameOrSubdomain(a, of: host)
+                    }) else { continue }
+                    var o = JSONObject()
+                    o["regex"] = .string(allowlistRegex(e.rule))
+                    if case .domains(let sites) = e.sites { o["domains"] = .array(sites.map { .string($0) }) }
+                    entries.append(.object(o))
+                }
+                allowCount = entries.count
+                root["allowlist"] = .array(entries)
+            }
+        }
+        if let unprotected, !unprotected.hosts.isEmpty {
+            root["unprotectedSites"] = .array(unprotected.hosts.map { .string($0) })
+        }
+        root["surrogates"] = .array(available.sorted(by: byteOrder).map { .string($0) })
+
+        return PageData(json: .object(root), trackerCount: trackerPairs.count,
+                        surrogateTrackerCount: surrogateTrackers.count, cnameCount: cnamePairs.count,
+                        entityCount: entityPairs.count, allowlistCount: allowCount)
+    }
+
+    static func ruleJSON(_ r: TrackerRule, available: Set<String>) -> JSONValue {
+        var o = JSONObject()
+        o["rule"] = .string(r.rule)
+        if let s = r.surrogate, available.contains(s) { o["surrogate"] = .string(s) }
+        if let a = r.action { o["action"] = .string(a.rawValue) }
+        if let m = r.options { o["options"] = matcherJSON(m) }
+        if let m = r.exceptions { o["exceptions"] = matcherJSON(m) }
+        return .object(o)
+    }
+
+    static func matcherJSON(_ m: RuleMatcher) -> JSONValue {
+        var o = JSONObject()
+        if let d = m.domains { o["domains"] = .array(d.map { .string($0) }) }
+        if let t = m.types { o["types"] = .array(t.map { .string($0) }) }
+        return .object(o)
+    }
+
+    /// The host part of an allowlist rule (`host[:port][/path]`), lowercased.
+    static func allowlistHost(_ rule: String) -> String {
+        var host = Substring(rule)
+        if let slash = host.firstIndex(of: "/") { host = host[..<slash] }
+        if let colon = host.firstIndex(of: ":") { host = host[..<colon] }
+        return host.lowercased()
+    }
+
+    /// The rule list's regex for an allowlist entry (spec §2.2 allowlistFilter): a port-insensitive
+    /// `(:[0-9]+)?` before the first "/", then the subdomain prefix + the string with `\`, `.` and `/`
+    /// escaped + `.*`. The entry is a plain string, but like the rule list other regex characters are
+    /// not escaped (spec §2.8 P6), so the page decides exactly as the list does.
+    static func allowlistRegex(_ rule: String) -> String {
+        var s = rule
+        if let slash = s.firstIndex(of: "/") { s.insert(contentsOf: "(:[0-9]+)?", at: slash) }
+        var escaped = ""
+        for c in s {
+            switch c {
+            case "\\": escaped += "\\\\"
+            case ".": escaped += "\\."
+            case "/": escaped += "\\/"
+            default: escaped.append(c)
+            }
+        }
+        return "^[^:]+://+([^:/]+\\.)?" + escaped + ".*"
+    }
+}

@@ -1,0 +1,149 @@
+// Builds surrogates.js: one self-contained user script (document start, all frames, page world) carrying
+// the surrogate functions, the TDS subset (PageData) and the page-side matcher/runtime (PageScript).
+//
+// Layout (deterministic: the same inputs give the same bytes):
+//
+//   /* header comment: tool version, counts */
+//   (function (surrogateFunctions) {
+//   "use strict";
+//   var DATA = <JSON, scriptSafe, sorted keys>;
+//   <runtime>
+//   })([
+//   /* 0: <name> */
+//   function () {
+//   <body 0>
+//   },
+//   ...
+//   ]);
+//
+// The surrogate functions are defined at the script's top level, outside the strict runtime: bodies are
+// written as classic (sloppy) scripts and see only the global scope, not the runtime's variables.
+//
+// Design notes (the page side is described in PageScript.swift):
+// - Safety. Everything from the TDS and config is JSON data written with .scriptSafe (no `<`, `>`, `&`,
+//   U+2028/U+2029 unescaped), never spliced into code; dataset-keyed maps are [key, value] arrays read into
+//   Maps, so a key such as "__proto__" is just a key. Surrogate names are plain file names (checked when
+//   parsing surrogates.txt; a TDS name that is not one can never be found and is reported as missing), so
+//   they are safe in the `/* i: name */` comments. Surrogate bodies are code by design; ScriptBodyCheck
+//   makes sure each one is self-contained (balanced brackets, closed strings/comments/templates/regexes)
+//   and cannot end an inline <script>. No `new Function`/eval: pages with a strict CSP must still work.
+// - Size. Only the surrogates some TDS rule names are carried (others are reported as left out), and only
+//   the TDS subset that "redirect" decisions depend on (PageData.swift).
+// - Missing surrogates: an error with --strict, else a warning and the rule is carried without its
+//   surrogate (it still takes part in first-match, as a plain block).
+
+import Domains
+import StrictJSON
+import TrackerData
+
+public struct SurrogateBundleOptions: Sendable {
+    /// A surrogate referenced by the TDS but missing from surrogates.txt is an error (else a warning).
+    public var strict: Bool
+    public var scope: PageDataScope
+
+    public init(strict: Bool = false, scope: PageDataScope = .surrogateTrackers) {
+        self.strict = strict
+        self.scope = scope
+    }
+}
+
+public struct SurrogateBundle: Sendable {
+    /// The JavaScript bundle (UTF-8 text).
+    public var script: String
+    /// Problems that did not stop the build (missing surrogates without --strict, unused surrogates).
+    public var warnings: [String]
+    /// Surrogate names in the bundle, sorted.
+    public var surrogateNames: [String]
+    /// Trackers carried (with rules, plus shadow entries), surrogate trackers, aliases, entities, allowlist entries.
+    public var trackerCount: Int
+    public var surrogateTrackerCount: Int
+    public var cnameCount: Int
+    public var entityCount: Int
+    public var allowlistCount: Int
+
+    public var bytes: [UInt8] { Array(script.utf8) }
+}
+
+public enum SurrogateBundleError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// A TDS rule names a surrogate that surrogates.txt does not have (strict mode).
+    case missingSurrogate(String)
+    /// A surrogate body cannot be wrapped safely.
+    case invalidScript(SurrogatesFileError)
+
+    public var description: String {
+        switch self {
+        case .missingSurrogate(let message): return message
+        case .invalidScript(let e): return e.description
+        }
+    }
+}
+
+public enum SurrogateBundleBuilder {
+    /// The CustomEvent the bundle dispatches on `window` for every surrogate it applies.
+    public static let eventName = PageScript.eventName
+
+    /// - Parameters:
+    ///   - tdsSource / surrogatesSource: names of the inputs, used in messages.
+    public static func build(tds: TrackerDataSet, tdsSource: String = "TDS",
+                             scripts: [SurrogateScript], surrogatesSource: String = "surrogates.txt",
+                             config: PrivacyConfig? = nil, unprotected: UnprotectedSites? = nil,
+                             options: SurrogateBundleOptions = SurrogateBundleOptions()) throws -> SurrogateBundle {
+        var warnings: [String] = []
+        let byName = Dictionary(scripts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+
+        // Which surrogates the TDS uses, and which it names but the file lacks.
+        var referenced: Set<String> = []
+        for domain in tds.sortedTrackerDomains {
+            for (index, rule) in tds.trackers[domain]!.rules.enumerated() {
+                guard let name = rule.surrogate else { continue }
+                if byName[name] != nil {
+                    referenced.insert(name)
+                    continue
+                }
+                let path = JSONPath.root / "trackers" / domain / "rules" / index / "surrogate"
+                var message = "\(tdsSource): \(path): surrogate \(quoted(name)) is not in \(surrogatesSource)"
+                if let problem = SurrogatesFile.fileNameProblem(name) { message += " (\(problem))" }
+                if options.strict { throw SurrogateBundleError.missingSurrogate(message) }
+                warnings.append(message + "; the rule stays a plain block")
+            }
+        }
+        let unused = scripts.map(\.name).filter { !referenced.contains($0) }.sorted(by: byteOrder)
+        if !unused.isEmpty {
+            warnings.append("\(surrogatesSource): \(unused.count) surrogate(s) not referenced by the TDS left out of the bundle: "
+                            + unused.joined(separator: ", "))
+        }
+
+        let names = referenced.sorted(by: byteOrder)
+        var functions = ""
+        for (i, name) in names.enumerated() {
+            let s = byName[name]!
+            let body: String
+            do {
+                body = try ScriptBodyCheck.prepare(s.body)
+            } catch let e as ScriptBodyError {
+                throw SurrogateBundleError.invalidScript(SurrogatesFileError(
+                    source: surrogatesSource, line: s.line + e.line,
+                    message: "surrogate \(quoted(name)): \(e.message)"))
+            }
+            // `name` is a validated plain file name, so it is safe in a comment.
+            functions += "/* \(i): \(name) */\nfunction () {\n" + body + "\n}" + (i + 1 < names.count ? ",\n" : "\n")
+        }
+
+        let data = PageData.build(tds: tds, config: config, unprotected: unprotected,
+                                  available: referenced, scope: options.scope)
+        let json = JSONWriter.string(data.json, options: [.sortedKeys, .scriptSafe])
+
+        var script = "/* radarblock surrogates.js: \(names.count) surrogates, "
+        script += "\(data.surrogateTrackerCount) surrogate trackers, \(data.cnameCount) CNAME aliases. Generated; do not edit.\n"
+        script += "   Run as a user script at document start in all frames. Each surrogate applied is reported as a\n"
+        script += "   CustomEvent \"\(PageScript.eventName)\" on window, detail {url, name, tracker, pageUrl, blocked, executed, error}. */\n"
+        script += "(function (surrogateFunctions) {\n\"use strict\";\nvar DATA = " + json + ";\n"
+        script += PageScript.runtime
+        script += "})([\n" + functions + "]);\n"
+
+        return SurrogateBundle(script: script, warnings: warnings, surrogateNames: names,
+                               trackerCount: data.trackerCount, surrogateTrackerCount: data.surrogateTrackerCount,
+                               cnameCount: data.cnameCount, entityCount: data.entityCount,
+                               allowlistCount: data.allowlistCount)
+    }
+}

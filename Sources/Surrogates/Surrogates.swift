@@ -1,1 +1,0 @@
-// Surrogates: see DESIGN.md for what this module owns.

@@ -1,0 +1,96 @@
+// The policy as a function: one radar domain (plus its owner's entity) -> tracker or not, and `default`.
+// Every step that decides records a `Reason`, so that `--explain` and the agreement report can say which
+// field and which threshold made the decision.
+
+import Domains
+import Foundation
+import TrackerData
+
+public struct ClassificationStep: Sendable, Hashable, CustomStringConvertible {
+    /// Short machine name of the rule that applied, e.g. "fewResources" (used to group disagreements).
+    public var rule: String
+    /// What the data said and what the policy requires.
+    public var detail: String
+    public var description: String { "\(rule): \(detail)" }
+}
+
+public struct Classification: Sendable, Hashable {
+    /// nil: not a tracker.
+    public var defaultAction: DefaultAction?
+    /// The step that made the final decision (the last entry of `steps`).
+    public var decidedBy: String { steps.last?.rule ?? "" }
+    /// Every check in order, passed or failed, so an explanation reads top to bottom.
+    public var steps: [ClassificationStep]
+    public var isTracker: Bool { defaultAction != nil }
+}
+
+public enum TrackerClassifier {
+    public static func classify(_ d: RadarDomain, entity: RadarEntity?, policy p: TdsPolicy) -> Classification {
+        var steps: [ClassificationStep] = []
+        func done(_ action: DefaultAction?, _ rule: String, _ detail: String) -> Classification {
+            steps.append(ClassificationStep(rule: rule, detail: detail))
+            return Classification(defaultAction: action, steps: steps)
+        }
+        func note(_ rule: String, _ detail: String) { steps.append(ClassificationStep(rule: rule, detail: detail)) }
+
+        if p.excludeIPAddresses, Host.isIPAddress(d.domain) {
+            return done(nil, "ipAddress", "\(d.domain) is an IP address; excludeIPAddresses is on")
+        }
+        let breakage = d.categories.filter { p.breakageProneCategories.contains($0) }.sorted(by: byteOrder)
+        if !breakage.isEmpty, d.fingerprinting < p.breakageProneMinFingerprinting {
+            return done(nil, "breakageProneCategory",
+                        "categories \(breakage.joined(separator: ", ")) are breakage-prone and fingerprinting \(d.fingerprinting) < breakageProneMinFingerprinting \(p.breakageProneMinFingerprinting)")
+        }
+        if d.sites < p.minSites {
+            return done(nil, "minSites", "seen on \(d.sites) sites < minSites \(p.minSites)")
+        }
+        note("minSites", "seen on \(d.sites) sites >= minSites \(p.minSites)")
+
+        var evidence: [String] = []
+        if d.fingerprinting > 0, d.fingerprinting >= p.minFingerprinting {
+            evidence.append("fingerprinting \(d.fingerprinting) >= minFingerprinting \(p.minFingerprinting)")
+        }
+        if d.cookies >= p.minCookies, d.cookies > 0 {
+            evidence.append("cookies \(fmt(d.cookies)) >= minCookies \(fmt(p.minCookies))")
+        }
+        let beacons = d.types["Ping"] ?? 0
+        if let minBeacons = p.minBeaconSites, beacons >= minBeacons {
+            evidence.append("beacons (Ping) on \(beacons) sites >= minBeaconSites \(minBeacons)")
+        }
+        let tracking = d.categories.filter { p.trackingCategories.contains($0) }
+        if evidence.isEmpty {
+            let why = "no tracking evidence (fingerprinting \(d.fingerprinting) < \(p.minFingerprinting), cookies \(fmt(d.cookies)) < \(fmt(p.minCookies))"
+                + (p.minBeaconSites.map { ", beacons on \(beacons) sites < \($0)" } ?? "") + ")"
+                + (tracking.isEmpty ? "" : "; tracking categories alone do not count")
+            if let observed = p.observedMinPrevalence, d.prevalence >= observed {
+                return done(.ignore, "observedOnly", why + "; prevalence \(fmt(d.prevalence)) >= observedMinPrevalence \(fmt(observed)): listed, not blocked")
+            }
+            let tier = p.observedMinPrevalence.map { "; prevalence \(fmt(d.prevalence)) < observedMinPrevalence \(fmt($0))" } ?? ""
+            return done(nil, "noEvidence", why + tier)
+        }
+        note("evidence", evidence.joined(separator: "; "))
+        if !tracking.isEmpty { note("categories", "tracking categories: \(tracking.sorted(by: byteOrder).joined(separator: ", "))") }
+        if let entity {
+            note("entity", "owner \(entity.name): tracking prevalence \(fmt(entity.prevalence.tracking)) of total \(fmt(entity.prevalence.total))")
+        }
+
+        if !breakage.isEmpty {
+            return done(.ignore, "breakageProneCategory",
+                        "categories \(breakage.joined(separator: ", ")) are breakage-prone: listed (fingerprinting \(d.fingerprinting) >= \(p.breakageProneMinFingerprinting)) but never blocked by default")
+        }
+        let patterns = d.resources.count
+        if patterns >= p.blockMinResources {
+            return done(.block, "manyResources", "\(patterns) resource patterns >= blockMinResources \(p.blockMinResources): default block")
+        }
+        return done(.ignore, "fewResources", "\(patterns) resource patterns < blockMinResources \(p.blockMinResources): default ignore, tracking resources become rules")
+    }
+}
+
+/// Numbers as the radar writes them (no exponent for ordinary shares), for messages.
+func fmt(_ d: Double) -> String {
+    if d == d.rounded(), abs(d) < 1e15 { return String(Int(d)) }
+    var s = String(format: "%.8f", d)
+    while s.hasSuffix("0") { s.removeLast() }
+    if s.hasSuffix(".") { s.removeLast() }
+    return s
+}

@@ -1,0 +1,39 @@
+// One call from files on disk to a TDS: what `radarblock tds` runs, and what `build --radar` uses (the
+// Pipeline passes `generation.tds` on as if it had been read from a TDS file).
+
+import FileIO
+import TrackerData
+
+public struct TdsGeneratorFiles: Sendable {
+    public var radar: RadarIngest.Options
+    /// nil: TdsPolicy.default (the same values as data/policy.json).
+    public var policyPath: String?
+    /// tracker-surrogates mapping.json; nil: no surrogate rules.
+    public var mappingPath: String?
+    public var overridesPath: String?
+
+    public init(radar: RadarIngest.Options, policyPath: String? = nil, mappingPath: String? = nil, overridesPath: String? = nil) {
+        self.radar = radar
+        self.policyPath = policyPath
+        self.mappingPath = mappingPath
+        self.overridesPath = overridesPath
+    }
+}
+
+extension TdsGenerator {
+    /// Loads every input (policy, mapping and overrides first, so that a typo there fails before the radar
+    /// tree is read) and generates. Throws for unusable inputs; radar files that cannot be used are in `issues`
+    /// unless `radar.strict`.
+    public static func generate(files: TdsGeneratorFiles) throws -> (generation: TdsGeneration, policy: TdsPolicy) {
+        let policy = try files.policyPath.map(TdsPolicy.load(path:)) ?? .default
+        let mapping = try files.mappingPath.map(SurrogateMapping.load(path:))
+        let overrides = try files.overridesPath.map(TdsOverrides.load(path:))
+        let radar = try RadarIngest.load(files.radar)
+        if radar.domains.isEmpty {
+            throw TdsGeneratorError(description: "\(files.radar.directory): no usable domain files" + (radar.issues.isEmpty ? "" : " (\(radar.issues.count) skipped)"))
+        }
+        let input = TdsGeneratorInput(radar: radar, policy: policy, mapping: mapping, overrides: overrides,
+                                      mappingSource: files.mappingPath ?? "mapping.json", overridesSource: files.overridesPath ?? "overrides.json")
+        return (try generate(input), policy)
+    }
+}

@@ -1,0 +1,69 @@
+// radarblock compile: rule-list JSON -> .rbc (radarblock's own bytecode container).
+
+import ContentRules
+import FileIO
+import Foundation
+import RuleCompiler
+
+enum CompileCommand: Command {
+    static let name = "compile"
+    static let summary = "compile rule-list JSON to a versioned bytecode file (.rbc)"
+    static var help: String {
+        """
+        usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION]
+               radarblock compile RULES.json --engine webkit -o STORE_DIR [--name NAME]
+
+        Validates the list exactly like WebKit (same errors, same rule indices), compiles its
+        url-filters and conditions to automata and writes them, with the actions and the source,
+        to OUT.rbc (atomically; "-o -" writes to stdout). Identical input gives identical bytes.
+
+        --name NAME        identifier name (default: the input file's name without extension);
+                           characters A-Z a-z 0-9 . -
+        --dataset VERSION  version of the data the list was made from (e.g. the TDS ETag), part of
+                           the identifier
+        --engine radarblock|webkit
+                           radarblock (default) writes OUT.rbc; webkit compiles with WebKit's own compiler
+                           (WebKitGTK 6.0, loaded at run time) into the store directory given by -o:
+                           -o DIR writes DIR/ContentRuleList-<NAME>, WebKit's file (--dataset is not used)
+
+        The identifier is <name>[@<dataset>]_v<format version>_<tool version>_<16 hex digits of
+        SHA-256 over the versions, name, dataset and source>; `radarblock inspect` shows it.
+        """
+    }
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ParsedArguments.parse(arguments, options: [
+            OptionSpec("-o", "--output"), OptionSpec("--name"), OptionSpec("--dataset"), OptionSpec("--engine"),
+        ], positionals: 1...1)
+        let input = args.positionals[0]
+        guard let output = args.value("--output") else { throw UsageError("missing -o OUT.rbc") }
+        switch args.value("--engine") ?? "radarblock" {
+        case "radarblock": break
+        case "webkit": return try WebKitEngine.compile(input: input, storeDirectory: output, name: args.value("--name"), dataset: args.value("--dataset"))
+        case let engine: throw UsageError("unknown --engine \(engine): use radarblock or webkit")
+        }
+        let name = args.value("--name") ?? RuleListIdentifier.defaultName(forPath: input)
+        guard RuleListIdentifier.isValidComponent(name) else {
+            throw UsageError("invalid --name \"\(name)\": use 1 to 100 characters from A-Z a-z 0-9 . -")
+        }
+        if let d = args.value("--dataset"), !RuleListIdentifier.isValidComponent(d) {
+            throw UsageError("invalid --dataset \"\(d)\": use 1 to 100 characters from A-Z a-z 0-9 . -")
+        }
+        let json = try FileIO.read(input)
+        let compiled: CompiledRuleList
+        do {
+            compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: args.value("--dataset")))
+        } catch let e as RuleListValidationError {
+            throw InputError("\(input): \(e.description)")
+        }
+        let bytes = RBCFile.bytes(compiled)
+        try FileIO.write(bytes, to: output)
+        if compiled.skippedRuleCount > 0 {
+            Console.warning("\(input): \(compiled.skippedRuleCount) rule(s) skipped as WebKit skips them (run `radarblock validate` for details)")
+        }
+        if output != "-" {
+            Console.note("\(output): \(compiled.identifier), \(compiled.rules.count) rules, \(bytes.count) bytes")
+        }
+        return ExitCode.success
+    }
+}

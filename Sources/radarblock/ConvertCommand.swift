@@ -1,0 +1,118 @@
+// radarblock convert: TDS (+ privacy config, + user-unprotected sites) -> a WebKit content rule list.
+
+import ContentRules
+import FileIO
+import RuleBuilder
+import StrictJSON
+import TrackerData
+
+struct ConvertCommand: Command {
+    static let name = "convert"
+    static let summary = "convert a TDS (+ config) into a WebKit content rule list"
+    static let help = """
+    usage: radarblock convert --tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]
+                              [--provenance FILE] [--strict] [-o OUT]
+
+    Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
+
+    modes:
+      faithful (default)  WebKit does what the TDS means: the first matching TDS rule wins, options that do not
+                          match fall through, exceptions apply only where their rule matched, ports are ignored,
+                          CNAME-cloaked requests are judged by the real tracker's rules, same-entity requests are
+                          first party, the longest tracker host wins, and the temp list, user-unprotected sites
+                          and tracker allowlist override everything. Top-level documents and popups are never
+                          blocked.
+      ddg                 DuckDuckGo's TrackerRadarKit algorithm, rule for rule (only the order across trackers
+                          differs: TrackerRadarKit's is random, ours is sorted), with its known gaps. Rules WebKit
+                          would reject are repaired when exact, else left out, and reported.
+
+    options:
+      --tds FILE          tracker data set (TDS v5 JSON)
+      --config FILE       privacy configuration v4 (temp list: unprotectedTemporary + contentBlocking exceptions;
+                          tracker allowlist when its state is "enabled")
+      --unprotected FILE  user-unprotected sites, one exact host per line (# comments)
+      --mode MODE         faithful (default) or ddg
+      --provenance FILE   also write where each rule comes from: a JSON array parallel to the rules (element i
+                          describes rule i), one object per line:
+                            {"source":"tds","tracker":"a.com","rule":3,"role":"block host"}
+                              rule: the index in the tracker's TDS rules, or "default", "entity", "popup";
+                              role (faithful): block / ignore / exception / reset / same-entity, and the
+                              url-filter form ("host": the rule's host part aligned with the request host;
+                              "in-url": the regex found later in the URL); "cname": the alias host for rules
+                              of a CNAME-cloaked tracker
+                            {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
+                            {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
+      --strict            any problem (an input field the decoders would skip, a TDS rule WebKit cannot
+                          express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
+      -o, --output FILE   output file, "-" for stdout (default); written atomically
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ParsedArguments.parse(arguments, options: [
+            OptionSpec("--tds"), OptionSpec("--config"), OptionSpec("--unprotected"), OptionSpec("--mode"),
+            OptionSpec("--provenance"), OptionSpec("--strict", value: false), OptionSpec("-o", "--output"),
+        ])
+        let tdsPath = try args.required("--tds")
+        let strict = args.has("--strict")
+        let output = args.value("--output") ?? "-"
+        let modeName = args.value("--mode") ?? RuleBuildMode.faithful.rawValue
+        guard let mode = RuleBuildMode(rawValue: modeName) else {
+            throw UsageError("--mode must be faithful or ddg, not \(modeName)")
+        }
+
+        // Decoders throw the first problem in strict mode; otherwise they report and skip.
+        let (tds, tdsIssues) = try TrackerDataSet.load(path: tdsPath, strict: strict)
+        tdsIssues.forEach { Console.warning($0.description) }
+        var config: PrivacyConfig? = nil
+        let configPath = args.value("--config")
+        if let configPath {
+            let (c, issues) = try PrivacyConfig.load(path: configPath, strict: strict)
+            issues.forEach { Console.warning($0.description) }
+            config = c
+        }
+        var unprotected: UnprotectedSites? = nil
+        let unprotectedPath = args.value("--unprotected")
+        if let unprotectedPath {
+            let (u, issues) = try UnprotectedSites.load(path: unprotectedPath, strict: strict)
+            issues.forEach { Console.warning($0.description) }
+            unprotected = u
+        }
+
+        let result = RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode)
+
+        func describe(_ issue: ConversionIssue) -> String {
+            switch issue.location {
+            case .tds(let p): return "\(tdsPath): \(p): \(issue.message) [\(issue.kind.rawValue)]"
+            case .config(let p): return "\(configPath ?? "config"): \(p): \(issue.message) [\(issue.kind.rawValue)]"
+            case .unprotected: return "\(unprotectedPath ?? "unprotected sites"): \(issue.message) [\(issue.kind.rawValue)]"
+            case .output: return "\(output == "-" ? "output" : output): \(issue.message) [\(issue.kind.rawValue)]"
+            }
+        }
+        // An output WebKit would reject is never written.
+        if let fatal = result.issues.first(where: { $0.kind == .output }) {
+            throw InputError(describe(fatal))
+        }
+        if strict, let first = result.issues.first {
+            throw InputError(describe(first) + (result.issues.count > 1 ? " (and \(result.issues.count - 1) more)" : ""))
+        }
+        result.issues.forEach { Console.warning(describe($0)) }
+
+        if let path = args.value("--provenance") {
+            var bytes: [UInt8] = [UInt8(ascii: "[")]
+            for (i, p) in result.provenance.enumerated() {
+                bytes.append(contentsOf: i == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
+                JSONWriter.write(p.jsonValue, into: &bytes)
+            }
+            bytes.append(contentsOf: result.provenance.isEmpty ? [UInt8(ascii: "]"), 0x0A] : [0x0A, UInt8(ascii: "]"), 0x0A])
+            try FileIO.write(bytes, to: path)
+        }
+        let bytes = CanonicalRuleWriter.bytes(result.rules)
+        try FileIO.write(bytes, to: output)
+        if output != "-" {
+            Console.note("convert (\(mode.rawValue)): \(tds.trackers.count) trackers, \(tds.cnames.count) CNAME aliases -> "
+                         + "\(result.rules.count) rules, \(bytes.count) bytes -> \(output)"
+                         + (result.issues.isEmpty ? "" : " (\(result.issues.count) warnings)"))
+        }
+        return ExitCode.success
+    }
+}

@@ -1,0 +1,72 @@
+// radarblock surrogates: TDS + surrogates.txt (+ config) -> surrogates.js, the document-start user script
+// that replaces blocked tracker scripts with their surrogates.
+
+import FileIO
+import Surrogates
+import TrackerData
+
+struct SurrogatesCommand: Command {
+    static let name = "surrogates"
+    static let summary = "build the JavaScript surrogate bundle (surrogates.js)"
+    static let help = """
+    usage: radarblock surrogates --tds FILE --surrogates FILE [--config FILE] [--unprotected FILE]
+                                 [--strict] [--all-trackers] [-o OUT.js]
+
+    Writes one self-contained script to inject at document start in every frame (page content world). When a
+    script element's load fails because the rule list blocked it, and the TDS decision for that URL on the page
+    is a surrogate rule, it runs the surrogate (at most once per document), suppresses the error, fires the
+    element's load event and reports it as a CustomEvent "\(SurrogateBundleBuilder.eventName)" on window with
+    detail {url, name, tracker, pageUrl, blocked, executed, error}. A parser-blocking script gets its
+    surrogate when it is inserted (WebKit does not wait for a blocked one), and the report follows its fate.
+
+    options:
+      --tds FILE          tracker data set (TDS v5 JSON)
+      --surrogates FILE   surrogates.txt
+      --config FILE       privacy configuration (temp-unprotected sites, tracker allowlist)
+      --unprotected FILE  user-unprotected sites (exact hosts)
+      --strict            a surrogate named by the TDS but missing from surrogates.txt is an error, and so is
+                          any TDS or config problem the decoders would otherwise skip (default: warnings)
+      --all-trackers      carry every tracker, not only those with surrogates (for testing the matcher)
+      -o, --output FILE   output file, "-" for stdout (default)
+    """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ParsedArguments.parse(arguments, options: [
+            OptionSpec("--tds"), OptionSpec("--surrogates"), OptionSpec("--config"), OptionSpec("--unprotected"),
+            OptionSpec("--strict", value: false), OptionSpec("--all-trackers", value: false),
+            OptionSpec("-o", "--output"),
+        ])
+        let tdsPath = try args.required("--tds")
+        let surrogatesPath = try args.required("--surrogates")
+        let strict = args.has("--strict")
+        let output = args.value("--output") ?? "-"
+
+        let (tds, tdsIssues) = try TrackerDataSet.load(path: tdsPath, strict: strict)
+        tdsIssues.forEach { Console.warning($0.description) }
+        var config: PrivacyConfig? = nil
+        if let path = args.value("--config") {
+            let (c, issues) = try PrivacyConfig.load(path: path, strict: strict)
+            issues.forEach { Console.warning($0.description) }
+            config = c
+        }
+        var unprotected: UnprotectedSites? = nil
+        if let path = args.value("--unprotected") {
+            let (u, issues) = try UnprotectedSites.load(path: path, strict: strict)
+            issues.forEach { Console.warning($0.description) }
+            unprotected = u
+        }
+        let scripts = try SurrogatesFile.parse(FileIO.readString(surrogatesPath), source: surrogatesPath)
+
+        let bundle = try SurrogateBundleBuilder.build(
+            tds: tds, tdsSource: tdsPath, scripts: scripts, surrogatesSource: surrogatesPath,
+            config: config, unprotected: unprotected,
+            options: SurrogateBundleOptions(strict: strict, scope: args.has("--all-trackers") ? .allTrackers : .surrogateTrackers))
+        bundle.warnings.forEach { Console.warning($0) }
+        try FileIO.write(bundle.bytes, to: output)
+        if output != "-" {
+            Console.note("surrogates: \(bundle.surrogateNames.count) surrogates, \(bundle.surrogateTrackerCount) surrogate trackers, "
+                         + "\(bundle.cnameCount) CNAME aliases, \(bundle.bytes.count) bytes -> \(output)")
+        }
+        return ExitCode.success
+    }
+}

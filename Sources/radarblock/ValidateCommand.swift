@@ -1,0 +1,64 @@
+// `radarblock validate RULES.json [--json]`: would WebKit accept this rule list, and if not, what would it say?
+
+import Foundation
+import ContentRules
+import FileIO
+import StrictJSON
+
+struct ValidateCommand: Command {
+    static let name = "validate"
+    static let summary = "check a rule list exactly as WebKit would (error names and messages)"
+    static let help = """
+        usage: radarblock validate RULES.json [--json] [--identifier-rules]
+
+        Checks a content rule list the way WebKit's compiler does (same order of checks, first error wins) and
+        reports WebKit's error name and message. RULES.json may be '-' for standard input.
+
+          --json               print {"valid": true, "rules": N} or
+                               {"valid": false, "error": NAME, "message": MESSAGE, "rule": INDEX|null}
+          --identifier-rules   also read _identifier/_rulesetIdentifier like WebKit 2.52+
+                               (the installed WebKitGTK 2.50.6 ignores them)
+
+        Text mode prints "valid: N rules" (plus a note for each rule WebKit would skip) on stdout, or
+        "invalid: rule I: NAME: MESSAGE" and our own explanation on stderr.
+        Exit status: 0 valid, 1 invalid, 2 usage error.
+        """
+
+    static func run(_ arguments: [String]) throws -> Int32 {
+        let args = try ParsedArguments.parse(arguments, options: [
+            OptionSpec("--json", value: false),
+            OptionSpec("--identifier-rules", value: false),
+        ], positionals: 1...1)
+        let path = args.positionals[0]
+        let bytes = try FileIO.read(path)
+        let options = RuleListParserOptions(identifierRules: args.has("--identifier-rules"))
+        let json = args.has("--json")
+        do {
+            let list = try RuleListParser.validate(bytes: bytes, options: options)
+            if json {
+                print("{\"valid\": true, \"rules\": \(list.rules.count)}")
+            } else {
+                print("valid: \(list.rules.count) rules")
+                if !list.skipped.isEmpty {
+                    print("skipped: \(list.skipped.count) rules (WebKit drops them silently)")
+                    for s in list.skipped { print("  " + s.description) }
+                }
+            }
+            return ExitCode.success
+        } catch let e as RuleListValidationError {
+            if json {
+                // The layout of DESIGN.md's contract; strings escaped by the project's JSON writer.
+                let name = JSONWriter.string(.string(e.error.name))
+                let message = JSONWriter.string(.string(e.error.message))
+                let rule = e.ruleIndex.map(String.init) ?? "null"
+                print("{\"valid\": false, \"error\": \(name), \"message\": \(message), \"rule\": \(rule)}")
+            } else {
+                let at = e.ruleIndex.map { "rule \($0): " } ?? ""
+                var text = "invalid: \(at)\(e.error.name): \(e.error.message)\n"
+                if let detail = e.detail { text += "  \(path): \(detail)\n" }
+                FileHandle.standardError.write(Data(text.utf8))
+            }
+            return ExitCode.failure
+        }
+    }
+}

@@ -1,0 +1,133 @@
+// URLs as WebKit's URL parser serializes them (the string the automata run over).
+
+import XCTest
+
+@testable import RuleEngine
+
+final class CanonicalURLTests: XCTestCase {
+    func canonical(_ s: String) -> String? { CanonicalURL.parse(s)?.string }
+
+    func testSchemeHostPortAndEmptyPath() {
+        XCTAssertEqual(canonical("HTTP://Example.COM"), "http://example.com/")
+        XCTAssertEqual(canonical("https://example.com:443/a"), "https://example.com/a")
+        XCTAssertEqual(canonical("http://example.com:80"), "http://example.com/")
+        XCTAssertEqual(canonical("http://example.com:8080/"), "http://example.com:8080/")
+        XCTAssertEqual(canonical("ws://example.com:80/"), "ws://example.com/")
+        XCTAssertEqual(canonical("wss://example.com:443/s"), "wss://example.com/s")
+        XCTAssertEqual(canonical("http://example.com:/x"), "http://example.com/x")
+        XCTAssertEqual(canonical("http://example.com:0080/"), "http://example.com/")
+        XCTAssertEqual(canonical("  http://example.com/\n"), "http://example.com/")
+        XCTAssertEqual(canonical("ht\ttp://exa\nmple.com/"), "http://example.com/")
+    }
+
+    func testSlashesBackslashesAndDotSegments() {
+        XCTAssertEqual(canonical("http:\\\\example.com\\a\\b"), "http://example.com/a/b")
+        XCTAssertEqual(canonical("https:example.com/x"), "https://example.com/x")
+        XCTAssertEqual(canonical("http:///example.com/"), "http://example.com/")
+        XCTAssertEqual(canonical("http://example.com/a/./b/../c"), "http://example.com/a/c")
+        XCTAssertEqual(canonical("http://example.com/a/%2e%2E/c/."), "http://example.com/c/")
+        XCTAssertEqual(canonical("http://example.com/.."), "http://example.com/")
+        XCTAssertEqual(canonical("http://example.com/a/.."), "http://example.com/")
+    }
+
+    func testPercentEncodingSets() {
+        XCTAssertEqual(canonical("http://example.com/a b\"<>`{}^|"), "http://example.com/a%20b%22%3C%3E%60%7B%7D%5E|")
+        XCTAssertEqual(canonical("http://example.com/ü"), "http://example.com/%C3%BC")
+        XCTAssertEqual(canonical("http://example.com/%41%zz"), "http://example.com/%41%zz")
+        XCTAssertEqual(canonical("http://example.com/?a b'\"<>`{}"), "http://example.com/?a%20b%27%22%3C%3E`{}")
+        XCTAssertEqual(canonical("foo://example.com/?a'"), "foo://example.com/?a'")
+        XCTAssertEqual(canonical("http://example.com/#a b\"<>`#"), "http://example.com/#a%20b%22%3C%3E%60#")
+        XCTAssertEqual(canonical("http://example.com/?"), "http://example.com/?")
+        XCTAssertEqual(canonical("http://example.com/#"), "http://example.com/#")
+        XCTAssertEqual(canonical("http://us er:p@ss@example.com/"), "http://us%20er:p%40ss@example.com/")
+        XCTAssertEqual(canonical("http://:@example.com/"), "http://example.com/")
+    }
+
+    func testHosts() {
+        XCTAssertEqual(canonical("http://bücher.example/"), "http://xn--bcher-kva.example/")
+        XCTAssertEqual(canonical("http://EX%41MPLE.com/"), "http://example.com/")
+        XCTAssertEqual(canonical("http://example.com./"), "http://example.com./")
+        XCTAssertNil(canonical("http://exa mple.com/"))
+        XCTAssertNil(canonical("http://exa%20mple.com/"))
+        XCTAssertNil(canonical("http://a<b.com/"))
+        XCTAssertNil(canonical("http:///"))
+        XCTAssertNil(canonical("http://user@/"))
+        XCTAssertNil(canonical("http://example.com:65536/"))
+        XCTAssertNil(canonical("http://example.com:12a/"))
+        XCTAssertNil(canonical("example.com/path"))
+        XCTAssertNil(canonical(""))
+    }
+
+    func testIPAddresses() {
+        XCTAssertEqual(canonical("http://127.0.0.1:80/"), "http://127.0.0.1/")
+        XCTAssertEqual(canonical("http://0x7f.1/"), "http://127.0.0.1/")
+        XCTAssertEqual(canonical("http://2130706433/"), "http://127.0.0.1/")
+        XCTAssertEqual(canonical("http://0177.0.0.01/"), "http://127.0.0.1/")
+        XCTAssertNil(canonical("http://256.0.0.1/"))
+        XCTAssertNil(canonical("http://1.2.3.4.5/"))
+        XCTAssertNil(canonical("http://foo.09/"))
+        XCTAssertEqual(canonical("http://[0:0:0:0:0:0:0:1]:8080/"), "http://[::1]:8080/")
+        XCTAssertEqual(canonical("http://[2001:DB8:0:0:1:0:0:1]/"), "http://[2001:db8::1:0:0:1]/")
+        XCTAssertEqual(canonical("http://[::ffff:192.168.0.1]/"), "http://[::ffff:c0a8:1]/")
+        XCTAssertNil(canonical("http://[::1/"))
+        XCTAssertNil(canonical("http://[1:2:3:4:5:6:7:8:9]/"))
+    }
+
+    func testNonSpecialSchemes() {
+        XCTAssertEqual(canonical("about:blank"), "about:blank")
+        XCTAssertEqual(canonical("JavaScript:alert(1)"), "javascript:alert(1)")
+        XCTAssertEqual(canonical("data:text/plain,a b"), "data:text/plain,a b")
+        XCTAssertEqual(canonical("foo://Host/a/../b"), "foo://Host/b")
+        XCTAssertEqual(canonical("blob:https://a.com/uuid"), "blob:https://a.com/uuid")
+        XCTAssertEqual(canonical("file:///tmp/x"), "file:///tmp/x")
+        XCTAssertEqual(canonical("file://localhost/tmp/x"), "file:///tmp/x")
+        XCTAssertTrue(CanonicalURL.parse("data:,x")!.isData)
+    }
+
+    func testHostAndSchemeAccessors() {
+        let u = CanonicalURL.parse("https://user:pw@Sub.Example.com:8443/p?q#f")!
+        XCTAssertEqual(u.scheme, "https")
+        XCTAssertEqual(u.host, "sub.example.com")
+        XCTAssertEqual(u.string, "https://user:pw@sub.example.com:8443/p?q#f")
+        XCTAssertEqual(CanonicalURL.parse("http://[::1]/")!.host, "[::1]")
+        XCTAssertEqual(CanonicalURL.parse("about:blank")!.host, "")
+    }
+}
+
+final class CanonicalURLShortcutTests: XCTestCase {
+    /// The one-pass shortcut for already-canonical URLs must agree with the full parser on every input.
+    func testShortcutAgreesWithTheFullParser() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["http://", "https://", "HTTP://", "http:", "a", "b", "Z", "0", "9", ".", "..", "-", "xn--", "0x", "/", "//", "?", "#",
+                      "%2e", "%41", ":", ":80", ":8080", "@", " ", "\\", "^", "`", "{", "}", "'", "\"", "<", "|", "~", "ü", "\t", "=", "&", "com", "co.uk", "1", "255"]
+        var checked = 0
+        for _ in 0..<20000 {
+            var s = Bool.random(using: &generator) ? "https://" : "http://"
+            for _ in 0..<Int.random(in: 1...12, using: &generator) { s += pieces.randomElement(using: &generator)! }
+            let full = CanonicalURL.parseWithoutShortcut(Array(s.utf8))
+            if let fast = Array(s.utf8).withUnsafeBufferPointer({ CanonicalURL.alreadyCanonical($0) }) {
+                checked += 1
+                XCTAssertEqual(fast, full, s)
+            }
+        }
+        // Structured inputs: a plausible host, then path/query/fragment pieces.
+        let hostPieces = ["a", "b", "z9", "-", ".", "com", "0", "xn--x", "0x1", "Q", "_"]
+        let rest = ["/", "/a", "/.", "/..", "/%2e", "?", "?q=1", "#", "#f", "'", "`", "{", "^", "|", "\\", "%", "~", "&b=2", " "]
+        for _ in 0..<20000 {
+            var s = Bool.random(using: &generator) ? "https://" : "http://"
+            for _ in 0..<Int.random(in: 1...5, using: &generator) { s += hostPieces.randomElement(using: &generator)! }
+            for _ in 0..<Int.random(in: 0...6, using: &generator) { s += rest.randomElement(using: &generator)! }
+            let full = CanonicalURL.parseWithoutShortcut(Array(s.utf8))
+            if let fast = Array(s.utf8).withUnsafeBufferPointer({ CanonicalURL.alreadyCanonical($0) }) {
+                checked += 1
+                XCTAssertEqual(fast, full, s)
+            }
+        }
+        XCTAssertGreaterThan(checked, 1000)
+        for s in ["https://example.com", "https://a.example.com/p/q?x=1&y='2'#f", "http://1.2.3.4/", "http://a.b.c.0x1/", "http://example.com./",
+                  "http://ex..ample.com/", "https://example.com/.well-known/x", "https://example.com/a/%2e/b"] {
+            let fast = Array(s.utf8).withUnsafeBufferPointer { CanonicalURL.alreadyCanonical($0) }
+            if let fast { XCTAssertEqual(fast, CanonicalURL.parseWithoutShortcut(Array(s.utf8)), s) }
+        }
+    }
+}

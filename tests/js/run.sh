@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Node tests of surrogates.js (Debian's nodejs): builds the bundles with the given radarblock and runs
+#   reference.test.js  the page-side matcher against DuckDuckGo's reference suite (full TDS + bundle subset)
+#   bundle.test.js     the bundle for the shared iOS TDS: valid script, regexes compile, known URL cases
+#   hostile.test.js    the bundle built from our hostile fixtures (cases/hostile-*): inert data, exact round trip
+#                      (`swift test --filter SurrogatesTests` adds hostile domains that the TDS decoder would reject)
+# usage: tests/js/run.sh RADARBLOCK [SHARED_DIR]   (SHARED_DIR default: ../shared next to the package)
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+rb=${1:?usage: tests/js/run.sh RADARBLOCK [SHARED_DIR]}
+shared=${2:-${SHARED:-$here/../../../shared}}
+ddg="$shared/data/ddg"
+ref="$ddg/reference-tests/tracker-radar-tests/TR-domain-matching"
+command -v node >/dev/null || { echo "tests/js: node not found (apt-get install -y nodejs)" >&2; exit 2; }
+tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+if [ ! -d "$ref" ]; then
+  echo "tests/js: SKIP the DuckDuckGo-data tests: shared data not found at $ddg" >&2
+  "$rb" surrogates --tds "$here/cases/hostile-tds.json" --surrogates "$here/cases/hostile-surrogates.txt" \
+    --config "$here/cases/hostile-config.json" -o "$tmp/hostile.js" 2>/dev/null
+  node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"
+  exit 0
+fi
+
+"$rb" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" --all-trackers -o "$tmp/full.js" 2>/dev/null
+"$rb" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" -o "$tmp/subset.js" 2>/dev/null
+"$rb" surrogates --tds "$ddg/tds/ios-tds_v5_2025-06-17.json" --surrogates "$ddg/surrogates/surrogates.txt" \
+  --config "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" --strict -o "$tmp/ios.js" 2>/dev/null
+"$rb" surrogates --tds "$here/cases/hostile-tds.json" --surrogates "$here/cases/hostile-surrogates.txt" \
+  --config "$here/cases/hostile-config.json" -o "$tmp/hostile.js" 2>/dev/null
+for f in full subset ios hostile; do node --check "$tmp/$f.js"; done
+node "$here/reference.test.js" "$tmp/full.js" "$tmp/subset.js" "$ref/domain_matching_tests.json"
+node "$here/bundle.test.js" "$tmp/ios.js" "$here/cases/ios-tds-2025-06-17.jsonl"
+node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"
+echo "tests/js: ok (ios bundle $(wc -c < "$tmp/ios.js") bytes)"

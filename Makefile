@@ -34,7 +34,7 @@ test: deps-test build
 	$(MAKE) --no-print-directory test-webkit
 
 test-js: build
-	scripts/test-js.sh $(RELEASE_BIN)
+	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)

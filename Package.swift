@@ -18,6 +18,7 @@ let package = Package(
         .systemLibrary(name: "CIDN2", pkgConfig: "libidn2", providers: [.apt(["libidn2-dev"])]),
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
+        .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
 
         .target(name: "CSystem"),
         .target(name: "CHTMLWalk", dependencies: ["CLibXML2"]),
@@ -25,14 +26,14 @@ let package = Package(
         .target(name: "FileIO"),
         .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "Domains", dependencies: ["CPSL", "CIDN2"]),
-        .target(name: "ContentRules", dependencies: ["StrictJSON"]),
+        .target(name: "ContentRules", dependencies: ["StrictJSON", "CICU"]),
         .target(name: "TrackerData", dependencies: ["FileIO", "StrictJSON", "Domains", "Digest"]),
         .target(name: "TdsGenerator", dependencies: ["FileIO", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "RuleBuilder", dependencies: ["FileIO", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "RuleCompiler", dependencies: ["FileIO", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["FileIO", "RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "Surrogates", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
-        .target(name: "RuleDiff", dependencies: ["FileIO", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk"]),
+        .target(name: "RuleDiff", dependencies: ["FileIO", "Domains", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk"]),
         .target(name: "WebKitBridge", dependencies: ["FileIO"]),
         .target(name: "Pipeline", dependencies: [
             "CSystem", "WebKitBridge",
@@ -44,7 +45,7 @@ let package = Package(
             "RuleDiff", "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO",
         ]),
 
-        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "WebKitBridge"]),
+        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "DomainsTests", dependencies: ["Domains"]),
@@ -53,7 +54,8 @@ let package = Package(
         .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON"]),
         .testTarget(name: "TrackerDataTests", dependencies: ["TrackerData", "StrictJSON"]),
         .testTarget(name: "TdsGeneratorTests", dependencies: ["TdsGenerator", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleBuilderTests", dependencies: ["RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
+        .testTarget(name: "RuleBuilderTests", dependencies: ["RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"],
+                    exclude: ["Fixtures"]),
         .testTarget(name: "RuleCompilerTests", dependencies: ["RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "SurrogatesTests", dependencies: ["Surrogates", "TrackerData", "StrictJSON"]),

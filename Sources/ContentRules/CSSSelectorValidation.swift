@@ -8,10 +8,34 @@
 // rules about what may follow a pseudo-element. The verdicts are checked against real WebKit (see
 // Tests/ContentRulesTests/Fixtures/css-selectors-webkit.json).
 
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
 public enum CSSSelectorValidator {
+    /// Deepest nesting of blocks (functional pseudo-classes, attribute brackets) we parse. WebKit accepts
+    /// 5,000 nested :not( and crashes (stack overflow) at 20,000; we call anything deeper than this invalid.
+    public static let maximumNesting = 2_000
+
     /// Nil when WebKit accepts the selector list, else a short reason.
     public static func problem(in selector: String) -> String? {
         let tokens = CSSTokenizer.tokenize(selector)
+        // The selector grammar is recursive: measure the nesting first (iteratively), refuse the absurd, and
+        // give deep-but-acceptable selectors a thread with a stack big enough for them.
+        var depth = 0, deepest = 0
+        for t in tokens {
+            if t.block == .start { depth += 1; deepest = max(deepest, depth) } else if t.block == .end { depth -= 1 }
+        }
+        if deepest > maximumNesting { return "blocks nested more than \(maximumNesting) levels" }
+        if deepest > 32 { return LargeStack.run { parse(tokens) } }
+        return parse(tokens)
+    }
+
+    public static func isValid(_ selector: String) -> Bool { problem(in: selector) == nil }
+
+    private static func parse(_ tokens: [CSSToken]) -> String? {
         var parser = CSSSelectorListParser()
         var range = TokenRange(tokens: tokens, start: 0, end: tokens.count)
         range.consumeWhitespace()
@@ -19,8 +43,35 @@ public enum CSSSelectorValidator {
         if count == 0 || !range.atEnd { return parser.reason ?? (count == 0 ? "not a selector list" : "unexpected tokens after the selector") }
         return nil
     }
+}
 
-    public static func isValid(_ selector: String) -> Bool { problem(in: selector) == nil }
+/// Runs a closure on a thread with a 256 MB stack (reserved address space, touched only as deep as used).
+enum LargeStack {
+    private final class Job {
+        let body: () -> Void
+        init(_ body: @escaping () -> Void) { self.body = body }
+    }
+
+    static func run<T>(_ body: @escaping () -> T) -> T {
+        var result: T?
+        let job = Job { result = body() }
+        var attributes = pthread_attr_t()
+        pthread_attr_init(&attributes)
+        defer { pthread_attr_destroy(&attributes) }
+        pthread_attr_setstacksize(&attributes, 256 << 20)
+        var thread = pthread_t()
+        let context = Unmanaged.passRetained(job).toOpaque()
+        let created = pthread_create(&thread, &attributes, { raw in
+            Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
+            return nil
+        }, context)
+        guard created == 0 else {
+            Unmanaged<Job>.fromOpaque(context).release()
+            return body()  // no thread available: run here
+        }
+        pthread_join(thread, nil)
+        return result!
+    }
 }
 
 // MARK: tokens
@@ -65,7 +116,8 @@ enum CSSTokenizer {
     static func validEscape(_ a: UInt32, _ b: UInt32) -> Bool { a == 0x5C && !isNewline(b) }
 
     private struct Tokenizer {
-        static let endOfInput: UInt32 = 0xFFFF_FFFF
+        // WebKit reads past the end as NUL (kEndOfFileMarker); real NULs were replaced by U+FFFD, so 0 is unambiguous.
+        static let endOfInput: UInt32 = 0
         let input: [UInt32]
         var i = 0
         var blockStack: [CSSTokenKind] = []

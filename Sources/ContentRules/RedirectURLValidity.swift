@@ -4,8 +4,9 @@
 // the serialized URL.
 //
 // Hosts that need IDNA processing (non-ASCII after percent-decoding, or a label starting with "xn--") go through
-// ICU's UTS #46 in WebKit. We do not link ICU: such hosts are accepted when, after percent-decoding, they are
-// valid UTF-8 without forbidden domain code points. That is the one place where this check is approximate.
+// ICU's UTS #46 with WebKit's options and tolerated errors (CICU's shim), like WebKit itself.
+
+import CICU
 
 enum WebKitURLValidity {
     struct ParsedURL: Equatable {
@@ -141,10 +142,8 @@ enum WebKitURLValidity {
             if scalars.allSatisfy({ $0 < 0x80 }) && !labelStartsWithXNDashDash(scalars) {
                 ascii = scalars.map { lower(UInt8($0)) }
             } else {
-                // IDNA (approximation, see the file comment): nothing forbidden, nothing empty.
-                if scalars.isEmpty { return false }
-                for c in scalars where c < 0x80 && isForbiddenDomain(c) { return false }
-                return port.map { portIsValid($0, file: file) } ?? true
+                guard let converted = idnaToASCII(domain) else { return false }
+                ascii = converted
             }
             for c in ascii where isForbiddenDomain(UInt32(c)) { return false }
         }
@@ -155,6 +154,19 @@ enum WebKitURLValidity {
             if endsInANumber(ascii) { return false }
         }
         return port.map { portIsValid($0, file: file) } ?? true
+    }
+
+    /// UTS #46 ToASCII as WebKit's URLParser::domainToASCII does it (2048 UTF-16 units at most).
+    static func idnaToASCII(_ domain: String) -> [UInt8]? {
+        let source = Array(domain.utf16)
+        var out = [UInt16](repeating: 0, count: 2048)
+        let n = source.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                radarblock_idna_to_ascii(src.baseAddress, Int32(src.count), dst.baseAddress, Int32(dst.count))
+            }
+        }
+        guard n > 0, n <= out.count else { return nil }
+        return out[0..<Int(n)].map { UInt8(truncatingIfNeeded: $0) }
     }
 
     static func portIsValid(_ p: [UInt32], file: Bool) -> Bool {

@@ -43,18 +43,20 @@ private struct Reader {
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
-    private enum Frame {
-        case array([JSONValue])
-        case object(JSONObject, key: String)
-    }
+    /// Open containers, innermost last. Arrays and objects live in their own stacks and are mutated in
+    /// place there (never copied out and back), so building stays linear in the input size.
+    private enum Frame { case array, object }
 
     mutating func parseDocument() throws -> JSONValue {
         if bytes.isEmpty { throw error("the input is empty", at: 0) }
         if let bad = firstInvalidUTF8Offset() { throw error("invalid UTF-8", at: bad) }
-        var stack: [Frame] = []
+        var frames: [Frame] = []
+        var arrays: [[JSONValue]] = []
+        var objects: [JSONObject] = []
+        var keys: [String] = []
         outer: while true {
-            // Parse one value at depth stack.count.
-            if stack.count > RuleListJSONReader.maximumValueDepth {
+            // Parse one value at depth frames.count.
+            if frames.count > RuleListJSONReader.maximumValueDepth {
                 throw error("nesting deeper than \(RuleListJSONReader.maximumValueDepth) levels")
             }
             skipWhitespace()
@@ -68,7 +70,8 @@ private struct Reader {
                     index += 1
                     value = .array([])
                 } else {
-                    stack.append(.array([]))
+                    frames.append(.array)
+                    arrays.append([])
                     continue outer
                 }
             case UInt8(ascii: "{"):
@@ -78,8 +81,9 @@ private struct Reader {
                     index += 1
                     value = .object(JSONObject())
                 } else {
-                    let key = try parseKeyAndColon()
-                    stack.append(.object(JSONObject(), key: key))
+                    keys.append(try parseKeyAndColon())
+                    frames.append(.object)
+                    objects.append(JSONObject())
                     continue outer
                 }
             case UInt8(ascii: "\""): value = .string(try parseString())
@@ -91,41 +95,41 @@ private struct Reader {
             }
             // Attach the finished value to its container; close containers that end here.
             while true {
-                guard let frame = stack.popLast() else {
+                guard let frame = frames.last else {
                     skipWhitespace()
                     if index < bytes.count { throw error("unexpected \(describe(bytes[index])) after the JSON value") }
                     return value
                 }
                 switch frame {
-                case .array(var elements):
-                    elements.append(value)
+                case .array:
+                    arrays[arrays.count - 1].append(value)
                     skipWhitespace()
                     guard index < bytes.count else { throw error("expected ',' or ']' (the input ends here: truncated?)") }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
                         skipWhitespace()
                         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
-                        stack.append(.array(elements))
                         continue outer
                     }
                     guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']', found \(describe(bytes[index]))") }
                     index += 1
-                    value = .array(elements)
-                case .object(var object, let key):
-                    object[key] = value
+                    frames.removeLast()
+                    value = .array(arrays.removeLast())
+                case .object:
+                    objects[objects.count - 1][keys.removeLast()] = value
                     skipWhitespace()
                     guard index < bytes.count else { throw error("expected ',' or '}' (the input ends here: truncated?)") }
                     if bytes[index] == UInt8(ascii: ",") {
                         index += 1
                         skipWhitespace()
                         if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
-                        let next = try parseKeyAndColon()
-                        stack.append(.object(object, key: next))
+                        keys.append(try parseKeyAndColon())
                         continue outer
                     }
                     guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}', found \(describe(bytes[index]))") }
                     index += 1
-                    value = .object(object)
+                    frames.removeLast()
+                    value = .object(objects.removeLast())
                 }
             }
         }

@@ -44,6 +44,14 @@ public enum FileIO {
             FileHandle.standardOutput.write(Data(bytes))
             return
         }
+        // Devices, pipes and the like (/dev/null, /dev/stdout, a FIFO) are written in place: replacing them
+        // with a regular file by rename would break them for every other program.
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, reason: "is a directory, expected a file") }
+            try writeInPlace(bytes, to: path)
+            return
+        }
         let url = URL(fileURLWithPath: path)
         let dir = url.deletingLastPathComponent().path
         var isDir: ObjCBool = false
@@ -82,4 +90,21 @@ public enum FileIO {
     }
 
     public static func write(_ string: String, to path: String) throws { try write(Array(string.utf8), to: path) }
+
+    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws {
+        let fd = open(path, O_WRONLY)
+        guard fd >= 0 else { throw FileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        try bytes.withUnsafeBytes { buf in
+            var offset = 0
+            while offset < buf.count {
+                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
+                }
+                offset += n
+            }
+        }
+    }
 }

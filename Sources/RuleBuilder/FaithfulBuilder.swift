@@ -166,7 +166,7 @@ struct FaithfulBuilder {
             return []
         case .success(let s): t = s
         }
-        if report, !t.rewritten.isEmpty {
+        if report, !t.rewritten.isEmpty, !t.alternatives.isEmpty {
             sink.issues.append(.tdsRule(.rewrittenRegex, tracker: tracker, index: index, field: "rule",
                                         "rewritten into WebKit's regex subset with the same meaning: " + t.rewritten.joined(separator: "; ")))
         }

@@ -26,6 +26,12 @@ enum OutputValidator {
                 result.issues.append(issue(origin, mode, "url-filter \(JSONWriter.string(.string(rule.trigger.urlFilter))) is rejected by WebKit (\(status.message)); rule left out"))
                 continue
             }
+            // Only the site-wide exceptions are meant to match every URL; a tracker or allowlist rule that does is a
+            // dataset error that would block (or allow) everything.
+            if status == .matchesEverything, origin.source == .tds || origin.source == .allowlist {
+                result.issues.append(issue(origin, mode, "url-filter \(JSONWriter.string(.string(rule.trigger.urlFilter))) matches every URL; rule left out"))
+                continue
+            }
             if let c = rule.trigger.condition {
                 if c.values.isEmpty {
                     if c.kind.isInclusive {

@@ -44,8 +44,10 @@ public enum RuleBuilder {
     ///   - config: privacy configuration: the temp list (contentBlocking exceptions + unprotectedTemporary) and,
     ///     when its state is enabled, the tracker allowlist.
     ///   - unprotectedSites: the user's unprotected sites (exact hosts).
+    ///   - decodeIssues: the TDS decoder's issues. Rules it dropped shift the indices of the rules after them;
+    ///     with the issues, provenance and conversion issues name each rule by its index in the TDS file.
     public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
-                             mode: RuleBuildMode = .faithful) -> RuleBuildResult {
+                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = []) -> RuleBuildResult {
         let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites)
         var result: RuleBuildResult
         switch mode {
@@ -58,7 +60,47 @@ public enum RuleBuilder {
                 message: "contentBlocking is not enabled in the configuration; the apps would not apply these rules at all"))
         }
         OutputValidator.validate(&result, mode: mode)
+        SourceIndexMap(decodeIssues: decodeIssues).apply(to: &result)
         return result
+    }
+}
+
+/// Decoded rule index -> index in the TDS file, from the rules the decoder reported as dropped
+/// (`$.trackers[K].rules[i]…: …; rule dropped`).
+struct SourceIndexMap {
+    private var dropped: [String: [Int]] = [:]
+
+    init(decodeIssues: [DecodeIssue]) {
+        for issue in decodeIssues where issue.message.hasSuffix("rule dropped") {
+            guard let c = issue.path?.components, c.count >= 4, c[0] == .key("trackers"), case .key(let tracker) = c[1],
+                  c[2] == .key("rules"), case .index(let i) = c[3] else { continue }
+            dropped[tracker, default: []].append(i)
+        }
+        for k in dropped.keys { dropped[k] = Array(Set(dropped[k]!)).sorted() }
+    }
+
+    func original(_ tracker: String, _ decoded: Int) -> Int {
+        guard let d = dropped[tracker] else { return decoded }
+        var index = decoded
+        for i in d where i <= index { index += 1 }
+        return index
+    }
+
+    func apply(to result: inout RuleBuildResult) {
+        guard !dropped.isEmpty else { return }
+        for i in result.provenance.indices {
+            if case .rule(let r)? = result.provenance[i].part, result.provenance[i].source == .tds, let t = result.provenance[i].tracker {
+                result.provenance[i].part = .rule(original(t, r))
+            }
+        }
+        for i in result.issues.indices {
+            guard let t = result.issues[i].tracker, let r = result.issues[i].ruleIndex, case .tds(let path) = result.issues[i].location else { continue }
+            let o = original(t, r)
+            result.issues[i].ruleIndex = o
+            var c = path.components
+            if c.count >= 4, c[2] == .key("rules") { c[3] = .index(o) }
+            result.issues[i].location = .tds(JSONPath(c))
+        }
     }
 }
 
@@ -188,7 +230,7 @@ public struct ConversionIssue: Sendable, Hashable, CustomStringConvertible {
         case configNote = "config"
     }
 
-    public enum Location: Sendable, Hashable {
+    public enum Location: Sendable, Hashable, CustomStringConvertible {
         /// A place in the TDS; for rules, the tracker and the index in its rules array.
         case tds(JSONPath)
         /// A place in the privacy configuration.

@@ -77,6 +77,46 @@ struct ActionListTable {
     }
 }
 
+/// A set of interval boundaries 0...255 in four words.
+enum DFABoundarySet {
+    @inline(__always)
+    static func insert(_ x: Int, _ set: inout (UInt64, UInt64, UInt64, UInt64)) {
+        let bit = UInt64(1) << UInt64(x & 63)
+        switch x >> 6 {
+        case 0: set.0 |= bit
+        case 1: set.1 |= bit
+        case 2: set.2 |= bit
+        default: set.3 |= bit
+        }
+    }
+
+    /// The smallest element > x, or -1.
+    @inline(__always)
+    static func next(after x: Int, _ set: (UInt64, UInt64, UInt64, UInt64)) -> Int {
+        var word = (x + 1) >> 6
+        guard word < 4 else { return -1 }
+        let shift = UInt64((x + 1) & 63)
+        var bits: UInt64
+        switch word {
+        case 0: bits = set.0
+        case 1: bits = set.1
+        case 2: bits = set.2
+        default: bits = set.3
+        }
+        bits &= ~UInt64(0) << shift
+        while true {
+            if bits != 0 { return word << 6 | bits.trailingZeroBitCount }
+            word += 1
+            if word == 4 { return -1 }
+            switch word {
+            case 1: bits = set.1
+            case 2: bits = set.2
+            default: bits = set.3
+            }
+        }
+    }
+}
+
 struct SubsetConstruction {
     let nfa: NFA
     // Important-closure cache per NFA node.
@@ -197,7 +237,7 @@ struct SubsetConstruction {
         let (rs, rl) = closure(0)
         _ = intern(Array(closurePool[rs..<rs + rl]))
         var rangeLow: [UInt8] = [], rangeHigh: [UInt8] = [], rangeTarget: [Int32] = []
-        var points: [Int] = []
+        var boundaries: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
         var members: [Int32] = []
         var actionIds: [Int32] = []
         var state = 0
@@ -226,32 +266,38 @@ struct SubsetConstruction {
                 for a in actionIds where distinct.last != a { distinct.append(a) }
                 dfa.actions.append(actionLists.union(distinct))
             }
-            // Elementary intervals.
-            points.removeAll(keepingCapacity: true)
+            // Elementary intervals: boundaries (each range's low and high + 1) in a 256-bit set, which
+            // replaces sorting them (class numbers are < 130).
+            boundaries = (0, 0, 0, 0)
             for r in 0..<rangeLow.count {
-                points.append(Int(rangeLow[r]))
-                points.append(Int(rangeHigh[r]) + 1)
+                DFABoundarySet.insert(Int(rangeLow[r]), &boundaries)
+                DFABoundarySet.insert(Int(rangeHigh[r]) + 1, &boundaries)
             }
-            points.sort()
-            var p = 0
             var lastTarget: Int32 = -1
-            while p + 1 < points.count {
-                let lo = points[p]
-                var q = p + 1
-                while q < points.count && points[q] == lo { q += 1 }
-                if q >= points.count { break }
-                let hi = points[q] - 1
-                p = q
+            var lo = DFABoundarySet.next(after: -1, boundaries)
+            while lo >= 0 {
+                let following = DFABoundarySet.next(after: lo, boundaries)
+                if following < 0 { break }
+                let hi = following - 1
+                defer { lo = following }
                 // Union of closures of targets covering [lo, hi].
                 let s = nextStamp()
                 members.removeAll(keepingCapacity: true)
-                for r in 0..<rangeLow.count where Int(rangeLow[r]) <= lo && hi <= Int(rangeHigh[r]) {
-                    let (cs, cl) = closure(Int(rangeTarget[r]))
-                    for k in cs..<cs + cl {
-                        let m = Int(closurePool[k])
-                        if mark[m] != s {
-                            mark[m] = s
-                            members.append(Int32(m))
+                rangeLow.withUnsafeBufferPointer { rangeLow in
+                    rangeHigh.withUnsafeBufferPointer { rangeHigh in
+                        for r in 0..<rangeLow.count where Int(rangeLow[r]) <= lo && hi <= Int(rangeHigh[r]) {
+                            let (cs, cl) = closure(Int(rangeTarget[r]))
+                            closurePool.withUnsafeBufferPointer { pool in
+                                mark.withUnsafeMutableBufferPointer { mark in
+                                    for k in cs..<cs + cl {
+                                        let m = Int(pool[k])
+                                        if mark[m] != s {
+                                            mark[m] = s
+                                            members.append(Int32(truncatingIfNeeded: m))
+                                        }
+                                    }
+                                }
+                            }
                         }
                     }
                 }

@@ -92,9 +92,16 @@ public enum RBCFile {
             out.bytes.append(contentsOf: [UInt8](repeating: 0, count: offsets[i] - out.bytes.count))
             out.bytes.append(contentsOf: s)
         }
-        let checksum = Digest.hash(.sha256, out.bytes)
-        out.bytes.replaceSubrange(56..<88, with: checksum)
-        return out.bytes
+        return sealed(out.bytes)
+    }
+
+    /// Writes the checksum of `bytes` into its header.
+    static func sealed(_ bytes: [UInt8]) -> [UInt8] {
+        var b = bytes
+        guard b.count >= headerSize else { return b }
+        b.replaceSubrange(56..<88, with: [UInt8](repeating: 0, count: 32))
+        b.replaceSubrange(56..<88, with: Digest.hash(.sha256, b))
+        return b
     }
 
     static func align(_ n: Int) -> Int { (n + alignment - 1) / alignment * alignment }

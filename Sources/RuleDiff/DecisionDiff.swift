@@ -3,6 +3,7 @@
 // flipped do we ask Explain which rule decided on each side, so the common case stays fast.
 
 import ContentRules
+import Domains
 import Foundation
 import RuleCompiler
 import RuleEngine
@@ -16,11 +17,20 @@ public struct DecisionSide: @unchecked Sendable {
     public let provenance: [[JSONValue]]
     /// Surrogate name for (tracker, TDS rule index), when the rule has one.
     public let surrogates: [String: String]
+    /// Trackers with at least one surrogate rule: only their blocked requests can be "surrogate".
+    let surrogateTrackers: Set<String>
 
     public init(lists: [LoadedRuleList], provenance: [[JSONValue]] = [], surrogates: [String: String] = [:]) {
         engine = RuleEngine(lists: lists)
         self.provenance = provenance
         self.surrogates = surrogates
+        surrogateTrackers = Set(surrogates.keys.compactMap { $0.split(separator: "#").first.map(String.init) })
+    }
+
+    /// Whether a blocked request to `url` may be served a surrogate (its host is under such a tracker).
+    func mayHaveSurrogate(_ url: String) -> Bool {
+        guard !surrogateTrackers.isEmpty, let host = URLComponents(string: url)?.host?.lowercased() else { return false }
+        return Host.suffixes(of: host).contains { surrogateTrackers.contains($0) }
     }
 
     public static func surrogateKey(tracker: String, rule: Int) -> String { "\(tracker)#\(rule)" }
@@ -64,8 +74,10 @@ public struct DecisionDiff: Sendable {
                 DispatchQueue.concurrentPerform(iterations: chunks) { c in
                     let lo = c * size, hi = min(requests.count, lo + size)
                     guard lo < hi else { return }
-                    // Engines keep per-thread caches: one per worker.
-                    let oldEngine = RuleEngine(lists: old.engine.lists), newEngine = RuleEngine(lists: new.engine.lists)
+                    // Loaded lists keep scratch buffers and caches: each worker gets its own copies.
+                    guard let oldEngine = try? RuleEngine(lists: old.engine.lists.map { try LoadedRuleList($0.compiled) }),
+                          let newEngine = try? RuleEngine(lists: new.engine.lists.map { try LoadedRuleList($0.compiled) })
+                    else { return }
                     for i in lo..<hi {
                         let r = requests[i]
                         guard let oldLoad = try? oldEngine.resolve(r), let newLoad = try? newEngine.resolve(r) else {
@@ -74,13 +86,12 @@ public struct DecisionDiff: Sendable {
                         }
                         let a = oldEngine.match(oldLoad), b = newEngine.match(newLoad)
                         let blockedA = a.actions.contains { $0.kind == .block }, blockedB = b.actions.contains { $0.kind == .block }
-                        var da = decision(old, engine: oldEngine, load: oldLoad, blocked: blockedA, explain: false)
-                        var db = decision(new, engine: newEngine, load: newLoad, blocked: blockedB, explain: false)
+                        // Explaining (which rule decided) is slow; do it only where the outcome can differ.
+                        let surrogateCandidate = (blockedA && old.mayHaveSurrogate(r.url)) || (blockedB && new.mayHaveSurrogate(r.url))
+                        guard blockedA != blockedB || surrogateCandidate else { continue }
+                        let da = decision(old, engine: oldEngine, load: oldLoad, blocked: blockedA)
+                        let db = decision(new, engine: newEngine, load: newLoad, blocked: blockedB)
                         if da.outcome != db.outcome || da.surrogate != db.surrogate {
-                            if !(blockedA || blockedB) || da.rule == nil || db.rule == nil {
-                                da = decision(old, engine: oldEngine, load: oldLoad, blocked: blockedA, explain: true)
-                                db = decision(new, engine: newEngine, load: newLoad, blocked: blockedB, explain: true)
-                            }
                             results[c].append((i, DecisionChange(request: r, old: da, new: db)))
                         }
                     }
@@ -95,10 +106,10 @@ public struct DecisionDiff: Sendable {
     }
 
     /// The deciding rule is the last matching block / ignore-previous-rules rule (WebKit's last-match order).
-    static func decision(_ side: DecisionSide, engine: RuleEngine, load: ResourceLoad, blocked: Bool, explain: Bool) -> Decision {
+    static func decision(_ side: DecisionSide, engine: RuleEngine, load: ResourceLoad, blocked: Bool) -> Decision {
         var rule: JSONValue? = nil
         var surrogate: String? = nil
-        if explain || blocked {
+        do {
             for (l, list) in engine.lists.enumerated() {
                 guard let ex = try? Explain.explain(list, load) else { continue }
                 guard let deciding = ex.matched.last(where: { action(of: $0.rule) == .block || action(of: $0.rule) == .ignorePreviousRules })

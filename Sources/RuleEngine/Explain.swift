@@ -110,9 +110,23 @@ public enum Explain {
         s += "top URL    \(String(decoding: load.mainDocumentURL, as: UTF8.self))\n"
         s += "frame URL  \(String(decoding: load.frameURL, as: UTF8.self))\n"
         for (li, list) in engine.lists.enumerated() {
+            let reported = result.entries.filter { $0.list == Int32(li) }.map { list.actions[Int($0.action)] }
+            guard list.compiled.hasSource else {
+                s += "\nlist \(li + 1): \(list.identifier) (compiled without its source: rules are named by index only;\n"
+                s += "  compile with --embed-source, or give the JSON list, to see their triggers)\n"
+                if reported.isEmpty { s += "  no actions\n" }
+                var seen = Set<Int32>()
+                for entry in result.entries where entry.list == Int32(li) && seen.insert(entry.action).inserted {
+                    let action = list.actions[Int(entry.action)]
+                    let location = list.compiled.rules.first { list.actionAt[Int($0.actionLocation)] == entry.action }?.actionLocation
+                    let sharing = list.compiled.rules.filter { $0.actionLocation == location }.map { String($0.sourceIndex) }
+                    s += "  \(JSONWriter.string(action.jsonValue))\n      action of rule(s) \(sharing.joined(separator: ", "))\n"
+                }
+                if !list.stylesheet.isEmpty { s += result.stylesheetLists.contains(li) ? "  global stylesheet: \(list.stylesheet)\n" : "  global stylesheet withheld (an ignore-previous-rules matched)\n" }
+                continue
+            }
             let e = try explain(list, load)
             s += "\nlist \(li + 1): \(e.identifier)\n"
-            let reported = result.entries.filter { $0.list == Int32(li) }.map { list.actions[Int($0.action)] }
             if reported.isEmpty { s += "  no actions\n" }
             let reportedSet = Set(e.reportedLocations)
             for loc in e.reportedLocations {

@@ -90,8 +90,17 @@ public enum ResourceTypeMapping {
 
     /// The WebKit ResourceType bit for a request's type name; "document" needs the load context.
     public static func resourceType(_ name: String, mainFrameContext: Bool) -> UInt32? {
-        if name == "document" { return mainFrameContext ? ResourceTypeName.topDocument : ResourceTypeName.childDocument }
-        return bits[name]
+        // The common names without hashing (this runs once per request).
+        switch name {
+        case "script": return ResourceTypeName.script
+        case "image": return ResourceTypeName.image
+        case "style-sheet", "stylesheet": return ResourceTypeName.styleSheet
+        case "xmlhttprequest", "fetch": return ResourceTypeName.fetch
+        case "sub_frame", "subdocument", "child-document": return ResourceTypeName.childDocument
+        case "main_frame", "top-document": return ResourceTypeName.topDocument
+        case "document": return mainFrameContext ? ResourceTypeName.topDocument : ResourceTypeName.childDocument
+        default: return bits[name]
+        }
     }
 
     /// The help text's table.
@@ -140,7 +149,7 @@ public struct ResourceLoad: Sendable {
         guard let type = ResourceTypeMapping.resourceType(request.resourceType, mainFrameContext: mainFrameContext) else {
             throw RequestError("unknown resourceType \"\(request.resourceType)\"")
         }
-        let method = request.requestMethod.flatMap { RequestMethodName.flags(of: $0) } ?? 0
+        let method = request.requestMethod.map(Self.methodFlags) ?? 0
 
         // A main-frame document load is matched with itself as the main document (processContentRuleListsForLoad).
         let mainDocumentString: [UInt8]
@@ -162,6 +171,22 @@ public struct ResourceLoad: Sendable {
         self.isData = url?.isData ?? false
         self.flags = type | (thirdParty ? LoadTypeName.thirdParty : LoadTypeName.firstParty)
             | (mainFrameContext ? LoadContextName.topFrame : LoadContextName.childFrame) | method
+    }
+}
+
+extension ResourceLoad {
+    /// WebKit's readRequestMethod (ASCII case-insensitive); any other method is RequestMethod::None.
+    static func methodFlags(_ name: String) -> UInt32 {
+        switch name {
+        case "get", "GET": return 0x200000
+        case "post", "POST": return 0xE00000
+        default:
+            // ASCII case-insensitive only (no Unicode case mapping).
+            for (i, m) in RequestMethodName.all.enumerated() where m.utf8.count == name.utf8.count {
+                if zip(m.utf8, name.utf8).allSatisfy({ a, b in a == ((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b) }) { return UInt32(i + 1) << 21 }
+            }
+            return 0
+        }
     }
 }
 

@@ -33,12 +33,12 @@ public final class LoadedRuleList {
     let actionJSON: [[UInt8]]
     let universal: [UInt32]
 
-    // WebKit's per-list caches of the last top/frame URL's condition matches (pure functions of the URL).
-    private var cachedTopURL: [UInt8]? = nil
-    private var cachedTopIDs: [UInt64] = []
-    private var cachedFrameURL: [UInt8]? = nil
-    private var cachedFrameIDs: [UInt64] = []
+    // Condition matches of recent top and frame URLs. WebKit caches only the last URL of each; the
+    // values are pure functions of the URL, so a larger cache changes nothing but speed.
+    private var topCache = ConditionCache()
+    private var frameCache = ConditionCache()
     private var scratch: [UInt64] = []
+    private var locations: [UInt32] = []
 
     public init(_ compiled: CompiledRuleList) throws {
         self.compiled = compiled
@@ -79,17 +79,17 @@ public final class LoadedRuleList {
     public var stylesheet: String { compiled.stylesheet }
 
     func topURLMatches(_ urlBytes: [UInt8]) -> [UInt64] {
-        if let c = cachedTopURL, c == urlBytes { return cachedTopIDs }
-        cachedTopIDs = conditionMatches(top, topUniversal, urlBytes)
-        cachedTopURL = urlBytes
-        return cachedTopIDs
+        if let hit = topCache.get(urlBytes) { return hit }
+        let ids = conditionMatches(top, topUniversal, urlBytes)
+        topCache.put(urlBytes, ids)
+        return ids
     }
 
     func frameURLMatches(_ urlBytes: [UInt8]) -> [UInt64] {
-        if let c = cachedFrameURL, c == urlBytes { return cachedFrameIDs }
-        cachedFrameIDs = conditionMatches(frame, frameUniversal, urlBytes)
-        cachedFrameURL = urlBytes
-        return cachedFrameIDs
+        if let hit = frameCache.get(urlBytes) { return hit }
+        let ids = conditionMatches(frame, frameUniversal, urlBytes)
+        frameCache.put(urlBytes, ids)
+        return ids
     }
 
     private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ urlBytes: [UInt8]) -> [UInt64] {
@@ -115,8 +115,7 @@ public final class LoadedRuleList {
             }
             scratch.removeLast(scratch.count - w)
         }
-        var locations: [UInt32] = []
-        locations.reserveCapacity(scratch.count + universal.count)
+        locations.removeAll(keepingCapacity: true)
         for id in scratch {
             let condition = UInt32(truncatingIfNeeded: id >> 32) & ConditionFlags.mask
             if condition != 0 {
@@ -150,6 +149,26 @@ public final class LoadedRuleList {
             i -= 1
         }
         return false
+    }
+}
+
+/// The last URL's answer, plus a bounded map for pages whose requests interleave.
+struct ConditionCache {
+    private var lastURL: [UInt8]? = nil
+    private var lastIDs: [UInt64] = []
+    private var map: [[UInt8]: [UInt64]] = [:]
+    static let limit = 256
+
+    func get(_ url: [UInt8]) -> [UInt64]? {
+        if let l = lastURL, l == url { return lastIDs }
+        return map[url]
+    }
+
+    mutating func put(_ url: [UInt8], _ ids: [UInt64]) {
+        lastURL = url
+        lastIDs = ids
+        if map.count >= ConditionCache.limit { map.removeAll(keepingCapacity: true) }
+        map[url] = ids
     }
 }
 

@@ -46,6 +46,21 @@ public enum TrackerClassifier {
         }
         note("minSites", "seen on \(d.sites) sites >= minSites \(p.minSites)")
 
+        // The owner's own tracking share (entity file): the radar's verdict over all of the owner's domains.
+        if let minShare = p.minOwnerTrackingShare, let entity {
+            let e = entity.prevalence
+            if e.total > 0 {
+                let share = e.tracking / e.total
+                if share < minShare {
+                    return done(nil, "ownerNotTracking",
+                                "owner \(entity.name) is tracking on \(fmt(e.tracking)) of the \(fmt(e.total)) share of sites where its domains appear (\(pct(share))) < minOwnerTrackingShare \(pct(minShare))")
+                }
+                note("ownerTracking", "owner \(entity.name) is tracking on \(pct(share)) of the sites where its domains appear >= minOwnerTrackingShare \(pct(minShare))")
+            } else {
+                note("ownerTracking", "owner \(entity.name) has entity prevalence.total 0: minOwnerTrackingShare not applied")
+            }
+        }
+
         var evidence: [String] = []
         if d.fingerprinting > 0, d.fingerprinting >= p.minFingerprinting {
             evidence.append("fingerprinting \(d.fingerprinting) >= minFingerprinting \(p.minFingerprinting)")
@@ -70,7 +85,7 @@ public enum TrackerClassifier {
         }
         note("evidence", evidence.joined(separator: "; "))
         if !tracking.isEmpty { note("categories", "tracking categories: \(tracking.sorted(by: byteOrder).joined(separator: ", "))") }
-        if let entity {
+        if let entity, p.minOwnerTrackingShare == nil {
             note("entity", "owner \(entity.name): tracking prevalence \(fmt(entity.prevalence.tracking)) of total \(fmt(entity.prevalence.total))")
         }
 
@@ -85,6 +100,9 @@ public enum TrackerClassifier {
         return done(.ignore, "fewResources", "\(patterns) resource patterns < blockMinResources \(p.blockMinResources): default ignore, tracking resources become rules")
     }
 }
+
+/// A share as a percentage with one decimal, for messages.
+func pct(_ d: Double) -> String { String(format: "%.1f%%", d * 100) }
 
 /// Numbers as the radar writes them (no exponent for ordinary shares), for messages.
 func fmt(_ d: Double) -> String {

@@ -19,6 +19,11 @@ public struct TdsPolicy: Sendable, Hashable {
     /// A domain without cookie, fingerprinting or beacon evidence is still listed (with `default: ignore`, so it is
     /// known but not blocked) when its prevalence reaches this share of crawled sites. nil disables the tier.
     public var observedMinPrevalence: Double?
+    /// A domain whose owner (entity file) the radar saw tracking on less than this share of the sites where the
+    /// owner's domains appear at all (`prevalence.tracking / prevalence.total`) is not a tracker: the owner is a
+    /// service (error monitoring, IP lookup, ...), whatever one request pattern of it did. Domains without an
+    /// entity file, or whose entity has `prevalence.total` 0, are not judged by this rule. nil disables it.
+    public var minOwnerTrackingShare: Double?
     /// `default: block` needs at least this many resource patterns (`resources[]` entries); trackers whose
     /// traffic is concentrated in fewer patterns get `default: ignore` and rules for their tracking resources.
     public var blockMinResources: Int
@@ -40,7 +45,7 @@ public struct TdsPolicy: Sendable, Hashable {
     public var categoryNames: [String: String]
 
     public init(minSites: Int, minFingerprinting: Int, minCookies: Double, minBeaconSites: Int?, observedMinPrevalence: Double?,
-                blockMinResources: Int, breakageProneCategories: [String], breakageProneMinFingerprinting: Int,
+                minOwnerTrackingShare: Double? = nil, blockMinResources: Int, breakageProneCategories: [String], breakageProneMinFingerprinting: Int,
                 trackingCategories: [String], excludeIPAddresses: Bool, ruleMinSites: Int,
                 ruleMinFingerprinting: Int, categoryNames: [String: String]) {
         self.minSites = minSites
@@ -48,6 +53,7 @@ public struct TdsPolicy: Sendable, Hashable {
         self.minCookies = minCookies
         self.minBeaconSites = minBeaconSites
         self.observedMinPrevalence = observedMinPrevalence
+        self.minOwnerTrackingShare = minOwnerTrackingShare
         self.blockMinResources = blockMinResources
         self.breakageProneCategories = breakageProneCategories
         self.breakageProneMinFingerprinting = breakageProneMinFingerprinting
@@ -66,6 +72,7 @@ public struct TdsPolicy: Sendable, Hashable {
         minCookies: 0.0007,
         minBeaconSites: 10,
         observedMinPrevalence: 0.005,
+        minOwnerTrackingShare: 0.05,
         blockMinResources: 5,
         breakageProneCategories: ["CDN", "Content Delivery"],
         breakageProneMinFingerprinting: 3,
@@ -91,7 +98,8 @@ public struct PolicyError: Error, Sendable, CustomStringConvertible, Equatable {
 
 extension TdsPolicy {
     static let keys: Set<String> = [
-        "$comment", "minSites", "minFingerprinting", "minCookies", "minBeaconSites", "observedMinPrevalence", "blockMinResources",
+        "$comment", "minSites", "minFingerprinting", "minCookies", "minBeaconSites", "observedMinPrevalence", "minOwnerTrackingShare",
+        "blockMinResources",
         "breakageProneCategories", "breakageProneMinFingerprinting", "trackingCategories", "excludeIPAddresses",
         "ruleMinSites", "ruleMinFingerprinting", "categoryNames",
     ]
@@ -122,6 +130,9 @@ extension TdsPolicy {
         if let v = o["observedMinPrevalence"] {
             p.observedMinPrevalence = v.isNull ? nil : try r.fraction(v, at: .root / "observedMinPrevalence")
         }
+        if let v = o["minOwnerTrackingShare"] {
+            p.minOwnerTrackingShare = v.isNull ? nil : try r.fraction(v, at: .root / "minOwnerTrackingShare")
+        }
         if let v = o["blockMinResources"] { p.blockMinResources = try r.int(v, at: .root / "blockMinResources", range: 0...Int.max) }
         if let v = o["breakageProneCategories"] { p.breakageProneCategories = try r.strings(v, at: .root / "breakageProneCategories") }
         if let v = o["breakageProneMinFingerprinting"] {
@@ -148,6 +159,7 @@ extension TdsPolicy {
         o["minCookies"] = .number(minCookies)
         o["minBeaconSites"] = minBeaconSites.map { .number(Double($0)) } ?? .null
         o["observedMinPrevalence"] = observedMinPrevalence.map { .number($0) } ?? .null
+        o["minOwnerTrackingShare"] = minOwnerTrackingShare.map { .number($0) } ?? .null
         o["blockMinResources"] = .number(Double(blockMinResources))
         o["breakageProneCategories"] = .array(breakageProneCategories.map { .string($0) })
         o["breakageProneMinFingerprinting"] = .number(Double(breakageProneMinFingerprinting))

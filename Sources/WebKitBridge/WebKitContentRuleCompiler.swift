@@ -72,7 +72,7 @@ public enum WebKitBridgeError: Error, Sendable, Equatable, CustomStringConvertib
         case let .rejected(message, detail):
             return "WebKit rejected the rule list: \(message)" + (detail.map { " (WebKit: \($0))" } ?? "")
         case let .timedOut(seconds):
-            return "WebKit did not finish compiling within \(Int(seconds)) s"
+            return "WebKit did not finish compiling within \(String(format: "%g", seconds)) s"
         case let .store(message):
             return message
         }
@@ -139,15 +139,6 @@ public struct WebKitContentRuleCompiler: Sendable {
         let bytes = stat(file, &st) == 0 ? Int(st.st_size) : nil
         return WebKitVerification(accepted: true, message: nil, detail: outcome.detail,
                                   webkitVersion: lib.version, seconds: outcome.seconds, bytes: bytes)
-    }
-
-    /// Loads the library and creates a store object without compiling anything: the memory baseline
-    /// against which WebKit's compile memory is measured. Returns this process's peak RSS (KiB).
-    public func baseline(storePath: String) throws -> Int {
-        let lib = try WebKitLibrary.load(libraryName)
-        let store = try Self.prepareStore(storePath)
-        lib.touchStore(store)
-        return WebKitLibrary.peakRSSKB()
     }
 
     /// WebKit's file name for an identifier (APIContentRuleListStore encodeForFileName, specs §8):
@@ -232,7 +223,6 @@ final class WebKitLibrary: @unchecked Sendable {
     fileprivate let g_object_unref: @convention(c) (GPointer?) -> Void
     // WebKit
     fileprivate let store_new: @convention(c) (UnsafePointer<CChar>?) -> GPointer?
-    fileprivate let store_get_path: @convention(c) (GPointer?) -> UnsafePointer<CChar>?
     fileprivate let store_save: @convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) -> Void
     fileprivate let store_save_finish: @convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?
     fileprivate let filter_unref: @convention(c) (GPointer?) -> Void
@@ -284,7 +274,6 @@ final class WebKitLibrary: @unchecked Sendable {
         g_error_free = try sym("g_error_free", (@convention(c) (GPointer?) -> Void).self)
         g_object_unref = try sym("g_object_unref", (@convention(c) (GPointer?) -> Void).self)
         store_new = try sym("webkit_user_content_filter_store_new", (@convention(c) (UnsafePointer<CChar>?) -> GPointer?).self)
-        store_get_path = try sym("webkit_user_content_filter_store_get_path", (@convention(c) (GPointer?) -> UnsafePointer<CChar>?).self)
         store_save = try sym("webkit_user_content_filter_store_save",
                              (@convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) -> Void).self)
         store_save_finish = try sym("webkit_user_content_filter_store_save_finish",
@@ -302,12 +291,6 @@ final class WebKitLibrary: @unchecked Sendable {
         return Int(usage.ru_maxrss)
     }
 
-    /// Creates and releases a store object (what a compile does besides compiling).
-    func touchStore(_ storePath: String) {
-        let store = storePath.withCString { store_new($0) }
-        if let store { _ = store_get_path(store); g_object_unref(store) }
-    }
-
     /// One webkit_user_content_filter_store_save, driven to completion on the default main context.
     func save(_ source: [UInt8], identifier: String, storePath: String, timeout: Double) throws -> SaveOutcome {
         WebKitLibrary.saveLock.lock()
@@ -315,16 +298,14 @@ final class WebKitLibrary: @unchecked Sendable {
         guard let store = storePath.withCString({ store_new($0) }) else {
             throw WebKitBridgeError.store("webkit_user_content_filter_store_new(\(storePath)) failed")
         }
-        defer { g_object_unref(store) }
-        guard let loop = g_main_loop_new(nil, 0) else { throw WebKitBridgeError.store("g_main_loop_new failed") }
-        defer { g_main_loop_unref(loop) }
+        guard let loop = g_main_loop_new(nil, 0) else {
+            g_object_unref(store)
+            throw WebKitBridgeError.store("g_main_loop_new failed")
+        }
         // g_bytes_new copies, so the Swift array's storage need not outlive the call.
         let bytes = source.withUnsafeBytes { g_bytes_new($0.baseAddress, $0.count) }
-        defer { g_bytes_unref(bytes) }
-
         let state = SaveState(lib: self, loop: loop)
         let context = Unmanaged.passRetained(state)
-        defer { context.release() }
 
         let onSaved: GAsyncReadyCallback = { sourceObject, result, userData in
             let state = Unmanaged<SaveState>.fromOpaque(userData!).takeUnretainedValue()
@@ -363,10 +344,14 @@ final class WebKitLibrary: @unchecked Sendable {
         if !state.timedOut, timer != 0 { _ = g_source_remove(timer) }
         let detail = capture.finish()
         if state.timedOut && !state.finished {
-            // The callback still holds our state pointer; keep it alive forever rather than risk a crash.
-            _ = Unmanaged.passRetained(state)
+            // WebKit may still call back later with our state, loop and store: leave them all alive
+            // (a small leak) rather than risk a use after free.
             throw WebKitBridgeError.timedOut(seconds: timeout)
         }
+        context.release()
+        g_bytes_unref(bytes)
+        g_main_loop_unref(loop)
+        g_object_unref(store)
         if let filter = state.filter { filter_unref(filter) }
         return SaveOutcome(errorMessage: state.errorMessage, detail: detail.isEmpty ? nil : detail,
                            seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: WebKitLibrary.peakRSSKB())

@@ -6,19 +6,14 @@
 //       registrable domains, flags) once; then the whole sequence is matched in order, repeatedly,
 //       until at least S seconds (default 3) have passed. Reports loads/s for `match` alone and for
 //       resolve + match from a decoded request. Prints one JSON object.
-//   radarblock-bench webkit-compile RULES.json STORE_DIR IDENTIFIER
-//       What `radarblock compile --engine webkit` does, reported as one JSON object (seconds from the
-//       save call to its completion, peak RSS before and after, file size, WebKit version).
-//   radarblock-bench webkit-baseline STORE_DIR
-//       Loads WebKitGTK and creates a content-filter store without compiling anything: run under
-//       /usr/bin/time, its peak RSS is the baseline of `radarblock compile --engine webkit`.
+//
+// WebKit's side of the benchmark needs no helper: `radarblock compile --engine webkit` reports it.
 
 import ContentRules
 import Foundation
 import RuleCompiler
 import RuleEngine
 import StrictJSON
-import WebKitBridge
 
 func fail(_ message: String, status: Int32 = 1) -> Never {
     FileHandle.standardError.write(Data(("radarblock-bench: " + message + "\n").utf8))
@@ -105,36 +100,6 @@ func benchMatch(listPath: String, requestsPath: String, minSeconds: Double) {
     printJSON(o)
 }
 
-func webkitBaseline(storePath: String) {
-    do {
-        let compiler = try WebKitContentRuleCompiler()
-        let peak = try compiler.baseline(storePath: storePath)
-        var o = JSONObject()
-        o["webkitVersion"] = .string(compiler.webkitVersion)
-        o["peakRSSKB"] = .number(Double(peak))
-        printJSON(o)
-    } catch {
-        fail("\(error)")
-    }
-}
-
-func webkitCompile(rulesPath: String, storePath: String, identifier: String) {
-    do {
-        let compiler = try WebKitContentRuleCompiler()
-        let r = try compiler.compile(rulesJSON: readFile(rulesPath), identifier: identifier, storePath: storePath)
-        var o = JSONObject()
-        o["file"] = .string(r.filePath)
-        o["bytes"] = .number(Double(r.bytes))
-        o["seconds"] = .number(r.seconds)
-        o["rssBeforeKB"] = .number(Double(r.rssBeforeKB))
-        o["peakRSSKB"] = .number(Double(r.peakRSSKB))
-        o["webkitVersion"] = .string(r.webkitVersion)
-        printJSON(o)
-    } catch {
-        fail("\(rulesPath): \(error)")
-    }
-}
-
 let arguments = Array(CommandLine.arguments.dropFirst())
 switch arguments.first {
 case "match":
@@ -147,12 +112,6 @@ case "match":
     }
     guard rest.count == 2 else { fail("usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S]", status: 2) }
     benchMatch(listPath: rest[0], requestsPath: rest[1], minSeconds: minSeconds)
-case "webkit-compile":
-    guard arguments.count == 4 else { fail("usage: radarblock-bench webkit-compile RULES.json STORE_DIR IDENTIFIER", status: 2) }
-    webkitCompile(rulesPath: arguments[1], storePath: arguments[2], identifier: arguments[3])
-case "webkit-baseline":
-    guard arguments.count == 2 else { fail("usage: radarblock-bench webkit-baseline STORE_DIR", status: 2) }
-    webkitBaseline(storePath: arguments[1])
 default:
-    fail("usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S] | webkit-compile RULES.json STORE_DIR IDENTIFIER | webkit-baseline STORE_DIR", status: 2)
+    fail("usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S]", status: 2)
 }

@@ -10,7 +10,7 @@ enum CompileCommand: Command {
     static let summary = "compile rule-list JSON to a versioned bytecode file (.rbc)"
     static var help: String {
         """
-        usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION]
+        usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source]
                radarblock compile RULES.json --engine webkit -o STORE_DIR [--name NAME]
 
         Validates the list exactly like WebKit (same errors, same rule indices), compiles its
@@ -21,6 +21,9 @@ enum CompileCommand: Command {
                            characters A-Z a-z 0-9 . -
         --dataset VERSION  version of the data the list was made from (e.g. the TDS ETag), part of
                            the identifier
+        --embed-source     keep the source JSON in the file (like WebKit does), so that
+                           `match LIST.rbc --url ...` can show the triggers of the deciding rules;
+                           without it only the source's SHA-256 is kept and rules are named by index
         --engine radarblock|webkit
                            radarblock (default) writes OUT.rbc; webkit compiles with WebKit's own compiler
                            (WebKitGTK 6.0, loaded at run time) into the store directory given by -o:
@@ -34,6 +37,7 @@ enum CompileCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("-o", "--output"), OptionSpec("--name"), OptionSpec("--dataset"), OptionSpec("--engine"),
+            OptionSpec("--embed-source", value: false),
         ], positionals: 1...1)
         let input = args.positionals[0]
         guard let output = args.value("--output") else { throw UsageError("missing -o OUT.rbc") }
@@ -52,7 +56,7 @@ enum CompileCommand: Command {
         let json = try FileIO.read(input)
         let compiled: CompiledRuleList
         do {
-            compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: args.value("--dataset")))
+            compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: args.value("--dataset"), embedSource: args.has("--embed-source")))
         } catch let e as RuleListValidationError {
             throw InputError("\(input): \(e.description)")
         }

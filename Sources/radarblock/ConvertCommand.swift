@@ -78,7 +78,7 @@ struct ConvertCommand: Command {
             unprotected = u
         }
 
-        let result = RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode)
+        let result = RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues)
 
         func describe(_ issue: ConversionIssue) -> String {
             switch issue.location {

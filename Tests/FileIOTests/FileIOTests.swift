@@ -27,4 +27,11 @@ final class FileIOTests: XCTestCase {
             XCTAssertTrue(String(describing: error).contains("is a directory"))
         }
     }
+
+    func testDevicesAreWrittenInPlaceNotReplaced() throws {
+        try FileIO.write("discarded", to: "/dev/null")
+        var info = stat()
+        XCTAssertEqual(stat("/dev/null", &info), 0)
+        XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null must still be a character device")
+    }
 }

@@ -20,13 +20,32 @@ struct WebKitSimulator {
     let rules: [ContentRule]
     private let filters: [URLFilter]
     private let conditionFilters: [[URLFilter]]
+    /// Per rule, a lowercase substring every URL it matches must contain (a speed-up only: the longest run of
+    /// single-character top-level terms of its url-filter, which any match must spell out).
+    private let required: [[UInt8]]
 
     init(_ rules: [ContentRule]) {
         self.rules = rules
         filters = rules.map { URLFilter.parse($0.trigger.urlFilter, caseSensitive: $0.trigger.urlFilterIsCaseSensitive) }
+        required = filters.map(Self.requiredSubstring)
         conditionFilters = rules.map { r in
             (r.trigger.condition?.regexes ?? []).map { URLFilter.parse($0, caseSensitive: r.trigger.topURLFilterIsCaseSensitive) }
         }
+    }
+
+    static func requiredSubstring(_ filter: URLFilter) -> [UInt8] {
+        guard filter.status == .ok, !filter.caseSensitive else { return [] }
+        var best: [UInt8] = [], run: [UInt8] = []
+        for term in filter.terms {
+            var char: UInt8? = nil
+            if case .characterSet(let set, .one) = term, !set.nonASCII {
+                let members = (0..<128).filter { set.contains(symbol: $0) }
+                let lowered = Set(members.map { UInt8($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) })
+                if lowered.count == 1, members.count == (lowered.first!.isLetter ? 2 : 1), lowered.first! != 0 { char = lowered.first }
+            }
+            if let char { run.append(char) } else { if run.count > best.count { best = run }; run = [] }
+        }
+        return run.count > best.count ? run : best
     }
 
     static func webKitTypeBits(_ type: String) -> UInt32 {
@@ -81,12 +100,14 @@ struct WebKitSimulator {
             | (thirdParty ? LoadTypeName.thirdParty : LoadTypeName.firstParty)
             | (request.topFrame ? LoadContextName.topFrame : LoadContextName.childFrame)
         let urlBytes = Array(url.utf8), siteBytes = Array(site.utf8)
+        let lowerURL = urlBytes.map { $0 >= 65 && $0 <= 90 ? $0 + 32 : $0 }
         var matched: [Int] = []
         for (i, rule) in rules.enumerated() {
             let rf = rule.trigger.flags
             if rf & ResourceTypeName.mask != 0, rf & flags & ResourceTypeName.mask == 0 { continue }
             if rf & LoadTypeName.mask != 0, rf & flags & LoadTypeName.mask == 0 { continue }
             if rf & LoadContextName.mask != 0, rf & flags & LoadContextName.mask == 0 { continue }
+            if !required[i].isEmpty, !lowerURL.contains(required[i]) { continue }
             guard filters[i].matches(urlBytes) else { continue }
             if let c = rule.trigger.condition {
                 let hit = conditionFilters[i].contains { $0.matches(siteBytes) }
@@ -102,5 +123,23 @@ struct WebKitSimulator {
 
     func isBlocked(_ request: SimRequest) -> Bool {
         matchingRuleIndices(request).contains { rules[$0].action == .block }
+    }
+}
+
+extension UInt8 {
+    var isLetter: Bool { (self >= 97 && self <= 122) }
+}
+
+extension Array where Element == UInt8 {
+    func contains(_ needle: [UInt8]) -> Bool {
+        guard needle.count <= count else { return false }
+        if needle.isEmpty { return true }
+        let first = needle[0]
+        var i = 0
+        while i <= count - needle.count {
+            if self[i] == first, self[i..<(i + needle.count)].elementsEqual(needle) { return true }
+            i += 1
+        }
+        return false
     }
 }

@@ -171,6 +171,32 @@ final class MatcherPropertyTests: XCTestCase {
         XCTAssertFalse(matcherFlagsTestPasses(ruleFlags: 0xE00000, requestFlags: 0x200000))
     }
 
+    func testMinimizationMergesEquivalentStates() {
+        // `^ab$` and `^cb$` with the same id: 7 DFA states (root, a, c, ab, cb, ab$, cb$); the minimal DFA
+        // has 4 (root, a|c, b, end). A build that stops merging equivalent states grows the bytecode.
+        var b = MatcherBuilder()
+        b.add(URLFilter.parse("^ab$", caseSensitive: true), id: 1)
+        b.add(URLFilter.parse("^cb$", caseSensitive: true), id: 1)
+        let m = b.build()
+        XCTAssertEqual(m.statistics.dfaStatesBeforeMinimization, 7)
+        XCTAssertEqual(m.statistics.dfaStates, 4)
+        XCTAssertEqual(m.match(Array("cb".utf8), requestFlags: 0), [1])
+        XCTAssertEqual(m.match(Array("ab".utf8), requestFlags: 0), [1])
+        XCTAssertEqual(m.match(Array("abc".utf8), requestFlags: 0), [])
+    }
+
+    func testBuildAllEqualsBuild() {
+        var rng = SplitMix64(seed: 99)
+        var builders: [MatcherBuilder] = []
+        for _ in 0..<3 {
+            var b = MatcherBuilder()
+            for k in 0..<20 { b.add(RandomPatterns.supportedFilter(&rng), id: UInt64(k)) }
+            builders.append(b)
+        }
+        XCTAssertEqual(MatcherBuilder.buildAll(builders).map { $0.serialized() }, builders.map { $0.build().serialized() })
+        XCTAssertEqual(MatcherBuilder.buildAll([]).count, 0)
+    }
+
     func testEmptyMatcher() throws {
         let m = MatcherBuilder().build()
         XCTAssertEqual(m.match(Array("x".utf8), requestFlags: 0), [])

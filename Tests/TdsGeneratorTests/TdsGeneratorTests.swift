@@ -64,6 +64,11 @@ final class PolicyTests: XCTestCase {
         XCTAssertEqual(p.blockMinResources, 1)
         XCTAssertNil(p.observedMinPrevalence)
         XCTAssertEqual(p.minSites, TdsPolicy.default.minSites)
+        XCTAssertEqual(p.minOwnerTrackingShare, 0.05)
+        let q = try TdsPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": null}"#.utf8), source: "p")
+        XCTAssertNil(q.minOwnerTrackingShare)
+        XCTAssertEqual(try TdsPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": 0.2}"#.utf8), source: "p").minOwnerTrackingShare, 0.2)
+        XCTAssertThrowsError(try TdsPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": 1.5}"#.utf8), source: "p"))
     }
 }
 
@@ -107,6 +112,35 @@ final class ClassifierTests: XCTestCase {
         var heavy = cdn
         heavy.fingerprinting = 3
         XCTAssertEqual(classify(heavy).defaultAction, .ignore, "breakage-prone domains are listed on strong evidence but never blocked by default")
+    }
+
+    func testOwnerTrackingShare() {
+        func entity(tracking: Double, total: Double) -> RadarEntity {
+            RadarEntity(name: "Example Ads Inc.", displayName: "Example Ads", properties: ["adsrv.example"],
+                        prevalence: RadarEntityPrevalence(tracking: tracking, nonTracking: total - tracking, total: total))
+        }
+        let d = radarDomain("adsrv.example", fp: 2, resources: (0..<6).map { resource("adsrv\\.example\\/p\($0)") })
+        // Owner tracking on 2% of the sites where it appears (< 5%): a service, not a tracker, whatever the domain's own numbers.
+        let service = TrackerClassifier.classify(d, entity: entity(tracking: 0.0002, total: 0.01), policy: p)
+        XCTAssertNil(service.defaultAction)
+        XCTAssertEqual(service.decidedBy, "ownerNotTracking")
+        XCTAssertTrue(service.steps.last!.detail.contains("(2.0%) < minOwnerTrackingShare 5.0%"), service.steps.last!.detail)
+        // At the threshold the rule passes and the policy goes on (and says so).
+        let tracker = TrackerClassifier.classify(d, entity: entity(tracking: 0.0005, total: 0.01), policy: p)
+        XCTAssertEqual(tracker.defaultAction, .block)
+        XCTAssertEqual(tracker.steps.map(\.rule), ["minSites", "ownerTracking", "evidence", "manyResources"])
+        // Also removes the "observed" tier listing of a widely present domain.
+        let wide = radarDomain("everywhere.example", sites: 800, fp: 0, cookies: 0)
+        XCTAssertEqual(TrackerClassifier.classify(wide, entity: entity(tracking: 0, total: 0.01), policy: p).decidedBy, "ownerNotTracking")
+        // Without an entity file, or with an entity of total prevalence 0, the rule does not judge.
+        XCTAssertEqual(TrackerClassifier.classify(d, entity: nil, policy: p).defaultAction, .block)
+        let zero = TrackerClassifier.classify(d, entity: entity(tracking: 0, total: 0), policy: p)
+        XCTAssertEqual(zero.defaultAction, .block)
+        XCTAssertTrue(zero.steps.contains { $0.rule == "ownerTracking" && $0.detail.contains("not applied") })
+        // null disables it.
+        var off = p
+        off.minOwnerTrackingShare = nil
+        XCTAssertEqual(TrackerClassifier.classify(d, entity: entity(tracking: 0, total: 0.01), policy: off).defaultAction, .block)
     }
 
     func testEveryDecisionExplainsItsThreshold() {

@@ -97,6 +97,18 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
         }
     }
 
+    func testACompileThatOutlivesTheDeadlineIsReportedAsATimeout() throws {
+        var wk = try compiler()
+        wk.timeout = 0.001
+        // ~2,000 distinct host rules take WebKit hundreds of milliseconds, far beyond 1 ms.
+        let rules = (0..<2000).map { #"{"trigger":{"url-filter":"^[^:]+://+([^:/]+\\.)?tracker\#($0)\\.com[:/]"},"action":{"type":"block"}}"# }
+        let source = "[" + rules.joined(separator: ",") + "]"
+        XCTAssertThrowsError(try wk.compile(rulesJSON: Array(source.utf8), identifier: "slow", storePath: scratch + "/store")) { error in
+            XCTAssertEqual(error as? WebKitBridgeError, .timedOut(seconds: 0.001))
+            XCTAssertTrue(String(describing: error).contains("did not finish compiling"), "\(error)")
+        }
+    }
+
     func testFileNamesEncodeLikeWebKit() {
         XCTAssertEqual(WebKitContentRuleCompiler.fileName(forIdentifier: "ddg_v1"), "ContentRuleList-ddg_v1")
         XCTAssertEqual(WebKitContentRuleCompiler.fileName(forIdentifier: "a/b:c %d*?\"<>|\\\u{7F}\u{1}"),
@@ -107,7 +119,7 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
     func testStorePathThatIsAFileIsRefused() throws {
         let wk = try compiler()
         let file = scratch + "/plain-file"
-        FileManager.default.createFile(atPath: file, contents: Data("x".utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: file, contents: Data("x".utf8)))
         XCTAssertThrowsError(try wk.compile(rulesJSON: Array("[]".utf8), identifier: "x", storePath: file)) { error in
             XCTAssertTrue(String(describing: error).contains("is not a directory"), "\(error)")
         }

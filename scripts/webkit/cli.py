@@ -4,6 +4,7 @@ works without a display."""
 import argparse
 import json
 import os
+import signal
 import sys
 
 
@@ -129,7 +130,14 @@ def build_parser():
     return p
 
 
+def _terminate(signum, frame):
+    # Turn SIGTERM (timeout(1), CI cancellation) into SystemExit so that every `finally`/`with` runs:
+    # the WebView, the proxy and the temporary stores are shut down, fd 2 is restored.
+    raise SystemExit(128 + signum)
+
+
 def main(argv=None):
+    signal.signal(signal.SIGTERM, _terminate)
     args = build_parser().parse_args(argv)
     from .gtkenv import HarnessError
     try:

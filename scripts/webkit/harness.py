@@ -22,6 +22,9 @@ from .compile import Compiler, RuleListRejected
 from .gtkenv import GLib, Gtk, HarnessError, WebKit, init_gtk, pump, wait_until, webkit_version
 from .proxy import ProxyServer, normalize_url
 
+# Neutral page between scenarios (served by the proxy like any other URL; never a scenario site).
+RESET_URL = "https://reset.radarblock.invalid/"
+
 # The surrogate bundle announces every surrogate it runs with this DOM event on window
 # (detail: anything JSON-serialisable, e.g. {"name": "tracker.js", "url": "..."}).
 SURROGATE_EVENT = "radarblock:surrogate"
@@ -137,9 +140,8 @@ class Browser:
         self.window.present()
         self._filters_key = None
         self._crashed = False
-        # Start every page from about:blank, also the first one: WebKit matches a main-resource load
-        # with the frame URL of the document it replaces (see README.md).
-        self._blank()
+        # Every page load starts from the reset page, the first one too (see _reset).
+        self._reset()
 
     def close(self):
         try:
@@ -169,12 +171,24 @@ class Browser:
         self.close()
 
     # -- signals ----------------------------------------------------------------------------------
+    # Signals of a previous navigation can arrive after the next one started (e.g. the reset page's
+    # "Load request cancelled" when the scenario page replaces it): only events for the URI we are
+    # loading now count.
+    def _navigate(self, uri):
+        self._nav = {"uri": normalize_url(uri)}
+        self.view.load_uri(uri)
+
+    def _is_current(self, uri):
+        return uri is not None and normalize_url(uri) == self._nav.get("uri")
+
     def _on_load_changed(self, view, event):
-        if event == WebKit.LoadEvent.FINISHED:
+        if event == WebKit.LoadEvent.FINISHED and self._is_current(view.get_uri()):
             self._nav["finished"] = True
 
     def _on_load_failed(self, view, event, uri, error):
-        self._nav["failed"] = {"uri": uri, "domain": error.domain, "code": error.code, "message": error.message}
+        if self._is_current(uri):
+            self._nav["failed"] = {"uri": uri, "domain": error.domain, "code": error.code,
+                                   "message": error.message}
         return False
 
     def _on_terminated(self, view, reason):
@@ -202,10 +216,21 @@ class Browser:
         return json.loads(box["value"]) if box["value"] is not None else None
 
     # -- navigation -------------------------------------------------------------------------------
-    def _blank(self):
-        """Leave the previous page (WebKit cancels its outstanding loads)."""
-        self._nav = {}
-        self.view.load_uri("about:blank")
+    def _reset(self):
+        """Leave the previous page for RESET_URL, with no rule lists installed.
+
+        Why not about:blank: WebKit matches a main-resource load with the frame URL of the frame's
+        current document when the navigation stays in the same web process (about:blank after
+        about:blank), but with the request URL itself when the navigation swaps to a new web process
+        (cross-site navigations; the new process's frame has no document yet). Which one happens after
+        about:blank depended on the previous pages' sites, so `if-frame-url` rules on top documents
+        were not reproducible. Coming from a site of its own (.invalid is never a scenario site)
+        makes every scenario navigation cross-site: frameURL of the top document = topURL, always.
+        Leaving the page also cancels its outstanding loads. Lists are removed first so that no rule
+        can block the reset page itself."""
+        self.ucm.remove_all_filters()
+        self._filters_key = None
+        self._navigate(RESET_URL)
         wait_until(lambda: self._nav.get("finished") or self._nav.get("failed"), 5.0)
 
     def _set_filters(self, rule_lists):
@@ -242,6 +267,10 @@ class Browser:
             return out
         errors = []
         for i, rnd in enumerate(rounds):
+            if self._crashed:
+                self._recover()  # a fresh view (and UserContentManager) before installing the lists
+            # _reset() removes the lists after every page load: install them for each round.
+            self._set_filters(rule_lists)
             res = self._run_round(rnd, scenario.get("html") if i == 0 else None,
                                   scenario.get("expressions") if i == 0 else None)
             if res.get("error"):
@@ -262,8 +291,6 @@ class Browser:
         return out
 
     def _run_round(self, rnd, user_html, expressions=None):
-        if self._crashed:
-            self._recover()
         docs = rnd.documents(user_html)
         routes = {normalize_url(u): (200, "text/html; charset=utf-8", h.encode("utf-8"), [])
                   for u, h in docs.items()}
@@ -272,8 +299,7 @@ class Browser:
         if top_key in hints:
             routes[top_key] = [routes[top_key], "hint"]  # first the page, then the subresource body
         epoch = self.proxy.new_epoch(routes, hints)
-        self._nav = {}
-        self.view.load_uri(rnd.top_url)
+        self._navigate(rnd.top_url)
         event_loads = [l for l in rnd.loads if pages.LOAD_KINDS[l["type"]][1] == "event"]
         quiet_loads = [l for l in rnd.loads if pages.LOAD_KINDS[l["type"]][1] != "event"]
         deadline = time.monotonic() + self.timeout
@@ -356,7 +382,7 @@ class Browser:
             pending = self._pending(rnd, state, seen, event_loads)
             err = (err + "; " if err else "") + "timeout after %.0fs waiting for %s" % (self.timeout, ", ".join(pending) or "page")
         res["error"] = err
-        self._blank()
+        self._reset()
         self.proxy.drop_log(epoch + 1)  # the log is only needed per page load
         return res
 

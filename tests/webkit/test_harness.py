@@ -109,6 +109,19 @@ def test_css_display_none_hides_an_element():
     assert r["hidden"] == {"ad": True, "other": False}, r
 
 
+def test_repeated_urls_are_split_into_page_loads_with_the_same_lists():
+    # The same URL as script, image and fetch, and the page's own URL as a script: four page loads.
+    rules = [{"trigger": {"url-filter": "a\\.js", "resource-type": ["script"]}, "action": {"type": "block"}},
+             {"trigger": {"url-filter": "site\\.example/$", "resource-type": ["script"]}, "action": {"type": "block"}}]
+    (r,) = pages([{"rules": [rules], "topURL": "https://site.example/",
+                   "loads": [{"id": "s", "url": "https://x.example/a.js", "type": "script"},
+                             {"id": "i", "url": "https://x.example/a.js", "type": "image"},
+                             {"id": "f", "url": "https://x.example/a.js", "type": "fetch"},
+                             {"id": "self", "url": "https://site.example/", "type": "script"}]}])
+    assert r["error"] is None and r["rounds"] == 3, r
+    assert {k: v["blocked"] for k, v in r["loads"].items()} == {"s": True, "i": False, "f": False, "self": True}, r
+
+
 def test_rejected_list_is_reported_not_loaded():
     (r,) = pages([{"rules": [[{"trigger": {"url-filter": "a(b|c)"}, "action": {"type": "block"}}]],
                    "topURL": "https://site.example/", "loads": []}])

@@ -1,0 +1,160 @@
+// Action serialization (location sharing), universal actions, the global stylesheet, compile errors
+// and identifiers (specs/webkit-content-rules.md §4.1, §4.2, §7.2).
+
+import ContentRules
+import StrictJSON
+import XCTest
+
+@testable import RuleCompiler
+
+func compileList(_ json: String, _ options: RuleListCompiler.Options = .init()) throws -> CompiledRuleList {
+    try RuleListCompiler.compile(json: Array(json.utf8), options: options)
+}
+
+private func r(_ filter: String, _ action: String, _ extra: String = "") -> String {
+    "{\"trigger\":{\"url-filter\":\"\(filter)\"\(extra.isEmpty ? "" : "," + extra)},\"action\":\(action)}"
+}
+
+private let block = #"{"type":"block"}"#
+private let ignorePrevious = #"{"type":"ignore-previous-rules"}"#
+private let ignoreFollowing = #"{"type":"ignore-following-rules"}"#
+private func css(_ s: String) -> String { #"{"type":"css-display-none","selector":""# + s + #""}"# }
+private func notify(_ s: String) -> String { #"{"type":"notify","notification":""# + s + #""}"# }
+
+final class RuleListCompilerTests: XCTestCase {
+    func locations(_ rules: String...) throws -> [UInt32] {
+        try compileList("[" + rules.joined(separator: ",") + "]").rules.map(\.actionLocation)
+    }
+
+    func testBlockSharesByFlagsUntilAnIgnoreRule() throws {
+        let l = try locations(r("a", block), r("b", block), r("c", block, #""load-type":["third-party"]"#), r("d", ignorePrevious), r("e", block))
+        XCTAssertEqual(l[0], l[1])
+        XCTAssertNotEqual(l[0], l[2])
+        XCTAssertNotEqual(l[4], l[0], "an ignore rule clears the sharing maps")
+        XCTAssertEqual(l, l.sorted(), "locations follow rule order")
+    }
+
+    func testConditionsAreNeverShared() throws {
+        let l = try locations(r("a", block, #""if-domain":["x.com"]"#), r("b", block, #""if-domain":["x.com"]"#), r("c", block), r("d", block))
+        XCTAssertNotEqual(l[0], l[1])
+        XCTAssertEqual(l[2], l[3])
+    }
+
+    func testNotifySharedByTextAndFlags() throws {
+        let l = try locations(r("a", notify("A")), r("b", notify("A")), r("c", notify("B")), r("d", notify("A"), #""resource-type":["image"]"#))
+        XCTAssertEqual(l[0], l[1])
+        XCTAssertNotEqual(l[0], l[2])
+        XCTAssertNotEqual(l[0], l[3])
+    }
+
+    func testIgnorePreviousRulesShareOnlyWhenConsecutive() throws {
+        let l = try locations(r("a", ignorePrevious), r("b", ignorePrevious), r("c", block), r("d", ignorePrevious))
+        XCTAssertEqual(l[0], l[1])
+        XCTAssertNotEqual(l[0], l[3])
+    }
+
+    func testIgnoreFollowingRulesAlwaysFresh() throws {
+        let l = try locations(r("a", ignoreFollowing), r("b", ignoreFollowing))
+        XCTAssertNotEqual(l[0], l[1])
+    }
+
+    func testCSSGroupedByTriggerAndWrittenAtTheFlushPoint() throws {
+        let c = try compileList("[" + [r("x", css(".a")), r("x", block), r("x", css(".b")), r("y", ignorePrevious), r("x", css(".c"))].joined(separator: ",") + "]")
+        let l = c.rules.map(\.actionLocation)
+        XCTAssertEqual(l[0], l[2])
+        XCTAssertGreaterThan(l[0], l[1], "the merged action is written when the group is flushed")
+        XCTAssertLessThan(l[0], l[3], "flushed before the ignore rule")
+        let actions = try c.actions.withUnsafeBytes { try ActionBlob.all($0) }
+        XCTAssertEqual(actions.first { $0.location == l[0] }?.action.text, ".a,.b")
+        XCTAssertEqual(actions.first { $0.location == l[4] }?.action.text, ".c")
+    }
+
+    func testGlobalStylesheetAndUniversalActions() throws {
+        let c = try compileList("[" + [r(".*", css(".a")), r(".*", css(".b")), r(".*", block), r(".*", css(".img"), #""resource-type":["image"]"#),
+                                       r("z", ignorePrevious), r(".*", css(".late"))].joined(separator: ",") + "]")
+        XCTAssertEqual(c.stylesheet, ".a,.b{display:none !important;}")
+        let kinds = try c.actions.withUnsafeBytes { buf in try c.universalActions.map { try ActionBlob.decode(buf, at: Int($0)).0 } }
+        XCTAssertEqual(Set(kinds.map(\.kind)), [.block, .cssDisplayNone])
+        XCTAssertEqual(kinds.filter { $0.kind == .cssDisplayNone }.map(\.text), [".late"])
+    }
+
+    func testInvalidRegexNamesTheRule() throws {
+        XCTAssertThrowsError(try compileList("[" + r("ok", block) + "," + r("a|b", block) + "]")) { error in
+            let e = error as? RuleListValidationError
+            XCTAssertEqual(e?.error, .jsonInvalidRegex)
+            XCTAssertEqual(e?.ruleIndex, 1)
+        }
+        XCTAssertThrowsError(try compileList("[" + r("ok", block, #""if-domain":["a(b"]"#) + "]")) { error in
+            XCTAssertEqual((error as? RuleListValidationError)?.error, .jsonInvalidRegex)
+            XCTAssertEqual((error as? RuleListValidationError)?.ruleIndex, 0)
+        }
+        XCTAssertThrowsError(try compileList("[" + r("x", block, #""if-top-url":["(?=a)"]"#) + "]"))
+    }
+
+    func testRuleInfoCarriesFlagsAndSourceIndices() throws {
+        let c = try compileList("[" + r("a", block, #""resource-type":["image"],"load-type":["third-party"]"#) + "," + r("b", css("p")) + "]")
+        XCTAssertEqual(c.rules.map(\.sourceIndex), [0, 1])
+        XCTAssertEqual(c.rules[0].flags, ResourceTypeName.image | LoadTypeName.thirdParty)
+        XCTAssertEqual(c.sourceRuleCount, 2)
+    }
+
+    func testReportIdentifierRulesRoundTrip() throws {
+        let json = #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"},"_identifier":7,"_rulesetIdentifier":"set"}]"#
+        let c = try compileList(json, .init(parser: RuleListParserOptions(identifierRules: true)))
+        XCTAssertEqual(c.rules.count, 2)
+        let a = try c.actions.withUnsafeBytes { try ActionBlob.decode($0, at: Int(c.rules[1].actionLocation)).0 }
+        XCTAssertEqual(a, StoredAction(kind: .reportIdentifier, text: "set", identifier: 7))
+        XCTAssertEqual(JSONWriter.string(a.jsonValue), #"{"type":"report-identifier","identifier":7,"rulesetIdentifier":"set"}"#)
+    }
+
+    func testHashOrderIsAPermutationAndDeterministic() {
+        let values: [UInt64] = (0..<200).map { UInt64($0) * 37 | (UInt64($0 % 3) << 32) }
+        let order = WebKitHashOrder.uint64SetOrder(values)
+        XCTAssertEqual(Set(order), Set(values))
+        XCTAssertEqual(order.count, values.count)
+        XCTAssertEqual(order, WebKitHashOrder.uint64SetOrder(values))
+        XCTAssertEqual(WebKitHashOrder.uint64SetOrder([5, 5, 5]), [5])
+        // Thomas Wang's 64-bit mix truncated to 32 bits (values computed independently).
+        XCTAssertEqual(WebKitHashOrder.intHash(0), 0x9C35_2659)
+        XCTAssertEqual(WebKitHashOrder.intHash(1), 0xB09B_C659)
+        XCTAssertEqual(WebKitHashOrder.intHash(0x1_0000_0005), 0x0BB6_9971)
+        // Slots 1, 1+1 (probe), 0: iteration walks slot order.
+        XCTAssertEqual(WebKitHashOrder.iterationOrder(hashes: [1, 9, 0]), [2, 0, 1])
+    }
+}
+
+final class RuleListIdentifierTests: XCTestCase {
+    let source = Array(#"[{"trigger":{"url-filter":"a"},"action":{"type":"block"}}]"#.utf8)
+
+    func testSchemeAndDeterminism() throws {
+        let id = try RuleListIdentifier.make(name: "ios-tds", dataset: "74c0900c783d6ad1c8217aaa3ae5aa87", formatVersion: 1, toolVersion: "0.1.0", source: source)
+        XCTAssertTrue(id.string.hasPrefix("ios-tds@74c0900c783d6ad1c8217aaa3ae5aa87_v1_0.1.0_"), id.string)
+        XCTAssertEqual(id.digest.count, 16)
+        XCTAssertEqual(id, try RuleListIdentifier.make(name: "ios-tds", dataset: "74c0900c783d6ad1c8217aaa3ae5aa87", formatVersion: 1, toolVersion: "0.1.0", source: source))
+        let parsed = RuleListIdentifier.parse(id.string)
+        XCTAssertEqual(parsed?.name, "ios-tds")
+        XCTAssertEqual(parsed?.dataset, "74c0900c783d6ad1c8217aaa3ae5aa87")
+        XCTAssertEqual(parsed?.formatVersion, 1)
+        XCTAssertEqual(parsed?.toolVersion, "0.1.0")
+    }
+
+    func testChangesWithEverythingThatAffectsBehaviour() throws {
+        let base = try RuleListIdentifier.make(name: "x", formatVersion: 1, toolVersion: "0.1.0", source: source).digest
+        XCTAssertNotEqual(base, try RuleListIdentifier.make(name: "x", formatVersion: 2, toolVersion: "0.1.0", source: source).digest)
+        XCTAssertNotEqual(base, try RuleListIdentifier.make(name: "x", formatVersion: 1, toolVersion: "0.1.1", source: source).digest)
+        XCTAssertNotEqual(base, try RuleListIdentifier.make(name: "x", formatVersion: 1, toolVersion: "0.1.0", source: source + [0x20]).digest)
+        XCTAssertNotEqual(base, try RuleListIdentifier.make(name: "x", dataset: "e1", formatVersion: 1, toolVersion: "0.1.0", source: source).digest)
+        // Length-prefixed fields: moving a character between fields changes the digest.
+        XCTAssertNotEqual(try RuleListIdentifier.make(name: "ab", dataset: "c", formatVersion: 1, toolVersion: "0.1.0", source: source).digest,
+                          try RuleListIdentifier.make(name: "a", dataset: "bc", formatVersion: 1, toolVersion: "0.1.0", source: source).digest)
+    }
+
+    func testSafeCharactersOnly() {
+        XCTAssertThrowsError(try RuleListIdentifier.make(name: "a_b", formatVersion: 1, toolVersion: "0.1.0", source: source))
+        XCTAssertThrowsError(try RuleListIdentifier.make(name: "a/b", formatVersion: 1, toolVersion: "0.1.0", source: source))
+        XCTAssertThrowsError(try RuleListIdentifier.make(name: "", formatVersion: 1, toolVersion: "0.1.0", source: source))
+        XCTAssertEqual(RuleListIdentifier.defaultName(forPath: "/x/ios tds_v5.json"), "ios-tds-v5")
+        XCTAssertEqual(RuleListIdentifier.defaultName(forPath: "-"), "rules")
+        XCTAssertEqual(RuleListIdentifier.datasetVersion(fromETag: #"W/"74c0900c""#), "74c0900c")
+    }
+}

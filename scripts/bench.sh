@@ -1,0 +1,45 @@
+#!/usr/bin/env bash
+# `make bench`: radarblock's compile and match benchmarks beside WebKitGTK's compiler, in one run.
+#   - compile time, peak RSS and file size for the shared iOS TDS converted in ddg mode and for
+#     synthetic lists of 1k, 10k, 50k and 149,999 rules, each compiled by radarblock and by WebKit
+#     (`radarblock compile --engine webkit`), with ratios;
+#   - match throughput against the compiled iOS list: end to end (JSONL in, JSONL out) and in memory
+#     on one core (radarblock-bench);
+#   - the radar-ingest benchmark (scripts/bench-radar.sh) when it exists.
+# The table and the goals of the issue are printed at the end; details are in $BENCH_DIR/results.json.
+#
+# usage: scripts/bench.sh [PATH/TO/release/radarblock]
+# environment: BENCH_DIR (default /tmp/radarblock-bench), SHARED, and the knobs of scripts/bench/run.py
+# (BENCH_SIZES, BENCH_REPEAT, BENCH_REQUESTS, BENCH_MEMORY_REQUESTS, BENCH_STRICT), SKIP_RADAR_BENCH=1.
+set -euo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$(cd "$here/.." && pwd)"
+BIN="${1:-$root/.build/release/radarblock}"
+BENCH_DIR="${BENCH_DIR:-/tmp/radarblock-bench}"
+export SHARED="${SHARED:-$root/../shared}"
+
+[ -x "$BIN" ] || { echo "bench: $BIN is not an executable (build first: make build)" >&2; exit 2; }
+[ -x /usr/bin/time ] || { echo "bench: /usr/bin/time not found (scripts/install-deps.sh bench)" >&2; exit 2; }
+command -v python3 >/dev/null || { echo "bench: python3 not found" >&2; exit 2; }
+
+# radarblock-bench (in-memory matching) is built beside the given binary, in the same scratch path.
+bin_dir="$(cd "$(dirname "$BIN")" && pwd)"
+BENCH_BIN="$bin_dir/radarblock-bench"
+config="$(basename "$bin_dir")"
+case "$config" in release|debug) ;; *) config=release ;; esac
+echo "bench: building radarblock-bench ($config)" >&2
+(cd "$root" && swift build -c "$config" --scratch-path "$(dirname "$bin_dir")" --product radarblock-bench >&2)
+[ -x "$BENCH_BIN" ] || { echo "bench: $BENCH_BIN was not built" >&2; exit 1; }
+
+"$BIN" compile --help | grep -q -- "--engine radarblock|webkit" \
+  || { echo "bench: $BIN has no --engine webkit (rebuild it)" >&2; exit 2; }
+
+mkdir -p "$BENCH_DIR"
+status=0
+python3 "$here/bench/run.py" "$BIN" "$BENCH_BIN" "$BENCH_DIR" || status=$?
+
+if [ -x "$here/bench-radar.sh" ] && [ "${SKIP_RADAR_BENCH:-0}" != 1 ]; then
+  echo
+  "$here/bench-radar.sh" "$BIN"
+fi
+exit $status

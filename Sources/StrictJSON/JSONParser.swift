@@ -1,6 +1,8 @@
-// A strict RFC 8259 parser over UTF-8 bytes. Strictness matches WebKit's JSON::Value::parseJSON
-// (no comments, no trailing commas, only trailing whitespace after the value, nesting limit),
-// and every error carries a byte offset, line and column so that users can find the problem.
+// A strict RFC 8259 parser over UTF-8 bytes for datasets (TDS, config, radar files, requests): no
+// comments, no trailing commas, only whitespace after the value, a nesting limit, and every error with a
+// byte offset, line and column so that users can find the problem. It is deliberately NOT WebKit's JSON
+// dialect (which accepts raw control characters, \v and \xHH, and rejects a byte-order mark): rule lists
+// are read with ContentRules' RuleListJSONReader, which reproduces WebKit exactly.
 
 public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String

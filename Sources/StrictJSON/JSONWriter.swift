@@ -77,7 +77,8 @@ public struct JSONWriter {
             case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
             case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
             case 0x00..<0x20, 0x7F: appendUnicodeEscape(v, into: &out)
-            case 0x3C, 0x3E, 0x26, 0x2028, 0x2029 where safe: appendUnicodeEscape(v, into: &out)
+            case 0x3C, 0x3E, 0x26:
+                if safe { appendUnicodeEscape(v, into: &out) } else { out.append(UInt8(v)) }
             case 0x2028, 0x2029: appendUnicodeEscape(v, into: &out)  // valid JSON, but not valid in older JS strings
             default:
                 if v < 0x80 { out.append(UInt8(v)) } else { out.append(contentsOf: String(scalar).utf8) }

@@ -38,9 +38,10 @@ struct ValidateCommand: Command {
             if json {
                 print("{\"valid\": true, \"rules\": \(list.rules.count)}")
             } else {
-                print("valid: \(list.rules.count) rules")
+                print("valid: \(list.rules.count) rule\(list.rules.count == 1 ? "" : "s")")
                 if !list.skipped.isEmpty {
-                    print("skipped: \(list.skipped.count) rules (WebKit drops them silently)")
+                    let n = list.skipped.count
+                    print("skipped: \(n) rule\(n == 1 ? "" : "s") (WebKit drops \(n == 1 ? "it" : "them") silently)")
                     for s in list.skipped { print("  " + s.description) }
                 }
             }

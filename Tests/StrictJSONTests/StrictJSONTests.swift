@@ -84,6 +84,11 @@ final class JSONWriterTests: XCTestCase {
         XCTAssertEqual(try JSONParser.parse(out), .string(hostile))
     }
 
+    func testHTMLCharactersAreEscapedOnlyWhenScriptSafe() {
+        XCTAssertEqual(JSONWriter.string(.string("a > b & <c>")), "\"a > b & <c>\"")
+        XCTAssertEqual(JSONWriter.string(.string("a > b & <c>"), options: .scriptSafe), "\"a \\u003e b \\u0026 \\u003cc\\u003e\"")
+    }
+
     func testLineSeparatorsAreEscapedEvenWithoutScriptSafe() {
         XCTAssertEqual(JSONWriter.string(.string("\u{2028}")), "\"\\u2028\"")
     }

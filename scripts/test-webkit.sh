@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# make test-webkit: every claim radarblock makes about WebKit, checked in real WebKit (WebKitGTK, headless).
+# usage: scripts/test-webkit.sh RADARBLOCK SEED CASES
+# Each check prints its own result; the script ends with "N passed, N failed" over the checks and exits 1
+# if any failed. Checks that need DuckDuckGo's data in ../shared are skipped (and say so) when it is absent.
+set -uo pipefail
+bin=$(readlink -f "${1:?usage: scripts/test-webkit.sh RADARBLOCK SEED CASES}")
+seed=${2:-1}
+cases=${3:-1000}
+here=$(cd "$(dirname "$0")/.." && pwd)
+shared=${SHARED:-$here/../shared}
+ddg=$shared/data/ddg
+ref=$ddg/reference-tests/tracker-radar-tests/TR-domain-matching
+check=$here/scripts/webkit-check
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+passed=0 failed=0 skipped=0
+
+run() {  # run NAME COMMAND...: one check
+  local name=$1; shift
+  echo "== $name"
+  local start=$SECONDS
+  if "$@"; then
+    passed=$((passed + 1)); echo "-- ok: $name ($((SECONDS - start)) s)"
+  else
+    local rc=$?
+    if [ $rc -eq 77 ]; then skipped=$((skipped + 1)); echo "-- skipped: $name"
+    else failed=$((failed + 1)); echo "-- FAILED: $name (exit $rc)"; fi
+  fi
+}
+need_shared() { [ -d "$ref" ] || { echo "SKIP: DuckDuckGo's data not found at $ddg"; return 77; }; }
+
+harness_self_test() { /usr/bin/python3 "$here/tests/webkit/test_harness.py"; }
+
+faithful_reference() {  # 134 of 134 reference cases in real WebKit, and match answers them as WebKit did
+  need_shared || return 77
+  "$bin" convert --tds "$ref/tracker_radar_reference.json" -o "$tmp/faithful.json" 2>/dev/null || return 1
+  "$check" reference "$tmp/faithful.json" --report "$tmp/faithful-report.json" --expect-passed 134 | tail -3 || return 1
+  /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$tmp/faithful.json" "$tmp/faithful-report.json"
+}
+
+surrogates_reference() {  # surrogate cases: blocked, expression true; no surrogate elsewhere
+  need_shared || return 77
+  "$bin" convert --tds "$ref/tracker_radar_reference.json" -o "$tmp/faithful.json" 2>/dev/null || return 1
+  "$bin" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" -o "$tmp/surrogates.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" reference "$tmp/faithful.json" "$tmp/surrogates.js" "$ref/domain_matching_tests.json"
+}
+
+ios_surrogate_bundle_loads() {
+  need_shared || return 77
+  "$bin" surrogates --tds "$ddg/tds/ios-tds_v5_2025-06-17.json" --surrogates "$ddg/surrogates/surrogates.txt" \
+    --config "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" -o "$tmp/ios-surrogates.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" load "$tmp/ios-surrogates.js"
+}
+
+shared_tds_compile() {  # every shared TDS converts and compiles in WebKit, both modes, with and without the config
+  need_shared || return 77
+  local config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json bad=0
+  for tds in "$ddg"/tds/*.json "$ddg"/tds/fixtures/*.json "$ref/tracker_radar_reference.json"; do
+    for mode in faithful ddg; do
+      for cfg in none ios; do
+        local args=(convert --tds "$tds" --mode "$mode" -o "$tmp/list.json")
+        [ $cfg = ios ] && args+=(--config "$config")
+        if ! "$bin" "${args[@]}" 2>/dev/null; then echo "convert failed: $tds $mode $cfg"; bad=1; continue; fi
+        local rules bytes result
+        rules=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/list.json")
+        bytes=$(stat -c %s "$tmp/list.json")
+        result=$("$check" compile "$tmp/list.json") || { echo "WebKit rejected $tds $mode $cfg: $result"; bad=1; continue; }
+        echo "$(basename "$tds") mode=$mode config=$cfg: $rules rules, $bytes bytes, WebKit $(echo "$result" | /usr/bin/python3 -c 'import json,sys; r=json.load(sys.stdin); print("%.2f s, %d bytes compiled" % (r["seconds"], r["bytes"]))')"
+      done
+    done
+  done
+  return $bad
+}
+
+differential() { "$check" differential --seed "$seed" --cases "$cases" --radarblock "$bin" | tail -25; }
+
+validate_vs_webkit() {
+  [ -f "$here/scripts/check-validate-vs-webkit.py" ] || { echo "SKIP: scripts/check-validate-vs-webkit.py missing"; return 77; }
+  /usr/bin/python3 "$here/scripts/check-validate-vs-webkit.py" --radarblock "$bin"
+}
+
+split_200k() {  # a dataset of more than 200,000 rules splits into lists WebKit accepts, deciding like other splits
+  /usr/bin/python3 "$here/scripts/testing/gen_synthetic_tds.py" 24000 6 > "$tmp/big-tds.json"
+  "$bin" build --tds "$tmp/big-tds.json" --out "$tmp/split-150k" 2>/dev/null | tail -1 || return 1
+  "$bin" build --tds "$tmp/big-tds.json" --out "$tmp/split-100k" --max-rules 100000 2>/dev/null | tail -1 || return 1
+  local total
+  total=$(/usr/bin/python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["counts"]["rules"]))' "$tmp/split-150k/manifest.json")
+  [ "$total" -gt 200000 ] || { echo "only $total rules: the test needs more than 200,000"; return 1; }
+  for list in "$tmp"/split-150k/rules*.json; do
+    [[ "$list" == *provenance* ]] && continue
+    echo "$(basename "$list"): $(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$list") rules"
+    "$check" compile "$list" >/dev/null || { echo "WebKit rejected $list"; return 1; }
+  done
+  # Two different splits of the same rules must decide every request of the derived corpus the same way.
+  "$bin" diff "$tmp/split-150k" "$tmp/split-100k" --format json -o "$tmp/split-diff.json"
+  /usr/bin/python3 - "$tmp/split-diff.json" <<'PY'
+import json, sys
+d = json.load(open(sys.argv[1]))
+checked, changed = d["requests"]["checked"], len(d["requests"]["changed"])
+print("split into 150k and 100k lists: %d requests checked, %d decided differently" % (checked, changed))
+sys.exit(0 if checked > 1000 and changed == 0 else 1)
+PY
+}
+
+run "harness self-test" harness_self_test
+run "faithful conversion: DuckDuckGo's reference tests in WebKit, and match agrees" faithful_reference
+run "surrogate bundle: reference surrogate cases in WebKit" surrogates_reference
+run "iOS surrogate bundle loads without errors" ios_surrogate_bundle_loads
+run "every shared TDS converts and compiles in WebKit" shared_tds_compile
+run "validate agrees with WebKit's compiler on every error case" validate_vs_webkit
+run "differential: match vs WebKit on random rule lists (seed $seed, $cases cases)" differential
+run "split: a dataset of more than 200,000 rules" split_200k
+
+echo "webkit: $passed passed, $failed failed, $skipped skipped"
+[ $failed -eq 0 ]

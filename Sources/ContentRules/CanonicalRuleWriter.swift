@@ -43,15 +43,7 @@ extension Action {
 public enum CanonicalRuleWriter {
     /// `[` newline, one rule per line separated by `,` newline, `]` newline.
     public static func bytes(_ rules: [ContentRule]) -> [UInt8] {
-        var out: [UInt8] = []
-        out.reserveCapacity(rules.count * 160)
-        out.append(UInt8(ascii: "["))
-        for (i, rule) in rules.enumerated() {
-            out.append(contentsOf: i == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
-            JSONWriter.write(rule.jsonValue, into: &out)
-        }
-        out.append(contentsOf: rules.isEmpty ? [UInt8(ascii: "]"), 0x0A] : [0x0A, UInt8(ascii: "]"), 0x0A])
-        return out
+        JSONWriter.linesArray(rules) { $0.jsonValue }
     }
 
     public static func string(_ rules: [ContentRule]) -> String { String(decoding: bytes(rules), as: UTF8.self) }

@@ -181,39 +181,29 @@ public enum ReleaseBuilder {
 
     static func produce(_ inputs: BuildInputs, options: BuildOptions, progress: Progress) throws -> BuildProducts {
         var warnings: [String] = []
-        func report(_ issues: [DecodeIssue]) throws {
-            if options.strict, let first = issues.first { throw BuildError(component: first.source, reason: first.description) }
-            warnings += issues.map(\.description)
+        /// Decodes one input; any failure (or, with --strict, any reported issue) is charged to `component`.
+        func decode<T>(_ component: String, _ body: () throws -> (T, [DecodeIssue])) throws -> T {
+            do {
+                let (value, issues) = try body()
+                if options.strict, let first = issues.first { throw BuildError(component: component, reason: first.description) }
+                warnings += issues.map(\.description)
+                return value
+            } catch let e as BuildError {
+                throw e
+            } catch {
+                throw BuildError(component: component, reason: String(describing: error))
+            }
         }
 
-        progress("reading the TDS")
-        let tds: TrackerDataSet
-        do {
-            let (t, issues) = try TrackerDataSet.decode(bytes: inputs.tds.bytes, source: inputs.tds.record.source, strict: options.strict)
-            try report(issues)
-            tds = t
-        } catch let e as BuildError { throw BuildError(component: "tds", reason: e.reason) } catch {
-            throw BuildError(component: "tds", reason: String(describing: error))
+        progress("reading the inputs")
+        let tds = try decode("tds") {
+            try TrackerDataSet.decode(bytes: inputs.tds.bytes, source: inputs.tds.record.source, strict: options.strict)
         }
-        var config: PrivacyConfig?
-        if let c = inputs.config {
-            do {
-                let (value, issues) = try PrivacyConfig.decode(bytes: c.bytes, source: c.record.source, strict: options.strict)
-                try report(issues)
-                config = value
-            } catch let e as BuildError { throw BuildError(component: "config", reason: e.reason) } catch {
-                throw BuildError(component: "config", reason: String(describing: error))
-            }
+        let config = try inputs.config.map { c in
+            try decode("config") { try PrivacyConfig.decode(bytes: c.bytes, source: c.record.source, strict: options.strict) }
         }
-        var unprotected: UnprotectedSites?
-        if let u = inputs.unprotected {
-            do {
-                let (value, issues) = try UnprotectedSites.parse(bytes: u.bytes, source: u.record.source, strict: options.strict)
-                try report(issues)
-                unprotected = value
-            } catch let e as BuildError { throw BuildError(component: "unprotected", reason: e.reason) } catch {
-                throw BuildError(component: "unprotected", reason: String(describing: error))
-            }
+        let unprotected = try inputs.unprotected.map { u in
+            try decode("unprotected") { try UnprotectedSites.parse(bytes: u.bytes, source: u.record.source, strict: options.strict) }
         }
 
         progress("converting \(tds.trackers.count) trackers")
@@ -263,7 +253,7 @@ public enum ReleaseBuilder {
             counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.count)
             counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
         }
-        files.append((ReleaseFiles.provenance, provenanceBytes(built.provenance)))
+        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(built.provenance)))
 
         var surrogateCount = 0
         if let s = inputs.surrogates {
@@ -312,16 +302,6 @@ public enum ReleaseBuilder {
         guard let parsed = RuleListIdentifier.parse(first) else { return first }
         let base = parsed.name.replacingOccurrences(of: "-part1", with: "")
         return base + (parsed.dataset.map { "@" + $0 } ?? "") + "_v\(parsed.formatVersion)_\(parsed.toolVersion)_" + digest
-    }
-
-    static func provenanceBytes(_ provenance: [RuleProvenance]) -> [UInt8] {
-        var out: [UInt8] = [UInt8(ascii: "[")]
-        for (i, p) in provenance.enumerated() {
-            out.append(contentsOf: i == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
-            JSONWriter.write(p.jsonValue, into: &out)
-        }
-        out.append(contentsOf: provenance.isEmpty ? [UInt8(ascii: "]"), 0x0A] : [0x0A, UInt8(ascii: "]"), 0x0A])
-        return out
     }
 
     // MARK: fallbacks

@@ -205,6 +205,11 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { JSONWriter.string(jsonValue) }
+
+    /// A provenance file: a JSON array parallel to the rules, one object per line.
+    public static func listBytes(_ provenance: [RuleProvenance]) -> [UInt8] {
+        JSONWriter.linesArray(provenance) { $0.jsonValue }
+    }
 }
 
 // MARK: - Issues

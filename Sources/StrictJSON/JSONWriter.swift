@@ -24,6 +24,20 @@ public struct JSONWriter {
         return out
     }
 
+    /// A JSON array with one element per line (`[`, elements separated by `,` newline, `]`, newline):
+    /// the form of rule lists and provenance files, so that they diff well line by line.
+    public static func linesArray<S: Sequence>(_ elements: S, options: Options = [], _ element: (S.Element) -> JSONValue) -> [UInt8] {
+        var out: [UInt8] = [UInt8(ascii: "[")]
+        var first = true
+        for e in elements {
+            out.append(contentsOf: first ? [0x0A] : [UInt8(ascii: ","), 0x0A])
+            first = false
+            write(element(e), into: &out, options: options)
+        }
+        out.append(contentsOf: first ? [UInt8(ascii: "]"), 0x0A] : [0x0A, UInt8(ascii: "]"), 0x0A])
+        return out
+    }
+
     public static func write(_ value: JSONValue, into out: inout [UInt8], options: Options = []) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)

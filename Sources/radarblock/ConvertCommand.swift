@@ -98,13 +98,7 @@ struct ConvertCommand: Command {
         result.issues.forEach { Console.warning(describe($0)) }
 
         if let path = args.value("--provenance") {
-            var bytes: [UInt8] = [UInt8(ascii: "[")]
-            for (i, p) in result.provenance.enumerated() {
-                bytes.append(contentsOf: i == 0 ? [0x0A] : [UInt8(ascii: ","), 0x0A])
-                JSONWriter.write(p.jsonValue, into: &bytes)
-            }
-            bytes.append(contentsOf: result.provenance.isEmpty ? [UInt8(ascii: "]"), 0x0A] : [0x0A, UInt8(ascii: "]"), 0x0A])
-            try FileIO.write(bytes, to: path)
+            try FileIO.write(RuleProvenance.listBytes(result.provenance), to: path)
         }
         let bytes = CanonicalRuleWriter.bytes(result.rules)
         try FileIO.write(bytes, to: output)

@@ -15,6 +15,7 @@ import RuleEngine
 import StrictJSON
 import Surrogates
 import TrackerData
+import WebKitBridge
 
 public struct BuildOptions: Sendable {
     public var tds: String?
@@ -31,6 +32,8 @@ public struct BuildOptions: Sendable {
     public var mode: RuleBuildMode = .faithful
     public var name = "tds"
     public var strict = false
+    /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one.
+    public var verifyWebKit = false
     public var fetch = FetchOptions()
 
     public init(out: String) { self.out = out }
@@ -255,6 +258,11 @@ public enum ReleaseBuilder {
         }
         files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(built.provenance)))
 
+        var verification: JSONValue? = nil
+        if options.verifyWebKit {
+            verification = try verifyWithWebKit(files: files, partCount: parts.count, progress: progress)
+        }
+
         var surrogateCount = 0
         if let s = inputs.surrogates {
             progress("building the surrogate bundle")
@@ -290,9 +298,33 @@ public enum ReleaseBuilder {
             toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode.rawValue,
             inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
             outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
-            counts: counts, lists: lists, webKitVerification: nil)
+            counts: counts, lists: lists, webKitVerification: verification)
         return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: built.rules, provenance: built.provenance,
                              compiled: compiledLists)
+    }
+
+    /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.
+    static func verifyWithWebKit(files: [(name: String, bytes: [UInt8])], partCount: Int, progress: Progress) throws -> JSONValue {
+        let webkit: WebKitContentRuleCompiler
+        do { webkit = try WebKitContentRuleCompiler() } catch {
+            throw BuildError(component: "rules", reason: "--verify-webkit: \(error)")
+        }
+        var results: [JSONValue] = []
+        for n in 1...partCount {
+            let name = ReleaseFiles.rules(part: n)
+            guard let json = files.first(where: { $0.name == name })?.bytes else { continue }
+            progress("verifying \(name) with WebKitGTK")
+            let v: WebKitVerification
+            do { v = try webkit.verify(rulesJSON: json) } catch {
+                throw BuildError(component: "rules", reason: "--verify-webkit: \(name): \(error)")
+            }
+            guard v.accepted else {
+                throw BuildError(component: "rules", reason: "WebKit \(v.webkitVersion) rejects \(name): \(v.message ?? "unknown error")" + (v.detail.map { " (\($0))" } ?? ""))
+            }
+            results.append(["list": .string(name), "seconds": .number((v.seconds * 1000).rounded() / 1000),
+                            "bytes": v.bytes.map { .number(Double($0)) } ?? .null])
+        }
+        return ["webkitVersion": .string(webkit.webkitVersion), "accepted": .array(results)]
     }
 
     /// A split release is named by all of its lists.

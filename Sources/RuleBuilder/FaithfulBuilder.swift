@@ -300,9 +300,12 @@ struct FaithfulBuilder {
                 if seen.insert(f).inserted { out.append((f, "in-url")) }
             }
         }
-        if !matchedSomewhere {
+        if !matchedSomewhere, out.isEmpty {
             sink.issues.append(.allowlist(.neverApplies, tracker: entry.trackerDomain, index: index,
-                                          "the rule's host is not under the allowlisted tracker \(entry.trackerDomain); only matches later in the URL are kept"))
+                                          "the rule names no host under the allowlisted tracker \(entry.trackerDomain), so it can never apply; left out"))
+        } else if !matchedSomewhere {
+            sink.issues.append(.allowlist(.neverApplies, tracker: entry.trackerDomain, index: index,
+                                          "the rule does not start with a plain host under the allowlisted tracker \(entry.trackerDomain), so it is only matched later in the URL"))
         }
         return out
     }

@@ -326,7 +326,6 @@ struct JSRegexParser {
         var negated = false
         if peek() == "^" { negated = true; i += 1 }
         var set = ASCIISet()
-        var sawNonASCII = false
         // Elements: a single character (UInt32) or a predefined class.
         func element() throws -> (UInt32?, ASCIISet?) {
             guard let c = peek() else { throw RegexSyntaxError(message: "unterminated character class", offset: start) }
@@ -349,7 +348,7 @@ struct JSRegexParser {
             if c == "]" { i += 1; break }
             let (a, aSet) = try element()
             if let aSet { set.formUnion(aSet); continue }
-            var lo = a!
+            let lo = a!
             var hi = lo
             if peek() == "-", let n = peek(1), n != "]" {
                 let save = i
@@ -363,14 +362,12 @@ struct JSRegexParser {
                     set.insert(UInt8(truncatingIfNeeded: min(lo, 127)))
                     set.insert(0x2D)
                     set.formUnion(bSet!)
-                    if lo >= 128 { sawNonASCII = true }
                     continue
                 }
             }
+            // Non-ASCII members can never match a canonical (ASCII) URL.
             if lo < 128 { for v in lo...min(hi, 127) { set.insert(UInt8(v)) } }
-            if hi >= 128 { sawNonASCII = true; lo = max(lo, 128) }
         }
-        _ = sawNonASCII // non-ASCII members can never match a canonical (ASCII) URL
         return .set(negated ? set.inverted : set, literal: nil)
     }
 }

@@ -46,7 +46,7 @@ struct Unexpressible: Error, CustomStringConvertible {
 struct RegexTranslation {
     /// Disjunction-free alternatives; their union is the original language. Empty: the regex can never match a URL.
     var alternatives: [[WKTerm]]
-    /// True when the regex needed a rewrite (so the output text differs in form, not meaning).
+    /// The rewrites the regex needed (the output differs in form, not in meaning); empty when none.
     var rewritten: [String]
 }
 
@@ -75,8 +75,7 @@ enum RegexTranslator {
 
     private static func expand(_ node: RegexNode, notes: inout Set<String>) throws -> [[WKTerm]] {
         switch node {
-        case .set(let s, let lit):
-            if lit == nil, s != ASCIISet.dot, !s.isEmpty { /* class: kept */ }
+        case .set(let s, _):
             return s.isEmpty ? [] : [[.set(s, .one)]]
         case .nonASCII:
             notes.insert("non-ASCII characters never occur in a canonical URL")

@@ -11,7 +11,7 @@ struct BuildCommand: Command {
     static let help = """
     usage: radarblock build (--tds FILE|URL | --radar DIR) [--config FILE|URL] [--surrogates FILE|URL]
                             [--unprotected FILE|URL] --out DIR [--previous DIR] [--if-changed]
-                            [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--name NAME] [--strict]
+                            [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--name NAME] [--strict] [--verify-webkit]
                             [--cache DIR] [--timeout SECONDS] [--retries N]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
 
@@ -49,6 +49,9 @@ struct BuildCommand: Command {
       --mode MODE           faithful (default) or ddg (see `radarblock convert --help`)
       --name NAME           identifier name (default "tds")
       --strict              any input problem or conversion issue fails the build
+      --verify-webkit       also compile every list with WebKitGTK's own compiler (loaded at run time) and fail the
+                            build if WebKit rejects one; the manifest records the WebKit version and compile times
+                            (the only non-deterministic part of a manifest)
       --cache DIR           cache for downloaded inputs (conditional requests: If-None-Match / If-Modified-Since)
       --timeout SECONDS     per-request timeout for URLs (default 30)
       --retries N           retries for URLs with exponential backoff (default 3)
@@ -63,7 +66,7 @@ struct BuildCommand: Command {
             OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--config"), OptionSpec("--surrogates"),
             OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
-            OptionSpec("--strict", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
+            OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
         ])
         var options = BuildOptions(out: try args.required("--out"))
         options.tds = args.value("--tds")
@@ -78,6 +81,7 @@ struct BuildCommand: Command {
         if options.ifChanged && options.previous == nil { throw UsageError("--if-changed needs --previous DIR") }
         options.fallback = args.value("--fallback")
         options.strict = args.has("--strict")
+        options.verifyWebKit = args.has("--verify-webkit")
         if let n = args.value("--max-rules") {
             guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
             options.maxRules = v

@@ -9,10 +9,10 @@ data=$here/data
 mkdir -p "$(dirname "$out")"
 
 echo "== build: data/ -> $out/release"
-start=$(date +%s.%N)
+start=$(date +%s%N)
 "$bin" build --tds "$data/tds.json" --config "$data/privacy-config.json" --surrogates "$data/surrogates.txt" \
   --unprotected "$data/unprotected-sites.txt" --out "$out/release"
-printf 'wall time: %.2f s\n' "$(echo "$(date +%s.%N) - $start" | bc)"
+echo "wall time: $(( ($(date +%s%N) - start) / 1000000 )) ms"
 ls -l "$out/release"
 
 echo

@@ -60,7 +60,7 @@ public enum ReleaseComparison {
             throw FileError(path: path, reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
         }
         if json.arrayValue != nil {
-            let list = try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path)))
+            let list = try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
             let parsed = try RuleListParser.parse(bytes: bytes)
             var side = DiffSide(label: path, identifier: list.identifier)
             side.rules = parsed.rules.compactMap { if case .content(let r) = $0.kind { return r } else { return nil } }
@@ -87,7 +87,7 @@ public enum ReleaseComparison {
         }
         let built = RuleBuilder.build(tds: tds, config: config, unprotectedSites: nil, mode: options.mode)
         let json = CanonicalRuleWriter.bytes(built.rules)
-        let list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: path)))
+        let list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
         var side = DiffSide(label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)
         side.provenance = [built.provenance.map(\.jsonValue)]
         side.lists = [list]
@@ -112,9 +112,9 @@ public enum ReleaseComparison {
         for entry in manifest.lists {
             guard let rbcName = entry["rbc"]?.stringValue, let rulesName = entry["rules"]?.stringValue else { continue }
             let rbcPath = dir + "/" + rbcName
-            let list = try LoadedRuleList(RBCFile.load(try FileIO.read(rbcPath), path: rbcPath))
-            side.lists.append(list)
-            let parsed = try RuleListParser.parse(bytes: try FileIO.read(dir + "/" + rulesName))
+            let json = try FileIO.read(dir + "/" + rulesName)
+            side.lists.append(try LoadedRuleList(withSource(RBCFile.load(try FileIO.read(rbcPath), path: rbcPath), json: json)))
+            let parsed = try RuleListParser.parse(bytes: json)
             let rules = parsed.rules.compactMap { r -> ContentRule? in if case .content(let c) = r.kind { return c } else { return nil } }
             if manifest.lists.count == 1 {
                 side.rules = rules
@@ -128,6 +128,14 @@ public enum ReleaseComparison {
             offset += rules.count
         }
         return side
+    }
+
+    /// Explaining a decision needs the rule-list source, which an .rbc may leave out; a release has it beside.
+    static func withSource(_ compiled: CompiledRuleList, json: [UInt8]) -> CompiledRuleList {
+        guard !compiled.hasSource, Digest.hash(.sha256, json) == compiled.sourceSHA256 else { return compiled }
+        var c = compiled
+        c.source = json
+        return c
     }
 
     public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) -> DiffReport {

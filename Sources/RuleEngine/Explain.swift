@@ -29,7 +29,7 @@ public enum Explain {
     /// The reference answer for one list, computed rule by rule (no automata).
     public static func explain(_ list: LoadedRuleList, _ load: ResourceLoad) throws -> ListExplanation {
         let compiled = list.compiled
-        let parsed = try RuleListParser.parse(bytes: compiled.source)
+        let parsed = try list.parsedSource()
         guard parsed.rules.count == compiled.rules.count else {
             throw RuleEngineError("\(compiled.identifier): the embedded source has \(parsed.rules.count) rules, the compiled list \(compiled.rules.count)")
         }

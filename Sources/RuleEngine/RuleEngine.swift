@@ -76,6 +76,16 @@ public final class LoadedRuleList {
     }
 
     public var identifier: String { compiled.identifier }
+
+    private var parsed: ParsedRuleList? = nil
+
+    /// The embedded source's rules (parsed once, for explanations).
+    func parsedSource() throws -> ParsedRuleList {
+        if let parsed { return parsed }
+        let p = try RuleListParser.parse(bytes: compiled.source)
+        parsed = p
+        return p
+    }
     public var stylesheet: String { compiled.stylesheet }
 
     func topURLMatches(_ urlBytes: [UInt8]) -> [UInt64] {

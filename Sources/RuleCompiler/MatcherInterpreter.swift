@@ -1,5 +1,10 @@
-// MatcherInterpreter: Matcher, a compiled pattern family, and its matching loop over the bytecode
-// described in MatcherBytecode.swift.
+// MatcherInterpreter: Matcher, a compiled pattern family, and its matching loop.
+//
+// The bytecode (MatcherBytecode.swift) is compact, which makes a step costly: a sparse state is
+// found by scanning its exception ranges. At load, after validation, each DFA is therefore
+// translated once into an execution form (MatcherProgram) where every step is three dependent
+// loads and no search: classMap[byte] -> rows[row + class] -> words[targets + index]. The file
+// format is unchanged; the execution form lives only in memory.
 
 import ContentRules
 
@@ -7,10 +12,14 @@ public struct Matcher: Sendable {
     /// The serialized form (validated); the interpreter runs directly on it.
     let bytes: [UInt8]
     let layout: MatcherBytecode.Layout
+    /// What `match` runs (built from `bytes`).
+    let program: MatcherProgram
 
     init(validated bytes: [UInt8]) throws {
         self.bytes = bytes
-        self.layout = try bytes.withUnsafeBytes { try MatcherBytecode.validate($0) }
+        let layout = try bytes.withUnsafeBytes { try MatcherBytecode.validate($0) }
+        self.layout = layout
+        self.program = bytes.withUnsafeBytes { MatcherProgram(validated: $0, layout: layout) }
     }
 
     /// Loads a serialized matcher; every offset and target is validated, so corrupted input throws
@@ -49,81 +58,221 @@ public struct Matcher: Sendable {
     }
 
     /// All ids whose pattern matches `url` (see the API contract in PatternSetCompiler.swift).
+    /// Appends to `result` and allocates nothing else; everything read was validated at load, so the
+    /// loop reads through raw pointers without bounds checks.
     public func match(_ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
-        bytes.withUnsafeBytes { raw in
-            let base = raw.baseAddress!
-            var o = layout.universalWithFlags.lowerBound
-            while o < layout.universalWithFlags.upperBound {
-                let id = base.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian
-                if matcherFlagsTestPasses(ruleFlags: UInt32(truncatingIfNeeded: id >> 32), requestFlags: requestFlags) {
-                    result.append(id)
-                }
-                o += 8
-            }
-            let listStarts = base + layout.listStarts
-            let idBase = base + layout.ids
-            let length = url.count
-            let input = url.baseAddress
-            for dfaStart in layout.dfaOffsets {
-                let dfa = base + dfaStart
-                let width = Int(dfa.load(fromByteOffset: 9, as: UInt8.self))
-                let eosClass = Int(dfa.load(fromByteOffset: 10, as: UInt8.self))
-                let classMap = dfa + 12
-                let states = dfa + MatcherBytecode.dfaHeaderSize
-                let mask: UInt32 = width == 4 ? UInt32.max : (UInt32(1) << (8 * UInt32(width))) - 1
-                let classCount = Int(dfa.load(fromByteOffset: 8, as: UInt8.self))
-                _ = classCount
-                var state = 0
-                var i = 0
-                while true {
-                    let header = states.load(fromByteOffset: state, as: UInt8.self)
-                    var p = state + 1
-                    if header & 0x80 != 0 {
-                        let list = Int(states.loadUnaligned(fromByteOffset: p, as: UInt32.self).littleEndian)
-                        p += 4
-                        let from = Int(listStarts.loadUnaligned(fromByteOffset: 4 * list, as: UInt32.self).littleEndian)
-                        let to = Int(listStarts.loadUnaligned(fromByteOffset: 4 * list + 4, as: UInt32.self).littleEndian)
-                        var k = from
-                        while k < to {
-                            let id = idBase.loadUnaligned(fromByteOffset: 8 * k, as: UInt64.self).littleEndian
-                            let flags = UInt32(truncatingIfNeeded: id >> 32)
-                            if flags == 0 || matcherFlagsTestPasses(ruleFlags: flags, requestFlags: requestFlags) {
-                                result.append(id)
-                            }
-                            k += 1
-                        }
+        let universalWithFlags = layout.universalWithFlags
+        if !universalWithFlags.isEmpty {
+            bytes.withUnsafeBytes { raw in
+                var o = universalWithFlags.lowerBound
+                while o < universalWithFlags.upperBound {
+                    let id = raw.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian
+                    if matcherFlagsTestPasses(ruleFlags: UInt32(truncatingIfNeeded: id >> 32), requestFlags: requestFlags) {
+                        result.append(id)
                     }
-                    if i > length { break }
-                    let c = i < length ? Int(classMap.load(fromByteOffset: Int(input![i]), as: UInt8.self)) : eosClass
-                    let target: UInt32
-                    switch header & 3 {
-                    case 1:
-                        let n = Int((header >> 2) & 31)
-                        var r = 0
-                        while r < n {
-                            let lo = Int(states.load(fromByteOffset: p + 2 * r, as: UInt8.self))
-                            if c < lo { r = n; break }
-                            if c <= Int(states.load(fromByteOffset: p + 2 * r + 1, as: UInt8.self)) { break }
-                            r += 1
-                        }
-                        let at = p + 2 * n + width * r
-                        target = states.loadUnaligned(fromByteOffset: at, as: UInt32.self).littleEndian & mask
-                    case 2:
-                        target = states.loadUnaligned(fromByteOffset: p + width * c, as: UInt32.self).littleEndian & mask
-                    default:
-                        target = mask
-                    }
-                    if target == mask { break }
-                    state = Int(target)
-                    i += 1
+                    o += 8
                 }
             }
         }
+        program.run(url, requestFlags: requestFlags, into: &result)
     }
 
     public func match(_ url: [UInt8], requestFlags: UInt32) -> [UInt64] {
         var result: [UInt64] = []
         url.withUnsafeBufferPointer { match($0, requestFlags: requestFlags, into: &result) }
         return result
+    }
+}
+
+/// The execution form of a matcher's DFAs (see the top of this file). Built only from validated
+/// bytecode, so every row, target and action list it holds is in bounds.
+///
+///   words: per state (a state is its word index; DFA d's root is roots[d])
+///     header  (row << 1) | hasActions: row = offset in `rows` of the state's class -> index row
+///     [action list index]                       if hasActions
+///     targets: the state's distinct targets, as word indices of states (none = UInt32.max);
+///              a state without transitions has one target, none, and the all-zero row
+///   rows: K bytes per row (K = the DFA's class count): index into the state's targets by class.
+///         Rows are shared: a dense state uses the identity row, sparse states with the same
+///         exception ranges share one.
+///   classMaps: 256 bytes per DFA, then its end-of-string class in eosClasses.
+struct MatcherProgram: Sendable {
+    static let none = UInt32.max
+    var words: [UInt32] = []
+    var rows: [UInt8] = []
+    var classMaps: [UInt8] = []
+    var roots: [Int] = []
+    var eosClasses: [Int] = []
+    var listStarts: [UInt32] = []
+    var ids: [UInt64] = []
+
+    init(validated b: UnsafeRawBufferPointer, layout: MatcherBytecode.Layout) {
+        listStarts = (0...layout.listCount).map { MatcherBytecode.read32(b, layout.listStarts + 4 * $0) }
+        ids = (0..<layout.idCount).map { b.loadUnaligned(fromByteOffset: layout.ids + 8 * $0, as: UInt64.self).littleEndian }
+        for dfaStart in layout.dfaOffsets { append(dfa: dfaStart, b) }
+    }
+
+    private mutating func append(dfa o: Int, _ b: UnsafeRawBufferPointer) {
+        let length = Int(MatcherBytecode.read32(b, o))
+        let k = Int(b[o + 8]), w = Int(b[o + 9])
+        let noneTarget: UInt32 = w == 4 ? UInt32.max : (UInt32(1) << (8 * UInt32(w))) - 1
+        eosClasses.append(Int(b[o + 10]))
+        classMaps.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[(o + 12)..<(o + 268)]))
+        let area = o + MatcherBytecode.dfaHeaderSize, areaEnd = o + length
+        func target(_ at: Int) -> UInt32 {
+            var v: UInt32 = 0
+            for x in 0..<w { v |= UInt32(b[at + x]) << (8 * UInt32(x)) }
+            return v
+        }
+        // Pass 1: the word index of every state (by its offset in the state area).
+        var wordAt = [UInt32](repeating: 0, count: areaEnd - area)
+        var next = words.count
+        var p = area
+        while p < areaEnd {
+            wordAt[p - area] = UInt32(next)
+            let h = b[p]
+            p += 1
+            next += 1
+            if h & 0x80 != 0 { p += 4; next += 1 }
+            switch h & 3 {
+            case 1:
+                let n = Int((h >> 2) & 31)
+                p += n * (2 + w) + w
+                next += n + 1
+            case 2:
+                p += k * w
+                next += k
+            default:
+                next += 1
+            }
+        }
+        roots.append(words.count)
+        // Rows of this DFA, interned by exception ranges (the dense identity row has key [255]).
+        var rowOf: [[UInt8]: UInt32] = [:]
+        func row(_ key: [UInt8], _ make: () -> [UInt8]) -> UInt32 {
+            if let r = rowOf[key] { return r }
+            let r = UInt32(rows.count)
+            rows.append(contentsOf: make())
+            rowOf[key] = r
+            return r
+        }
+        func word(_ t: UInt32) -> UInt32 { t == noneTarget ? MatcherProgram.none : wordAt[Int(t)] }
+        // Pass 2: the words.
+        words.reserveCapacity(next)
+        p = area
+        while p < areaEnd {
+            let h = b[p]
+            p += 1
+            let headerAt = words.count
+            words.append(h & 0x80 != 0 ? 1 : 0)
+            if h & 0x80 != 0 {
+                words.append(MatcherBytecode.read32(b, p))
+                p += 4
+            }
+            let r: UInt32
+            switch h & 3 {
+            case 1:
+                let n = Int((h >> 2) & 31)
+                let ranges = Array(UnsafeRawBufferPointer(rebasing: b[p..<(p + 2 * n)]))
+                r = row(ranges) {
+                    var indices = [UInt8](repeating: UInt8(n), count: k)
+                    for e in 0..<n {
+                        for c in Int(ranges[2 * e])...Int(ranges[2 * e + 1]) { indices[c] = UInt8(e) }
+                    }
+                    return indices
+                }
+                p += 2 * n
+                for _ in 0...n {
+                    words.append(word(target(p)))
+                    p += w
+                }
+            case 2:
+                r = row([255]) { (0..<k).map { UInt8($0) } }
+                for _ in 0..<k {
+                    words.append(word(target(p)))
+                    p += w
+                }
+            default:
+                r = row([]) { [UInt8](repeating: 0, count: k) }
+                words.append(MatcherProgram.none)
+            }
+            words[headerAt] |= r << 1
+        }
+        precondition(words.count == next)
+    }
+
+    func run(_ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
+        let length = url.count
+        words.withUnsafeBufferPointer { wordBuffer in
+        rows.withUnsafeBufferPointer { rowBuffer in
+        classMaps.withUnsafeBufferPointer { classMapBuffer in
+        listStarts.withUnsafeBufferPointer { listStarts in
+        ids.withUnsafeBufferPointer { ids in
+            guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress else { return }
+            let actions = ActionLists(listStarts: listStarts.baseAddress!, ids: ids.baseAddress, requestFlags: requestFlags)
+            for d in 0..<roots.count {
+                let classMap = classMapBuffer.baseAddress! + 256 * d
+                var state = roots[d]
+                var alive = true
+                if length > 0, let input = url.baseAddress {
+                    var i = 0
+                    repeat {
+                        let next = Self.step(words, rows, state, Int(classMap[Int(input[i])]), actions, &result)
+                        if next == MatcherProgram.none {
+                            alive = false
+                            break
+                        }
+                        state = Int(next)
+                        i += 1
+                    } while i < length
+                }
+                guard alive else { continue }
+                // The end-of-string symbol, then the actions of the state it leads to.
+                let next = Self.step(words, rows, state, eosClasses[d], actions, &result)
+                if next != MatcherProgram.none, words[Int(next)] & 1 != 0 {
+                    actions.report(words[Int(next) + 1], into: &result)
+                }
+            }
+        }
+        }
+        }
+        }
+        }
+    }
+
+    /// Reports the actions of `state`, then returns its target for class `c` (none when there is none).
+    @inline(__always)
+    private static func step(_ words: UnsafePointer<UInt32>, _ rows: UnsafePointer<UInt8>, _ state: Int, _ c: Int,
+                             _ actions: ActionLists, _ result: inout [UInt64]) -> UInt32
+    {
+        let header = words[state]
+        var targets = state + 1
+        if header & 1 != 0 {
+            actions.report(words[targets], into: &result)
+            targets += 1
+        }
+        return words[targets + Int(rows[Int(header >> 1) + c])]
+    }
+}
+
+/// The action lists of a matcher, and the request flags their ids are tested against.
+private struct ActionLists {
+    let listStarts: UnsafePointer<UInt32>
+    let ids: UnsafePointer<UInt64>?
+    let requestFlags: UInt32
+
+    @inline(never)
+    func report(_ list: UInt32, into result: inout [UInt64]) {
+        var k = Int(listStarts[Int(list)])
+        let to = Int(listStarts[Int(list) + 1])
+        guard let ids else { return }
+        while k < to {
+            let id = ids[k]
+            let flags = UInt32(truncatingIfNeeded: id >> 32)
+            if flags == 0 || matcherFlagsTestPasses(ruleFlags: flags, requestFlags: requestFlags) {
+                result.append(id)
+            }
+            k += 1
+        }
     }
 }

@@ -223,13 +223,20 @@ public final class URLResolver {
     private var lastFrameRaw: String? = nil
     private var lastFrame: CanonicalURL? = nil
     private var domains: [String: [UInt8]] = [:]
+    private var tops: [String: Top] = [:]
 
     public init() {}
 
     public func top(_ raw: String) -> Top {
         if let l = lastTopRaw, l == raw { return lastTop }
-        let url = CanonicalURL.parse(raw)
-        lastTop = Top(url: url, registrableDomain: url.map(registrableDomain(of:)) ?? RegistrableDomainMatch.nullOrigin)
+        if let t = tops[raw] {
+            lastTop = t
+        } else {
+            let url = CanonicalURL.parse(raw)
+            lastTop = Top(url: url, registrableDomain: url.map(registrableDomain(of:)) ?? RegistrableDomainMatch.nullOrigin)
+            if tops.count >= 256 { tops.removeAll(keepingCapacity: true) }
+            tops[raw] = lastTop
+        }
         lastTopRaw = raw
         return lastTop
     }

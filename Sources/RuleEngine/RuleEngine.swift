@@ -166,19 +166,25 @@ public final class LoadedRuleList {
 struct ConditionCache {
     private var lastURL: [UInt8]? = nil
     private var lastIDs: [UInt64] = []
-    private var map: [[UInt8]: [UInt64]] = [:]
+    private var map: [Key: [UInt64]] = [:]
     static let limit = 256
+
+    /// Hashes the bytes in one call (an [UInt8] key would hash element by element).
+    struct Key: Hashable {
+        let bytes: [UInt8]
+        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
+    }
 
     func get(_ url: [UInt8]) -> [UInt64]? {
         if let l = lastURL, l == url { return lastIDs }
-        return map[url]
+        return map[Key(bytes: url)]
     }
 
     mutating func put(_ url: [UInt8], _ ids: [UInt64]) {
         lastURL = url
         lastIDs = ids
         if map.count >= ConditionCache.limit { map.removeAll(keepingCapacity: true) }
-        map[url] = ids
+        map[Key(bytes: url)] = ids
     }
 }
 

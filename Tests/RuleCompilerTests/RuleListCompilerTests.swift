@@ -158,3 +158,37 @@ final class RuleListIdentifierTests: XCTestCase {
         XCTAssertEqual(RuleListIdentifier.datasetVersion(fromETag: #"W/"74c0900c""#), "74c0900c")
     }
 }
+
+/// Orders that WebKit takes from its hash tables, checked against a file compiled by the installed
+/// WebKitGTK 2.50.6 (`scripts/webkit-check compile` of the list below; its actions blob and its url
+/// bytecode's root actions were decoded by hand).
+final class WebKitHashOrderTests: XCTestCase {
+    static func list() -> String {
+        var rules: [String] = []
+        for i in 0..<12 { rules.append(#"{"trigger":{"url-filter":"f\#(i)"},"action":{"type":"css-display-none","selector":".s\#(i)"}}"#) }
+        for i in 0..<20 { rules.append(#"{"trigger":{"url-filter":".*"},"action":{"type":"notify","notification":"u\#(i)"}}"#) }
+        for i in 0..<6 {
+            let type = i % 2 == 1 ? "image" : "script", load = i < 3 ? "third-party" : "first-party"
+            rules.append(#"{"trigger":{"url-filter":".*","resource-type":["\#(type)"],"load-type":["\#(load)"]},"action":{"type":"notify","notification":"g\#(i)"}}"#)
+        }
+        rules.append(#"{"trigger":{"url-filter":"x"},"action":{"type":"block"}}"#)
+        return "[" + rules.joined(separator: ",") + "]"
+    }
+
+    func testCSSGroupsAreFlushedInWebKitsHashMapOrder() throws {
+        let c = try compileList(Self.list())
+        let css = try c.actions.withUnsafeBytes { try ActionBlob.all($0) }.filter { $0.action.kind == .cssDisplayNone }.map(\.action.text)
+        XCTAssertEqual(css, [".s3", ".s5", ".s7", ".s0", ".s11", ".s4", ".s1", ".s10", ".s2", ".s9", ".s6", ".s8"])
+    }
+
+    func testUniversalActionsFollowWebKitsHashSetOrder() throws {
+        let c = try compileList(Self.list())
+        let actions = try c.actions.withUnsafeBytes { try ActionBlob.all($0) }
+        let text = Dictionary(uniqueKeysWithValues: actions.map { ($0.location, $0.action.text) })
+        let universalIDs = c.rules.filter { r in text[r.actionLocation].map { $0.hasPrefix("u") || $0.hasPrefix("g") } ?? false }.map(\.actionID)
+        // The first DFA root's actions, in WebKit's bytecode order.
+        let root = WebKitHashOrder.uint64SetOrder(universalIDs).map { text[UInt32(truncatingIfNeeded: $0)]! }
+        XCTAssertEqual(root, ["u9", "u18", "u10", "g1", "u1", "u13", "u5", "u16", "g2", "u2", "u0", "u7", "u11", "u12", "u4", "u19",
+                              "u15", "u3", "u6", "u8", "u14", "g4", "u17", "g3", "g0", "g5"])
+    }
+}

@@ -15,7 +15,8 @@ For each case (deterministic from --seed):
 4. predict from radarblock's answer: a load is blocked iff its answer has a `block` action (or its
    document was blocked, then it never happens); an element of document D is hidden iff one of its
    selectors appears in a css-display-none action of D's own document load or of a subresource
-   load issued by D, or in the `stylesheet` of D's document load (see the spec's last section);
+   load issued by D (WebSocket handshakes excepted: WebKit applies only their block, make-https and
+   block-cookies), or in the `stylesheet` of D's document load (see the spec's last section);
 5. compare; every disagreement is shrunk (rules, loads and elements are removed while it persists,
    re-running both sides) and printed as a minimal reproduction.
 """
@@ -385,7 +386,9 @@ def predict(case, answers):
         ans = merged[i]
         gone = doc_blocked(l["frame"])
         pred["loads"][l["id"]] = True if gone else _blocks(ans)
-        if l["type"] != "child-document" and not gone:
+        # A WebSocket handshake applies only block, make-https and block-cookies from its results
+        # (ThreadableWebSocketChannel::validateURL); its css-display-none actions never reach the page.
+        if l["type"] not in ("child-document", "websocket") and not gone:
             selectors[l["frame"]].extend(_selectors_of(ans, False))
     for e in case["elements"]:
         if doc_blocked(e["frame"]):

@@ -103,6 +103,29 @@ sys.exit(0 if checked > 1000 and changed == 0 else 1)
 PY
 }
 
+ios_diff() {  # the two shared iOS TDS: exact tracker changes, and flipped decisions that WebKit confirms
+  need_shared || return 77
+  local config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json
+  "$bin" build --tds "$ddg/tds/ios-tds_embedded_2025-02-17.json" --config "$config" --out "$tmp/ios-old" 2>/dev/null | tail -1 || return 1
+  "$bin" build --tds "$ddg/tds/ios-tds_v5_2025-06-17.json" --config "$config" --out "$tmp/ios-new" 2>/dev/null | tail -1 || return 1
+  local start=$(date +%s%N)
+  "$bin" diff "$tmp/ios-old" "$tmp/ios-new" --format json -o "$tmp/ios-diff.json"
+  [ $? -eq 1 ] || { echo "diff should exit 1 (different)"; return 1; }
+  echo "diff time: $(( ($(date +%s%N) - start) / 1000000 )) ms"
+  /usr/bin/python3 - "$tmp/ios-diff.json" <<'PY' || return 1
+import json, sys
+d = json.load(open(sys.argv[1]))
+t, r = d["trackers"], d["requests"]
+counts = (len(t["added"]), len(t["removed"]), len(t["changed"]))
+print("trackers added/removed/changed: %d/%d/%d; requests checked %d, flipped %d" % (counts + (r["checked"], len(r["changed"]))))
+named = sum(1 for c in r["changed"] if c["rule"])
+print("flips naming the deciding rule: %d of %d" % (named, len(r["changed"])))
+sys.exit(0 if counts == (627, 463, 474) and r["changed"] and named == len(r["changed"]) else 1)
+PY
+  "$bin" diff "$tmp/ios-new" "$tmp/ios-new" >/dev/null || { echo "a release diffed with itself must exit 0"; return 1; }
+  /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old/rules.json" "$tmp/ios-new/rules.json" 60
+}
+
 run "harness self-test" harness_self_test
 run "faithful conversion: DuckDuckGo's reference tests in WebKit, and match agrees" faithful_reference
 run "surrogate bundle: reference surrogate cases in WebKit" surrogates_reference
@@ -111,6 +134,7 @@ run "every shared TDS converts and compiles in WebKit" shared_tds_compile
 run "validate agrees with WebKit's compiler on every error case" validate_vs_webkit
 run "differential: match vs WebKit on random rule lists (seed $seed, $cases cases)" differential
 run "split: a dataset of more than 200,000 rules" split_200k
+run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff
 
 echo "webkit: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -15,8 +15,7 @@ For each case (deterministic from --seed):
 4. predict from radarblock's answer: a load is blocked iff its answer has a `block` action (or its
    document was blocked, then it never happens); an element of document D is hidden iff one of its
    selectors appears in a css-display-none action of D's own document load or of a subresource
-   load issued by D (WebSocket handshakes excepted: WebKit applies only their block, make-https and
-   block-cookies), or in the `stylesheet` of D's document load (see the spec's last section);
+   load issued by D, or in the `stylesheet` of D's document load (see the spec's last section);
 5. compare; every disagreement is shrunk (rules, loads and elements are removed while it persists,
    re-running both sides) and printed as a minimal reproduction.
 """
@@ -248,7 +247,10 @@ class Gen:
                 # keep-alive loads may outlive their page: a per-case unique URL keeps the proxy log exact
                 path = path.split("?")[0] + "/_%d_%d" % (n, i)
             url = "%s://%s%s" % (scheme, host, path)
-            while url in used:
+            # The proxy sees wss://h/p and https://h/p as the same GET /p on h; a page that loads both
+            # would be split into two page loads (pages.py), so keep every URL of a case distinct without
+            # its scheme.
+            while url in used or any(_without_scheme(url) == _without_scheme(u) for u in used):
                 url += "x" if "?" in url else "/x"
             used.add(url)
             loads.append({"id": "r%d" % i, "url": url, "type": t, "frame": doc})
@@ -266,6 +268,10 @@ class Gen:
         if r.random() < 0.15:
             lists.append(self.rule_list(page_urls, page_types, top, els))
         return {"n": n, "lists": lists, "topURL": top, "topHost": top_host, "loads": loads, "elements": elements}
+
+
+def _without_scheme(url):
+    return url.split("://", 1)[-1]
 
 
 # ---------------------------------------------------------------------------------------------------
@@ -386,9 +392,7 @@ def predict(case, answers):
         ans = merged[i]
         gone = doc_blocked(l["frame"])
         pred["loads"][l["id"]] = True if gone else _blocks(ans)
-        # A WebSocket handshake applies only block, make-https and block-cookies from its results
-        # (ThreadableWebSocketChannel::validateURL); its css-display-none actions never reach the page.
-        if l["type"] not in ("child-document", "websocket") and not gone:
+        if l["type"] != "child-document" and not gone:
             selectors[l["frame"]].extend(_selectors_of(ans, False))
     for e in case["elements"]:
         if doc_blocked(e["frame"]):

@@ -110,9 +110,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
         self.close_connection = True
 
     def _absolute_url(self):
+        # The request target exactly as sent: http.server collapses a leading "//" in self.path (an
+        # open-redirect guard), which would make https://h//p look like https://h/p in the log.
+        parts = self.requestline.split()
+        target = parts[1] if len(parts) >= 2 else self.path
         if self.origin is not None:
-            return self.origin + self.path
-        return self.path  # a plain proxy request carries the absolute URL
+            return self.origin + target
+        return target  # a plain proxy request carries the absolute URL
 
     def _serve(self):
         url = self._absolute_url()

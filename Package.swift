@@ -31,7 +31,7 @@ let package = Package(
         .target(name: "TdsGenerator", dependencies: ["FileIO", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "RuleBuilder", dependencies: ["FileIO", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "RuleCompiler", dependencies: ["FileIO", "ContentRules", "StrictJSON", "Digest"]),
-        .target(name: "RuleEngine", dependencies: ["FileIO", "RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
+        .target(name: "RuleEngine", dependencies: ["FileIO", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "CICU"]),
         .target(name: "Surrogates", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "Domains", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk"]),
         .target(name: "WebKitBridge", dependencies: ["FileIO"]),

@@ -141,8 +141,8 @@ public enum ActionSerializer {
             case .makeHTTPS: location = shared(&makeHTTPSMap, flags) { append(action) }
             case .ignorePreviousRules: location = shared(&ignorePreviousMap, flags) { append(action) }
             case .notify: location = shared(&notifyMap, TextKey(action.text, flags)) { append(action) }
-            case .redirect: location = shared(&redirectMap, TextKey(action.text, flags)) { append(action) }
-            case .modifyHeaders: location = shared(&modifyHeadersMap, TextKey(action.text, flags)) { append(action) }
+            case .redirect: location = shared(&redirectMap, TextKey(PayloadIdentity.redirect(rule), flags)) { append(action) }
+            case .modifyHeaders: location = shared(&modifyHeadersMap, TextKey(PayloadIdentity.modifyHeaders(rule), flags)) { append(action) }
             case .ignoreFollowingRules, .reportIdentifier: preconditionFailure("handled above")
             }
             locations.append(location)
@@ -202,6 +202,77 @@ private struct TextKey: Hashable {
     init(_ text: String, _ flags: UInt32) {
         self.text = text
         self.flags = flags
+    }
+}
+
+/// What makes two redirect or modify-headers actions equal for WebKit: its parsed RedirectAction /
+/// ModifyHeadersAction, not the JSON text (unknown keys are ignored, only the member that wins the
+/// redirect precedence counts, a regex-substitution carries the rule's url-filter, priority is an int).
+enum PayloadIdentity {
+    static func redirect(_ rule: ParsedRule) -> String {
+        guard case .content(let r) = rule.kind, case .redirect(let o) = r.action else { return "" }
+        var key = JSONObject()
+        if case .string(let s)? = o["extension-path"] {
+            key["extension-path"] = .string(s)
+        } else if case .string(let s)? = o["regex-substitution"] {
+            key["regex-substitution"] = .string(s)
+            key["url-filter"] = .string(r.trigger.urlFilter)
+        } else if case .object(let t)? = o["transform"] {
+            var transform = JSONObject()
+            for k in ["fragment", "host", "password", "path", "port", "username"] {
+                if case .string(let v)? = t[k] { transform[k] = .string(v) }
+            }
+            if case .string(let v)? = t["scheme"] { transform["scheme"] = .string(asciiLowercased(v)) }
+            if case .object(let q)? = t["query-transform"] {
+                var qt = JSONObject()
+                if let remove = q["remove-parameters"] { qt["remove-parameters"] = remove }
+                if case .array(let entries)? = q["add-or-replace-parameters"] {
+                    qt["add-or-replace-parameters"] = .array(entries.map { e in
+                        var kv = JSONObject()
+                        kv["key"] = e["key"] ?? .null
+                        kv["value"] = e["value"] ?? .null
+                        kv["replace-only"] = .bool(e["replace-only"]?.boolValue ?? false)
+                        return .object(kv)
+                    })
+                }
+                transform["query-transform"] = .object(qt)
+            } else if case .string(let v)? = t["query"] {
+                transform["query"] = .string(v)
+            }
+            key["transform"] = .object(transform)
+        } else if case .string(let s)? = o["url"] {
+            key["url"] = .string(s)
+        }
+        return JSONWriter.string(.object(key), options: [.sortedKeys])
+    }
+
+    static func modifyHeaders(_ rule: ParsedRule) -> String {
+        guard case .content(let r) = rule.kind, case .modifyHeaders(let o) = r.action else { return "" }
+        var key = JSONObject()
+        for list in ["request-headers", "response-headers"] {
+            guard case .array(let infos)? = o[list] else { key[list] = .array([]); continue }
+            key[list] = .array(infos.map { info in
+                var i = JSONObject()
+                for k in ["operation", "header", "value"] { if case .string(let v)? = info[k] { i[k] = .string(v) } }
+                if i["operation"]?.stringValue == "remove" { i["value"] = nil }
+                return .object(i)
+            })
+        }
+        // getInteger: JavaScript ToInt32 truncation.
+        if case .number(let d)? = o["priority"] { key["priority"] = .number(Double(toInt32(d))) }
+        return JSONWriter.string(.object(key), options: [.sortedKeys])
+    }
+
+    /// JavaScript ToInt32 (modulo 2^32, never traps).
+    static func toInt32(_ d: Double) -> Int32 {
+        guard d.isFinite else { return 0 }
+        var m = d.rounded(.towardZero).truncatingRemainder(dividingBy: 4_294_967_296)
+        if m < 0 { m += 4_294_967_296 }
+        return Int32(bitPattern: UInt32(m))
+    }
+
+    private static func asciiLowercased(_ s: String) -> String {
+        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }
 

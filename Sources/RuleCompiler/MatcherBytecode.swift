@@ -43,7 +43,8 @@
 //     dense:  K x target (W bytes)                 target per class
 //   A target is a state offset; all-ones (2^(8W)-1) means "no transition" (the DFA stops).
 //
-// Matching (MatcherInterpreter): for each DFA, start at the root with input index i = 0; at each state
+// Matching (MatcherInterpreter runs these semantics on an execution form it derives from this layout
+// at load, MatcherProgram; the layout itself is what files hold): for each DFA, start at the root with input index i = 0; at each state
 // first report its actions (ids pass the WebKit flags test, see matcherFlagsTestPasses), stop if
 // i > len, read class = classMap[url[i]] (or the end-of-string class when i == len), follow the
 // transition or stop, i += 1. Reporting actions whenever a state is reached, with the leading `.*` of
@@ -284,8 +285,8 @@ enum MatcherBytecode {
             // Pass 2: every target is a state or "none".
             let none = w == 4 ? UInt32.max : (UInt32(1) << (8 * UInt32(w))) - 1
             func checkTarget(_ at: Int) throws {
-                var v: UInt32 = 0
-                for x in 0..<w { v |= UInt32(b[at + x]) << (8 * UInt32(x)) }
+                // In bounds: a target ends at most at `end`, and 4 bytes of padding follow.
+                let v = read32(b, at) & none
                 if v == none { return }
                 guard Int(v) < areaEnd - area, isState[Int(v)] else { throw fail("bad target") }
             }

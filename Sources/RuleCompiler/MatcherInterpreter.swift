@@ -9,7 +9,7 @@
 import ContentRules
 
 public struct Matcher: Sendable {
-    /// The serialized form (validated); the interpreter runs directly on it.
+    /// The serialized form (validated); `program` is derived from it at load.
     let bytes: [UInt8]
     let layout: MatcherBytecode.Layout
     /// What `match` runs (built from `bytes`).
@@ -26,6 +26,11 @@ public struct Matcher: Sendable {
     /// MatcherError.corrupt and can never make the interpreter read out of bounds.
     public init(serialized: UnsafeRawBufferPointer) throws {
         try self.init(validated: Array(serialized))
+    }
+
+    /// Checks a serialized matcher as `init(serialized:)` does, without building its execution form.
+    public static func validate(serialized: UnsafeRawBufferPointer) throws {
+        _ = try MatcherBytecode.validate(serialized)
     }
 
     public func serialized() -> [UInt8] { bytes }
@@ -90,8 +95,10 @@ public struct Matcher: Sendable {
 ///   words: per state (a state is its word index; DFA d's root is roots[d])
 ///     header  (row << 1) | hasActions: row = offset in `rows` of the state's class -> index row
 ///     [action list index]                       if hasActions
-///     targets: the state's distinct targets, as word indices of states (none = UInt32.max);
-///              a state without transitions has one target, none, and the all-zero row
+///     targets: a sparse state's exception targets then its default, a dense state's target per
+///              class, as word indices of states (none = UInt32.max); a state without transitions
+///              has one target, none, and the all-zero row
+///   States are laid out depth first from each root (see append(dfa:)), not in bytecode order.
 ///   rows: K bytes per row (K = the DFA's class count): index into the state's targets by class.
 ///         Rows are shared: a dense state uses the identity row, sparse states with the same
 ///         exception ranges share one.
@@ -119,48 +126,94 @@ struct MatcherProgram: Sendable {
         eosClasses.append(Int(b[o + 10]))
         classMaps.append(contentsOf: UnsafeRawBufferPointer(rebasing: b[(o + 12)..<(o + 268)]))
         let area = o + MatcherBytecode.dfaHeaderSize, areaEnd = o + length
-        func target(_ at: Int) -> UInt32 {
-            var v: UInt32 = 0
-            for x in 0..<w { v |= UInt32(b[at + x]) << (8 * UInt32(x)) }
-            return v
-        }
-        // Pass 1: the word index of every state (by its offset in the state area).
-        var wordAt = [UInt32](repeating: 0, count: areaEnd - area)
-        var next = words.count
+        // The blob ends with 4 bytes of padding, so a 32-bit load at any target is in bounds.
+        func target(_ at: Int) -> UInt32 { MatcherBytecode.read32(b, at) & noneTarget }
+        // The states in bytecode order: where each starts and its size in words.
+        var offsets: [Int] = []
+        var sizes: [Int] = []
+        var stateAt = [Int32](repeating: -1, count: areaEnd - area)
         var p = area
         while p < areaEnd {
-            wordAt[p - area] = UInt32(next)
+            stateAt[p - area] = Int32(offsets.count)
+            offsets.append(p)
             let h = b[p]
             p += 1
-            next += 1
-            if h & 0x80 != 0 { p += 4; next += 1 }
+            var size = 1
+            if h & 0x80 != 0 { p += 4; size += 1 }
             switch h & 3 {
             case 1:
                 let n = Int((h >> 2) & 31)
                 p += n * (2 + w) + w
-                next += n + 1
+                size += n + 1
             case 2:
                 p += k * w
-                next += k
+                size += k
             default:
-                next += 1
+                size += 1
+            }
+            sizes.append(size)
+        }
+        // Layout order: depth first from the root, a state's exception targets before its default target,
+        // so that a chain of states (the letters of a domain name) lies in consecutive words and shares
+        // cache lines; matching is bound by memory latency, not by instructions. Unreachable states
+        // (none after minimization) are left out: matching never reaches them.
+        var order: [Int32] = []
+        order.reserveCapacity(offsets.count)
+        var visited = [Bool](repeating: false, count: offsets.count)
+        var stack: [Int32] = [0]
+        visited[0] = true
+        while let s = stack.popLast() {
+            order.append(s)
+            var q = offsets[Int(s)]
+            let h = b[q]
+            q += 1 + (h & 0x80 != 0 ? 4 : 0)
+            var first = q, count = 0
+            switch h & 3 {
+            case 1:
+                let n = Int((h >> 2) & 31)
+                first = q + 2 * n
+                count = n + 1
+            case 2:
+                count = k
+            default:
+                break
+            }
+            // Pushed last = laid out next: push the default (or last class) first.
+            var x = count - 1
+            while x >= 0 {
+                let t = target(first + w * x)
+                if t != noneTarget {
+                    let u = stateAt[Int(t)]
+                    if !visited[Int(u)] {
+                        visited[Int(u)] = true
+                        stack.append(u)
+                    }
+                }
+                x -= 1
             }
         }
+        var wordOf = [UInt32](repeating: 0, count: offsets.count)
+        var next = words.count
+        for s in order {
+            wordOf[Int(s)] = UInt32(next)
+            next += sizes[Int(s)]
+        }
         roots.append(words.count)
-        // Rows of this DFA, interned by exception ranges (the dense identity row has key [255]).
-        var rowOf: [[UInt8]: UInt32] = [:]
-        func row(_ key: [UInt8], _ make: () -> [UInt8]) -> UInt32 {
-            if let r = rowOf[key] { return r }
+        // Rows of this DFA, interned by their exception ranges packed in two words (at most 8 ranges, as
+        // MatcherBytecode.encode writes them; a longer list gets a row of its own). n = 255: dense.
+        struct RowKey: Hashable { var low: UInt64, high: UInt64, n: UInt8 }
+        var rowOf: [RowKey: UInt32] = [:]
+        func row(_ key: RowKey?, _ make: () -> [UInt8]) -> UInt32 {
+            if let key, let r = rowOf[key] { return r }
             let r = UInt32(rows.count)
             rows.append(contentsOf: make())
-            rowOf[key] = r
+            if let key { rowOf[key] = r }
             return r
         }
-        func word(_ t: UInt32) -> UInt32 { t == noneTarget ? MatcherProgram.none : wordAt[Int(t)] }
-        // Pass 2: the words.
+        func word(_ t: UInt32) -> UInt32 { t == noneTarget ? MatcherProgram.none : wordOf[Int(stateAt[Int(t)])] }
         words.reserveCapacity(next)
-        p = area
-        while p < areaEnd {
+        for s in order {
+            p = offsets[Int(s)]
             let h = b[p]
             p += 1
             let headerAt = words.count
@@ -173,11 +226,19 @@ struct MatcherProgram: Sendable {
             switch h & 3 {
             case 1:
                 let n = Int((h >> 2) & 31)
-                let ranges = Array(UnsafeRawBufferPointer(rebasing: b[p..<(p + 2 * n)]))
-                r = row(ranges) {
+                var key: RowKey? = nil
+                if n <= 8 {
+                    var packed = RowKey(low: 0, high: 0, n: UInt8(n))
+                    for x in 0..<(2 * n) {
+                        if x < 8 { packed.low |= UInt64(b[p + x]) << (8 * UInt64(x)) } else { packed.high |= UInt64(b[p + x]) << (8 * UInt64(x - 8)) }
+                    }
+                    key = packed
+                }
+                let rangesAt = p
+                r = row(key) {
                     var indices = [UInt8](repeating: UInt8(n), count: k)
                     for e in 0..<n {
-                        for c in Int(ranges[2 * e])...Int(ranges[2 * e + 1]) { indices[c] = UInt8(e) }
+                        for c in Int(b[rangesAt + 2 * e])...Int(b[rangesAt + 2 * e + 1]) { indices[c] = UInt8(e) }
                     }
                     return indices
                 }
@@ -187,13 +248,13 @@ struct MatcherProgram: Sendable {
                     p += w
                 }
             case 2:
-                r = row([255]) { (0..<k).map { UInt8($0) } }
+                r = row(RowKey(low: 0, high: 0, n: 255)) { (0..<k).map { UInt8($0) } }
                 for _ in 0..<k {
                     words.append(word(target(p)))
                     p += w
                 }
             default:
-                r = row([]) { [UInt8](repeating: 0, count: k) }
+                r = row(RowKey(low: 0, high: 0, n: 0)) { [UInt8](repeating: 0, count: k) }
                 words.append(MatcherProgram.none)
             }
             words[headerAt] |= r << 1
@@ -223,7 +284,7 @@ struct MatcherProgram: Sendable {
                             break
                         }
                         state = Int(next)
-                        i += 1
+                        i &+= 1
                     } while i < length
                 }
                 guard alive else { continue }
@@ -246,12 +307,12 @@ struct MatcherProgram: Sendable {
                              _ actions: ActionLists, _ result: inout [UInt64]) -> UInt32
     {
         let header = words[state]
-        var targets = state + 1
+        var targets = state &+ 1
         if header & 1 != 0 {
             actions.report(words[targets], into: &result)
-            targets += 1
+            targets &+= 1
         }
-        return words[targets + Int(rows[Int(header >> 1) + c])]
+        return words[targets &+ Int(rows[Int(header >> 1) &+ c])]
     }
 }
 

@@ -244,7 +244,7 @@ public enum RBCFile {
         // Automata: Matcher checks its own serialization.
         for (i, tag) in [(5, "MURL"), (6, "MTOP"), (7, "MFRM")] {
             do {
-                _ = try Matcher(serialized: sections[i])
+                try Matcher.validate(serialized: sections[i])
             } catch {
                 throw fail("\(tag): \(error)")
             }

@@ -70,10 +70,12 @@ public enum RuleListCompiler {
             guard let condition = trigger.condition else { continue }
             let frameFamily = condition.kind.isFrameURL
             let caseSensitive = frameFamily ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
-            for (value, regex) in zip(condition.values, condition.regexes) {
-                let f = filters.get(regex, caseSensitive: caseSensitive)
+            for value in condition.values {
+                // Domain lists repeat across rules (a tracker's entity domains): parse each domain once.
+                let f = condition.kind.isDomainList ? filters.domain(value, caseSensitive: caseSensitive)
+                    : filters.get(value, caseSensitive: caseSensitive)
                 guard f.status.isSupported else {
-                    let what = condition.kind.isDomainList ? "\(condition.kind.rawValue) entry \(abbreviated(value)) (as the regex \(abbreviated(regex)))"
+                    let what = condition.kind.isDomainList ? "\(condition.kind.rawValue) entry \(abbreviated(value)) (as the regex \(abbreviated(f.pattern)))"
                         : "\(condition.kind.rawValue) entry \(abbreviated(value))"
                     throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex, detail: "\(what): \(f.status.message)")
                 }
@@ -123,6 +125,16 @@ public enum RuleListCompiler {
 private struct FilterCache {
     private var sensitive: [String: URLFilter] = [:]
     private var insensitive: [String: URLFilter] = [:]
+    private var domains: [String: URLFilter] = [:]
+    private var domainsSensitive: [String: URLFilter] = [:]
+
+    /// The filter of an if/unless-domain entry (WebKit's domain-to-regex transformation, then parsed).
+    mutating func domain(_ value: String, caseSensitive: Bool) -> URLFilter {
+        if let f = caseSensitive ? domainsSensitive[value] : domains[value] { return f }
+        let f = get(TriggerCondition.domainRegex(value), caseSensitive: caseSensitive)
+        if caseSensitive { domainsSensitive[value] = f } else { domains[value] = f }
+        return f
+    }
 
     mutating func get(_ pattern: String, caseSensitive: Bool) -> URLFilter {
         if let f = caseSensitive ? sensitive[pattern] : insensitive[pattern] { return f }

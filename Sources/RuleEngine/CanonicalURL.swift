@@ -5,9 +5,10 @@
 // Covered: scheme lowercasing, special schemes (http, https, ws, wss, ftp, file) with their default
 // ports, slash/backslash handling, user info, hosts (percent-decoding, IDNA to punycode, forbidden
 // code points, IPv4 in all WHATWG notations, IPv6 compression), dot segments, and WebKit's
-// percent-encode sets for path, query (special: also "'"), fragment and user info.
+// percent-encode sets for path, query (special: also "'"), fragment and user info. Internationalized
+// hosts go through ICU's UTS #46 configured as WebKit configures it.
 
-import Domains
+import CICU
 
 public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     /// The serialized URL (ASCII).
@@ -424,14 +425,9 @@ private struct URLCanonicalizer {
         if decoded.allSatisfy({ $0 < 0x80 }) && !hasPunycodeLabel(decoded) {
             ascii = decoded.map(lower)
         } else {
-            guard let s = String(validating: decoded, as: UTF8.self) else { return nil }
-            // IDNA (UTS #46, nontransitional) through libidn2; keep a trailing root dot, which WebKit keeps.
-            let trailingDot = s.hasSuffix(".")
-            let body = trailingDot ? String(s.dropLast()) : s
-            if body.isEmpty || body.hasPrefix(".") || body.contains("..") { return nil }
-            guard let normalized = try? DomainNormalizer.normalize(body), normalized.utf8.allSatisfy({ $0 < 0x80 }) else { return nil }
-            ascii = Array(normalized.utf8)
-            if trailingDot { ascii.append(UInt8(ascii: ".")) }
+            // URLParser::domainToASCII: ICU UTS #46 with WebKit's options and tolerated errors.
+            guard let s = String(validating: decoded, as: UTF8.self), let converted = idnaToASCII(s) else { return nil }
+            ascii = converted
         }
         if ascii.isEmpty || ascii.contains(where: isForbiddenDomainByte) { return nil }
         switch parseIPv4(ascii) {
@@ -440,6 +436,19 @@ private struct URLCanonicalizer {
         case .address(let a):
             return Array("\(a >> 24).\((a >> 16) & 0xFF).\((a >> 8) & 0xFF).\(a & 0xFF)".utf8)
         }
+    }
+
+    /// UTS #46 ToASCII as WebKit configures it (at most 2048 UTF-16 units, like WebKit's buffer).
+    static func idnaToASCII(_ domain: String) -> [UInt8]? {
+        let source = Array(domain.utf16)
+        var out = [UInt16](repeating: 0, count: 2048)
+        let n = source.withUnsafeBufferPointer { src in
+            out.withUnsafeMutableBufferPointer { dst in
+                radarblock_idna_to_ascii(src.baseAddress, Int32(src.count), dst.baseAddress, Int32(dst.count))
+            }
+        }
+        guard n > 0, n <= out.count, out[0..<Int(n)].allSatisfy({ $0 < 0x80 }) else { return nil }
+        return out[0..<Int(n)].map { UInt8(truncatingIfNeeded: $0) }
     }
 
     static func hasPunycodeLabel(_ host: [UInt8]) -> Bool {

@@ -276,6 +276,7 @@ enum PublicSuffixLookup {
 extension MatchRequest {
     /// Decodes one `match --requests` line.
     public static func decode(line: UnsafeRawBufferPointer) throws -> MatchRequest {
+        if let request = RequestLineScanner.decode(line) { return request } // the common flat line, without a JSONValue
         let value: JSONValue
         do {
             value = try JSONParser.parse(bytes: line, maximumDepth: 16)

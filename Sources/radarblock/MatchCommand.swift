@@ -92,7 +92,11 @@ enum MatchCommand: Command {
             return try LoadedRuleList(RBCFile.load(bytes, path: path))
         }
         do {
-            return try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path)))
+            let list = try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path)))
+            if list.compiled.skippedRuleCount > 0 {
+                Console.warning("\(path): \(list.compiled.skippedRuleCount) rule(s) skipped as WebKit skips them (run `radarblock validate` for details)")
+            }
+            return list
         } catch let e as RuleListValidationError {
             throw InputError("\(path): \(e.description)")
         }
@@ -142,7 +146,11 @@ struct LineReader {
     mutating func next(path: String) throws -> Line? {
         var skipping = false
         while true {
-            if let nl = buffer[start...].firstIndex(of: 0x0A) {
+            let found: Int? = buffer.withUnsafeBytes { raw in
+                guard start < raw.count, let p = memchr(raw.baseAddress! + start, 0x0A, raw.count - start) else { return nil }
+                return raw.baseAddress!.distance(to: UnsafeRawPointer(p))
+            }
+            if let nl = found {
                 var end = nl
                 if end > start, buffer[end - 1] == 0x0D { end -= 1 }
                 let line = buffer[start..<end]

@@ -244,6 +244,9 @@ final class MatcherPropertyTests: XCTestCase {
                 let i = Int.random(in: 0...bad.count, using: &rng)
                 bad.insert(contentsOf: (0..<Int.random(in: 1...8, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: i)
             }
+            // The validate-only check (RBCFile.load) accepts exactly what loading accepts.
+            let validates = (try? bad.withUnsafeBytes { try Matcher.validate(serialized: $0) }) != nil
+            XCTAssertEqual(validates, (try? bad.withUnsafeBytes { try Matcher(serialized: $0) }) != nil)
             do {
                 let m = try bad.withUnsafeBytes { try Matcher(serialized: $0) }
                 // Accepted: must still run safely on any input.
@@ -254,5 +257,23 @@ final class MatcherPropertyTests: XCTestCase {
             }
         }
         XCTAssertGreaterThan(rejected, 3000)
+    }
+
+    /// `match(_:requestFlags:into:)` appends to what the caller already holds (the engine reuses one buffer).
+    func testMatchIntoAppendsToTheCallersBuffer() {
+        var b = MatcherBuilder()
+        b.add(URLFilter.parse("^https?://([^/]*\\.)?tracker\\.com/", caseSensitive: false), id: 1)
+        b.add(URLFilter.parse("/pixel\\.gif$", caseSensitive: true), id: 2)
+        b.add(URLFilter.parse("ads", caseSensitive: false), id: UInt64(0x10) << 32 | 3) // flags: script only
+        let m = b.build()
+        let url = Array("https://cdn.tracker.com/ads/pixel.gif".utf8)
+        XCTAssertEqual(Set(m.match(url, requestFlags: 0x8010)), [1, 2, UInt64(0x10) << 32 | 3])
+        XCTAssertEqual(Set(m.match(url, requestFlags: 0x8001)), [1, 2])
+        var buffer: [UInt64] = [42]
+        url.withUnsafeBufferPointer { m.match($0, requestFlags: 0x8001, into: &buffer) }
+        XCTAssertEqual(buffer.first, 42)
+        XCTAssertEqual(Set(buffer.dropFirst()), [1, 2])
+        XCTAssertEqual(m.match(Array("https://tracker.com.evil/".utf8), requestFlags: 0x8010), [])
+        XCTAssertEqual(m.match([], requestFlags: 0x8010), [])
     }
 }

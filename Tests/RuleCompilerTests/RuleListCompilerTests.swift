@@ -53,6 +53,23 @@ final class RuleListCompilerTests: XCTestCase {
         XCTAssertNotEqual(l[0], l[3])
     }
 
+    func testRedirectAndModifyHeadersShareByWhatWebKitParses() throws {
+        let redirect = #"{"type":"redirect","redirect":{"url":"https://e.com/x"}}"#
+        let redirectExtra = #"{"type":"redirect","redirect":{"url":"https://e.com/x","unknown":1}}"#
+        let regex = #"{"type":"redirect","redirect":{"regex-substitution":"\\1"}}"#
+        let l = try locations(r("a", redirect), r("b", redirectExtra), r("(c)", regex), r("(d)", regex))
+        XCTAssertEqual(l[0], l[1], "unknown keys do not make a different action")
+        XCTAssertNotEqual(l[2], l[3], "a regex-substitution carries its rule's url-filter")
+        let h1 = #"{"type":"modify-headers","priority":2.7,"request-headers":[{"operation":"remove","header":"A","value":"ignored"}]}"#
+        let h2 = #"{"type":"modify-headers","priority":2,"request-headers":[{"operation":"remove","header":"A"}]}"#
+        let m = try locations(r("a", h1), r("b", h2))
+        XCTAssertEqual(m[0], m[1])
+        XCTAssertEqual(PayloadIdentity.toInt32(4_294_967_298), 2)
+        XCTAssertEqual(PayloadIdentity.toInt32(-0.5), 0)
+        XCTAssertEqual(PayloadIdentity.toInt32(2_147_483_648), Int32.min)
+        XCTAssertEqual(PayloadIdentity.toInt32(1e300), 0)
+    }
+
     func testIgnoreFollowingRulesAlwaysFresh() throws {
         let l = try locations(r("a", ignoreFollowing), r("b", ignoreFollowing))
         XCTAssertNotEqual(l[0], l[1])

@@ -46,6 +46,13 @@ final class CanonicalURLTests: XCTestCase {
     func testHosts() {
         XCTAssertEqual(canonical("http://bücher.example/"), "http://xn--bcher-kva.example/")
         XCTAssertEqual(canonical("http://EX%41MPLE.com/"), "http://example.com/")
+        // IDNA as WebKit configures ICU: nontransitional (ß stays), percent-decoded first, xn-- labels validated.
+        XCTAssertEqual(canonical("http://éxample.com/"), "http://xn--xample-9ua.com/")
+        XCTAssertEqual(canonical("http://faß.de/"), "http://xn--fa-hia.de/")
+        XCTAssertEqual(canonical("http://ex%C3%A4mple.com/"), "http://xn--exmple-cua.com/")
+        XCTAssertEqual(canonical("http://XN--BCHER-KVA.example/"), "http://xn--bcher-kva.example/")
+        XCTAssertNil(canonical("http://xn--a.com/"))
+        XCTAssertEqual(canonical("http://a..b.com/"), "http://a..b.com/")
         XCTAssertEqual(canonical("http://example.com./"), "http://example.com./")
         XCTAssertNil(canonical("http://exa mple.com/"))
         XCTAssertNil(canonical("http://exa%20mple.com/"))

@@ -1,0 +1,118 @@
+// The fast path of MatchRequest.decode(line:). Request lines are almost always a flat JSON object of
+// plain strings; building a general JSONValue tree (a dictionary-backed JSONObject per line) for them
+// cost several times more than matching the request. The scanner reads such a line directly and
+// answers nil for anything else (escapes, numbers, nesting, a byte-order mark, a missing or null
+// required key, invalid UTF-8, malformed JSON), so the general parser still decides every other
+// line, with its exact errors. Duplicate keys: the last one wins, as in JSONObject.
+
+enum RequestLineScanner {
+    private static let url = Array("url".utf8)
+    private static let topURL = Array("topURL".utf8)
+    private static let frameURL = Array("frameURL".utf8)
+    private static let resourceType = Array("resourceType".utf8)
+    private static let loadContext = Array("loadContext".utf8)
+    private static let requestMethod = Array("requestMethod".utf8)
+
+    static func decode(_ line: UnsafeRawBufferPointer) -> MatchRequest? {
+        let n = line.count
+        var i = 0
+        func skipWhitespace() {
+            while i < n {
+                switch line[i] {
+                case 0x20, 0x09, 0x0A, 0x0D: i += 1
+                default: return
+                }
+            }
+        }
+        /// At an opening quote: the range of the string's bytes (the quote after it is consumed), or nil
+        /// when the string has an escape or a control character or does not end.
+        var ascii = true
+        func plainString() -> Range<Int>? {
+            guard i < n, line[i] == UInt8(ascii: "\"") else { return nil }
+            let start = i + 1
+            var j = start
+            var high: UInt8 = 0
+            while j < n {
+                let b = line[j]
+                if b == UInt8(ascii: "\"") {
+                    i = j + 1
+                    ascii = high < 0x80
+                    return start..<j
+                }
+                if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
+                high |= b
+                j += 1
+            }
+            return nil
+        }
+        func equals(_ r: Range<Int>, _ key: [UInt8]) -> Bool {
+            guard r.count == key.count else { return false }
+            var k = 0
+            while k < key.count {
+                if line[r.lowerBound + k] != key[k] { return false }
+                k += 1
+            }
+            return true
+        }
+
+        var urlValue: String? = nil, topValue: String? = nil, typeValue: String? = nil
+        var frameValue: String? = nil, contextValue: String? = nil, methodValue: String? = nil
+        skipWhitespace()
+        guard i < n, line[i] == UInt8(ascii: "{") else { return nil }
+        i += 1
+        skipWhitespace()
+        if i < n, line[i] == UInt8(ascii: "}") { return nil } // {}: the general path reports the missing key
+        while true {
+            guard let key = plainString() else { return nil }
+            // A non-ASCII key must still be valid UTF-8 (the general parser rejects the line otherwise).
+            if !ascii, String(validating: UnsafeRawBufferPointer(rebasing: line[key]), as: UTF8.self) == nil { return nil }
+            skipWhitespace()
+            guard i < n, line[i] == UInt8(ascii: ":") else { return nil }
+            i += 1
+            skipWhitespace()
+            var value: String? = nil
+            if let r = plainString() {
+                let bytes = UnsafeRawBufferPointer(rebasing: line[r])
+                if ascii {
+                    value = String(decoding: bytes, as: UTF8.self) // ASCII: nothing to validate
+                } else {
+                    guard let s = String(validating: bytes, as: UTF8.self) else { return nil }
+                    value = s
+                }
+            } else if n - i >= 4, line[i] == UInt8(ascii: "n"), line[i + 1] == UInt8(ascii: "u"),
+                      line[i + 2] == UInt8(ascii: "l"), line[i + 3] == UInt8(ascii: "l")
+            {
+                i += 4
+            } else {
+                return nil
+            }
+            if equals(key, url) {
+                urlValue = value
+            } else if equals(key, topURL) {
+                topValue = value
+            } else if equals(key, resourceType) {
+                typeValue = value
+            } else if equals(key, frameURL) {
+                frameValue = value
+            } else if equals(key, loadContext) {
+                contextValue = value
+            } else if equals(key, requestMethod) {
+                methodValue = value
+            }
+            skipWhitespace()
+            guard i < n else { return nil }
+            if line[i] == UInt8(ascii: ",") {
+                i += 1
+                skipWhitespace()
+                continue
+            }
+            guard line[i] == UInt8(ascii: "}") else { return nil }
+            i += 1
+            break
+        }
+        skipWhitespace()
+        guard i == n, let urlValue, let topValue, let typeValue else { return nil }
+        return MatchRequest(url: urlValue, topURL: topValue, frameURL: frameValue, resourceType: typeValue,
+                            loadContext: contextValue, requestMethod: methodValue)
+    }
+}

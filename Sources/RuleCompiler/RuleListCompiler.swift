@@ -84,12 +84,14 @@ public enum RuleListCompiler {
         }
 
         let (universal, stylesheet) = try loadTimeUniversalActions(universalIDs: universalIDs, actions: serialized.blob)
+        // The three families are independent: build them on both cores (same bytes as one after another).
+        let matchers = MatcherBuilder.buildAll([url, top, frame])
         return CompiledRuleList(
             identifier: identifier.string, name: options.name, dataset: options.dataset, toolVersion: options.toolVersion,
             sourceSHA256: Digest.hash(.sha256, source), source: options.embedSource ? source : [], sourceRuleCount: list.sourceRuleCount,
             skippedRuleCount: list.skipped.count, actions: serialized.blob, rules: infos, universalActions: universal,
-            stylesheet: stylesheet, urlMatcher: url.build().serialized(), topURLMatcher: top.build().serialized(),
-            frameURLMatcher: frame.build().serialized())
+            stylesheet: stylesheet, urlMatcher: matchers[0].serialized(), topURLMatcher: matchers[1].serialized(),
+            frameURLMatcher: matchers[2].serialized())
     }
 
     /// ContentExtension's constructor: the flag-free universal actions in its order; those that are

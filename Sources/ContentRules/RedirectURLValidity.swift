@@ -6,7 +6,7 @@
 // Hosts that need IDNA processing (non-ASCII after percent-decoding, or a label starting with "xn--") go through
 // ICU's UTS #46 with WebKit's options and tolerated errors (CICU's shim), like WebKit itself.
 
-import CICU
+import CWebKitIDNA
 
 enum WebKitURLValidity {
     struct ParsedURL: Equatable {

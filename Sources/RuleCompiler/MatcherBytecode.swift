@@ -43,8 +43,9 @@
 //     dense:  K x target (W bytes)                 target per class
 //   A target is a state offset; all-ones (2^(8W)-1) means "no transition" (the DFA stops).
 //
-// Matching (MatcherInterpreter runs these semantics on an execution form it derives from this layout
-// at load, MatcherProgram; the layout itself is what files hold): for each DFA, start at the root with input index i = 0; at each state
+// Matching (MatcherInterpreter runs these semantics on MatcherProgram, an execution form it derives
+// from this layout at load; files hold only this layout): for each DFA, start at the root with input
+// index i = 0; at each state
 // first report its actions (ids pass the WebKit flags test, see matcherFlagsTestPasses), stop if
 // i > len, read class = classMap[url[i]] (or the end-of-string class when i == len), follow the
 // transition or stop, i += 1. Reporting actions whenever a state is reached, with the leading `.*` of

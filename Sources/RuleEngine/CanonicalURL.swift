@@ -8,7 +8,7 @@
 // percent-encode sets for path, query (special: also "'"), fragment and user info. Internationalized
 // hosts go through ICU's UTS #46 configured as WebKit configures it.
 
-import CICU
+import CWebKitIDNA
 
 public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     /// The serialized URL (ASCII).

@@ -11,7 +11,7 @@ SEED       ?= 1
 CASES      ?= 1000
 export SHARED
 
-.PHONY: all deps deps-test build build-debug demo test test-swift test-js test-webkit bench clean
+.PHONY: all deps deps-test build demo test test-js test-webkit bench clean
 
 all: build
 
@@ -41,6 +41,7 @@ test-webkit: build
 
 bench: build
 	@scripts/install-deps.sh bench
+	$(SWIFT) build -c release --scratch-path $(BUILD_DIR) --product radarblock-bench
 	scripts/bench.sh $(RELEASE_BIN)
 
 clean:

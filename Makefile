@@ -29,7 +29,7 @@ demo: build
 
 test: deps-test build
 	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
-	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build --parallel --num-workers 2
+	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-webkit
 

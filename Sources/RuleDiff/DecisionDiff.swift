@@ -111,7 +111,7 @@ public struct DecisionDiff: Sendable {
         var surrogate: String? = nil
         do {
             for (l, list) in engine.lists.enumerated() {
-                guard let ex = try? Explain.explain(list, load) else { continue }
+                guard let ex = try? Explain.explain(list, load, prefilter: true) else { continue }
                 guard let deciding = ex.matched.last(where: { action(of: $0.rule) == .block || action(of: $0.rule) == .ignorePreviousRules })
                 else { continue }
                 let blocks = action(of: deciding.rule) == .block

@@ -9,9 +9,13 @@ RELEASE_BIN = $(BUILD_DIR)/release/radarblock
 OUT        ?= out
 SEED       ?= 1
 CASES      ?= 1000
+PREFIX     ?= /usr/local
+DIST       ?= dist
+# The release binary carries the Swift runtime (make dist ships it as is): only Debian's shared libraries remain.
+RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
-.PHONY: all deps deps-test build demo test test-js test-webkit bench clean
+.PHONY: all deps deps-test build demo test test-js test-webkit test-dist bench dist install clean
 
 all: build
 
@@ -22,7 +26,7 @@ deps-test:
 	@scripts/install-deps.sh test
 
 build: deps
-	$(SWIFT) build -c release --scratch-path $(BUILD_DIR) --product radarblock
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(BUILD_DIR) --product radarblock
 
 demo: build
 	scripts/demo.sh $(RELEASE_BIN) $(OUT)/demo
@@ -32,6 +36,7 @@ test: deps-test build
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-webkit
+	$(MAKE) --no-print-directory test-dist
 
 test-js: build
 	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
@@ -39,10 +44,21 @@ test-js: build
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)
 
+dist: build
+	scripts/dist.sh $(RELEASE_BIN) $(DIST)
+
+# make install PREFIX=DIR [DESTDIR=STAGING]: binary, man page, bash and zsh completions.
+install: build
+	scripts/install-files.sh $(RELEASE_BIN) $(DESTDIR)$(PREFIX)
+
+# The shipped artifacts: tarball on a PATH without Swift, ldd, the .deb (dpkg -i, then purge), man page = --help.
+test-dist: dist
+	tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
+
 bench: build
 	@scripts/install-deps.sh bench
-	$(SWIFT) build -c release --scratch-path $(BUILD_DIR) --product radarblock-bench
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(BUILD_DIR) --product radarblock-bench
 	scripts/bench.sh $(RELEASE_BIN)
 
 clean:
-	rm -rf $(BUILD_DIR) $(OUT)
+	rm -rf $(BUILD_DIR) $(OUT) $(DIST)

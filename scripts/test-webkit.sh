@@ -126,6 +126,8 @@ PY
   /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old/rules.json" "$tmp/ios-new/rules.json" 60
 }
 
+install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
+
 run "harness self-test" harness_self_test
 run "faithful conversion: DuckDuckGo's reference tests in WebKit, and match agrees" faithful_reference
 run "surrogate bundle: reference surrogate cases in WebKit" surrogates_reference
@@ -135,6 +137,7 @@ run "validate agrees with WebKit's compiler on every error case" validate_vs_web
 run "differential: match vs WebKit on random rule lists (seed $seed, $cases cases)" differential
 run "split: a dataset of more than 200,000 rules" split_200k
 run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff
+run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 
 echo "webkit: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

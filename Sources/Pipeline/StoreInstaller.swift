@@ -10,6 +10,7 @@
 import Digest
 import FileIO
 import Foundation
+import RuleCompiler
 import StrictJSON
 import WebKitBridge
 
@@ -282,12 +283,12 @@ public enum StoreInstaller {
         return record
     }
 
-    /// Removes WebKit's file of every identifier no installed release needs (the store belongs to radarblock,
-    /// as GNOME Web's store belongs to its filters manager); returns the identifiers removed.
+    /// Removes WebKit's file of every radarblock identifier no installed release needs; returns the identifiers
+    /// removed. Lists under identifiers of other shapes belong to someone else sharing the store and stay.
     static func removeUnused(store: String, state: StoreState) throws -> [String] {
         let wanted = state.identifiers
         var removed: [String] = []
-        for id in storedIdentifiers(store: store) where !wanted.contains(id) {
+        for id in storedIdentifiers(store: store) where !wanted.contains(id) && RuleListIdentifier.parse(id) != nil {
             let file = store + "/" + WebKitContentRuleCompiler.fileName(forIdentifier: id)
             guard unlink(file) == 0 else {
                 throw StoreInstallError("\(file): cannot remove: \(String(cString: strerror(errno)))")

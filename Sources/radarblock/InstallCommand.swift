@@ -19,7 +19,8 @@ enum InstallCommand: Command {
 
       --store DIR    the filter store directory (created if missing); DIR/radarblock-install.json records
                      the releases installed there (written atomically), one entry per release directory
-      --prune        remove every list in DIR that no installed release needs
+      --prune        remove every radarblock list in DIR that no installed release needs (lists whose
+                     identifiers are not radarblock's, e.g. an app's own, are left alone)
       --status       print what is installed in DIR and whether WebKit's file of each list is present
       --json         with --status: print radarblock-install.json itself
 

@@ -38,14 +38,14 @@ final class StoreInstallerTests: XCTestCase {
     func testFirstInstallCompilesTheSecondCompilesNothing() throws {
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
-        try makeRelease(root + "/rel", identifier: "r1", lists: [("a_v1", "rules.json", "[1]"), ("b_v1", "rules-2.json", "[2]")])
+        try makeRelease(root + "/rel", identifier: "r1", lists: [("a_v1_0.1.0_0000000000000001", "rules.json", "[1]"), ("b_v1_0.1.0_000000000000000b", "rules-2.json", "[2]")])
         let fake = FakeCompiler()
         let first = try StoreInstaller.install(release: root + "/rel", store: root + "/store", prune: false, compile: fake.compile)
-        XCTAssertEqual(first.compiled.map(\.identifier), ["a_v1", "b_v1"])
+        XCTAssertEqual(first.compiled.map(\.identifier), ["a_v1_0.1.0_0000000000000001", "b_v1_0.1.0_000000000000000b"])
         let stateAfterFirst = try Array(Data(contentsOf: URL(fileURLWithPath: root + "/store/" + StoreState.fileName)))
         let second = try StoreInstaller.install(release: root + "/rel", store: root + "/store", prune: false, compile: fake.compile)
-        XCTAssertEqual(fake.calls, ["a_v1", "b_v1"], "the second install must not compile")
-        XCTAssertEqual(second.alreadyInStore.map(\.identifier), ["a_v1", "b_v1"])
+        XCTAssertEqual(fake.calls, ["a_v1_0.1.0_0000000000000001", "b_v1_0.1.0_000000000000000b"], "the second install must not compile")
+        XCTAssertEqual(second.alreadyInStore.map(\.identifier), ["a_v1_0.1.0_0000000000000001", "b_v1_0.1.0_000000000000000b"])
         XCTAssertEqual(second.alreadyInStore.map(\.compileSeconds), [0.5, 0.5], "the state keeps the first compile's time")
         XCTAssertEqual(try Array(Data(contentsOf: URL(fileURLWithPath: root + "/store/" + StoreState.fileName))), stateAfterFirst)
         XCTAssertEqual(try StoreState.load(store: root + "/store").releases.map(\.identifier), ["r1"])
@@ -55,38 +55,42 @@ final class StoreInstallerTests: XCTestCase {
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let fake = FakeCompiler()
-        try makeRelease(root + "/rel", identifier: "r1", lists: [("a_v1", "rules.json", "[1]")])
+        try makeRelease(root + "/rel", identifier: "r1", lists: [("a_v1_0.1.0_0000000000000001", "rules.json", "[1]")])
         _ = try StoreInstaller.install(release: root + "/rel", store: root + "/store", prune: false, compile: fake.compile)
         try FileManager.default.removeItem(atPath: root + "/rel")
-        try makeRelease(root + "/rel", identifier: "r2", lists: [("a_v2", "rules.json", "[3]"), ("b_v2", "rules-2.json", "[\"reject\"]")])
+        try makeRelease(root + "/rel", identifier: "r2", lists: [("a_v1_0.1.0_0000000000000002", "rules.json", "[3]"), ("b_v1_0.1.0_000000000000000c", "rules-2.json", "[\"reject\"]")])
         let report = try StoreInstaller.install(release: root + "/rel", store: root + "/store", prune: true, compile: fake.compile)
-        XCTAssertEqual(report.failed.map(\.identifier), ["b_v2"])
+        XCTAssertEqual(report.failed.map(\.identifier), ["b_v1_0.1.0_000000000000000c"])
         XCTAssertEqual(report.failed.first?.rules, "rules-2.json")
         XCTAssertEqual(report.kept?.identifier, "r1")
         XCTAssertNil(report.release)
         XCTAssertEqual(try StoreState.load(store: root + "/store").releases.map(\.identifier), ["r1"])
-        XCTAssertEqual(report.pruned, ["a_v2"], "a list of the failed release is not needed by any installed release")
-        XCTAssertEqual(StoreInstaller.storedIdentifiers(store: root + "/store"), ["a_v1"], "the last good list stays")
+        XCTAssertEqual(report.pruned, ["a_v1_0.1.0_0000000000000002"], "a list of the failed release is not needed by any installed release")
+        XCTAssertEqual(StoreInstaller.storedIdentifiers(store: root + "/store"), ["a_v1_0.1.0_0000000000000001"], "the last good list stays")
     }
 
     func testPruneRemovesOnlyIdentifiersNoInstalledReleaseNeeds() throws {
         let root = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: root) }
         let fake = FakeCompiler()
-        try makeRelease(root + "/ctl", identifier: "c1", lists: [("ctl-yt_v1", "ctl-yt.json", "[9]")],
+        try makeRelease(root + "/ctl", identifier: "c1", lists: [("ctl-yt_v1_0.1.0_0000000000000015", "ctl-yt.json", "[9]")],
                         extra: JSONObject([("ruleAction", "youtube"), ("entity", "Google")]))
-        try makeRelease(root + "/rel", identifier: "r1", lists: [("a_v1", "rules.json", "[1]")])
+        try makeRelease(root + "/rel", identifier: "r1", lists: [("a_v1_0.1.0_0000000000000001", "rules.json", "[1]")])
         _ = try StoreInstaller.install(release: root + "/ctl", store: root + "/store", prune: false, compile: fake.compile)
         _ = try StoreInstaller.install(release: root + "/rel", store: root + "/store", prune: false, compile: fake.compile)
         try FileManager.default.removeItem(atPath: root + "/rel")
-        try makeRelease(root + "/rel", identifier: "r2", lists: [("a_v2", "rules.json", "[2]")])
+        try makeRelease(root + "/rel", identifier: "r2", lists: [("a_v1_0.1.0_0000000000000002", "rules.json", "[2]")])
         let report = try StoreInstaller.install(release: root + "/rel", store: root + "/store", prune: true, compile: fake.compile)
-        XCTAssertEqual(report.pruned, ["a_v1"])
-        XCTAssertEqual(StoreInstaller.storedIdentifiers(store: root + "/store"), ["a_v2", "ctl-yt_v1"])
+        XCTAssertEqual(report.pruned, ["a_v1_0.1.0_0000000000000001"])
+        XCTAssertEqual(StoreInstaller.storedIdentifiers(store: root + "/store"), ["a_v1_0.1.0_0000000000000002", "ctl-yt_v1_0.1.0_0000000000000015"])
         let ctl = try StoreState.load(store: root + "/store").releases.first { $0.identifier == "c1" }?.lists.first
         XCTAssertEqual(ctl?.ruleAction, "youtube")
         XCTAssertEqual(ctl?.entity, "Google")
         XCTAssertEqual(try StoreInstaller.prune(store: root + "/store"), [])
+        // A list some other program keeps in the same store (not a radarblock identifier) is never pruned.
+        try Array("x".utf8).write(to: root + "/store/ContentRuleList-ephy-3f9a0c1b")
+        XCTAssertEqual(try StoreInstaller.prune(store: root + "/store"), [])
+        XCTAssertTrue(FileManager.default.fileExists(atPath: root + "/store/ContentRuleList-ephy-3f9a0c1b"))
     }
 
     func testBadReleasesAreRefusedNamingTheField() throws {

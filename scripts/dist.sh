@@ -22,14 +22,15 @@ stage=$(mktemp -d)
 trap 'rm -rf "$stage"' EXIT
 mkdir -p "$dist"
 
+strip -o "$stage/radarblock" "$bin"  # once for both packages
 name=radarblock-$version-linux-$arch
-"$here/scripts/install-files.sh" "$bin" "$stage/$name"
+"$here/scripts/install-files.sh" "$stage/radarblock" "$stage/$name"
 tar -C "$stage" --sort=name --owner=0 --group=0 --numeric-owner --mtime="@$SOURCE_DATE_EPOCH" -cf - "$name" \
-  | gzip -9n > "$dist/$name.tar.gz.tmp"
+  | gzip -6n > "$dist/$name.tar.gz.tmp"
 mv "$dist/$name.tar.gz.tmp" "$dist/$name.tar.gz"
 
 root=$stage/deb
-"$here/scripts/install-files.sh" "$bin" "$root/usr"
+"$here/scripts/install-files.sh" "$stage/radarblock" "$root/usr"
 mkdir -p "$root/DEBIAN"
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: radarblock
@@ -49,7 +50,7 @@ Description: tracker datasets to WebKit content rule lists
 CONTROL
 find "$root" -exec touch -h -d "@$SOURCE_DATE_EPOCH" {} +
 deb=$dist/radarblock_${version}_$debarch.deb
-dpkg-deb --root-owner-group -Zgzip --build "$root" "$deb.tmp" >/dev/null
+dpkg-deb --root-owner-group -Zgzip -z6 --build "$root" "$deb.tmp" >/dev/null
 mv "$deb.tmp" "$deb"
 echo "$dist/$name.tar.gz: $(stat -c %s "$dist/$name.tar.gz") bytes"
-echo "$deb: $(stat -c %s "$deb") bytes; binary $(stat -c %s "$bin") bytes"
+echo "$deb: $(stat -c %s "$deb") bytes; binary $(stat -c %s "$stage/radarblock") bytes stripped ($(stat -c %s "$bin") built)"

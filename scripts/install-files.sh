@@ -9,7 +9,7 @@ prefix=${2:?usage: scripts/install-files.sh RADARBLOCK PREFIX}
 here=$(cd "$(dirname "$0")/.." && pwd)
 install -d "$prefix/bin" "$prefix/share/man/man1" "$prefix/share/bash-completion/completions" \
   "$prefix/share/zsh/site-functions" "$prefix/share/doc/radarblock"
-install -m 0755 "$bin" "$prefix/bin/radarblock"
+install -m 0755 -s "$bin" "$prefix/bin/radarblock"  # stripped: 62 MB instead of 82
 "$bin" help --man | gzip -9n > "$prefix/share/man/man1/radarblock.1.gz"
 chmod 0644 "$prefix/share/man/man1/radarblock.1.gz"
 "$bin" help --completion bash > "$prefix/share/bash-completion/completions/radarblock"

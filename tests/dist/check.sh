@@ -37,7 +37,8 @@ tarball_without_swift() {  # --version and a build of data/ from the extracted t
 }
 
 no_toolchain_libraries() {  # ldd names only system libraries, none under the Swift toolchain directory
-  ldd "$bin" | sed 's/^/  /'
+  echo "  NEEDED: $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p' | paste -sd' ')"
+  echo "  ldd: $(ldd "$bin" | wc -l) libraries in all, none under $toolchain"
   ! ldd "$bin" | grep -q "$toolchain" || { echo "links libraries from $toolchain"; return 1; }
   ! ldd "$bin" | grep -q "not found" || return 1
   echo "binary: $(stat -c %s "$bin") bytes"
@@ -75,7 +76,7 @@ deb_installs() {  # dpkg -i, radarblock --version from /usr/bin on a Swift-free 
     sleep 2
   done
   local ok=0
-  env -i PATH=/usr/bin:/bin radarblock --version && [ "$(env -i PATH=/usr/bin:/bin command -v radarblock)" = /usr/bin/radarblock ] || ok=1
+  env -i PATH=/usr/bin:/bin radarblock --version && [ "$(env -i PATH=/usr/bin:/bin sh -c 'command -v radarblock')" = /usr/bin/radarblock ] || ok=1
   for _ in $(seq 1 60); do
     $sudo dpkg --purge radarblock > "$tmp/purge.log" 2>&1 && break
     grep -q "lock" "$tmp/purge.log" || { cat "$tmp/purge.log"; return 1; }
@@ -94,7 +95,8 @@ completions_offer_the_options() {  # bash: commands and each command's options f
   bash -c '
     source "$1"
     complete() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _radarblock; echo "${COMPREPLY[*]}"; }
-    [ "$(complete radarblock ins)" = install ] || { echo "ins -> $(complete radarblock ins)"; exit 1; }
+    [ "$(complete radarblock inst)" = install ] || { echo "inst -> $(complete radarblock inst)"; exit 1; }
+    [ "$(complete radarblock ins)" = "inspect install" ] || { echo "ins -> $(complete radarblock ins)"; exit 1; }
     [ "$(complete radarblock install --st)" = "--store --status" ] || { echo "install --st -> $(complete radarblock install --st)"; exit 1; }
     [ "$(complete radarblock build --verify)" = "--verify-webkit" ] || exit 1
   ' _ "$x/share/bash-completion/completions/radarblock" || return 1

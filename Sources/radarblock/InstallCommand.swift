@@ -27,7 +27,8 @@ enum InstallCommand: Command {
     A list whose identifier is already in the store is not recompiled (the identifier names the content).
     When WebKit rejects a list, the release is not recorded: the store keeps serving the lists of the
     release previously installed from RELEASE_DIR, and install exits 1 naming the list.
-    Exit status: 0 installed (or nothing to do), 1 a list failed or the release is invalid, 2 usage error.
+    Exit status: 0 installed (or nothing to do), 1 a list failed or the release is invalid (with --status:
+    a recorded list is missing from DIR), 2 usage error.
     """
 
     static func run(_ arguments: [String]) throws -> Int32 {

@@ -53,7 +53,7 @@ install: build
 
 # The shipped artifacts: tarball on a PATH without Swift, ldd, the .deb (dpkg -i, then purge), man page = --help.
 test-dist: dist
-	tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
+	BUILD_DIR=$(BUILD_DIR) tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
 
 bench: build
 	@scripts/install-deps.sh bench

@@ -104,10 +104,15 @@ completions_offer_the_options() {  # bash: commands and each command's options f
   grep -q "install) opts=(--store --prune --status --json --help)" "$x/share/zsh/site-functions/_radarblock"
 }
 
-make_install_prefix() {  # make install PREFIX=DIR lays out the same files
-  "$here/scripts/install-files.sh" "$bin" "$tmp/prefix" || return 1
-  [ -x "$tmp/prefix/bin/radarblock" ] && [ -s "$tmp/prefix/share/man/man1/radarblock.1.gz" ] || return 1
-  "$tmp/prefix/bin/radarblock" --version >/dev/null
+make_install_prefix() {  # make install PREFIX=DIR (the release build is up to date: nothing is rebuilt)
+  make -C "$here" --no-print-directory install PREFIX="$tmp/prefix" BUILD_DIR="${BUILD_DIR:-.build}" > "$tmp/install.log" 2>&1 \
+    || { tail -20 "$tmp/install.log"; return 1; }
+  local f
+  for f in bin/radarblock share/man/man1/radarblock.1.gz share/bash-completion/completions/radarblock \
+           share/zsh/site-functions/_radarblock share/doc/radarblock/README.md; do
+    [ -s "$tmp/prefix/$f" ] || { echo "make install did not write PREFIX/$f"; return 1; }
+  done
+  env -i PATH=/usr/bin:/bin "$tmp/prefix/bin/radarblock" --version | grep -qx "radarblock $version"
 }
 
 dist_is_reproducible() {  # the same binary and commit give the same tarball and .deb bytes

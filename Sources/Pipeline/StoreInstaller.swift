@@ -145,12 +145,12 @@ public enum StoreInstaller {
     /// Installs the release at `releaseDir` into `store`; with `prune`, then removes every list no installed
     /// release needs. The state changes only when every list of the release is in the store.
     public static func install(release releaseDir: String, store: String, prune: Bool, compile: StoreCompile) throws -> StoreInstallReport {
+        let path = absolute(releaseDir)
+        let (identifier, lists) = try readRelease(path)  // before touching the store: a bad release changes nothing
         let store = try prepare(store)
         let lock = try StoreLock(store: store)
         defer { lock.release() }
         var state = try StoreState.load(store: store)
-        let path = absolute(releaseDir)
-        let (identifier, lists) = try readRelease(path)
         var report = StoreInstallReport()
         var installed: [StoreListRecord] = []
         for (i, list) in lists.enumerated() {

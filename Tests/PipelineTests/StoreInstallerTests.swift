@@ -111,6 +111,7 @@ final class StoreInstallerTests: XCTestCase {
             XCTAssertTrue(String(describing: $0).contains("not a radarblock release"), String(describing: $0))
         }
         XCTAssertEqual(fake.calls, [])
+        XCTAssertFalse(FileManager.default.fileExists(atPath: root + "/store"), "a refused release leaves the store alone")
     }
 
     func testADamagedRulesFileIsRefused() throws {

@@ -1,7 +1,9 @@
 // Inputs come from files or http(s) URLs. For URLs we keep a cache directory so that nightly runs make
 // conditional requests (If-None-Match / If-Modified-Since) and a 304 reuses the cached body; ETag and
 // Last-Modified are recorded in the manifest. Timeouts and retries with backoff make a flaky server a
-// clear error naming the URL and the HTTP status, never a hang.
+// clear error naming the URL and the HTTP status, never a hang. A download is bounded in time (the timeout
+// covers the whole body, not only the wait for the first byte) and in size (the cap counts the decoded
+// bytes, so a gzip bomb stops at the cap too): an endless or huge body is an error, not a dead machine.
 
 import Foundation
 #if canImport(FoundationNetworking)
@@ -33,11 +35,17 @@ public struct FetchOptions: Sendable {
     public var retries: Int = 3
     /// Delay before the first retry; doubles each time.
     public var backoff: TimeInterval = 0.5
-    public init(cacheDirectory: String? = nil, timeout: TimeInterval = 30, retries: Int = 3, backoff: TimeInterval = 0.5) {
+    /// Largest body accepted, in bytes after content decoding.
+    public var maxBytes: Int = FetchOptions.defaultMaxBytes
+    /// 64 MiB: DuckDuckGo's largest TDS is a few MB, so this leaves room for growth but not for a runaway server.
+    public static let defaultMaxBytes = 64 << 20
+    public init(cacheDirectory: String? = nil, timeout: TimeInterval = 30, retries: Int = 3, backoff: TimeInterval = 0.5,
+                maxBytes: Int = FetchOptions.defaultMaxBytes) {
         self.cacheDirectory = cacheDirectory
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
+        self.maxBytes = maxBytes
     }
 }
 
@@ -65,8 +73,11 @@ public enum InputFetcher {
                 if let etag = cached.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
                 if let lm = cached.lastModified { request.setValue(lm, forHTTPHeaderField: "If-Modified-Since") }
             }
-            let outcome = perform(request, timeout: options.timeout)
+            let outcome = perform(request, timeout: options.timeout, maxBytes: options.maxBytes)
             switch outcome {
+            case .tooLarge(let limit):
+                // The same server sends the same body again: retrying only wastes the night.
+                throw FetchError(source: source, reason: "the body exceeds the download size cap of \(limit) bytes (--max-download-size)")
             case .response(let status, let headers, let body):
                 if status == 304, let cached {
                     return FetchedInput(source: source, bytes: cached.body, etag: cached.etag, lastModified: cached.lastModified,
@@ -99,39 +110,89 @@ public enum InputFetcher {
     private enum Outcome {
         case response(status: Int, headers: [String: String], body: [UInt8])
         case failure(String)
+        case tooLarge(Int)
     }
 
-    private static func perform(_ request: URLRequest, timeout: TimeInterval) -> Outcome {
-        final class Box: @unchecked Sendable { var outcome: Outcome = .failure("no response") }
-        let box = Box()
+    /// Collects one response body, cancelling the task as soon as the body passes the cap.
+    private final class BoundedCollector: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+        let maxBytes: Int
         let done = DispatchSemaphore(value: 0)
+        private let lock = NSLock()
+        private var body: [UInt8] = []
+        private var response: HTTPURLResponse?
+        private var failure: Error?
+        private var overCap = false
+
+        init(maxBytes: Int) { self.maxBytes = maxBytes }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                        completionHandler: @escaping (URLSession.ResponseDisposition) -> Void) {
+            let http = response as? HTTPURLResponse
+            // A declared length over the cap (of an unencoded body) is refused before any byte is read.
+            let declared = http?.value(forHTTPHeaderField: "Content-Length").flatMap { Int($0) } ?? 0
+            let encoded = http?.value(forHTTPHeaderField: "Content-Encoding").map { $0 != "identity" } ?? false
+            lock.withLock {
+                self.response = http
+                if declared > maxBytes && !encoded { overCap = true }
+            }
+            completionHandler(declared > maxBytes && !encoded ? .cancel : .allow)
+        }
+
+        func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+            let cancel: Bool = lock.withLock {
+                if overCap { return true }
+                if body.count + data.count > maxBytes {
+                    overCap = true
+                    body = []
+                    return true
+                }
+                body.append(contentsOf: data)
+                return false
+            }
+            if cancel { dataTask.cancel() }
+        }
+
+        func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: Error?) {
+            lock.withLock { failure = error }
+            done.signal()
+        }
+
+        func outcome(timeout: TimeInterval) -> Outcome {
+            lock.withLock {
+                if overCap { return .tooLarge(maxBytes) }
+                if let failure {
+                    return .failure((failure as NSError).code == NSURLErrorTimedOut ? "timed out after \(Int(timeout)) s" : failure.localizedDescription)
+                }
+                guard let response else { return .failure("no response") }
+                var headers: [String: String] = [:]
+                for (k, v) in response.allHeaderFields {
+                    if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
+                }
+                return .response(status: response.statusCode, headers: headers, body: body)
+            }
+        }
+    }
+
+    private static func perform(_ request: URLRequest, timeout: TimeInterval, maxBytes: Int) -> Outcome {
+        let collector = BoundedCollector(maxBytes: maxBytes)
         let configuration = URLSessionConfiguration.ephemeral
         configuration.timeoutIntervalForRequest = timeout
         configuration.timeoutIntervalForResource = timeout
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
         configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
-        let task = session.dataTask(with: request) { data, response, error in
-            if let error {
-                box.outcome = .failure((error as NSError).code == NSURLErrorTimedOut ? "timed out after \(Int(timeout)) s" : error.localizedDescription)
-            } else if let http = response as? HTTPURLResponse {
-                var headers: [String: String] = [:]
-                for (k, v) in http.allHeaderFields {
-                    if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
-                }
-                box.outcome = .response(status: http.statusCode, headers: headers, body: Array(data ?? Data()))
-            }
-            done.signal()
-        }
+        let session = URLSession(configuration: configuration, delegate: collector, delegateQueue: nil)
+        let task = session.dataTask(with: request)
         task.resume()
-        // A hard deadline on top of URLSession's own, so a stalled server can never hang a nightly job.
-        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
+        // Our own deadline for the whole exchange, body included: a server that trickles or never stops
+        // sending must not hold a nightly job past its timeout.
+        if collector.done.wait(timeout: .now() + timeout) == .timedOut {
             task.cancel()
             session.invalidateAndCancel()
-            return .failure("timed out after \(Int(timeout)) s")
+            if case .tooLarge(let limit) = collector.outcome(timeout: timeout) { return .tooLarge(limit) }
+            return .failure("timed out after \(Int(timeout)) s (the timeout covers the whole body)")
         }
         session.finishTasksAndInvalidate()
-        return box.outcome
+        return collector.outcome(timeout: timeout)
     }
 }
 

@@ -85,11 +85,21 @@ extension IssueLog {
     }
 }
 
-/// Parses bytes as JSON, turning a syntax error into an error that names the source.
-func parseJSON(_ bytes: [UInt8], source: String) throws -> JSONValue {
+/// Parses bytes as JSON, turning a syntax error into an error that names the source. A duplicated key is an
+/// issue (an error under --strict): the later value silently replacing the earlier, e.g. a second
+/// `"trackers": {}` at the end of a TDS, would otherwise drop data unseen.
+func parseJSON(_ bytes: [UInt8], source: String, log: inout IssueLog) throws -> JSONValue {
+    let parsed: (value: JSONValue, duplicates: [JSONDuplicateKey], duplicateCount: Int)
     do {
-        return try JSONParser.parse(bytes)
+        parsed = try JSONParser.parseReportingDuplicates(bytes)
     } catch let error as JSONParseError {
         throw TrackerDataError.invalidJSON(source: source, error: error)
     }
+    for d in parsed.duplicates {
+        try log.report(d.path, "duplicate key at line \(d.line), column \(d.column); this later value replaces the earlier one")
+    }
+    if parsed.duplicateCount > parsed.duplicates.count {
+        try log.report(.root, "\(parsed.duplicateCount - parsed.duplicates.count) more duplicate keys not listed")
+    }
+    return parsed.value
 }

@@ -55,7 +55,7 @@ struct SurrogatesCommand: Command {
             issues.forEach { Console.warning($0.description) }
             unprotected = u
         }
-        let scripts = try SurrogatesFile.parse(FileIO.readString(surrogatesPath), source: surrogatesPath)
+        let scripts = try SurrogatesFile.parse(bytes: FileIO.read(surrogatesPath), source: surrogatesPath)
 
         let bundle = try SurrogateBundleBuilder.build(
             tds: tds, tdsSource: tdsPath, scripts: scripts, surrogatesSource: surrogatesPath,

@@ -34,4 +34,28 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(stat("/dev/null", &info), 0)
         XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null must still be a character device")
     }
+
+    // Issue 16: FIFOs and process substitutions used to fail with "Inappropriate ioctl".
+    func testAFIFOIsReadToItsEnd() throws {
+        let dir = NSTemporaryDirectory() + "fileio-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let payload = [UInt8]((0..<300_000).map { UInt8($0 % 251) })
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            payload.withUnsafeBytes { buf in
+                var offset = 0
+                while offset < buf.count {
+                    let n = Glibc.write(fd, buf.baseAddress! + offset, min(4096, buf.count - offset))
+                    if n <= 0 { break }
+                    offset += n
+                }
+            }
+            close(fd)
+        }
+        writer.start()
+        XCTAssertEqual(try FileIO.read(fifo), payload)
+    }
 }

@@ -280,14 +280,14 @@ public enum ReleaseBuilder {
                     tds: tds, tdsSource: inputs.tds.record.source, scripts: scripts, surrogatesSource: s.record.source,
                     config: config, unprotected: unprotected, options: SurrogateBundleOptions(strict: options.strict))
                 files.append((ReleaseFiles.surrogatesJS, bundle.bytes))
-                warnings += bundle.warnings
+                warnings += bundle.warnings + bundle.errors
                 surrogateCount = bundle.surrogateNames.count
             } catch {
                 throw BuildError(component: "surrogates", reason: String(describing: error))
             }
         }
 
-        files.append((ReleaseFiles.issues, Array(warnings.map { $0 + "\n" }.joined().utf8)))
+        files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
         // Input copies make the release self-contained for fallbacks and diffs.
         files.append((ReleaseFiles.inputTDS, inputs.tds.bytes))
         if let c = inputs.config { files.append((ReleaseFiles.inputConfig, c.bytes)) }

@@ -29,7 +29,8 @@ struct BuildCommand: Command {
       rules-N.json/.rbc     further lists when the rules exceed --max-rules (split by tracker, never by index;
                             the exceptions are repeated in every list so each one is correct on its own)
       provenance.json       where each rule of rules.json comes from
-      surrogates.js         the surrogate bundle (with --surrogates)
+      surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
+                            that does not parse is dropped and reported in issues.txt, an error with --strict)
       issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
       input-*.json/.txt     copies of the inputs, for fallbacks and diffs
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each

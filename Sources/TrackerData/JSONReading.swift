@@ -27,6 +27,15 @@ extension JSONObject {
     }
 }
 
+/// Bounds on single values. Real TDS rules are regexes of a few hundred bytes; a megabyte-long one is hostile
+/// or broken, and would cost the translator and compiler time and memory in proportion.
+public enum DecodingLimits {
+    /// Longest rule (TDS `rule`, tracker-allowlist `rule`) kept, in UTF-8 bytes.
+    public static let ruleBytes = 1 << 20
+    /// DNS's limit on a host name.
+    public static let hostBytes = 253
+}
+
 /// Typed conversions; `nil` means "wrong type" (absence is handled by the caller).
 enum Typed {
     static func string(_ v: JSONValue) -> String? { v.stringValue }

@@ -148,6 +148,10 @@ extension PrivacyConfig {
             try log.report(path / "rule", r.member("rule") == nil ? "missing \"rule\"; entry dropped" : "expected a non-empty string; entry dropped")
             return nil
         }
+        guard rule.utf8.count <= DecodingLimits.ruleBytes else {
+            try log.report(path / "rule", "rule is \(rule.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); entry dropped")
+            return nil
+        }
         guard let domainsValue = r.member("domains") else {
             try log.report(path, "missing \"domains\"; entry dropped")
             return nil

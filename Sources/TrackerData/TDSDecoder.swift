@@ -150,6 +150,10 @@ struct TDSDecoder {
             try log.report(path / "rule", "empty rule; rule dropped")
             return nil
         }
+        guard pattern.utf8.count <= DecodingLimits.ruleBytes else {
+            try log.report(path / "rule", "rule is \(pattern.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); rule dropped")
+            return nil
+        }
         var rule = TrackerRule(rule: pattern)
         if let v = r.member("surrogate") {
             guard case .string(let s) = v else {

@@ -11,7 +11,7 @@ SEED       ?= 1
 CASES      ?= 1000
 export SHARED
 
-.PHONY: all deps deps-test build demo test test-js test-webkit bench clean
+.PHONY: all deps deps-test build demo test test-js test-cli test-webkit bench clean
 
 all: build
 
@@ -31,10 +31,14 @@ test: deps-test build
 	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
+	$(MAKE) --no-print-directory test-cli
 	$(MAKE) --no-print-directory test-webkit
 
 test-js: build
 	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
+
+test-cli: build
+	tests/cli/hostile-input.sh $(RELEASE_BIN)
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)

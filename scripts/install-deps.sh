@@ -4,7 +4,7 @@
 #   scripts/install-deps.sh test    build + node (surrogate tests) + WebKitGTK, GObject bindings and Xvfb (real-WebKit tests)
 set -euo pipefail
 kind=${1:-build}
-packages=(pkg-config libpsl-dev publicsuffix libidn2-dev libssl-dev libxml2-dev libicu-dev)
+packages=(pkg-config libpsl-dev publicsuffix libidn2-dev libssl-dev libxml2-dev libicu-dev libcurl4-openssl-dev)
 # JavaScriptCore (run time, dlopen): surrogate bodies are checked with its parser.
 packages+=(libjavascriptcoregtk-6.0-1)
 if [ "$kind" = test ] || [ "$kind" = bench ]; then

@@ -23,6 +23,19 @@ flaky_counts = {}
 lock = threading.Lock()
 
 
+bombs = {}
+
+
+def gzip_bomb(megabytes):
+    """A gzip body that inflates to `megabytes` MB of zeros (made once per size: it takes seconds)."""
+    with lock:
+        if megabytes not in bombs:
+            z = zlib.compressobj(9, zlib.DEFLATED, 31)
+            chunk = b"\0" * (1 << 20)
+            bombs[megabytes] = b"".join(z.compress(chunk) for _ in range(megabytes)) + z.flush()
+        return bombs[megabytes]
+
+
 class Handler(http.server.BaseHTTPRequestHandler):
     def log_message(self, *args):
         pass
@@ -63,9 +76,7 @@ class Handler(http.server.BaseHTTPRequestHandler):
         if parts[0] == "big" and len(parts) == 2:
             return self.send(200, b"x" * int(parts[1]))
         if parts[0] == "gzipbomb" and len(parts) == 2:
-            z = zlib.compressobj(9, zlib.DEFLATED, 31)
-            body = b"".join(z.compress(b"\0" * (1 << 20)) for _ in range(int(parts[1]))) + z.flush()
-            return self.send(200, body, {"Content-Encoding": "gzip", "Content-Type": "application/json"})
+            return self.send(200, gzip_bomb(int(parts[1])), {"Content-Encoding": "gzip", "Content-Type": "application/json"})
         if parts[0] == "flaky" and len(parts) >= 3:
             with lock:
                 seen = flaky_counts.get(path, 0)

@@ -58,4 +58,16 @@ final class FileIOTests: XCTestCase {
         writer.start()
         XCTAssertEqual(try FileIO.read(fifo), payload)
     }
+
+    // Issue 16: a 200 MB value used to be echoed whole into stderr and issues.txt.
+    func testLongMessagesKeepTheirHeadAndTailOnly() {
+        let value = String(repeating: "é", count: 3_000_000)
+        let message = "tds.json: $.trackers[\"x\"].rules[0].rule: \"" + value + "\" is not a valid regex; rule dropped"
+        let bounded = MessageText.bounded(message)
+        XCTAssertLessThanOrEqual(bounded.utf8.count, MessageText.defaultLimit + 64)
+        XCTAssertTrue(bounded.hasPrefix("tds.json: $.trackers[\"x\"].rules[0].rule: \"éé"), "the head names the place")
+        XCTAssertTrue(bounded.hasSuffix("\" is not a valid regex; rule dropped"), "the tail says what is wrong")
+        XCTAssertTrue(bounded.contains("bytes omitted]"))
+        XCTAssertEqual(MessageText.bounded("short"), "short")
+    }
 }

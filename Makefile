@@ -15,7 +15,7 @@ DIST       ?= dist
 RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
-.PHONY: all deps deps-test build demo test test-js test-webkit test-dist bench dist install clean
+.PHONY: all deps deps-test build demo test test-js test-cli test-webkit test-dist bench dist install clean
 
 all: build
 
@@ -35,11 +35,15 @@ test: deps-test build
 	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
+	$(MAKE) --no-print-directory test-cli
 	$(MAKE) --no-print-directory test-webkit
 	$(MAKE) --no-print-directory test-dist
 
 test-js: build
 	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
+
+test-cli: build
+	tests/cli/hostile-input.sh $(RELEASE_BIN)
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)

@@ -38,6 +38,10 @@ mkdir -p "$BENCH_DIR"
 status=0
 python3 "$here/bench/run.py" "$BIN" "$BENCH_BIN" "$BENCH_DIR" || status=$?
 
+if [ "${SKIP_HOSTILE_BENCH:-0}" != 1 ]; then
+  echo
+  "$here/bench-hostile.sh" "$BIN"
+fi
 if [ -x "$here/bench-radar.sh" ] && [ "${SKIP_RADAR_BENCH:-0}" != 1 ]; then
   echo
   "$here/bench-radar.sh" "$BIN"

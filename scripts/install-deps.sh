@@ -6,6 +6,8 @@
 set -euo pipefail
 kind=${1:-build}
 packages=(pkg-config libpsl-dev publicsuffix libidn2-dev libssl-dev libxml2-dev libicu-dev libcurl4-openssl-dev)
+# JavaScriptCore (run time, dlopen): surrogate bodies are checked with its parser.
+packages+=(libjavascriptcoregtk-6.0-1)
 if [ "$kind" = test ] || [ "$kind" = bench ]; then
   packages+=(nodejs libwebkitgtk-6.0-dev gir1.2-webkit-6.0 python3-gi xvfb xauth openssl)
 fi

@@ -30,6 +30,17 @@ run() {  # run NAME COMMAND...: one check
 }
 need_shared() { [ -d "$ref" ] || { echo "SKIP: DuckDuckGo's data not found at $ddg"; return 77; }; }
 
+hostile_surrogate_bodies_load() {  # issue 16: bad bodies dropped, <!--, </script, U+2028 neutralised: the bundle loads
+  printf 'tracker.example/bad.js application/javascript\nvar = ;\n\ntracker.example/html.js application/javascript\nvar s = "<!--<script>"; <!-- comment\nwindow.h = s + "</script>" + "\xe2\x80\xa8";\n' > "$tmp/hostile-surrogates.txt"
+  /usr/bin/python3 -c 'import json, sys
+t = json.load(open(sys.argv[1])); r = t["trackers"]["tracker.example"]["rules"]
+r[:0] = [{"rule": "tracker\\.example\\/bad\\.js", "surrogate": "bad.js"}, {"rule": "tracker\\.example\\/html\\.js", "surrogate": "html.js"}]
+json.dump(t, open(sys.argv[2], "w"))' "$here/data/tds.json" "$tmp/hostile-surrogates-tds.json" || return 1
+  "$bin" surrogates --tds "$tmp/hostile-surrogates-tds.json" --surrogates "$tmp/hostile-surrogates.txt" -o "$tmp/hostile-bodies.js" 2>"$tmp/hostile-bodies.err"
+  [ $? -eq 1 ] && grep -q 'surrogate "bad.js"' "$tmp/hostile-bodies.err" || { cat "$tmp/hostile-bodies.err"; return 1; }
+  "$here/tests/js/webkit-surrogates.sh" load "$tmp/hostile-bodies.js"
+}
+
 harness_self_test() { /usr/bin/python3 "$here/tests/webkit/test_harness.py"; }
 
 faithful_reference() {  # 134 of 134 reference cases in real WebKit, and match answers them as WebKit did
@@ -132,6 +143,7 @@ run "harness self-test" harness_self_test
 run "faithful conversion: DuckDuckGo's reference tests in WebKit, and match agrees" faithful_reference
 run "surrogate bundle: reference surrogate cases in WebKit" surrogates_reference
 run "iOS surrogate bundle loads without errors" ios_surrogate_bundle_loads
+run "surrogate bodies that do not parse are dropped; the bundle loads in WebKit" hostile_surrogate_bodies_load
 run "every shared TDS converts and compiles in WebKit" shared_tds_compile
 run "validate agrees with WebKit's compiler on every error case" validate_vs_webkit
 run "differential: match vs WebKit on random rule lists (seed $seed, $cases cases)" differential

@@ -34,6 +34,8 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one.
     public var verifyWebKit = false
+    /// Replace --out even when it is neither empty nor a radarblock release.
+    public var force = false
     public var fetch = FetchOptions()
 
     public init(out: String) { self.out = out }
@@ -96,6 +98,10 @@ public enum ReleaseBuilder {
     public typealias Progress = (String) -> Void
 
     public static func run(_ options: BuildOptions, progress: Progress = { _ in }) throws -> BuildOutcome {
+        // Refuse early: before any download, and while holding the lock for the whole build.
+        let lock = try ReleaseDirectory.lock(options.out)
+        defer { withExtendedLifetime(lock) {} }
+        try ReleaseDirectory.preflight(options.out, force: options.force)
         progress("fetching inputs")
         var inputs = try fetchInputs(options)
 
@@ -127,7 +133,7 @@ public enum ReleaseBuilder {
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))
         progress("publishing \(options.out)")
-        try ReleaseDirectory.publish(products.files, to: options.out)
+        try ReleaseDirectory.publish(products.files, to: options.out, releaseName: products.manifest.identifier, force: options.force)
         return .built(products.manifest, warnings: products.warnings)
     }
 
@@ -269,19 +275,19 @@ public enum ReleaseBuilder {
         if let s = inputs.surrogates {
             progress("building the surrogate bundle")
             do {
-                let scripts = try SurrogatesFile.parse(String(decoding: s.bytes, as: UTF8.self), source: s.record.source)
+                let scripts = try SurrogatesFile.parse(bytes: s.bytes, source: s.record.source)
                 let bundle = try SurrogateBundleBuilder.build(
                     tds: tds, tdsSource: inputs.tds.record.source, scripts: scripts, surrogatesSource: s.record.source,
                     config: config, unprotected: unprotected, options: SurrogateBundleOptions(strict: options.strict))
                 files.append((ReleaseFiles.surrogatesJS, bundle.bytes))
-                warnings += bundle.warnings
+                warnings += bundle.warnings + bundle.errors
                 surrogateCount = bundle.surrogateNames.count
             } catch {
                 throw BuildError(component: "surrogates", reason: String(describing: error))
             }
         }
 
-        files.append((ReleaseFiles.issues, Array(warnings.map { $0 + "\n" }.joined().utf8)))
+        files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
         // Input copies make the release self-contained for fallbacks and diffs.
         files.append((ReleaseFiles.inputTDS, inputs.tds.bytes))
         if let c = inputs.config { files.append((ReleaseFiles.inputConfig, c.bytes)) }

@@ -5,8 +5,10 @@ import StrictJSON
 
 extension PrivacyConfig {
     public static func decode(bytes: [UInt8], source: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
-        let json = try parseJSON(bytes, source: source)
-        return try decode(json: json, source: source, strict: strict)
+        var log = IssueLog(source: source, strict: strict)
+        let json = try parseJSON(bytes, source: source, log: &log)
+        let (config, issues) = try decode(json: json, source: source, strict: strict)
+        return (config, log.issues + issues)
     }
 
     public static func load(path: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
@@ -146,6 +148,10 @@ extension PrivacyConfig {
             try log.report(path / "rule", r.member("rule") == nil ? "missing \"rule\"; entry dropped" : "expected a non-empty string; entry dropped")
             return nil
         }
+        guard rule.utf8.count <= DecodingLimits.ruleBytes else {
+            try log.report(path / "rule", "rule is \(rule.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); entry dropped")
+            return nil
+        }
         guard let domainsValue = r.member("domains") else {
             try log.report(path, "missing \"domains\"; entry dropped")
             return nil
@@ -215,8 +221,8 @@ extension TrackerAllowlist {
     public static func decode(allowlistedTrackers bytes: [UInt8], source: String, strict: Bool = false) throws
         -> (TrackerAllowlist, [DecodeIssue])
     {
-        let json = try parseJSON(bytes, source: source)
         var log = IssueLog(source: source, strict: strict)
+        let json = try parseJSON(bytes, source: source, log: &log)
         guard case .object(let trackers) = json else {
             throw log.fatal(.root, "expected an object of allowlisted trackers, found \(json.aTypeName)")
         }

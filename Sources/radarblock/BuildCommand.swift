@@ -10,13 +10,18 @@ struct BuildCommand: Command {
     static let summary = "build a release directory (rules.json, rules.rbc, surrogates.js, manifest.json)"
     static let help = """
     usage: radarblock build (--tds FILE|URL | --radar DIR) [--config FILE|URL] [--surrogates FILE|URL]
-                            [--unprotected FILE|URL] --out DIR [--previous DIR] [--if-changed]
+                            [--unprotected FILE|URL] --out DIR [--force] [--previous DIR] [--if-changed]
                             [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--name NAME] [--strict] [--verify-webkit]
-                            [--cache DIR] [--timeout SECONDS] [--retries N]
+                            [--cache DIR] [--timeout SECONDS] [--retries N] [--max-download-size BYTES]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
 
     Writes the release into DIR atomically: the files are written into a temporary sibling directory which
     then replaces DIR in one rename. A failed or interrupted build leaves DIR exactly as it was.
+    DIR is replaced only when it is absent, empty or a radarblock release (its manifest.json says so);
+    anything else is refused unless --force is given. When DIR is a symbolic link (the layout
+    `current -> releases/<identifier>`), it stays one: the new release is written beside the link's target as
+    releases/<identifier> and the link is swapped to it in one rename; the old release stays where it was.
+    A lock file (.radarblock-lock-<name> beside DIR) makes a second build of the same DIR fail at once.
 
     release files:
       rules.json            the WebKit content rule list (canonical, one rule per line)
@@ -24,7 +29,8 @@ struct BuildCommand: Command {
       rules-N.json/.rbc     further lists when the rules exceed --max-rules (split by tracker, never by index;
                             the exceptions are repeated in every list so each one is correct on its own)
       provenance.json       where each rule of rules.json comes from
-      surrogates.js         the surrogate bundle (with --surrogates)
+      surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
+                            that does not parse is dropped and reported in issues.txt, an error with --strict)
       issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
       input-*.json/.txt     copies of the inputs, for fallbacks and diffs
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
@@ -39,7 +45,8 @@ struct BuildCommand: Command {
       --surrogates FILE|URL surrogates.txt
       --unprotected FILE|URL  user-unprotected sites, one host per line
     options:
-      --out DIR             the release directory to write (replaced as a whole)
+      --out DIR             the release directory to write (replaced as a whole), or a link to one
+      --force               replace DIR even when it is neither empty nor a radarblock release
       --previous DIR        the previous release: write changes.md / changes.json against it
       --if-changed          with --previous: when every input is byte-identical to the previous release's (same
                             tool version and mode), do nothing, say so and exit 0
@@ -53,7 +60,10 @@ struct BuildCommand: Command {
                             build if WebKit rejects one; the manifest records the WebKit version and compile times
                             (the only non-deterministic part of a manifest)
       --cache DIR           cache for downloaded inputs (conditional requests: If-None-Match / If-Modified-Since)
-      --timeout SECONDS     per-request timeout for URLs (default 30)
+      --timeout SECONDS     per-request timeout for URLs, covering the whole body (default 30)
+      --max-download-size BYTES  largest body accepted from a URL, counted after gzip/deflate decoding, with an
+                            optional k, M or G suffix (powers of 1024; default 64M); a larger body fails the
+                            build (component named) without retrying
       --retries N           retries for URLs with exponential backoff (default 3)
 
     exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the component:
@@ -64,9 +74,10 @@ struct BuildCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--radar"), OptionSpec("--entities"), OptionSpec("--policy"),
             OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--config"), OptionSpec("--surrogates"),
-            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
+            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
             OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
+            OptionSpec("--max-download-size"),
         ])
         var options = BuildOptions(out: try args.required("--out"))
         options.tds = args.value("--tds")
@@ -81,6 +92,7 @@ struct BuildCommand: Command {
         if options.ifChanged && options.previous == nil { throw UsageError("--if-changed needs --previous DIR") }
         options.fallback = args.value("--fallback")
         options.strict = args.has("--strict")
+        options.force = args.has("--force")
         options.verifyWebKit = args.has("--verify-webkit")
         if let n = args.value("--max-rules") {
             guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
@@ -95,6 +107,12 @@ struct BuildCommand: Command {
         if let t = args.value("--timeout") {
             guard let v = Double(t), v > 0 else { throw UsageError("--timeout must be a positive number of seconds") }
             options.fetch.timeout = v
+        }
+        if let size = args.value("--max-download-size") {
+            guard let v = parseByteCount(size), v > 0 else {
+                throw UsageError("--max-download-size must be a positive number of bytes, optionally with k, M or G, not \(size)")
+            }
+            options.fetch.maxBytes = v
         }
         if let r = args.value("--retries") {
             guard let v = Int(r), v >= 0 else { throw UsageError("--retries must be a whole number") }
@@ -134,5 +152,19 @@ struct BuildCommand: Command {
             print("built \(manifest.identifier) in \(options.out): \(Int(c["trackers"] ?? 0)) trackers, \(Int(c["rules"] ?? 0)) rules in \(Int(c["lists"] ?? 1)) list(s), \(Int(c["surrogates"] ?? 0)) surrogates")
         }
         return ExitCode.success
+    }
+
+    /// "1048576", "512k", "64M", "1G" (powers of 1024).
+    static func parseByteCount(_ text: String) -> Int? {
+        let units: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30]
+        var digits = Substring(text)
+        var unit = 1
+        if let last = text.last, let u = units[last] {
+            unit = u
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits) else { return nil }
+        let (product, overflow) = n.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : product
     }
 }

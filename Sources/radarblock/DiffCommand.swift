@@ -56,8 +56,8 @@ struct DiffCommand: Command {
             if let file = args.value("--requests") { requests = try readRequests(file) }
             if let dir = args.value("--pages") { requests = (requests ?? []) + (try PageCorpus.requests(fromDirectory: dir)) }
             options.requests = requests
-            let old = try ReleaseComparison.load(args.positionals[0], options: options)
-            let new = try ReleaseComparison.load(args.positionals[1], options: options)
+            let old = try loadSide(args.positionals[0], options: options)
+            let new = try loadSide(args.positionals[1], options: options)
             let report = ReleaseComparison.compare(old, new, options: options)
             let text: String
             switch format {
@@ -73,12 +73,25 @@ struct DiffCommand: Command {
         }
     }
 
+    /// Loads one side; every error names the file it is about (errors from deep inside a release name a
+    /// file within it already).
+    static func loadSide(_ path: String, options: DiffOptions) throws -> DiffSide {
+        do {
+            return try ReleaseComparison.load(path, options: options)
+        } catch {
+            let message = String(describing: error)
+            if message.hasPrefix(path) { throw error }
+            throw FileError(path: path, reason: message)
+        }
+    }
+
     /// JSONL requests; a bad line is an error naming the line (a diff must not silently check fewer requests).
     static func readRequests(_ path: String) throws -> [MatchRequest] {
         let text = try FileIO.readString(path)
         var out: [MatchRequest] = []
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+        // Split on LF bytes: Swift's Character view makes "\r\n" one Character, so CRLF files have no "\n" lines.
+        for (i, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
+            let trimmed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
             if trimmed.isEmpty { continue }
             do {
                 out.append(try MatchRequest.decode(try JSONParser.parse(String(trimmed))))

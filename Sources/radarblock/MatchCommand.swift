@@ -69,6 +69,13 @@ enum MatchCommand: Command {
             return try answer(requestsFrom: requests, engine: engine)
         }
         guard let top = args.value("--top-url") else { throw UsageError("--url needs --top-url") }
+        // A bad option value is a usage error (exit 2), unlike a bad request line in a --requests file.
+        if let type = args.value("--type"), ResourceTypeMapping.resourceType(type, mainFrameContext: true) == nil {
+            throw UsageError("--type: unknown resource type \"\(type)\" (see the list in --help)")
+        }
+        if let context = args.value("--load-context"), !["top-frame", "child-frame"].contains(context) {
+            throw UsageError("--load-context must be top-frame or child-frame, not \"\(context)\"")
+        }
         let request = MatchRequest(url: url!, topURL: top, frameURL: args.value("--frame-url"), resourceType: args.value("--type") ?? "other",
                                    loadContext: args.value("--load-context"), requestMethod: args.value("--method"))
         do {

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The Debian packages a binary needs at run time, for a .deb's Depends: field (sorted, comma-separated): the
 # owners of the libraries it links directly (its ELF NEEDED entries, as dpkg-shlibdeps reads them), each resolved
-# to a path by ldd. What those libraries need in turn is their own packages' Depends.
+# to a path by ldd, plus the libraries it must dlopen. What those libraries need in turn is their own packages' Depends.
 # usage: scripts/dist-depends.sh BINARY
 set -euo pipefail
 bin=${1:?usage: scripts/dist-depends.sh BINARY}
@@ -15,7 +15,15 @@ owner() {  # the package owning a library path (dpkg knows it under /lib or /usr
   return 1
 }
 resolved=$(ldd "$bin")
-for soname in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'); do
+# Libraries radarblock dlopens and cannot do without: JavaScriptCore parses every surrogate body
+# (Surrogates/JavaScriptSyntax.swift, libraryName). They are not NEEDED entries, so ldd cannot see them.
+dlopened=(libjavascriptcoregtk-6.0.so.1)
+for soname in "${dlopened[@]}"; do
+  path=$(ldconfig -p | awk -v so="$soname" '$1 == so { print $NF; exit }')
+  [ -n "$path" ] || { echo "radarblock: error: $soname (loaded at run time) is not installed" >&2; exit 1; }
+  resolved+=$'\n'"  $soname => $path (dlopen)"
+done
+for soname in $(readelf -d "$bin" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p') "${dlopened[@]}"; do
   path=$(awk -v so="$soname" '$1 == so && $2 == "=>" { print $3 }' <<< "$resolved")
   [ -n "$path" ] || path=$(awk -v so="$soname" 'index($1, so) && $1 ~ /^\// { print $1 }' <<< "$resolved")
   [ -n "$path" ] && [ "$path" != "not" ] || { echo "radarblock: error: $bin needs $soname, which ldd cannot resolve" >&2; exit 1; }

@@ -83,3 +83,33 @@ struct ParsedArguments {
         return parsed
     }
 }
+
+// MARK: --target (one definition for every command that takes it)
+
+import ContentRules
+
+extension OptionSpec {
+    static let target = OptionSpec("--target")
+}
+
+extension ParsedArguments {
+    /// The engine profile named by --target, or the fixed default.
+    func target() throws -> EngineProfile {
+        guard let name = value("--target") else { return .default }
+        guard let profile = EngineProfile.named(name) else {
+            throw UsageError("unknown --target \(name): use one of \(EngineProfile.names)")
+        }
+        return profile
+    }
+}
+
+enum TargetHelp {
+    /// The --target paragraph of the help texts; `what` says what the command does with it.
+    static func option(_ what: String) -> String {
+        """
+        --target NAME     the engine the output is for (default \(EngineProfile.default.name), fixed: never what
+                          is installed); \(what)
+        \(EngineProfile.helpTable)
+        """
+    }
+}

@@ -104,12 +104,28 @@ extension ParsedArguments {
 }
 
 enum TargetHelp {
-    /// The --target paragraph of the help texts; `what` says what the command does with it.
-    static func option(_ what: String) -> String {
-        """
-        --target NAME     the engine the output is for (default \(EngineProfile.default.name), fixed: never what
-                          is installed); \(what)
-        \(EngineProfile.helpTable)
-        """
+    /// The --target paragraph of the help texts; `what` says what the command does with it. `indent` is
+    /// the command's option indentation.
+    static func option(_ what: String, indent: String = "  ") -> String {
+        let text = "the engine the output is for (default \(EngineProfile.default.name), a fixed profile: never "
+            + "what is installed); " + what + ". Profiles:"
+        let pad = indent + String(repeating: " ", count: 18)
+        var lines = [indent + "--target NAME     " + wrap(text, width: 96 - pad.count).joined(separator: "\n" + pad)]
+        lines += EngineProfile.helpTable.split(separator: "\n").map { pad + $0.dropFirst(2) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
     }
 }

@@ -24,7 +24,7 @@ enum CompileCommand: Command {
         --embed-source     keep the source JSON in the file (like WebKit does), so that
                            `match LIST.rbc --url ...` can show the triggers of the deciding rules;
                            without it only the source's SHA-256 is kept and rules are named by index
-        \(TargetHelp.option("the list is parsed as that engine parses it (rule limit, keys it reads); a rule using a key the target would ignore and so match more widely (e.g. if-frame-url for safari-15) is refused, naming the rule and the key"))
+        \(TargetHelp.option("the list is parsed as that engine parses it (rule limit, keys it reads); a rule using a key the target would ignore and so match more widely (e.g. if-frame-url for safari-15) is refused, naming the rule and the key", indent: ""))
         --engine radarblock|webkit
                            radarblock (default) writes OUT.rbc; webkit compiles with WebKit's own compiler
                            (WebKitGTK 6.0, loaded at run time) into the store directory given by -o:

@@ -45,7 +45,7 @@ struct ConvertCommand: Command {
       --strict            any problem (an input field the decoders would skip, a TDS rule WebKit cannot
                           express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
       -o, --output FILE   output file, "-" for stdout (default); written atomically
-    \(TargetHelp.option("the list must be accepted by that engine as meant: within its rule limit (a larger conversion is refused: build splits) and with no key it would ignore (such a rule is refused as unexpressible there, naming the rule)"))
+    \(TargetHelp.option("the list must be accepted by that engine as meant: within its rule limit (a larger conversion is refused: build splits) and with no key it would ignore (such a rule is refused as unexpressible there, naming the rule)", indent: "  "))
     """ }
 
     static func run(_ arguments: [String]) throws -> Int32 {

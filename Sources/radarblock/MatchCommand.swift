@@ -37,7 +37,7 @@ enum MatchCommand: Command {
         --load-context C  top-frame or child-frame (default: top-frame when the frame URL is the top
                           URL, else child-frame)
         --json            with --url: print only the answer line
-        \(TargetHelp.option("JSON lists are read as that engine's parser reads them (keys it does not know are ignored, as it ignores them); an .rbc file keeps the target it was compiled for"))
+        \(TargetHelp.option("JSON lists are read as that engine's parser reads them (keys it does not know are ignored, as it ignores them); an .rbc file keeps the target it was compiled for", indent: ""))
 
         Matching follows WebKit: URLs are canonicalized like WebKit's URL parser (lowercase scheme and
         host, IDN to punycode, default port removed, "/" for an empty path, dot segments, percent-

@@ -17,7 +17,7 @@ struct ValidateCommand: Command {
           --json               print {"valid": true, "rules": N} or
                                {"valid": false, "error": NAME, "message": MESSAGE, "rule": INDEX|null};
                                keys the target ignores add "ignored": [{"rule": I, "key": K}, ...]
-        \(TargetHelp.option("the list is checked as that engine checks it: its rule limit, the keys it reads"))
+        \(TargetHelp.option("the list is checked as that engine checks it: its rule limit, the keys it reads", indent: "  "))
           --strict             fail (exit 1) when the target would ignore a key
           --identifier-rules   read _identifier/_rulesetIdentifier whatever the target (as --target
                                webkitgtk-2.52 does; the installed WebKitGTK 2.50.6 ignores them)

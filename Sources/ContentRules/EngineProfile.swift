@@ -35,6 +35,10 @@ public struct GatedFeature: Sendable, Hashable {
     public let name: String
     /// Trigger keys (or rule keys, for `_identifier`) the feature brings; an engine without it ignores them.
     public let keys: [String]
+    /// Action types and resource-type names the feature brings; an engine without it rejects them
+    /// (JSONInvalidActionType / JSONInvalidStringInTriggerFlagsArray), unlike keys, which it ignores.
+    public var actions: [String] = []
+    public var resourceTypes: [String] = []
     /// First Safari / WebKitGTK release that reads the keys; nil: none of the profiled releases.
     public let safari: EngineVersion?
     public let webKitGTK: EngineVersion?
@@ -70,6 +74,15 @@ public struct EngineProfile: Sendable, Hashable, CustomStringConvertible {
     public var readsRequestMethod: Bool { has(GatedFeature.requestMethod) }
     /// `_identifier` / `_rulesetIdentifier` rules (ReportIdentifierAction).
     public var readsIdentifierRules: Bool { has(GatedFeature.identifierRules) }
+    public var readsLoadContext: Bool { has(GatedFeature.loadContext) }
+
+    /// False for an action type or resource-type name that a newer engine accepts and this one rejects.
+    public func accepts(actionType name: String) -> Bool {
+        GatedFeature.all.allSatisfy { !$0.actions.contains(name) || has($0) }
+    }
+    public func accepts(resourceType name: String) -> Bool {
+        GatedFeature.all.allSatisfy { !$0.resourceTypes.contains(name) || has($0) }
+    }
 
     /// Trigger keys this engine reads; any other trigger key is ignored by it.
     public var triggerKeys: Set<String> {
@@ -90,8 +103,37 @@ extension GatedFeature {
     /// WebKitGTK 2.52.6 parser (specs/webkit-content-rules.md §2.3).
     public static let ungatedTriggerKeys: Set<String> = [
         "url-filter", "url-filter-is-case-sensitive", "top-url-filter-is-case-sensitive", "resource-type", "load-type",
-        "load-context", "if-domain", "unless-domain", "if-top-url", "unless-top-url",
+        "if-domain", "unless-domain", "if-top-url", "unless-top-url",
     ]
+
+    /// The Safari 14 generation of the parser: WebKit's ContentExtensionParser.cpp at commit cc5fb5e8cbfa
+    /// (JSGlobalObject/WTF::Optional era, 2020-21, maxRuleCount = 50000) reads no load-context, no frame-url or
+    /// request-method keys, and knows only the actions block, block-cookies, css-display-none,
+    /// ignore-previous-rules, make-https and notify.
+    static let safari14Parser = "WebKit ContentExtensionParser.cpp at commit cc5fb5e8cbfa (the 50,000-rule parser of the "
+        + "Safari 14 generation) does not read it"
+
+    public static let loadContext = GatedFeature(
+        name: "load-context", keys: ["load-context"],
+        safari: EngineVersion(15), webKitGTK: EngineVersion(2, 44), place: "trigger", widensMatching: true,
+        source: safari14Parser + "; ResourceLoadInfo.cpp readLoadContext exists in later sources (WebKit commit "
+            + "481f0d2c7f82, 2022-23). Placing it at Safari 15 is inferred from those two revisions, not from release notes.")
+
+    public static let extensionActions = GatedFeature(
+        name: "ignore-following-rules, redirect and modify-headers actions", keys: [],
+        actions: ["ignore-following-rules", "redirect", "modify-headers"],
+        safari: EngineVersion(15), webKitGTK: EngineVersion(2, 44), place: "action", widensMatching: false,
+        source: safari14Parser + " (unknown action types are rejected with JSONInvalidActionType). No source found that "
+            + "dates them after Safari 14: treated as present from Safari 15 on (unverified); read by WebKitGTK 2.50.6.")
+
+    public static let documentTypes = GatedFeature(
+        name: "top-document and child-document resource types", keys: [], resourceTypes: ["top-document", "child-document"],
+        safari: EngineVersion(26), webKitGTK: EngineVersion(2, 50), place: "trigger", widensMatching: false,
+        source: "Read by the installed WebKitGTK 2.50.6 (every faithful conversion, which uses top-document, compiles there: "
+            + "scripts/test-webkit.sh) and by 2.52.6 (specs §2.3). WebKit's ResourceLoadInfo.cpp at commit 481f0d2c7f82 "
+            + "(2022-23) reads only \"document\", and its declarativeNetRequest translator still encoded sub_frame as "
+            + "document + load-context child-frame in 2025 (rdar://154124673): placed at Safari 26 / WebKitGTK 2.50 "
+            + "(inferred from those revisions). Earlier engines reject the names (JSONInvalidStringInTriggerFlagsArray).")
 
     public static let frameURLConditions = GatedFeature(
         name: "frame-url conditions", keys: ["if-frame-url", "unless-frame-url", "frame-url-filter-is-case-sensitive"],
@@ -116,7 +158,7 @@ extension GatedFeature {
             + "_identifier gets a ReportIdentifierAction rule appended; the installed WebKitGTK 2.50.6 ignores the keys "
             + "(547/547 validate cases with them ignored). No Safari release notes found: not assumed for Safari.")
 
-    public static let all = [frameURLConditions, requestMethod, identifierRules]
+    public static let all = [loadContext, extensionActions, documentTypes, frameURLConditions, requestMethod, identifierRules]
 }
 
 extension EngineProfile {
@@ -165,10 +207,10 @@ extension EngineProfile {
     public static var helpTable: String {
         all.map { p in
             var features: [String] = []
-            for f in GatedFeature.all where p.has(f) { features.append(f.keys[0]) }
+            for f in GatedFeature.all where !p.has(f) { features.append(f.keys.first ?? f.actions.first ?? f.resourceTypes[0]) }
             let limit = p.maximumRuleCount == 50_000 ? "50,000" : "150,000"
             let pad = String(repeating: " ", count: max(1, 16 - p.name.count))
-            return "  \(p.name)\(pad)\(limit) rules" + (features.isEmpty ? "" : "; reads " + features.joined(separator: ", "))
+            return "  \(p.name)\(pad)\(limit) rules" + (features.isEmpty ? "" : "; lacks " + features.joined(separator: ", "))
                 + (p == .default ? "  (default)" : "")
         }.joined(separator: "\n")
     }
@@ -262,10 +304,11 @@ public struct TargetRuleLimitError: Error, Sendable, CustomStringConvertible {
 }
 
 extension EngineProfile {
-    /// A generated rule list must be one this engine accepts as meant: within its rule limit and without
-    /// keys it would ignore. `bytes` is the list's JSON.
+    /// A generated rule list must be one this engine accepts as meant: within its rule limit, accepted by
+    /// its parser (action types, resource-type names) and without keys it would ignore. `bytes` is the JSON.
     public func checkGenerated(_ bytes: [UInt8], ruleCount: Int) throws {
         if ruleCount > maximumRuleCount { throw TargetRuleLimitError(target: self, ruleCount: ruleCount) }
+        _ = try RuleListParser.parse(bytes: bytes, options: RuleListParserOptions(target: self))
         try requireSupport(in: RuleListJSONReader.parse(bytes))
     }
 }

@@ -216,9 +216,11 @@ public enum RuleListParser {
         if case .bool(let b)? = t["top-url-filter-is-case-sensitive"] { trigger.topURLFilterIsCaseSensitive = b }
         if frameURL, case .bool(let b)? = t["frame-url-filter-is-case-sensitive"] { trigger.frameURLFilterIsCaseSensitive = b }
 
-        trigger.resourceTypes = try flagNames(t, "resource-type") { ResourceTypeName.flags(of: $0) != nil }
+        trigger.resourceTypes = try flagNames(t, "resource-type") { ResourceTypeName.flags(of: $0) != nil && target.accepts(resourceType: $0) }
         trigger.loadTypes = try flagNames(t, "load-type") { LoadTypeName.flags(of: $0) != nil }
-        trigger.loadContexts = try flagNames(t, "load-context") { LoadContextName.flags(of: $0) != nil }
+        if target.readsLoadContext {
+            trigger.loadContexts = try flagNames(t, "load-context") { LoadContextName.flags(of: $0) != nil }
+        }
 
         if target.readsRequestMethod, let value = t["request-method"] {
             guard case .string(let method) = value, RequestMethodName.all.contains(asciiLowercased(method)) else {
@@ -280,7 +282,11 @@ public enum RuleListParser {
         guard case .object(let a)? = rule["action"] else {
             throw RuleFailure(.jsonInvalidAction, rule["action"].map { "action is \(describe($0))" } ?? "the rule has no action")
         }
-        switch a["type"]?.stringValue ?? "" {
+        let type = a["type"]?.stringValue ?? ""
+        if !options.target.accepts(actionType: type) {
+            throw RuleFailure(.jsonInvalidActionType, "type \"\(type)\" is not an action \(options.target.name) knows")
+        }
+        switch type {
         case "block": return .action(.block)
         case "ignore-previous-rules": return .action(.ignorePreviousRules)
         case "ignore-following-rules": return .action(.ignoreFollowingRules)

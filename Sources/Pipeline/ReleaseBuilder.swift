@@ -234,6 +234,7 @@ public enum ReleaseBuilder {
             let set = try compileListSet(built, target: target, primary: t == 0, dataset: dataset, options: options, progress: progress)
             files += set.files
             lists += set.lists
+            warnings += set.issues
             for (k, v) in set.counts { counts[k, default: 0] += v }
             if t == 0 { primary = set }
         }
@@ -241,7 +242,7 @@ public enum ReleaseBuilder {
         let parts = primary.parts
         let identifiers = primary.identifiers
         let compiledLists = primary.compiled
-        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(built.provenance)))
+        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(primary.provenance)))
 
         var verification: JSONValue? = nil
         if options.verifyWebKit {
@@ -273,7 +274,7 @@ public enum ReleaseBuilder {
 
         counts["trackers"] = Double(tds.trackers.count)
         counts["tdsRules"] = Double(tds.ruleCount)
-        counts["rules"] = Double(built.rules.count)
+        counts["rules"] = Double(primary.rules.count)
         counts["lists"] = Double(parts.count)
         counts["surrogates"] = Double(surrogateCount)
         counts["conversionIssues"] = Double(built.issues.count)
@@ -284,7 +285,7 @@ public enum ReleaseBuilder {
             inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
             outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
             counts: counts, lists: lists, webKitVerification: verification, targets: options.targets.map(\.name))
-        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: built.rules, provenance: built.provenance,
+        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: primary.rules, provenance: primary.provenance,
                              compiled: compiledLists)
     }
 
@@ -297,17 +298,32 @@ public enum ReleaseBuilder {
         var identifiers: [String] = []
         var compiled: [CompiledRuleList] = []
         var counts: [String: Double] = [:]
+        /// Rules left out because the target cannot express them.
+        var issues: [String] = []
+        /// The target's whole rule list before splitting (the builder's, re-encoded for the target).
+        var rules: [ContentRule] = []
+        var provenance: [RuleProvenance] = []
+    }
+
+    /// The builder's rules re-encoded for `target` and split at min(--max-rules, the target's rule limit).
+    static func targetParts(_ built: RuleBuildResult, target: EngineProfile, options: BuildOptions) throws -> TargetListSet {
+        let adapted = TargetEncoding.adapt(RuleBuildResult(rules: built.rules, provenance: built.provenance), for: target)
+        if options.strict, let issue = adapted.issues.first { throw BuildError(component: "rules", reason: "\(target.name): \(issue)") }
+        do {
+            let limit = min(options.maxRules, target.maximumRuleCount)
+            var set = TargetListSet(parts: try RuleListSplitter.split(rules: adapted.rules, provenance: adapted.provenance, maxRules: limit))
+            set.issues = adapted.issues.map { "conversion (\(target.name)): \($0)" }
+            set.rules = adapted.rules
+            set.provenance = adapted.provenance
+            return set
+        } catch {
+            throw BuildError(component: "rules", reason: "\(target.name): " + String(describing: error))
+        }
     }
 
     static func compileListSet(_ built: RuleBuildResult, target: EngineProfile, primary: Bool, dataset: String?,
                                options: BuildOptions, progress: Progress) throws -> TargetListSet {
-        var set: TargetListSet
-        do {
-            let limit = min(options.maxRules, target.maximumRuleCount)
-            set = TargetListSet(parts: try RuleListSplitter.split(rules: built.rules, provenance: built.provenance, maxRules: limit))
-        } catch {
-            throw BuildError(component: "rules", reason: (primary ? "" : "\(target.name): ") + String(describing: error))
-        }
+        var set = try targetParts(built, target: target, options: options)
         let count = set.parts.count
         for (i, part) in set.parts.enumerated() {
             let n = i + 1

@@ -80,7 +80,8 @@ struct ConvertCommand: Command {
             unprotected = u
         }
 
-        let result = RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues)
+        let result = TargetEncoding.adapt(RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode,
+                                                            decodeIssues: tdsIssues), for: target)
 
         func describe(_ issue: ConversionIssue) -> String {
             switch issue.location {

@@ -41,7 +41,7 @@ final class EngineProfileTests: XCTestCase {
         let one = #"{"trigger":{"url-filter":"a"},"action":{"type":"block"}}"#
         let json = "[" + Array(repeating: one, count: 50_001).joined(separator: ",") + "]"
         XCTAssertEqual(error(json, "safari-14"), .jsonTooManyRules)
-        for name in ["safari-15", "safari-26", "webkitgtk-2.44", "webkitgtk-2.50"] {
+        for name in ["safari-15", "webkitgtk-2.50"] {
             XCTAssertEqual(try parse(json, name).rules.count, 50_001, name)
         }
     }
@@ -82,6 +82,25 @@ final class EngineProfileTests: XCTestCase {
         let badFrame = #"[{"trigger":{"url-filter":"a","if-frame-url":[]},"action":{"type":"block"}}]"#
         XCTAssertEqual(error(badFrame, "safari-16.4"), .jsonInvalidConditionList)
         XCTAssertNil(error(badFrame, "safari-15"))
+    }
+
+    func testNamesAnEngineDoesNotKnowAreRejectedWithItsError() {
+        let topDocument = #"[{"trigger":{"url-filter":"a","resource-type":["top-document","popup"]},"action":{"type":"block"}}]"#
+        for name in ["safari-14", "safari-17", "safari-18", "webkitgtk-2.48"] {
+            XCTAssertEqual(error(topDocument, name), .jsonInvalidStringInTriggerFlagsArray, name)
+        }
+        for name in ["safari-26", "webkitgtk-2.50", "webkitgtk-2.52"] { XCTAssertNil(error(topDocument, name), name) }
+        let following = #"[{"trigger":{"url-filter":"a"},"action":{"type":"ignore-following-rules"}}]"#
+        XCTAssertEqual(error(following, "safari-14"), .jsonInvalidActionType)
+        XCTAssertNil(error(following, "safari-15"))
+    }
+
+    func testLoadContextIsIgnoredBySafari14() throws {
+        let json = #"[{"trigger":{"url-filter":"a","load-context":["child-frame"]},"action":{"type":"block"}}]"#
+        XCTAssertNil(try parse(json, "safari-14").rules[0].trigger.loadContexts)
+        XCTAssertEqual(try parse(json, "safari-15").rules[0].trigger.loadContexts, ["child-frame"])
+        let root = try RuleListJSONReader.parse(Array(json.utf8))
+        XCTAssertEqual(EngineProfile.named("safari-14")!.unsupportedKeys(in: root).map(\.key), ["load-context"])
     }
 
     func testKeysNoWebKitReadsAreReportedButNotRefused() throws {

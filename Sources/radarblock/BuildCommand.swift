@@ -51,7 +51,7 @@ struct BuildCommand: Command {
       --fallback DIR        when the build fails, retry as DuckDuckGo's apps do: the TDS of release DIR, then without
                             the config, the user's sites, the surrogates; the manifest records what was replaced or dropped
       --max-rules N         rules per list (default: the target's limit, 150000; safari-14: 50000)
-    \(TargetHelp.option("repeatable: one list set per target, each split at that engine's rule limit, each list checked to need no key the engine would ignore (the build fails naming the rule otherwise)", indent: "  "))
+    \(TargetHelp.option("repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported in issues.txt (--strict: the build fails)", indent: "  "))
       --mode MODE           faithful (default) or ddg (see `radarblock convert --help`)
       --name NAME           identifier name (default "tds")
       --strict              any input problem or conversion issue fails the build

@@ -45,7 +45,7 @@ struct ConvertCommand: Command {
       --strict            any problem (an input field the decoders would skip, a TDS rule WebKit cannot
                           express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
       -o, --output FILE   output file, "-" for stdout (default); written atomically
-    \(TargetHelp.option("the list must be accepted by that engine as meant: within its rule limit (a larger conversion is refused: build splits) and with no key it would ignore (such a rule is refused as unexpressible there, naming the rule)", indent: "  "))
+    \(TargetHelp.option("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)", indent: "  "))
     """ }
 
     static func run(_ arguments: [String]) throws -> Int32 {

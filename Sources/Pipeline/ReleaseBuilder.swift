@@ -29,6 +29,9 @@ public struct BuildOptions: Sendable {
     public var ifChanged = false
     public var fallback: String?
     public var maxRules = RuleBuilder.maximumRuleCount
+    /// The engines the release is for, the first one primary (rules.json, ...); one list set per target,
+    /// each split at min(maxRules, the target's rule limit).
+    public var targets: [EngineProfile] = [.default]
     public var mode: RuleBuildMode = .faithful
     public var name = "tds"
     public var strict = false
@@ -73,6 +76,9 @@ public enum ReleaseFiles {
     /// Part n (1-based) of a split list: rules.json, rules-2.json, ...
     public static func rules(part n: Int) -> String { n == 1 ? rules : "rules-\(n).json" }
     public static func rbc(part n: Int) -> String { n == 1 ? rbc : "rules-\(n).rbc" }
+    /// The list files of a further target (not the primary one): rules.<target>.json, rules.<target>-2.json, ...
+    public static func rules(part n: Int, target: String) -> String { "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".json" }
+    public static func rbc(part n: Int, target: String) -> String { "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".rbc" }
 }
 
 /// Everything the pure part of the build needs, already fetched.
@@ -175,6 +181,8 @@ public enum ReleaseBuilder {
     /// Unchanged = same input bytes, same tool, same options that shape the output.
     static func isUnchanged(_ inputs: BuildInputs, options: BuildOptions, previous: Manifest) -> Bool {
         guard previous.toolVersion == ToolVersion.current, previous.mode == options.mode.rawValue else { return false }
+        // A manifest from before targets existed was built for the default profile.
+        guard (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name) else { return false }
         let now: [String: String] = recordMap(inputs).mapValues(\.sha256)
         let then = previous.inputs.mapValues(\.sha256)
         return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
@@ -223,48 +231,24 @@ public enum ReleaseBuilder {
         warnings += built.issues.map { "conversion: \($0)" }
         guard !built.rules.isEmpty else { throw BuildError(component: "tds", reason: "the conversion produced no rules") }
 
-        let parts: [RuleListPart]
-        do {
-            parts = try RuleListSplitter.split(rules: built.rules, provenance: built.provenance, maxRules: options.maxRules)
-        } catch {
-            throw BuildError(component: "rules", reason: String(describing: error))
-        }
-
         let dataset = inputs.tds.record.etag.flatMap(RuleListIdentifier.datasetVersion(fromETag:))
         var files: [(name: String, bytes: [UInt8])] = []
         var lists: [JSONValue] = []
-        var identifiers: [String] = []
-        var compiledLists: [CompiledRuleList] = []
         var counts: [String: Double] = [:]
-        for (i, part) in parts.enumerated() {
-            let n = i + 1
-            progress("compiling list \(n) of \(parts.count) (\(part.rules.count) rules)")
-            let json = CanonicalRuleWriter.bytes(part.rules)
-            let compiled: CompiledRuleList
-            do {
-                let name = parts.count == 1 ? options.name : "\(options.name)-part\(n)"
-                compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: dataset))
-            } catch {
-                throw BuildError(component: "rules", reason: "list \(n): \(error)")
-            }
-            let rbc = RBCFile.bytes(compiled)
-            files.append((ReleaseFiles.rules(part: n), json))
-            files.append((ReleaseFiles.rbc(part: n), rbc))
-            identifiers.append(compiled.identifier)
-            compiledLists.append(compiled)
-            lists.append(.object(JSONObject([
-                ("identifier", .string(compiled.identifier)),
-                ("rules", .string(ReleaseFiles.rules(part: n))),
-                ("rbc", .string(ReleaseFiles.rbc(part: n))),
-                ("ruleCount", .number(Double(part.rules.count))),
-                ("trackerUnits", .number(Double(part.units.count))),
-            ])))
-            counts["rbcBytes", default: 0] += Double(rbc.count)
-            counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.count)
-            counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.count)
-            counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
+        var primary: TargetListSet? = nil
+        for (t, target) in options.targets.enumerated() {
+            let set = try compileListSet(built, target: target, primary: t == 0, dataset: dataset, options: options, progress: progress)
+            files += set.files
+            lists += set.lists
+            warnings += set.issues
+            for (k, v) in set.counts { counts[k, default: 0] += v }
+            if t == 0 { primary = set }
         }
-        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(built.provenance)))
+        guard let primary else { throw BuildError(component: "rules", reason: "no --target") }
+        let parts = primary.parts
+        let identifiers = primary.identifiers
+        let compiledLists = primary.compiled
+        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(primary.provenance)))
 
         var verification: JSONValue? = nil
         if options.verifyWebKit {
@@ -296,7 +280,7 @@ public enum ReleaseBuilder {
 
         counts["trackers"] = Double(tds.trackers.count)
         counts["tdsRules"] = Double(tds.ruleCount)
-        counts["rules"] = Double(built.rules.count)
+        counts["rules"] = Double(primary.rules.count)
         counts["lists"] = Double(parts.count)
         counts["surrogates"] = Double(surrogateCount)
         counts["conversionIssues"] = Double(built.issues.count)
@@ -306,9 +290,83 @@ public enum ReleaseBuilder {
             toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode.rawValue,
             inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
             outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
-            counts: counts, lists: lists, webKitVerification: verification)
-        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: built.rules, provenance: built.provenance,
+            counts: counts, lists: lists, webKitVerification: verification, targets: options.targets.map(\.name))
+        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: primary.rules, provenance: primary.provenance,
                              compiled: compiledLists)
+    }
+
+    /// One target's lists: the rules split at that engine's limit, each part checked against the engine and
+    /// compiled with its parser.
+    struct TargetListSet {
+        var parts: [RuleListPart]
+        var files: [(name: String, bytes: [UInt8])] = []
+        var lists: [JSONValue] = []
+        var identifiers: [String] = []
+        var compiled: [CompiledRuleList] = []
+        var counts: [String: Double] = [:]
+        /// Rules left out because the target cannot express them.
+        var issues: [String] = []
+        /// The target's whole rule list before splitting (the builder's, re-encoded for the target).
+        var rules: [ContentRule] = []
+        var provenance: [RuleProvenance] = []
+    }
+
+    /// The builder's rules re-encoded for `target` and split at min(--max-rules, the target's rule limit).
+    static func targetParts(_ built: RuleBuildResult, target: EngineProfile, options: BuildOptions) throws -> TargetListSet {
+        let adapted = TargetEncoding.adapt(RuleBuildResult(rules: built.rules, provenance: built.provenance), for: target)
+        if options.strict, let issue = adapted.issues.first { throw BuildError(component: "rules", reason: "\(target.name): \(issue)") }
+        do {
+            let limit = min(options.maxRules, target.maximumRuleCount)
+            var set = TargetListSet(parts: try RuleListSplitter.split(rules: adapted.rules, provenance: adapted.provenance, maxRules: limit))
+            set.issues = adapted.issues.map { "conversion (\(target.name)): \($0)" }
+            set.rules = adapted.rules
+            set.provenance = adapted.provenance
+            return set
+        } catch {
+            throw BuildError(component: "rules", reason: "\(target.name): " + String(describing: error))
+        }
+    }
+
+    static func compileListSet(_ built: RuleBuildResult, target: EngineProfile, primary: Bool, dataset: String?,
+                               options: BuildOptions, progress: Progress) throws -> TargetListSet {
+        var set = try targetParts(built, target: target, options: options)
+        let count = set.parts.count
+        for (i, part) in set.parts.enumerated() {
+            let n = i + 1
+            let rulesName = primary ? ReleaseFiles.rules(part: n) : ReleaseFiles.rules(part: n, target: target.name)
+            let rbcName = primary ? ReleaseFiles.rbc(part: n) : ReleaseFiles.rbc(part: n, target: target.name)
+            progress("compiling \(rulesName) (\(n) of \(count), \(part.rules.count) rules, \(target.name))")
+            let json = CanonicalRuleWriter.bytes(part.rules)
+            let compiled: CompiledRuleList
+            do {
+                try target.checkGenerated(json, ruleCount: part.rules.count)
+                let base = primary ? options.name : "\(options.name).\(target.name)"
+                let name = count == 1 ? base : "\(base)-part\(n)"
+                compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: dataset,
+                                                                                   parser: RuleListParserOptions(target: target)))
+            } catch {
+                throw BuildError(component: "rules", reason: "\(rulesName) (\(target.name)): \(error)")
+            }
+            let rbc = RBCFile.bytes(compiled)
+            set.files.append((rulesName, json))
+            set.files.append((rbcName, rbc))
+            set.identifiers.append(compiled.identifier)
+            set.compiled.append(compiled)
+            set.lists.append(.object(JSONObject([
+                ("identifier", .string(compiled.identifier)),
+                ("rules", .string(rulesName)),
+                ("rbc", .string(rbcName)),
+                ("ruleCount", .number(Double(part.rules.count))),
+                ("trackerUnits", .number(Double(part.units.count))),
+                ("target", .string(target.name)),
+            ])))
+            guard primary else { continue }
+            set.counts["rbcBytes", default: 0] += Double(rbc.count)
+            set.counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.count)
+            set.counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.count)
+            set.counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
+        }
+        return set
     }
 
     /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.

@@ -109,14 +109,17 @@ public enum ReleaseComparison {
             allProvenance = try JSONParser.parse(try FileIO.read(provPath)).arrayValue ?? []
         }
         var offset = 0
-        for entry in manifest.lists {
+        // A release built for several targets: compare the primary target's lists.
+        let entries = manifest.lists(for: nil)
+        for entry in entries {
             guard let rbcName = entry["rbc"]?.stringValue, let rulesName = entry["rules"]?.stringValue else { continue }
             let rbcPath = dir + "/" + rbcName
             let json = try FileIO.read(dir + "/" + rulesName)
             side.lists.append(try LoadedRuleList(withSource(RBCFile.load(try FileIO.read(rbcPath), path: rbcPath), json: json)))
-            let parsed = try RuleListParser.parse(bytes: json)
+            let target = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
+            let parsed = try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target))
             let rules = parsed.rules.compactMap { r -> ContentRule? in if case .content(let c) = r.kind { return c } else { return nil } }
-            if manifest.lists.count == 1 {
+            if entries.count == 1 {
                 side.rules = rules
                 side.provenance = [allProvenance]
             } else {

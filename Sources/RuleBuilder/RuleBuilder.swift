@@ -229,6 +229,8 @@ public struct ConversionIssue: Sendable, Hashable, CustomStringConvertible {
         case ignoredInput = "ignored-input"
         /// ddg mode: what TrackerRadarKit emits here would be rejected by WebKit or changes the meaning.
         case ddgDeviation = "ddg-deviation"
+        /// A rule the target engine (`--target`) cannot express: left out for that target.
+        case unexpressibleOnTarget = "unexpressible-on-target"
         /// The output as a whole (empty list, too many rules).
         case output
         /// A note about the configuration.

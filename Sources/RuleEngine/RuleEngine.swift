@@ -72,8 +72,13 @@ public final class LoadedRuleList {
         var options = options
         options.embedSource = true
         let compiled = try RuleListCompiler.compile(json: json, options: options)
-        return try LoadedRuleList(RBCFile.load(RBCFile.bytes(compiled)))
+        let list = try LoadedRuleList(RBCFile.load(RBCFile.bytes(compiled)))
+        list.sourceParser = options.parser
+        return list
     }
+
+    /// How the embedded source was parsed (its target), so that explanations number rules the same way.
+    var sourceParser = RuleListParserOptions.installedWebKit
 
     public var identifier: String { compiled.identifier }
 
@@ -82,7 +87,7 @@ public final class LoadedRuleList {
     /// The embedded source's rules (parsed once, for explanations).
     func parsedSource() throws -> ParsedRuleList {
         if let parsed { return parsed }
-        let p = try RuleListParser.parse(bytes: compiled.source)
+        let p = try RuleListParser.parse(bytes: compiled.source, options: sourceParser)
         parsed = p
         return p
     }

@@ -1,5 +1,6 @@
 // radarblock build: the nightly job, from inputs to a verified release directory.
 
+import ContentRules
 import Foundation
 import Pipeline
 import RuleBuilder
@@ -8,9 +9,9 @@ import TdsGenerator
 struct BuildCommand: Command {
     static let name = "build"
     static let summary = "build a release directory (rules.json, rules.rbc, surrogates.js, manifest.json)"
-    static let help = """
+    static var help: String { """
     usage: radarblock build (--tds FILE|URL | --radar DIR) [--config FILE|URL] [--surrogates FILE|URL]
-                            [--unprotected FILE|URL] --out DIR [--force] [--previous DIR] [--if-changed]
+                            [--unprotected FILE|URL] --out DIR [--force] [--previous DIR] [--if-changed] [--target NAME]...
                             [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--name NAME] [--strict] [--verify-webkit]
                             [--cache DIR] [--timeout SECONDS] [--retries N] [--max-download-size BYTES]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
@@ -26,8 +27,12 @@ struct BuildCommand: Command {
     release files:
       rules.json            the WebKit content rule list (canonical, one rule per line)
       rules.rbc             the same list compiled to radarblock bytecode (see `radarblock inspect`)
-      rules-N.json/.rbc     further lists when the rules exceed --max-rules (split by tracker, never by index;
-                            the exceptions are repeated in every list so each one is correct on its own)
+      rules-N.json/.rbc     further lists when the rules exceed --max-rules or the target's rule limit (split by
+                            tracker, never by index; the exceptions are repeated in every list so each one is
+                            correct on its own)
+      rules.T.json/.rbc, rules.T-N.json/.rbc
+                            the list set of each further --target T (the first --target's lists are rules*.json);
+                            manifest.json lists every list with its "target" and names the targets in "targets"
       provenance.json       where each rule of rules.json comes from
       surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
                             that does not parse is dropped and reported in issues.txt, an error with --strict)
@@ -52,7 +57,8 @@ struct BuildCommand: Command {
                             tool version and mode), do nothing, say so and exit 0
       --fallback DIR        when the build fails, retry as DuckDuckGo's apps do: the TDS of release DIR, then without
                             the config, the user's sites, the surrogates; the manifest records what was replaced or dropped
-      --max-rules N         rules per list (default 150000, WebKit's limit; older Safari: 50000)
+      --max-rules N         rules per list (default: the target's limit, 150000; safari-14: 50000)
+    \(TargetHelp.option("repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported in issues.txt (--strict: the build fails)", indent: "  "))
       --mode MODE           faithful (default) or ddg (see `radarblock convert --help`)
       --name NAME           identifier name (default "tds")
       --strict              any input problem or conversion issue fails the build
@@ -68,7 +74,7 @@ struct BuildCommand: Command {
 
     exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the component:
     tds, config, surrogates, unprotected, rules), 2 usage error.
-    """
+    """ }
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
@@ -77,7 +83,7 @@ struct BuildCommand: Command {
             OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
             OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
-            OptionSpec("--max-download-size"),
+            OptionSpec("--max-download-size"), OptionSpec("--target", repeatable: true),
         ])
         var options = BuildOptions(out: try args.required("--out"))
         options.tds = args.value("--tds")
@@ -97,6 +103,14 @@ struct BuildCommand: Command {
         if let n = args.value("--max-rules") {
             guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
             options.maxRules = v
+        }
+        let targetNames = args.all("--target")
+        if !targetNames.isEmpty {
+            options.targets = try targetNames.map { name in
+                guard let p = EngineProfile.named(name) else { throw UsageError("unknown --target \(name): use one of \(EngineProfile.names)") }
+                return p
+            }
+            if Set(targetNames).count != targetNames.count { throw UsageError("--target given twice with the same name") }
         }
         if let m = args.value("--mode") {
             guard let mode = RuleBuildMode(rawValue: m) else { throw UsageError("--mode must be faithful or ddg, not \(m)") }

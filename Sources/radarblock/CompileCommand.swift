@@ -10,7 +10,7 @@ enum CompileCommand: Command {
     static let summary = "compile rule-list JSON to a versioned bytecode file (.rbc)"
     static var help: String {
         """
-        usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source]
+        usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source] [--target NAME]
                radarblock compile RULES.json --engine webkit -o STORE_DIR [--name NAME]
 
         Validates the list exactly like WebKit (same errors, same rule indices), compiles its
@@ -24,6 +24,7 @@ enum CompileCommand: Command {
         --embed-source     keep the source JSON in the file (like WebKit does), so that
                            `match LIST.rbc --url ...` can show the triggers of the deciding rules;
                            without it only the source's SHA-256 is kept and rules are named by index
+        \(TargetHelp.option("the list is parsed as that engine parses it (rule limit, keys it reads); a rule using a key the target would ignore and so match more widely (e.g. if-frame-url for safari-15) is refused, naming the rule and the key", indent: ""))
         --engine radarblock|webkit
                            radarblock (default) writes OUT.rbc; webkit compiles with WebKit's own compiler
                            (WebKitGTK 6.0, loaded at run time) into the store directory given by -o:
@@ -37,8 +38,9 @@ enum CompileCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("-o", "--output"), OptionSpec("--name"), OptionSpec("--dataset"), OptionSpec("--engine"),
-            OptionSpec("--embed-source", value: false),
+            OptionSpec("--embed-source", value: false), .target,
         ], positionals: 1...1)
+        let target = try args.target()
         let input = args.positionals[0]
         guard let output = args.value("--output") else { throw UsageError("missing -o OUT.rbc") }
         switch args.value("--engine") ?? "radarblock" {
@@ -56,8 +58,13 @@ enum CompileCommand: Command {
         let json = try FileIO.read(input)
         let compiled: CompiledRuleList
         do {
-            compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: args.value("--dataset"), embedSource: args.has("--embed-source")))
+            compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: args.value("--dataset"),
+                                                                               parser: RuleListParserOptions(target: target),
+                                                                               embedSource: args.has("--embed-source")))
+            try target.requireSupport(in: RuleListJSONReader.parse(json))
         } catch let e as RuleListValidationError {
+            throw InputError("\(input): \(e.description)")
+        } catch let e as UnsupportedOnTargetError {
             throw InputError("\(input): \(e.description)")
         }
         let bytes = RBCFile.bytes(compiled)

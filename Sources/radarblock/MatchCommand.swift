@@ -37,12 +37,17 @@ enum MatchCommand: Command {
         --load-context C  top-frame or child-frame (default: top-frame when the frame URL is the top
                           URL, else child-frame)
         --json            with --url: print only the answer line
+        \(TargetHelp.option("JSON lists are read as that engine's parser reads them (keys it does not know are ignored, as it ignores them); an .rbc file keeps the target it was compiled for", indent: ""))
 
         Matching follows WebKit: URLs are canonicalized like WebKit's URL parser (lowercase scheme and
         host, IDN to punycode, default port removed, "/" for an empty path, dot segments, percent-
         encoding; the fragment is kept); invalid URLs and data: URLs get no actions at all. A load is
         third-party unless its host is the main document's registrable domain (public suffix list) or
-        a subdomain of it. A top-document load is matched with its own URL as the main document URL.
+        a subdomain of it. Every load is evaluated with the URLs it was given, as WebKit's backend does.
+        Combinations a browser never produces are answered as given, not rewritten: a browser's
+        top-document load always has topURL = url and loadContext top-frame (its main document is
+        itself), and a popup's frame is about:blank; a top-document request with another topURL is an
+        artificial load (WebKit's own tests use such loads).
 
         Resource types (request name -> the WebKit type it is matched as):
         \(ResourceTypeMapping.helpTable)
@@ -53,8 +58,9 @@ enum MatchCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--requests"), OptionSpec("--url"), OptionSpec("--top-url"), OptionSpec("--frame-url"),
-            OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false),
+            OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false), .target,
         ], positionals: 1...64)
+        let target = try args.target()
         let requests = args.value("--requests")
         let url = args.value("--url")
         if (requests == nil) == (url == nil) { throw UsageError("give either --requests FILE or --url URL --top-url URL") }
@@ -63,7 +69,7 @@ enum MatchCommand: Command {
                 throw UsageError("\(o) goes with --url, not --requests")
             }
         }
-        let engine = RuleEngine(lists: try args.positionals.map(loadList))
+        let engine = RuleEngine(lists: try args.positionals.map { try loadList($0, target: target) })
 
         if let requests {
             return try answer(requestsFrom: requests, engine: engine)
@@ -93,13 +99,14 @@ enum MatchCommand: Command {
     }
 
     /// Loads a rule list: .rbc (or anything with the .rbc magic) is checked and loaded; otherwise it is JSON.
-    static func loadList(_ path: String) throws -> LoadedRuleList {
+    static func loadList(_ path: String, target: EngineProfile = .default) throws -> LoadedRuleList {
         let bytes = try FileIO.read(path)
         if path.hasSuffix(".rbc") || bytes.starts(with: RBCFile.magic) {
             return try LoadedRuleList(RBCFile.load(bytes, path: path))
         }
         do {
-            let list = try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path)))
+            let list = try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path),
+                                                                                        parser: RuleListParserOptions(target: target)))
             if list.compiled.skippedRuleCount > 0 {
                 Console.warning("\(path): \(list.compiled.skippedRuleCount) rule(s) skipped as WebKit skips them (run `radarblock validate` for details)")
             }

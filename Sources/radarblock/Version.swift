@@ -4,9 +4,8 @@ import ContentRules
 import RuleCompiler
 
 enum VersionInfo {
-    /// The engine profile radarblock models when no --target is given (issue 17 replaces this constant with
-    /// its profile table's default; keep the printed line as it is).
-    static let defaultTargetProfile = "webkitgtk-2.50"
+    /// The engine profile radarblock models when no --target is given.
+    static var defaultTargetProfile: String { EngineProfile.default.name }
 
     static var text: String {
         """

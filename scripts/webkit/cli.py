@@ -123,6 +123,8 @@ def build_parser():
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--cases", type=int, default=1000)
     d.add_argument("--radarblock", required=True, help="path of the radarblock executable")
+    d.add_argument("--target", help="radarblock's engine profile for the installed WebKit, passed to match --target "
+                   "(e.g. webkitgtk-2.50)")
     d.add_argument("--keep", help="write every case (lists, scenarios, requests, answers) to this directory")
     d.add_argument("--max-show", type=int, default=20, help="disagreements to print in full")
     d.add_argument("--timeout", type=float, default=20.0)

@@ -9,9 +9,10 @@ RELEASE_BIN = $(BUILD_DIR)/release/radarblock
 OUT        ?= out
 SEED       ?= 1
 CASES      ?= 1000
+FUZZ_SECONDS ?= 30
 export SHARED
 
-.PHONY: all deps deps-test build demo test test-js test-webkit bench clean
+.PHONY: all deps deps-test build demo test test-js test-webkit test-fuzz fuzz bench clean
 
 all: build
 
@@ -32,12 +33,21 @@ test: deps-test build
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-webkit
+	$(MAKE) --no-print-directory test-fuzz
 
 test-js: build
 	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)
+
+# Fuzz targets (Fuzz/): every target for FUZZ_SECONDS each; fails on a crash, leak, timeout or OOM.
+fuzz: build
+	Fuzz/run.sh $(RELEASE_BIN) $(FUZZ_SECONDS)
+
+# make test's share: a short fixed budget per target.
+test-fuzz: build
+	Fuzz/run.sh $(RELEASE_BIN) 12
 
 bench: build
 	@scripts/install-deps.sh bench

@@ -126,6 +126,10 @@ PY
   /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old/rules.json" "$tmp/ios-new/rules.json" 60
 }
 
+webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 27 lists, 120 s)
+  /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
+}
+
 run "harness self-test" harness_self_test
 run "faithful conversion: DuckDuckGo's reference tests in WebKit, and match agrees" faithful_reference
 run "surrogate bundle: reference surrogate cases in WebKit" surrogates_reference
@@ -135,6 +139,7 @@ run "validate agrees with WebKit's compiler on every error case" validate_vs_web
 run "differential: match vs WebKit on random rule lists (seed $seed, $cases cases)" differential
 run "split: a dataset of more than 200,000 rules" split_200k
 run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff
+run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 
 echo "webkit: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -35,6 +35,8 @@ public struct BuildOptions: Sendable {
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one.
     public var verifyWebKit = false
     public var fetch = FetchOptions()
+    /// Limits of the compiled automata; a rule whose own automaton is over them is dropped (and reported).
+    public var budget = CompileBudget()
 
     public init(out: String) { self.out = out }
 }
@@ -217,48 +219,66 @@ public enum ReleaseBuilder {
         warnings += built.issues.map { "conversion: \($0)" }
         guard !built.rules.isEmpty else { throw BuildError(component: "tds", reason: "the conversion produced no rules") }
 
-        let parts: [RuleListPart]
-        do {
-            parts = try RuleListSplitter.split(rules: built.rules, provenance: built.provenance, maxRules: options.maxRules)
-        } catch {
-            throw BuildError(component: "rules", reason: String(describing: error))
-        }
-
+        var rules = built.rules, provenance = built.provenance
+        var parts: [RuleListPart] = []
         let dataset = inputs.tds.record.etag.flatMap(RuleListIdentifier.datasetVersion(fromETag:))
         var files: [(name: String, bytes: [UInt8])] = []
         var lists: [JSONValue] = []
         var identifiers: [String] = []
         var compiledLists: [CompiledRuleList] = []
         var counts: [String: Double] = [:]
-        for (i, part) in parts.enumerated() {
-            let n = i + 1
-            progress("compiling list \(n) of \(parts.count) (\(part.rules.count) rules)")
-            let json = CanonicalRuleWriter.bytes(part.rules)
-            let compiled: CompiledRuleList
+        var droppedRules = 0
+        // One bad rule must not take the release down: a rule whose own automaton is over the budget is
+        // dropped (every offender of a list is found in one compilation) and the lists are built again.
+        attempts: for attempt in 0... {
             do {
-                let name = parts.count == 1 ? options.name : "\(options.name)-part\(n)"
-                compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: dataset))
+                parts = try RuleListSplitter.split(rules: rules, provenance: provenance, maxRules: options.maxRules)
             } catch {
-                throw BuildError(component: "rules", reason: "list \(n): \(error)")
+                throw BuildError(component: "rules", reason: String(describing: error))
             }
-            let rbc = RBCFile.bytes(compiled)
-            files.append((ReleaseFiles.rules(part: n), json))
-            files.append((ReleaseFiles.rbc(part: n), rbc))
-            identifiers.append(compiled.identifier)
-            compiledLists.append(compiled)
-            lists.append(.object(JSONObject([
-                ("identifier", .string(compiled.identifier)),
-                ("rules", .string(ReleaseFiles.rules(part: n))),
-                ("rbc", .string(ReleaseFiles.rbc(part: n))),
-                ("ruleCount", .number(Double(part.rules.count))),
-                ("trackerUnits", .number(Double(part.units.count))),
-            ])))
-            counts["rbcBytes", default: 0] += Double(rbc.count)
-            counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.count)
-            counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.count)
-            counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
+            (files, lists, identifiers, compiledLists, counts) = ([], [], [], [], [:])
+            for (i, part) in parts.enumerated() {
+                let n = i + 1
+                progress("compiling list \(n) of \(parts.count) (\(part.rules.count) rules)")
+                let json = CanonicalRuleWriter.bytes(part.rules)
+                let compiled: CompiledRuleList
+                do {
+                    let name = parts.count == 1 ? options.name : "\(options.name)-part\(n)"
+                    compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: dataset, budget: options.budget))
+                } catch let e as CompileBudgetErrors where e.isRuleLevel && !options.strict && attempt <= parts.count {
+                    for x in e.exceeded {
+                        warnings.append("rules: list \(n): dropped \(x) [from \(part.provenance[x.rule])]")
+                    }
+                    let offending = Set(e.rules.map { RuleAndProvenance(rule: part.rules[$0], provenance: part.provenance[$0]) })
+                    let kept = zip(rules, provenance).filter { !offending.contains(RuleAndProvenance(rule: $0.0, provenance: $0.1)) }
+                    droppedRules += rules.count - kept.count
+                    (rules, provenance) = (kept.map(\.0), kept.map(\.1))
+                    guard !rules.isEmpty else { throw BuildError(component: "rules", reason: "list \(n): every rule is over the automaton budget") }
+                    continue attempts
+                } catch {
+                    throw BuildError(component: "rules", reason: "list \(n): \(error)")
+                }
+                warnings += webKitPainWarnings(json: json, part: part, n: n)
+                let rbc = RBCFile.bytes(compiled)
+                files.append((ReleaseFiles.rules(part: n), json))
+                files.append((ReleaseFiles.rbc(part: n), rbc))
+                identifiers.append(compiled.identifier)
+                compiledLists.append(compiled)
+                lists.append(.object(JSONObject([
+                    ("identifier", .string(compiled.identifier)),
+                    ("rules", .string(ReleaseFiles.rules(part: n))),
+                    ("rbc", .string(ReleaseFiles.rbc(part: n))),
+                    ("ruleCount", .number(Double(part.rules.count))),
+                    ("trackerUnits", .number(Double(part.units.count))),
+                ])))
+                counts["rbcBytes", default: 0] += Double(rbc.count)
+                counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.count)
+                counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.count)
+                counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
+            }
+            break
         }
-        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(built.provenance)))
+        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(provenance)))
 
         var verification: JSONValue? = nil
         if options.verifyWebKit {
@@ -294,6 +314,7 @@ public enum ReleaseBuilder {
         counts["lists"] = Double(parts.count)
         counts["surrogates"] = Double(surrogateCount)
         counts["conversionIssues"] = Double(built.issues.count)
+        if droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(droppedRules) }
 
         let manifest = Manifest(
             identifier: parts.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
@@ -301,8 +322,20 @@ public enum ReleaseBuilder {
             inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
             outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
             counts: counts, lists: lists, webKitVerification: verification)
-        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: built.rules, provenance: built.provenance,
+        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: rules, provenance: provenance,
                              compiled: compiledLists)
+    }
+
+    /// What WebKit's own compiler would not finish in reasonable time or memory (the apps compile the list
+    /// with it): reported, the list is kept.
+    static func webKitPainWarnings(json: [UInt8], part: RuleListPart, n: Int) -> [String] {
+        guard let list = try? RuleListParser.parse(bytes: json), let pain = try? RuleListCompiler.webKitPain(list) else { return [] }
+        return pain.map { "rules: list \(n): \($0) [from \(part.provenance[$0.rule])]" }
+    }
+
+    private struct RuleAndProvenance: Hashable {
+        var rule: ContentRule
+        var provenance: RuleProvenance
     }
 
     /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.

@@ -2,6 +2,7 @@
 
 import Foundation
 import Pipeline
+import RuleCompiler
 import RuleBuilder
 import TdsGenerator
 
@@ -14,6 +15,7 @@ struct BuildCommand: Command {
                             [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--name NAME] [--strict] [--verify-webkit]
                             [--cache DIR] [--timeout SECONDS] [--retries N]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
+                            [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
 
     Writes the release into DIR atomically: the files are written into a temporary sibling directory which
     then replaces DIR in one rename. A failed or interrupted build leaves DIR exactly as it was.
@@ -56,6 +58,11 @@ struct BuildCommand: Command {
       --timeout SECONDS     per-request timeout for URLs (default 30)
       --retries N           retries for URLs with exponential backoff (default 3)
 
+    \(BudgetOptions.help)
+    A rule whose own automaton is over --max-dfa-states or --max-dfa-mb is dropped from the release and
+    reported in issues.txt (with --strict the build fails instead); the rest of the list is built as usual.
+    Over --max-total-dfa-states or --max-compile-seconds no single rule is to blame: the build fails.
+
     exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the component:
     tds, config, surrogates, unprotected, rules), 2 usage error.
     """
@@ -67,7 +74,7 @@ struct BuildCommand: Command {
             OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
             OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
-        ])
+        ] + BudgetOptions.specs)
         var options = BuildOptions(out: try args.required("--out"))
         options.tds = args.value("--tds")
         let radar = args.value("--radar")
@@ -82,6 +89,7 @@ struct BuildCommand: Command {
         options.fallback = args.value("--fallback")
         options.strict = args.has("--strict")
         options.verifyWebKit = args.has("--verify-webkit")
+        options.budget = try BudgetOptions.parse(args)
         if let n = args.value("--max-rules") {
             guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
             options.maxRules = v

@@ -21,7 +21,7 @@ for t in $targets; do
   /usr/bin/time -f '%U %S' -o "$out/$t.time" "$out/bin/fuzz-$t" "$corpus" -max_total_time="$seconds" -timeout=10 \
     -rss_limit_mb=2048 -malloc_limit_mb=1024 -detect_leaks=1 -print_final_stats=1 -artifact_prefix="$crashes/" >"$log" 2>&1
   rc=$?
-  cpu=$(awk '{printf "%.1f", $1 + $2}' "$out/$t.time" 2>/dev/null)
+  cpu=$(tail -1 "$out/$t.time" 2>/dev/null | awk '{printf "%.1f", $1 + $2}')
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | awk '{print $2}')
   files=$(ls "$corpus" | wc -l)

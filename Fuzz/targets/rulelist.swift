@@ -40,7 +40,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let a = RuleEngine(lists: [fromRBC]), b = RuleEngine(lists: [fromJSON])
     for (url, top, type) in probes {
         let request = MatchRequest(url: url, topURL: top, resourceType: type)
-        let x = try? a.match(request), y = try? b.match(request)
+        var x: [UInt8] = [], y: [UInt8] = []
+        (try? a.match(request))?.writeJSONLine(into: &x)
+        (try? b.match(request))?.writeJSONLine(into: &y)
         invariant(x == y, "the .rbc and the compiled JSON answer \(url) differently")
     }
     return 0

@@ -23,7 +23,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             invariant(false, "unexpected error \(error)")
             continue
         }
-        guard let reloaded = try? Matcher(validated: matcher.serialized()) else {
+        guard let reloaded = matcher.serialized().withUnsafeBytes({ try? Matcher(serialized: $0) }) else {
             invariant(false, "a built matcher does not validate")
             continue
         }

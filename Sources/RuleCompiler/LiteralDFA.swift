@@ -15,8 +15,11 @@ import ContentRules
 
 enum LiteralDFA {
     /// The DFA of the batch's only pattern when it is an unanchored literal, nil otherwise (or when it
-    /// would have more than `stateLimit` states or its transition table would not fit `byteLimit`).
-    static func build(tree: PrefixTree, terms: TermTable, vertex: Int32, nfa: NFA, stateLimit: Int, byteLimit: Int) -> DFA? {
+    /// would have more than `stateLimit` states or its transition table would not fit `byteLimit`), with
+    /// the number of NFA nodes summed over its states that subset construction would have stored.
+    static func build(tree: PrefixTree, terms: TermTable, vertex: Int32, nfa: NFA, stateLimit: Int, byteLimit: Int)
+        -> (dfa: DFA, members: Int)?
+    {
         var path: [Int32] = []
         var v = vertex
         while v > 0 {
@@ -55,13 +58,18 @@ enum LiteralDFA {
         for c in 0..<classCount where loopCovers[c] { row[c] = 0 }
         boundaries[0] = loopBoundaries
         var failure = 0
+        // Positions on the failure chain of k (k and 0 included): the state's chain members.
+        var depth = [Int32](repeating: 1, count: n + 1)
+        var members = 0
         for k in 0...n {
             if k > 0 {
+                depth[k] = depth[failure] + 1
                 // Row k starts as the row of its failure position.
                 let from = failure * classCount, to = k * classCount
                 for c in 0..<classCount { row[to + c] = row[from + c] }
                 boundaries[k] = boundaries[failure]
             }
+            members += 1 + Int(depth[k])  // and the `.*` loop
             if k < n {
                 let letter = letters[k]
                 DFABoundarySet.insert(letter, &boundaries[k])
@@ -97,6 +105,6 @@ enum LiteralDFA {
             }
             dfa.transitionStart.append(Int32(dfa.transitionLow.count))
         }
-        return dfa
+        return (dfa, members)
     }
 }

@@ -231,6 +231,9 @@ struct SubsetConstruction {
         }
     }
 
+    /// States interned so far (also after a run that stopped at a limit).
+    var builtStates: Int { setStart.count }
+
     enum Outcome {
         case dfa(DFA)
         case over(CompileBudget.Kind)

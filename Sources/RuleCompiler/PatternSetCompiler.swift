@@ -137,6 +137,17 @@ public struct MatcherBuilder {
         var warnings: [WebKitPainWarning] = []
         for batch in tree.batches(terms: terms, maxNodes: maximumNFASize, packGroups: false) {
             let nfa = NFA(tree: tree, terms: terms, batch: batch)
+            // A long literal: its size is known without storing WebKit's quadratic state sets.
+            if batch.count == 1, let literal = LiteralDFA.build(tree: tree, terms: terms, vertex: batch[0], nfa: nfa, stateLimit: .max, byteLimit: 1 << 30) {
+                let over = literal.dfa.stateCount > states ? WebKitPainWarning.Reason.states(states)
+                    : literal.members > members ? .members(members) : nil
+                if let over {
+                    let p = firstPattern(of: batch, vertexPattern)
+                    warnings.append(WebKitPainWarning(family: family, rule: patternRule[p], pattern: patterns[p].pattern,
+                                                      patternsInAutomaton: 1, nfaNodes: nfa.nodeCount, reason: over))
+                }
+                continue
+            }
             var construction = SubsetConstruction(nfa: nfa)
             // 4 bytes per member in the state pool: the member bound is a byte bound of the construction.
             let outcome = construction.run(actionLists: &actionLists, stateLimit: states, byteLimit: members.multipliedReportingOverflow(by: 4).overflow ? Int.max : 4 * members,
@@ -203,18 +214,26 @@ public struct MatcherBuilder {
         var pending = tree.batches(terms: terms, maxNodes: maximumNFASize).reversed().map { $0 }
         var dfas: [DFA] = []
         var offenders: [CompileBudgetExceeded] = []
-        var totalStates = 0
+        var builtStates = 0
         while let batch = pending.popLast() {
             let nfa = NFA(tree: tree, terms: terms, batch: batch)
             var construction = SubsetConstruction(nfa: nfa)
             let combinationLimit = batch.count > 1 ? MatcherBuilder.stateLimit(nfaNodes: nfa.nodeCount) : Int.max
+            let limit = min(combinationLimit, budget.states)
+            // States built for the family so far count against totalStates, failed attempts included:
+            // splitting a combination that explodes (thousands of `.*x.*y.*z`) cannot spin either.
+            let remaining = budget.totalStates - builtStates
             let literal = batch.count == 1 ? LiteralDFA.build(tree: tree, terms: terms, vertex: batch[0], nfa: nfa,
-                                                              stateLimit: budget.states, byteLimit: budget.bytes) : nil
-            let outcome = literal.map { .dfa($0) } ?? construction.run(actionLists: &actionLists, stateLimit: min(combinationLimit, budget.states),
+                                                              stateLimit: min(limit, remaining), byteLimit: budget.bytes) : nil
+            let outcome = literal.map { .dfa($0.dfa) } ?? construction.run(actionLists: &actionLists, stateLimit: min(limit, remaining),
                                                                      byteLimit: budget.bytes, deadline: deadline)
+            builtStates += literal?.dfa.stateCount ?? construction.builtStates
             guard case .dfa(let dfa) = outcome else {
                 guard case .over(let kind) = outcome, kind != .seconds else {
                     throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)])
+                }
+                if kind == .states && remaining < limit {
+                    throw CompileBudgetErrors(exceeded: [exceeded(.totalStates, batch: batch)])
                 }
                 if batch.count == 1 {
                     offenders.append(exceeded(kind, batch: batch))
@@ -229,8 +248,6 @@ public struct MatcherBuilder {
             statistics.nfaNodes += nfa.nodeCount
             statistics.dfaStatesBeforeMinimization += dfa.stateCount
             let minimized = DFAMinimizer.minimize(dfa)
-            totalStates += minimized.stateCount
-            if totalStates > budget.totalStates { throw CompileBudgetErrors(exceeded: [exceeded(.totalStates, batch: batch)]) }
             if deadline.isFinite && monotonicSeconds() > deadline { throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)]) }
             dfas.append(minimized)
         }

@@ -13,8 +13,8 @@ enum BudgetOptions {
         --max-dfa-states N       DFA states of one automaton in subset construction
                                  (default \(CompileBudget.defaultStates))
         --max-dfa-mb N           memory to build one automaton, in MB (default \(CompileBudget.defaultMegabytes))
-        --max-total-dfa-states N DFA states of all automata of one family (url-filter, top-url,
-                                 frame-url) after minimization (default \(CompileBudget.defaultTotalStates))
+        --max-total-dfa-states N DFA states built for one family (url-filter, top-url, frame-url),
+                                 attempts split for size included (default \(CompileBudget.defaultTotalStates))
         --max-compile-seconds S  time to build one family's automata (default \(Int(CompileBudget.defaultSeconds)))
         """
 

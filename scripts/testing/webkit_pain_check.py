@@ -31,9 +31,9 @@ def cases():
     out = []
     for k in (12, 13, 14, 15, 16, 17, 18):
         out.append(("ab*a[ab]{%d}" % k, [block(exponential(k))]))
-    for k in (14, 15, 16, 17):
+    for k in (13, 14, 15, 16, 17):
         out.append(("tracker/ab*b[ab]{%d}" % k, [block(exponential(k, mark="b", head="tracker\\.example\\/"))]))
-    for k in (15, 16):
+    for k in (15, 16, 17):
         out.append(("xy*x[xy]{%d} with others" % k, [block("ads\\.example"), block(exponential(k, "xy", "x")), block("pixel")]))
     for n in (4000, 8000, 16000, 24000):
         out.append(("literal a*%d" % n, [block("a" * n)]))

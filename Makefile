@@ -15,7 +15,8 @@ DIST       ?= dist
 RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
-.PHONY: all deps deps-test build demo test test-js test-cli test-webkit test-dist bench dist install clean
+FUZZ_SECONDS ?= 30
+.PHONY: all deps deps-test build demo test test-js test-cli test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -38,6 +39,7 @@ test: deps-test build
 	$(MAKE) --no-print-directory test-cli
 	$(MAKE) --no-print-directory test-webkit
 	$(MAKE) --no-print-directory test-dist
+	$(MAKE) --no-print-directory test-fuzz
 
 test-js: build
 	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
@@ -58,6 +60,14 @@ install: build
 # The shipped artifacts: tarball on a PATH without Swift, ldd, the .deb (dpkg -i, then purge), man page = --help.
 test-dist: dist
 	BUILD_DIR=$(BUILD_DIR) tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
+
+# Fuzz targets (Fuzz/): every target for FUZZ_SECONDS each; fails on a crash, leak, timeout or OOM.
+fuzz: build
+	Fuzz/run.sh $(RELEASE_BIN) $(FUZZ_SECONDS)
+
+# make test's share: a short fixed budget per target.
+test-fuzz: build
+	Fuzz/run.sh $(RELEASE_BIN) 12
 
 bench: build
 	@scripts/install-deps.sh bench

@@ -148,6 +148,9 @@ PY
 }
 
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
+webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 23 lists, 120 s)
+  /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
+}
 
 run "harness self-test" harness_self_test
 run "faithful conversion: DuckDuckGo's reference tests in WebKit, and match agrees" faithful_reference
@@ -161,6 +164,7 @@ run "differential: match vs WebKit on random rule lists (seed $seed, $cases case
 run "split: a dataset of more than 200,000 rules" split_200k
 run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
+run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 
 echo "webkit: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -40,6 +40,8 @@ public struct BuildOptions: Sendable {
     /// Replace --out even when it is neither empty nor a radarblock release.
     public var force = false
     public var fetch = FetchOptions()
+    /// Limits of the compiled automata; a rule whose own automaton is over them is dropped (and reported).
+    public var budget = CompileBudget()
 
     public init(out: String) { self.out = out }
 }
@@ -284,6 +286,7 @@ public enum ReleaseBuilder {
         counts["lists"] = Double(parts.count)
         counts["surrogates"] = Double(surrogateCount)
         counts["conversionIssues"] = Double(built.issues.count)
+        if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
 
         let manifest = Manifest(
             identifier: parts.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
@@ -309,6 +312,8 @@ public enum ReleaseBuilder {
         /// The target's whole rule list before splitting (the builder's, re-encoded for the target).
         var rules: [ContentRule] = []
         var provenance: [RuleProvenance] = []
+        /// Rules dropped because their own automaton was over the compile budget.
+        var droppedRules = 0
     }
 
     /// The builder's rules re-encoded for `target` and split at min(--max-rules, the target's rule limit).
@@ -330,6 +335,44 @@ public enum ReleaseBuilder {
     static func compileListSet(_ built: RuleBuildResult, target: EngineProfile, primary: Bool, dataset: String?,
                                options: BuildOptions, progress: Progress) throws -> TargetListSet {
         var set = try targetParts(built, target: target, options: options)
+        // One bad rule must not take the release down: a rule whose own automaton is over the budget is
+        // dropped (every offender of a list is found in one compilation) and the lists are built again.
+        for attempt in 0... {
+            do {
+                return try compileParts(set, target: target, primary: primary, dataset: dataset, options: options, progress: progress)
+            } catch let over as ListOverBudget where attempt <= set.parts.count {
+                let part = set.parts[over.part - 1]
+                set.issues += over.errors.exceeded.map { "rules: list \(over.part): dropped \($0) [from \(part.provenance[$0.rule])]" }
+                let offending = Set(over.errors.rules.map { RuleAndProvenance(rule: part.rules[$0], provenance: part.provenance[$0]) })
+                let kept = zip(set.rules, set.provenance).filter { !offending.contains(RuleAndProvenance(rule: $0.0, provenance: $0.1)) }
+                guard !kept.isEmpty else {
+                    throw BuildError(component: "rules", reason: "list \(over.part): every rule is over the automaton budget")
+                }
+                set.droppedRules += set.rules.count - kept.count
+                (set.rules, set.provenance) = (kept.map(\.0), kept.map(\.1))
+                do {
+                    set.parts = try RuleListSplitter.split(rules: set.rules, provenance: set.provenance,
+                                                           maxRules: min(options.maxRules, target.maximumRuleCount))
+                } catch {
+                    throw BuildError(component: "rules", reason: "\(target.name): " + String(describing: error))
+                }
+            }
+        }
+        fatalError("unreachable: the retry loop returns or throws")
+    }
+
+    /// A list of the set whose rules have automata over the budget (rule-level, so they can be dropped).
+    struct ListOverBudget: Error {
+        var part: Int
+        var errors: CompileBudgetErrors
+    }
+
+    /// Compiles every part of `set`; throws ListOverBudget when a rule's own automaton is over the budget and
+    /// the build may drop it (never with --strict).
+    static func compileParts(_ set: TargetListSet, target: EngineProfile, primary: Bool, dataset: String?,
+                             options: BuildOptions, progress: Progress) throws -> TargetListSet {
+        var set = set
+        (set.files, set.lists, set.identifiers, set.compiled, set.counts) = ([], [], [], [], [:])
         let count = set.parts.count
         for (i, part) in set.parts.enumerated() {
             let n = i + 1
@@ -343,10 +386,13 @@ public enum ReleaseBuilder {
                 let base = primary ? options.name : "\(options.name).\(target.name)"
                 let name = count == 1 ? base : "\(base)-part\(n)"
                 compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: dataset,
-                                                                                   parser: RuleListParserOptions(target: target)))
+                                                                                   parser: RuleListParserOptions(target: target), budget: options.budget))
+            } catch let e as CompileBudgetErrors where e.isRuleLevel && !options.strict {
+                throw ListOverBudget(part: n, errors: e)
             } catch {
                 throw BuildError(component: "rules", reason: "\(rulesName) (\(target.name)): \(error)")
             }
+            set.issues += webKitPainWarnings(json: json, part: part, n: n, target: target)
             let rbc = RBCFile.bytes(compiled)
             set.files.append((rulesName, json))
             set.files.append((rbcName, rbc))
@@ -367,6 +413,19 @@ public enum ReleaseBuilder {
             set.counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
         }
         return set
+    }
+
+    /// What WebKit's own compiler would not finish in reasonable time or memory (the apps compile the list
+    /// with it): reported, the list is kept.
+    static func webKitPainWarnings(json: [UInt8], part: RuleListPart, n: Int, target: EngineProfile) -> [String] {
+        guard let list = try? RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)),
+              let pain = try? RuleListCompiler.webKitPain(list) else { return [] }
+        return pain.map { "rules: list \(n): \($0) [from \(part.provenance[$0.rule])]" }
+    }
+
+    private struct RuleAndProvenance: Hashable {
+        var rule: ContentRule
+        var provenance: RuleProvenance
     }
 
     /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.

@@ -46,6 +46,10 @@ public struct Matcher: Sendable {
 
     /// Ids whose pattern matches everything and that carry flags (reported by `match` when the flags test passes).
     public var universalWithFlags: [UInt64] { ids(layout.universalWithFlags) }
+    /// Every id the matcher can return (action lists and universal ids), for load-time checks.
+    public var allIds: [UInt64] {
+        universalFlagFree + universalWithFlags + ids(layout.ids..<layout.ids + 8 * layout.idCount)
+    }
 
     public var statistics: MatcherStatistics {
         var s = MatcherStatistics()

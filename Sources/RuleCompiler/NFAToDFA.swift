@@ -231,8 +231,23 @@ struct SubsetConstruction {
         }
     }
 
-    /// Runs the construction; returns nil when more than `stateLimit` states would be needed.
-    mutating func run(actionLists: inout ActionListTable, stateLimit: Int) -> DFA? {
+    /// States interned so far (also after a run that stopped at a limit).
+    var builtStates: Int { setStart.count }
+
+    enum Outcome {
+        case dfa(DFA)
+        case over(CompileBudget.Kind)
+    }
+
+    /// Bytes held by the construction so far (state sets, intern table, closures, transitions).
+    private func workingBytes(_ dfa: DFA) -> Int {
+        4 * (setPool.count + closurePool.count + table.count) + 12 * setStart.count
+            + 6 * dfa.transitionLow.count + 4 * (dfa.actions.count + dfa.transitionStart.count)
+    }
+
+    /// Runs the construction under limits: stops as soon as more than `stateLimit` states or
+    /// `byteLimit` bytes would be needed, or the monotonic clock passes `deadline`.
+    mutating func run(actionLists: inout ActionListTable, stateLimit: Int, byteLimit: Int, deadline: Double) -> Outcome {
         var dfa = DFA(classCount: nfa.alphabet.classCount, classOfSymbol: nfa.alphabet.classOfSymbol)
         let (rs, rl) = closure(0)
         _ = intern(Array(closurePool[rs..<rs + rl]))
@@ -242,7 +257,9 @@ struct SubsetConstruction {
         var actionIds: [Int32] = []
         var state = 0
         while state < setStart.count {
-            if setStart.count > stateLimit { return nil }
+            if setStart.count > stateLimit { return .over(.states) }
+            if workingBytes(dfa) > byteLimit { return .over(.bytes) }
+            if state & 63 == 0 && deadline.isFinite && monotonicSeconds() > deadline { return .over(.seconds) }
             // Actions.
             actionIds.removeAll(keepingCapacity: true)
             let start = Int(setStart[state]), count = Int(setLength[state])
@@ -318,6 +335,6 @@ struct SubsetConstruction {
             dfa.transitionStart.append(Int32(dfa.transitionLow.count))
             state += 1
         }
-        return dfa
+        return .dfa(dfa)
     }
 }

@@ -56,6 +56,15 @@ public final class LoadedRuleList {
             actions.append(entry.action)
             json.append(JSONWriter.bytes(entry.action.jsonValue))
         }
+        // A sealed but inconsistent file (found by Fuzz/targets/rbc.swift) must not make a lookup trap later.
+        for matcher in [url, top, frame] {
+            for id in matcher.allIds {
+                let location = Int(UInt32(truncatingIfNeeded: id))
+                guard location < at.count, at[location] >= 0 else {
+                    throw RuleEngineError("matcher id \(id) points at \(location), which is not an action")
+                }
+            }
+        }
         actionAt = at
         self.actions = actions
         kinds = actions.map(\.kind)

@@ -3,6 +3,7 @@
 import ContentRules
 import Foundation
 import Pipeline
+import RuleCompiler
 import RuleBuilder
 import TdsGenerator
 
@@ -15,6 +16,7 @@ struct BuildCommand: Command {
                             [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--name NAME] [--strict] [--verify-webkit]
                             [--cache DIR] [--timeout SECONDS] [--retries N] [--max-download-size BYTES]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
+                            [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
 
     Writes the release into DIR atomically: the files are written into a temporary sibling directory which
     then replaces DIR in one rename. A failed or interrupted build leaves DIR exactly as it was.
@@ -72,6 +74,11 @@ struct BuildCommand: Command {
                             build (component named) without retrying
       --retries N           retries for URLs with exponential backoff (default 3)
 
+    \(BudgetOptions.help)
+    A rule whose own automaton is over --max-dfa-states or --max-dfa-mb is dropped from the release and
+    reported in issues.txt (with --strict the build fails instead); the rest of the list is built as usual.
+    Over --max-total-dfa-states or --max-compile-seconds no single rule is to blame: the build fails.
+
     exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the component:
     tds, config, surrogates, unprotected, rules), 2 usage error.
     """ }
@@ -84,7 +91,7 @@ struct BuildCommand: Command {
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
             OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
             OptionSpec("--max-download-size"), OptionSpec("--target", repeatable: true),
-        ])
+        ] + BudgetOptions.specs)
         var options = BuildOptions(out: try args.required("--out"))
         options.tds = args.value("--tds")
         let radar = args.value("--radar")
@@ -100,6 +107,7 @@ struct BuildCommand: Command {
         options.strict = args.has("--strict")
         options.force = args.has("--force")
         options.verifyWebKit = args.has("--verify-webkit")
+        options.budget = try BudgetOptions.parse(args)
         if let n = args.value("--max-rules") {
             guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
             options.maxRules = v

@@ -11,6 +11,7 @@ enum CompileCommand: Command {
     static var help: String {
         """
         usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source] [--target NAME]
+                          [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
                radarblock compile RULES.json --engine webkit -o STORE_DIR [--name NAME]
 
         Validates the list exactly like WebKit (same errors, same rule indices), compiles its
@@ -32,6 +33,9 @@ enum CompileCommand: Command {
 
         The identifier is <name>[@<dataset>]_v<format version>_<tool version>_<16 hex digits of
         SHA-256 over the versions, name, dataset and source>; `radarblock inspect` shows it.
+
+        \(BudgetOptions.help)
+        Over a budget, compile exits 1 and writes nothing.
         """
     }
 
@@ -39,8 +43,9 @@ enum CompileCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("-o", "--output"), OptionSpec("--name"), OptionSpec("--dataset"), OptionSpec("--engine"),
             OptionSpec("--embed-source", value: false), .target,
-        ], positionals: 1...1)
+        ] + BudgetOptions.specs, positionals: 1...1)
         let target = try args.target()
+        let budget = try BudgetOptions.parse(args)
         let input = args.positionals[0]
         guard let output = args.value("--output") else { throw UsageError("missing -o OUT.rbc") }
         switch args.value("--engine") ?? "radarblock" {
@@ -60,12 +65,15 @@ enum CompileCommand: Command {
         do {
             compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: args.value("--dataset"),
                                                                                parser: RuleListParserOptions(target: target),
-                                                                               embedSource: args.has("--embed-source")))
+                                                                               embedSource: args.has("--embed-source"),
+                                                                               budget: budget))
             try target.requireSupport(in: RuleListJSONReader.parse(json))
         } catch let e as RuleListValidationError {
             throw InputError("\(input): \(e.description)")
         } catch let e as UnsupportedOnTargetError {
             throw InputError("\(input): \(e.description)")
+        } catch let e as CompileBudgetErrors {
+            throw InputError(e.exceeded.map { "\(input): \($0)" }.joined(separator: "\n"))
         }
         let bytes = RBCFile.bytes(compiled)
         try FileIO.write(bytes, to: output)

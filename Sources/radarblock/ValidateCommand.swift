@@ -3,6 +3,7 @@
 import Foundation
 import ContentRules
 import FileIO
+import RuleCompiler
 import StrictJSON
 
 struct ValidateCommand: Command {
@@ -29,6 +30,14 @@ struct ValidateCommand: Command {
         Text mode prints "valid: N rules" (plus a note for each rule WebKit would skip) on stdout, or
         "invalid: rule I: NAME: MESSAGE" and our own explanation on stderr.
         Exit status: 0 valid, 1 invalid (or, with --strict, a key the target ignores), 2 usage error.
+
+        A valid list is also checked for what WebKit's compiler cannot do in reasonable time or memory:
+        WebKit builds one DFA per group of patterns with the same variable-length prefix, with no bound on
+        its size (its 75,000-node NFA split does not bound the DFA). validate runs the same construction
+        and warns (on stderr, "radarblock: warning: rule I: WebKit's compiler will not finish ...") about
+        each automaton over \(WebKitPainThreshold.states) DFA states or \(WebKitPainThreshold.members) NFA nodes summed over its
+        states; with --json they are listed in "webkitPain": [{"rule": I, "message": ...}] (only when
+        there are any). The exit status stays 0: WebKit would accept the list, eventually.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
@@ -45,9 +54,14 @@ struct ValidateCommand: Command {
             let list = try RuleListParser.validate(bytes: bytes, options: options)
             let ignored = ignoredKeys(bytes, target: target, options: options)
             for key in ignored { Console.warning("\(path): \(key)") }
+            let pain = try RuleListCompiler.webKitPain(list)
             if json {
-                print("{\"valid\": true, \"rules\": \(list.rules.count)\(ignoredJSON(ignored))}")
+                let painField = pain.isEmpty ? "" : ", \"webkitPain\": " + JSONWriter.string(.array(pain.map { w in
+                    .object(JSONObject([("rule", .number(Double(w.rule))), ("message", .string(w.description))]))
+                }))
+                print("{\"valid\": true, \"rules\": \(list.rules.count)\(ignoredJSON(ignored))\(painField)}")
             } else {
+                for w in pain { Console.warning(w.description) }
                 print("valid: \(list.rules.count) rule\(list.rules.count == 1 ? "" : "s")")
                 if !list.skipped.isEmpty {
                     let n = list.skipped.count

@@ -68,6 +68,11 @@ public enum ReleaseFiles {
     public static let inputSurrogates = "input-surrogates.txt"
     public static let inputUnprotected = "input-unprotected.txt"
 
+    /// The click-to-load list of a rule action, its bytecode and its provenance.
+    public static func clickToLoadRules(_ ruleAction: String) -> String { "ctl-\(ruleAction).json" }
+    public static func clickToLoadRBC(_ ruleAction: String) -> String { "ctl-\(ruleAction).rbc" }
+    public static func clickToLoadProvenance(_ ruleAction: String) -> String { "ctl-\(ruleAction).provenance.json" }
+
     /// Part n (1-based) of a split list: rules.json, rules-2.json, ...
     public static func rules(part n: Int) -> String { n == 1 ? rules : "rules-\(n).json" }
     public static func rbc(part n: Int) -> String { n == 1 ? rbc : "rules-\(n).rbc" }
@@ -252,6 +257,7 @@ public enum ReleaseBuilder {
                 ("rbc", .string(ReleaseFiles.rbc(part: n))),
                 ("ruleCount", .number(Double(part.rules.count))),
                 ("trackerUnits", .number(Double(part.units.count))),
+                ("sha256", .string(Digest.hex(.sha256, json))),
             ])))
             counts["rbcBytes", default: 0] += Double(rbc.count)
             counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.count)
@@ -259,10 +265,42 @@ public enum ReleaseBuilder {
             counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
         }
         files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(built.provenance)))
+        var listNames = (1...parts.count).map(ReleaseFiles.rules(part:))
+
+        for ctl in built.clickToLoadLists {
+            progress("compiling the click-to-load list \(ctl.ruleAction) (\(ctl.rules.count) rules)")
+            let json = CanonicalRuleWriter.bytes(ctl.rules)
+            let compiled: CompiledRuleList
+            do {
+                compiled = try RuleListCompiler.compile(json: json, options: .init(name: "\(options.name)-ctl-\(ctl.ruleAction)", dataset: dataset))
+            } catch {
+                throw BuildError(component: "rules", reason: "click-to-load list \(ctl.ruleAction): \(error)")
+            }
+            let rbc = RBCFile.bytes(compiled)
+            let name = ReleaseFiles.clickToLoadRules(ctl.ruleAction)
+            files.append((name, json))
+            files.append((ReleaseFiles.clickToLoadRBC(ctl.ruleAction), rbc))
+            files.append((ReleaseFiles.clickToLoadProvenance(ctl.ruleAction), RuleProvenance.listBytes(ctl.provenance)))
+            listNames.append(name)
+            identifiers.append(compiled.identifier)
+            lists.append(.object(JSONObject([
+                ("identifier", .string(compiled.identifier)),
+                ("rules", .string(name)),
+                ("rbc", .string(ReleaseFiles.clickToLoadRBC(ctl.ruleAction))),
+                ("provenance", .string(ReleaseFiles.clickToLoadProvenance(ctl.ruleAction))),
+                ("ruleCount", .number(Double(ctl.rules.count))),
+                ("sha256", .string(Digest.hex(.sha256, json))),
+                ("ruleAction", .string(ctl.ruleAction)),
+                ("entity", .string(ctl.entity)),
+            ])))
+            counts["rbcBytes", default: 0] += Double(rbc.count)
+            counts["clickToLoadRules", default: 0] += Double(ctl.rules.count)
+        }
+        counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
 
         var verification: JSONValue? = nil
         if options.verifyWebKit {
-            verification = try verifyWithWebKit(files: files, partCount: parts.count, progress: progress)
+            verification = try verifyWithWebKit(files: files, listNames: listNames, progress: progress)
         }
 
         var surrogateCount = 0
@@ -296,7 +334,7 @@ public enum ReleaseBuilder {
         counts["conversionIssues"] = Double(built.issues.count)
 
         let manifest = Manifest(
-            identifier: parts.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
+            identifier: identifiers.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
             toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode.rawValue,
             inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
             outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
@@ -306,14 +344,13 @@ public enum ReleaseBuilder {
     }
 
     /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.
-    static func verifyWithWebKit(files: [(name: String, bytes: [UInt8])], partCount: Int, progress: Progress) throws -> JSONValue {
+    static func verifyWithWebKit(files: [(name: String, bytes: [UInt8])], listNames: [String], progress: Progress) throws -> JSONValue {
         let webkit: WebKitContentRuleCompiler
         do { webkit = try WebKitContentRuleCompiler() } catch {
             throw BuildError(component: "rules", reason: "--verify-webkit: \(error)")
         }
         var results: [JSONValue] = []
-        for n in 1...partCount {
-            let name = ReleaseFiles.rules(part: n)
+        for name in listNames {
             guard let json = files.first(where: { $0.name == name })?.bytes else { continue }
             progress("verifying \(name) with WebKitGTK")
             let v: WebKitVerification

@@ -40,7 +40,7 @@ struct DDGBuilder {
             guard let tracker = Self.findTracker(byCname: target, in: tds) else { continue }
             builder.trackerRules(tracker, domain: alias, loadTypes: Self.anyParty, alias: alias)
         }
-        if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, into: &builder.sink) }
+        if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, guardTopLevel: true, into: &builder.sink) }
         builder.exceptionRules()
         return builder.sink.result
     }

@@ -52,7 +52,9 @@ enum RequestBlocklistRules {
         return f
     }
 
-    static func emit(_ blocklist: RequestBlocklist, into sink: inout RuleSink) {
+    /// `guardTopLevel`: follow each block with a reset for top-level documents (ddg mode, which has no final
+    /// top-level rule of its own).
+    static func emit(_ blocklist: RequestBlocklist, guardTopLevel: Bool = false, into sink: inout RuleSink) {
         for r in blocklist.rules {
             let origin = RuleProvenance(source: .requestBlocklist, tracker: r.domain, allowlistIndex: r.index)
             let path = ConversionIssue.requestBlocklistPath(r)
@@ -64,6 +66,12 @@ enum RequestBlocklistRules {
             let filter = urlFilter(r)
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, urlFilterIsCaseSensitive: true, condition: site.condition), action: .block),
                       origin)
+            if guardTopLevel {
+                var navigation = origin
+                navigation.role = "top-level"
+                sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, urlFilterIsCaseSensitive: true, resourceTypes: ["top-document"],
+                                                       condition: site.condition), action: .ignorePreviousRules), navigation)
+            }
             if !site.unexpressed.isEmpty {
                 // WebKit has one site condition per trigger: the exception becomes a reset, which also lets through
                 // TDS blocks of the same URLs on that site.

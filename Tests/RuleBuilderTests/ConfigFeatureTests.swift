@@ -108,7 +108,7 @@ final class ConfigFeatureTests: XCTestCase {
             XCTAssertFalse(blocked(rules, "https://rb.com/Case", on: "https://other.com/"))
             XCTAssertTrue(blocked(rules, "https://rb.com/q?y=z", on: "https://news.com/"), "the query is matched")
             XCTAssertFalse(blocked(rules, "https://rb.com/a/b", on: "https://rb.com/a/b", "top-document"), "never a navigation")
-            let names = zip(rules, r.provenance).filter { $0.1.source == .requestBlocklist }.compactMap { $0.1.jsonValue["name"]?.stringValue }
+            let names = zip(rules, r.provenance).filter { $0.1.source == .requestBlocklist && $0.0.action == .block }.compactMap { $0.1.jsonValue["name"]?.stringValue }
             XCTAssertEqual(names, ["requestBlocklist/rb.com/0", "requestBlocklist/rb.com/1", "requestBlocklist/rb.com/2", "requestBlocklist/rb.com/3"])
         }
     }

@@ -11,6 +11,7 @@ import FileIO
 import Foundation
 import RuleBuilder
 import RuleCompiler
+import RuleDiff
 import RuleEngine
 import StrictJSON
 import Surrogates
@@ -125,8 +126,10 @@ public enum ReleaseBuilder {
             let lists = try zip(products.compiled, 1...).map { compiled, n in
                 try LoadedRuleList(ReleaseComparison.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
             }
+            let (records, clickToLoad) = try listRecords(products)
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists)
+                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists,
+                                                     newListRecords: records, clickToLoad: clickToLoad)
             products.files.append((ReleaseFiles.changesMarkdown, Array(changes.markdown.utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(changes.json, options: []) + [0x0A]))
         }
@@ -134,6 +137,28 @@ public enum ReleaseBuilder {
         progress("publishing \(options.out)")
         try ReleaseDirectory.publish(products.files, to: options.out)
         return .built(products.manifest, warnings: products.warnings)
+    }
+
+    /// Every list of the new release by name (for the per-list changes), and its click-to-load lists loaded for
+    /// the decision diff.
+    static func listRecords(_ products: BuildProducts) throws -> ([ListRecord], [(list: LoadedRuleList, provenance: [JSONValue])]) {
+        func file(_ name: String) -> [UInt8] { products.files.first { $0.name == name }?.bytes ?? [] }
+        var records: [ListRecord] = []
+        var clickToLoad: [(list: LoadedRuleList, provenance: [JSONValue])] = []
+        for entry in products.manifest.lists {
+            guard let name = entry["rules"]?.stringValue else { continue }
+            let json = file(name)
+            let rules = try RuleListParser.parse(bytes: json).rules.compactMap { r -> ContentRule? in
+                if case .content(let c) = r.kind { return c } else { return nil }
+            }
+            let ruleAction = entry["ruleAction"]?.stringValue
+            records.append(ListRecord(name: name, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules))
+            guard ruleAction != nil, let rbc = entry["rbc"]?.stringValue else { continue }
+            let compiled = try RBCFile.load(file(rbc), path: rbc)
+            let provenance = try entry["provenance"]?.stringValue.flatMap { try JSONParser.parse(file($0)).arrayValue } ?? []
+            clickToLoad.append((try LoadedRuleList(ReleaseComparison.withSource(compiled, json: json)), provenance))
+        }
+        return (records, clickToLoad)
     }
 
     // MARK: inputs

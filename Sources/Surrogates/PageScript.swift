@@ -14,7 +14,7 @@
 // - The matcher implements the TDS semantics of the faithful conversion: host from the URL (ports ignored),
 //   tracker by longest suffix, CNAME uncloaking when the host is not itself under a tracker (the alias or
 //   one of its parents is a `cnames` key; the URL keeps its path), protections off for temp-unprotected
-//   sites (with subdomains) and user-unprotected hosts (exact), the tracker allowlist (the same regex as the
+//   sites (with subdomains) and user-unprotected sites (with subdomains), the tracker allowlist (the same regex as the
 //   rule list's), first party, then rules in order: the regex (anchored like the rule list's url-filter,
 //   case-insensitive) and `options` (domains with subdomains AND types) must match, otherwise evaluation
 //   falls through; the first matching rule decides (action ignore -> allow, exceptions -> allow, else

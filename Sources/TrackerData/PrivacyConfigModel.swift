@@ -78,7 +78,7 @@ public struct AllowlistEntry: Sendable, Hashable {
     }
 }
 
-/// User-unprotected sites: exact hostnames (no subdomain wildcard), normalised, in file order without duplicates.
+/// User-unprotected sites: each host covers its subdomains (DuckDuckGo's reference tests), normalised, in file order without duplicates.
 public struct UnprotectedSites: Sendable, Hashable {
     public var hosts: [String]
     public init(hosts: [String] = []) { self.hosts = hosts }

@@ -43,7 +43,7 @@ struct BuildCommand: Command {
                             with --entities, --policy, --mapping and --overrides as for `radarblock tds`
       --config FILE|URL     privacy configuration v4
       --surrogates FILE|URL surrogates.txt
-      --unprotected FILE|URL  user-unprotected sites, one host per line
+      --unprotected FILE|URL  user-unprotected sites, one host per line (each with its subdomains)
     options:
       --out DIR             the release directory to write (replaced as a whole)
       --previous DIR        the previous release: write changes.md / changes.json against it

@@ -128,6 +128,7 @@ def build_parser():
     f.add_argument("release", help="release directory (its manifest's lists are loaded)")
     f.add_argument("--suite", required=True, choices=("request-blocklist", "click-to-load"))
     f.add_argument("--tests", help="the suite's tests.json (default: ../shared copy)")
+    f.add_argument("--surrogates-js", help="surrogate bundle run in every page (click-to-load: after the unblocked-actions preset)")
     f.add_argument("--report", help="write a JSON report here")
     f.add_argument("--timeout", type=float, default=20.0)
     f.set_defaults(func=cmd_features)

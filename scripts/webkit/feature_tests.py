@@ -11,6 +11,11 @@ holds). Each test is a page at the site URL that loads the request URL:
   for that tab); the request is a script load; blocked is expected for block and redirect (on Apple platforms a
   surrogate replaces a blocked request).
 Tests sharing a page and a set of lists share one page load. Prints one line per test and `N passed, N failed`.
+
+With `--surrogates-js BUNDLE` the bundle runs in every page, after the script an app injects for the tab
+(`window.radarblockUnblockedRuleActions = [...]`, the test's unblocked actions): a "redirect" test also needs its
+surrogate to have run (the bundle's `radarblock:surrogate` event with `executed: true` for the request URL), and
+no other test may run one.
 """
 
 import json
@@ -85,31 +90,60 @@ def build_scenarios(lists, tests):
     return scenarios
 
 
-def run(lists, tests, timeout=20.0, out=sys.stdout):
+def preset_script(unblocked):
+    """What an app injects before the bundle for a tab where the user unblocked these rule actions."""
+    return "window.radarblockUnblockedRuleActions = %s;" % json.dumps(list(unblocked))
+
+
+def run(lists, tests, timeout=20.0, out=sys.stdout, surrogates_js=None):
+    """With `surrogates_js`, the bundle runs in every page (after the app's unblocked-actions preset) and a test
+    expecting "redirect" also needs its surrogate to have run; no other test may run one."""
     results = []
-    with Browser(timeout=timeout) as b:
-        for sc, ts, files in build_scenarios(lists, tests):
-            res = b.run_scenario(sc)
-            for t in ts:
-                if t["type"] == "main_frame":
-                    blocked = res.get("topBlocked")
-                else:
-                    load = (res.get("loads") or {}).get(t["key"])
-                    blocked = None if load is None else load["blocked"]
-                ok = blocked is not None and blocked == t["expectBlocked"] and not res.get("rejected")
-                r = dict(t, blocked=blocked, passed=ok, lists=files, harnessError=res.get("error"), rejected=res.get("rejected"))
-                results.append(r)
-                got = {True: "blocked", False: "allowed", None: "unknown"}[blocked]
-                extra = ""
-                if t["unblocked"]:
-                    extra += "  [unblocked: %s]" % ",".join(t["unblocked"])
-                if res.get("rejected"):
-                    extra += "  [WebKit rejected a list: %s]" % res["rejected"]
-                if res.get("error"):
-                    extra += "  [harness: %s]" % res["error"]
-                print("%s %-14s %s: %s -> %s (%s) expect=%s got=%s lists=%s%s"
-                      % ("PASS" if ok else "FAIL", t["key"], t["name"], t["site"], t["url"], t["type"], t["expected"], got,
-                         "+".join(files), extra), file=out, flush=True)
+    if surrogates_js is None:
+        batches = [((), tests)]
+    else:
+        by_unblocked = {}
+        for t in tests:
+            by_unblocked.setdefault(tuple(t["unblocked"]), []).append(t)
+        batches = sorted(by_unblocked.items())
+    for unblocked, batch in batches:
+        scripts = [] if surrogates_js is None else [preset_script(unblocked), surrogates_js]
+        with Browser(timeout=timeout, user_scripts=scripts) as b:
+            results += _run_batch(b, lists, batch, surrogates_js is not None, out)
+    return results
+
+
+def _run_batch(b, lists, tests, check_surrogates, out):
+    results = []
+    for sc, ts, files in build_scenarios(lists, tests):
+        res = b.run_scenario(sc)
+        for t in ts:
+            if t["type"] == "main_frame":
+                blocked = res.get("topBlocked")
+            else:
+                load = (res.get("loads") or {}).get(t["key"])
+                blocked = None if load is None else load["blocked"]
+            ok = blocked is not None and blocked == t["expectBlocked"] and not res.get("rejected")
+            ran = None
+            if check_surrogates:
+                ran = any(isinstance(s, dict) and s.get("url") == t["url"] and s.get("executed") for s in res.get("surrogates") or [])
+                ok = ok and ran == (t["expected"] == "redirect")
+            r = dict(t, blocked=blocked, passed=ok, lists=files, harnessError=res.get("error"), rejected=res.get("rejected"),
+                     surrogateRan=ran)
+            results.append(r)
+            got = {True: "blocked", False: "allowed", None: "unknown"}[blocked]
+            extra = ""
+            if t["unblocked"]:
+                extra += "  [unblocked: %s]" % ",".join(t["unblocked"])
+            if ran is not None:
+                extra += "  [surrogate ran: %s]" % ran
+            if res.get("rejected"):
+                extra += "  [WebKit rejected a list: %s]" % res["rejected"]
+            if res.get("error"):
+                extra += "  [harness: %s]" % res["error"]
+            print("%s %-14s %s: %s -> %s (%s) expect=%s got=%s lists=%s%s"
+                  % ("PASS" if ok else "FAIL", t["key"], t["name"], t["site"], t["url"], t["type"], t["expected"], got,
+                     "+".join(files), extra), file=out, flush=True)
     return results
 
 
@@ -121,7 +155,11 @@ def main(args):
         return 77
     lists = load_lists(args.release)
     tests = load_tests(tests_path, args.suite)
-    results = run(lists, tests, timeout=args.timeout)
+    surrogates_js = None
+    if args.surrogates_js:
+        with open(args.surrogates_js, encoding="utf-8") as f:
+            surrogates_js = f.read()
+    results = run(lists, tests, timeout=args.timeout, surrogates_js=surrogates_js)
     passed = sum(1 for r in results if r["passed"])
     print("%d passed, %d failed" % (passed, len(results) - passed), flush=True)
     if args.report:

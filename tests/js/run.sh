@@ -35,6 +35,12 @@ printf 'facebook.net/sdk.js application/javascript\n(function () {})();\n' > "$t
   --all-trackers -o "$tmp/ctl.js" 2>/dev/null
 for f in full subset ios hostile ctl; do node --check "$tmp/$f.js"; done
 node "$here/clicktoload.test.js" "$tmp/ctl.js" "$ctl/tests.json"
+node -e 'const fs = require("fs"); const c = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  c.features.contentBlocking.state = "disabled"; fs.writeFileSync(process.argv[2], JSON.stringify(c));' \
+  "$ctl/config_reference.json" "$tmp/ctl-disabled-config.json"
+"$rb" surrogates --tds "$ctl/tds_reference.json" --surrogates "$tmp/ctl-surrogates.txt" --config "$tmp/ctl-disabled-config.json" \
+  --all-trackers -o "$tmp/ctl-disabled.js" 2>/dev/null
+node "$here/clicktoload.test.js" "$tmp/ctl-disabled.js" "$ctl/tests.json" --disabled
 node "$here/reference.test.js" "$tmp/full.js" "$tmp/subset.js" "$ref/domain_matching_tests.json"
 node "$here/bundle.test.js" "$tmp/ios.js" "$here/cases/ios-tds-2025-06-17.jsonl"
 node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"

@@ -63,6 +63,10 @@ enum RequestBlocklistRules {
                     message: "every site of the rule is under a requestBlocklist exception; left out"))
                 continue
             }
+            if r.path.contains(".*") {
+                sink.issues.append(ConversionIssue(kind: .configNote, location: .config(path / "rule"),
+                    message: "\".*\" reads like regex syntax, but \"*\" is the only wildcard: the \".\" matches a literal dot (as DuckDuckGo's reference tests require)"))
+            }
             let filter = urlFilter(r)
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, urlFilterIsCaseSensitive: true, condition: site.condition), action: .block),
                       origin)

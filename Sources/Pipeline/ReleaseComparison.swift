@@ -180,7 +180,11 @@ public enum ReleaseComparison {
         }
         var report = DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
                                 rules: rules, requests: requests)
-        if !old.listRecords.isEmpty, !new.listRecords.isEmpty { report.lists = ListChange.compare(old: old.listRecords, new: new.listRecords) }
+        if !old.listRecords.isEmpty, !new.listRecords.isEmpty {
+            // With one main list on each side, its rule comparison is the report's own.
+            let known = old.mainListCount == 1 && new.mainListCount == 1 ? ["rules.json": rules] : [:]
+            report.lists = ListChange.compare(old: old.listRecords, new: new.listRecords, known: known)
+        }
         return report
     }
 }

@@ -33,8 +33,10 @@ public struct ListChange: Sendable, Equatable {
     public var rulesAdded: Int
     public var rulesRemoved: Int
 
-    /// The lists whose identifier or rules differ, in the new side's order, then the removed ones.
-    public static func compare(old: [ListRecord], new: [ListRecord]) -> [ListChange] {
+    /// The lists whose identifier or rules differ, in the new side's order, then the removed ones. An identifier
+    /// digests its list's bytes, so equal identifiers need no rule comparison; `known` gives a comparison already
+    /// made (the main list's) by list name.
+    public static func compare(old: [ListRecord], new: [ListRecord], known: [String: RuleSetDiff] = [:]) -> [ListChange] {
         var out: [ListChange] = []
         for n in new {
             guard let o = old.first(where: { $0.name == n.name }) else {
@@ -42,7 +44,8 @@ public struct ListChange: Sendable, Equatable {
                                       ruleCount: ValueChange(old: nil, new: n.rules.count), rulesAdded: n.rules.count, rulesRemoved: 0))
                 continue
             }
-            let rules = RuleSetDiff.compare(old: o.rules, new: n.rules)
+            if let a = o.identifier, a == n.identifier { continue }
+            let rules = known[n.name] ?? RuleSetDiff.compare(old: o.rules, new: n.rules)
             guard o.identifier != n.identifier || !rules.isEmpty else { continue }
             out.append(ListChange(name: n.name, ruleAction: n.ruleAction ?? o.ruleAction, status: .changed,
                                   identifier: ValueChange(old: o.identifier, new: n.identifier),

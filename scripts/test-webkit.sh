@@ -94,6 +94,34 @@ shared_tds_compile() {  # every shared TDS converts and compiles in WebKit, both
   return $bad
 }
 
+request_blocklist_reference() {  # DuckDuckGo's request-blocklist tests on a built release, in WebKit: 41/41
+  local dir=$ddg/reference-tests/request-blocklist
+  [ -d "$dir" ] || { echo "SKIP: $dir not found"; return 77; }
+  /usr/bin/python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))))' "$dir/user-allowlist-reference.json" > "$tmp/rb-user.txt"
+  "$bin" build --tds "$dir/tds-reference.json" --config "$dir/config-reference.json" --unprotected "$tmp/rb-user.txt" \
+    --surrogates "$dir/surrogates-reference.txt" --target "$target" --out "$tmp/rb-release" 2>/dev/null | tail -1 || return 1
+  "$check" features "$tmp/rb-release" --suite request-blocklist --tests "$dir/tests.json" | { grep -v '^PASS' || true; }
+}
+
+click_to_load_reference() {  # click-to-load tests: main list + the CTL lists the user has not unblocked, with the bundle: 17/17
+  local dir=$ddg/reference-tests/click-to-load
+  [ -d "$dir" ] || { echo "SKIP: $dir not found"; return 77; }
+  # The reference surrogate body "() => ();" is not valid JavaScript: a no-op stands in, so that the bundle runs
+  # and the check sees CTL surrogates run where the list blocks and not where the user unblocked the action.
+  printf 'facebook.net/sdk.js application/javascript\n(function () { window.rbCtlSurrogate = true; })();\n' > "$tmp/ctl-surrogates.txt"
+  "$bin" build --tds "$dir/tds_reference.json" --config "$dir/config_reference.json" \
+    --surrogates "$tmp/ctl-surrogates.txt" --target "$target" --out "$tmp/ctl-release" 2>/dev/null | tail -1 || return 1
+  "$check" features "$tmp/ctl-release" --suite click-to-load --tests "$dir/tests.json" \
+    --surrogates-js "$tmp/ctl-release/surrogates.js" | { grep -v '^PASS' || true; } || return 1
+  /usr/bin/python3 - "$tmp/ctl-release/manifest.json" <<'PY'
+import json, sys
+lists = json.load(open(sys.argv[1]))["lists"]
+ctl = sorted(l["ruleAction"] for l in lists if "ruleAction" in l)
+print("click-to-load lists in the manifest: %s" % ", ".join(ctl))
+sys.exit(0 if ctl == ["block-ctl-fb", "block-ctl-fb2", "block-ctl-third"] else 1)
+PY
+}
+
 differential() { "$check" differential --seed "$seed" --cases "$cases" --radarblock "$bin" --target "$target" | tail -25; }
 
 validate_vs_webkit() {
@@ -160,6 +188,8 @@ run "iOS surrogate bundle loads without errors" ios_surrogate_bundle_loads
 run "surrogate bodies that do not parse are dropped; the bundle loads in WebKit" hostile_surrogate_bodies_load
 run "every shared TDS converts and compiles in WebKit" shared_tds_compile
 run "validate agrees with WebKit's compiler on every error case" validate_vs_webkit
+run "request blocklist: DuckDuckGo's reference tests on a release in WebKit" request_blocklist_reference
+run "click-to-load: DuckDuckGo's reference tests on a release's lists in WebKit" click_to_load_reference
 run "differential: match vs WebKit on random rule lists (seed $seed, $cases cases)" differential
 run "split: a dataset of more than 200,000 rules" split_200k
 run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff

@@ -11,6 +11,7 @@ import FileIO
 import Foundation
 import RuleBuilder
 import RuleCompiler
+import RuleDiff
 import RuleEngine
 import StrictJSON
 import Surrogates
@@ -75,6 +76,11 @@ public enum ReleaseFiles {
     public static let inputSurrogates = "input-surrogates.txt"
     public static let inputUnprotected = "input-unprotected.txt"
 
+    /// The click-to-load list of a rule action, its bytecode and its provenance.
+    public static func clickToLoadRules(_ ruleAction: String) -> String { "ctl-\(ruleAction).json" }
+    public static func clickToLoadRBC(_ ruleAction: String) -> String { "ctl-\(ruleAction).rbc" }
+    public static func clickToLoadProvenance(_ ruleAction: String) -> String { "ctl-\(ruleAction).provenance.json" }
+
     /// Part n (1-based) of a split list: rules.json, rules-2.json, ...
     public static func rules(part n: Int) -> String { n == 1 ? rules : "rules-\(n).json" }
     public static func rbc(part n: Int) -> String { n == 1 ? rbc : "rules-\(n).rbc" }
@@ -134,8 +140,10 @@ public enum ReleaseBuilder {
             let lists = try zip(products.compiled, 1...).map { compiled, n in
                 try LoadedRuleList(ReleaseComparison.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
             }
+            let (records, clickToLoad) = try listRecords(products)
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists)
+                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists,
+                                                     newListRecords: records, clickToLoad: clickToLoad)
             products.files.append((ReleaseFiles.changesMarkdown, Array(changes.markdown.utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(changes.json, options: []) + [0x0A]))
         }
@@ -143,6 +151,28 @@ public enum ReleaseBuilder {
         progress("publishing \(options.out)")
         try ReleaseDirectory.publish(products.files, to: options.out, releaseName: products.manifest.identifier, force: options.force)
         return .built(products.manifest, warnings: products.warnings)
+    }
+
+    /// Every list of the new release by name (for the per-list changes), and its click-to-load lists loaded for
+    /// the decision diff.
+    static func listRecords(_ products: BuildProducts) throws -> ([ListRecord], [(list: LoadedRuleList, provenance: [JSONValue])]) {
+        func file(_ name: String) -> [UInt8] { products.files.first { $0.name == name }?.bytes ?? [] }
+        var records: [ListRecord] = []
+        var clickToLoad: [(list: LoadedRuleList, provenance: [JSONValue])] = []
+        for entry in products.manifest.lists {
+            guard let name = entry["rules"]?.stringValue else { continue }
+            let json = file(name)
+            let rules = try RuleListParser.parse(bytes: json).rules.compactMap { r -> ContentRule? in
+                if case .content(let c) = r.kind { return c } else { return nil }
+            }
+            let ruleAction = entry["ruleAction"]?.stringValue
+            records.append(ListRecord(name: name, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules))
+            guard ruleAction != nil, let rbc = entry["rbc"]?.stringValue else { continue }
+            let compiled = try RBCFile.load(file(rbc), path: rbc)
+            let provenance = try entry["provenance"]?.stringValue.flatMap { try JSONParser.parse(file($0)).arrayValue } ?? []
+            clickToLoad.append((try LoadedRuleList(ReleaseComparison.withSource(compiled, json: json)), provenance))
+        }
+        return (records, clickToLoad)
     }
 
     // MARK: inputs
@@ -248,13 +278,48 @@ public enum ReleaseBuilder {
         }
         guard let primary else { throw BuildError(component: "rules", reason: "no --target") }
         let parts = primary.parts
-        let identifiers = primary.identifiers
+        var identifiers = primary.identifiers
         let compiledLists = primary.compiled
         files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(primary.provenance)))
+        var listNames = (1...parts.count).map(ReleaseFiles.rules(part:))
+        // Click-to-load lists apply whatever the target (no "target" field); they are compiled with the primary one's parser.
+        let primaryParser = RuleListParserOptions(target: options.targets[0])
+
+        for ctl in built.clickToLoadLists {
+            progress("compiling the click-to-load list \(ctl.ruleAction) (\(ctl.rules.count) rules)")
+            let json = CanonicalRuleWriter.bytes(ctl.rules)
+            let compiled: CompiledRuleList
+            do {
+                compiled = try RuleListCompiler.compile(json: json, options: .init(name: "\(options.name)-ctl-\(ctl.ruleAction)", dataset: dataset,
+                                                                                   parser: primaryParser, budget: options.budget))
+            } catch {
+                throw BuildError(component: "rules", reason: "click-to-load list \(ctl.ruleAction): \(error)")
+            }
+            let rbc = RBCFile.bytes(compiled)
+            let name = ReleaseFiles.clickToLoadRules(ctl.ruleAction)
+            files.append((name, json))
+            files.append((ReleaseFiles.clickToLoadRBC(ctl.ruleAction), rbc))
+            files.append((ReleaseFiles.clickToLoadProvenance(ctl.ruleAction), RuleProvenance.listBytes(ctl.provenance)))
+            listNames.append(name)
+            identifiers.append(compiled.identifier)
+            lists.append(.object(JSONObject([
+                ("identifier", .string(compiled.identifier)),
+                ("rules", .string(name)),
+                ("rbc", .string(ReleaseFiles.clickToLoadRBC(ctl.ruleAction))),
+                ("provenance", .string(ReleaseFiles.clickToLoadProvenance(ctl.ruleAction))),
+                ("ruleCount", .number(Double(ctl.rules.count))),
+                ("sha256", .string(Digest.hex(.sha256, json))),
+                ("ruleAction", .string(ctl.ruleAction)),
+                ("entity", .string(ctl.entity)),
+            ])))
+            counts["rbcBytes", default: 0] += Double(rbc.count)
+            counts["clickToLoadRules", default: 0] += Double(ctl.rules.count)
+        }
+        counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
 
         var verification: JSONValue? = nil
         if options.verifyWebKit {
-            verification = try verifyWithWebKit(files: files, partCount: parts.count, progress: progress)
+            verification = try verifyWithWebKit(files: files, listNames: listNames, progress: progress)
         }
 
         var surrogateCount = 0
@@ -289,7 +354,7 @@ public enum ReleaseBuilder {
         if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
 
         let manifest = Manifest(
-            identifier: parts.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
+            identifier: identifiers.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
             toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode.rawValue,
             inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
             outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
@@ -404,6 +469,7 @@ public enum ReleaseBuilder {
                 ("rbc", .string(rbcName)),
                 ("ruleCount", .number(Double(part.rules.count))),
                 ("trackerUnits", .number(Double(part.units.count))),
+                ("sha256", .string(Digest.hex(.sha256, json))),
                 ("target", .string(target.name)),
             ])))
             guard primary else { continue }
@@ -429,14 +495,13 @@ public enum ReleaseBuilder {
     }
 
     /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.
-    static func verifyWithWebKit(files: [(name: String, bytes: [UInt8])], partCount: Int, progress: Progress) throws -> JSONValue {
+    static func verifyWithWebKit(files: [(name: String, bytes: [UInt8])], listNames: [String], progress: Progress) throws -> JSONValue {
         let webkit: WebKitContentRuleCompiler
         do { webkit = try WebKitContentRuleCompiler() } catch {
             throw BuildError(component: "rules", reason: "--verify-webkit: \(error)")
         }
         var results: [JSONValue] = []
-        for n in 1...partCount {
-            let name = ReleaseFiles.rules(part: n)
+        for name in listNames {
             guard let json = files.first(where: { $0.name == name })?.bytes else { continue }
             progress("verifying \(name) with WebKitGTK")
             let v: WebKitVerification

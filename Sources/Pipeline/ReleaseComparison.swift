@@ -24,6 +24,13 @@ public struct DiffSide {
     /// Provenance per list, parallel to each list's rules.
     public var provenance: [[JSONValue]] = []
     public var lists: [LoadedRuleList] = []
+    /// The lists by name (main parts first, then click-to-load lists), for the per-list report.
+    public var listRecords: [ListRecord] = []
+    /// How many of `lists` are the main list's parts (the rest are click-to-load lists).
+    public var mainListCount = 1
+
+    /// Provenance of the main list when it is one list (split parts are diffed by their rules only).
+    var mainProvenance: [JSONValue]? { mainListCount == 1 && !provenance.isEmpty ? provenance[0] : nil }
 
     /// Surrogate names by (tracker, rule index), for telling "surrogate" from "blocked".
     var surrogates: [String: String] {
@@ -65,6 +72,7 @@ public enum ReleaseComparison {
             var side = DiffSide(label: path, identifier: list.identifier)
             side.rules = parsed.rules.compactMap { if case .content(let r) = $0.kind { return r } else { return nil } }
             side.lists = [list]
+            side.listRecords = [ListRecord(name: "rules.json", identifier: list.identifier, rules: side.rules)]
             side.components["rules.sha256"] = Digest_sha256(bytes)
             return side
         }
@@ -91,6 +99,16 @@ public enum ReleaseComparison {
         var side = DiffSide(label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)
         side.provenance = [built.provenance.map(\.jsonValue)]
         side.lists = [list]
+        side.listRecords = [ListRecord(name: "rules.json", identifier: list.identifier, rules: built.rules)]
+        // The click-to-load lists decide too (an app installs them all unless the user clicked to load).
+        for ctl in built.clickToLoadLists {
+            let ctlJSON = CanonicalRuleWriter.bytes(ctl.rules)
+            let name = "ctl-\(ctl.ruleAction).json"
+            let compiled = try LoadedRuleList.compiling(json: ctlJSON, options: .init(name: RuleListIdentifier.defaultName(forPath: name), embedSource: true))
+            side.lists.append(compiled)
+            side.provenance.append(ctl.provenance.map(\.jsonValue))
+            side.listRecords.append(ListRecord(name: name, identifier: compiled.identifier, ruleAction: ctl.ruleAction, rules: ctl.rules))
+        }
         return side
     }
 
@@ -108,9 +126,10 @@ public enum ReleaseComparison {
         if FileManager.default.fileExists(atPath: provPath) {
             allProvenance = try JSONParser.parse(try FileIO.read(provPath)).arrayValue ?? []
         }
-        var offset = 0
-        // A release built for several targets: compare the primary target's lists.
+        // A release built for several targets: compare the primary target's lists (click-to-load lists apply to all).
         let entries = manifest.lists(for: nil)
+        let mainCount = entries.filter { $0["ruleAction"] == nil }.count
+        side.mainListCount = mainCount
         for entry in entries {
             guard let rbcName = entry["rbc"]?.stringValue, let rulesName = entry["rules"]?.stringValue else { continue }
             let rbcPath = dir + "/" + rbcName
@@ -119,16 +138,22 @@ public enum ReleaseComparison {
             let target = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
             let parsed = try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target))
             let rules = parsed.rules.compactMap { r -> ContentRule? in if case .content(let c) = r.kind { return c } else { return nil } }
-            if entries.count == 1 {
+            let ruleAction = entry["ruleAction"]?.stringValue
+            side.listRecords.append(ListRecord(name: rulesName, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules))
+            if ruleAction != nil {
+                // A click-to-load list: its own provenance file; its rules are reported per list, not with the main list's.
+                let path = entry["provenance"]?.stringValue.map { dir + "/" + $0 }
+                let prov = try path.flatMap { p in FileManager.default.fileExists(atPath: p) ? try JSONParser.parse(try FileIO.read(p)).arrayValue : nil }
+                side.provenance.append(prov ?? [])
+            } else if mainCount == 1 {
                 side.rules = rules
-                side.provenance = [allProvenance]
+                side.provenance.append(allProvenance)
             } else {
                 // Split releases repeat exception rules in every part: provenance.json covers the unsplit list,
                 // so parts are diffed by their rules only.
                 side.rules += rules
                 side.provenance.append([])
             }
-            offset += rules.count
         }
         return side
     }
@@ -148,9 +173,7 @@ public enum ReleaseComparison {
         }
         var dataset: DatasetDiff?
         if let a = old.tds, let b = new.tds { dataset = DatasetDiff.compare(a, b) }
-        let rules = RuleSetDiff.compare(old: old.rules, new: new.rules,
-                                        oldProvenance: old.provenance.count == 1 ? old.provenance[0] : nil,
-                                        newProvenance: new.provenance.count == 1 ? new.provenance[0] : nil)
+        let rules = RuleSetDiff.compare(old: old.rules, new: new.rules, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
         let corpus = options.requests ?? RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
         var requests: DecisionDiff?
         if !corpus.isEmpty {
@@ -158,8 +181,14 @@ public enum ReleaseComparison {
                                             old: DecisionSide(lists: old.lists, provenance: old.provenance, surrogates: old.surrogates),
                                             new: DecisionSide(lists: new.lists, provenance: new.provenance, surrogates: new.surrogates))
         }
-        return DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
-                          rules: rules, requests: requests)
+        var report = DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
+                                rules: rules, requests: requests)
+        if !old.listRecords.isEmpty, !new.listRecords.isEmpty {
+            // With one main list on each side, its rule comparison is the report's own.
+            let known = old.mainListCount == 1 && new.mainListCount == 1 ? ["rules.json": rules] : [:]
+            report.lists = ListChange.compare(old: old.listRecords, new: new.listRecords, known: known)
+        }
+        return report
     }
 }
 
@@ -170,13 +199,21 @@ public struct ReleaseChanges {
     public var json: JSONValue { report.json }
 
     static func compare(previousRelease: String, newManifest: Manifest, newTDS: TrackerDataSet, newRules: [ContentRule],
-                        newProvenance: [RuleProvenance], newLists: [LoadedRuleList]) throws -> ReleaseChanges {
+                        newProvenance: [RuleProvenance], newLists: [LoadedRuleList],
+                        newListRecords: [ListRecord] = [], clickToLoad: [(list: LoadedRuleList, provenance: [JSONValue])] = []) throws -> ReleaseChanges {
         let old = try ReleaseComparison.loadRelease(previousRelease)
         var new = DiffSide(label: "new release", identifier: newManifest.identifier, tds: newTDS, rules: newRules)
         new.components = newManifest.components
         for (name, record) in newManifest.inputs { new.components[name + ".sha256"] = record.sha256 }
         new.provenance = [newProvenance.map(\.jsonValue)]
         new.lists = newLists
+        new.mainListCount = newLists.count
+        if newLists.count > 1 { new.provenance = newLists.map { _ in [] } }
+        new.listRecords = newListRecords
+        for (list, provenance) in clickToLoad {
+            new.lists.append(list)
+            new.provenance.append(provenance)
+        }
         return ReleaseChanges(report: ReleaseComparison.compare(old, new, options: DiffOptions()))
     }
 }

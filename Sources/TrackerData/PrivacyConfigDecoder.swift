@@ -38,6 +38,7 @@ extension PrivacyConfig {
             let path = featuresPath / "contentBlocking"
             if case .object(let cb) = v {
                 let state = try log.optional(cb, "state", at: path, expected: "a string", Typed.string)
+                config.contentBlockingState = state
                 config.contentBlockingEnabled = state == "enabled"
                 config.contentBlockingExceptions = try decodeDomainList(cb, "exceptions", at: path, log: &log)
             } else {
@@ -56,6 +57,18 @@ extension PrivacyConfig {
                     try log.report(path / "hash", "does not match the feature's content (md5 of JSON.stringify is \(computed)); the allowlist was edited without updating its hash")
                 }
             } else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+            }
+        }
+        if let v = features.member("requestBlocklist") {
+            let path = featuresPath / "requestBlocklist"
+            if case .object(let rb) = v { config.requestBlocklist = try decodeRequestBlocklist(rb, at: path, log: &log) } else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+            }
+        }
+        if let v = features.member("clickToLoad") {
+            let path = featuresPath / "clickToLoad"
+            if case .object(let ctl) = v { config.clickToLoad = try decodeClickToLoad(ctl, at: path, log: &log) } else {
                 try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
             }
         }
@@ -96,6 +109,7 @@ extension PrivacyConfig {
         allowlist.state = try log.optional(ta, "state", at: path, expected: "a string", Typed.string)
         allowlist.enabled = allowlist.state == "enabled"
         allowlist.hash = try log.optional(ta, "hash", at: path, expected: "a string", Typed.string)
+        allowlist.exceptions = try decodeDomainList(ta, "exceptions", at: path, log: &log)
         guard let settingsValue = ta.member("settings") else { return allowlist }
         guard case .object(let settings) = settingsValue else {
             try log.report(path / "settings", "expected an object, found \(settingsValue.aTypeName); allowlist ignored")

@@ -35,13 +35,19 @@ struct BuildCommand: Command {
       rules.T.json/.rbc, rules.T-N.json/.rbc
                             the list set of each further --target T (the first --target's lists are rules*.json);
                             manifest.json lists every list with its "target" and names the targets in "targets"
+      ctl-<ruleAction>.json/.rbc/.provenance.json
+                            one click-to-load list per supported rule action of the config's clickToLoad feature
+                            (enabled, entity enabled, action listed): what that action blocks, which rules.json
+                            does not block; an app leaves it out for a tab where the user clicked to load
       provenance.json       where each rule of rules.json comes from
       surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
                             that does not parse is dropped and reported in issues.txt, an error with --strict)
       issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
       input-*.json/.txt     copies of the inputs, for fallbacks and diffs
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
-                            output's sha256 and size, counts and compile figures
+                            output's sha256 and size, counts and compile figures, and `lists`: every rule
+                            list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists also
+                            ruleAction, entity, provenance)
       changes.md, changes.json   with --previous: what changed since that release (see `radarblock diff`)
 
     inputs:
@@ -50,7 +56,7 @@ struct BuildCommand: Command {
                             with --entities, --policy, --mapping and --overrides as for `radarblock tds`
       --config FILE|URL     privacy configuration v4
       --surrogates FILE|URL surrogates.txt
-      --unprotected FILE|URL  user-unprotected sites, one host per line
+      --unprotected FILE|URL  user-unprotected sites, one host per line (each with its subdomains)
     options:
       --out DIR             the release directory to write (replaced as a whole), or a link to one
       --force               replace DIR even when it is neither empty nor a radarblock release
@@ -171,7 +177,7 @@ struct BuildCommand: Command {
                 Console.warning("\(warnings.count - shown) more warnings in \(options.out)/\(ReleaseFiles.issues)")
             }
             let c = manifest.counts
-            print("built \(manifest.identifier) in \(options.out): \(Int(c["trackers"] ?? 0)) trackers, \(Int(c["rules"] ?? 0)) rules in \(Int(c["lists"] ?? 1)) list(s), \(Int(c["surrogates"] ?? 0)) surrogates")
+            print("built \(manifest.identifier) in \(options.out): \(Int(c["trackers"] ?? 0)) trackers, \(Int(c["rules"] ?? 0)) rules in \(Int(c["lists"] ?? 1)) list(s)" + ((c["clickToLoadLists"] ?? 0) > 0 ? " + \(Int(c["clickToLoadLists"]!)) click-to-load list(s)" : "") + ", \(Int(c["surrogates"] ?? 0)) surrogates")
         }
         return ExitCode.success
     }

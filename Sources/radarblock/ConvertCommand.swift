@@ -29,8 +29,10 @@ struct ConvertCommand: Command {
     options:
       --tds FILE          tracker data set (TDS v5 JSON)
       --config FILE       privacy configuration v4 (temp list: unprotectedTemporary + contentBlocking exceptions;
-                          tracker allowlist when its state is "enabled")
-      --unprotected FILE  user-unprotected sites, one exact host per line (# comments)
+                          tracker allowlist and request blocklist when their state is "enabled"; a contentBlocking
+                          state other than "enabled" gives one rule that blocks nothing). Click-to-load rules
+                          (block-ctl-*) never block in this list: `radarblock build` writes their own lists
+      --unprotected FILE  user-unprotected sites, one host per line, each with its subdomains (# comments)
       --mode MODE         faithful (default) or ddg
       --provenance FILE   also write where each rule comes from: a JSON array parallel to the rules (element i
                           describes rule i), one object per line:
@@ -42,6 +44,8 @@ struct ConvertCommand: Command {
                               of a CNAME-cloaked tracker
                             {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
                             {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
+                            {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
+                            {"source":"feature-state","role":"contentBlocking \"disabled\""}
       --strict            any problem (an input field the decoders would skip, a TDS rule WebKit cannot
                           express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
       -o, --output FILE   output file, "-" for stdout (default); written atomically

@@ -20,7 +20,9 @@ struct DiffCommand: Command {
       inputs      the components that changed (TDS ETag or hash, temp list, allowlist, user sites, input hashes)
       trackers    added, removed and changed (default action, owner, rules added/removed/edited, reordered),
                   entities and CNAMEs (when both sides have a TDS)
-      rules       WebKit rules added and removed (by canonical rule, with provenance)
+      rules       WebKit rules added and removed (by canonical rule, with provenance) in the main list
+      lists       per list (main parts, ctl-<ruleAction>.json click-to-load lists): added, removed or changed,
+                  with identifiers, rule counts and rules added/removed; every list takes part in the requests
       requests    every request whose outcome (allowed, blocked, surrogate) differs, with the rule that decided
                   on each side. The requests come from --requests (JSONL as for `radarblock match`), from
                   --pages (saved HTML pages; a page's URL comes from its "saved from url=" comment, a NAME.html.url

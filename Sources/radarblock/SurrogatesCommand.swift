@@ -22,8 +22,9 @@ struct SurrogatesCommand: Command {
     options:
       --tds FILE          tracker data set (TDS v5 JSON)
       --surrogates FILE   surrogates.txt
-      --config FILE       privacy configuration (temp-unprotected sites, tracker allowlist)
-      --unprotected FILE  user-unprotected sites (exact hosts)
+      --config FILE       privacy configuration (temp-unprotected sites, tracker allowlist, click-to-load: see
+                          window.radarblockClickToLoad in the README; contentBlocking off makes the bundle inert)
+      --unprotected FILE  user-unprotected sites (each with its subdomains)
       --strict            a surrogate named by the TDS but missing from surrogates.txt is an error, and so is
                           any TDS or config problem the decoders would otherwise skip (default: warnings)
       --all-trackers      carry every tracker, not only those with surrogates (for testing the matcher)

@@ -64,6 +64,6 @@ let package = Package(
         .testTarget(name: "SurrogatesTests", dependencies: ["Surrogates", "TrackerData", "StrictJSON"]),
         .testTarget(name: "RuleDiffTests", dependencies: ["RuleDiff", "RuleEngine", "TrackerData", "StrictJSON"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StrictJSON"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StrictJSON", "Surrogates", "WebKitBridge"]),
     ]
 )

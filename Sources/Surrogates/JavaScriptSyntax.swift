@@ -33,11 +33,45 @@ public enum JavaScriptSyntax {
     /// nil when `source` parses as a classic script, else the first syntax error.
     public static func check(_ source: String) throws -> JavaScriptSyntaxFailure? {
         let jsc = try JSC.shared()
-        return jsc.lock.withLock { jsc.check(source) }
+        return jsc.lock.withLock { JSCThread.shared.run { jsc.check(source) } }
     }
 }
 
 private typealias Ref = OpaquePointer
+
+/// JavaScriptCore is only ever entered from this one thread. JSC binds its VM and its run-loop timers to
+/// the thread that first enters it; entered from the main thread, it keeps WebKitGTK from delivering its
+/// content-rule-list callbacks there afterwards (measured: WebKitUserContentFilterStore then never finishes
+/// compiling in the same process), so a process that checks surrogates and then compiles with WebKit hung.
+private final class JSCThread: @unchecked Sendable {
+    static let shared = JSCThread()
+    private let work = DispatchSemaphore(value: 0)
+    private let done = DispatchSemaphore(value: 0)
+    private var job: (() -> Void)?
+
+    private init() {
+        let thread = Thread { [unowned self] in
+            while true {
+                self.work.wait()
+                self.job?()
+                self.job = nil
+                self.done.signal()
+            }
+        }
+        thread.name = "radarblock.javascriptcore"
+        thread.stackSize = 8 << 20  // JSC's parser recurses on nesting; the default secondary stack is 512 KB
+        thread.start()
+    }
+
+    /// Runs `body` on the JSC thread and waits for it; callers serialise (JavaScriptSyntax holds `lock`).
+    func run<T>(_ body: @escaping () -> T) -> T {
+        var result: T?
+        job = { result = body() }
+        work.signal()
+        done.wait()
+        return result!
+    }
+}
 
 private final class JSC: @unchecked Sendable {
     let lock = NSLock()

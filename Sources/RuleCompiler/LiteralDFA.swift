@@ -93,14 +93,7 @@ enum LiteralDFA {
                 defer { lo = following }
                 let target = row[k * classCount + lo]
                 if target < 0 { lastTarget = -1; continue }
-                if target == lastTarget, let last = dfa.transitionHigh.last, Int(last) + 1 == lo,
-                   dfa.transitionLow.count > Int(dfa.transitionStart[k]) {
-                    dfa.transitionHigh[dfa.transitionHigh.count - 1] = UInt8(hi)
-                } else {
-                    dfa.transitionLow.append(UInt8(lo))
-                    dfa.transitionHigh.append(UInt8(hi))
-                    dfa.transitionTarget.append(target)
-                }
+                dfa.appendTransition(lo: lo, hi: hi, target: target, previousTarget: lastTarget, rowStart: dfa.transitionStart[k])
                 lastTarget = target
             }
             dfa.transitionStart.append(Int32(dfa.transitionLow.count))

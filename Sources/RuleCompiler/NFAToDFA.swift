@@ -21,6 +21,18 @@ struct DFA {
 
     var stateCount: Int { actions.count }
 
+    /// Appends the interval lo...hi -> target to the row of the state being built (whose row starts at
+    /// `rowStart`), extending the previous interval instead when it is contiguous and goes to the same target.
+    mutating func appendTransition(lo: Int, hi: Int, target: Int32, previousTarget: Int32, rowStart: Int32) {
+        if target == previousTarget, let last = transitionHigh.last, Int(last) + 1 == lo, transitionLow.count > Int(rowStart) {
+            transitionHigh[transitionHigh.count - 1] = UInt8(hi)
+        } else {
+            transitionLow.append(UInt8(lo))
+            transitionHigh.append(UInt8(hi))
+            transitionTarget.append(target)
+        }
+    }
+
     init(classCount: Int, classOfSymbol: [UInt8]) {
         self.classCount = classCount
         self.classOfSymbol = classOfSymbol
@@ -321,15 +333,7 @@ struct SubsetConstruction {
                 if members.isEmpty { lastTarget = -1; continue }
                 members.sort()
                 let (target, _) = intern(members)
-                // Merge with the previous interval when contiguous and equal.
-                if target == lastTarget, let last = dfa.transitionHigh.last, Int(last) + 1 == lo,
-                   dfa.transitionLow.count > Int(dfa.transitionStart[state]) {
-                    dfa.transitionHigh[dfa.transitionHigh.count - 1] = UInt8(hi)
-                } else {
-                    dfa.transitionLow.append(UInt8(lo))
-                    dfa.transitionHigh.append(UInt8(hi))
-                    dfa.transitionTarget.append(target)
-                }
+                dfa.appendTransition(lo: lo, hi: hi, target: target, previousTarget: lastTarget, rowStart: dfa.transitionStart[state])
                 lastTarget = target
             }
             dfa.transitionStart.append(Int32(dfa.transitionLow.count))

@@ -23,6 +23,7 @@ import os
 import sys
 
 from .harness import Browser
+from .reference_tests import grouped_in_order
 
 SUITES = ("request-blocklist", "click-to-load")
 _HERE = os.path.dirname(os.path.abspath(__file__))
@@ -72,17 +73,12 @@ def lists_for(lists, unblocked):
 
 
 def build_scenarios(lists, tests):
-    groups, order = {}, []
-    for t in tests:
+    def page(t):
         top_only = t["type"] == "main_frame"
-        key = (t["site"] if not top_only else t["key"], tuple(t["unblocked"]))
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append(t)
+        return (t["site"] if not top_only else t["key"], tuple(t["unblocked"]))
+
     scenarios = []
-    for key in order:
-        ts = groups[key]
+    for key, ts in grouped_in_order(tests, page):
         chosen = lists_for(lists, ts[0]["unblocked"])
         loads = [{"id": t["key"], "url": t["url"], "type": t["type"]} for t in ts if t["type"] != "main_frame"]
         sc = {"id": "features:%s:%s" % key, "rules": [l["rules"] for l in chosen], "topURL": ts[0]["site"], "loads": loads}

@@ -60,6 +60,14 @@ older_target_encoding() {  # a conversion for safari-17 (no top-document type: d
   "$check" reference "$tmp/safari-17.json" --expect-passed 134 | tail -3
 }
 
+renamed_hosts_reference() {  # the same 134 cases with every host renamed letter for letter: no answer is keyed to a name
+  need_shared || return 77
+  /usr/bin/python3 "$here/scripts/testing/rename_hosts.py" "$ref/tracker_radar_reference.json" "$ref/domain_matching_tests.json" "$tmp/renamed" || return 1
+  "$bin" convert --tds "$tmp/renamed/tds.json" --target "$target" -o "$tmp/renamed/rules.json" 2>/dev/null || return 1
+  "$check" reference "$tmp/renamed/rules.json" --tests "$tmp/renamed/tests.json" --report "$tmp/renamed/report.json" --expect-passed 134 | tail -1 || return 1
+  /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$tmp/renamed/rules.json" "$tmp/renamed/report.json"
+}
+
 surrogates_reference() {  # surrogate cases: blocked, expression true; no surrogate elsewhere
   need_shared || return 77
   "$bin" convert --target "$target" --tds "$ref/tracker_radar_reference.json" -o "$tmp/faithful.json" 2>/dev/null || return 1
@@ -182,6 +190,7 @@ webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit fini
 
 run "harness self-test" harness_self_test
 run "faithful conversion: DuckDuckGo's reference tests in WebKit, and match agrees" faithful_reference
+run "renamed hosts: the reference tests with every host renamed, in WebKit, and match agrees" renamed_hosts_reference
 run "target encoding: the safari-17 conversion passes DuckDuckGo's reference tests in WebKit" older_target_encoding
 run "surrogate bundle: reference surrogate cases in WebKit" surrogates_reference
 run "iOS surrogate bundle loads without errors" ios_surrogate_bundle_loads

@@ -1,5 +1,6 @@
-// surrogates.txt parser and the bundle builder: no crash, and the bundle never carries a body's
-// `</script` or a raw U+2028/U+2029 that would end or break the script it is embedded in.
+// surrogates.txt parser and the bundle builder: no crash; every bundle parses (the builder parses each body
+// and the finished bundle with JavaScriptCore, so a body that does not parse is dropped, never a bundle that
+// does not); and the bundle never carries a body's `</script` that would end the script it is embedded in.
 
 import Surrogates
 import TrackerData
@@ -13,7 +14,18 @@ private let tds: TrackerDataSet? = {
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     let text = String(decoding: bytes(data, size), as: UTF8.self)
     guard let scripts = try? SurrogatesFile.parse(text, source: "fuzz-surrogates.txt"), let tds else { return 0 }
-    guard let bundle = try? SurrogateBundleBuilder.build(tds: tds, scripts: scripts) else { return 0 }
+    let bundle: SurrogateBundle
+    do {
+        bundle = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts)
+    } catch let e as SurrogateBundleError {
+        if case .bundleDoesNotParse(let why) = e { invariant(false, "the bundle does not parse: \(why)") }
+        return 0
+    } catch let e as JavaScriptSyntaxError {
+        invariant(false, "no JavaScript parse to check the bundle with: \(e)")
+        return 0
+    } catch {
+        return 0
+    }
     let js = String(decoding: bundle.bytes, as: UTF8.self)
     invariant(!js.lowercased().contains("</script"), "the bundle carries </script")
     return 0

@@ -421,6 +421,9 @@ public enum ReleaseBuilder {
                 } catch {
                     throw BuildError(component: "rules", reason: "\(target.name): " + String(describing: error))
                 }
+            } catch let over as ListOverBudget {
+                throw BuildError(component: "rules", reason: "list \(over.part): rules still over the automaton budget after \(attempt) rounds of dropping: "
+                                 + over.errors.exceeded.map { "\($0)" }.joined(separator: "; "))
             }
         }
         fatalError("unreachable: the retry loop returns or throws")

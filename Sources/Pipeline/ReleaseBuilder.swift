@@ -159,12 +159,12 @@ public enum ReleaseBuilder {
         func file(_ name: String) -> [UInt8] { products.files.first { $0.name == name }?.bytes ?? [] }
         var records: [ListRecord] = []
         var clickToLoad: [(list: LoadedRuleList, provenance: [JSONValue])] = []
-        for entry in products.manifest.lists {
+        // The lists a diff of this release reads (ReleaseComparison.load): the primary target's and the click-to-load ones.
+        for entry in products.manifest.lists(for: nil) {
             guard let name = entry["rules"]?.stringValue else { continue }
             let json = file(name)
-            let rules = try RuleListParser.parse(bytes: json).rules.compactMap { r -> ContentRule? in
-                if case .content(let c) = r.kind { return c } else { return nil }
-            }
+            let target = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
+            let rules = try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)).contentRules
             let ruleAction = entry["ruleAction"]?.stringValue
             records.append(ListRecord(name: name, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules))
             guard ruleAction != nil, let rbc = entry["rbc"]?.stringValue else { continue }

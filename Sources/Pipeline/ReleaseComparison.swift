@@ -137,7 +137,7 @@ public enum ReleaseComparison {
             side.lists.append(try LoadedRuleList(withSource(RBCFile.load(try FileIO.read(rbcPath), path: rbcPath), json: json)))
             let target = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
             let parsed = try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target))
-            let rules = parsed.rules.compactMap { r -> ContentRule? in if case .content(let c) = r.kind { return c } else { return nil } }
+            let rules = parsed.contentRules
             let ruleAction = entry["ruleAction"]?.stringValue
             side.listRecords.append(ListRecord(name: rulesName, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules))
             if ruleAction != nil {

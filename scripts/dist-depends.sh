@@ -18,8 +18,10 @@ resolved=$(ldd "$bin")
 # Libraries radarblock dlopens and cannot do without: JavaScriptCore parses every surrogate body
 # (Surrogates/JavaScriptSyntax.swift, libraryName). They are not NEEDED entries, so ldd cannot see them.
 dlopened=(libjavascriptcoregtk-6.0.so.1)
+# ldconfig lives in /sbin, which a user's PATH (CI's among them) need not hold.
+ldconfig=$(PATH=$PATH:/usr/sbin:/sbin command -v ldconfig) || { echo "radarblock: error: ldconfig not found (to resolve ${dlopened[*]})" >&2; exit 1; }
 for soname in "${dlopened[@]}"; do
-  path=$(ldconfig -p | awk -v so="$soname" '$1 == so { print $NF; exit }')
+  path=$("$ldconfig" -p | awk -v so="$soname" '$1 == so { print $NF; exit }')
   [ -n "$path" ] || { echo "radarblock: error: $soname (loaded at run time) is not installed" >&2; exit 1; }
   resolved+=$'\n'"  $soname => $path (dlopen)"
 done

@@ -32,13 +32,14 @@ mv "$dist/$name.tar.gz.tmp" "$dist/$name.tar.gz"
 root=$stage/deb
 "$here/scripts/install-files.sh" "$stage/radarblock" "$root/usr"
 mkdir -p "$root/DEBIAN"
+depends=$("$here/scripts/dist-depends.sh" "$bin")  # outside the here-document, where a failure would go unnoticed
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: radarblock
 Version: $version
 Architecture: $debarch
 Maintainer: radarblock developers <radarblock@localhost>
 Installed-Size: $(du -sk "$root/usr" | cut -f1)
-Depends: $("$here/scripts/dist-depends.sh" "$bin")
+Depends: $depends
 Suggests: libwebkitgtk-6.0-4
 Section: utils
 Priority: optional

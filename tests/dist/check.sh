@@ -46,11 +46,11 @@ no_toolchain_libraries() {  # ldd names only system libraries, none under the Sw
 
 deb_fields_and_contents() {  # Depends = the owners of what ldd resolves; the documented files under /usr
   dpkg-deb --info "$deb" | sed 's/^/  /'
-  [ "$(dpkg-deb --field "$deb" Package)" = radarblock ] || return 1
-  [ "$(dpkg-deb --field "$deb" Version)" = "$version" ] || return 1
+  [ "$(dpkg-deb --field "$deb" Package)" = radarblock ] || { echo "Package is not radarblock"; return 1; }
+  [ "$(dpkg-deb --field "$deb" Version)" = "$version" ] || { echo "Version is not $version"; return 1; }
   local depends expected
   depends=$(dpkg-deb --field "$deb" Depends)
-  expected=$("$here/scripts/dist-depends.sh" "$bin") || return 1
+  expected=$("$here/scripts/dist-depends.sh" "$bin" 2>&1) || { echo "scripts/dist-depends.sh failed: $expected"; return 1; }
   [ "$depends" = "$expected" ] || { echo "Depends: $depends, but ldd needs: $expected"; return 1; }
   for pkg in libpsl5 libidn2-0 libxml2; do  # the libraries the README lists (libssl and ICU carry versions in their names)
     [[ ", $depends," == *", $pkg,"* ]] || { echo "Depends lacks $pkg"; return 1; }

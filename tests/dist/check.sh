@@ -71,14 +71,14 @@ deb_installs() {  # dpkg -i, radarblock --version from /usr/bin on a Swift-free 
   fi
   local sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
   for _ in $(seq 1 60); do  # another apt/dpkg run (e.g. install-deps.sh elsewhere) may hold the lock
-    $sudo dpkg -i "$deb" > "$tmp/dpkg.log" 2>&1 && break
+    $sudo env PATH="$PATH:/usr/sbin:/sbin" dpkg -i "$deb" > "$tmp/dpkg.log" 2>&1 && break
     grep -q "lock" "$tmp/dpkg.log" || { cat "$tmp/dpkg.log"; return 1; }
     sleep 2
   done
   local ok=0
   env -i PATH=/usr/bin:/bin radarblock --version && [ "$(env -i PATH=/usr/bin:/bin sh -c 'command -v radarblock')" = /usr/bin/radarblock ] || ok=1
   for _ in $(seq 1 60); do
-    $sudo dpkg --purge radarblock > "$tmp/purge.log" 2>&1 && break
+    $sudo env PATH="$PATH:/usr/sbin:/sbin" dpkg --purge radarblock > "$tmp/purge.log" 2>&1 && break
     grep -q "lock" "$tmp/purge.log" || { cat "$tmp/purge.log"; return 1; }
     sleep 2
   done

@@ -11,7 +11,8 @@ packages+=(libjavascriptcoregtk-6.0-1)
 if [ "$kind" = test ] || [ "$kind" = bench ]; then
   packages+=(nodejs libwebkitgtk-6.0-dev gir1.2-webkit-6.0 python3-gi xvfb xauth openssl)
 fi
-if [ "$kind" = bench ]; then packages+=(time); fi
+# /usr/bin/time: the fuzz runner (make test) and the benchmarks read CPU seconds from it.
+packages+=(time)
 missing=()
 for p in "${packages[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")

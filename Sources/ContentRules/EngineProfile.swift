@@ -69,8 +69,17 @@ public struct EngineProfile: Sendable, Hashable, CustomStringConvertible {
 
     public func has(_ feature: GatedFeature) -> Bool { feature.isPresent(in: family, version) }
 
-    /// if-frame-url, unless-frame-url, frame-url-filter-is-case-sensitive.
+    /// if-frame-url and frame-url-filter-is-case-sensitive.
     public var readsFrameURLConditions: Bool { has(GatedFeature.frameURLConditions) }
+    public var readsUnlessFrameURL: Bool { has(GatedFeature.unlessFrameURL) }
+    /// False for a condition key this engine ignores (the rule then has no condition there).
+    public func reads(_ condition: TriggerCondition.Kind) -> Bool {
+        switch condition {
+        case .ifFrameURL: return readsFrameURLConditions
+        case .unlessFrameURL: return readsUnlessFrameURL
+        case .ifDomain, .unlessDomain, .ifTopURL, .unlessTopURL: return true
+        }
+    }
     public var readsRequestMethod: Bool { has(GatedFeature.requestMethod) }
     /// `_identifier` / `_rulesetIdentifier` rules (ReportIdentifierAction).
     public var readsIdentifierRules: Bool { has(GatedFeature.identifierRules) }
@@ -135,13 +144,33 @@ extension GatedFeature {
             + "document + load-context child-frame in 2025 (rdar://154124673): placed at Safari 26 / WebKitGTK 2.50 "
             + "(inferred from those revisions). Earlier engines reject the names (JSONInvalidStringInTriggerFlagsArray).")
 
+    /// Checked in the WebKitGTK 2.42.2 source (Debian bookworm's webkit2gtk 2.42.2-1~deb12u1, the release of the
+    /// Safari 17 year): ContentExtensionParser.cpp reads "frame-url-filter-is-case-sensitive" (line 141) and
+    /// "if-frame-url" (line 198) but not "unless-frame-url" or "request-method"; its ContentExtensions.cpp has
+    /// TEST_F(ContentExtensionTest, IfFrameURL) (line 3088); CurrentContentRuleListFileVersion = 17.
+    static let gtk242Source = "WebKitGTK 2.42.2 source (Debian webkit2gtk 2.42.2-1~deb12u1): ContentExtensionParser.cpp reads "
+        + "\"frame-url-filter-is-case-sensitive\" (line 141) and \"if-frame-url\" (line 198), not \"unless-frame-url\"; "
+        + "Tools/TestWebKitAPI/Tests/WebCore/ContentExtensions.cpp has TEST_F(ContentExtensionTest, IfFrameURL) (line 3088)"
+
     public static let frameURLConditions = GatedFeature(
-        name: "frame-url conditions", keys: ["if-frame-url", "unless-frame-url", "frame-url-filter-is-case-sensitive"],
+        name: "if-frame-url conditions", keys: ["if-frame-url", "frame-url-filter-is-case-sensitive"],
         safari: EngineVersion(16), webKitGTK: EngineVersion(2, 44), place: "trigger", widensMatching: true,
         source: "Apple WWDC22 session 10049 \"What's new in WKWebView\" (5:46) introduces if-frame-url for iOS 16 / "
-            + "Safari 16; WebKit's ContentExtensions.cpp tests (commit 7acca1fe6dd6) already compile frame-URL filters "
-            + "(requestInTopAndFrameURLs). WebKitGTK 2.44 (2024) postdates both. AdGuard SafariConverterLib "
-            + "(SafariVersion.isSafari26orGreater) emits them only from Safari 26: a converter's choice, not the engine's.")
+            + "Safari 16. " + gtk242Source + ", so the 2023 engine of Safari 17 reads it; every profiled WebKitGTK (2.44 on) "
+            + "postdates 2.42. AdGuard SafariConverterLib PR #115 (2025) says \"Safari 26 adds if-frame-url / "
+            + "unless-frame-url\" and emits them only from Safari 26: a converter's choice, contradicted for if-frame-url "
+            + "by the engine source (its own issue #100 plans if-frame-url \"in Safari 18\" and asks to \"check if it "
+            + "can be supported in Safari 17\").")
+
+    public static let unlessFrameURL = GatedFeature(
+        name: "unless-frame-url conditions", keys: ["unless-frame-url"],
+        safari: EngineVersion(26), webKitGTK: EngineVersion(2, 48), place: "trigger", widensMatching: true,
+        source: "WebKit pull request #36341 \"Add support for unless-frame-url to content blocker machinery\" (commit "
+            + "6a812431046e, bug 282771, merged 2024-11-07: \"Similar to how we have if-frame-url, we should support "
+            + "unless-frame-url\"). " + gtk242Source + ". Read by WebKitGTK 2.50.6 and 2.52.6 (ContentExtensionParser.cpp "
+            + "line 210). Safari 18.0 and WebKitGTK 2.46 shipped in September 2024, before the commit: placed at Safari 26 "
+            + "(the first profiled Safari after it) and WebKitGTK 2.48 (the first stable series branched after it; "
+            + "inferred from release dates, 2.48 source not checked).")
 
     public static let requestMethod = GatedFeature(
         name: "request-method", keys: ["request-method"],
@@ -154,11 +183,20 @@ extension GatedFeature {
     public static let identifierRules = GatedFeature(
         name: "_identifier rules", keys: ["_identifier", "_rulesetIdentifier"],
         safari: nil, webKitGTK: EngineVersion(2, 52), place: "rule", widensMatching: false,
-        source: "WebKitGTK 2.52.6 source, ContentExtensionParser.cpp (specs/webkit-content-rules.md §2.2): a rule with "
-            + "_identifier gets a ReportIdentifierAction rule appended; the installed WebKitGTK 2.50.6 ignores the keys "
-            + "(547/547 validate cases with them ignored). No Safari release notes found: not assumed for Safari.")
+        source: "WebKitGTK 2.52.6 release source (Debian webkit2gtk 2.52.6-1), Source/WebCore/contentextensions: "
+            + "ContentExtensionParser.cpp loadRuleIdentifier reads _identifier with asDouble (any JSON number; any other "
+            + "value is JSONInvalidRuleIdentifier, \"Invalid rule identifier, which must be an integer.\") and "
+            + "_rulesetIdentifier with getString (absent or not a string: the empty string), and loadEncodedRules appends a "
+            + "rule with the same trigger and a ReportIdentifierAction right after the rule, only when the rule itself was "
+            + "kept (a skipped css-display-none rule takes its _identifier unchecked); ContentExtensionCompiler.cpp never "
+            + "shares a ReportIdentifierAction's location. Expectations: Tools/TestWebKitAPI/Tests/WebCore/"
+            + "ContentExtensions.cpp, TEST_F(ContentExtensionTest, ReportIdentifierAction) and the five _identifier cases "
+            + "of ParsingFailures (lines 1626-1630). The 2.50.6 sources have none of this code; the installed "
+            + "WebKitGTK 2.50.6 ignores the keys (547/547 validate cases with them ignored). No Safari release notes "
+            + "found: not assumed for Safari.")
 
-    public static let all = [loadContext, extensionActions, documentTypes, frameURLConditions, requestMethod, identifierRules]
+    public static let all = [loadContext, extensionActions, documentTypes, frameURLConditions, unlessFrameURL, requestMethod,
+                             identifierRules]
 }
 
 extension EngineProfile {
@@ -192,7 +230,13 @@ extension EngineProfile {
         webKitGTK(46, "WebKitGTK 2.46 stable series"),
         webKitGTK(48, "WebKitGTK 2.48 stable series"),
         webKitGTK(50, "WebKitGTK 2.50 stable series; 2.50.6 is the installed engine every real-WebKit check runs"),
-        webKitGTK(52, "WebKitGTK 2.52 stable series; facts from the 2.52.6 source release"),
+        webKitGTK(52, "WebKitGTK 2.52 stable series; facts from the 2.52.6 source release (Debian webkit2gtk 2.52.6-1), "
+                  + "diffed against 2.50.6 in Source/WebCore/contentextensions: besides _identifier rules the only "
+                  + "behaviour change is in ContentExtensionsBackend::processContentRuleListsForLoad (a block after a "
+                  + "redirect and a redirect after a block are dropped; 2.50.6 kept both and reached the same block "
+                  + "decision through redirectedPriorToBlock), which acts on the load, not on the action list `match` "
+                  + "reports; "
+                  + "CurrentContentRuleListFileVersion 21 (2.50.6: 20), so 2.52 recompiles a store written by 2.50"),
     ]
 
     /// The fixed default: the engine the project verifies against (never what happens to be installed).

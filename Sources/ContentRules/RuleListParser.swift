@@ -202,7 +202,6 @@ public enum RuleListParser {
 
     /// Keys the target does not read are skipped exactly as that engine skips them (silently).
     static func loadTrigger(_ rule: JSONObject, target: EngineProfile = .default) throws -> Trigger {
-        let frameURL = target.readsFrameURLConditions
         guard case .object(let t)? = rule["trigger"] else {
             throw RuleFailure(.jsonInvalidTrigger, rule["trigger"].map { "trigger is \(describe($0))" } ?? "the rule has no trigger")
         }
@@ -214,7 +213,7 @@ public enum RuleListParser {
         // Only JSON booleans count; any other value is ignored.
         if case .bool(let b)? = t["url-filter-is-case-sensitive"] { trigger.urlFilterIsCaseSensitive = b }
         if case .bool(let b)? = t["top-url-filter-is-case-sensitive"] { trigger.topURLFilterIsCaseSensitive = b }
-        if frameURL, case .bool(let b)? = t["frame-url-filter-is-case-sensitive"] { trigger.frameURLFilterIsCaseSensitive = b }
+        if target.readsFrameURLConditions, case .bool(let b)? = t["frame-url-filter-is-case-sensitive"] { trigger.frameURLFilterIsCaseSensitive = b }
 
         trigger.resourceTypes = try flagNames(t, "resource-type") { ResourceTypeName.flags(of: $0) != nil && target.accepts(resourceType: $0) }
         trigger.loadTypes = try flagNames(t, "load-type") { LoadTypeName.flags(of: $0) != nil }
@@ -230,7 +229,7 @@ public enum RuleListParser {
         }
 
         // Conditions, in WebKit's key order. A second condition key is an error before its value is looked at.
-        for kind in TriggerCondition.Kind.allCases where frameURL || !kind.isFrameURL {
+        for kind in TriggerCondition.Kind.allCases where target.reads(kind) {
             guard let value = t[kind.rawValue] else { continue }
             if let existing = trigger.condition {
                 throw RuleFailure(.jsonMultipleConditions, "\(kind.rawValue) after \(existing.kind.rawValue)")

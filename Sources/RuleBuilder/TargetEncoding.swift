@@ -42,8 +42,8 @@ public enum TargetEncoding {
         // An empty list restricts nothing; an engine that does not read the key needs no key at all.
         if rule.trigger.loadContexts?.isEmpty == true && !target.readsLoadContext { rule.trigger.loadContexts = nil }
         let t = rule.trigger
-        if t.condition?.kind.isFrameURL == true && !target.readsFrameURLConditions {
-            return .unexpressible("\(t.condition!.kind.rawValue) is not read there")
+        if let kind = t.condition?.kind, !target.reads(kind) {
+            return .unexpressible("\(kind.rawValue) is not read there")
         }
         if t.requestMethod != nil && !target.readsRequestMethod {
             return .unexpressible("request-method is not read there")

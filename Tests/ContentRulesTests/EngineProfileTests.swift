@@ -60,8 +60,32 @@ final class EngineProfileTests: XCTestCase {
             let text = String(describing: e)
             XCTAssertTrue(text.contains("rule 0") && text.contains("\"if-frame-url\"") && text.contains("safari-15"), text)
         }
-        XCTAssertNoThrow(try profile("safari-17").requireSupport(in: root))
-        XCTAssertNoThrow(try profile("webkitgtk-2.50").requireSupport(in: root))
+        // Read by Safari 17: WebKitGTK 2.42.2's parser (the 2023 engine) reads if-frame-url (EngineProfile source).
+        for name in ["safari-17", "safari-26", "webkitgtk-2.50"] { XCTAssertNoThrow(try profile(name).requireSupport(in: root), name) }
+    }
+
+    /// unless-frame-url came a year after if-frame-url's engines shipped (WebKit PR #36341, 2024-11-07), and
+    /// WebKitGTK 2.42.2's parser reads if-frame-url but not unless-frame-url.
+    func testUnlessFrameURLIsReadFromSafari26AndWebKitGTK248() throws {
+        let json = #"[{"trigger":{"url-filter":"ads","unless-frame-url":["^https://frame\\.example/"]},"action":{"type":"block"}}]"#
+        let root = try RuleListJSONReader.parse(Array(json.utf8))
+        for name in ["safari-16.4", "safari-17", "safari-18", "webkitgtk-2.44", "webkitgtk-2.46"] {
+            XCTAssertNil(try parse(json, name).rules[0].trigger.condition, name)
+            XCTAssertEqual(profile(name).unsupportedKeys(in: root).map { "\($0.ruleIndex):\($0.key)" }, ["0:unless-frame-url"], name)
+            XCTAssertThrowsError(try profile(name).requireSupport(in: root), name) { e in
+                let text = String(describing: e)
+                XCTAssertTrue(text.contains("unless-frame-url conditions are read from Safari 26 / WebKitGTK 2.48 on"), text)
+            }
+            XCTAssertTrue(profile(name).readsFrameURLConditions, name)
+        }
+        for name in ["safari-26", "webkitgtk-2.48", "webkitgtk-2.50", "webkitgtk-2.52"] {
+            XCTAssertEqual(try parse(json, name).rules[0].trigger.condition?.kind, .unlessFrameURL, name)
+            XCTAssertNoThrow(try profile(name).requireSupport(in: root), name)
+        }
+        // The case-sensitivity key belongs to if-frame-url's generation (2.42.2 reads it).
+        let cased = #"[{"trigger":{"url-filter":"a","unless-frame-url":["X"],"frame-url-filter-is-case-sensitive":true},"action":{"type":"block"}}]"#
+        XCTAssertTrue(try parse(cased, "safari-17").rules[0].trigger.frameURLFilterIsCaseSensitive)
+        XCTAssertEqual(profile("safari-17").ignoredKeys(in: try RuleListJSONReader.parse(Array(cased.utf8))).map(\.key), ["unless-frame-url"])
     }
 
     func testRequestMethodIsASafari26Key() throws {
@@ -147,6 +171,19 @@ final class IdentifierRulesByTargetTests: XCTestCase {
             XCTAssertEqual(try parse(target).rules.count, 2, target)
             XCTAssertNoThrow(try parse(target, #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"},"_identifier":"x"}]"#), target)
         }
+    }
+
+    /// The five _identifier cases of TEST_F(ContentExtensionTest, ParsingFailures) in WebKitGTK 2.52.6's
+    /// ContentExtensions.cpp (lines 1626-1630), verbatim; the 2.50 profile reads no _identifier and accepts them.
+    func testParsingFailuresOfWebKit252() throws {
+        for value in [#""foo""#, "null", "false", "[]", "{}"] {
+            let json = #"[{"action":{"type":"block"},"trigger":{"url-filter":".*"},"_identifier":"# + value + "}]"
+            XCTAssertThrowsError(try parse("webkitgtk-2.52", json), value) { e in
+                XCTAssertEqual((e as? RuleListValidationError)?.error, .jsonInvalidRuleIdentifier, value)
+            }
+            XCTAssertEqual(try parse("webkitgtk-2.50", json).rules.count, 1, value)
+        }
+        XCTAssertEqual(ContentRuleListError.jsonInvalidRuleIdentifier.message, "Invalid rule identifier, which must be an integer.")
     }
 
     func test252RejectsANonNumberIdentifier() {

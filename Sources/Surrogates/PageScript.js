@@ -15,10 +15,10 @@
 //   MutationObserver, which runs before the parser's next script), and the error event confirms the block
 //   later; if the script loads instead, the report says `blocked: false`.
 // - The matcher implements the TDS semantics of the faithful conversion: host from the URL (ports ignored),
-//   tracker by longest suffix, CNAME uncloaking when the host is not itself under a tracker (the alias or
-//   one of its parents is a `cnames` key; the URL keeps its path), protections off for temp-unprotected
-//   sites (unprotectedTemporary + contentBlocking exceptions) and user-unprotected sites (with subdomains),
-//   the tracker allowlist (the same regex as the rule list's), first party, then rules in order: the regex
+//   tracker by longest suffix, CNAME uncloaking when the host is not itself under a tracker (the host is a
+//   `cnames` key, exactly as the rule list's alias rules match; the URL keeps its path), protections off for
+//   temp-unprotected sites (unprotectedTemporary + contentBlocking exceptions) and user-unprotected sites
+//   (with subdomains), the tracker allowlist (the same regex as the rule list's), first party, then rules in order: the regex
 //   (anchored like the rule list's url-filter, case-insensitive) and `options` (domains with subdomains AND
 //   types) must match, otherwise evaluation falls through; the first matching rule decides (action ignore
 //   or a matching `exceptions` -> allow, else block or surrogate); no rule -> the tracker's default. The
@@ -192,10 +192,12 @@
       var hit = lookup(trackers, req.host);
       var matchHost = req.host, cloaked = false;
       if (!hit) {
-        var alias = lookup(cnames, req.host);
-        if (alias) {
-          hit = lookup(trackers, alias.value);
-          if (hit) { matchHost = alias.value; cloaked = true; }
+        // Exactly the alias host, as the rule list's alias rules match it (WebKit blocks no subdomain of an
+        // alias, whatever spec section 1.1 says about parents): the report must say what WebKit did.
+        if (cnames.has(req.host)) {
+          var target = cnames.get(req.host);
+          hit = lookup(trackers, target);
+          if (hit) { matchHost = target; cloaked = true; }
         }
       }
       var listed = blocklist.length > 0 && blocklisted(req, pageHost);
@@ -207,14 +209,20 @@
         if (extra) for (var k in extra) if (hasOwn.call(extra, k)) r[k] = extra[k];
         return r;
       }
-      if (data.contentBlockingDisabled) return result("ignore", "unprotected-site");
-      if (pageHost && (underAny(pageHost, tempUnprotected) || underAny(pageHost, unprotectedSites))) {
-        return result("ignore", "unprotected-site");
-      }
-      if (isAllowlisted(req.href, pageHost)) return result("ignore", "tracker-allowlist");
-      var d = hit ? decideTracker(hit, req, url, cloaked, pageHost, type, unblocked, result) : null;
-      if (listed && (!d || d.action === "ignore")) return result("block", "request-blocklist");
-      return d;
+      var off = protectionsOff(req, pageHost);
+      // A request-blocklist URL that is no tracker is reported only when the list blocks it.
+      if (!hit) return off ? null : result("block", "request-blocklist");
+      if (off) return result("ignore", off);
+      var d = decideTracker(hit, req, url, cloaked, pageHost, type, unblocked, result);
+      return listed && d.action === "ignore" ? result("block", "request-blocklist") : d;
+    }
+
+    // Why nothing is blocked for this request on this page (the rule list's final resets), or null.
+    function protectionsOff(req, pageHost) {
+      if (data.contentBlockingDisabled) return "unprotected-site";
+      if (pageHost && (underAny(pageHost, tempUnprotected) || underAny(pageHost, unprotectedSites))) return "unprotected-site";
+      if (isAllowlisted(req.href, pageHost)) return "tracker-allowlist";
+      return null;
     }
 
     function decideTracker(hit, req, url, cloaked, pageHost, type, unblocked, result) {

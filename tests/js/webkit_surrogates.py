@@ -17,6 +17,12 @@ lists, document-start user scripts, page expressions). Run with tests/js/webkit-
       error, no surrogate): the surrogate runs once per document, every blocked element gets `load`.
       The same page with nothing blocked: no surrogate except the parser-blocking one (applied at
       insertion, reported with blocked: false).
+  trackers RULES.json BUNDLE.js TDS.json [SEED]
+      The tracker report on a generated page: 200 requests to trackers sampled (seeded) from TDS.json (half to
+      a tracker host, half to a URL spelled by one of its plain rules, some through CNAME aliases) and 50
+      benign ones, as scripts and images; BUNDLE.js built with `surrogates --report-trackers` of the same TDS,
+      RULES.json its `convert`. Every tracker request gets exactly one radarblock:tracker event whose
+      `blocked` is what WebKit did, every benign one none.
   load BUNDLE.js [RULES.json]
       The bundle loads without errors in a real page (a marker after it is set), and, given the rule list
       of the same TDS, a blocked Google Analytics script gets the analytics.js surrogate (window.ga works).
@@ -25,9 +31,12 @@ Prints one JSON object per test and a summary line; exits 1 if anything failed.
 """
 
 import json
+import random
+import re
 import sys
 
 from webkit.harness import Browser
+from webkit import tracker_report
 
 MARKER = "\n;window.__rbBundleLoaded = (window.__rbBundleLoaded || 0) + 1;\n"
 
@@ -190,7 +199,63 @@ def behaviour(rules_path, bundle_path):
     return 1 if failed_any else 0
 
 
+# A rule regex that spells a URL: escaped dots/slashes and plain characters only.
+_PLAIN_RULE = re.compile(r"^(?:[A-Za-z0-9_\-]|\\[./]|/)+$")
+
+
+def sampled_loads(tds_path, seed, trackers=200, benign=50):
+    """(load dicts, the tracker hosts) for the generated page: distinct URLs, scripts and images alternating."""
+    tds = json.load(open(tds_path, encoding="utf-8"))
+    rng = random.Random(seed)
+    domains = sorted(tds["trackers"])
+    aliases = sorted(a for a, t in tds.get("cnames", {}).items())
+    urls = []
+    for i, d in enumerate(rng.sample(domains, trackers - 20)):
+        plain = [r["rule"] for r in tds["trackers"][d].get("rules", []) if _PLAIN_RULE.match(r["rule"])]
+        if i % 2 and plain:
+            urls.append("https://" + rng.choice(plain).replace("\\", "") + "?rb=%d" % i)
+        else:
+            urls.append("https://%s/rb-sample/%d" % (d, i))
+    for i, a in enumerate(rng.sample(aliases, min(20, len(aliases)))):
+        urls.append("https://%s/rb-cname/%d" % (a, i))
+    urls += ["https://benign%d.rb-sample.example/x/%d" % (i % 7, i) for i in range(benign)]
+    loads = [{"id": "r%d" % i, "url": u, "type": "script" if i % 2 else "image"} for i, u in enumerate(urls)]
+    return loads
+
+
+def trackers(rules_path, bundle_path, tds_path, seed="1"):
+    rules = json.load(open(rules_path, encoding="utf-8"))
+    bundle = open(bundle_path, encoding="utf-8").read()
+    tracker_set = tracker_report.TrackerSet(tds_path)
+    loads = sampled_loads(tds_path, int(seed))
+    with Browser(timeout=60, user_scripts=[bundle + MARKER]) as b:
+        res = b.run_scenario({"id": "trackers", "rules": [rules], "topURL": "https://news.rb-sample.example/",
+                              "loads": loads, "expressions": {"loaded": "window.__rbBundleLoaded === 1"}})
+    counts = {"requests": len(loads), "trackerRequests": 0, "blockedByWebKit": 0, "agree": 0, "benignWithoutEvent": 0}
+    failed = []
+    if (res.get("expressions") or {}).get("loaded") is not True:
+        failed.append("bundle did not load: %s" % res.get("error"))
+    for l in loads:
+        got = (res.get("loads") or {}).get(l["id"])
+        is_tracker = tracker_set.is_tracker(l["url"])
+        counts["trackerRequests"] += is_tracker
+        counts["blockedByWebKit"] += bool(got and got.get("blocked"))
+        p = tracker_report.problems(got, l["url"], is_tracker, bool(got and got.get("blocked")))
+        if p:
+            failed.append("%s %s: %s" % (l["id"], l["url"], "; ".join(p)))
+        elif is_tracker:
+            counts["agree"] += 1
+        else:
+            counts["benignWithoutEvent"] += 1
+    for f in failed[:20]:
+        _print({"failed": f})
+    _print({"trackers": counts, "failures": len(failed), "harness": res.get("error"), "seconds": res.get("seconds")})
+    return 1 if failed else 0
+
+
 def main(argv):
+    if len(argv) in (4, 5) and argv[0] == "trackers":
+        return trackers(*argv[1:])
     if len(argv) >= 4 and argv[0] == "reference":
         return reference(argv[1], argv[2], argv[3])
     if len(argv) == 2 and argv[0] == "hostile":

@@ -8,6 +8,8 @@ with the test's expectation: blocked ones name a blocking reason, allowed ones a
 """
 
 import json
+import random
+import re
 import urllib.parse
 
 BLOCKING = {"rule", "default", "request-blocklist", "click-to-load", "surrogate"}
@@ -67,3 +69,29 @@ def problems(load, url, tracker_request, expect_blocked, expect_surrogate=None):
     if expect_surrogate is not None and (e.get("reason") == "surrogate") is not expect_surrogate:
         out.append("reason %r, the test %s a surrogate" % (e.get("reason"), "expects" if expect_surrogate else "expects no"))
     return out
+
+
+# A rule regex that spells a URL: escaped dots/slashes and plain characters only.
+_PLAIN_RULE = re.compile(r"^(?:[A-Za-z0-9_\-]|\\[./]|/)+$")
+
+
+def sampled_loads(tds_path, seed, trackers=200, benign=50, aliases=20):
+    """Harness loads for a generated page: `trackers` requests to TDS trackers sampled with `seed` (half to a
+    tracker host, half to a URL spelled by one of its plain rules, `aliases` of them through CNAME aliases) and
+    `benign` ones; distinct URLs, images and scripts alternating."""
+    tds = json.load(open(tds_path, encoding="utf-8"))
+    rng = random.Random(seed)
+    domains = sorted(tds["trackers"])
+    alias_hosts = sorted(tds.get("cnames", {}))
+    urls = []
+    for i, d in enumerate(rng.sample(domains, trackers - aliases)):
+        plain = [r["rule"] for r in tds["trackers"][d].get("rules", []) if _PLAIN_RULE.match(r["rule"])]
+        if i % 2 and plain:
+            urls.append("https://" + rng.choice(plain).replace("\\", "") + "?rb=%d" % i)
+        else:
+            urls.append("https://%s/rb-sample/%d" % (d, i))
+    for i, a in enumerate(rng.sample(alias_hosts, aliases)):
+        urls.append("https://%s/rb-cname/%d" % (a, i))
+    urls += ["https://benign%d.rb-sample.example/x/%d" % (i % 7, i) for i in range(benign)]
+    loads = [{"id": "r%d" % i, "url": u, "type": "script" if i % 2 else "image"} for i, u in enumerate(urls)]
+    return loads

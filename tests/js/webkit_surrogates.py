@@ -31,8 +31,6 @@ Prints one JSON object per test and a summary line; exits 1 if anything failed.
 """
 
 import json
-import random
-import re
 import sys
 
 from webkit.harness import Browser
@@ -199,35 +197,11 @@ def behaviour(rules_path, bundle_path):
     return 1 if failed_any else 0
 
 
-# A rule regex that spells a URL: escaped dots/slashes and plain characters only.
-_PLAIN_RULE = re.compile(r"^(?:[A-Za-z0-9_\-]|\\[./]|/)+$")
-
-
-def sampled_loads(tds_path, seed, trackers=200, benign=50):
-    """(load dicts, the tracker hosts) for the generated page: distinct URLs, scripts and images alternating."""
-    tds = json.load(open(tds_path, encoding="utf-8"))
-    rng = random.Random(seed)
-    domains = sorted(tds["trackers"])
-    aliases = sorted(a for a, t in tds.get("cnames", {}).items())
-    urls = []
-    for i, d in enumerate(rng.sample(domains, trackers - 20)):
-        plain = [r["rule"] for r in tds["trackers"][d].get("rules", []) if _PLAIN_RULE.match(r["rule"])]
-        if i % 2 and plain:
-            urls.append("https://" + rng.choice(plain).replace("\\", "") + "?rb=%d" % i)
-        else:
-            urls.append("https://%s/rb-sample/%d" % (d, i))
-    for i, a in enumerate(rng.sample(aliases, min(20, len(aliases)))):
-        urls.append("https://%s/rb-cname/%d" % (a, i))
-    urls += ["https://benign%d.rb-sample.example/x/%d" % (i % 7, i) for i in range(benign)]
-    loads = [{"id": "r%d" % i, "url": u, "type": "script" if i % 2 else "image"} for i, u in enumerate(urls)]
-    return loads
-
-
 def trackers(rules_path, bundle_path, tds_path, seed="1"):
     rules = json.load(open(rules_path, encoding="utf-8"))
     bundle = open(bundle_path, encoding="utf-8").read()
     tracker_set = tracker_report.TrackerSet(tds_path)
-    loads = sampled_loads(tds_path, int(seed))
+    loads = tracker_report.sampled_loads(tds_path, int(seed))
     with Browser(timeout=60, user_scripts=[bundle + MARKER]) as b:
         res = b.run_scenario({"id": "trackers", "rules": [rules], "topURL": "https://news.rb-sample.example/",
                               "loads": loads, "expressions": {"loaded": "window.__rbBundleLoaded === 1"}})

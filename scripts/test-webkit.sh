@@ -212,6 +212,15 @@ tracker_report_features() {  # the same on the request-blocklist (40 loads) and 
     --tracker-report "$dir/tds_reference.json" | { grep -v '^PASS' || true; }
 }
 
+tracker_report_paths() {  # every kind of load, blocked and allowed: events where the bundle sees the path, none for the README's gaps
+  local c=$here/tests/js/cases
+  "$bin" convert --target "$target" --tds "$c/report-tds.json" --config "$c/report-config.json" \
+    --unprotected "$c/report-unprotected.txt" -o "$tmp/tr-paths-rules.json" 2>/dev/null || return 1
+  "$bin" surrogates --tds "$c/report-tds.json" --config "$c/report-config.json" --unprotected "$c/report-unprotected.txt" \
+    --surrogates "$c/report-surrogates.txt" --report-trackers -o "$tmp/tr-paths.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js"
+}
+
 tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 benign on one page, events = WebKit
   need_shared || return 77
   local tds=$ddg/tds/ios-tds_v5_2025-06-17.json config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json
@@ -237,6 +246,7 @@ run "every shared TDS converts and compiles in WebKit" shared_tds_compile
 run "validate agrees with WebKit's compiler on every error case" validate_vs_webkit
 run "tracker report: one radarblock:tracker event per tracker request on the 134 reference cases, blocked as WebKit did" tracker_report_reference
 run "tracker report: request-blocklist and click-to-load reference tests, events agree with WebKit" tracker_report_features
+run "tracker report: every load path (elements, fetch, XHR, Resource Timing), blocked and allowed" tracker_report_paths
 run "tracker report: iOS TDS + config, 200 sampled tracker requests and 50 benign, events agree with WebKit (seed $seed)" tracker_report_ios
 run "request blocklist: DuckDuckGo's reference tests on a release in WebKit" request_blocklist_reference
 run "click-to-load: DuckDuckGo's reference tests on a release's lists in WebKit" click_to_load_reference

@@ -402,27 +402,28 @@
     }
 
     try {
+      // Method definitions, so that the wrappers are no constructors and have no `prototype`, like the originals.
       wrap(win, "fetch", function (original) {
-        return function (input) {
+        return ({ fetch(input) {
           try { var u = urlOf(input); if (u !== null) note(u, "xmlhttprequest"); } catch (e) {}
           return applyFn(original, this, arguments);
-        };
+        } }).fetch;
       });
     } catch (e) {}
     try {
       var openedURL = new win.WeakMap();
       var xhrProto = win.XMLHttpRequest.prototype;
       wrap(xhrProto, "open", function (original) {
-        return function (method, url) {
+        return ({ open(method, url) {
           try { var u = urlOf(url); if (u !== null) openedURL.set(this, u); } catch (e) {}
           return applyFn(original, this, arguments);
-        };
+        } }).open;
       });
       wrap(xhrProto, "send", function (original) {
-        return function () {
+        return ({ send() {
           try { if (openedURL.has(this)) note(openedURL.get(this), "xmlhttprequest"); } catch (e) {}
           return applyFn(original, this, arguments);
-        };
+        } }).send;
       });
     } catch (e) {}
     try {

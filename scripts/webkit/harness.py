@@ -390,7 +390,8 @@ class Browser:
                 surr.extend(fr.get("surrogates") or [])
                 trackers.extend(fr.get("trackers") or [])
             res["surrogates"] = surr
-            for l in rnd.loads:
+            # Only pages with a tracker-reporting bundle get the key (other results keep their shape).
+            for l in (rnd.loads if trackers else []):
                 key = normalize_url(l["url"])
                 res["loads"][l["id"]]["trackerEvents"] = [
                     t for t in trackers if isinstance(t, dict) and isinstance(t.get("url"), str) and normalize_url(t["url"]) == key]

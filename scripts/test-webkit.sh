@@ -218,7 +218,14 @@ tracker_report_paths() {  # every kind of load, blocked and allowed: events wher
     --unprotected "$c/report-unprotected.txt" -o "$tmp/tr-paths-rules.json" 2>/dev/null || return 1
   "$bin" surrogates --tds "$c/report-tds.json" --config "$c/report-config.json" --unprotected "$c/report-unprotected.txt" \
     --surrogates "$c/report-surrogates.txt" --report-trackers -o "$tmp/tr-paths.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js"
+  "$here/tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js" || return 1
+  # contentBlocking disabled: the report bundle installs nothing (no events, fetch and XHR not wrapped).
+  /usr/bin/python3 -c 'import json, sys
+c = json.load(open(sys.argv[1])); c["features"]["contentBlocking"]["state"] = "disabled"; json.dump(c, open(sys.argv[2], "w"))' \
+    "$c/report-config.json" "$tmp/tr-disabled-config.json" || return 1
+  "$bin" surrogates --tds "$c/report-tds.json" --config "$tmp/tr-disabled-config.json" --surrogates "$c/report-surrogates.txt" \
+    --report-trackers -o "$tmp/tr-disabled.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js"
 }
 
 tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 benign on one page, events = WebKit

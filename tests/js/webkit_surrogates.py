@@ -28,6 +28,9 @@ lists, document-start user scripts, page expressions). Run with tests/js/webkit-
       load the harness issues, to a blocked (ads.test) and an allowed (quiet.test) tracker, gets exactly the
       events PATHS_SEEN says: one (blocked as WebKit did) where the bundle sees that path, none for the
       documented gaps, so the README's list of what is not seen stays true.
+  inert RULES.json BUNDLE.js
+      BUNDLE.js built with --report-trackers from a config whose contentBlocking is disabled: the same loads
+      as `paths` give no event at all, and fetch / XMLHttpRequest are WebKit's own (not wrapped).
   load BUNDLE.js [RULES.json]
       The bundle loads without errors in a real page (a marker after it is set), and, given the rule list
       of the same TDS, a blocked Google Analytics script gets the analytics.js surrogate (window.ga works).
@@ -264,14 +267,38 @@ WRAPPER_EXPRESSIONS = {
 }
 
 
-def paths(rules_path, bundle_path):
-    rules = json.load(open(rules_path, encoding="utf-8"))
-    bundle = open(bundle_path, encoding="utf-8").read()
+def _path_loads():
     loads = []
     for host, blocked in (("ads.test", True), ("quiet.test", False)):
         for kind in PATHS_SEEN:
             url = ("wss://%s/ws" % host) if kind == "websocket" else "https://%s/%s/x" % (host, kind)
             loads.append({"id": "%s:%s" % (host, kind), "url": url, "type": kind, "blocked": blocked})
+    return loads
+
+
+def inert(rules_path, bundle_path):
+    rules = json.load(open(rules_path, encoding="utf-8"))
+    bundle = open(bundle_path, encoding="utf-8").read()
+    expressions = {"loaded": "window.__rbBundleLoaded === 1",
+                   "fetchNative": "/\\[native code\\]/.test(Function.prototype.toString.call(fetch))",
+                   "xhrNative": "/\\[native code\\]/.test(Function.prototype.toString.call(XMLHttpRequest.prototype.open))"}
+    with Browser(timeout=20, user_scripts=[bundle + MARKER]) as b:
+        res = b.run_scenario({"id": "inert", "rules": [rules], "topURL": "https://news.example/",
+                              "loads": [{k: l[k] for k in ("id", "url", "type")} for l in _path_loads()],
+                              "expressions": expressions})
+    ex = res.get("expressions") or {}
+    failed = [k for k in expressions if ex.get(k) is not True]
+    events = sum(len(l.get("trackerEvents") or []) for l in (res.get("loads") or {}).values() if l)
+    if events:
+        failed.append("%d tracker events" % events)
+    _print({"inert": ex, "events": events, "failed": failed})
+    return 1 if failed else 0
+
+
+def paths(rules_path, bundle_path):
+    rules = json.load(open(rules_path, encoding="utf-8"))
+    bundle = open(bundle_path, encoding="utf-8").read()
+    loads = _path_loads()
     with Browser(timeout=20, user_scripts=[bundle + MARKER]) as b:
         res = b.run_scenario({"id": "paths", "rules": [rules], "topURL": "https://news.example/", "html": WRAPPER_HTML,
                               "loads": [{k: l[k] for k in ("id", "url", "type")} for l in loads],
@@ -296,6 +323,8 @@ def paths(rules_path, bundle_path):
 def main(argv):
     if len(argv) == 3 and argv[0] == "paths":
         return paths(argv[1], argv[2])
+    if len(argv) == 3 and argv[0] == "inert":
+        return inert(argv[1], argv[2])
     if len(argv) in (4, 5) and argv[0] == "trackers":
         return trackers(*argv[1:])
     if len(argv) >= 4 and argv[0] == "reference":

@@ -225,7 +225,11 @@ c = json.load(open(sys.argv[1])); c["features"]["contentBlocking"]["state"] = "d
     "$c/report-config.json" "$tmp/tr-disabled-config.json" || return 1
   "$bin" surrogates --tds "$c/report-tds.json" --config "$tmp/tr-disabled-config.json" --surrogates "$c/report-surrogates.txt" \
     --report-trackers -o "$tmp/tr-disabled.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js"
+  "$here/tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js" || return 1
+  # Hostile dataset strings in the report's fields (entity, displayName, category): inert as a user script and inline.
+  "$bin" surrogates --tds "$c/hostile-tds.json" --surrogates "$c/hostile-surrogates.txt" --config "$c/hostile-config.json" \
+    --report-trackers -o "$tmp/tr-hostile.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" hostile "$tmp/tr-hostile.js"
 }
 
 tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 benign on one page, events = WebKit
@@ -253,7 +257,7 @@ run "every shared TDS converts and compiles in WebKit" shared_tds_compile
 run "validate agrees with WebKit's compiler on every error case" validate_vs_webkit
 run "tracker report: one radarblock:tracker event per tracker request on the 134 reference cases, blocked as WebKit did" tracker_report_reference
 run "tracker report: request-blocklist and click-to-load reference tests, events agree with WebKit" tracker_report_features
-run "tracker report: every load path (elements, fetch, XHR, Resource Timing), blocked and allowed" tracker_report_paths
+run "tracker report: every load path (elements, fetch, XHR, Resource Timing), wrappers, inert when disabled, hostile strings" tracker_report_paths
 run "tracker report: iOS TDS + config, 200 sampled tracker requests and 50 benign, events agree with WebKit (seed $seed)" tracker_report_ios
 run "request blocklist: DuckDuckGo's reference tests on a release in WebKit" request_blocklist_reference
 run "click-to-load: DuckDuckGo's reference tests on a release's lists in WebKit" click_to_load_reference

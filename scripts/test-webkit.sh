@@ -192,23 +192,19 @@ tracker_report_reference() {  # issue 15: radarblock:tracker events on the 134 r
     --tracker-report "$ref/tracker_radar_reference.json" --expect-passed 134 | { grep -v '^PASS' || true; }
 }
 
-tracker_report_features() {  # the same on the request-blocklist (40 loads) and click-to-load (17) releases
+tracker_report_features() {  # the same on request-blocklist (40 loads) and click-to-load (17) releases built with --report-trackers
   need_shared || return 77
   local dir=$ddg/reference-tests/request-blocklist
   /usr/bin/python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))))' "$dir/user-allowlist-reference.json" > "$tmp/tr-user.txt"
   "$bin" build --tds "$dir/tds-reference.json" --config "$dir/config-reference.json" --unprotected "$tmp/tr-user.txt" \
-    --surrogates "$dir/surrogates-reference.txt" --target "$target" --out "$tmp/tr-rb-release" >/dev/null 2>&1 || return 1
-  "$bin" surrogates --tds "$dir/tds-reference.json" --config "$dir/config-reference.json" --unprotected "$tmp/tr-user.txt" \
-    --surrogates "$dir/surrogates-reference.txt" --report-trackers -o "$tmp/tr-rb.js" 2>/dev/null || return 1
-  "$check" features "$tmp/tr-rb-release" --suite request-blocklist --tests "$dir/tests.json" --surrogates-js "$tmp/tr-rb.js" \
+    --surrogates "$dir/surrogates-reference.txt" --report-trackers --target "$target" --out "$tmp/tr-rb-release" >/dev/null 2>&1 || return 1
+  "$check" features "$tmp/tr-rb-release" --suite request-blocklist --tests "$dir/tests.json" --surrogates-js "$tmp/tr-rb-release/surrogates.js" \
     --tracker-report "$dir/tds-reference.json" | { grep -v '^PASS' || true; } || return 1
   dir=$ddg/reference-tests/click-to-load
   printf 'facebook.net/sdk.js application/javascript\n(function () { window.rbCtlSurrogate = true; })();\n' > "$tmp/tr-ctl-surrogates.txt"
   "$bin" build --tds "$dir/tds_reference.json" --config "$dir/config_reference.json" \
-    --surrogates "$tmp/tr-ctl-surrogates.txt" --target "$target" --out "$tmp/tr-ctl-release" >/dev/null 2>&1 || return 1
-  "$bin" surrogates --tds "$dir/tds_reference.json" --config "$dir/config_reference.json" --surrogates "$tmp/tr-ctl-surrogates.txt" \
-    --report-trackers -o "$tmp/tr-ctl.js" 2>/dev/null || return 1
-  "$check" features "$tmp/tr-ctl-release" --suite click-to-load --tests "$dir/tests.json" --surrogates-js "$tmp/tr-ctl.js" \
+    --surrogates "$tmp/tr-ctl-surrogates.txt" --report-trackers --target "$target" --out "$tmp/tr-ctl-release" >/dev/null 2>&1 || return 1
+  "$check" features "$tmp/tr-ctl-release" --suite click-to-load --tests "$dir/tests.json" --surrogates-js "$tmp/tr-ctl-release/surrogates.js" \
     --tracker-report "$dir/tds_reference.json" | { grep -v '^PASS' || true; }
 }
 

@@ -93,6 +93,7 @@
       scheme: u.protocol,
       host: u.hostname.toLowerCase(),
       port: u.port,
+      userinfo: u.username !== "" || u.password !== "",
       rest: u.pathname + u.search + u.hash
     };
   }
@@ -147,12 +148,44 @@
       return head.slice(head.lastIndexOf(".") + 1) + "." + trackerDomain;
     }
 
-    function isAllowlisted(href, pageHost) {
-      for (var i = 0; i < allowlist.length; i++) {
-        var e = allowlist[i];
+    // The allowlist indexed by the host its regex names: `^[^:]+://+([^:/]+\.)?` + host can only match a
+    // request to that host or a subdomain of it, so a request tests the entries of its host's suffixes (and
+    // those whose host part is not a plain name), not all of them: the iOS config has hundreds.
+    var allowByHost = new MapCtor(), allowAlways = [];
+    for (var a = 0; a < allowlist.length; a++) {
+      var named = allowlistHost(allowlist[a].regex);
+      if (named === null) { allowAlways.push(allowlist[a]); continue; }
+      if (!allowByHost.has(named)) allowByHost.set(named, []);
+      allowByHost.get(named).push(allowlist[a]);
+    }
+
+    function allowlistHost(regex) {
+      if (regex.slice(0, SUBDOMAIN_PREFIX.length) !== SUBDOMAIN_PREFIX) return null;
+      var rest = regex.slice(SUBDOMAIN_PREFIX.length);
+      if (rest.slice(-2) === ".*") rest = rest.slice(0, -2);
+      var end = rest.search(/\(|\\\//);
+      var host = (end < 0 ? rest : rest.slice(0, end)).split("\\.").join(".");
+      return /^[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host) ? host : null;
+    }
+
+    function allowMatches(entries, href, pageHost) {
+      for (var i = 0; entries && i < entries.length; i++) {
+        var e = entries[i];
         if (test(e.regex, href) && (!e.domains || underAny(pageHost, e.domains))) return true;
       }
       return false;
+    }
+
+    function isAllowlisted(req, pageHost) {
+      // userinfo lets the regex's subdomain part run past the host: test every entry then.
+      if (req.userinfo) return allowMatches(allowlist, req.href, pageHost);
+      if (allowMatches(allowAlways, req.href, pageHost)) return true;
+      for (var h = req.host; ; ) {
+        if (allowMatches(allowByHost.get(h), req.href, pageHost)) return true;
+        var dot = h.indexOf(".");
+        if (dot < 0) return false;
+        h = h.slice(dot + 1);
+      }
     }
 
     // A request-blocklist rule blocking this URL on this page: the regex (scheme and host lowercased by
@@ -221,7 +254,7 @@
     function protectionsOff(req, pageHost) {
       if (data.contentBlockingDisabled) return "unprotected-site";
       if (pageHost && (underAny(pageHost, tempUnprotected) || underAny(pageHost, unprotectedSites))) return "unprotected-site";
-      if (isAllowlisted(req.href, pageHost)) return "tracker-allowlist";
+      if (isAllowlisted(req, pageHost)) return "tracker-allowlist";
       return null;
     }
 

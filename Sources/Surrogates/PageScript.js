@@ -1,7 +1,8 @@
 // The page side of surrogates.js: the matcher, the surrogate runtime and the tracker report. This file is
 // the source; scripts/embed-page-script.py copies it into PageScript.swift (checked in, so the binary stays
-// one self-contained file, and PageScriptTests fails when the two disagree). The leading `//` block (these
-// notes) is left out of the bundle. The file is one function expression; the bundle calls it:
+// one self-contained file, and PageScriptTests fails when the two disagree). Whole-line `//` comments are left
+// out of the bundle (so: no multi-line strings or template literals here). The file is one function
+// expression; the bundle calls it:
 //   (function (DATA, surrogateFunctions) { ... })(<DATA JSON>, [<surrogate functions>]);
 // so node tests can evaluate this file directly and call it with any DATA.
 //

@@ -172,10 +172,12 @@ public enum SurrogateBundleBuilder {
         return bundle
     }
 
-    /// PageScript.js as the bundle carries it: without the leading `//` notes and the final newline.
+    /// PageScript.js as the bundle carries it: without its whole-line `//` comments (the bundle goes into every
+    /// page; the file has no multi-line strings or templates, so such a line is always a comment) and the final
+    /// newline.
     static let runtime: String = {
-        var lines = PageScript.source.split(separator: "\n", omittingEmptySubsequences: false)[...]
-        while let first = lines.first, first.hasPrefix("//") { lines = lines.dropFirst() }
+        var lines = PageScript.source.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.drop(while: { $0 == " " }).hasPrefix("//") }[...]
         while let last = lines.last, last.isEmpty { lines = lines.dropLast() }
         return lines.joined(separator: "\n")
     }()

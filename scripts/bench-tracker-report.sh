@@ -1,11 +1,11 @@
 #!/usr/bin/env bash
 # `make bench`, tracker report overhead (scripts/bench/tracker_overhead.py): time to `load` of a page with 500
 # subresources in real WebKit, without a bundle, with surrogates.js and with the --report-trackers bundle.
-# usage: scripts/bench-tracker-report.sh RADARBLOCK [REPEAT]   (needs the shared iOS TDS + config in ../shared)
+# usage: scripts/bench-tracker-report.sh RADARBLOCK [REPEAT]   (default TRACKER_BENCH_REPEAT or 9; needs the shared iOS TDS + config in ../shared)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 bin=${1:?usage: scripts/bench-tracker-report.sh RADARBLOCK [REPEAT]}
-repeat=${2:-${BENCH_REPEAT:-5}}
+repeat=${2:-${TRACKER_BENCH_REPEAT:-9}}
 ddg=${SHARED:-$here/../../shared}/data/ddg
 tds=$ddg/tds/ios-tds_v5_2025-06-17.json config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json
 [ -f "$tds" ] || { echo "bench: tracker report overhead skipped: $tds not found"; exit 0; }

@@ -81,11 +81,15 @@ def main(argv):
     base = statistics.median(times["no bundle"])
     print("tracker report overhead: page with %d subresources (%d tracker, %d benign), iOS rule list, median of %d loads"
           % (len(loads), len(loads) - 100, 100, repeat))
-    print("%-34s %12s %10s %16s   %s" % ("configuration", "load (ms)", "vs none", "bundle start (ms)", "all loads (ms)"))
+    # On a shared machine the minimum is the steadier estimate of what the page itself costs.
+    best = min(times["no bundle"])
+    print("%-34s %10s %9s %9s %9s %18s   %s" % ("configuration", "median ms", "vs none", "min ms", "vs none",
+                                             "bundle start (ms)", "all loads (ms)"))
     for name, _ in configs:
-        m = statistics.median(times[name])
-        print("%-34s %12.1f %+9.1f%% %16.1f   %s" % (name, m, 100.0 * (m - base) / base, statistics.median(setups[name]),
-                                                  " ".join("%.0f" % t for t in times[name])))
+        m, lo = statistics.median(times[name]), min(times[name])
+        print("%-34s %10.1f %+8.1f%% %9.1f %+8.1f%% %18.1f   %s"
+              % (name, m, 100.0 * (m - base) / base, lo, 100.0 * (lo - best) / best, statistics.median(setups[name]),
+                 " ".join("%.0f" % t for t in times[name])))
     return 0
 
 

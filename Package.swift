@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "RuleBuilder", dependencies: ["FileIO", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "RuleCompiler", dependencies: ["FileIO", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["FileIO", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "CWebKitIDNA"]),
-        .target(name: "Surrogates", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
+        .target(name: "Surrogates", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "Domains", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk"]),
         .target(name: "WebKitBridge", dependencies: ["FileIO"]),
         .target(name: "Pipeline", dependencies: [

@@ -5,7 +5,9 @@
 #     (`radarblock compile --engine webkit`), with ratios;
 #   - match throughput against the compiled iOS list: end to end (JSONL in, JSONL out) and in memory
 #     on one core (radarblock-bench);
-#   - the radar-ingest benchmark (scripts/bench-radar.sh) when it exists.
+#   - the radar-ingest benchmark (scripts/bench-radar.sh) when it exists;
+#   - the tracker report's overhead in real WebKit (scripts/bench-tracker-report.sh): time to `load` of a page
+#     with 500 subresources without a bundle, with surrogates.js and with --report-trackers (SKIP_TRACKER_BENCH=1).
 # The table and the goals of the issue are printed at the end; details are in $BENCH_DIR/results.json.
 #
 # usage: scripts/bench.sh [PATH/TO/release/radarblock]
@@ -41,6 +43,10 @@ python3 "$here/bench/run.py" "$BIN" "$BENCH_BIN" "$BENCH_DIR" || status=$?
 if [ "${SKIP_HOSTILE_BENCH:-0}" != 1 ]; then
   echo
   "$here/bench-hostile.sh" "$BIN"
+fi
+if [ "${SKIP_TRACKER_BENCH:-0}" != 1 ]; then
+  echo
+  "$here/bench-tracker-report.sh" "$BIN" || status=$?
 fi
 if [ -x "$here/bench-radar.sh" ] && [ "${SKIP_RADAR_BENCH:-0}" != 1 ]; then
   echo

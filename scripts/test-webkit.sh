@@ -183,6 +183,60 @@ PY
   /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old/rules.json" "$tmp/ios-new/rules.json" 60
 }
 
+tracker_report_reference() {  # issue 15: radarblock:tracker events on the 134 reference cases: one per tracker request, blocked = WebKit
+  need_shared || return 77
+  "$bin" convert --target "$target" --tds "$ref/tracker_radar_reference.json" -o "$tmp/report-ref-rules.json" 2>/dev/null || return 1
+  "$bin" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" --report-trackers \
+    -o "$tmp/report-ref.js" 2>/dev/null || return 1
+  "$check" reference "$tmp/report-ref-rules.json" --surrogates-js "$tmp/report-ref.js" \
+    --tracker-report "$ref/tracker_radar_reference.json" --expect-passed 134 | { grep -v '^PASS' || true; }
+}
+
+tracker_report_features() {  # the same on request-blocklist (40 loads) and click-to-load (17) releases built with --report-trackers
+  need_shared || return 77
+  local dir=$ddg/reference-tests/request-blocklist
+  /usr/bin/python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))))' "$dir/user-allowlist-reference.json" > "$tmp/tr-user.txt"
+  "$bin" build --tds "$dir/tds-reference.json" --config "$dir/config-reference.json" --unprotected "$tmp/tr-user.txt" \
+    --surrogates "$dir/surrogates-reference.txt" --report-trackers --target "$target" --out "$tmp/tr-rb-release" >/dev/null 2>&1 || return 1
+  "$check" features "$tmp/tr-rb-release" --suite request-blocklist --tests "$dir/tests.json" --surrogates-js "$tmp/tr-rb-release/surrogates.js" \
+    --tracker-report "$dir/tds-reference.json" | { grep -v '^PASS' || true; } || return 1
+  dir=$ddg/reference-tests/click-to-load
+  printf 'facebook.net/sdk.js application/javascript\n(function () { window.rbCtlSurrogate = true; })();\n' > "$tmp/tr-ctl-surrogates.txt"
+  "$bin" build --tds "$dir/tds_reference.json" --config "$dir/config_reference.json" \
+    --surrogates "$tmp/tr-ctl-surrogates.txt" --report-trackers --target "$target" --out "$tmp/tr-ctl-release" >/dev/null 2>&1 || return 1
+  "$check" features "$tmp/tr-ctl-release" --suite click-to-load --tests "$dir/tests.json" --surrogates-js "$tmp/tr-ctl-release/surrogates.js" \
+    --tracker-report "$dir/tds_reference.json" | { grep -v '^PASS' || true; }
+}
+
+tracker_report_paths() {  # every kind of load, blocked and allowed: events where the bundle sees the path, none for the README's gaps
+  local c=$here/tests/js/cases
+  "$bin" convert --target "$target" --tds "$c/report-tds.json" --config "$c/report-config.json" \
+    --unprotected "$c/report-unprotected.txt" -o "$tmp/tr-paths-rules.json" 2>/dev/null || return 1
+  "$bin" surrogates --tds "$c/report-tds.json" --config "$c/report-config.json" --unprotected "$c/report-unprotected.txt" \
+    --surrogates "$c/report-surrogates.txt" --report-trackers -o "$tmp/tr-paths.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js" || return 1
+  # contentBlocking disabled: the report bundle installs nothing (no events, fetch and XHR not wrapped).
+  /usr/bin/python3 -c 'import json, sys
+c = json.load(open(sys.argv[1])); c["features"]["contentBlocking"]["state"] = "disabled"; json.dump(c, open(sys.argv[2], "w"))' \
+    "$c/report-config.json" "$tmp/tr-disabled-config.json" || return 1
+  "$bin" surrogates --tds "$c/report-tds.json" --config "$tmp/tr-disabled-config.json" --surrogates "$c/report-surrogates.txt" \
+    --report-trackers -o "$tmp/tr-disabled.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js" || return 1
+  # Hostile dataset strings in the report's fields (entity, displayName, category): inert as a user script and inline.
+  "$bin" surrogates --tds "$c/hostile-tds.json" --surrogates "$c/hostile-surrogates.txt" --config "$c/hostile-config.json" \
+    --report-trackers -o "$tmp/tr-hostile.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" hostile "$tmp/tr-hostile.js"
+}
+
+tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 benign on one page, events = WebKit
+  need_shared || return 77
+  local tds=$ddg/tds/ios-tds_v5_2025-06-17.json config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json
+  "$bin" convert --target "$target" --tds "$tds" --config "$config" -o "$tmp/tr-ios-rules.json" 2>/dev/null || return 1
+  "$bin" surrogates --tds "$tds" --config "$config" --surrogates "$ddg/surrogates/surrogates.txt" --report-trackers \
+    -o "$tmp/tr-ios.js" 2>/dev/null || return 1
+  "$here/tests/js/webkit-surrogates.sh" trackers "$tmp/tr-ios-rules.json" "$tmp/tr-ios.js" "$tds" "$seed"
+}
+
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
 webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 23 lists, 120 s)
   /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
@@ -197,6 +251,10 @@ run "iOS surrogate bundle loads without errors" ios_surrogate_bundle_loads
 run "surrogate bodies that do not parse are dropped; the bundle loads in WebKit" hostile_surrogate_bodies_load
 run "every shared TDS converts and compiles in WebKit" shared_tds_compile
 run "validate agrees with WebKit's compiler on every error case" validate_vs_webkit
+run "tracker report: one radarblock:tracker event per tracker request on the 134 reference cases, blocked as WebKit did" tracker_report_reference
+run "tracker report: request-blocklist and click-to-load reference tests, events agree with WebKit" tracker_report_features
+run "tracker report: every load path (elements, fetch, XHR, Resource Timing), wrappers, inert when disabled, hostile strings" tracker_report_paths
+run "tracker report: iOS TDS + config, 200 sampled tracker requests and 50 benign, events agree with WebKit (seed $seed)" tracker_report_ios
 run "request blocklist: DuckDuckGo's reference tests on a release in WebKit" request_blocklist_reference
 run "click-to-load: DuckDuckGo's reference tests on a release's lists in WebKit" click_to_load_reference
 run "differential: match vs WebKit on random rule lists (seed $seed, $cases cases)" differential

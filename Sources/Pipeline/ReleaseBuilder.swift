@@ -40,6 +40,8 @@ public struct BuildOptions: Sendable {
     public var verifyWebKit = false
     /// Replace --out even when it is neither empty nor a radarblock release.
     public var force = false
+    /// surrogates.js also reports every tracker request (`radarblock:tracker`); manifest counts.trackerReport = 1.
+    public var reportTrackers = false
     public var fetch = FetchOptions()
     /// Limits of the compiled automata; a rule whose own automaton is over them is dropped (and reported).
     public var budget = CompileBudget()
@@ -215,6 +217,7 @@ public enum ReleaseBuilder {
         guard previous.toolVersion == ToolVersion.current, previous.mode == options.mode.rawValue else { return false }
         // A manifest from before targets existed was built for the default profile.
         guard (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name) else { return false }
+        guard (previous.counts["trackerReport"] ?? 0) == (options.reportTrackers ? 1 : 0) else { return false }
         let now: [String: String] = recordMap(inputs).mapValues(\.sha256)
         let then = previous.inputs.mapValues(\.sha256)
         return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
@@ -329,10 +332,12 @@ public enum ReleaseBuilder {
                 let scripts = try SurrogatesFile.parse(bytes: s.bytes, source: s.record.source)
                 let bundle = try SurrogateBundleBuilder.build(
                     tds: tds, tdsSource: inputs.tds.record.source, scripts: scripts, surrogatesSource: s.record.source,
-                    config: config, unprotected: unprotected, options: SurrogateBundleOptions(strict: options.strict))
+                    config: config, unprotected: unprotected,
+                    options: SurrogateBundleOptions(strict: options.strict, reportTrackers: options.reportTrackers))
                 files.append((ReleaseFiles.surrogatesJS, bundle.bytes))
                 warnings += bundle.warnings + bundle.errors
                 surrogateCount = bundle.surrogateNames.count
+                if options.reportTrackers { counts["trackerReport"] = 1 }
             } catch {
                 throw BuildError(component: "surrogates", reason: String(describing: error))
             }

@@ -11,6 +11,8 @@
 // - temp-unprotected and user-unprotected sites, and the tracker-allowlist entries whose host is related
 //   to an included tracker or alias (as the rule list's regex).
 // Scope .allTrackers carries every tracker, entity and alias (for testing the matcher on the reference suite).
+// With `report` (tracker detection, which needs every tracker) it adds what the radarblock:tracker event
+// names: each tracker's `category`, the entities' display names, and the request blocklist's rules.
 //
 // Dataset-keyed maps are arrays of [key, value] pairs: an object literal would give a key such as
 // "__proto__" a meaning. Everything is written by JSONWriter with .scriptSafe and sorted keys.
@@ -35,7 +37,7 @@ struct PageData {
     /// `available`: surrogate names present in the bundle; rules naming any other surrogate are carried
     /// without `surrogate` (a plain block), which the caller has already reported.
     static func build(tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
-                      available: Set<String>, scope: PageDataScope,
+                      available: Set<String>, scope: PageDataScope, report: Bool = false,
                       psl: PublicSuffixList = .shared) -> PageData {
         let all = scope == .allTrackers
         let surrogateTrackers = Set(tds.trackers.values.filter { t in
@@ -82,6 +84,7 @@ struct PageData {
                 o["publicSuffix"] = true
             }
             o["rules"] = .array(t.rules.map { rule in ruleJSON(rule, available: available) })
+            if report, let category = category(of: t) { o["category"] = .string(category) }
             trackerPairs.append([.string(domain), .object(o)])
         }
 
@@ -98,6 +101,13 @@ struct PageData {
         root["trackers"] = .array(trackerPairs)
         root["entities"] = .array(entityPairs)
         root["cnames"] = .array(cnamePairs)
+        if report {
+            root["report"] = true
+            root["displayNames"] = .array(entityNames.sorted(by: byteOrder).compactMap { name -> JSONValue? in
+                guard let shown = tds.entities[name]?.displayName else { return nil }
+                return [.string(name), .string(shown)]
+            })
+        }
 
         var allowCount = 0
         if let config {
@@ -128,6 +138,9 @@ struct PageData {
                 root["allowlist"] = .array(entries)
             }
         }
+        if report, let blocklist = config?.requestBlocklist, blocklist.enabled, !blocklist.rules.isEmpty {
+            root["requestBlocklist"] = .array(blocklist.rules.map(blocklistJSON(exceptions: blocklist.exceptions)))
+        }
         if let unprotected, !unprotected.hosts.isEmpty {
             root["unprotectedSites"] = .array(unprotected.hosts.map { .string($0) })
         }
@@ -136,6 +149,34 @@ struct PageData {
         return PageData(json: .object(root), trackerCount: trackerPairs.count,
                         surrogateTrackerCount: surrogateTrackers.count, cnameCount: cnamePairs.count,
                         entityCount: entityPairs.count, allowlistCount: allowCount)
+    }
+
+    /// The category a report names: the first of the tracker's categories (TDS order), nil when it has none.
+    static func category(of t: Tracker) -> String? { t.categories?.first }
+
+    /// One request-blocklist rule as the page checks it: the rule list's url-filter (case-sensitive), its
+    /// sites (absent = every site) and the feature's exception sites.
+    static func blocklistJSON(exceptions: [String]) -> (RequestBlockRule) -> JSONValue {
+        { r in
+            var o = JSONObject()
+            var regex = "^[^:]+://+([^:/]+\\.)?" + escapeRegex(r.host) + (r.port.map { ":" + $0 } ?? "")
+            regex += r.path.isEmpty ? "/" : r.path.split(separator: "*", omittingEmptySubsequences: false)
+                .map { escapeRegex(String($0)) }.joined(separator: ".*")
+            o["regex"] = .string(regex)
+            if case .domains(let sites) = r.sites { o["domains"] = .array(sites.map { .string($0) }) }
+            if !exceptions.isEmpty { o["exceptions"] = .array(exceptions.map { .string($0) }) }
+            return .object(o)
+        }
+    }
+
+    /// Every regex metacharacter escaped, as the rule list's request-blocklist filter escapes them.
+    static func escapeRegex(_ s: String) -> String {
+        var out = ""
+        for ch in s {
+            if "\\^$.|?*+()[]{}/".contains(ch) { out.append("\\") }
+            out.append(ch)
+        }
+        return out
     }
 
     static func ruleJSON(_ r: TrackerRule, available: Set<String>) -> JSONValue {

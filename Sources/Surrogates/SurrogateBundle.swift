@@ -1,14 +1,13 @@
 // Builds surrogates.js: one self-contained user script (document start, all frames, page world) carrying
-// the surrogate functions, the TDS subset (PageData) and the page-side matcher/runtime (PageScript).
+// the surrogate functions, the TDS subset (PageData) and the page-side matcher/runtime (PageScript.js, embedded
+// in PageScript.swift by scripts/embed-page-script.py).
 //
 // Layout (deterministic: the same inputs give the same bytes):
 //
 //   /* header comment: tool version, counts */
-//   (function (surrogateFunctions) {
-//   "use strict";
-//   var DATA = <JSON, scriptSafe, sorted keys>;
-//   <runtime>
-//   })([
+//   (function (DATA, surrogateFunctions) {
+//   <PageScript.js without its leading comment block>
+//   })(<DATA: JSON, scriptSafe, sorted keys>, [
 //   /* 0: <name> */
 //   function () {
 //   <body 0>
@@ -19,7 +18,7 @@
 // The surrogate functions are defined at the script's top level, outside the strict runtime: bodies are
 // written as classic (sloppy) scripts and see only the global scope, not the runtime's variables.
 //
-// Design notes (the page side is described in PageScript.swift):
+// Design notes (the page side is described in PageScript.js):
 // - Safety. Everything from the TDS and config is JSON data written with .scriptSafe (no `<`, `>`, `&`,
 //   U+2028/U+2029 unescaped), never spliced into code; dataset-keyed maps are [key, value] arrays read into
 //   Maps, so a key such as "__proto__" is just a key. Surrogate names are plain file names (checked when
@@ -43,10 +42,14 @@ public struct SurrogateBundleOptions: Sendable {
     /// A surrogate referenced by the TDS but missing from surrogates.txt is an error (else a warning).
     public var strict: Bool
     public var scope: PageDataScope
+    /// Report every tracker request as a `radarblock:tracker` event; the bundle then carries every tracker
+    /// (scope .allTrackers) with entity display names and categories.
+    public var reportTrackers: Bool
 
-    public init(strict: Bool = false, scope: PageDataScope = .surrogateTrackers) {
+    public init(strict: Bool = false, scope: PageDataScope = .surrogateTrackers, reportTrackers: Bool = false) {
         self.strict = strict
-        self.scope = scope
+        self.scope = reportTrackers ? .allTrackers : scope
+        self.reportTrackers = reportTrackers
     }
 }
 
@@ -88,7 +91,9 @@ public enum SurrogateBundleError: Error, Sendable, Equatable, CustomStringConver
 
 public enum SurrogateBundleBuilder {
     /// The CustomEvent the bundle dispatches on `window` for every surrogate it applies.
-    public static let eventName = PageScript.eventName
+    public static let eventName = "radarblock:surrogate"
+    /// The CustomEvent a --report-trackers bundle dispatches on `window` for every tracker request.
+    public static let trackerEventName = "radarblock:tracker"
 
     /// - Parameters:
     ///   - tdsSource / surrogatesSource: names of the inputs, used in messages.
@@ -143,16 +148,18 @@ public enum SurrogateBundleBuilder {
         }
 
         let data = PageData.build(tds: tds, config: config, unprotected: unprotected,
-                                  available: referenced, scope: options.scope)
+                                  available: referenced, scope: options.scope, report: options.reportTrackers)
         let json = JSONWriter.string(data.json, options: [.sortedKeys, .scriptSafe])
 
         var script = "/* radarblock surrogates.js: \(names.count) surrogates, "
         script += "\(data.surrogateTrackerCount) surrogate trackers, \(data.cnameCount) CNAME aliases. Generated; do not edit.\n"
         script += "   Run as a user script at document start in all frames. Each surrogate applied is reported as a\n"
-        script += "   CustomEvent \"\(PageScript.eventName)\" on window, detail {url, name, tracker, pageUrl, blocked, executed, error}. */\n"
-        script += "(function (surrogateFunctions) {\n\"use strict\";\nvar DATA = " + json + ";\n"
-        script += PageScript.runtime
-        script += "})([\n" + functions + "]);\n"
+        script += "   CustomEvent \"\(eventName)\" on window, detail {url, name, tracker, pageUrl, blocked, executed, error}."
+        if options.reportTrackers {
+            script += "\n   Every tracker request is reported as a CustomEvent \"\(trackerEventName)\" on window, detail\n"
+            script += "   {url, pageUrl, tracker, entity, displayName, category, blocked, reason, surrogate}."
+        }
+        script += " */\n" + runtime + "(" + json + ", [\n" + functions + "]);\n"
 
         if let failure = try JavaScriptSyntax.check(script) {
             throw SurrogateBundleError.bundleDoesNotParse("line \(failure.line): \(failure.message)")
@@ -164,6 +171,16 @@ public enum SurrogateBundleBuilder {
         bundle.errors = errors
         return bundle
     }
+
+    /// PageScript.js as the bundle carries it: without its whole-line `//` comments (the bundle goes into every
+    /// page; the file has no multi-line strings or templates, so such a line is always a comment) and the final
+    /// newline.
+    static let runtime: String = {
+        var lines = PageScript.source.split(separator: "\n", omittingEmptySubsequences: false)
+            .filter { !$0.drop(while: { $0 == " " }).hasPrefix("//") }[...]
+        while let last = lines.last, last.isEmpty { lines = lines.dropLast() }
+        return lines.joined(separator: "\n")
+    }()
 
     /// The body made safe to embed (ScriptBodyCheck), then parsed as the function it becomes in the bundle.
     static func checkedBody(_ s: SurrogateScript) throws -> String {

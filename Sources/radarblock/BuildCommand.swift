@@ -41,7 +41,8 @@ struct BuildCommand: Command {
                             does not block; an app leaves it out for a tab where the user clicked to load
       provenance.json       where each rule of rules.json comes from
       surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
-                            that does not parse is dropped and reported in issues.txt, an error with --strict)
+                            that does not parse is dropped and reported in issues.txt, an error with --strict);
+                            with --report-trackers it also reports every tracker request (see `surrogates --help`)
       issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
       input-*.json/.txt     copies of the inputs, for fallbacks and diffs
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
@@ -60,6 +61,8 @@ struct BuildCommand: Command {
     options:
       --out DIR             the release directory to write (replaced as a whole), or a link to one
       --force               replace DIR even when it is neither empty nor a radarblock release
+      --report-trackers     surrogates.js dispatches radarblock:tracker for every tracker request (it then carries
+                            every tracker: about 930 kB for the iOS TDS); the manifest says so (counts.trackerReport)
       --previous DIR        the previous release: write changes.md / changes.json against it
       --if-changed          with --previous: when every input is byte-identical to the previous release's (same
                             tool version and mode), do nothing, say so and exit 0
@@ -93,7 +96,7 @@ struct BuildCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--radar"), OptionSpec("--entities"), OptionSpec("--policy"),
             OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--config"), OptionSpec("--surrogates"),
-            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
+            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--report-trackers", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
             OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
             OptionSpec("--max-download-size"), OptionSpec("--target", repeatable: true),
@@ -112,6 +115,7 @@ struct BuildCommand: Command {
         options.fallback = args.value("--fallback")
         options.strict = args.has("--strict")
         options.force = args.has("--force")
+        options.reportTrackers = args.has("--report-trackers")
         options.verifyWebKit = args.has("--verify-webkit")
         options.budget = try BudgetOptions.parse(args)
         if let n = args.value("--max-rules") {

@@ -81,6 +81,25 @@ final class ReleaseBuilderTests: XCTestCase {
         XCTAssertEqual(try directoryDigest(work + "/a"), before)
     }
 
+    /// --report-trackers: surrogates.js carries the tracker report, the manifest says so, and toggling the option
+    /// is a change for --if-changed (the inputs alone are the same).
+    func testReportTrackersIsRecordedAndDefeatsIfChanged() throws {
+        _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
+        var o = sampleOptions(out: work + "/a")
+        o.previous = work + "/a"
+        o.ifChanged = true
+        o.reportTrackers = true
+        guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("toggling --report-trackers must rebuild") }
+        XCTAssertEqual(try manifest(work + "/a").counts["trackerReport"], 1)
+        let js = try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8)
+        XCTAssertTrue(js.contains("\"report\":true"), "the bundle's DATA enables the report")
+        guard case .unchanged = try ReleaseBuilder.run(o) else { return XCTFail("the same options and inputs again: no rebuild") }
+        o.reportTrackers = false
+        guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("dropping --report-trackers must rebuild") }
+        XCTAssertNil(try manifest(work + "/a").counts["trackerReport"])
+        XCTAssertFalse(try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"))
+    }
+
     func testInputsFromALoopbackServerWithETagsAndASecondIfChangedRunIsANoOp() throws {
         let served = try makeTemporaryDirectory("served")
         defer { try? FileManager.default.removeItem(atPath: served) }

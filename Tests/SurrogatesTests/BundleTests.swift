@@ -98,10 +98,10 @@ final class BundleTests: XCTestCase {
         XCTAssertEqual(JSONWriter.string(data["cnames"]!), #"[["m.site.com","x.ads.com"]]"#)
     }
 
-    /// The DATA literal of a bundle, parsed as JSON.
+    /// The DATA literal of a bundle (the runtime's first argument), parsed as JSON.
     private func bundleData(_ script: String) throws -> JSONObject {
-        let start = try XCTUnwrap(script.range(of: "var DATA = "))
-        let end = try XCTUnwrap(script.range(of: ";\n", range: start.upperBound..<script.endIndex))
+        let start = try XCTUnwrap(script.range(of: SurrogateBundleBuilder.runtime + "("))
+        let end = try XCTUnwrap(script.range(of: ", [\n", range: start.upperBound..<script.endIndex))
         return try XCTUnwrap(JSONParser.parse(String(script[start.upperBound..<end.lowerBound])).objectValue)
     }
 }

@@ -12,6 +12,10 @@ holds). Each test is a page at the site URL that loads the request URL:
   surrogate replaces a blocked request).
 Tests sharing a page and a set of lists share one page load. Prints one line per test and `N passed, N failed`.
 
+With `--tracker-report TDS.json` (the bundle built with `surrogates --report-trackers`) every test also checks the
+bundle's radarblock:tracker events (tracker_report.py); on the request-blocklist suite the surrogate checks below
+are then left out.
+
 With `--surrogates-js BUNDLE` the bundle runs in every page, after the script an app injects for the tab
 (`window.radarblockUnblockedRuleActions = [...]`, the test's unblocked actions): a "redirect" test also needs its
 surrogate to have run (the bundle's `radarblock:surrogate` event with `executed: true` for the request URL), and
@@ -22,6 +26,7 @@ import json
 import os
 import sys
 
+from . import tracker_report
 from .harness import Browser
 from .reference_tests import grouped_in_order
 
@@ -91,7 +96,7 @@ def preset_script(unblocked):
     return "window.radarblockUnblockedRuleActions = %s;" % json.dumps(list(unblocked))
 
 
-def run(lists, tests, timeout=20.0, out=sys.stdout, surrogates_js=None):
+def run(lists, tests, timeout=20.0, out=sys.stdout, surrogates_js=None, trackers=None, check_surrogates=None):
     """With `surrogates_js`, the bundle runs in every page (after the app's unblocked-actions preset) and a test
     expecting "redirect" also needs its surrogate to have run; no other test may run one."""
     results = []
@@ -105,11 +110,15 @@ def run(lists, tests, timeout=20.0, out=sys.stdout, surrogates_js=None):
     for unblocked, batch in batches:
         scripts = [] if surrogates_js is None else [preset_script(unblocked), surrogates_js]
         with Browser(timeout=timeout, user_scripts=scripts) as b:
-            results += _run_batch(b, lists, batch, surrogates_js is not None, out)
+            results += _run_batch(b, lists, batch, surrogates_js is not None if check_surrogates is None else check_surrogates,
+                                  out, trackers)
     return results
 
 
-def _run_batch(b, lists, tests, check_surrogates, out):
+def _run_batch(b, lists, tests, check_surrogates, out, trackers=None):
+    """`trackers` (tracker_report.TrackerSet of the suite's TDS): the bundle reports trackers; a request is a
+    tracker request when the TDS says so or when it is expected blocked (the request blocklist blocks
+    non-trackers too, and says so)."""
     results = []
     for sc, ts, files in build_scenarios(lists, tests):
         res = b.run_scenario(sc)
@@ -124,8 +133,15 @@ def _run_batch(b, lists, tests, check_surrogates, out):
             if check_surrogates:
                 ran = any(isinstance(s, dict) and s.get("url") == t["url"] and s.get("executed") for s in res.get("surrogates") or [])
                 ok = ok and ran == (t["expected"] == "redirect")
+            tracker_problems = None
+            if trackers is not None and t["type"] != "main_frame":
+                load = (res.get("loads") or {}).get(t["key"])
+                tracker_problems = tracker_report.problems(
+                    load, t["url"], trackers.is_tracker(t["url"]) or t["expectBlocked"], t["expectBlocked"],
+                    expect_surrogate=True if t["expected"] == "redirect" else None)
+                ok = ok and not tracker_problems
             r = dict(t, blocked=blocked, passed=ok, lists=files, harnessError=res.get("error"), rejected=res.get("rejected"),
-                     surrogateRan=ran)
+                     surrogateRan=ran, trackerProblems=tracker_problems)
             results.append(r)
             got = {True: "blocked", False: "allowed", None: "unknown"}[blocked]
             extra = ""
@@ -137,6 +153,8 @@ def _run_batch(b, lists, tests, check_surrogates, out):
                 extra += "  [WebKit rejected a list: %s]" % res["rejected"]
             if res.get("error"):
                 extra += "  [harness: %s]" % res["error"]
+            if tracker_problems:
+                extra += "  [tracker events: %s]" % "; ".join(tracker_problems)
             print("%s %-14s %s: %s -> %s (%s) expect=%s got=%s lists=%s%s"
                   % ("PASS" if ok else "FAIL", t["key"], t["name"], t["site"], t["url"], t["type"], t["expected"], got,
                      "+".join(files), extra), file=out, flush=True)
@@ -155,9 +173,18 @@ def main(args):
     if args.surrogates_js:
         with open(args.surrogates_js, encoding="utf-8") as f:
             surrogates_js = f.read()
-    results = run(lists, tests, timeout=args.timeout, surrogates_js=surrogates_js)
+    trackers = tracker_report.TrackerSet(args.tracker_report) if args.tracker_report else None
+    # With --tracker-report on the request-blocklist suite the bundle is there for its events: that suite says
+    # nothing about surrogates (a blocklisted script with a TDS surrogate gets it, as any blocked one).
+    check_surrogates = None if trackers is None or args.suite == "click-to-load" else False
+    results = run(lists, tests, timeout=args.timeout, surrogates_js=surrogates_js, trackers=trackers,
+                  check_surrogates=check_surrogates)
     passed = sum(1 for r in results if r["passed"])
     print("%d passed, %d failed" % (passed, len(results) - passed), flush=True)
+    if trackers is not None:
+        checked = [r for r in results if r["trackerProblems"] is not None]
+        print("tracker events agree with WebKit and the expectation: %d/%d (main_frame tests: the page itself, no event)"
+              % (sum(1 for r in checked if not r["trackerProblems"]), len(checked)), flush=True)
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             json.dump({"release": os.path.abspath(args.release), "tests": os.path.abspath(tests_path), "suite": args.suite,

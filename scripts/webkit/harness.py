@@ -28,15 +28,24 @@ RESET_URL = "https://reset.radarblock.invalid/"
 # The surrogate bundle announces every surrogate it runs with this DOM event on window
 # (detail: anything JSON-serialisable, e.g. {"name": "tracker.js", "url": "..."}).
 SURROGATE_EVENT = "radarblock:surrogate"
+# A --report-trackers bundle reports every tracker request with this event (detail: {url, blocked, reason, ...});
+# each load's result lists the events whose url is the load's URL (`trackerEvents`).
+TRACKER_EVENT = "radarblock:tracker"
 
 # Installed before any other user script, at document start, in all frames: collects the events.
 _SURROGATE_LISTENER = """
-window.__rbSurrogates = window.__rbSurrogates || [];
-window.addEventListener(%s, function (e) {
-  var d = e.detail; try { JSON.stringify(d); } catch (x) { d = String(d); }
-  window.__rbSurrogates.push(d === undefined ? null : d);
-}, true);
-""" % json.dumps(SURROGATE_EVENT)
+(function () {
+  function collect(name, key) {
+    window[key] = window[key] || [];
+    window.addEventListener(name, function (e) {
+      var d = e.detail; try { JSON.stringify(d); } catch (x) { d = String(d); }
+      window[key].push(d === undefined ? null : d);
+    }, true);
+  }
+  collect(%s, "__rbSurrogates");
+  collect(%s, "__rbTrackers");
+})();
+""" % (json.dumps(SURROGATE_EVENT), json.dumps(TRACKER_EVENT))
 
 
 def load_scenarios(path):
@@ -376,9 +385,16 @@ class Browser:
             for e in rnd.elements:
                 res["hidden"][e["id"]] = self._hidden_of(e, state, seen)
             surr = list(state.get("surrogates") or [])
+            trackers = list(state.get("trackers") or [])
             for fr in (state.get("frames") or {}).values():
                 surr.extend(fr.get("surrogates") or [])
+                trackers.extend(fr.get("trackers") or [])
             res["surrogates"] = surr
+            # Only pages with a tracker-reporting bundle get the key (other results keep their shape).
+            for l in (rnd.loads if trackers else []):
+                key = normalize_url(l["url"])
+                res["loads"][l["id"]]["trackerEvents"] = [
+                    t for t in trackers if isinstance(t, dict) and isinstance(t.get("url"), str) and normalize_url(t["url"]) == key]
             if failed and top_seen and not err:
                 problems.append("top document failed: %s" % failed["message"])
             if problems:
@@ -471,4 +487,4 @@ class Browser:
 
 
 def harness_info():
-    return {"webkitVersion": webkit_version(), "surrogateEvent": SURROGATE_EVENT}
+    return {"webkitVersion": webkit_version(), "surrogateEvent": SURROGATE_EVENT, "trackerEvent": TRACKER_EVENT}

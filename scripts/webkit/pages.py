@@ -61,7 +61,8 @@ BODY_KIND = {"script": "script", "image": "image", "style-sheet": "style-sheet",
 
 _LIB = r"""
 (function(){
-  var rb = window.__rb = {events: {}, frames: {}, surrogates: window.__rbSurrogates || [], frameURL: %(frame)s};
+  var rb = window.__rb = {events: {}, frames: {}, surrogates: window.__rbSurrogates || [],
+                        trackers: window.__rbTrackers || [], frameURL: %(frame)s};
   rb.ev = function(id, what){ if (!(id in rb.events)) rb.events[id] = what; };
   rb.hidden = function(ids){
     var out = {};
@@ -77,7 +78,8 @@ _LIB = r"""
     // Frames report to the top window (cross-origin safe) until the page is torn down.
     var send = function(){
       try { window.top.postMessage({rbReport: 1, frame: rb.frameURL, events: rb.events,
-                                    hidden: rb.hidden(rb.elementIds), surrogates: rb.surrogates}, '*'); } catch (e) {}
+                                    hidden: rb.hidden(rb.elementIds), surrogates: rb.surrogates,
+                                    trackers: rb.trackers}, '*'); } catch (e) {}
     };
     setInterval(send, 40); send();
   } else {
@@ -86,7 +88,7 @@ _LIB = r"""
     });
     rb.state = function(){
       return JSON.stringify({events: rb.events, frames: rb.frames, hidden: rb.hidden(rb.elementIds),
-                             surrogates: rb.surrogates, readyState: document.readyState});
+                             surrogates: rb.surrogates, trackers: rb.trackers, readyState: document.readyState});
     };
   }
 })();

@@ -16,6 +16,7 @@ import os
 import sys
 
 from .harness import SURROGATE_EVENT, Browser
+from . import tracker_report
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # ../shared relative to the repository (scripts/webkit -> repo root -> ..)
@@ -74,7 +75,8 @@ def build_scenarios(rules_text, tests, one_per_page=False):
     return scenarios
 
 
-def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False, out=sys.stdout):
+def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False, out=sys.stdout, trackers=None):
+    """`trackers` (a tracker_report.TrackerSet): the bundle reports trackers; each test also checks its events."""
     scripts = [surrogates_js] if surrogates_js else []
     results = []
     with Browser(timeout=timeout, user_scripts=scripts) as b:
@@ -97,6 +99,12 @@ def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False,
                     r["surrogates"] = res.get("surrogates", [])
                     if surrogates_js and t.get("expectAction") == "redirect":
                         ok = ok and val is True
+                if trackers is not None:
+                    r["trackerEvents"] = None if load is None else load.get("trackerEvents")
+                    r["trackerProblems"] = tracker_report.problems(
+                        load, t["requestURL"], t.get("expectAction") is not None, r["expectedBlocked"],
+                        expect_surrogate=t.get("expectAction") == "redirect")
+                    ok = ok and not r["trackerProblems"]
                 r["passed"] = bool(ok)
                 results.append(r)
                 flag = "PASS" if ok else "FAIL"
@@ -107,6 +115,8 @@ def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False,
                     extra += "  [%s -> %s]" % (t["expectExpression"], r["expression"])
                 if r["harnessError"]:
                     extra += "  [harness: %s]" % r["harnessError"]
+                if r.get("trackerProblems"):
+                    extra += "  [tracker events: %s]" % "; ".join(r["trackerProblems"])
                 got = {True: "blocked", False: "allowed", None: "unknown"}[blocked]
                 print("%s %-16s %s: %s -> %s (%s) expect=%s got=%s%s"
                       % (flag, t["key"], t["name"], t["siteURL"], t["requestURL"], t["requestType"],
@@ -120,7 +130,9 @@ def summary(results):
     def split(pred):
         sel = [r for r in results if pred(r)]
         return {"total": len(sel), "passed": sum(1 for r in sel if r["passed"])}
+    events = [r for r in results if "trackerProblems" in r]
     return {"passed": passed, "failed": failed, "total": len(results),
+            "trackerEventsAgree": sum(1 for r in events if not r["trackerProblems"]) if events else None,
             "iosBrowserExceptions": split(lambda r: "ios-browser" in r["exceptPlatforms"]),
             "withoutIosBrowserExceptions": split(lambda r: "ios-browser" not in r["exceptPlatforms"]),
             "harnessErrors": sum(1 for r in results if r["harnessError"])}
@@ -138,9 +150,12 @@ def main(args):
         with open(args.surrogates_js, encoding="utf-8") as f:
             surrogates_js = f.read()
     tests = load_tests(tests_path)
-    results = run(rules_text, tests, surrogates_js, timeout=args.timeout, one_per_page=args.one_per_page)
+    trackers = tracker_report.TrackerSet(args.tracker_report) if args.tracker_report else None
+    results = run(rules_text, tests, surrogates_js, timeout=args.timeout, one_per_page=args.one_per_page, trackers=trackers)
     s = summary(results)
     print("%d passed, %d failed" % (s["passed"], s["failed"]), flush=True)
+    if trackers is not None:
+        print("tracker events agree with WebKit and expectAction: %d/%d" % (s["trackerEventsAgree"], s["total"]), flush=True)
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
             json.dump({"rules": os.path.abspath(args.rules), "tests": os.path.abspath(tests_path),

@@ -58,4 +58,18 @@ for (const c of expected.decisions || []) {
   assert.strictEqual(d.action === 'redirect' ? d.surrogate : null, c.surrogate, `${c.url}: ${JSON.stringify(d)}`);
   checks++;
 }
-console.log(`hostile: ${checks} checks passed`);
+// 5. A --report-trackers bundle: the report's entity, displayName and category (hostile strings in the
+// fixture: each tracker's category and display name are its owner's name) come back exactly.
+if (data.report) {
+  const owners = new Map(data.trackers.filter(p => p[1].owner !== undefined).map(p => [p[0], p[1].owner]));
+  assert.ok(owners.size > 0, 'trackers with owners');
+  for (const [domain, owner] of owners) {
+    const c = matcher.classify('https://' + domain + '/x.js', 'https://site.example/', 'script');
+    assert.ok(c, `${domain}: no report`);
+    assert.strictEqual(c.entity, owner, `${domain}: entity`);
+    assert.strictEqual(c.displayName, owner, `${domain}: displayName`);
+    assert.strictEqual(c.category, owner, `${domain}: category`);
+    checks++;
+  }
+}
+console.log(`hostile${data.report ? ' (tracker report)' : ''}: ${checks} checks passed`);

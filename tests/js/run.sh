@@ -4,6 +4,9 @@
 #   bundle.test.js     the bundle for the shared iOS TDS: valid script, regexes compile, known URL cases
 #   clicktoload.test.js the click-to-load reference tests through the bundle's matcher (unblocked rule actions)
 #   hostile.test.js    the bundle built from our hostile fixtures (cases/hostile-*): inert data, exact round trip
+#                      (also built with --report-trackers: the report's fields round-trip too)
+#   classifier.test.js the tracker report of the real PageScript.js on cases/report-table.jsonl, which the Swift
+#                      engine (`radarblock match` on the `convert` of the same inputs) answers too
 #                      (`swift test --filter SurrogatesTests` adds hostile domains that the TDS decoder would reject)
 # usage: tests/js/run.sh RADARBLOCK [SHARED_DIR]   (SHARED_DIR default: ../shared next to the package)
 set -euo pipefail
@@ -14,15 +17,30 @@ ddg="$shared/data/ddg"
 ref="$ddg/reference-tests/tracker-radar-tests/TR-domain-matching"
 command -v node >/dev/null || { echo "tests/js: node not found (apt-get install -y nodejs)" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
+# The classifier table (our fixtures, no shared data): the page's report and the Swift engine on the same rows.
+classifier() {
+  local c="$here/cases"
+  "$rb" convert --tds "$c/report-tds.json" --config "$c/report-config.json" --unprotected "$c/report-unprotected.txt" \
+    -o "$tmp/report-rules.json" 2>/dev/null
+  "$rb" surrogates --tds "$c/report-tds.json" --config "$c/report-config.json" --unprotected "$c/report-unprotected.txt" \
+    --surrogates "$c/report-surrogates.txt" --report-trackers --strict -o "$tmp/report.js" 2>/dev/null
+  node "$here/classifier.test.js" requests "$c/report-table.jsonl" > "$tmp/report-requests.jsonl"
+  "$rb" match "$tmp/report-rules.json" --requests "$tmp/report-requests.jsonl" > "$tmp/report-answers.jsonl"
+  node "$here/classifier.test.js" check "$tmp/report.js" "$c/report-table.jsonl" "$tmp/report-answers.jsonl"
+  "$rb" surrogates --tds "$c/hostile-tds.json" --surrogates "$c/hostile-surrogates.txt" \
+    --config "$c/hostile-config.json" --report-trackers -o "$tmp/hostile-report.js" 2>/dev/null
+  node "$here/hostile.test.js" "$tmp/hostile-report.js" "$c/hostile-expected.json"
+}
 if [ ! -d "$ref" ]; then
   echo "tests/js: SKIP the DuckDuckGo-data tests: shared data not found at $ddg" >&2
   "$rb" surrogates --tds "$here/cases/hostile-tds.json" --surrogates "$here/cases/hostile-surrogates.txt" \
     --config "$here/cases/hostile-config.json" -o "$tmp/hostile.js" 2>/dev/null
   node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"
+  classifier
   exit 0
 fi
 
-"$rb" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" --all-trackers -o "$tmp/full.js" 2>/dev/null
+"$rb" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" --report-trackers -o "$tmp/full.js" 2>/dev/null
 "$rb" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" -o "$tmp/subset.js" 2>/dev/null
 "$rb" surrogates --tds "$ddg/tds/ios-tds_v5_2025-06-17.json" --surrogates "$ddg/surrogates/surrogates.txt" \
   --config "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" --strict -o "$tmp/ios.js" 2>/dev/null
@@ -44,4 +62,5 @@ node "$here/clicktoload.test.js" "$tmp/ctl-disabled.js" "$ctl/tests.json" --disa
 node "$here/reference.test.js" "$tmp/full.js" "$tmp/subset.js" "$ref/domain_matching_tests.json"
 node "$here/bundle.test.js" "$tmp/ios.js" "$here/cases/ios-tds-2025-06-17.jsonl"
 node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"
+classifier
 echo "tests/js: ok (ios bundle $(wc -c < "$tmp/ios.js") bytes)"

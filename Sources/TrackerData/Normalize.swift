@@ -4,7 +4,7 @@
 
 import Domains
 
-enum DomainCheck {
+public enum DomainCheck {
     /// Already-normalised hosts (the vast majority of dataset entries) skip the IDNA round trip.
     @inline(__always)
     static func isPlainHost(_ s: String) -> Bool {
@@ -27,7 +27,7 @@ enum DomainCheck {
     }
 
     /// Normalises `raw` into a host name, or returns why it cannot be one.
-    static func normalize(_ raw: String) -> Result<String, DomainProblem> {
+    public static func normalize(_ raw: String) -> Result<String, DomainProblem> {
         // Before any per-character work: IDNA on a hostile 200 MB "domain" would take minutes.
         if raw.utf8.count > DecodingLimits.hostBytes * 4 {
             return .failure(DomainProblem(message: "\(quoted(raw)) is \(raw.utf8.count) bytes long, not a host name (at most \(DecodingLimits.hostBytes))"))
@@ -57,8 +57,8 @@ enum DomainCheck {
     }
 }
 
-struct DomainProblem: Error {
-    let message: String
+public struct DomainProblem: Error, Sendable {
+    public let message: String
 }
 
 /// A string as a JSON string literal, for messages (shows invisible characters). A long value shows its

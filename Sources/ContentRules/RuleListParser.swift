@@ -64,11 +64,6 @@ public struct SkippedRule: Sendable, Hashable {
             return "rule \(sourceIndex): css-display-none rules are skipped when CSS selectors are not allowed"
         }
     }
-
-    private func quoted(_ s: String) -> String {
-        let short = s.count > 80 ? String(s.prefix(77)) + "..." : s
-        return "\"" + short + "\""
-    }
 }
 
 public struct ParsedRuleList: Sendable, Hashable {

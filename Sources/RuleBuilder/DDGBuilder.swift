@@ -11,7 +11,6 @@ import StrictJSON
 import TrackerData
 
 struct DDGBuilder {
-    static let subdomainPrefix = "^[^:]+://+([^:/]+\\.)?"
     static let domainSuffix = "[:/]"
     static let thirdParty = ["third-party"]
     static let anyParty = ["first-party", "third-party"]
@@ -64,7 +63,7 @@ struct DDGBuilder {
         }
 
         if tracker.defaultAction == .block {
-            let filter = Self.subdomainPrefix + RegexText.escapeLiteral(domain) + Self.domainSuffix
+            let filter = TDSConventions.subdomainPrefix + TDSConventions.escapedDomain(domain) + Self.domainSuffix
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }),
                                   action: .block), origin(.default))
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
@@ -96,7 +95,7 @@ struct DDGBuilder {
 
     /// The table of §2.3: each TDS rule becomes 1...3 WebKit rules.
     func ruleGroup(_ r: TrackerRule, tracker: Tracker, related: [String]?, loadTypes: [String]) -> [ContentRule] {
-        let u = r.rule.hasPrefix("http") ? r.rule : Self.subdomainPrefix + r.rule
+        let u = r.rule.hasPrefix("http") ? r.rule : TDSConventions.subdomainPrefix + r.rule
         let o = r.options, x = r.exceptions
         let isIgnore = r.action == .ignore
 
@@ -173,6 +172,6 @@ struct DDGBuilder {
     static func allowlistFilter(_ rule: String) -> String {
         var rule = rule
         if let slash = rule.firstIndex(of: "/") { rule.insert(contentsOf: "(:[0-9]+)?", at: slash) }
-        return subdomainPrefix + RegexText.escapeLiteral(rule) + ".*"
+        return TDSConventions.subdomainPrefix + TDSConventions.escapedDomain(rule) + ".*"
     }
 }

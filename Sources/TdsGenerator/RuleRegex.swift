@@ -4,10 +4,11 @@
 // reported with WebKit's reason.
 
 import ContentRules
+import TrackerData
 
 public enum RuleRegex {
     /// The anchor the rule builder puts in front of a TDS rule (TrackerRadarKit since PR #34).
-    public static let subdomainPrefix = "^[^:]+://+([^:/]+\\.)?"
+    static let subdomainPrefix = TDSConventions.subdomainPrefix
 
     public enum Verdict: Sendable, Hashable {
         /// Usable as is.
@@ -34,7 +35,7 @@ public enum RuleRegex {
             else { return .rejected("WebKit: \(status.message)") }
             verdict = .rewritten(rewrites, reason: "WebKit: \(status.message)")
         }
-        let prefix = escapedDomain(domain)
+        let prefix = TDSConventions.escapedDomain(domain)
         let candidates: [String]
         switch verdict {
         case .ok: candidates = [rule]
@@ -45,16 +46,6 @@ public enum RuleRegex {
             return .rejected("rule does not start with the tracker domain \(domain) (\(prefix)), so it can never match a request to this tracker")
         }
         return verdict
-    }
-
-    /// `a.b/c` -> `a\.b\/c`: the literal form TDS rules use for domains.
-    public static func escapedDomain(_ domain: String) -> String {
-        var s = ""
-        for c in domain {
-            if c == "." || c == "/" || c == "\\" { s.append("\\") }
-            s.append(c)
-        }
-        return s
     }
 
     static func startsWithDomain(_ rule: String, escaped: String, plain: String) -> Bool {

@@ -3,6 +3,7 @@
 // lowercase ASCII and a stray "/" or ":" would silently never match.
 
 import Domains
+import StrictJSON
 
 public enum DomainCheck {
     /// Already-normalised hosts (the vast majority of dataset entries) skip the IDNA round trip.
@@ -61,30 +62,3 @@ public struct DomainProblem: Error, Sendable {
     public let message: String
 }
 
-/// A string as a JSON string literal, for messages (shows invisible characters). A long value shows its
-/// first 100 characters and its length only.
-func quoted(_ s: String) -> String {
-    let shownLimit = 100
-    var out = "\""
-    var shown = 0
-    for u in s.unicodeScalars {
-        shown += 1
-        if shown > shownLimit {
-            return out + "\"… (\(s.utf8.count) bytes in all)"
-        }
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if u.value < 0x20 || u.value == 0x7F {
-                out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-    }
-    return out + "\""
-}

@@ -33,7 +33,7 @@ func resource(_ rule: String, _ type: String = "Script", sites: Int = 50, cookie
 
 func radarDomain(_ domain: String, sites: Int = 1_000, fp: Int = 1, cookies: Double = 0.005, categories: [String] = [],
                  owner: String? = "Example Ads Inc.", resources: [RadarResource]? = nil, cnames: [RadarCNAME] = []) -> RadarDomain {
-    let esc = RuleRegex.escapedDomain(domain)
+    let esc = TDSConventions.escapedDomain(domain)
     return RadarDomain(domain: domain, regions: ["US"], owner: owner.map { RadarOwner(name: $0, displayName: $0) },
                        prevalence: Double(sites) / 146_374, sites: sites, cnames: cnames, fingerprinting: fp,
                        resources: resources ?? [resource(esc + "\\/a\\.js")], categories: categories, cookies: cookies)

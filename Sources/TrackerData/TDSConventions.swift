@@ -1,0 +1,26 @@
+// The regex conventions of the Tracker Data Set, in one place (TrackerRadarKit keeps them in its
+// `Constants`-like helpers): every TDS rule and every domain-wide rule is anchored behind "any scheme, then
+// any subdomain" (specs/ddg-tds-conversion.md §2.1), and a domain or allowlist string becomes a literal by
+// escaping `\`, `.` and `/` only (§2.2; other regex characters stay as they are, §2.8 P6).
+
+public enum TDSConventions {
+    /// Any scheme, one or more slashes: `^[^:]+://+`.
+    public static let schemePrefix = "^[^:]+://+"
+    /// `schemePrefix` then an optional run of subdomain labels: what TrackerRadarKit puts in front of a rule.
+    public static let subdomainPrefix = schemePrefix + "([^:/]+\\.)?"
+
+    /// `a.b/c` -> `a\.b\/c` (and `\` -> `\\`): TrackerRadarKit's literal form of domains and allowlist entries.
+    public static func escapedDomain(_ s: String) -> String {
+        var out = ""
+        out.reserveCapacity(s.utf8.count + 8)
+        for ch in s {
+            switch ch {
+            case "\\": out += "\\\\"
+            case ".": out += "\\."
+            case "/": out += "\\/"
+            default: out.append(ch)
+            }
+        }
+        return out
+    }
+}

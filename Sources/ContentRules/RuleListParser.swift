@@ -88,7 +88,7 @@ public enum RuleListParser {
         let root: JSONValue
         do {
             root = try RuleListJSONReader.parse(bytes)
-        } catch let e as RuleListJSONSyntaxError {
+        } catch let e as JSONParseError {
             throw RuleListValidationError(.jsonInvalid, detail: e.description)
         }
         return try parse(root, options: options)

@@ -232,30 +232,22 @@ public enum ReleaseBuilder {
 
     static func produce(_ inputs: BuildInputs, options: BuildOptions, progress: Progress) throws -> BuildProducts {
         var warnings: [String] = []
-        /// Decodes one input; any failure (or, with --strict, any reported issue) is charged to `component`.
-        func decode<T>(_ component: String, _ body: () throws -> (T, [DecodeIssue])) throws -> T {
-            do {
-                let (value, issues) = try body()
-                if options.strict, let first = issues.first { throw BuildError(component: component, reason: first.description) }
-                warnings += issues.map(\.description)
-                return value
-            } catch let e as BuildError {
-                throw e
-            } catch {
-                throw BuildError(component: component, reason: String(describing: error))
-            }
-        }
-
         progress("reading the inputs")
-        let tds = try decode("tds") {
-            try TrackerDataSet.decode(bytes: inputs.tds.bytes, source: inputs.tds.record.source, strict: options.strict)
+        let decoded: ConversionInputs
+        do {
+            decoded = try ConversionInputs.decode(
+                tds: .init(bytes: inputs.tds.bytes, name: inputs.tds.record.source),
+                config: inputs.config.map { .init(bytes: $0.bytes, name: $0.record.source) },
+                unprotected: inputs.unprotected.map { .init(bytes: $0.bytes, name: $0.record.source) }, strict: options.strict)
+        } catch let e as ConversionInputs.Failure {
+            throw BuildError(component: e.component.rawValue, reason: String(describing: e.underlying))
         }
-        let config = try inputs.config.map { c in
-            try decode("config") { try PrivacyConfig.decode(bytes: c.bytes, source: c.record.source, strict: options.strict) }
+        // With --strict, any reported issue is charged to its input.
+        for (component, issues) in [("tds", decoded.tdsIssues), ("config", decoded.configIssues), ("unprotected", decoded.unprotectedIssues)] {
+            if options.strict, let first = issues.first { throw BuildError(component: component, reason: first.description) }
+            warnings += issues.map(\.description)
         }
-        let unprotected = try inputs.unprotected.map { u in
-            try decode("unprotected") { try UnprotectedSites.parse(bytes: u.bytes, source: u.record.source, strict: options.strict) }
-        }
+        let (tds, config, unprotected) = (decoded.tds, decoded.config, decoded.unprotected)
 
         progress("converting \(tds.trackers.count) trackers")
         let built = RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode)

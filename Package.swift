@@ -50,19 +50,22 @@ let package = Package(
 
         .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
 
+        // What several test targets share: the ../shared locator, a seeded generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
+
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "DomainsTests", dependencies: ["Domains"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO"]),
         .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "TrackerDataTests", dependencies: ["TrackerData", "StrictJSON"]),
-        .testTarget(name: "TdsGeneratorTests", dependencies: ["TdsGenerator", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleBuilderTests", dependencies: ["RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"],
+        .testTarget(name: "TrackerDataTests", dependencies: ["TestSupport", "TrackerData", "StrictJSON"]),
+        .testTarget(name: "TdsGeneratorTests", dependencies: ["TestSupport", "TdsGenerator", "TrackerData", "StrictJSON"]),
+        .testTarget(name: "RuleBuilderTests", dependencies: ["TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "RuleCompilerTests", dependencies: ["RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
-        .testTarget(name: "SurrogatesTests", dependencies: ["Surrogates", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleDiffTests", dependencies: ["RuleDiff", "RuleEngine", "TrackerData", "StrictJSON"]),
+        .testTarget(name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "RuleEngineTests", dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
+        .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
+        .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "TrackerData", "StrictJSON"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StrictJSON", "Surrogates", "WebKitBridge"]),
     ]

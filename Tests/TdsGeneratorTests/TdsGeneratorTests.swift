@@ -6,23 +6,14 @@ import Foundation
 import StrictJSON
 import TdsGenerator
 import TrackerData
+import TestSupport
 import XCTest
 
 enum Paths {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-    static let ddg = packageRoot + "/../shared/data/ddg"
+    static let packageRoot = SharedFiles.packageRoot
+    static let ddg = SharedFiles.ddg
 
-    static func shared(_ relative: String) throws -> String {
-        let path = ddg + "/" + relative
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("shared DuckDuckGo data not available: \(path) is absent (expected ../shared next to the package)")
-        }
-        return path
-    }
+    static func shared(_ relative: String) throws -> String { try SharedFiles.path(relative) }
 }
 
 // MARK: - Fixtures (fictional domains)

@@ -79,14 +79,22 @@ public struct TdsGeneratorError: Error, Sendable, CustomStringConvertible {
 }
 
 public enum TdsGenerator {
+    /// The steps listed at the top of this file, in order; each step's function names it.
     public static func generate(_ input: TdsGeneratorInput) throws -> TdsGeneration {
-        let policy = input.policy
         var issues = input.radar.issues
         var notes: [String] = []
         let entities = Dictionary(input.radar.entities.map { ($0.name, $0) }, uniquingKeysWith: { _, b in b })
-        let overrides = Dictionary((input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
+        var decisions = classify(input, entities: entities, issues: &issues)
+        applySurrogateMapping(input, to: &decisions, issues: &issues, notes: &notes)
+        try applyOverrideRuleEdits(input, to: &decisions, issues: &issues)
+        let (tds, sorted) = assemble(input, entities: entities, decisions: &decisions, issues: &issues, notes: &notes)
+        return TdsGeneration(tds: tds, decisions: sorted.map { decisions[$0]! }, issues: issues, notes: notes)
+    }
 
-        // 1-3: classification, forced defaults, resource rules.
+    /// Steps 1-3: classification, forced defaults, resource rules.
+    static func classify(_ input: TdsGeneratorInput, entities: [String: RadarEntity], issues: inout [DecodeIssue]) -> [String: DomainDecision] {
+        let policy = input.policy
+        let overrides = Dictionary((input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
         var decisions: [String: DomainDecision] = [:]
         for d in input.radar.domains {
             let entity = d.owner.flatMap { entities[$0.name] }
@@ -111,7 +119,12 @@ public enum TdsGenerator {
             decisions[o.domain] = decision
         }
 
-        // 4: surrogates and click-to-load actions.
+        return decisions
+    }
+
+    /// Step 4: surrogates and click-to-load actions.
+    static func applySurrogateMapping(_ input: TdsGeneratorInput, to decisions: inout [String: DomainDecision],
+                                      issues: inout [DecodeIssue], notes: inout [String]) {
         let trackerDomains = Set(decisions.values.filter { $0.defaultAction != nil }.map(\.domain))
         for e in input.mapping?.entries ?? [] {
             guard let tracker = Host.suffixes(of: e.domain).first(where: { trackerDomains.contains($0) }) else {
@@ -139,8 +152,11 @@ public enum TdsGenerator {
             }
             decisions[tracker] = decision
         }
+    }
 
-        // 5: the overrides' rule edits.
+    /// Step 5: the overrides' rule edits.
+    static func applyOverrideRuleEdits(_ input: TdsGeneratorInput, to decisions: inout [String: DomainDecision],
+                                       issues: inout [DecodeIssue]) throws {
         for o in input.overrides?.entries ?? [] {
             guard var decision = decisions[o.domain] else { continue }
             if decision.defaultAction == nil {
@@ -154,8 +170,12 @@ public enum TdsGenerator {
             try applyRuleEdits(o, to: &decision, source: input.overridesSource, issues: &issues)
             decisions[o.domain] = decision
         }
+    }
 
-        // 6: assemble.
+    /// Step 6: the TDS itself. Returns it with the decision keys in output order.
+    static func assemble(_ input: TdsGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
+                         issues: inout [DecodeIssue], notes: inout [String]) -> (TrackerDataSet, [String]) {
+        let policy = input.policy
         var tds = TrackerDataSet()
         for name in entities.keys.sorted(by: byteOrder) {
             let e = entities[name]!
@@ -222,7 +242,7 @@ public enum TdsGenerator {
         }
         for (name, added) in addedProperties { tds.entities[name]!.domains = sortedUnique(tds.entities[name]!.domains + added) }
         tds.cnames = cnames.mapValues(\.resolved)
-        return TdsGeneration(tds: tds, decisions: sorted.map { decisions[$0]! }, issues: issues, notes: notes)
+        return (tds, sorted)
     }
 
     // MARK: - Steps

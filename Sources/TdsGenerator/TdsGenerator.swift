@@ -22,10 +22,13 @@ public struct TdsGeneratorInput: Sendable {
     /// Names used in messages for the mapping and overrides files.
     public var mappingSource: String
     public var overridesSource: String
+    /// WebKit's verdict on a url-filter (RuleRegex.webKit in Pipeline): every rule written must compile there.
+    public var webKit: RuleRegex.FilterCheck
 
     public init(radar: RadarData, policy: TdsPolicy = .default, mapping: SurrogateMapping? = nil, overrides: TdsOverrides? = nil,
-                mappingSource: String = "mapping.json", overridesSource: String = "overrides.json") {
+                mappingSource: String = "mapping.json", overridesSource: String = "overrides.json", webKit: @escaping RuleRegex.FilterCheck) {
         self.radar = radar
+        self.webKit = webKit
         self.policy = policy
         self.mapping = mapping
         self.overrides = overrides
@@ -103,7 +106,7 @@ public enum TdsGenerator {
                                           overrides: [], rules: [], resourcesNotRules: [])
             if let o = overrides[d.domain] { applyDefault(o, to: &decision) }
             if decision.defaultAction == .ignore {
-                deriveRules(d, policy: policy, into: &decision, issues: &issues)
+                deriveRules(d, policy: policy, webKit: input.webKit, into: &decision, issues: &issues)
             }
             decisions[d.domain] = decision
         }
@@ -133,7 +136,7 @@ public enum TdsGenerator {
             }
             let provenance = "\(input.mappingSource) \(e.path): surrogate \(e.surrogate)" + (e.action.map { ", action \($0)" } ?? "")
             var rule = TrackerRule(rule: e.regexRule, surrogate: e.surrogate, action: e.action.flatMap(RuleAction.init(rawValue:)))
-            switch RuleRegex.check(e.regexRule, domain: tracker) {
+            switch RuleRegex.check(e.regexRule, domain: tracker, webKit: input.webKit) {
             case .ok: break
             case .rewritten(let rewrites, let reason) where rewrites.count == 1:
                 rule.rule = rewrites[0]
@@ -167,7 +170,7 @@ public enum TdsGenerator {
                 decisions[o.domain] = decision
                 continue
             }
-            try applyRuleEdits(o, to: &decision, source: input.overridesSource, issues: &issues)
+            try applyRuleEdits(o, to: &decision, source: input.overridesSource, webKit: input.webKit, issues: &issues)
             decisions[o.domain] = decision
         }
     }
@@ -260,7 +263,8 @@ public enum TdsGenerator {
 
     /// Rules of a `default: ignore` tracker: its resources with tracking evidence on enough sites. Resources that
     /// share a regex (one per request type in the radar) become one rule.
-    static func deriveRules(_ d: RadarDomain, policy: TdsPolicy, into decision: inout DomainDecision, issues: inout [DecodeIssue]) {
+    static func deriveRules(_ d: RadarDomain, policy: TdsPolicy, webKit: RuleRegex.FilterCheck, into decision: inout DomainDecision,
+                            issues: inout [DecodeIssue]) {
         struct Group { var types: [String] = []; var sites = 0; var cookies = 0.0; var fingerprinting = 0 }
         var groups: [String: Group] = [:]
         for r in d.resources {
@@ -284,7 +288,7 @@ public enum TdsGenerator {
             }
             let provenance = "radar resource \(what)"
             var rules: [String]
-            switch RuleRegex.check(rule, domain: d.domain) {
+            switch RuleRegex.check(rule, domain: d.domain, webKit: webKit) {
             case .ok:
                 rules = [rule]
             case .rewritten(let rewrites, let reason):
@@ -304,7 +308,8 @@ public enum TdsGenerator {
         }
     }
 
-    static func applyRuleEdits(_ o: TdsOverrides.Entry, to decision: inout DomainDecision, source: String, issues: inout [DecodeIssue]) throws {
+    static func applyRuleEdits(_ o: TdsOverrides.Entry, to decision: inout DomainDecision, source: String, webKit: RuleRegex.FilterCheck,
+                               issues: inout [DecodeIssue]) throws {
         for (i, drop) in o.dropRules.enumerated() {
             let before = decision.rules.count
             decision.rules.removeAll { $0.rule.rule == drop }
@@ -315,7 +320,7 @@ public enum TdsGenerator {
             }
         }
         for (i, add) in o.addRules.enumerated() {
-            switch RuleRegex.check(add.rule, domain: o.domain) {
+            switch RuleRegex.check(add.rule, domain: o.domain, webKit: webKit) {
             case .ok: break
             case .rewritten(_, let reason), .rejected(let reason):
                 throw TdsGeneratorError(description: "\(source): \(o.path / "addRules" / i / "rule"): \(add.rule): \(reason)")

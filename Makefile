@@ -16,7 +16,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
 FUZZ_SECONDS ?= 30
-.PHONY: all deps deps-test build demo test test-js test-cli test-webkit test-dist test-fuzz fuzz bench dist install clean
+.PHONY: all deps deps-test build demo test test-deps test-js test-cli test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -33,6 +33,7 @@ demo: build
 	scripts/demo.sh $(RELEASE_BIN) $(OUT)/demo
 
 test: deps-test build
+	$(MAKE) --no-print-directory test-deps
 	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
@@ -40,6 +41,10 @@ test: deps-test build
 	$(MAKE) --no-print-directory test-webkit
 	$(MAKE) --no-print-directory test-dist
 	$(MAKE) --no-print-directory test-fuzz
+
+# Package.swift's dependencies equal the imports.
+test-deps:
+	python3 scripts/check-deps.py
 
 test-js: build
 	tests/js/run.sh $(RELEASE_BIN) $(SHARED)

@@ -1,6 +1,7 @@
 // swift-tools-version:5.9
 // radarblock: tracker datasets -> WebKit content rule lists, bytecode, surrogates, diffs.
 // Builds with the Swift toolchain plus Debian -dev libraries only (no package fetches).
+// Every target's dependencies are exactly the package modules its sources import (scripts/check-deps.py, run by make test).
 import PackageDescription
 
 let package = Package(
@@ -31,13 +32,13 @@ let package = Package(
         .target(name: "CWebKitIDNA", dependencies: ["CICU"]),
         .target(name: "ContentRules", dependencies: ["StrictJSON", "CWebKitIDNA"]),
         .target(name: "TrackerData", dependencies: ["FileIO", "StrictJSON", "Domains", "Digest"]),
-        .target(name: "TdsGenerator", dependencies: ["FileIO", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
-        .target(name: "RuleBuilder", dependencies: ["FileIO", "TrackerData", "ContentRules", "StrictJSON", "Domains"]),
-        .target(name: "RuleCompiler", dependencies: ["FileIO", "ContentRules", "StrictJSON", "Digest"]),
-        .target(name: "RuleEngine", dependencies: ["FileIO", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "CWebKitIDNA"]),
-        .target(name: "Surrogates", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
-        .target(name: "RuleDiff", dependencies: ["FileIO", "Domains", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk"]),
-        .target(name: "WebKitBridge", dependencies: ["FileIO"]),
+        .target(name: "TdsGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
+        .target(name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains"]),
+        .target(name: "RuleCompiler", dependencies: ["ContentRules", "StrictJSON", "Digest"]),
+        .target(name: "RuleEngine", dependencies: ["RuleCompiler", "ContentRules", "StrictJSON", "Domains", "CWebKitIDNA"]),
+        .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
+        .target(name: "RuleDiff", dependencies: ["FileIO", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler"]),
+        .target(name: "WebKitBridge"),
         .target(name: "Pipeline", dependencies: [
             "CSystem", "CHTTPFetch", "WebKitBridge",
             "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
@@ -45,25 +46,31 @@ let package = Package(
         ]),
         .executableTarget(name: "radarblock", dependencies: [
             "Pipeline", "WebKitBridge", "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-            "RuleDiff", "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO",
+            "RuleDiff", "ContentRules", "StrictJSON", "Digest", "FileIO",
         ]),
 
         .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
+
+        // What several test targets share: the ../shared locator, a seeded generator.
+        .target(name: "TestSupport", path: "Tests/TestSupport"),
 
         .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
         .testTarget(name: "DomainsTests", dependencies: ["Domains"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO"]),
         .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "TrackerDataTests", dependencies: ["TrackerData", "StrictJSON"]),
-        .testTarget(name: "TdsGeneratorTests", dependencies: ["TdsGenerator", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleBuilderTests", dependencies: ["RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"],
+        .testTarget(name: "TrackerDataTests", dependencies: ["TestSupport", "TrackerData", "StrictJSON", "FileIO"]),
+        .testTarget(name: "TdsGeneratorTests", dependencies: ["TestSupport", "TdsGenerator", "TrackerData", "StrictJSON", "Pipeline"]),
+        .testTarget(name: "RuleBuilderTests", dependencies: ["TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"],
                     exclude: ["Fixtures"]),
-        .testTarget(name: "RuleCompilerTests", dependencies: ["RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "RuleEngineTests", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
-        .testTarget(name: "SurrogatesTests", dependencies: ["Surrogates", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleDiffTests", dependencies: ["RuleDiff", "RuleEngine", "TrackerData", "StrictJSON"]),
+        .testTarget(name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "RuleEngineTests", dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
+        .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
+        .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "TrackerData"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StrictJSON", "Surrogates", "WebKitBridge"]),
+        .testTarget(name: "PipelineTests", dependencies: [
+            "Pipeline", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder", "RuleCompiler", "RuleDiff",
+            "RuleEngine", "TrackerData",
+        ]),
     ]
 )

@@ -210,8 +210,3 @@ public enum RequestMethodName {
 /// All resource, load-type and load-context bits plus every method bit: what WebKit uses to interpret
 /// the top-URL and frame-URL automata (so a method-restricted rule never passes a condition test).
 public let allResourceFlags: UInt32 = ResourceTypeName.mask | LoadTypeName.mask | LoadContextName.mask | RequestMethodName.mask
-
-/// The tool's version: part of every identifier, so a new tool version never reuses an old compiled list.
-public enum ToolVersion {
-    public static let current = "0.1.0"
-}

@@ -12,19 +12,11 @@
 
 import StrictJSON
 
-/// Where and why the input is not JSON that WebKit accepts. WebKit itself only says "JSONInvalid".
-public struct RuleListJSONSyntaxError: Error, Sendable, Equatable, CustomStringConvertible {
-    public let message: String
-    public let offset: Int
-    public let line: Int
-    public let column: Int
-    public var description: String { "line \(line), column \(column): \(message)" }
-}
-
 public enum RuleListJSONReader {
     /// WTF's JSON stack limit: values deeper than this are rejected.
     public static let maximumValueDepth = 1000
 
+    /// Throws a JSONParseError (StrictJSON's, so both readers say where alike); WebKit itself only says "JSONInvalid".
     public static func parse(_ bytes: [UInt8]) throws -> JSONValue {
         try bytes.withUnsafeBufferPointer { buffer in
             var reader = Reader(bytes: buffer)
@@ -294,20 +286,7 @@ private struct Reader {
         b >= 0x20 && b < 0x7F ? "'\(Character(Unicode.Scalar(b)))'" : "byte 0x\(String(b, radix: 16, uppercase: true))"
     }
 
-    func error(_ message: String, at offset: Int? = nil) -> RuleListJSONSyntaxError {
-        let end = min(offset ?? index, bytes.count)
-        var line = 1, lineStart = 0
-        var i = 0
-        while i < end {
-            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
-            i += 1
-        }
-        var column = 1
-        i = lineStart
-        while i < end {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
-        }
-        return RuleListJSONSyntaxError(message: message, offset: end, line: line, column: column)
+    func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
+        JSONParseError(message, at: offset ?? index, in: bytes)
     }
 }

@@ -64,11 +64,6 @@ public struct SkippedRule: Sendable, Hashable {
             return "rule \(sourceIndex): css-display-none rules are skipped when CSS selectors are not allowed"
         }
     }
-
-    private func quoted(_ s: String) -> String {
-        let short = s.count > 80 ? String(s.prefix(77)) + "..." : s
-        return "\"" + short + "\""
-    }
 }
 
 public struct ParsedRuleList: Sendable, Hashable {
@@ -93,7 +88,7 @@ public enum RuleListParser {
         let root: JSONValue
         do {
             root = try RuleListJSONReader.parse(bytes)
-        } catch let e as RuleListJSONSyntaxError {
+        } catch let e as JSONParseError {
             throw RuleListValidationError(.jsonInvalid, detail: e.description)
         }
         return try parse(root, options: options)

@@ -217,10 +217,15 @@ public enum ReleaseBuilder {
         guard previous.toolVersion == ToolVersion.current, previous.mode == options.mode.rawValue else { return false }
         // A manifest from before targets existed was built for the default profile.
         guard (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name) else { return false }
-        guard (previous.counts["trackerReport"] ?? 0) == (options.reportTrackers ? 1 : 0) else { return false }
+        guard (previous.counts["trackerReport"] ?? 0) == (reportsTrackers(inputs, options) ? 1 : 0) else { return false }
         let now: [String: String] = recordMap(inputs).mapValues(\.sha256)
         let then = previous.inputs.mapValues(\.sha256)
         return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
+    }
+
+    /// The bundle reports trackers only when there is a bundle.
+    static func reportsTrackers(_ inputs: BuildInputs, _ options: BuildOptions) -> Bool {
+        options.reportTrackers && inputs.surrogates != nil
     }
 
     static func recordMap(_ inputs: BuildInputs) -> [String: InputRecord] {
@@ -235,30 +240,8 @@ public enum ReleaseBuilder {
 
     static func produce(_ inputs: BuildInputs, options: BuildOptions, progress: Progress) throws -> BuildProducts {
         var warnings: [String] = []
-        /// Decodes one input; any failure (or, with --strict, any reported issue) is charged to `component`.
-        func decode<T>(_ component: String, _ body: () throws -> (T, [DecodeIssue])) throws -> T {
-            do {
-                let (value, issues) = try body()
-                if options.strict, let first = issues.first { throw BuildError(component: component, reason: first.description) }
-                warnings += issues.map(\.description)
-                return value
-            } catch let e as BuildError {
-                throw e
-            } catch {
-                throw BuildError(component: component, reason: String(describing: error))
-            }
-        }
-
-        progress("reading the inputs")
-        let tds = try decode("tds") {
-            try TrackerDataSet.decode(bytes: inputs.tds.bytes, source: inputs.tds.record.source, strict: options.strict)
-        }
-        let config = try inputs.config.map { c in
-            try decode("config") { try PrivacyConfig.decode(bytes: c.bytes, source: c.record.source, strict: options.strict) }
-        }
-        let unprotected = try inputs.unprotected.map { u in
-            try decode("unprotected") { try UnprotectedSites.parse(bytes: u.bytes, source: u.record.source, strict: options.strict) }
-        }
+        let decoded = try decodeInputs(inputs, options: options, warnings: &warnings, progress: progress)
+        let (tds, config, unprotected) = (decoded.tds, decoded.config, decoded.unprotected)
 
         progress("converting \(tds.trackers.count) trackers")
         let built = RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode)
@@ -288,6 +271,69 @@ public enum ReleaseBuilder {
         // Click-to-load lists apply whatever the target (no "target" field); they are compiled with the primary one's parser.
         let primaryParser = RuleListParserOptions(target: options.targets[0])
 
+        try compileClickToLoadLists(built, dataset: dataset, parser: primaryParser, options: options, progress: progress,
+                                    files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
+        counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
+
+        var verification: JSONValue? = nil
+        if options.verifyWebKit {
+            verification = try verifyWithWebKit(files: files, listNames: listNames, progress: progress)
+        }
+
+        let surrogateCount = try buildSurrogates(inputs, tds: tds, config: config, unprotected: unprotected, options: options,
+                                                 progress: progress, files: &files, warnings: &warnings)
+
+        files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
+        // Input copies make the release self-contained for fallbacks and diffs.
+        files.append((ReleaseFiles.inputTDS, inputs.tds.bytes))
+        if let c = inputs.config { files.append((ReleaseFiles.inputConfig, c.bytes)) }
+        if let s = inputs.surrogates { files.append((ReleaseFiles.inputSurrogates, s.bytes)) }
+        if let u = inputs.unprotected { files.append((ReleaseFiles.inputUnprotected, u.bytes)) }
+
+        counts["trackers"] = Double(tds.trackers.count)
+        counts["tdsRules"] = Double(tds.ruleCount)
+        counts["rules"] = Double(primary.rules.count)
+        counts["lists"] = Double(parts.count)
+        counts["surrogates"] = Double(surrogateCount)
+        if reportsTrackers(inputs, options) { counts["trackerReport"] = 1 }
+        counts["conversionIssues"] = Double(built.issues.count)
+        if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
+
+        let manifest = Manifest(
+            identifier: identifiers.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
+            toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode.rawValue,
+            inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
+            outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
+            counts: counts, lists: lists, webKitVerification: verification, targets: options.targets.map(\.name))
+        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: primary.rules, provenance: primary.provenance,
+                             compiled: compiledLists)
+    }
+
+    /// Decodes the TDS, config and unprotected sites; a failure, or with --strict any issue, is charged to its input.
+    static func decodeInputs(_ inputs: BuildInputs, options: BuildOptions, warnings: inout [String], progress: Progress) throws -> ConversionInputs {
+        progress("reading the inputs")
+        let decoded: ConversionInputs
+        do {
+            decoded = try ConversionInputs.decode(
+                tds: .init(bytes: inputs.tds.bytes, name: inputs.tds.record.source),
+                config: inputs.config.map { .init(bytes: $0.bytes, name: $0.record.source) },
+                unprotected: inputs.unprotected.map { .init(bytes: $0.bytes, name: $0.record.source) }, strict: options.strict)
+        } catch let e as ConversionInputs.Failure {
+            throw BuildError(component: e.component.rawValue, reason: String(describing: e.underlying))
+        }
+        // With --strict, any reported issue is charged to its input.
+        for (component, issues) in [("tds", decoded.tdsIssues), ("config", decoded.configIssues), ("unprotected", decoded.unprotectedIssues)] {
+            if options.strict, let first = issues.first { throw BuildError(component: component, reason: first.description) }
+            warnings += issues.map(\.description)
+        }
+        return decoded
+    }
+
+    /// Click-to-load lists apply whatever the target (no "target" field), so they are compiled once, with `parser`.
+    static func compileClickToLoadLists(_ built: RuleBuildResult, dataset: String?, parser primaryParser: RuleListParserOptions,
+                                        options: BuildOptions, progress: Progress, files: inout [(name: String, bytes: [UInt8])],
+                                        lists: inout [JSONValue], listNames: inout [String], identifiers: inout [String],
+                                        counts: inout [String: Double]) throws {
         for ctl in built.clickToLoadLists {
             progress("compiling the click-to-load list \(ctl.ruleAction) (\(ctl.rules.count) rules)")
             let json = CanonicalRuleWriter.bytes(ctl.rules)
@@ -318,54 +364,26 @@ public enum ReleaseBuilder {
             counts["rbcBytes", default: 0] += Double(rbc.count)
             counts["clickToLoadRules", default: 0] += Double(ctl.rules.count)
         }
-        counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
+    }
 
-        var verification: JSONValue? = nil
-        if options.verifyWebKit {
-            verification = try verifyWithWebKit(files: files, listNames: listNames, progress: progress)
+    /// The surrogate bundle, when there is a surrogates file; returns how many surrogates it holds.
+    static func buildSurrogates(_ inputs: BuildInputs, tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
+                                options: BuildOptions, progress: Progress, files: inout [(name: String, bytes: [UInt8])],
+                                warnings: inout [String]) throws -> Int {
+        guard let s = inputs.surrogates else { return 0 }
+        progress("building the surrogate bundle")
+        do {
+            let scripts = try SurrogatesFile.parse(bytes: s.bytes, source: s.record.source)
+            let bundle = try SurrogateBundleBuilder.build(
+                tds: tds, tdsSource: inputs.tds.record.source, scripts: scripts, surrogatesSource: s.record.source,
+                config: config, unprotected: unprotected,
+                options: SurrogateBundleOptions(strict: options.strict, reportTrackers: options.reportTrackers))
+            files.append((ReleaseFiles.surrogatesJS, bundle.bytes))
+            warnings += bundle.warnings + bundle.errors
+            return bundle.surrogateNames.count
+        } catch {
+            throw BuildError(component: "surrogates", reason: String(describing: error))
         }
-
-        var surrogateCount = 0
-        if let s = inputs.surrogates {
-            progress("building the surrogate bundle")
-            do {
-                let scripts = try SurrogatesFile.parse(bytes: s.bytes, source: s.record.source)
-                let bundle = try SurrogateBundleBuilder.build(
-                    tds: tds, tdsSource: inputs.tds.record.source, scripts: scripts, surrogatesSource: s.record.source,
-                    config: config, unprotected: unprotected,
-                    options: SurrogateBundleOptions(strict: options.strict, reportTrackers: options.reportTrackers))
-                files.append((ReleaseFiles.surrogatesJS, bundle.bytes))
-                warnings += bundle.warnings + bundle.errors
-                surrogateCount = bundle.surrogateNames.count
-                if options.reportTrackers { counts["trackerReport"] = 1 }
-            } catch {
-                throw BuildError(component: "surrogates", reason: String(describing: error))
-            }
-        }
-
-        files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
-        // Input copies make the release self-contained for fallbacks and diffs.
-        files.append((ReleaseFiles.inputTDS, inputs.tds.bytes))
-        if let c = inputs.config { files.append((ReleaseFiles.inputConfig, c.bytes)) }
-        if let s = inputs.surrogates { files.append((ReleaseFiles.inputSurrogates, s.bytes)) }
-        if let u = inputs.unprotected { files.append((ReleaseFiles.inputUnprotected, u.bytes)) }
-
-        counts["trackers"] = Double(tds.trackers.count)
-        counts["tdsRules"] = Double(tds.ruleCount)
-        counts["rules"] = Double(primary.rules.count)
-        counts["lists"] = Double(parts.count)
-        counts["surrogates"] = Double(surrogateCount)
-        counts["conversionIssues"] = Double(built.issues.count)
-        if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
-
-        let manifest = Manifest(
-            identifier: identifiers.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
-            toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode.rawValue,
-            inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
-            outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
-            counts: counts, lists: lists, webKitVerification: verification, targets: options.targets.map(\.name))
-        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: primary.rules, provenance: primary.provenance,
-                             compiled: compiledLists)
     }
 
     /// One target's lists: the rules split at that engine's limit, each part checked against the engine and

@@ -11,7 +11,6 @@ import StrictJSON
 import TrackerData
 
 struct DDGBuilder {
-    static let subdomainPrefix = "^[^:]+://+([^:/]+\\.)?"
     static let domainSuffix = "[:/]"
     static let thirdParty = ["third-party"]
     static let anyParty = ["first-party", "third-party"]
@@ -64,7 +63,7 @@ struct DDGBuilder {
         }
 
         if tracker.defaultAction == .block {
-            let filter = Self.subdomainPrefix + RegexText.escapeLiteral(domain) + Self.domainSuffix
+            let filter = TDSConventions.subdomainPrefix + TDSConventions.escapedDomain(domain) + Self.domainSuffix
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }),
                                   action: .block), origin(.default))
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
@@ -96,7 +95,7 @@ struct DDGBuilder {
 
     /// The table of §2.3: each TDS rule becomes 1...3 WebKit rules.
     func ruleGroup(_ r: TrackerRule, tracker: Tracker, related: [String]?, loadTypes: [String]) -> [ContentRule] {
-        let u = r.rule.hasPrefix("http") ? r.rule : Self.subdomainPrefix + r.rule
+        let u = r.rule.hasPrefix("http") ? r.rule : TDSConventions.subdomainPrefix + r.rule
         let o = r.options, x = r.exceptions
         let isIgnore = r.action == .ignore
 
@@ -158,7 +157,7 @@ struct DDGBuilder {
                                   action: .ignorePreviousRules), origin)
         }
         for (entry, index) in exceptions.allowlist {
-            let filter = Self.allowlistFilter(entry.rule)
+            let filter = TDSConventions.allowlistFilter(entry.rule)
             let condition: TriggerCondition?
             switch entry.sites {
             case .all: condition = nil
@@ -169,10 +168,4 @@ struct DDGBuilder {
         }
     }
 
-    /// `(:[0-9]+)?` before the first "/", then the literal escape, anchored like a tracker domain, and `.*`.
-    static func allowlistFilter(_ rule: String) -> String {
-        var rule = rule
-        if let slash = rule.firstIndex(of: "/") { rule.insert(contentsOf: "(:[0-9]+)?", at: slash) }
-        return subdomainPrefix + RegexText.escapeLiteral(rule) + ".*"
-    }
 }

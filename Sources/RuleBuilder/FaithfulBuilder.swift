@@ -208,7 +208,7 @@ struct FaithfulBuilder {
     }
 
     private func trigger(_ filter: String, _ c: MatchCondition, _ load: [String]?) -> Trigger {
-        Trigger(urlFilter: filter, resourceTypes: c.types.map(ResourceTypeMapping.names), loadTypes: load,
+        Trigger(urlFilter: filter, resourceTypes: c.types.map(TDSResourceTypes.names), loadTypes: load,
                 condition: c.domains.map { .init(.ifDomain, $0.wildcards) })
     }
 
@@ -278,7 +278,7 @@ struct FaithfulBuilder {
         if let types = m.types, !types.isEmpty {
             var bits: UInt32 = 0
             for type in types {
-                switch ResourceTypeMapping.map(type) {
+                switch TDSResourceTypes.map(type) {
                 case .exact(let b): bits |= b
                 case .approximate(let b, let why):
                     bits |= b

@@ -42,16 +42,6 @@ func unique(_ list: [String]) -> [String] {
 enum RequestBlocklistRules {
     /// The url-filter: scheme, any subdomains, the host, the port when written (else none), the path with `*`
     /// as `.*`; case-sensitive, so the path is (WebKit lowercases scheme and host in the URL it matches).
-    static func urlFilter(_ r: RequestBlockRule) -> String {
-        var f = HostScope.subdomainPrefix + RegexText.escapeHost(r.host)
-        f += r.port.map { ":" + $0 } ?? ""
-        if r.path.isEmpty { return f + "/" }  // WebKit's URLs always have a path
-        for ch in r.path {
-            if ch == "*" { f += ".*" } else { f += RegexText.escapeHost(String(ch)) }
-        }
-        return f
-    }
-
     /// `guardTopLevel`: follow each block with a reset for top-level documents (ddg mode, which has no final
     /// top-level rule of its own).
     static func emit(_ blocklist: RequestBlocklist, guardTopLevel: Bool = false, into sink: inout RuleSink) {
@@ -67,7 +57,7 @@ enum RequestBlocklistRules {
                 sink.issues.append(ConversionIssue(kind: .configNote, location: .config(path / "rule"),
                     message: "\".*\" reads like regex syntax, but \"*\" is the only wildcard: the \".\" matches a literal dot (as DuckDuckGo's reference tests require)"))
             }
-            let filter = urlFilter(r)
+            let filter = r.urlFilter
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, urlFilterIsCaseSensitive: true, condition: site.condition), action: .block),
                       origin)
             if guardTopLevel {

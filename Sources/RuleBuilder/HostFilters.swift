@@ -15,6 +15,7 @@
 // (only possible for a rule without a path, or one whose host part is not a plain host name).
 
 import ContentRules
+import TrackerData
 
 enum HostScope: Hashable {
     /// Hosts under a tracker (or allowlist) domain.
@@ -22,8 +23,8 @@ enum HostScope: Hashable {
     /// Exactly one CNAME alias host; rules are evaluated as if the host were `target`.
     case alias(String, target: String)
 
-    static let schemePrefix = "^[^:]+://+"
-    static let subdomainPrefix = "^[^:]+://+([^:/]+\\.)?"
+    static let schemePrefix = TDSConventions.schemePrefix
+    static let subdomainPrefix = TDSConventions.subdomainPrefix
 
     /// Every URL whose host is in scope (the domain-wide rule).
     var hostFilter: String {

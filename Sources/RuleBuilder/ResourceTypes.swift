@@ -24,7 +24,7 @@
 
 import ContentRules
 
-enum ResourceTypeMapping {
+enum TDSResourceTypes {
     enum Mapping {
         case exact(UInt32)
         case approximate(UInt32, String)

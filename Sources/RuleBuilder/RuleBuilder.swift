@@ -367,30 +367,8 @@ struct RuleSink {
 }
 
 enum RegexText {
-    /// TrackerRadarKit's escape for domains and allowlist strings: `\` -> `\\`, `.` -> `\.`, `/` -> `\/`.
-    static func escapeLiteral(_ s: String) -> String {
-        var out = ""
-        out.reserveCapacity(s.utf8.count + 8)
-        for ch in s {
-            switch ch {
-            case "\\": out += "\\\\"
-            case ".": out += "\\."
-            case "/": out += "\\/"
-            default: out.append(ch)
-            }
-        }
-        return out
-    }
-
     /// Escapes every character that is special in a regex (for host names: only `.` occurs in practice).
-    static func escapeHost(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            if "\\^$.|?*+()[]{}/".contains(ch) { out.append("\\") }
-            out.append(ch)
-        }
-        return out
-    }
+    static func escapeHost(_ s: String) -> String { TDSConventions.regexLiteral(s) }
 }
 
 /// Tracker iteration order: parents before subdomain trackers (fewer labels first), then byte order. Faithful

@@ -23,7 +23,20 @@ import Darwin
 enum DFAMinimizer {
     static func minimize(_ dfa: DFA) -> DFA {
         let n = dfa.stateCount
-        // 1. Useful states (can reach a state with actions).
+        let useful = usefulStates(dfa)
+        if n == 0 || !useful[0] {
+            var empty = DFA(classCount: dfa.classCount, classOfSymbol: dfa.classOfSymbol)
+            empty.actions = [n > 0 ? dfa.actions[0] : -1]
+            empty.transitionStart = [0, 0]
+            return empty
+        }
+        let (classOf, blockCount) = equivalenceClasses(dfa, useful: useful)
+        return quotient(dfa, useful: useful, classOf: classOf, blockCount: blockCount)
+    }
+
+    /// Step 1: the states that can reach a state with actions.
+    static func usefulStates(_ dfa: DFA) -> [Bool] {
+        let n = dfa.stateCount
         var reverseStart = [Int32](repeating: 0, count: n + 1)
         for t in dfa.transitionTarget { reverseStart[Int(t) + 1] += 1 }
         for i in 0..<n { reverseStart[i + 1] += reverseStart[i] }
@@ -51,13 +64,12 @@ enum DFAMinimizer {
                 }
             }
         }
-        if n == 0 || !useful[0] {
-            var empty = DFA(classCount: dfa.classCount, classOfSymbol: dfa.classOfSymbol)
-            empty.actions = [n > 0 ? dfa.actions[0] : -1]
-            empty.transitionStart = [0, 0]
-            return empty
-        }
-        // 2. Signature passes. cls[s] = class of state s (-1: useless).
+        return useful
+    }
+
+    /// Step 2: signature passes. The class of each state (-1: useless) and the number of classes.
+    static func equivalenceClasses(_ dfa: DFA, useful: [Bool]) -> (classOf: [Int32], count: Int) {
+        let n = dfa.stateCount
         let maximumPasses = 8
         var previous = [Int32](repeating: -1, count: n)
         var cls = [Int32](repeating: -1, count: n)
@@ -111,12 +123,16 @@ enum DFAMinimizer {
             classCount = count
         }
         // `previous` holds the classes of the last pass.
-        let classOf = previous
-        // 3. Quotient automaton, breadth-first from the root's block.
+        return (previous, classHash.count)
+    }
+
+    /// Step 3: the quotient automaton, breadth-first from the root's block.
+    static func quotient(_ dfa: DFA, useful: [Bool], classOf: [Int32], blockCount: Int) -> DFA {
+        let n = dfa.stateCount
         var result = DFA(classCount: dfa.classCount, classOfSymbol: dfa.classOfSymbol)
-        var representativeOf = [Int32](repeating: -1, count: classHash.count)
+        var representativeOf = [Int32](repeating: -1, count: blockCount)
         for s in 0..<n where classOf[s] >= 0 && representativeOf[Int(classOf[s])] < 0 { representativeOf[Int(classOf[s])] = Int32(s) }
-        var newIndex = [Int32](repeating: -1, count: classHash.count)
+        var newIndex = [Int32](repeating: -1, count: blockCount)
         var order: [Int32] = []
         let rootBlock = Int(classOf[0])
         newIndex[rootBlock] = 0

@@ -66,7 +66,7 @@ public struct Matcher: Sendable {
         return s
     }
 
-    /// All ids whose pattern matches `url` (see the API contract in PatternSetCompiler.swift).
+    /// All ids whose pattern matches `url` (see the API contract in MatcherBuilder.swift).
     /// Appends to `result` and allocates nothing else; everything read was validated at load, so the
     /// loop reads through raw pointers without bounds checks.
     public func match(_ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {

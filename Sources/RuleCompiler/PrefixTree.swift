@@ -8,7 +8,7 @@
 // prefixes differ multiply the DFA size when they are combined. Batches here follow the same grouping,
 // are bounded by `maximumNFASize` nodes (cut only between patterns, so an NFA may overshoot like WebKit's),
 // and consecutive small groups share an NFA as long as the bound allows; a batch whose DFA would explode
-// is split again by the compiler (PatternSetCompiler).
+// is split again by the compiler (MatcherBuilder).
 
 import ContentRules
 

@@ -38,7 +38,9 @@ public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible 
 
 /// Resource type names accepted in requests, and the single WebKit ResourceType bit each becomes.
 /// WebKit classifies every load as exactly one type (ResourceLoadInfo.cpp `toResourceType` and the
-/// separately issued checks for pings, CSP reports, WebSockets and popups).
+/// separately issued checks for pings, CSP reports, WebSockets and popups). There is no "object" or
+/// "object_subrequest": WebKit types <object>/<embed> loads by what they load (document, image, media...),
+/// as the TDS conversion also decides (RuleBuilder's TDSResourceTypes), so a request names that type instead.
 public enum ResourceTypeMapping {
     /// (request name, WebKit type name it maps to, why). "document" is resolved by load context.
     public static let table: [(name: String, webKit: String, note: String)] = [
@@ -66,8 +68,6 @@ public enum ResourceTypeMapping {
         ("imageset", "image", ""),
         ("beacon", "other", "navigator.sendBeacon is a Beacon resource: Other"),
         ("csp_report", "csp-report", ""),
-        ("object", "other", "plugin content"),
-        ("object_subrequest", "other", "plugin content"),
         ("manifest", "other", "application manifests"),
         ("icon", "other", "favicons"),
         ("eventsource", "other", "raw loads not issued by XHR/fetch"),

@@ -10,6 +10,32 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public let line: Int
     public let column: Int
     public var description: String { "line \(line), column \(column): \(message)" }
+
+    public init(message: String, offset: Int, line: Int, column: Int) {
+        self.message = message
+        self.offset = offset
+        self.line = line
+        self.column = column
+    }
+
+    /// The error at byte `offset` of `bytes` (clamped to its end), with the line and column found there.
+    /// Columns count characters, not bytes: UTF-8 continuation bytes are skipped.
+    public init(_ message: String, at offset: Int, in bytes: UnsafeBufferPointer<UInt8>) {
+        let end = min(offset, bytes.count)
+        var line = 1, lineStart = 0
+        var i = 0
+        while i < end {
+            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
+            i += 1
+        }
+        var column = 1
+        i = lineStart
+        while i < end {
+            if bytes[i] & 0xC0 != 0x80 { column += 1 }
+            i += 1
+        }
+        self.init(message: message, offset: end, line: line, column: column)
+    }
 }
 
 /// A key that appears twice in one object. The later value is the one kept (as in JavaScript's JSON.parse).
@@ -72,21 +98,8 @@ private struct Cursor {
 
     func error(_ message: String, at offset: Int? = nil) -> JSONParseError {
         let end = min(offset ?? index, bytes.count)
-        var line = 1, lineStart = 0
-        var i = 0
-        while i < end {
-            if bytes[i] == 0x0A { line += 1; lineStart = i + 1 }
-            i += 1
-        }
-        // Columns count characters, not bytes: skip UTF-8 continuation bytes.
-        var column = 1
-        i = lineStart
-        while i < end {
-            if bytes[i] & 0xC0 != 0x80 { column += 1 }
-            i += 1
-        }
         let what = end >= bytes.count ? "\(message) (the file ends here: truncated?)" : message
-        return JSONParseError(message: what, offset: end, line: line, column: column)
+        return JSONParseError(what, at: end, in: bytes)
     }
 
     mutating func parseDocument() throws -> JSONValue {

@@ -101,6 +101,7 @@ struct PageData {
         root["trackers"] = .array(trackerPairs)
         root["entities"] = .array(entityPairs)
         root["cnames"] = .array(cnamePairs)
+        root["subdomainPrefix"] = .string(TDSConventions.subdomainPrefix)
         if report {
             root["report"] = true
             root["displayNames"] = .array(entityNames.sorted(by: byteOrder).compactMap { name -> JSONValue? in
@@ -130,7 +131,7 @@ struct PageData {
                         Host.isSameOrSubdomain(host, of: a) || Host.isSameOrSubdomain(a, of: host)
                     }) else { continue }
                     var o = JSONObject()
-                    o["regex"] = .string(allowlistRegex(e.rule))
+                    o["regex"] = .string(TDSConventions.allowlistFilter(e.rule))
                     if case .domains(let sites) = e.sites { o["domains"] = .array(sites.map { .string($0) }) }
                     entries.append(.object(o))
                 }
@@ -159,24 +160,11 @@ struct PageData {
     static func blocklistJSON(exceptions: [String]) -> (RequestBlockRule) -> JSONValue {
         { r in
             var o = JSONObject()
-            var regex = "^[^:]+://+([^:/]+\\.)?" + escapeRegex(r.host) + (r.port.map { ":" + $0 } ?? "")
-            regex += r.path.isEmpty ? "/" : r.path.split(separator: "*", omittingEmptySubsequences: false)
-                .map { escapeRegex(String($0)) }.joined(separator: ".*")
-            o["regex"] = .string(regex)
+            o["regex"] = .string(r.urlFilter)
             if case .domains(let sites) = r.sites { o["domains"] = .array(sites.map { .string($0) }) }
             if !exceptions.isEmpty { o["exceptions"] = .array(exceptions.map { .string($0) }) }
             return .object(o)
         }
-    }
-
-    /// Every regex metacharacter escaped, as the rule list's request-blocklist filter escapes them.
-    static func escapeRegex(_ s: String) -> String {
-        var out = ""
-        for ch in s {
-            if "\\^$.|?*+()[]{}/".contains(ch) { out.append("\\") }
-            out.append(ch)
-        }
-        return out
     }
 
     static func ruleJSON(_ r: TrackerRule, available: Set<String>) -> JSONValue {
@@ -204,22 +192,4 @@ struct PageData {
         return host.lowercased()
     }
 
-    /// The rule list's regex for an allowlist entry (spec §2.2 allowlistFilter): a port-insensitive
-    /// `(:[0-9]+)?` before the first "/", then the subdomain prefix + the string with `\`, `.` and `/`
-    /// escaped + `.*`. The entry is a plain string, but like the rule list other regex characters are
-    /// not escaped (spec §2.8 P6), so the page decides exactly as the list does.
-    static func allowlistRegex(_ rule: String) -> String {
-        var s = rule
-        if let slash = s.firstIndex(of: "/") { s.insert(contentsOf: "(:[0-9]+)?", at: slash) }
-        var escaped = ""
-        for c in s {
-            switch c {
-            case "\\": escaped += "\\\\"
-            case ".": escaped += "\\."
-            case "/": escaped += "\\/"
-            default: escaped.append(c)
-            }
-        }
-        return "^[^:]+://+([^:/]+\\.)?" + escaped + ".*"
-    }
 }

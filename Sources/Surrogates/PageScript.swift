@@ -52,8 +52,9 @@ enum PageScript {
   "use strict";
   var EVENT_NAME = "radarblock:surrogate";
   var TRACKER_EVENT_NAME = "radarblock:tracker";
-  // The url-filter prefix of the faithful conversion: scheme, "://", optional subdomains.
-  var SUBDOMAIN_PREFIX = "^[^:]+://+([^:/]+\\.)?";
+  // The url-filter prefix of the TDS conventions (scheme, "://", optional subdomains), from
+  // TrackerData.TDSConventions through DATA, so the page and the rule list cannot disagree on it.
+  var SUBDOMAIN_PREFIX = DATA.subdomainPrefix;
   var MapCtor = Map, SetCtor = Set, URLCtor = URL, RegExpCtor = RegExp;
   var hasOwn = Object.prototype.hasOwnProperty;
   var regexTest = RegExp.prototype.test;

@@ -11,6 +11,8 @@
 //   key shared with the TDS and appears in reports; anything path-like is rejected.
 // - Duplicate names are an error (which body the TDS means would be ambiguous).
 
+import StrictJSON
+
 public struct SurrogateScript: Sendable, Hashable {
     /// The key TDS rules use (`surrogate`), e.g. "analytics.js".
     public var name: String
@@ -160,23 +162,3 @@ public enum SurrogatesFile {
     }
 }
 
-/// `"x"` with the characters that would make a message ambiguous escaped.
-func quoted(_ s: String) -> String {
-    var out = "\""
-    for scalar in s.unicodeScalars {
-        switch scalar {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\r": out += "\\r"
-        case "\t": out += "\\t"
-        default:
-            if scalar.value < 0x20 || scalar.value == 0x7F || scalar.value == 0x2028 || scalar.value == 0x2029 {
-                out += "\\u{" + String(scalar.value, radix: 16) + "}"
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-    }
-    return out + "\""
-}

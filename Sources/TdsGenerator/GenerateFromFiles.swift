@@ -11,9 +11,12 @@ public struct TdsGeneratorFiles: Sendable {
     /// tracker-surrogates mapping.json; nil: no surrogate rules.
     public var mappingPath: String?
     public var overridesPath: String?
+    public var webKit: RuleRegex.FilterCheck
 
-    public init(radar: RadarIngest.Options, policyPath: String? = nil, mappingPath: String? = nil, overridesPath: String? = nil) {
+    public init(radar: RadarIngest.Options, policyPath: String? = nil, mappingPath: String? = nil, overridesPath: String? = nil,
+                webKit: @escaping RuleRegex.FilterCheck) {
         self.radar = radar
+        self.webKit = webKit
         self.policyPath = policyPath
         self.mappingPath = mappingPath
         self.overridesPath = overridesPath
@@ -33,7 +36,8 @@ extension TdsGenerator {
             throw TdsGeneratorError(description: "\(files.radar.directory): no usable domain files" + (radar.issues.isEmpty ? "" : " (\(radar.issues.count) skipped)"))
         }
         let input = TdsGeneratorInput(radar: radar, policy: policy, mapping: mapping, overrides: overrides,
-                                      mappingSource: files.mappingPath ?? "mapping.json", overridesSource: files.overridesPath ?? "overrides.json")
+                                      mappingSource: files.mappingPath ?? "mapping.json", overridesSource: files.overridesPath ?? "overrides.json",
+                                      webKit: files.webKit)
         return (try generate(input), policy)
     }
 }

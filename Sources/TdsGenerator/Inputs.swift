@@ -58,20 +58,12 @@ public struct SurrogateMapping: Sendable, Hashable {
 }
 
 func normalizeDomain(_ raw: String, reader r: StrictReader, at path: JSONPath) throws -> String {
-    // The radar decoder's normaliser is internal to TrackerData; DomainNormalizer is the same function.
-    do {
-        let d = try DomainNormalizer.normalize(raw)
-        guard !d.isEmpty, d.utf8.allSatisfy({ $0 >= 0x21 && $0 < 0x7f && $0 != UInt8(ascii: "/") && $0 != UInt8(ascii: ":") })
-        else { throw r.fail(path, "\"\(raw)\" is not a host name") }
-        return d
-    } catch let e as PolicyError {
-        throw e
-    } catch {
-        throw r.fail(path, "cannot normalise domain \"\(raw)\": \(error)")
+    switch DomainCheck.normalize(raw) {
+    case .success(let d): return d
+    case .failure(let problem): throw r.fail(path, problem.message)
     }
 }
 
-import Domains
 
 // MARK: - Overrides
 
@@ -169,38 +161,33 @@ public struct TdsOverrides: Sendable, Hashable {
         return TdsOverrides(entries: entries.sorted { byteOrder($0.domain, $1.domain) })
     }
 
+    // TDS rules are decoded by TrackerData's decoder; what is stricter here is the overrides file's own rule
+    // (no unknown key, informational fields in range, no empty matcher), since a human writes it by hand.
     static func decodeRule(_ v: JSONValue, reader r: StrictReader, at path: JSONPath) throws -> TrackerRule {
         let o = try r.object(v, at: path)
         let known: Set<String> = ["rule", "surrogate", "action", "options", "exceptions", "comment", "fingerprinting", "cookies"]
         for key in o.keys where !known.contains(key) { throw r.fail(path / key, "unknown rule key (known: \(known.sorted().joined(separator: ", ")))") }
-        guard let rv = o["rule"] else { throw r.fail(path / "rule", "missing") }
-        var rule = TrackerRule(rule: try r.string(rv, at: path / "rule"))
-        if let s = o["surrogate"] { rule.surrogate = try r.string(s, at: path / "surrogate") }
-        if let a = o["action"] {
-            let s = try r.string(a, at: path / "action")
-            guard let action = RuleAction(rawValue: s) else { throw r.fail(path / "action", "unknown action \"\(s)\"") }
-            rule.action = action
+        guard o["rule"] != nil else { throw r.fail(path / "rule", "missing") }
+        if let f = o["fingerprinting"] { _ = try r.int(f, at: path / "fingerprinting", range: 0...3) }
+        if let c = o["cookies"] { _ = try r.fraction(c, at: path / "cookies") }
+        for key in ["options", "exceptions"] {
+            if let m = o[key] { _ = try decodeMatcher(m, reader: r, at: path / key) }
         }
-        if let m = o["options"] { rule.options = try decodeMatcher(m, reader: r, at: path / "options") }
-        if let m = o["exceptions"] { rule.exceptions = try decodeMatcher(m, reader: r, at: path / "exceptions") }
-        if let c = o["comment"] { rule.comment = try r.string(c, at: path / "comment") }
-        if let f = o["fingerprinting"] { rule.fingerprinting = try r.int(f, at: path / "fingerprinting", range: 0...3) }
-        if let c = o["cookies"] { rule.cookies = try r.fraction(c, at: path / "cookies") }
-        return rule
+        return try strictly(r, path) { try TrackerRule.decodeStrict(v, source: r.source, at: path) }
     }
 
     static func decodeMatcher(_ v: JSONValue, reader r: StrictReader, at path: JSONPath) throws -> RuleMatcher {
         let o = try r.object(v, at: path)
         for key in o.keys where key != "domains" && key != "types" { throw r.fail(path / key, "unknown key (known: domains, types)") }
-        var m = RuleMatcher()
-        if let d = o["domains"] {
-            m.domains = try r.strings(d, at: path / "domains").enumerated().map {
-                try normalizeDomain($0.element, reader: r, at: path / "domains" / $0.offset)
-            }
+        if o["domains"] == nil, o["types"] == nil { throw r.fail(path, "needs \"domains\" or \"types\"") }
+        return try strictly(r, path) { try RuleMatcher.decodeStrict(v, source: r.source, at: path) }
+    }
+
+    /// TrackerData's strict decoders throw DecodeIssues; this file's callers expect PolicyErrors.
+    static func strictly<T>(_ r: StrictReader, _ path: JSONPath, _ decode: () throws -> T) throws -> T {
+        do { return try decode() } catch TrackerDataError.invalid(let issue) {
+            throw r.fail(issue.path ?? path, issue.message)
         }
-        if let t = o["types"] { m.types = try r.strings(t, at: path / "types") }
-        if m.domains == nil, m.types == nil { throw r.fail(path, "needs \"domains\" or \"types\"") }
-        return m
     }
 }
 

@@ -1,13 +1,24 @@
-// Keeping TDS rule regexes inside WebKit's url-filter subset. The rule builder anchors every TDS rule as
+// Keeping TDS rule regexes inside WebKit's url-filter subset. WebKit's own verdict on a filter is given to
+// the generator (`FilterCheck`, WebKit's parser in production) rather than linked in, so the generator
+// depends on the data model only. The rule builder anchors every TDS rule as
 // `^[^:]+://+([^:/]+\.)?` + rule (specs/ddg-tds-conversion.md §2.1), so that whole string is what WebKit
 // compiles. A rule it rejects is rewritten only when an equivalent form exists; otherwise it is dropped and
 // reported with WebKit's reason.
 
-import ContentRules
+import TrackerData
 
 public enum RuleRegex {
     /// The anchor the rule builder puts in front of a TDS rule (TrackerRadarKit since PR #34).
-    public static let subdomainPrefix = "^[^:]+://+([^:/]+\\.)?"
+    static let subdomainPrefix = TDSConventions.subdomainPrefix
+
+    /// What WebKit says of a whole url-filter: it compiles, it would match every URL, or it is rejected (WebKit's message).
+    public enum FilterVerdict: Sendable, Hashable {
+        case ok
+        case matchesEverything(String)
+        case rejected(String)
+    }
+    /// WebKit's url-filter parser (case-insensitive), as a function.
+    public typealias FilterCheck = @Sendable (String) -> FilterVerdict
 
     public enum Verdict: Sendable, Hashable {
         /// Usable as is.
@@ -20,21 +31,20 @@ public enum RuleRegex {
 
     /// Checks `rule` as WebKit would compile it. `domain` is the tracker the rule belongs to: a rule that does not
     /// start with that domain can never match a request that TDS matching attributes to this tracker.
-    public static func check(_ rule: String, domain: String) -> Verdict {
+    public static func check(_ rule: String, domain: String, webKit: FilterCheck) -> Verdict {
         if rule.isEmpty { return .rejected("empty rule") }
-        let status = URLFilter.parse(subdomainPrefix + rule, caseSensitive: false).status
         var verdict: Verdict
-        switch status {
+        switch webKit(subdomainPrefix + rule) {
         case .ok:
             verdict = .ok
-        case .matchesEverything:
-            return .rejected("WebKit: \(status.message) (the rule would block every URL)")
-        default:
-            guard let rewrites = rewrite(rule), rewrites.allSatisfy({ URLFilter.parse(subdomainPrefix + $0, caseSensitive: false).status == .ok })
-            else { return .rejected("WebKit: \(status.message)") }
-            verdict = .rewritten(rewrites, reason: "WebKit: \(status.message)")
+        case .matchesEverything(let message):
+            return .rejected("WebKit: \(message) (the rule would block every URL)")
+        case .rejected(let message):
+            guard let rewrites = rewrite(rule), rewrites.allSatisfy({ webKit(subdomainPrefix + $0) == .ok })
+            else { return .rejected("WebKit: \(message)") }
+            verdict = .rewritten(rewrites, reason: "WebKit: \(message)")
         }
-        let prefix = escapedDomain(domain)
+        let prefix = TDSConventions.escapedDomain(domain)
         let candidates: [String]
         switch verdict {
         case .ok: candidates = [rule]
@@ -45,16 +55,6 @@ public enum RuleRegex {
             return .rejected("rule does not start with the tracker domain \(domain) (\(prefix)), so it can never match a request to this tracker")
         }
         return verdict
-    }
-
-    /// `a.b/c` -> `a\.b\/c`: the literal form TDS rules use for domains.
-    public static func escapedDomain(_ domain: String) -> String {
-        var s = ""
-        for c in domain {
-            if c == "." || c == "/" || c == "\\" { s.append("\\") }
-            s.append(c)
-        }
-        return s
     }
 
     static func startsWithDomain(_ rule: String, escaped: String, plain: String) -> Bool {

@@ -22,10 +22,13 @@ public struct TdsGeneratorInput: Sendable {
     /// Names used in messages for the mapping and overrides files.
     public var mappingSource: String
     public var overridesSource: String
+    /// WebKit's verdict on a url-filter (RuleRegex.webKit in Pipeline): every rule written must compile there.
+    public var webKit: RuleRegex.FilterCheck
 
     public init(radar: RadarData, policy: TdsPolicy = .default, mapping: SurrogateMapping? = nil, overrides: TdsOverrides? = nil,
-                mappingSource: String = "mapping.json", overridesSource: String = "overrides.json") {
+                mappingSource: String = "mapping.json", overridesSource: String = "overrides.json", webKit: @escaping RuleRegex.FilterCheck) {
         self.radar = radar
+        self.webKit = webKit
         self.policy = policy
         self.mapping = mapping
         self.overrides = overrides
@@ -79,14 +82,22 @@ public struct TdsGeneratorError: Error, Sendable, CustomStringConvertible {
 }
 
 public enum TdsGenerator {
+    /// The steps listed at the top of this file, in order; each step's function names it.
     public static func generate(_ input: TdsGeneratorInput) throws -> TdsGeneration {
-        let policy = input.policy
         var issues = input.radar.issues
         var notes: [String] = []
         let entities = Dictionary(input.radar.entities.map { ($0.name, $0) }, uniquingKeysWith: { _, b in b })
-        let overrides = Dictionary((input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
+        var decisions = classify(input, entities: entities, issues: &issues)
+        applySurrogateMapping(input, to: &decisions, issues: &issues, notes: &notes)
+        try applyOverrideRuleEdits(input, to: &decisions, issues: &issues)
+        let (tds, sorted) = assemble(input, entities: entities, decisions: &decisions, issues: &issues, notes: &notes)
+        return TdsGeneration(tds: tds, decisions: sorted.map { decisions[$0]! }, issues: issues, notes: notes)
+    }
 
-        // 1-3: classification, forced defaults, resource rules.
+    /// Steps 1-3: classification, forced defaults, resource rules.
+    static func classify(_ input: TdsGeneratorInput, entities: [String: RadarEntity], issues: inout [DecodeIssue]) -> [String: DomainDecision] {
+        let policy = input.policy
+        let overrides = Dictionary((input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
         var decisions: [String: DomainDecision] = [:]
         for d in input.radar.domains {
             let entity = d.owner.flatMap { entities[$0.name] }
@@ -95,7 +106,7 @@ public enum TdsGenerator {
                                           overrides: [], rules: [], resourcesNotRules: [])
             if let o = overrides[d.domain] { applyDefault(o, to: &decision) }
             if decision.defaultAction == .ignore {
-                deriveRules(d, policy: policy, into: &decision, issues: &issues)
+                deriveRules(d, policy: policy, webKit: input.webKit, into: &decision, issues: &issues)
             }
             decisions[d.domain] = decision
         }
@@ -111,7 +122,12 @@ public enum TdsGenerator {
             decisions[o.domain] = decision
         }
 
-        // 4: surrogates and click-to-load actions.
+        return decisions
+    }
+
+    /// Step 4: surrogates and click-to-load actions.
+    static func applySurrogateMapping(_ input: TdsGeneratorInput, to decisions: inout [String: DomainDecision],
+                                      issues: inout [DecodeIssue], notes: inout [String]) {
         let trackerDomains = Set(decisions.values.filter { $0.defaultAction != nil }.map(\.domain))
         for e in input.mapping?.entries ?? [] {
             guard let tracker = Host.suffixes(of: e.domain).first(where: { trackerDomains.contains($0) }) else {
@@ -120,7 +136,7 @@ public enum TdsGenerator {
             }
             let provenance = "\(input.mappingSource) \(e.path): surrogate \(e.surrogate)" + (e.action.map { ", action \($0)" } ?? "")
             var rule = TrackerRule(rule: e.regexRule, surrogate: e.surrogate, action: e.action.flatMap(RuleAction.init(rawValue:)))
-            switch RuleRegex.check(e.regexRule, domain: tracker) {
+            switch RuleRegex.check(e.regexRule, domain: tracker, webKit: input.webKit) {
             case .ok: break
             case .rewritten(let rewrites, let reason) where rewrites.count == 1:
                 rule.rule = rewrites[0]
@@ -139,8 +155,11 @@ public enum TdsGenerator {
             }
             decisions[tracker] = decision
         }
+    }
 
-        // 5: the overrides' rule edits.
+    /// Step 5: the overrides' rule edits.
+    static func applyOverrideRuleEdits(_ input: TdsGeneratorInput, to decisions: inout [String: DomainDecision],
+                                       issues: inout [DecodeIssue]) throws {
         for o in input.overrides?.entries ?? [] {
             guard var decision = decisions[o.domain] else { continue }
             if decision.defaultAction == nil {
@@ -151,11 +170,15 @@ public enum TdsGenerator {
                 decisions[o.domain] = decision
                 continue
             }
-            try applyRuleEdits(o, to: &decision, source: input.overridesSource, issues: &issues)
+            try applyRuleEdits(o, to: &decision, source: input.overridesSource, webKit: input.webKit, issues: &issues)
             decisions[o.domain] = decision
         }
+    }
 
-        // 6: assemble.
+    /// Step 6: the TDS itself. Returns it with the decision keys in output order.
+    static func assemble(_ input: TdsGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
+                         issues: inout [DecodeIssue], notes: inout [String]) -> (TrackerDataSet, [String]) {
+        let policy = input.policy
         var tds = TrackerDataSet()
         for name in entities.keys.sorted(by: byteOrder) {
             let e = entities[name]!
@@ -222,7 +245,7 @@ public enum TdsGenerator {
         }
         for (name, added) in addedProperties { tds.entities[name]!.domains = sortedUnique(tds.entities[name]!.domains + added) }
         tds.cnames = cnames.mapValues(\.resolved)
-        return TdsGeneration(tds: tds, decisions: sorted.map { decisions[$0]! }, issues: issues, notes: notes)
+        return (tds, sorted)
     }
 
     // MARK: - Steps
@@ -240,7 +263,8 @@ public enum TdsGenerator {
 
     /// Rules of a `default: ignore` tracker: its resources with tracking evidence on enough sites. Resources that
     /// share a regex (one per request type in the radar) become one rule.
-    static func deriveRules(_ d: RadarDomain, policy: TdsPolicy, into decision: inout DomainDecision, issues: inout [DecodeIssue]) {
+    static func deriveRules(_ d: RadarDomain, policy: TdsPolicy, webKit: RuleRegex.FilterCheck, into decision: inout DomainDecision,
+                            issues: inout [DecodeIssue]) {
         struct Group { var types: [String] = []; var sites = 0; var cookies = 0.0; var fingerprinting = 0 }
         var groups: [String: Group] = [:]
         for r in d.resources {
@@ -264,7 +288,7 @@ public enum TdsGenerator {
             }
             let provenance = "radar resource \(what)"
             var rules: [String]
-            switch RuleRegex.check(rule, domain: d.domain) {
+            switch RuleRegex.check(rule, domain: d.domain, webKit: webKit) {
             case .ok:
                 rules = [rule]
             case .rewritten(let rewrites, let reason):
@@ -284,7 +308,8 @@ public enum TdsGenerator {
         }
     }
 
-    static func applyRuleEdits(_ o: TdsOverrides.Entry, to decision: inout DomainDecision, source: String, issues: inout [DecodeIssue]) throws {
+    static func applyRuleEdits(_ o: TdsOverrides.Entry, to decision: inout DomainDecision, source: String, webKit: RuleRegex.FilterCheck,
+                               issues: inout [DecodeIssue]) throws {
         for (i, drop) in o.dropRules.enumerated() {
             let before = decision.rules.count
             decision.rules.removeAll { $0.rule.rule == drop }
@@ -295,7 +320,7 @@ public enum TdsGenerator {
             }
         }
         for (i, add) in o.addRules.enumerated() {
-            switch RuleRegex.check(add.rule, domain: o.domain) {
+            switch RuleRegex.check(add.rule, domain: o.domain, webKit: webKit) {
             case .ok: break
             case .rewritten(_, let reason), .rejected(let reason):
                 throw TdsGeneratorError(description: "\(source): \(o.path / "addRules" / i / "rule"): \(add.rule): \(reason)")

@@ -38,16 +38,23 @@ public enum RadarLoader {
         if let e = entitiesRoot, !isDirectory(e) { throw FileError(path: e, reason: "not a directory") }
 
         var domainFiles: [(path: String, region: String?)] = []
+        var seenRegions: Set<String> = []
         for name in try listing(domainsRoot, fm) {
             let path = join(domainsRoot, name)
             if isDirectory(path) {
                 if let regions, !regions.contains(name) { continue }
+                seenRegions.insert(name)
                 for file in try listing(path, fm) where file.hasSuffix(".json") {
                     domainFiles.append((join(path, file), name))
                 }
             } else if name.hasSuffix(".json") {
                 domainFiles.append((path, nil))
             }
+        }
+        // A region asked for by name and absent is a typo or a partial checkout, not an empty crawl.
+        if let regions {
+            let missing = regions.subtracting(seenRegions).sorted()
+            if !missing.isEmpty { throw FileError(path: domainsRoot, reason: "no region folder \(missing.joined(separator: ", "))") }
         }
         let entityFiles = try entitiesRoot.map { root in try listing(root, fm).filter { $0.hasSuffix(".json") }.map { join(root, $0) } } ?? []
 
@@ -123,6 +130,8 @@ public enum RadarLoader {
             return issue
         case TrackerDataError.invalidJSON(_, let e):
             return DecodeIssue(source: path, line: e.line, message: "invalid JSON at column \(e.column): \(e.message); file skipped")
+        case let e as FileError:
+            return DecodeIssue(source: path, path: .root, message: "\(e.reason); file skipped")
         default:
             return DecodeIssue(source: path, path: .root, message: "\(error); file skipped")
         }

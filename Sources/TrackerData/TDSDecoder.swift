@@ -32,6 +32,25 @@ extension TrackerDataSet {
     }
 }
 
+extension TrackerRule {
+    /// One TDS rule object with the first problem thrown, for inputs that carry TDS rules of their own (the
+    /// generator's overrides): the same fields, types and domain normalisation as a TDS file's rules.
+    public static func decodeStrict(_ value: JSONValue, source: String, at path: JSONPath) throws -> TrackerRule {
+        var decoder = TDSDecoder(log: IssueLog(source: source, strict: true))
+        guard let rule = try decoder.decodeRule(value, at: path) else { preconditionFailure("a strict log throws") }
+        return rule
+    }
+}
+
+extension RuleMatcher {
+    /// One rule's `options`/`exceptions` object with the first problem thrown (see TrackerRule.decodeStrict).
+    public static func decodeStrict(_ value: JSONValue, source: String, at path: JSONPath) throws -> RuleMatcher {
+        var decoder = TDSDecoder(log: IssueLog(source: source, strict: true))
+        guard let matcher = try decoder.decodeMatcher(value, at: path) else { preconditionFailure("a strict log throws") }
+        return matcher
+    }
+}
+
 struct TDSDecoder {
     var log: IssueLog
 

@@ -67,22 +67,11 @@ struct ConvertCommand: Command {
         }
 
         // Decoders throw the first problem in strict mode; otherwise they report and skip.
-        let (tds, tdsIssues) = try TrackerDataSet.load(path: tdsPath, strict: strict)
-        tdsIssues.forEach { Console.warning($0.description) }
-        var config: PrivacyConfig? = nil
         let configPath = args.value("--config")
-        if let configPath {
-            let (c, issues) = try PrivacyConfig.load(path: configPath, strict: strict)
-            issues.forEach { Console.warning($0.description) }
-            config = c
-        }
-        var unprotected: UnprotectedSites? = nil
         let unprotectedPath = args.value("--unprotected")
-        if let unprotectedPath {
-            let (u, issues) = try UnprotectedSites.load(path: unprotectedPath, strict: strict)
-            issues.forEach { Console.warning($0.description) }
-            unprotected = u
-        }
+        let inputs = try ConversionInputs.load(tdsPath: tdsPath, configPath: configPath, unprotectedPath: unprotectedPath, strict: strict)
+        inputs.issues.forEach { Console.warning($0.description) }
+        let (tds, tdsIssues, config, unprotected) = (inputs.tds, inputs.tdsIssues, inputs.config, inputs.unprotected)
 
         let result = TargetEncoding.adapt(RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode,
                                                             decodeIssues: tdsIssues), for: target)

@@ -54,20 +54,10 @@ struct SurrogatesCommand: Command {
         let strict = args.has("--strict")
         let output = args.value("--output") ?? "-"
 
-        let (tds, tdsIssues) = try TrackerDataSet.load(path: tdsPath, strict: strict)
-        tdsIssues.forEach { Console.warning($0.description) }
-        var config: PrivacyConfig? = nil
-        if let path = args.value("--config") {
-            let (c, issues) = try PrivacyConfig.load(path: path, strict: strict)
-            issues.forEach { Console.warning($0.description) }
-            config = c
-        }
-        var unprotected: UnprotectedSites? = nil
-        if let path = args.value("--unprotected") {
-            let (u, issues) = try UnprotectedSites.load(path: path, strict: strict)
-            issues.forEach { Console.warning($0.description) }
-            unprotected = u
-        }
+        let inputs = try ConversionInputs.load(tdsPath: tdsPath, configPath: args.value("--config"),
+                                               unprotectedPath: args.value("--unprotected"), strict: strict)
+        inputs.issues.forEach { Console.warning($0.description) }
+        let (tds, config, unprotected) = (inputs.tds, inputs.config, inputs.unprotected)
         let scripts = try SurrogatesFile.parse(bytes: FileIO.read(surrogatesPath), source: surrogatesPath)
 
         let bundle = try SurrogateBundleBuilder.build(

@@ -2,6 +2,7 @@
 
 import FileIO
 import Foundation
+import Pipeline
 import StrictJSON
 import TdsGenerator
 import TrackerData
@@ -53,7 +54,8 @@ struct TdsCommand: Command {
         let files = TdsGeneratorFiles(
             radar: RadarIngest.Options(directory: radarDir, entitiesDirectory: args.value("--entities"),
                                        regions: regions.isEmpty ? nil : Set(regions), strict: strict),
-            policyPath: args.value("--policy"), mappingPath: args.value("--mapping"), overridesPath: args.value("--overrides"))
+            policyPath: args.value("--policy"), mappingPath: args.value("--mapping"), overridesPath: args.value("--overrides"),
+            webKit: RuleRegex.webKit)
 
         let (generation, policy): (TdsGeneration, TdsPolicy)
         do {

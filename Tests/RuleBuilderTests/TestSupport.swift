@@ -6,25 +6,15 @@ import Foundation
 import RuleBuilder
 import StrictJSON
 import TrackerData
+import TestSupport
 import XCTest
 
 enum Shared {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    static let ddg = packageRoot + "/../shared/data/ddg"
+    static let packageRoot = SharedFiles.packageRoot
+    static let ddg = SharedFiles.ddg
 
     /// The path of a shared DuckDuckGo file, or an XCTSkip naming what is missing.
-    static func path(_ relative: String) throws -> String {
-        let path = ddg + "/" + relative
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("shared DuckDuckGo data not available: \(path) is absent (expected ../shared next to the package)")
-        }
-        return path
-    }
+    static func path(_ relative: String) throws -> String { try SharedFiles.path(relative) }
 
     static let referenceDir = "reference-tests/tracker-radar-tests/TR-domain-matching"
     static let iosTDS = "tds/ios-tds_v5_2025-06-17.json"

@@ -2,6 +2,7 @@
 // subset construction builds, so long literals are linear and no output changes.
 
 import ContentRules
+import TestSupport
 import XCTest
 
 @testable import RuleCompiler

@@ -1,18 +1,8 @@
+import TestSupport
 import XCTest
 import ContentRules
 @testable import RuleCompiler
 
-struct SplitMix64: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E3779B97F4A7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58476D1CE4E5B9
-        z = (z ^ (z >> 27)) &* 0x94D049BB133111EB
-        return z ^ (z >> 31)
-    }
-}
 
 enum RandomPatterns {
     static func atom(_ rng: inout SplitMix64, depth: Int) -> String {

@@ -1,17 +1,11 @@
 import Foundation
+import TestSupport
 import XCTest
 import TrackerData
 @testable import RuleDiff
 
-let sharedData: String = {
-    let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    return root.deletingLastPathComponent().appendingPathComponent("shared/data/ddg").path
-}()
-
 func loadSharedTDS(_ name: String) throws -> TrackerDataSet {
-    let path = sharedData + "/tds/" + name
-    guard FileManager.default.fileExists(atPath: path) else { throw XCTSkip("../shared is absent: \(path)") }
-    return try TrackerDataSet.load(path: path, strict: false).0
+    try TrackerDataSet.load(path: SharedFiles.path("tds/" + name), strict: false).0
 }
 
 final class DatasetDiffTests: XCTestCase {

@@ -5,22 +5,13 @@ import ContentRules
 import Foundation
 import RuleCompiler
 import StrictJSON
+import TestSupport
 import XCTest
 
 @testable import RuleEngine
 
-/// A small deterministic generator (SplitMix64) so that failures reproduce from the seed.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
+/// SplitMix64, so that failures reproduce from the seed.
+typealias SeededGenerator = SplitMix64
 
 struct CorpusGenerator {
     var rng: SeededGenerator

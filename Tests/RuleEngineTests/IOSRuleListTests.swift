@@ -4,19 +4,16 @@
 
 import Foundation
 import RuleCompiler
+import TestSupport
 import XCTest
 
 @testable import RuleEngine
 
 final class IOSRuleListTests: XCTestCase {
-    static let packageRoot = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-    static let listPath = packageRoot.deletingLastPathComponent()
-        .appendingPathComponent("shared/data/ddg/trackerradarkit-output/ios-tds_v5.noconfig.trk-rules.json.gz").path
+    static let relativeListPath = "trackerradarkit-output/ios-tds_v5.noconfig.trk-rules.json.gz"
 
     static func loadJSON() throws -> [UInt8] {
-        guard FileManager.default.fileExists(atPath: listPath) else {
-            throw XCTSkip("the shared iOS rule list is not available at \(listPath)")
-        }
+        let listPath = try SharedFiles.path(relativeListPath)
         let gzip = Process()
         gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
         gzip.arguments = ["-dc", listPath]

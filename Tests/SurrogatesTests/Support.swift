@@ -1,30 +1,19 @@
 // Test support: the shared DuckDuckGo data (read at run time, never copied), node, temp files.
 
 import Foundation
+import TestSupport
 import XCTest
 import StrictJSON
 @testable import Surrogates
 import TrackerData
 
 enum Support {
-    /// The package root, from this file's location (Tests/SurrogatesTests/Support.swift).
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-
-    static let ddg = packageRoot + "/../shared/data/ddg"
+    static let packageRoot = SharedFiles.packageRoot
+    static let ddg = SharedFiles.ddg
     static let referenceDir = "reference-tests/tracker-radar-tests/TR-domain-matching"
 
     /// A shared DuckDuckGo file, or an XCTSkip naming what is missing.
-    static func shared(_ relative: String) throws -> String {
-        let path = ddg + "/" + relative
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("shared DuckDuckGo data not available: \(path) is absent (expected ../shared next to the package)")
-        }
-        return path
-    }
+    static func shared(_ relative: String) throws -> String { try SharedFiles.path(relative) }
 
     /// Debian's nodejs, or an XCTSkip.
     static func node() throws -> String {

@@ -4,25 +4,17 @@
 
 import Foundation
 import StrictJSON
+import Pipeline
 import TdsGenerator
 import TrackerData
+import TestSupport
 import XCTest
 
 enum Paths {
-    static let packageRoot: String = {
-        var url = URL(fileURLWithPath: #filePath)
-        for _ in 0..<3 { url.deleteLastPathComponent() }
-        return url.path
-    }()
-    static let ddg = packageRoot + "/../shared/data/ddg"
+    static let packageRoot = SharedFiles.packageRoot
+    static let ddg = SharedFiles.ddg
 
-    static func shared(_ relative: String) throws -> String {
-        let path = ddg + "/" + relative
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("shared DuckDuckGo data not available: \(path) is absent (expected ../shared next to the package)")
-        }
-        return path
-    }
+    static func shared(_ relative: String) throws -> String { try SharedFiles.path(relative) }
 }
 
 // MARK: - Fixtures (fictional domains)
@@ -33,7 +25,7 @@ func resource(_ rule: String, _ type: String = "Script", sites: Int = 50, cookie
 
 func radarDomain(_ domain: String, sites: Int = 1_000, fp: Int = 1, cookies: Double = 0.005, categories: [String] = [],
                  owner: String? = "Example Ads Inc.", resources: [RadarResource]? = nil, cnames: [RadarCNAME] = []) -> RadarDomain {
-    let esc = RuleRegex.escapedDomain(domain)
+    let esc = TDSConventions.escapedDomain(domain)
     return RadarDomain(domain: domain, regions: ["US"], owner: owner.map { RadarOwner(name: $0, displayName: $0) },
                        prevalence: Double(sites) / 146_374, sites: sites, cnames: cnames, fingerprinting: fp,
                        resources: resources ?? [resource(esc + "\\/a\\.js")], categories: categories, cookies: cookies)
@@ -152,32 +144,32 @@ final class ClassifierTests: XCTestCase {
 
 final class RuleRegexTests: XCTestCase {
     func testPlainRadarRuleIsKept() {
-        XCTAssertEqual(RuleRegex.check("tracker\\.example\\/collect\\/px\\.gif", domain: "tracker.example"), .ok)
-        XCTAssertEqual(RuleRegex.check("tracker\\.example/p/.*/lib\\.js", domain: "tracker.example"), .ok)
+        XCTAssertEqual(RuleRegex.check("tracker\\.example\\/collect\\/px\\.gif", domain: "tracker.example", webKit: RuleRegex.webKit), .ok)
+        XCTAssertEqual(RuleRegex.check("tracker\\.example/p/.*/lib\\.js", domain: "tracker.example", webKit: RuleRegex.webKit), .ok)
     }
 
     func testRewritesOnlyWhenEquivalent() {
-        XCTAssertEqual(RuleRegex.check("tracker\\.example\\/v\\d\\/t\\.js", domain: "tracker.example"),
+        XCTAssertEqual(RuleRegex.check("tracker\\.example\\/v\\d\\/t\\.js", domain: "tracker.example", webKit: RuleRegex.webKit),
                        .rewritten(["tracker\\.example\\/v[0-9]\\/t\\.js"], reason: "WebKit: Character class is not supported."))
-        guard case .rewritten(let alts, let reason) = RuleRegex.check("tracker\\.example\\/(px|pixel)\\.gif", domain: "tracker.example") else {
+        guard case .rewritten(let alts, let reason) = RuleRegex.check("tracker\\.example\\/(px|pixel)\\.gif", domain: "tracker.example", webKit: RuleRegex.webKit) else {
             return XCTFail("a group of plain alternatives should be split")
         }
         XCTAssertEqual(alts, ["tracker\\.example\\/px\\.gif", "tracker\\.example\\/pixel\\.gif"])
         XCTAssertEqual(reason, "WebKit: Disjunctions are not supported yet.")
         // A quantified group cannot be split into alternatives.
-        guard case .rejected(let why) = RuleRegex.check("tracker\\.example\\/(a|b)+\\.js", domain: "tracker.example") else {
+        guard case .rejected(let why) = RuleRegex.check("tracker\\.example\\/(a|b)+\\.js", domain: "tracker.example", webKit: RuleRegex.webKit) else {
             return XCTFail("expected a rejection")
         }
         XCTAssertTrue(why.hasPrefix("WebKit: "), why)
     }
 
     func testRejectionsNameTheReason() {
-        XCTAssertEqual(RuleRegex.check("tracker\\.example\\/a\\b", domain: "tracker.example"), .rejected("WebKit: Word boundaries assertions are not supported yet."))
-        XCTAssertEqual(RuleRegex.check("tracker\\.example\\/é", domain: "tracker.example"), .rejected("WebKit: Only ASCII characters are supported in pattern."))
-        guard case .rejected(let why) = RuleRegex.check("other\\.example\\/a\\.js", domain: "tracker.example") else { return XCTFail() }
+        XCTAssertEqual(RuleRegex.check("tracker\\.example\\/a\\b", domain: "tracker.example", webKit: RuleRegex.webKit), .rejected("WebKit: Word boundaries assertions are not supported yet."))
+        XCTAssertEqual(RuleRegex.check("tracker\\.example\\/é", domain: "tracker.example", webKit: RuleRegex.webKit), .rejected("WebKit: Only ASCII characters are supported in pattern."))
+        guard case .rejected(let why) = RuleRegex.check("other\\.example\\/a\\.js", domain: "tracker.example", webKit: RuleRegex.webKit) else { return XCTFail() }
         XCTAssertTrue(why.contains("does not start with the tracker domain tracker.example"), why)
         // Anchored behind the subdomain prefix nothing matches everything, but ".*" still names no tracker.
-        guard case .rejected(let everything) = RuleRegex.check(".*", domain: "tracker.example") else { return XCTFail() }
+        guard case .rejected(let everything) = RuleRegex.check(".*", domain: "tracker.example", webKit: RuleRegex.webKit) else { return XCTFail() }
         XCTAssertTrue(everything.contains("does not start with the tracker domain"), everything)
     }
 
@@ -211,7 +203,7 @@ final class GenerationTests: XCTestCase {
     }
 
     func testTrackersRulesEntitiesDomainsCnames() throws {
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar()))
+        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), webKit: RuleRegex.webKit))
         let tds = g.tds
         XCTAssertEqual(tds.trackers.keys.sorted(), ["adsrv.example", "widget.example"])
         let ads = try XCTUnwrap(tds.trackers["adsrv.example"])
@@ -238,18 +230,18 @@ final class GenerationTests: XCTestCase {
         XCTAssertTrue(d.resourcesNotRules[0].contains("embed\\.js (Script; 900 sites, cookies 0, fingerprinting 0): no cookies"), d.resourcesNotRules[0])
         var strict = TdsPolicy.default
         strict.ruleMinSites = 100
-        let fewer = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), policy: strict))
+        let fewer = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), policy: strict, webKit: RuleRegex.webKit))
         XCTAssertEqual(fewer.tds.trackers["widget.example"]?.rules.map(\.rule), ["widget\\.example\\/collect"], "collect/v2 is on 30 sites < ruleMinSites")
         XCTAssertTrue(d.rules[1].provenance[0].hasPrefix("radar resource widget\\.example\\/collect (Image, XHR; 400 sites"), d.rules[1].provenance[0])
     }
 
     func testOutputDecodesWithoutIssuesAndIsDeterministic() throws {
         let radar = sampleRadar()
-        let a = try TdsGenerator.generate(TdsGeneratorInput(radar: radar)).tds.canonicalBytes
+        let a = try TdsGenerator.generate(TdsGeneratorInput(radar: radar, webKit: RuleRegex.webKit)).tds.canonicalBytes
         var shuffled = radar
         shuffled.domains.reverse()
         shuffled.entities.reverse()
-        let b = try TdsGenerator.generate(TdsGeneratorInput(radar: shuffled)).tds.canonicalBytes
+        let b = try TdsGenerator.generate(TdsGeneratorInput(radar: shuffled, webKit: RuleRegex.webKit)).tds.canonicalBytes
         XCTAssertEqual(a, b)
         let (decoded, issues) = try TrackerDataSet.decode(bytes: a, source: "generated")
         XCTAssertEqual(issues, [])
@@ -262,7 +254,7 @@ final class GenerationTests: XCTestCase {
                               { "regexRule": "widget\\\\.example\\\\/sdk\\\\.js", "surrogate": "sdk.js", "action": "block-ctl-fb" } ],
           "absent.example": [ { "regexRule": "absent\\\\.example\\\\/x\\\\.js", "surrogate": "x.js" } ] }
         """.utf8), source: "mapping.json")
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), mapping: mapping))
+        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), mapping: mapping, webKit: RuleRegex.webKit))
         let rules = try XCTUnwrap(g.tds.trackers["widget.example"]).rules
         let collect = try XCTUnwrap(rules.first { $0.rule == "widget\\.example\\/collect" })
         XCTAssertEqual(collect.surrogate, "noop.js", "the surrogate joins the radar rule with the same regex")
@@ -285,7 +277,7 @@ final class GenerationTests: XCTestCase {
             "new.example": { "reason": "seen in breakage reports", "default": "block" }
         } }
         """.utf8), source: "ov.json")
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), overrides: overrides, overridesSource: "ov.json"))
+        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), overrides: overrides, overridesSource: "ov.json", webKit: RuleRegex.webKit))
         let ads = try XCTUnwrap(g.tds.trackers["adsrv.example"])
         XCTAssertEqual(ads.defaultAction, .ignore)
         XCTAssertEqual(ads.rules.count, 6, "forced to ignore, so its tracking resources became rules")
@@ -321,13 +313,13 @@ final class GenerationTests: XCTestCase {
         XCTAssertThrowsError(try TdsOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"reason": "x", "addRule": []}}}"#.utf8), source: "o.json"))
         // A hand-written rule WebKit rejects fails the run.
         let bad = try! TdsOverrides.decode(bytes: Array(#"{"trackers": {"widget.example": {"reason": "x", "addRules": [{"rule": "widget\\.example\\/a\\b"}]}}}"#.utf8), source: "o.json")
-        XCTAssertThrowsError(try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), overrides: bad, overridesSource: "o.json"))) { e in
+        XCTAssertThrowsError(try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), overrides: bad, overridesSource: "o.json", webKit: RuleRegex.webKit))) { e in
             XCTAssertTrue("\(e)".contains("o.json: $.trackers[\"widget.example\"].addRules[0].rule: widget\\.example\\/a\\b: WebKit: Word boundaries"), "\(e)")
         }
     }
 
     func testExplain() throws {
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar()))
+        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), webKit: RuleRegex.webKit))
         let text = g.explain("widget.example", policy: .default)
         XCTAssertTrue(text.hasPrefix("widget.example: tracker, default ignore\n"), text)
         XCTAssertTrue(text.contains("fewResources: 4 resource patterns < blockMinResources 5"), text)
@@ -376,7 +368,7 @@ final class RadarIngestTests: XCTestCase {
         XCTAssertTrue(text.contains(dir + "/domains/US/truncated.example.json") && text.contains("file skipped"), text)
         XCTAssertTrue(text.contains(dir + "/domains/US/wrongtype.example.json: $.prevalence"), text)
 
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: radar))
+        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: radar, webKit: RuleRegex.webKit))
         XCTAssertTrue(g.issues.contains { $0.description.contains("badregex\\.example\\/a\\b: WebKit: Word boundaries assertions are not supported yet.; resource not made a rule") },
                       g.issues.map(\.description).joined(separator: "\n"))
         XCTAssertThrowsError(try RadarIngest.load(.init(directory: dir, strict: true)))
@@ -393,7 +385,7 @@ final class SampleAgreementTests: XCTestCase {
     func testAgreementWithPublishedTDSOnTheSample() throws {
         let sample = try Paths.shared("tracker-radar-sample")
         let tdsPath = try Paths.shared("tds/ios-tds_v5_2025-06-17.json")
-        let (g, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample)))
+        let (g, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample), webKit: RuleRegex.webKit))
         XCTAssertEqual(g.decisions.count, 119)
         XCTAssertEqual(g.issues, [], g.issues.map(\.description).joined(separator: "\n"))
         let (reference, _) = try TrackerDataSet.load(path: tdsPath)
@@ -411,14 +403,14 @@ final class SampleAgreementTests: XCTestCase {
         let (decoded, issues) = try TrackerDataSet.decode(bytes: bytes, source: "generated")
         XCTAssertEqual(issues, [])
         XCTAssertEqual(decoded.trackers.count, g.tds.trackers.count)
-        let (again, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample)))
+        let (again, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample), webKit: RuleRegex.webKit))
         XCTAssertEqual(again.tds.canonicalBytes, bytes)
     }
 
     func testPublishedMappingApplies() throws {
         let sample = try Paths.shared("tracker-radar-sample")
         let mapping = try Paths.shared("surrogates/mapping.json")
-        let (g, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample), mappingPath: mapping))
+        let (g, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample), mappingPath: mapping, webKit: RuleRegex.webKit))
         // None of the 20 mapped domains is in the 119-file sample: every entry is accounted for in the notes.
         let m = try SurrogateMapping.load(path: mapping)
         XCTAssertEqual(g.notes.filter { $0.contains("not a tracker; surrogate") }.count, m.entries.count)

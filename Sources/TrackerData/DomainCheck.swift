@@ -3,8 +3,9 @@
 // lowercase ASCII and a stray "/" or ":" would silently never match.
 
 import Domains
+import StrictJSON
 
-enum DomainCheck {
+public enum DomainCheck {
     /// Already-normalised hosts (the vast majority of dataset entries) skip the IDNA round trip.
     @inline(__always)
     static func isPlainHost(_ s: String) -> Bool {
@@ -27,7 +28,7 @@ enum DomainCheck {
     }
 
     /// Normalises `raw` into a host name, or returns why it cannot be one.
-    static func normalize(_ raw: String) -> Result<String, DomainProblem> {
+    public static func normalize(_ raw: String) -> Result<String, DomainProblem> {
         // Before any per-character work: IDNA on a hostile 200 MB "domain" would take minutes.
         if raw.utf8.count > DecodingLimits.hostBytes * 4 {
             return .failure(DomainProblem(message: "\(quoted(raw)) is \(raw.utf8.count) bytes long, not a host name (at most \(DecodingLimits.hostBytes))"))
@@ -57,34 +58,7 @@ enum DomainCheck {
     }
 }
 
-struct DomainProblem: Error {
-    let message: String
+public struct DomainProblem: Error, Sendable {
+    public let message: String
 }
 
-/// A string as a JSON string literal, for messages (shows invisible characters). A long value shows its
-/// first 100 characters and its length only.
-func quoted(_ s: String) -> String {
-    let shownLimit = 100
-    var out = "\""
-    var shown = 0
-    for u in s.unicodeScalars {
-        shown += 1
-        if shown > shownLimit {
-            return out + "\"… (\(s.utf8.count) bytes in all)"
-        }
-        switch u {
-        case "\"": out += "\\\""
-        case "\\": out += "\\\\"
-        case "\n": out += "\\n"
-        case "\t": out += "\\t"
-        case "\r": out += "\\r"
-        default:
-            if u.value < 0x20 || u.value == 0x7F {
-                out += "\\u" + String(repeating: "0", count: 4 - String(u.value, radix: 16).count) + String(u.value, radix: 16)
-            } else {
-                out.unicodeScalars.append(u)
-            }
-        }
-    }
-    return out + "\""
-}

@@ -1,4 +1,4 @@
-// PatternSetCompiler: MatcherBuilder, which compiles the patterns of one family (url, top-url or
+// MatcherBuilder compiles the patterns of one family (url, top-url or
 // frame-url) into a Matcher:
 //
 //   patterns ─► PrefixTree (terms interned, equal prefixes shared, ids on the last vertex)

@@ -3,6 +3,7 @@
 # usage: scripts/test-webkit.sh RADARBLOCK SEED CASES
 # Each check prints its own result; the script ends with "N passed, N failed" over the checks and exits 1
 # if any failed. Checks that need DuckDuckGo's data in ../shared are skipped (and say so) when it is absent.
+# ONLY=REGEX runs only the checks whose function name matches (for working on one check; make test runs all).
 set -uo pipefail
 bin=$(readlink -f "${1:?usage: scripts/test-webkit.sh RADARBLOCK SEED CASES}")
 seed=${2:-1}
@@ -20,6 +21,7 @@ passed=0 failed=0 skipped=0
 
 run() {  # run NAME COMMAND...: one check
   local name=$1; shift
+  if [ -n "${ONLY:-}" ] && ! [[ $1 =~ $ONLY ]]; then return 0; fi
   echo "== $name"
   local start=$SECONDS
   if "$@"; then

@@ -118,7 +118,7 @@ public enum ReleaseBuilder {
         if let previous = options.previous {
             progress("comparing with \(previous)")
             let lists = try zip(products.compiled, 1...).map { compiled, n in
-                try LoadedRuleList(ReleaseComparison.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
+                try LoadedRuleList(ReleaseLists.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
             }
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
                                                      newRules: products.rules, newProvenance: products.provenance, newLists: lists)

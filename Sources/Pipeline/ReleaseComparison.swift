@@ -95,7 +95,7 @@ public enum ReleaseComparison {
     }
 
     static func loadRelease(_ dir: String) throws -> DiffSide {
-        let manifest = try Manifest.parse(try FileIO.read(dir + "/" + ReleaseFiles.manifest))
+        let (manifest, lists) = try ReleaseLists.load(dir)
         var side = DiffSide(label: dir, identifier: manifest.identifier)
         side.components = manifest.components
         for (name, record) in manifest.inputs { side.components[name + ".sha256"] = record.sha256 }
@@ -103,42 +103,39 @@ public enum ReleaseComparison {
         if FileManager.default.fileExists(atPath: tdsPath) {
             side.tds = try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
         }
-        var allProvenance: [JSONValue] = []
-        let provPath = dir + "/" + ReleaseFiles.provenance
-        if FileManager.default.fileExists(atPath: provPath) {
-            allProvenance = try JSONParser.parse(try FileIO.read(provPath)).arrayValue ?? []
-        }
-        var offset = 0
-        for entry in manifest.lists {
-            guard let rbcName = entry["rbc"]?.stringValue, let rulesName = entry["rules"]?.stringValue else { continue }
-            let rbcPath = dir + "/" + rbcName
-            let json = try FileIO.read(dir + "/" + rulesName)
-            side.lists.append(try LoadedRuleList(withSource(RBCFile.load(try FileIO.read(rbcPath), path: rbcPath), json: json)))
-            let parsed = try RuleListParser.parse(bytes: json)
-            let rules = parsed.rules.compactMap { r -> ContentRule? in if case .content(let c) = r.kind { return c } else { return nil } }
-            if manifest.lists.count == 1 {
-                side.rules = rules
-                side.provenance = [allProvenance]
-            } else {
-                // Split releases repeat exception rules in every part: provenance.json covers the unsplit list,
-                // so parts are diffed by their rules only.
-                side.rules += rules
-                side.provenance.append([])
-            }
-            offset += rules.count
+        for list in lists {
+            side.lists.append(list.list)
+            side.provenance.append(list.provenance ?? [])
+            guard !list.json.isEmpty else { continue }
+            let parsed = try RuleListParser.parse(bytes: list.json)
+            side.rules += parsed.rules.compactMap { r -> ContentRule? in if case .content(let c) = r.kind { return c } else { return nil } }
         }
         return side
     }
 
-    /// Explaining a decision needs the rule-list source, which an .rbc may leave out; a release has it beside.
-    static func withSource(_ compiled: CompiledRuleList, json: [UInt8]) -> CompiledRuleList {
-        guard !compiled.hasSource, Digest.hash(.sha256, json) == compiled.sourceSHA256 else { return compiled }
-        var c = compiled
-        c.source = json
-        return c
+    public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) -> DiffReport {
+        let (inputs, dataset, rules) = structure(old, new)
+        let corpus = options.requests ?? derivedCorpus(old, new)
+        let requests = corpus.isEmpty ? nil : DecisionDiff.compare(corpus, old: decisionSide(old), new: decisionSide(new))
+        return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests)
     }
 
-    public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) -> DiffReport {
+    /// As `compare`, with the requests read from a stream (a corpus larger than memory) instead of
+    /// `options.requests`; `progress` gets the number of requests checked so far.
+    public static func compare(_ old: DiffSide, _ new: DiffSide, requests stream: RequestStream,
+                               progress: ((Int) -> Void)? = nil) throws -> DiffReport {
+        let (inputs, dataset, rules) = structure(old, new)
+        let requests = try DecisionDiff.compare(stream, old: decisionSide(old), new: decisionSide(new), progress: progress)
+        return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
+    }
+
+    /// The corpus derived from both sides' datasets (empty when neither has a TDS).
+    public static func derivedCorpus(_ old: DiffSide, _ new: DiffSide) -> [MatchRequest] {
+        RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
+    }
+
+    /// Components, trackers and rules: everything but the decisions.
+    static func structure(_ old: DiffSide, _ new: DiffSide) -> ([String: ValueChange<String?>], DatasetDiff?, RuleSetDiff) {
         var inputs: [String: ValueChange<String?>] = [:]
         for key in Set(old.components.keys).union(new.components.keys) where old.components[key] != new.components[key] {
             inputs[key] = ValueChange(old: old.components[key], new: new.components[key])
@@ -148,14 +145,16 @@ public enum ReleaseComparison {
         let rules = RuleSetDiff.compare(old: old.rules, new: new.rules,
                                         oldProvenance: old.provenance.count == 1 ? old.provenance[0] : nil,
                                         newProvenance: new.provenance.count == 1 ? new.provenance[0] : nil)
-        let corpus = options.requests ?? RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
-        var requests: DecisionDiff?
-        if !corpus.isEmpty {
-            requests = DecisionDiff.compare(corpus,
-                                            old: DecisionSide(lists: old.lists, provenance: old.provenance, surrogates: old.surrogates),
-                                            new: DecisionSide(lists: new.lists, provenance: new.provenance, surrogates: new.surrogates))
-        }
-        return DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
+        return (inputs, dataset, rules)
+    }
+
+    static func decisionSide(_ side: DiffSide) -> DecisionSide {
+        DecisionSide(lists: side.lists, provenance: side.provenance, surrogates: side.surrogates)
+    }
+
+    static func report(_ old: DiffSide, _ new: DiffSide, rules: RuleSetDiff, inputs: [String: ValueChange<String?>],
+                       dataset: DatasetDiff?, requests: DecisionDiff?) -> DiffReport {
+        DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
                           rules: rules, requests: requests)
     }
 }

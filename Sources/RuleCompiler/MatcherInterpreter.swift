@@ -35,6 +35,17 @@ public struct Matcher: Sendable {
 
     public func serialized() -> [UInt8] { bytes }
 
+    /// Checks a serialized matcher and returns every id it can report (action lists and universal sets),
+    /// so that a container can check them against its own tables.
+    public static func validatedIDs(serialized b: UnsafeRawBufferPointer) throws -> [UInt64] {
+        let layout = try MatcherBytecode.validate(b)
+        func read(_ from: Int, _ count: Int) -> [UInt64] {
+            (0..<count).map { b.loadUnaligned(fromByteOffset: from + 8 * $0, as: UInt64.self).littleEndian }
+        }
+        return read(layout.ids, layout.idCount) + read(layout.universalFlagFree.lowerBound, layout.universalFlagFree.count / 8)
+            + read(layout.universalWithFlags.lowerBound, layout.universalWithFlags.count / 8)
+    }
+
     private func ids(_ range: Range<Int>) -> [UInt64] {
         bytes.withUnsafeBytes { b in
             stride(from: range.lowerBound, to: range.upperBound, by: 8).map { b.loadUnaligned(fromByteOffset: $0, as: UInt64.self).littleEndian }

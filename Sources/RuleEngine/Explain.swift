@@ -55,7 +55,7 @@ public enum Explain {
         var locations: [UInt32] = []
         for (i, rule) in parsed.rules.enumerated() {
             let info = compiled.rules[i]
-            if let candidates, !candidates.contains(info.actionID) { continue }
+            if let candidates, !candidates.contains(CompiledRuleInfo.automatonID(flags: info.flags, rule: i)) { continue }
             let trigger = rule.trigger
             let f = filter(trigger.urlFilter, trigger.urlFilterIsCaseSensitive)
             guard f.matches(url.bytes) else { continue }
@@ -101,6 +101,26 @@ public enum Explain {
         }
         explanation.reportedLocations = reported
         return explanation
+    }
+
+    /// The deciding rule by the definition of MatchResult.decidedBy, worked out from explanations (one per
+    /// list, in order) instead of the automata: the cross-check of the engine's answer.
+    public static func decidingRule(_ lists: [LoadedRuleList], _ explanations: [ListExplanation]) -> DecidingRule? {
+        var lastBlock: DecidingRule? = nil, lastIgnorePrevious: DecidingRule? = nil
+        for (li, (list, e)) in zip(lists, explanations).enumerated() {
+            func kind(_ loc: UInt32) -> ActionKind { list.kinds[Int(list.actionAt[Int(loc)])] }
+            let reported = Set(e.reportedLocations)
+            // An ignore-following-rules cuts off everything after it (its location and later).
+            let counted = e.matched
+            let cut = counted.filter { kind($0.actionLocation) == .ignoreFollowingRules }.map(\.actionLocation).min() ?? UInt32.max
+            if let b = counted.last(where: { kind($0.actionLocation) == .block && reported.contains($0.actionLocation) }) {
+                lastBlock = DecidingRule(list: li, rule: b.ruleIndex)
+            }
+            if let p = counted.last(where: { kind($0.actionLocation) == .ignorePreviousRules && $0.actionLocation < cut }) {
+                lastIgnorePrevious = DecidingRule(list: li, rule: p.ruleIndex)
+            }
+        }
+        return lastBlock ?? lastIgnorePrevious
     }
 
     /// Human-readable report for `match --url`.
@@ -175,11 +195,13 @@ public enum Explain {
         return s
     }
 
-    static func ruleText(_ rule: ParsedRule) -> String {
+    static func ruleText(_ rule: ParsedRule) -> String { JSONWriter.string(ruleValue(rule)) }
+
+    static func ruleValue(_ rule: ParsedRule) -> JSONValue {
         switch rule.kind {
-        case .content(let r): return JSONWriter.string(r.jsonValue)
+        case .content(let r): return r.jsonValue
         case .reportIdentifier(let t, let id, let rs):
-            return JSONWriter.string(.object(JSONObject([("trigger", t.jsonValue), ("_identifier", .number(id)), ("_rulesetIdentifier", .string(rs))])))
+            return .object(JSONObject([("trigger", t.jsonValue), ("_identifier", .number(id)), ("_rulesetIdentifier", .string(rs))]))
         }
     }
 

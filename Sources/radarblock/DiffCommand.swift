@@ -2,6 +2,7 @@
 
 import FileIO
 import Foundation
+import Glibc
 import Pipeline
 import RuleBuilder
 import RuleDiff
@@ -52,13 +53,22 @@ struct DiffCommand: Command {
             options.mode = mode
         }
         do {
-            var requests: [MatchRequest]? = nil
-            if let file = args.value("--requests") { requests = try readRequests(file) }
-            if let dir = args.value("--pages") { requests = (requests ?? []) + (try PageCorpus.requests(fromDirectory: dir)) }
-            options.requests = requests
+            var streams: [RequestStream] = []
+            var file: JSONLRequests? = nil
+            if let path = args.value("--requests") {
+                file = try JSONLRequests(path: path)
+                streams.append(file!)
+            }
+            defer { file?.close() }
+            if let dir = args.value("--pages") { streams.append(ArrayRequests(try PageCorpus.requests(fromDirectory: dir))) }
             let old = try ReleaseComparison.load(args.positionals[0], options: options)
             let new = try ReleaseComparison.load(args.positionals[1], options: options)
-            let report = ReleaseComparison.compare(old, new, options: options)
+            if streams.isEmpty { streams.append(ArrayRequests(ReleaseComparison.derivedCorpus(old, new))) }
+            let progress = ProgressLine()
+            let report = try ReleaseComparison.compare(old, new, requests: ChainedRequests(streams)) { checked in
+                progress.update("\(checked) requests checked")
+            }
+            progress.finish()
             let text: String
             switch format {
             case "json": text = JSONWriter.string(report.json) + "\n"
@@ -73,19 +83,41 @@ struct DiffCommand: Command {
         }
     }
 
-    /// JSONL requests; a bad line is an error naming the line (a diff must not silently check fewer requests).
-    static func readRequests(_ path: String) throws -> [MatchRequest] {
-        let text = try FileIO.readString(path)
-        var out: [MatchRequest] = []
-        for (i, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
-            if trimmed.isEmpty { continue }
-            do {
-                out.append(try MatchRequest.decode(try JSONParser.parse(String(trimmed))))
-            } catch {
-                throw FileError(path: path, reason: "line \(i + 1): \(error)")
-            }
+}
+
+/// JSONL requests read in chunks; a bad line is an error naming the line (a diff must not silently check
+/// fewer requests). Blank lines are skipped.
+final class JSONLRequests: RequestStream {
+    let path: String
+    private let fd: Int32
+    private var reader: LineReader
+
+    init(path: String) throws {
+        self.path = path
+        if path == "-" {
+            fd = 0
+        } else {
+            fd = open(path, O_RDONLY)
+            if fd < 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
         }
-        return out
+        reader = LineReader(fd: fd)
+    }
+
+    func close() { if fd > 0 { _ = Glibc.close(fd) } }
+
+    func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool {
+        var taken = 0
+        while taken < limit {
+            guard let line = try reader.next(path: path) else { return false }
+            if line.tooLong { throw FileError(path: path, reason: "line \(line.number): the line is too long") }
+            if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            do {
+                chunk.append(try line.bytes.withUnsafeBytes { try MatchRequest.decode(line: $0) })
+            } catch let e as RequestError {
+                throw FileError(path: path, reason: "line \(line.number): \(e.message)")
+            }
+            taken += 1
+        }
+        return true
     }
 }

@@ -3,6 +3,7 @@
 import ContentRules
 import FileIO
 import Foundation
+import Pipeline
 import RuleCompiler
 import RuleEngine
 import StrictJSON
@@ -12,13 +13,15 @@ enum MatchCommand: Command {
     static let summary = "answer what WebKit does with loads, from rule lists (.json or .rbc)"
     static var help: String {
         """
-        usage: radarblock match LIST(.json|.rbc)... --requests FILE.jsonl
-               radarblock match LIST(.json|.rbc)... --url URL --top-url URL [--frame-url URL] [--type TYPE]
-                                                    [--method METHOD] [--load-context top-frame|child-frame] [--json]
+        usage: radarblock match LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE]
+               radarblock match LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE]
+                                        [--method METHOD] [--load-context top-frame|child-frame] [--json]
 
         Reports the actions WebKit's content-extension backend gives a load, in WebKit's order and
-        de-duplication, concatenated over the lists in the order given. JSON lists are validated and
-        compiled in memory exactly like `radarblock compile` does; .rbc files are checked and loaded.
+        de-duplication, concatenated over the lists in the order given. A LIST is rule-list JSON
+        (validated and compiled in memory exactly like `radarblock compile` does), an .rbc file (checked
+        and loaded), or a release directory from `radarblock build`: all the lists its manifest's "lists"
+        array names, in that order, with their provenance.
 
         --requests FILE   one JSON request per line ("-" = stdin):
                             {"url": "...", "topURL": "...", "frameURL": "..." (default topURL),
@@ -29,6 +32,16 @@ enum MatchCommand: Command {
                           "stylesheet" (only when non-empty) is the global display:none stylesheet of
                           every list that saw no ignore-previous-rules for the load, one per line.
                           A line that cannot be answered gets {"error":"line N: ..."}; the run goes on.
+        --explain         with --requests: each answer also names the rule that decided it,
+                            "decidedBy": {"list": NAME, "rule": INDEX, "ruleJSON": {...}, "provenance": {...}}
+                          (null when no rule decided): the last matching rule whose block was reported,
+                          else the last matching ignore-previous-rules rule. "rule" is the rule's index in
+                          the list's JSON; "ruleJSON" is null for an .rbc compiled without its source;
+                          "provenance" is what the builder recorded for the rule (the TDS tracker and rule,
+                          temp list, allowlist, ...) from a release directory or --provenance, else null.
+        --format F        with --requests: json (default, one answer object per line) or text (one
+                          readable line per request: outcome, type, URL, site and the deciding rule)
+        --provenance FILE provenance of the single LIST given (`radarblock convert --provenance`)
         --url URL         explain one load: the rules that decided it, then the answer line.
         --top-url URL     the main document's URL (required with --url)
         --frame-url URL   the URL of the frame issuing the load (default: the top URL)
@@ -46,7 +59,8 @@ enum MatchCommand: Command {
 
         Resource types (request name -> the WebKit type it is matched as):
         \(ResourceTypeMapping.helpTable)
-        Exit status: 0 answered (even if some lines had errors), 1 a list could not be loaded, 2 usage.
+        Exit status: 0 answered (even if some lines had errors), 1 a list (or its provenance) could not be
+        loaded, 2 usage.
         """
     }
 
@@ -54,6 +68,7 @@ enum MatchCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--requests"), OptionSpec("--url"), OptionSpec("--top-url"), OptionSpec("--frame-url"),
             OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false),
+            OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"),
         ], positionals: 1...64)
         let requests = args.value("--requests")
         let url = args.value("--url")
@@ -62,11 +77,31 @@ enum MatchCommand: Command {
             for o in ["--top-url", "--frame-url", "--type", "--method", "--load-context", "--json"] where args.value(o) != nil || args.has(o) {
                 throw UsageError("\(o) goes with --url, not --requests")
             }
+        } else {
+            for o in ["--explain", "--format"] where args.value(o) != nil || args.has(o) {
+                throw UsageError("\(o) goes with --requests (--url always explains)")
+            }
         }
-        let engine = RuleEngine(lists: try args.positionals.map(loadList))
+        let format: MatchBatch.Format
+        switch args.value("--format") ?? "json" {
+        case "json": format = .json
+        case "text": format = .text
+        default: throw UsageError("--format must be json or text")
+        }
+        var loaded = try args.positionals.flatMap(loadLists)
+        if let p = args.value("--provenance") {
+            guard loaded.count == 1, loaded[0].provenance == nil else {
+                throw UsageError("--provenance goes with exactly one rule-list file (a release directory has its own)")
+            }
+            loaded[0].provenance = try readProvenance(p)
+        }
+        let engine = RuleEngine(lists: loaded.map(\.list))
 
         if let requests {
-            return try answer(requestsFrom: requests, engine: engine)
+            let explainer = args.has("--explain") || format == .text
+                ? DecidingRuleDescriber(engine: engine, labels: loaded.map(\.label), provenance: loaded.map(\.provenance)) : nil
+            var batch = MatchBatch(engine: engine, explainer: explainer, format: format)
+            return try answer(requestsFrom: requests, batch: &batch)
         }
         guard let top = args.value("--top-url") else { throw UsageError("--url needs --top-url") }
         let request = MatchRequest(url: url!, topURL: top, frameURL: args.value("--frame-url"), resourceType: args.value("--type") ?? "other",
@@ -83,6 +118,37 @@ enum MatchCommand: Command {
             throw InputError(e.message)
         }
         return ExitCode.success
+    }
+
+    /// A list to match with, the name `--explain` gives it, and its provenance when known.
+    struct NamedList {
+        var list: LoadedRuleList
+        var label: String
+        var provenance: [JSONValue]?
+    }
+
+    /// A release directory's lists (manifest order), or the one list of a file.
+    static func loadLists(_ path: String) throws -> [NamedList] {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            guard ReleaseLists.isRelease(path) else {
+                throw InputError("\(path): a directory, but not a release (no \(ReleaseFiles.manifest))")
+            }
+            return try ReleaseLists.load(path).1.map { NamedList(list: $0.list, label: $0.name, provenance: $0.provenance) }
+        }
+        return [NamedList(list: try loadList(path), label: URL(fileURLWithPath: path).lastPathComponent, provenance: nil)]
+    }
+
+    /// A JSON array parallel to the list's rules (`radarblock convert --provenance`).
+    static func readProvenance(_ path: String) throws -> [JSONValue] {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(try FileIO.read(path))
+        } catch let e as JSONParseError {
+            throw InputError("\(path): invalid JSON at line \(e.line), column \(e.column): \(e.message)")
+        }
+        guard let array = value.arrayValue else { throw InputError("\(path): provenance must be a JSON array (one entry per rule)") }
+        return array
     }
 
     /// Loads a rule list: .rbc (or anything with the .rbc magic) is checked and loaded; otherwise it is JSON.
@@ -103,7 +169,7 @@ enum MatchCommand: Command {
     }
 
     /// Streams JSONL requests to JSONL answers with buffered reads and writes.
-    static func answer(requestsFrom path: String, engine: RuleEngine) throws -> Int32 {
+    static func answer(requestsFrom path: String, batch: inout MatchBatch) throws -> Int32 {
         let fd: Int32
         if path == "-" {
             fd = 0
@@ -113,7 +179,6 @@ enum MatchCommand: Command {
         }
         defer { if fd != 0 { close(fd) } }
         var output = BufferedOutput(fd: 1)
-        var batch = MatchBatch(engine: engine)
         var reader = LineReader(fd: fd)
         while let line = try reader.next(path: path) {
             batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &output.buffer)

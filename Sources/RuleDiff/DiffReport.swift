@@ -105,16 +105,7 @@ public struct DiffReport: Sendable {
         return .object(o)
     }
 
-    func requestJSON(_ r: MatchRequest) -> JSONValue {
-        var o = JSONObject()
-        o["url"] = .string(r.url)
-        o["topURL"] = .string(r.topURL)
-        if let f = r.frameURL { o["frameURL"] = .string(f) }
-        o["resourceType"] = .string(r.resourceType)
-        if let c = r.loadContext { o["loadContext"] = .string(c) }
-        if let m = r.requestMethod { o["requestMethod"] = .string(m) }
-        return .object(o)
-    }
+    func requestJSON(_ r: MatchRequest) -> JSONValue { r.jsonValue }
 
     // MARK: summary lines shared by text and Markdown
 

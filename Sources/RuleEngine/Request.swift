@@ -30,6 +30,20 @@ public struct MatchRequest: Sendable, Hashable {
     }
 }
 
+extension MatchRequest {
+    /// The request as a `match --requests` line's object (absent members left out).
+    public var jsonValue: JSONValue {
+        var o = JSONObject()
+        o["url"] = .string(url)
+        o["topURL"] = .string(topURL)
+        if let f = frameURL { o["frameURL"] = .string(f) }
+        o["resourceType"] = .string(resourceType)
+        if let c = loadContext { o["loadContext"] = .string(c) }
+        if let m = requestMethod { o["requestMethod"] = .string(m) }
+        return .object(o)
+    }
+}
+
 public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }

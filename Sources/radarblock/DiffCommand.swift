@@ -14,7 +14,7 @@ struct DiffCommand: Command {
     static let summary = "compare two releases, TDS files or rule lists: trackers, rules, flipped requests"
     static let help = """
     usage: radarblock diff OLD NEW [--format text|markdown|json] [--requests FILE.jsonl] [--pages DIR]
-                           [--config FILE] [--mode faithful|ddg] [-o OUT]
+                           [--config FILE] [--mode faithful|ddg] [--save-corpus FILE] [-o OUT]
 
     OLD and NEW are each a release directory (from `radarblock build`), a TDS file (converted first, with
     --config), or a rule-list JSON. The report has:
@@ -23,7 +23,8 @@ struct DiffCommand: Command {
                   entities and CNAMEs (when both sides have a TDS)
       rules       WebKit rules added and removed (by canonical rule, with provenance)
       requests    every request whose outcome (allowed, blocked, surrogate) differs, with the rule that decided
-                  on each side. The requests come from --requests (JSONL as for `radarblock match`), from
+                  on each side (the last matching block, or the ignore-previous-rules that let it
+                  through, named by its provenance). The requests come from --requests (JSONL as for `radarblock match`), from
                   --pages (saved HTML pages; a page's URL comes from its "saved from url=" comment, a NAME.html.url
                   file or <base href>), or by default from a corpus derived from both datasets: for every tracker
                   and rule, URLs its pattern matches and near misses, on first-party, same-entity and third-party sites.
@@ -34,7 +35,13 @@ struct DiffCommand: Command {
       --pages DIR       evaluate the subresources of the saved pages in DIR (with --requests: both)
       --config FILE     privacy config used to convert a side given as a TDS file
       --mode MODE       conversion mode for TDS sides: faithful (default) or ddg
+      --save-corpus FILE  also write the requests checked to FILE as JSONL (`radarblock match --requests`
+                        input), e.g. to ask `match --explain` about the derived corpus
       -o, --output FILE write the report there (default stdout)
+
+    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on both cores: memory holds a
+    chunk and the flipped requests, whatever the size of --requests. Progress goes to stderr when it is
+    a terminal.
 
     exit status (as diff(1)): 0 no differences, 1 different, 2 trouble.
     """
@@ -42,7 +49,7 @@ struct DiffCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--format"), OptionSpec("--requests"), OptionSpec("--pages"), OptionSpec("--config"),
-            OptionSpec("--mode"), OptionSpec("-o", "--output"),
+            OptionSpec("--mode"), OptionSpec("-o", "--output"), OptionSpec("--save-corpus"),
         ], positionals: 2...2)
         let format = args.value("--format") ?? "text"
         guard ["text", "markdown", "json"].contains(format) else { throw UsageError("--format must be text, markdown or json") }
@@ -64,11 +71,18 @@ struct DiffCommand: Command {
             let old = try ReleaseComparison.load(args.positionals[0], options: options)
             let new = try ReleaseComparison.load(args.positionals[1], options: options)
             if streams.isEmpty { streams.append(ArrayRequests(ReleaseComparison.derivedCorpus(old, new))) }
+            var requests: RequestStream = ChainedRequests(streams)
+            var saved: SavedRequests? = nil
+            if let path = args.value("--save-corpus") {
+                saved = try SavedRequests(requests, path: path)
+                requests = saved!
+            }
             let progress = ProgressLine()
-            let report = try ReleaseComparison.compare(old, new, requests: ChainedRequests(streams)) { checked in
+            let report = try ReleaseComparison.compare(old, new, requests: requests) { checked in
                 progress.update("\(checked) requests checked")
             }
             progress.finish()
+            try saved?.commit()
             let text: String
             switch format {
             case "json": text = JSONWriter.string(report.json) + "\n"
@@ -120,4 +134,30 @@ final class JSONLRequests: RequestStream {
         }
         return true
     }
+}
+
+/// Passes requests through while writing them as JSONL into a temporary beside `path`, renamed at the end.
+final class SavedRequests: RequestStream {
+    private let inner: RequestStream
+    private let writer: FileIO.StreamWriter
+    private var buffer: [UInt8] = []
+
+    init(_ inner: RequestStream, path: String) throws {
+        self.inner = inner
+        writer = try FileIO.StreamWriter(path: path)
+    }
+
+    func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool {
+        let start = chunk.count
+        let more = try inner.next(limit, into: &chunk)
+        buffer.removeAll(keepingCapacity: true)
+        for r in chunk[start...] {
+            JSONWriter.write(r.jsonValue, into: &buffer)
+            buffer.append(0x0A)
+        }
+        try writer.write(buffer)
+        return more
+    }
+
+    func commit() throws { try writer.commit() }
 }

@@ -85,13 +85,10 @@ public struct DecisionDiff: Sendable {
     /// Streams the corpus through both sides; `progress` gets the number of requests checked after each chunk.
     public static func compare(_ requests: RequestStream, old: DecisionSide, new: DecisionSide,
                                progress: ((Int) -> Void)? = nil) throws -> DecisionDiff {
-        let workers = 2
         // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
+        let workers = 2
         var engines: [(RuleEngine, RuleEngine)] = [(old.engine, new.engine)]
-        for _ in 1..<workers {
-            engines.append((try RuleEngine(lists: old.engine.lists.map { try LoadedRuleList($0.compiled) }),
-                            try RuleEngine(lists: new.engine.lists.map { try LoadedRuleList($0.compiled) })))
-        }
+        for _ in 1..<workers { engines.append((old.engine.copy(), new.engine.copy())) }
         var diff = DecisionDiff()
         var chunk: [MatchRequest] = []
         chunk.reserveCapacity(chunkSize)
@@ -110,7 +107,7 @@ public struct DecisionDiff: Sendable {
                                 let lo = w * size, hi = min(requests.count, lo + size)
                                 guard lo < hi else { return }
                                 let (a, b) = engines[w]
-                                invalidCounts[w] = evaluate(requests[lo..<hi], base: diff.checked + lo, old: (old, a), new: (new, b), into: &results[w])
+                                invalidCounts[w] = evaluate(requests[lo..<hi], old: (old, a), new: (new, b), into: &results[w])
                             }
                         }
                     }
@@ -148,7 +145,7 @@ public struct DecisionDiff: Sendable {
     }
 
     /// Runs `requests` through both sides; returns how many could not be resolved.
-    static func evaluate(_ requests: Slice<UnsafeBufferPointer<MatchRequest>>, base: Int, old: (DecisionSide, RuleEngine),
+    static func evaluate(_ requests: Slice<UnsafeBufferPointer<MatchRequest>>, old: (DecisionSide, RuleEngine),
                          new: (DecisionSide, RuleEngine), into flips: inout [Flip]) -> Int {
         var invalid = 0
         var a = MatchResult(), b = MatchResult()

@@ -41,21 +41,24 @@ public enum Explain {
                                           sawIgnorePreviousRules: false, stylesheet: compiled.stylesheet)
         guard let url = load.url, !load.isData else { return explanation }
         let flags = load.flags | ConditionFlags.mask
-        var cache: [String: URLFilter] = [:]
+        // Parsed patterns are kept with the list: conditions repeat long domain lists across rules and loads.
         func filter(_ p: String, _ cs: Bool) -> URLFilter {
             let key = (cs ? "1" : "0") + p
-            if let f = cache[key] { return f }
+            if let f = list.explainFilters[key] { return f }
             let f = URLFilter.parse(p, caseSensitive: cs)
-            cache[key] = f
+            list.explainFilters[key] = f
             return f
         }
         let universal = Set(compiled.universalActions)
-        let candidates: Set<UInt64>? = prefilter
-            ? Set(list.url.match(url.bytes, requestFlags: flags)).union(list.url.universalFlagFree) : nil
+        // The automata report rule indices: with the prefilter, only those rules are examined.
+        let examined: [Int] = prefilter
+            ? Array(Set((list.url.match(url.bytes, requestFlags: flags) + list.url.universalFlagFree).map { Int(UInt32(truncatingIfNeeded: $0)) })
+                .filter { $0 < parsed.rules.count }).sorted()
+            : Array(parsed.rules.indices)
         var locations: [UInt32] = []
-        for (i, rule) in parsed.rules.enumerated() {
+        for i in examined {
+            let rule = parsed.rules[i]
             let info = compiled.rules[i]
-            if let candidates, !candidates.contains(CompiledRuleInfo.automatonID(flags: info.flags, rule: i)) { continue }
             let trigger = rule.trigger
             let f = filter(trigger.urlFilter, trigger.urlFilterIsCaseSensitive)
             guard f.matches(url.bytes) else { continue }

@@ -22,6 +22,12 @@ public struct MatchBatch {
         self.format = format
     }
 
+    /// A batch answering the same, for another thread.
+    public func copy() -> MatchBatch {
+        let e = engine.copy()
+        return MatchBatch(engine: e, explainer: explainer?.describing(e), format: format)
+    }
+
     /// Appends the answer line for one request line (without its newline) to `out`.
     public mutating func answer(line: ArraySlice<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]) {
         if tooLong {
@@ -87,7 +93,7 @@ public struct MatchBatch {
 /// Names deciding rules for `match --explain`: {"list", "rule" (index in the list's JSON), "ruleJSON",
 /// "provenance"}, where provenance is the builder's record of the rule (null when not known).
 public struct DecidingRuleDescriber {
-    let engine: RuleEngine
+    private(set) var engine: RuleEngine
     /// Per list: the name printed as "list" (file name or identifier).
     let labels: [String]
     /// Per list: provenance by JSON index, when known.
@@ -98,6 +104,15 @@ public struct DecidingRuleDescriber {
         self.engine = engine
         self.labels = labels
         self.provenance = provenance
+        // Parsed once here, so that copies for other threads share the parsed rules.
+        for list in engine.lists { list.parseSource() }
+    }
+
+    /// The same descriptions from `engine` (a copy of this one's, for another thread).
+    func describing(_ engine: RuleEngine) -> DecidingRuleDescriber {
+        var d = self
+        d.engine = engine
+        return d
     }
 
     public func value(_ d: DecidingRule) -> JSONValue {

@@ -267,7 +267,8 @@ public final class URLResolver {
         let host = url.host
         if let d = domains[host] { return d }
         let d = Array(PublicSuffixLookup.webKitRegistrableDomain(host).utf8)
-        if domains.count >= 4096 { domains.removeAll(keepingCapacity: true) }
+        // Sites repeat across a corpus; public-suffix lookups are the costly part of resolving a request.
+        if domains.count >= 1 << 16 { domains.removeAll(keepingCapacity: true) }
         domains[host] = d
         return d
     }

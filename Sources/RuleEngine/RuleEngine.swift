@@ -84,6 +84,26 @@ public final class LoadedRuleList {
         universalRuleOfAction = universalRule
     }
 
+    private init(sharing other: LoadedRuleList) {
+        compiled = other.compiled
+        url = other.url
+        top = other.top
+        frame = other.frame
+        topUniversal = other.topUniversal
+        frameUniversal = other.frameUniversal
+        actionAt = other.actionAt
+        actions = other.actions
+        kinds = other.kinds
+        actionJSON = other.actionJSON
+        universal = other.universal
+        ruleActionID = other.ruleActionID
+        universalRuleOfAction = other.universalRuleOfAction
+        parsed = other.parsed
+    }
+
+    /// The same list with its own caches and scratch space, for another thread (the tables are shared).
+    public func copy() -> LoadedRuleList { LoadedRuleList(sharing: self) }
+
     /// Compiles rule-list JSON in memory through the same path as an .rbc file (compile, write, load).
     /// The source is embedded so that answers can be explained rule by rule.
     public static func compiling(json: [UInt8], options: RuleListCompiler.Options = .init()) throws -> LoadedRuleList {
@@ -96,6 +116,8 @@ public final class LoadedRuleList {
     public var identifier: String { compiled.identifier }
 
     private var parsed: ParsedRuleList? = nil
+    /// Explain's parsed url-filter and condition patterns (by case sensitivity and pattern).
+    var explainFilters: [String: URLFilter] = [:]
 
     /// The embedded source's rules (parsed once, for explanations).
     func parsedSource() throws -> ParsedRuleList {
@@ -105,6 +127,9 @@ public final class LoadedRuleList {
         return p
     }
     public var stylesheet: String { compiled.stylesheet }
+
+    /// Parses the embedded source now (explanations need it; copies made afterwards share it).
+    public func parseSource() { _ = try? parsedSource() }
 
     /// The JSON of compiled rule `rule` (report-identifier rules: their trigger and identifiers), from the
     /// embedded source; nil when the list was compiled without it.
@@ -279,6 +304,9 @@ public final class RuleEngine {
     public init(lists: [LoadedRuleList]) {
         self.lists = lists
     }
+
+    /// An engine answering the same, for another thread.
+    public func copy() -> RuleEngine { RuleEngine(lists: lists.map { $0.copy() }) }
 
     public func resolve(_ request: MatchRequest) throws -> ResourceLoad {
         try ResourceLoad(request, resolver: resolver)

@@ -68,8 +68,7 @@ struct DiffCommand: Command {
             }
             defer { file?.close() }
             if let dir = args.value("--pages") { streams.append(ArrayRequests(try PageCorpus.requests(fromDirectory: dir))) }
-            let old = try ReleaseComparison.load(args.positionals[0], options: options)
-            let new = try ReleaseComparison.load(args.positionals[1], options: options)
+            let (old, new) = try loadBoth(args.positionals[0], args.positionals[1], options: options)
             if streams.isEmpty { streams.append(ArrayRequests(ReleaseComparison.derivedCorpus(old, new))) }
             var requests: RequestStream = ChainedRequests(streams)
             var saved: SavedRequests? = nil
@@ -97,6 +96,19 @@ struct DiffCommand: Command {
         }
     }
 
+}
+
+extension DiffCommand {
+    /// Loads both sides at once, one per core (each is independent of the other).
+    static func loadBoth(_ a: String, _ b: String, options: DiffOptions) throws -> (DiffSide, DiffSide) {
+        var sides = [Result<DiffSide, Error>](repeating: .failure(CancellationError()), count: 2)
+        sides.withUnsafeMutableBufferPointer { sides in
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                sides[i] = Result { try ReleaseComparison.load(i == 0 ? a : b, options: options) }
+            }
+        }
+        return (try sides[0].get(), try sides[1].get())
+    }
 }
 
 /// JSONL requests read in chunks; a bad line is an error naming the line (a diff must not silently check

@@ -93,7 +93,12 @@ enum MatchCommand: Command {
             guard loaded.count == 1, loaded[0].provenance == nil else {
                 throw UsageError("--provenance goes with exactly one rule-list file (a release directory has its own)")
             }
-            loaded[0].provenance = try readProvenance(p)
+            let provenance = try readProvenance(p)
+            let rules = loaded[0].list.compiled.sourceRuleCount
+            guard provenance.count == rules else {
+                throw InputError("\(p): \(provenance.count) provenance entries, but \(args.positionals[0]) has \(rules) rules (give the provenance written with this list)")
+            }
+            loaded[0].provenance = provenance
         }
         let engine = RuleEngine(lists: loaded.map(\.list))
 
@@ -168,7 +173,8 @@ enum MatchCommand: Command {
         }
     }
 
-    /// Streams JSONL requests to JSONL answers with buffered reads and writes.
+    /// Streams JSONL requests to JSONL answers with buffered reads and writes: lines are read in chunks,
+    /// each chunk answered in two halves on two cores (each with its own engine copy), and written in order.
     static func answer(requestsFrom path: String, batch: inout MatchBatch) throws -> Int32 {
         let fd: Int32
         if path == "-" {
@@ -180,13 +186,48 @@ enum MatchCommand: Command {
         defer { if fd != 0 { close(fd) } }
         var output = BufferedOutput(fd: 1)
         var reader = LineReader(fd: fd)
-        while let line = try reader.next(path: path) {
-            batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &output.buffer)
-            if output.buffer.count >= 1 << 16, !output.flush() { return ExitCode.success }
+        let workers = ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1
+        var batches = [batch] + (1..<max(workers, 1)).map { _ in batch.copy() }
+        var outputs = [[UInt8]](repeating: [], count: batches.count)
+        var lines: [LineReader.Line] = []
+        var done = false
+        while !done {
+            lines.removeAll(keepingCapacity: true)
+            var bytes = 0
+            while lines.count < chunkLines && bytes < chunkBytes {
+                guard let line = try reader.next(path: path) else {
+                    done = true
+                    break
+                }
+                bytes += line.bytes.count
+                lines.append(line)
+            }
+            if lines.isEmpty { break }
+            let share = (lines.count + batches.count - 1) / batches.count
+            lines.withUnsafeBufferPointer { lines in
+                batches.withUnsafeMutableBufferPointer { batches in
+                    outputs.withUnsafeMutableBufferPointer { outputs in
+                        DispatchQueue.concurrentPerform(iterations: batches.count) { w in
+                            outputs[w].removeAll(keepingCapacity: true)
+                            for line in lines[min(lines.count, w * share)..<min(lines.count, (w + 1) * share)] {
+                                batches[w].answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &outputs[w])
+                            }
+                        }
+                    }
+                }
+            }
+            for o in outputs {
+                output.buffer.append(contentsOf: o)
+                if !output.flush() { return ExitCode.success }
+            }
         }
         _ = output.flush()
         return ExitCode.success
     }
+
+    /// Lines per chunk: large enough to amortize waking the second core, small enough to stream.
+    static let chunkLines = 16384
+    static let chunkBytes = 8 << 20
 }
 
 /// Reads lines from a file descriptor in large chunks; a line longer than `maximumLineLength` is

@@ -68,13 +68,13 @@ final class DecidingRuleReleaseTests: XCTestCase {
                 XCTAssertEqual(decision.outcome != .allowed, results.0.isBlocked)
                 if decision.outcome != .allowed { XCTAssertNotNil(reference, "a blocked side names its rule: \(flip.request)") }
                 // Explain without the automaton's candidates on a sample: slow, and fully independent.
-                if i % 2000 == 0 {
+                if i % 5000 == 0 {
                     XCTAssertEqual(try explained(side, load, prefilter: false), reference, "flip \(i) (unfiltered): \(flip.request)")
                     fullChecks += 1
                 }
             }
         }
-        XCTAssertGreaterThan(fullChecks, 20)
+        XCTAssertGreaterThanOrEqual(fullChecks, 10)
         _ = results.1
     }
 

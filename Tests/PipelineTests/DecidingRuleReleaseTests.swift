@@ -117,13 +117,15 @@ final class DecidingRuleReleaseTests: XCTestCase {
     }
 
     /// The TDS rule a blocked request is about, read straight from the TDS: the tracker owning the
-    /// request's host (longest match, through a CNAME when the host is an alias), then its first rule whose
+    /// request's host (longest match; through its CNAME when no tracker owns the host), then its first rule whose
     /// regex matches the URL and whose options apply, else its default.
     static func tdsRule(about url: String, site: String, type: String, in tds: TrackerDataSet) -> (tracker: String, part: JSONValue)? {
         guard let host = URLComponents(string: url)?.host?.lowercased(), let siteHost = URLComponents(string: site)?.host?.lowercased()
         else { return nil }
         var hosts = Host.suffixes(of: host)
-        if let alias = hosts.first(where: { tds.cnames[$0] != nil }), let target = tds.cnames[alias] { hosts = Host.suffixes(of: target) }
+        // A host under a tracker is judged by that tracker; only other hosts are uncloaked.
+        if !hosts.contains(where: { tds.trackers[$0] != nil }), let alias = hosts.first(where: { tds.cnames[$0] != nil }),
+           let target = tds.cnames[alias] { hosts = Host.suffixes(of: target) }
         guard let domain = hosts.first(where: { tds.trackers[$0] != nil }), let tracker = tds.trackers[domain] else { return nil }
         for (i, rule) in tracker.rules.enumerated() {
             guard let regex = try? NSRegularExpression(pattern: rule.rule, options: [.caseInsensitive]),

@@ -9,9 +9,14 @@ RELEASE_BIN = $(BUILD_DIR)/release/radarblock
 OUT        ?= out
 SEED       ?= 1
 CASES      ?= 1000
+PREFIX     ?= /usr/local
+DIST       ?= dist
+# The release binary carries the Swift runtime (make dist ships it as is): only Debian's shared libraries remain.
+RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
-.PHONY: all deps deps-test build demo test test-js test-webkit bench clean
+FUZZ_SECONDS ?= 30
+.PHONY: all deps deps-test build demo test test-js test-cli test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -22,7 +27,7 @@ deps-test:
 	@scripts/install-deps.sh test
 
 build: deps
-	$(SWIFT) build -c release --scratch-path $(BUILD_DIR) --product radarblock
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(BUILD_DIR) --product radarblock
 
 demo: build
 	scripts/demo.sh $(RELEASE_BIN) $(OUT)/demo
@@ -31,18 +36,43 @@ test: deps-test build
 	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
+	$(MAKE) --no-print-directory test-cli
 	$(MAKE) --no-print-directory test-webkit
+	$(MAKE) --no-print-directory test-dist
+	$(MAKE) --no-print-directory test-fuzz
 
 test-js: build
 	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
 
+test-cli: build
+	tests/cli/hostile-input.sh $(RELEASE_BIN)
+
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)
 
+dist: build
+	scripts/dist.sh $(RELEASE_BIN) $(DIST)
+
+# make install PREFIX=DIR [DESTDIR=STAGING]: binary, man page, bash and zsh completions.
+install: build
+	scripts/install-files.sh $(RELEASE_BIN) $(DESTDIR)$(PREFIX)
+
+# The shipped artifacts: tarball on a PATH without Swift, ldd, the .deb (dpkg -i, then purge), man page = --help.
+test-dist: dist
+	BUILD_DIR=$(BUILD_DIR) tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
+
+# Fuzz targets (Fuzz/): every target for FUZZ_SECONDS each; fails on a crash, leak, timeout or OOM.
+fuzz: build
+	Fuzz/run.sh $(RELEASE_BIN) $(FUZZ_SECONDS)
+
+# make test's share: a short fixed budget per target.
+test-fuzz: build
+	Fuzz/run.sh $(RELEASE_BIN) 12
+
 bench: build
 	@scripts/install-deps.sh bench
-	$(SWIFT) build -c release --scratch-path $(BUILD_DIR) --product radarblock-bench
+	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(BUILD_DIR) --product radarblock-bench
 	scripts/bench.sh $(RELEASE_BIN)
 
 clean:
-	rm -rf $(BUILD_DIR) $(OUT)
+	rm -rf $(BUILD_DIR) $(OUT) $(DIST)

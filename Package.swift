@@ -19,9 +19,11 @@ let package = Package(
         .systemLibrary(name: "CCrypto", pkgConfig: "libcrypto", providers: [.apt(["libssl-dev"])]),
         .systemLibrary(name: "CLibXML2", pkgConfig: "libxml-2.0", providers: [.apt(["libxml2-dev"])]),
         .systemLibrary(name: "CICU", pkgConfig: "icu-uc", providers: [.apt(["libicu-dev"])]),
+        .systemLibrary(name: "CCurl", pkgConfig: "libcurl", providers: [.apt(["libcurl4-openssl-dev"])]),
 
         .target(name: "CSystem"),
         .target(name: "CHTMLWalk", dependencies: ["CLibXML2"]),
+        .target(name: "CHTTPFetch", dependencies: ["CCurl"]),
         .target(name: "StrictJSON"),
         .target(name: "FileIO"),
         .target(name: "Digest", dependencies: ["CCrypto"]),
@@ -37,7 +39,7 @@ let package = Package(
         .target(name: "RuleDiff", dependencies: ["FileIO", "Domains", "RuleEngine", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk"]),
         .target(name: "WebKitBridge", dependencies: ["FileIO"]),
         .target(name: "Pipeline", dependencies: [
-            "CSystem", "WebKitBridge",
+            "CSystem", "CHTTPFetch", "WebKitBridge",
             "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
             "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO",
         ]),
@@ -62,6 +64,6 @@ let package = Package(
         .testTarget(name: "SurrogatesTests", dependencies: ["Surrogates", "TrackerData", "StrictJSON"]),
         .testTarget(name: "RuleDiffTests", dependencies: ["RuleDiff", "RuleEngine", "TrackerData", "StrictJSON"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
-        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StrictJSON"]),
+        .testTarget(name: "PipelineTests", dependencies: ["Pipeline", "StrictJSON", "Surrogates", "WebKitBridge"]),
     ]
 )

@@ -46,6 +46,10 @@ if [ "${SKIP_DIFF_SCALE_BENCH:-0}" != 1 ]; then
   python3 "$here/bench/diff_scale.py" "$BIN" "$BENCH_DIR/diff-scale" || status=$?
 fi
 
+if [ "${SKIP_HOSTILE_BENCH:-0}" != 1 ]; then
+  echo
+  "$here/bench-hostile.sh" "$BIN"
+fi
 if [ -x "$here/bench-radar.sh" ] && [ "${SKIP_RADAR_BENCH:-0}" != 1 ]; then
   echo
   "$here/bench-radar.sh" "$BIN"

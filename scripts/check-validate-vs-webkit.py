@@ -574,14 +574,15 @@ def find_radarblock(explicit):
     sys.exit("check-validate-vs-webkit: radarblock binary not found (swift build, or --radarblock PATH)")
 
 
-def ours(radarblock, sources):
+def ours(radarblock, sources, target=None):
     out = []
     with tempfile.TemporaryDirectory(prefix="rb-validate-") as d:
         path = os.path.join(d, "rules.json")
         for s in sources:
             with open(path, "wb") as f:
                 f.write(s.encode("utf-8"))
-            p = subprocess.run([radarblock, "validate", path, "--json"], capture_output=True, timeout=600)
+            cmd = [radarblock, "validate", path, "--json"] + (["--target", target] if target else [])
+            p = subprocess.run(cmd, capture_output=True, timeout=600)
             if p.returncode not in (0, 1):
                 out.append({"crash": p.returncode, "stderr": p.stderr.decode("utf-8", "replace")[-500:]})
                 continue
@@ -610,6 +611,7 @@ def webkit(sources):
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--radarblock")
+    ap.add_argument("--target", help="radarblock's engine profile for the installed WebKit (validate --target)")
     ap.add_argument("--write-fixtures", action="store_true")
     group = ap.add_mutually_exclusive_group()
     group.add_argument("--only-css", action="store_true")
@@ -624,7 +626,7 @@ def main():
         items += [("css", s, css_list(s)) for s in css_selectors()]
     sources = [s for _, _, s in items]
     wk = webkit(sources)
-    us = ours(radarblock, sources)
+    us = ours(radarblock, sources, args.target)
 
     agree = 0
     list_fixture, css_fixture = [], []

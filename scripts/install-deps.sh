@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # Installs the Debian packages radarblock needs, only those that are missing.
-#   scripts/install-deps.sh build   C libraries the Swift package links (libpsl, libidn2, libcrypto, libxml2, ICU)
+#   scripts/install-deps.sh build   C libraries the Swift package links (libpsl, libidn2, libcrypto, libxml2, ICU;
+#                                   libcurl for FoundationNetworking, which the static-stdlib release build links)
 #   scripts/install-deps.sh test    build + node (surrogate tests) + WebKitGTK, GObject bindings and Xvfb (real-WebKit tests)
 set -euo pipefail
 kind=${1:-build}
-packages=(pkg-config libpsl-dev publicsuffix libidn2-dev libssl-dev libxml2-dev libicu-dev)
+packages=(pkg-config libpsl-dev publicsuffix libidn2-dev libssl-dev libxml2-dev libicu-dev libcurl4-openssl-dev)
+# JavaScriptCore (run time, dlopen): surrogate bodies are checked with its parser.
+packages+=(libjavascriptcoregtk-6.0-1)
 if [ "$kind" = test ] || [ "$kind" = bench ]; then
   packages+=(nodejs libwebkitgtk-6.0-dev gir1.2-webkit-6.0 python3-gi xvfb xauth openssl)
 fi

@@ -3,35 +3,45 @@
 #
 #   scripts/nightly.sh PUBLISH_DIR TDS_URL_OR_FILE [CONFIG_URL_OR_FILE] [SURROGATES_URL_OR_FILE]
 #
+# Layout: PUBLISH_DIR/releases/<identifier>/ holds each release; PUBLISH_DIR/current and PUBLISH_DIR/previous
+# are symbolic links into it (current -> releases/<identifier>). Apps read PUBLISH_DIR/current.
 # Fetches the inputs (conditional requests through a cache, so unchanged inputs cost one 304 each),
 # rebuilds only when an input changed, writes changes.md / changes.json against the current release, and
-# replaces PUBLISH_DIR/current in one atomic swap (radarblock build does the swap; PUBLISH_DIR/current never
-# disappears, not even for a moment). The release it replaced is kept as PUBLISH_DIR/previous. A failed build
-# falls back as DuckDuckGo's apps do (the current release's TDS, then without the config) and says so in the
-# manifest; if every fallback fails, PUBLISH_DIR/current is left exactly as it was.
+# publishes: radarblock build writes the new release beside the current one and swaps the `current` link
+# in one rename (PUBLISH_DIR/current never disappears, not even for a moment). `previous` then points at the
+# release it replaced; older releases are removed. A failed build falls back as DuckDuckGo's apps do (the
+# current release's TDS, then without the config) and says so in the manifest; if every fallback fails,
+# PUBLISH_DIR/current is left exactly as it was. A PUBLISH_DIR/current that is a real directory (the older
+# layout) is moved to releases/legacy first.
 #
 # Exit status: 0 published a new release, or nothing changed ("unchanged: ..." on stdout);
 #              1 the build failed (the message on stderr names the broken component); 2 usage error.
 # Environment: RADARBLOCK (the binary; default: radarblock on PATH), RADARBLOCK_CACHE (default PUBLISH_DIR/.cache).
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,17p' "$0" >&2
+  sed -n '2,22p' "$0" >&2
   exit 2
 fi
 publish=$1 tds=$2 config=${3:-} surrogates=${4:-}
 bin=${RADARBLOCK:-radarblock}
 cache=${RADARBLOCK_CACHE:-$publish/.cache}
-mkdir -p "$publish" "$cache"
+mkdir -p "$publish/releases" "$cache"
+
+if [ -d "$publish/current" ] && [ ! -L "$publish/current" ]; then
+  mv "$publish/current" "$publish/releases/legacy"
+  ln -s releases/legacy "$publish/current"
+fi
+# Before the first release, `current` points at a release not yet built; the build publishes beside it.
+[ -L "$publish/current" ] || ln -s releases/initial "$publish/current"
 
 args=(build --tds "$tds" --cache "$cache" --out "$publish/current")
 [ -n "$config" ] && args+=(--config "$config")
 [ -n "$surrogates" ] && args+=(--surrogates "$surrogates")
-have_current=0
+old=""
 if [ -f "$publish/current/manifest.json" ]; then
-  have_current=1
-  rm -rf "$publish/.previous-candidate"
-  cp -a "$publish/current" "$publish/.previous-candidate"
-  args+=(--previous "$publish/.previous-candidate" --if-changed --fallback "$publish/.previous-candidate")
+  old=$(readlink "$publish/current")
+  # The current release stays in place while the new one is built beside it: no copy is needed.
+  args+=(--previous "$publish/current" --if-changed --fallback "$publish/current")
 fi
 
 set +e
@@ -40,11 +50,17 @@ status=$?
 set -e
 echo "$output"
 if [ $status -ne 0 ] || [[ "$output" == unchanged:* ]]; then
-  rm -rf "$publish/.previous-candidate"
   exit $status
 fi
-if [ $have_current -eq 1 ]; then
-  rm -rf "$publish/previous"
-  mv "$publish/.previous-candidate" "$publish/previous"
+new=$(readlink "$publish/current")
+if [ -n "$old" ] && [ "$old" != "$new" ]; then
+  ln -sfn "$old" "$publish/.previous-link"
+  mv -T "$publish/.previous-link" "$publish/previous"
 fi
-echo "published $publish/current"
+keep_previous=$(readlink "$publish/previous" 2>/dev/null || true)
+for dir in "$publish"/releases/*; do
+  name="releases/$(basename "$dir")"
+  [ "$name" = "$new" ] || [ "$name" = "$keep_previous" ] && continue
+  [ -f "$dir/manifest.json" ] && rm -rf "$dir"
+done
+echo "published $publish/current -> $new"

@@ -12,10 +12,14 @@ public struct RuleListParserOptions: Sendable, Hashable {
     /// True reproduces WebKit 2.52+, which reads `_identifier` / `_rulesetIdentifier` and appends a report-identifier
     /// rule after each rule that has one. The installed WebKitGTK 2.50.6 ignores those keys (false, the default).
     public var identifierRules: Bool
+    /// The engine whose parser to reproduce: its rule limit and the trigger keys it reads (others are ignored).
+    public var target: EngineProfile
 
-    public init(cssSelectorsAllowed: Bool = true, identifierRules: Bool = false) {
+    /// `identifierRules` nil means: as the target does.
+    public init(cssSelectorsAllowed: Bool = true, identifierRules: Bool? = nil, target: EngineProfile = .default) {
         self.cssSelectorsAllowed = cssSelectorsAllowed
-        self.identifierRules = identifierRules
+        self.identifierRules = identifierRules ?? target.readsIdentifierRules
+        self.target = target
     }
 
     /// What the installed WebKitGTK (2.50.6) does.
@@ -101,8 +105,9 @@ public enum RuleListParser {
         guard case .array(let elements) = root else {
             throw RuleListValidationError(.jsonTopLevelStructureNotAnArray, detail: "the top-level value is \(describe(root))")
         }
-        if elements.count > maximumRuleCount {
-            throw RuleListValidationError(.jsonTooManyRules, detail: "\(elements.count) rules, at most \(maximumRuleCount) allowed")
+        let limit = options.target.maximumRuleCount
+        if elements.count > limit {
+            throw RuleListValidationError(.jsonTooManyRules, detail: "\(elements.count) rules, at most \(limit) allowed by \(options.target.name)")
         }
         var rules: [ParsedRule] = []
         rules.reserveCapacity(elements.count)
@@ -179,7 +184,7 @@ public enum RuleListParser {
     }
 
     static func loadRule(_ rule: JSONObject, options: RuleListParserOptions) throws -> LoadedRule {
-        let trigger = try loadTrigger(rule)
+        let trigger = try loadTrigger(rule, target: options.target)
         let action: Action
         switch try loadAction(rule, options: options) {
         case .skip(let reason): return .skipped(reason)
@@ -195,7 +200,9 @@ public enum RuleListParser {
         return .rule(ContentRule(trigger: trigger, action: action), identifier: identifier)
     }
 
-    static func loadTrigger(_ rule: JSONObject) throws -> Trigger {
+    /// Keys the target does not read are skipped exactly as that engine skips them (silently).
+    static func loadTrigger(_ rule: JSONObject, target: EngineProfile = .default) throws -> Trigger {
+        let frameURL = target.readsFrameURLConditions
         guard case .object(let t)? = rule["trigger"] else {
             throw RuleFailure(.jsonInvalidTrigger, rule["trigger"].map { "trigger is \(describe($0))" } ?? "the rule has no trigger")
         }
@@ -207,13 +214,15 @@ public enum RuleListParser {
         // Only JSON booleans count; any other value is ignored.
         if case .bool(let b)? = t["url-filter-is-case-sensitive"] { trigger.urlFilterIsCaseSensitive = b }
         if case .bool(let b)? = t["top-url-filter-is-case-sensitive"] { trigger.topURLFilterIsCaseSensitive = b }
-        if case .bool(let b)? = t["frame-url-filter-is-case-sensitive"] { trigger.frameURLFilterIsCaseSensitive = b }
+        if frameURL, case .bool(let b)? = t["frame-url-filter-is-case-sensitive"] { trigger.frameURLFilterIsCaseSensitive = b }
 
-        trigger.resourceTypes = try flagNames(t, "resource-type") { ResourceTypeName.flags(of: $0) != nil }
+        trigger.resourceTypes = try flagNames(t, "resource-type") { ResourceTypeName.flags(of: $0) != nil && target.accepts(resourceType: $0) }
         trigger.loadTypes = try flagNames(t, "load-type") { LoadTypeName.flags(of: $0) != nil }
-        trigger.loadContexts = try flagNames(t, "load-context") { LoadContextName.flags(of: $0) != nil }
+        if target.readsLoadContext {
+            trigger.loadContexts = try flagNames(t, "load-context") { LoadContextName.flags(of: $0) != nil }
+        }
 
-        if let value = t["request-method"] {
+        if target.readsRequestMethod, let value = t["request-method"] {
             guard case .string(let method) = value, RequestMethodName.all.contains(asciiLowercased(method)) else {
                 throw RuleFailure(.jsonInvalidRequestMethod, "request-method is \(describe(value))")
             }
@@ -221,7 +230,7 @@ public enum RuleListParser {
         }
 
         // Conditions, in WebKit's key order. A second condition key is an error before its value is looked at.
-        for kind in TriggerCondition.Kind.allCases {
+        for kind in TriggerCondition.Kind.allCases where frameURL || !kind.isFrameURL {
             guard let value = t[kind.rawValue] else { continue }
             if let existing = trigger.condition {
                 throw RuleFailure(.jsonMultipleConditions, "\(kind.rawValue) after \(existing.kind.rawValue)")
@@ -273,7 +282,11 @@ public enum RuleListParser {
         guard case .object(let a)? = rule["action"] else {
             throw RuleFailure(.jsonInvalidAction, rule["action"].map { "action is \(describe($0))" } ?? "the rule has no action")
         }
-        switch a["type"]?.stringValue ?? "" {
+        let type = a["type"]?.stringValue ?? ""
+        if !options.target.accepts(actionType: type) {
+            throw RuleFailure(.jsonInvalidActionType, "type \"\(type)\" is not an action \(options.target.name) knows")
+        }
+        switch type {
         case "block": return .action(.block)
         case "ignore-previous-rules": return .action(.ignorePreviousRules)
         case "ignore-following-rules": return .action(.ignoreFollowingRules)

@@ -18,18 +18,36 @@ public struct FileError: Error, CustomStringConvertible {
 }
 
 public enum FileIO {
-    /// Reads a whole file ("-" reads stdin).
+    /// Reads a whole file ("-" reads stdin). FIFOs and process substitutions (`<(...)`, /dev/fd/N) are read
+    /// to their end like regular files: only plain read(2) calls, no size queries or mapping.
     public static func read(_ path: String) throws -> [UInt8] {
-        if path == "-" { return Array(FileHandle.standardInput.readDataToEndOfFile()) }
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
-            throw FileError(path: path, reason: "no such file")
-        }
-        if isDir.boolValue { throw FileError(path: path, reason: "is a directory, expected a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
+        if path == "-" { return try readToEnd(fd: 0, path: "stdin") }
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT || errno == ENOTDIR { throw FileError(path: path, reason: "no such file") }
             throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
         }
-        return Array(data)
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, reason: "is a directory, expected a file") }
+        let fd = open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))") }
+        defer { close(fd) }
+        return try readToEnd(fd: fd, path: path)
+    }
+
+    private static func readToEnd(fd: Int32, path: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 16)
+        while true {
+            let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
+            if n == 0 { return bytes }
+            if n < 0 {
+                if errno == EINTR { continue }
+                throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
+            }
+            // Larger chunks once the file is known to be big, so reading stays linear with few system calls.
+            bytes.append(contentsOf: chunk[0..<n])
+            if n == chunk.count && chunk.count < (1 << 22) { chunk = [UInt8](repeating: 0, count: chunk.count * 4) }
+        }
     }
 
     public static func readString(_ path: String) throws -> String {

@@ -1,12 +1,12 @@
 // Inputs come from files or http(s) URLs. For URLs we keep a cache directory so that nightly runs make
 // conditional requests (If-None-Match / If-Modified-Since) and a 304 reuses the cached body; ETag and
 // Last-Modified are recorded in the manifest. Timeouts and retries with backoff make a flaky server a
-// clear error naming the URL and the HTTP status, never a hang.
+// clear error naming the URL and the HTTP status, never a hang. A download is bounded in time (the timeout
+// covers the whole body, not only the wait for the first byte) and in size (the cap counts the decoded
+// bytes, so a gzip bomb stops at the cap too): an endless or huge body is an error, not a dead machine.
 
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
+import CHTTPFetch
 import Digest
 import FileIO
 
@@ -33,11 +33,17 @@ public struct FetchOptions: Sendable {
     public var retries: Int = 3
     /// Delay before the first retry; doubles each time.
     public var backoff: TimeInterval = 0.5
-    public init(cacheDirectory: String? = nil, timeout: TimeInterval = 30, retries: Int = 3, backoff: TimeInterval = 0.5) {
+    /// Largest body accepted, in bytes after content decoding.
+    public var maxBytes: Int = FetchOptions.defaultMaxBytes
+    /// 64 MiB: DuckDuckGo's largest TDS is a few MB, so this leaves room for growth but not for a runaway server.
+    public static let defaultMaxBytes = 64 << 20
+    public init(cacheDirectory: String? = nil, timeout: TimeInterval = 30, retries: Int = 3, backoff: TimeInterval = 0.5,
+                maxBytes: Int = FetchOptions.defaultMaxBytes) {
         self.cacheDirectory = cacheDirectory
         self.timeout = timeout
         self.retries = retries
         self.backoff = backoff
+        self.maxBytes = maxBytes
     }
 }
 
@@ -60,13 +66,12 @@ public enum InputFetcher {
         var delay = options.backoff
         while true {
             attempt += 1
-            var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: options.timeout)
-            if let cached {
-                if let etag = cached.etag { request.setValue(etag, forHTTPHeaderField: "If-None-Match") }
-                if let lm = cached.lastModified { request.setValue(lm, forHTTPHeaderField: "If-Modified-Since") }
-            }
-            let outcome = perform(request, timeout: options.timeout)
+            let outcome = perform(url.absoluteString, ifNoneMatch: cached?.etag, ifModifiedSince: cached?.lastModified,
+                                  timeout: options.timeout, maxBytes: options.maxBytes)
             switch outcome {
+            case .tooLarge(let limit):
+                // The same server sends the same body again: retrying only wastes the night.
+                throw FetchError(source: source, reason: "the body exceeds the download size cap of \(limit) bytes (--max-download-size)")
             case .response(let status, let headers, let body):
                 if status == 304, let cached {
                     return FetchedInput(source: source, bytes: cached.body, etag: cached.etag, lastModified: cached.lastModified,
@@ -81,10 +86,10 @@ public enum InputFetcher {
                 }
                 // Client errors will not get better by retrying.
                 if (400..<500).contains(status) && status != 408 && status != 429 {
-                    throw FetchError(source: source, reason: "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status))")
+                    throw FetchError(source: source, reason: "HTTP \(status) \(statusText(status))")
                 }
                 if attempt > options.retries {
-                    throw FetchError(source: source, reason: "HTTP \(status) \(HTTPURLResponse.localizedString(forStatusCode: status)) after \(attempt) attempts")
+                    throw FetchError(source: source, reason: "HTTP \(status) \(statusText(status)) after \(attempt) attempts")
                 }
             case .failure(let reason):
                 if attempt > options.retries {
@@ -96,42 +101,46 @@ public enum InputFetcher {
         }
     }
 
+    /// The reason phrase of common statuses, for messages.
+    static func statusText(_ status: Int) -> String {
+        let known: [Int: String] = [400: "bad request", 401: "unauthorized", 403: "forbidden", 404: "not found",
+                                    408: "request timeout", 410: "gone", 429: "too many requests",
+                                    500: "internal server error", 502: "bad gateway", 503: "service unavailable",
+                                    504: "gateway timeout"]
+        return known[status] ?? (status >= 500 ? "server error" : "error")
+    }
+
     private enum Outcome {
         case response(status: Int, headers: [String: String], body: [UInt8])
         case failure(String)
+        case tooLarge(Int)
     }
 
-    private static func perform(_ request: URLRequest, timeout: TimeInterval) -> Outcome {
-        final class Box: @unchecked Sendable { var outcome: Outcome = .failure("no response") }
-        let box = Box()
-        let done = DispatchSemaphore(value: 0)
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.timeoutIntervalForRequest = timeout
-        configuration.timeoutIntervalForResource = timeout
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.urlCache = nil
-        let session = URLSession(configuration: configuration)
-        let task = session.dataTask(with: request) { data, response, error in
-            if let error {
-                box.outcome = .failure((error as NSError).code == NSURLErrorTimedOut ? "timed out after \(Int(timeout)) s" : error.localizedDescription)
-            } else if let http = response as? HTTPURLResponse {
-                var headers: [String: String] = [:]
-                for (k, v) in http.allHeaderFields {
-                    if let k = k as? String, let v = v as? String { headers[k.lowercased()] = v }
-                }
-                box.outcome = .response(status: http.statusCode, headers: headers, body: Array(data ?? Data()))
+    /// One GET through libcurl (CHTTPFetch): URLSession on Linux buffers a fast body far beyond any cap before
+    /// a delegate can cancel it (an endless body reached 450 MB and a 1 GB gzip bomb 1.1 GB with a 64 MB cap),
+    /// while curl's write callback stops the transfer at the cap itself.
+    private static func perform(_ url: String, ifNoneMatch: String?, ifModifiedSince: String?,
+                                timeout: TimeInterval, maxBytes: Int) -> Outcome {
+        var result = rb_fetch_result()
+        defer { rb_fetch_free(&result) }
+        let code = rb_fetch(url, ifNoneMatch, ifModifiedSince, Int(max(timeout * 1000, 1)), maxBytes, &result)
+        switch Int(code) {
+        case Int(RB_FETCH_OK.rawValue):
+            var headers: [String: String] = [:]
+            if let etag = result.etag { headers["etag"] = String(cString: etag) }
+            if let lm = result.last_modified { headers["last-modified"] = String(cString: lm) }
+            let body = result.length == 0 ? [] : Array(UnsafeBufferPointer(start: result.body, count: result.length))
+            return .response(status: result.status, headers: headers, body: body)
+        case Int(RB_FETCH_TOO_LARGE.rawValue):
+            return .tooLarge(maxBytes)
+        case Int(RB_FETCH_TIMED_OUT.rawValue):
+            return .failure("timed out after \(Int(timeout)) s (the timeout covers the whole body)")
+        default:
+            let message = withUnsafeBytes(of: result.error) { raw in
+                String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
             }
-            done.signal()
+            return .failure(message)
         }
-        task.resume()
-        // A hard deadline on top of URLSession's own, so a stalled server can never hang a nightly job.
-        if done.wait(timeout: .now() + timeout + 5) == .timedOut {
-            task.cancel()
-            session.invalidateAndCancel()
-            return .failure("timed out after \(Int(timeout)) s")
-        }
-        session.finishTasksAndInvalidate()
-        return box.outcome
     }
 }
 

@@ -68,6 +68,16 @@ public struct Manifest: Sendable, Equatable {
     public var lists: [JSONValue]
     /// Present only with --verify-webkit.
     public var webKitVerification: JSONValue?
+    /// The engine profiles the release is for (`build --target`), the primary one first. Every entry of
+    /// `lists` names its target; a loader of "the release's lists" takes those of one target (`lists(for:)`).
+    public var targets: [String] = []
+
+    /// The list entries of one target (nil: the primary target). A manifest written before targets existed
+    /// has no target fields: all of its lists.
+    public func lists(for target: String? = nil) -> [JSONValue] {
+        guard let wanted = target ?? targets.first else { return lists }
+        return lists.filter { ($0["target"]?.stringValue ?? wanted) == wanted }
+    }
 
     public var jsonValue: JSONValue {
         var o = JSONObject()
@@ -91,6 +101,7 @@ public struct Manifest: Sendable, Equatable {
         for key in counts.keys.sorted() { c[key] = .number(counts[key]!) }
         o["counts"] = .object(c)
         o["lists"] = .array(lists)
+        if !targets.isEmpty { o["targets"] = .array(targets.map(JSONValue.string)) }
         if let webKitVerification { o["webkitVerification"] = webKitVerification }
         return .object(o)
     }
@@ -121,7 +132,8 @@ public struct Manifest: Sendable, Equatable {
         return Manifest(identifier: id, toolVersion: o["tool"]?["version"]?.stringValue ?? "",
                         rbcFormatVersion: Int(o["rbcFormatVersion"]?.numberValue ?? 0), mode: o["mode"]?.stringValue ?? "",
                         inputs: inputs, components: components, outputs: outputs, counts: counts,
-                        lists: o["lists"]?.arrayValue ?? [], webKitVerification: o["webkitVerification"])
+                        lists: o["lists"]?.arrayValue ?? [], webKitVerification: o["webkitVerification"],
+                        targets: o["targets"]?.arrayValue?.compactMap(\.stringValue) ?? [])
     }
 }
 

@@ -11,6 +11,7 @@ import FileIO
 import Foundation
 import RuleBuilder
 import RuleCompiler
+import RuleDiff
 import RuleEngine
 import StrictJSON
 import Surrogates
@@ -29,12 +30,19 @@ public struct BuildOptions: Sendable {
     public var ifChanged = false
     public var fallback: String?
     public var maxRules = RuleBuilder.maximumRuleCount
+    /// The engines the release is for, the first one primary (rules.json, ...); one list set per target,
+    /// each split at min(maxRules, the target's rule limit).
+    public var targets: [EngineProfile] = [.default]
     public var mode: RuleBuildMode = .faithful
     public var name = "tds"
     public var strict = false
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one.
     public var verifyWebKit = false
+    /// Replace --out even when it is neither empty nor a radarblock release.
+    public var force = false
     public var fetch = FetchOptions()
+    /// Limits of the compiled automata; a rule whose own automaton is over them is dropped (and reported).
+    public var budget = CompileBudget()
 
     public init(out: String) { self.out = out }
 }
@@ -68,9 +76,17 @@ public enum ReleaseFiles {
     public static let inputSurrogates = "input-surrogates.txt"
     public static let inputUnprotected = "input-unprotected.txt"
 
+    /// The click-to-load list of a rule action, its bytecode and its provenance.
+    public static func clickToLoadRules(_ ruleAction: String) -> String { "ctl-\(ruleAction).json" }
+    public static func clickToLoadRBC(_ ruleAction: String) -> String { "ctl-\(ruleAction).rbc" }
+    public static func clickToLoadProvenance(_ ruleAction: String) -> String { "ctl-\(ruleAction).provenance.json" }
+
     /// Part n (1-based) of a split list: rules.json, rules-2.json, ...
     public static func rules(part n: Int) -> String { n == 1 ? rules : "rules-\(n).json" }
     public static func rbc(part n: Int) -> String { n == 1 ? rbc : "rules-\(n).rbc" }
+    /// The list files of a further target (not the primary one): rules.<target>.json, rules.<target>-2.json, ...
+    public static func rules(part n: Int, target: String) -> String { "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".json" }
+    public static func rbc(part n: Int, target: String) -> String { "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".rbc" }
 }
 
 /// Everything the pure part of the build needs, already fetched.
@@ -96,6 +112,10 @@ public enum ReleaseBuilder {
     public typealias Progress = (String) -> Void
 
     public static func run(_ options: BuildOptions, progress: Progress = { _ in }) throws -> BuildOutcome {
+        // Refuse early: before any download, and while holding the lock for the whole build.
+        let lock = try ReleaseDirectory.lock(options.out)
+        defer { withExtendedLifetime(lock) {} }
+        try ReleaseDirectory.preflight(options.out, force: options.force)
         progress("fetching inputs")
         var inputs = try fetchInputs(options)
 
@@ -120,15 +140,39 @@ public enum ReleaseBuilder {
             let lists = try zip(products.compiled, 1...).map { compiled, n in
                 try LoadedRuleList(ReleaseLists.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
             }
+            let (records, clickToLoad) = try listRecords(products)
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists)
+                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists,
+                                                     newListRecords: records, clickToLoad: clickToLoad)
             products.files.append((ReleaseFiles.changesMarkdown, Array(changes.markdown.utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(changes.json, options: []) + [0x0A]))
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))
         progress("publishing \(options.out)")
-        try ReleaseDirectory.publish(products.files, to: options.out)
+        try ReleaseDirectory.publish(products.files, to: options.out, releaseName: products.manifest.identifier, force: options.force)
         return .built(products.manifest, warnings: products.warnings)
+    }
+
+    /// Every list of the new release by name (for the per-list changes), and its click-to-load lists loaded for
+    /// the decision diff.
+    static func listRecords(_ products: BuildProducts) throws -> ([ListRecord], [(list: LoadedRuleList, provenance: [JSONValue])]) {
+        func file(_ name: String) -> [UInt8] { products.files.first { $0.name == name }?.bytes ?? [] }
+        var records: [ListRecord] = []
+        var clickToLoad: [(list: LoadedRuleList, provenance: [JSONValue])] = []
+        // The lists a diff of this release reads (ReleaseComparison.load): the primary target's and the click-to-load ones.
+        for entry in products.manifest.lists(for: nil) {
+            guard let name = entry["rules"]?.stringValue else { continue }
+            let json = file(name)
+            let target = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
+            let rules = try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)).contentRules
+            let ruleAction = entry["ruleAction"]?.stringValue
+            records.append(ListRecord(name: name, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules))
+            guard ruleAction != nil, let rbc = entry["rbc"]?.stringValue else { continue }
+            let compiled = try RBCFile.load(file(rbc), path: rbc)
+            let provenance = try entry["provenance"]?.stringValue.flatMap { try JSONParser.parse(file($0)).arrayValue } ?? []
+            clickToLoad.append((try LoadedRuleList(ReleaseLists.withSource(compiled, json: json)), provenance))
+        }
+        return (records, clickToLoad)
     }
 
     // MARK: inputs
@@ -169,6 +213,8 @@ public enum ReleaseBuilder {
     /// Unchanged = same input bytes, same tool, same options that shape the output.
     static func isUnchanged(_ inputs: BuildInputs, options: BuildOptions, previous: Manifest) -> Bool {
         guard previous.toolVersion == ToolVersion.current, previous.mode == options.mode.rawValue else { return false }
+        // A manifest from before targets existed was built for the default profile.
+        guard (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name) else { return false }
         let now: [String: String] = recordMap(inputs).mapValues(\.sha256)
         let then = previous.inputs.mapValues(\.sha256)
         return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
@@ -217,71 +263,82 @@ public enum ReleaseBuilder {
         warnings += built.issues.map { "conversion: \($0)" }
         guard !built.rules.isEmpty else { throw BuildError(component: "tds", reason: "the conversion produced no rules") }
 
-        let parts: [RuleListPart]
-        do {
-            parts = try RuleListSplitter.split(rules: built.rules, provenance: built.provenance, maxRules: options.maxRules)
-        } catch {
-            throw BuildError(component: "rules", reason: String(describing: error))
-        }
-
         let dataset = inputs.tds.record.etag.flatMap(RuleListIdentifier.datasetVersion(fromETag:))
         var files: [(name: String, bytes: [UInt8])] = []
         var lists: [JSONValue] = []
-        var identifiers: [String] = []
-        var compiledLists: [CompiledRuleList] = []
         var counts: [String: Double] = [:]
-        for (i, part) in parts.enumerated() {
-            let n = i + 1
-            progress("compiling list \(n) of \(parts.count) (\(part.rules.count) rules)")
-            let json = CanonicalRuleWriter.bytes(part.rules)
+        var primary: TargetListSet? = nil
+        for (t, target) in options.targets.enumerated() {
+            let set = try compileListSet(built, target: target, primary: t == 0, dataset: dataset, options: options, progress: progress)
+            files += set.files
+            lists += set.lists
+            warnings += set.issues
+            for (k, v) in set.counts { counts[k, default: 0] += v }
+            if t == 0 { primary = set }
+        }
+        guard let primary else { throw BuildError(component: "rules", reason: "no --target") }
+        let parts = primary.parts
+        var identifiers = primary.identifiers
+        let compiledLists = primary.compiled
+        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(primary.provenance)))
+        var listNames = (1...parts.count).map(ReleaseFiles.rules(part:))
+        // Click-to-load lists apply whatever the target (no "target" field); they are compiled with the primary one's parser.
+        let primaryParser = RuleListParserOptions(target: options.targets[0])
+
+        for ctl in built.clickToLoadLists {
+            progress("compiling the click-to-load list \(ctl.ruleAction) (\(ctl.rules.count) rules)")
+            let json = CanonicalRuleWriter.bytes(ctl.rules)
             let compiled: CompiledRuleList
             do {
-                let name = parts.count == 1 ? options.name : "\(options.name)-part\(n)"
-                compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: dataset))
+                compiled = try RuleListCompiler.compile(json: json, options: .init(name: "\(options.name)-ctl-\(ctl.ruleAction)", dataset: dataset,
+                                                                                   parser: primaryParser, budget: options.budget))
             } catch {
-                throw BuildError(component: "rules", reason: "list \(n): \(error)")
+                throw BuildError(component: "rules", reason: "click-to-load list \(ctl.ruleAction): \(error)")
             }
             let rbc = RBCFile.bytes(compiled)
-            files.append((ReleaseFiles.rules(part: n), json))
-            files.append((ReleaseFiles.rbc(part: n), rbc))
+            let name = ReleaseFiles.clickToLoadRules(ctl.ruleAction)
+            files.append((name, json))
+            files.append((ReleaseFiles.clickToLoadRBC(ctl.ruleAction), rbc))
+            files.append((ReleaseFiles.clickToLoadProvenance(ctl.ruleAction), RuleProvenance.listBytes(ctl.provenance)))
+            listNames.append(name)
             identifiers.append(compiled.identifier)
-            compiledLists.append(compiled)
             lists.append(.object(JSONObject([
                 ("identifier", .string(compiled.identifier)),
-                ("rules", .string(ReleaseFiles.rules(part: n))),
-                ("rbc", .string(ReleaseFiles.rbc(part: n))),
-                ("ruleCount", .number(Double(part.rules.count))),
-                ("trackerUnits", .number(Double(part.units.count))),
+                ("rules", .string(name)),
+                ("rbc", .string(ReleaseFiles.clickToLoadRBC(ctl.ruleAction))),
+                ("provenance", .string(ReleaseFiles.clickToLoadProvenance(ctl.ruleAction))),
+                ("ruleCount", .number(Double(ctl.rules.count))),
+                ("sha256", .string(Digest.hex(.sha256, json))),
+                ("ruleAction", .string(ctl.ruleAction)),
+                ("entity", .string(ctl.entity)),
             ])))
             counts["rbcBytes", default: 0] += Double(rbc.count)
-            counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.count)
-            counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.count)
-            counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
+            counts["clickToLoadRules", default: 0] += Double(ctl.rules.count)
         }
-        files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(built.provenance)))
+        counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
 
         var verification: JSONValue? = nil
         if options.verifyWebKit {
-            verification = try verifyWithWebKit(files: files, partCount: parts.count, progress: progress)
+            verification = try verifyWithWebKit(files: files, listNames: listNames, progress: progress)
         }
 
         var surrogateCount = 0
         if let s = inputs.surrogates {
             progress("building the surrogate bundle")
             do {
-                let scripts = try SurrogatesFile.parse(String(decoding: s.bytes, as: UTF8.self), source: s.record.source)
+                let scripts = try SurrogatesFile.parse(bytes: s.bytes, source: s.record.source)
                 let bundle = try SurrogateBundleBuilder.build(
                     tds: tds, tdsSource: inputs.tds.record.source, scripts: scripts, surrogatesSource: s.record.source,
                     config: config, unprotected: unprotected, options: SurrogateBundleOptions(strict: options.strict))
                 files.append((ReleaseFiles.surrogatesJS, bundle.bytes))
-                warnings += bundle.warnings
+                warnings += bundle.warnings + bundle.errors
                 surrogateCount = bundle.surrogateNames.count
             } catch {
                 throw BuildError(component: "surrogates", reason: String(describing: error))
             }
         }
 
-        files.append((ReleaseFiles.issues, Array(warnings.map { $0 + "\n" }.joined().utf8)))
+        files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
         // Input copies make the release self-contained for fallbacks and diffs.
         files.append((ReleaseFiles.inputTDS, inputs.tds.bytes))
         if let c = inputs.config { files.append((ReleaseFiles.inputConfig, c.bytes)) }
@@ -290,30 +347,164 @@ public enum ReleaseBuilder {
 
         counts["trackers"] = Double(tds.trackers.count)
         counts["tdsRules"] = Double(tds.ruleCount)
-        counts["rules"] = Double(built.rules.count)
+        counts["rules"] = Double(primary.rules.count)
         counts["lists"] = Double(parts.count)
         counts["surrogates"] = Double(surrogateCount)
         counts["conversionIssues"] = Double(built.issues.count)
+        if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
 
         let manifest = Manifest(
-            identifier: parts.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
+            identifier: identifiers.count == 1 ? identifiers[0] : releaseIdentifier(identifiers),
             toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode.rawValue,
             inputs: recordMap(inputs), components: ComponentIdentifiers.compute(tds: inputs.tds.record, config: config, unprotected: unprotected),
             outputs: files.map { OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count) },
-            counts: counts, lists: lists, webKitVerification: verification)
-        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: built.rules, provenance: built.provenance,
+            counts: counts, lists: lists, webKitVerification: verification, targets: options.targets.map(\.name))
+        return BuildProducts(files: files, manifest: manifest, warnings: warnings, tds: tds, rules: primary.rules, provenance: primary.provenance,
                              compiled: compiledLists)
     }
 
+    /// One target's lists: the rules split at that engine's limit, each part checked against the engine and
+    /// compiled with its parser.
+    struct TargetListSet {
+        var parts: [RuleListPart]
+        var files: [(name: String, bytes: [UInt8])] = []
+        var lists: [JSONValue] = []
+        var identifiers: [String] = []
+        var compiled: [CompiledRuleList] = []
+        var counts: [String: Double] = [:]
+        /// Rules left out because the target cannot express them.
+        var issues: [String] = []
+        /// The target's whole rule list before splitting (the builder's, re-encoded for the target).
+        var rules: [ContentRule] = []
+        var provenance: [RuleProvenance] = []
+        /// Rules dropped because their own automaton was over the compile budget.
+        var droppedRules = 0
+    }
+
+    /// The builder's rules re-encoded for `target` and split at min(--max-rules, the target's rule limit).
+    static func targetParts(_ built: RuleBuildResult, target: EngineProfile, options: BuildOptions) throws -> TargetListSet {
+        let adapted = TargetEncoding.adapt(RuleBuildResult(rules: built.rules, provenance: built.provenance), for: target)
+        if options.strict, let issue = adapted.issues.first { throw BuildError(component: "rules", reason: "\(target.name): \(issue)") }
+        do {
+            let limit = min(options.maxRules, target.maximumRuleCount)
+            var set = TargetListSet(parts: try RuleListSplitter.split(rules: adapted.rules, provenance: adapted.provenance, maxRules: limit))
+            set.issues = adapted.issues.map { "conversion (\(target.name)): \($0)" }
+            set.rules = adapted.rules
+            set.provenance = adapted.provenance
+            return set
+        } catch {
+            throw BuildError(component: "rules", reason: "\(target.name): " + String(describing: error))
+        }
+    }
+
+    static func compileListSet(_ built: RuleBuildResult, target: EngineProfile, primary: Bool, dataset: String?,
+                               options: BuildOptions, progress: Progress) throws -> TargetListSet {
+        var set = try targetParts(built, target: target, options: options)
+        // One bad rule must not take the release down: a rule whose own automaton is over the budget is
+        // dropped (every offender of a list is found in one compilation) and the lists are built again.
+        for attempt in 0... {
+            do {
+                return try compileParts(set, target: target, primary: primary, dataset: dataset, options: options, progress: progress)
+            } catch let over as ListOverBudget where attempt <= set.parts.count {
+                let part = set.parts[over.part - 1]
+                set.issues += over.errors.exceeded.map { "rules: list \(over.part): dropped \($0) [from \(part.provenance[$0.rule])]" }
+                let offending = Set(over.errors.rules.map { RuleAndProvenance(rule: part.rules[$0], provenance: part.provenance[$0]) })
+                let kept = zip(set.rules, set.provenance).filter { !offending.contains(RuleAndProvenance(rule: $0.0, provenance: $0.1)) }
+                guard !kept.isEmpty else {
+                    throw BuildError(component: "rules", reason: "list \(over.part): every rule is over the automaton budget")
+                }
+                set.droppedRules += set.rules.count - kept.count
+                (set.rules, set.provenance) = (kept.map(\.0), kept.map(\.1))
+                do {
+                    set.parts = try RuleListSplitter.split(rules: set.rules, provenance: set.provenance,
+                                                           maxRules: min(options.maxRules, target.maximumRuleCount))
+                } catch {
+                    throw BuildError(component: "rules", reason: "\(target.name): " + String(describing: error))
+                }
+            } catch let over as ListOverBudget {
+                throw BuildError(component: "rules", reason: "list \(over.part): rules still over the automaton budget after \(attempt) rounds of dropping: "
+                                 + over.errors.exceeded.map { "\($0)" }.joined(separator: "; "))
+            }
+        }
+        fatalError("unreachable: the retry loop returns or throws")
+    }
+
+    /// A list of the set whose rules have automata over the budget (rule-level, so they can be dropped).
+    struct ListOverBudget: Error {
+        var part: Int
+        var errors: CompileBudgetErrors
+    }
+
+    /// Compiles every part of `set`; throws ListOverBudget when a rule's own automaton is over the budget and
+    /// the build may drop it (never with --strict).
+    static func compileParts(_ set: TargetListSet, target: EngineProfile, primary: Bool, dataset: String?,
+                             options: BuildOptions, progress: Progress) throws -> TargetListSet {
+        var set = set
+        (set.files, set.lists, set.identifiers, set.compiled, set.counts) = ([], [], [], [], [:])
+        let count = set.parts.count
+        for (i, part) in set.parts.enumerated() {
+            let n = i + 1
+            let rulesName = primary ? ReleaseFiles.rules(part: n) : ReleaseFiles.rules(part: n, target: target.name)
+            let rbcName = primary ? ReleaseFiles.rbc(part: n) : ReleaseFiles.rbc(part: n, target: target.name)
+            progress("compiling \(rulesName) (\(n) of \(count), \(part.rules.count) rules, \(target.name))")
+            let json = CanonicalRuleWriter.bytes(part.rules)
+            let compiled: CompiledRuleList
+            do {
+                try target.checkGenerated(json, ruleCount: part.rules.count)
+                let base = primary ? options.name : "\(options.name).\(target.name)"
+                let name = count == 1 ? base : "\(base)-part\(n)"
+                compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: dataset,
+                                                                                   parser: RuleListParserOptions(target: target), budget: options.budget))
+            } catch let e as CompileBudgetErrors where e.isRuleLevel && !options.strict {
+                throw ListOverBudget(part: n, errors: e)
+            } catch {
+                throw BuildError(component: "rules", reason: "\(rulesName) (\(target.name)): \(error)")
+            }
+            set.issues += webKitPainWarnings(json: json, part: part, n: n, target: target)
+            let rbc = RBCFile.bytes(compiled)
+            set.files.append((rulesName, json))
+            set.files.append((rbcName, rbc))
+            set.identifiers.append(compiled.identifier)
+            set.compiled.append(compiled)
+            set.lists.append(.object(JSONObject([
+                ("identifier", .string(compiled.identifier)),
+                ("rules", .string(rulesName)),
+                ("rbc", .string(rbcName)),
+                ("ruleCount", .number(Double(part.rules.count))),
+                ("trackerUnits", .number(Double(part.units.count))),
+                ("sha256", .string(Digest.hex(.sha256, json))),
+                ("target", .string(target.name)),
+            ])))
+            guard primary else { continue }
+            set.counts["rbcBytes", default: 0] += Double(rbc.count)
+            set.counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.count)
+            set.counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.count)
+            set.counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
+        }
+        return set
+    }
+
+    /// What WebKit's own compiler would not finish in reasonable time or memory (the apps compile the list
+    /// with it): reported, the list is kept.
+    static func webKitPainWarnings(json: [UInt8], part: RuleListPart, n: Int, target: EngineProfile) -> [String] {
+        guard let list = try? RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)),
+              let pain = try? RuleListCompiler.webKitPain(list) else { return [] }
+        return pain.map { "rules: list \(n): \($0) [from \(part.provenance[$0.rule])]" }
+    }
+
+    private struct RuleAndProvenance: Hashable {
+        var rule: ContentRule
+        var provenance: RuleProvenance
+    }
+
     /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.
-    static func verifyWithWebKit(files: [(name: String, bytes: [UInt8])], partCount: Int, progress: Progress) throws -> JSONValue {
+    static func verifyWithWebKit(files: [(name: String, bytes: [UInt8])], listNames: [String], progress: Progress) throws -> JSONValue {
         let webkit: WebKitContentRuleCompiler
         do { webkit = try WebKitContentRuleCompiler() } catch {
             throw BuildError(component: "rules", reason: "--verify-webkit: \(error)")
         }
         var results: [JSONValue] = []
-        for n in 1...partCount {
-            let name = ReleaseFiles.rules(part: n)
+        for name in listNames {
             guard let json = files.first(where: { $0.name == name })?.bytes else { continue }
             progress("verifying \(name) with WebKitGTK")
             let v: WebKitVerification

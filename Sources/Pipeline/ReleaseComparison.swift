@@ -24,6 +24,13 @@ public struct DiffSide {
     /// Provenance per list, parallel to each list's rules.
     public var provenance: [[JSONValue]] = []
     public var lists: [LoadedRuleList] = []
+    /// The lists by name (main parts first, then click-to-load lists), for the per-list report.
+    public var listRecords: [ListRecord] = []
+    /// How many of `lists` are the main list's parts (the rest are click-to-load lists).
+    public var mainListCount = 1
+
+    /// Provenance of the main list when it is one list (split parts are diffed by their rules only).
+    var mainProvenance: [JSONValue]? { mainListCount == 1 && !provenance.isEmpty ? provenance[0] : nil }
 
     /// Surrogate names by (tracker, rule index), for telling "surrogate" from "blocked".
     var surrogates: [String: String] {
@@ -65,6 +72,7 @@ public enum ReleaseComparison {
             var side = DiffSide(label: path, identifier: list.identifier)
             side.rules = parsed.rules.compactMap { if case .content(let r) = $0.kind { return r } else { return nil } }
             side.lists = [list]
+            side.listRecords = [ListRecord(name: "rules.json", identifier: list.identifier, rules: side.rules)]
             side.components["rules.sha256"] = Digest_sha256(bytes)
             return side
         }
@@ -91,6 +99,16 @@ public enum ReleaseComparison {
         var side = DiffSide(label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)
         side.provenance = [built.provenance.map(\.jsonValue)]
         side.lists = [list]
+        side.listRecords = [ListRecord(name: "rules.json", identifier: list.identifier, rules: built.rules)]
+        // The click-to-load lists decide too (an app installs them all unless the user clicked to load).
+        for ctl in built.clickToLoadLists {
+            let ctlJSON = CanonicalRuleWriter.bytes(ctl.rules)
+            let name = "ctl-\(ctl.ruleAction).json"
+            let compiled = try LoadedRuleList.compiling(json: ctlJSON, options: .init(name: RuleListIdentifier.defaultName(forPath: name), embedSource: true))
+            side.lists.append(compiled)
+            side.provenance.append(ctl.provenance.map(\.jsonValue))
+            side.listRecords.append(ListRecord(name: name, identifier: compiled.identifier, ruleAction: ctl.ruleAction, rules: ctl.rules))
+        }
         return side
     }
 
@@ -103,12 +121,17 @@ public enum ReleaseComparison {
         if FileManager.default.fileExists(atPath: tdsPath) {
             side.tds = try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
         }
+        side.mainListCount = lists.filter { $0.ruleAction == nil }.count
         for list in lists {
+            let rules = try list.contentRules()
             side.lists.append(list.list)
+            // Split releases repeat exception rules in every part: provenance.json covers the unsplit list
+            // (ReleaseLists gives it to that list only), so parts are diffed by their rules only.
             side.provenance.append(list.provenance ?? [])
-            guard !list.json.isEmpty else { continue }
-            let parsed = try RuleListParser.parse(bytes: list.json)
-            side.rules += parsed.rules.compactMap { r -> ContentRule? in if case .content(let c) = r.kind { return c } else { return nil } }
+            side.listRecords.append(ListRecord(name: list.name, identifier: list.entry["identifier"]?.stringValue,
+                                               ruleAction: list.ruleAction, rules: rules))
+            // Click-to-load lists are reported per list, not with the main list's rules.
+            if list.ruleAction == nil { side.rules += rules }
         }
         return side
     }
@@ -142,9 +165,7 @@ public enum ReleaseComparison {
         }
         var dataset: DatasetDiff?
         if let a = old.tds, let b = new.tds { dataset = DatasetDiff.compare(a, b) }
-        let rules = RuleSetDiff.compare(old: old.rules, new: new.rules,
-                                        oldProvenance: old.provenance.count == 1 ? old.provenance[0] : nil,
-                                        newProvenance: new.provenance.count == 1 ? new.provenance[0] : nil)
+        let rules = RuleSetDiff.compare(old: old.rules, new: new.rules, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
         return (inputs, dataset, rules)
     }
 
@@ -154,8 +175,14 @@ public enum ReleaseComparison {
 
     static func report(_ old: DiffSide, _ new: DiffSide, rules: RuleSetDiff, inputs: [String: ValueChange<String?>],
                        dataset: DatasetDiff?, requests: DecisionDiff?) -> DiffReport {
-        DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
-                          rules: rules, requests: requests)
+        var report = DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
+                                rules: rules, requests: requests)
+        if !old.listRecords.isEmpty, !new.listRecords.isEmpty {
+            // With one main list on each side, its rule comparison is the report's own.
+            let known = old.mainListCount == 1 && new.mainListCount == 1 ? ["rules.json": rules] : [:]
+            report.lists = ListChange.compare(old: old.listRecords, new: new.listRecords, known: known)
+        }
+        return report
     }
 }
 
@@ -166,13 +193,21 @@ public struct ReleaseChanges {
     public var json: JSONValue { report.json }
 
     static func compare(previousRelease: String, newManifest: Manifest, newTDS: TrackerDataSet, newRules: [ContentRule],
-                        newProvenance: [RuleProvenance], newLists: [LoadedRuleList]) throws -> ReleaseChanges {
+                        newProvenance: [RuleProvenance], newLists: [LoadedRuleList],
+                        newListRecords: [ListRecord] = [], clickToLoad: [(list: LoadedRuleList, provenance: [JSONValue])] = []) throws -> ReleaseChanges {
         let old = try ReleaseComparison.loadRelease(previousRelease)
         var new = DiffSide(label: "new release", identifier: newManifest.identifier, tds: newTDS, rules: newRules)
         new.components = newManifest.components
         for (name, record) in newManifest.inputs { new.components[name + ".sha256"] = record.sha256 }
         new.provenance = [newProvenance.map(\.jsonValue)]
         new.lists = newLists
+        new.mainListCount = newLists.count
+        if newLists.count > 1 { new.provenance = newLists.map { _ in [] } }
+        new.listRecords = newListRecords
+        for (list, provenance) in clickToLoad {
+            new.lists.append(list)
+            new.provenance.append(provenance)
+        }
         return ReleaseChanges(report: ReleaseComparison.compare(old, new, options: DiffOptions()))
     }
 }

@@ -1,6 +1,8 @@
 // The rule lists of a release directory, as its manifest's `lists` array names them, in that order: the
-// one place that reads "all lists of a release" (match, diff). An entry names its compiled list ("rbc"),
-// its JSON ("rules") and optionally its provenance ("provenance"); entries may carry more fields
+// one place that reads "all lists of a release" (match, diff). A release built for several targets has
+// lists for each ("target"); one target's are read (the primary one unless asked), with the
+// click-to-load lists, which apply whatever the target. An entry names its compiled list ("rbc"), its
+// JSON ("rules") and optionally its provenance ("provenance"); entries may carry more fields
 // (click-to-load lists: "ruleAction", "entity"), which are kept as they are.
 
 import ContentRules
@@ -21,6 +23,15 @@ public struct ReleaseList {
     public var json: [UInt8]
     /// Provenance by JSON index, when the release records it for this list.
     public var provenance: [JSONValue]?
+    /// The engine the list was built for (its JSON is parsed as that engine parses it).
+    public var target: EngineProfile
+    /// The click-to-load action of a click-to-load list; nil for the main list's parts.
+    public var ruleAction: String? { entry["ruleAction"]?.stringValue }
+
+    /// The list's content rules, parsed as its target parses them (empty when the entry names no JSON).
+    public func contentRules() throws -> [ContentRule] {
+        json.isEmpty ? [] : try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)).contentRules
+    }
 }
 
 public enum ReleaseLists {
@@ -28,7 +39,8 @@ public enum ReleaseLists {
         FileManager.default.fileExists(atPath: path + "/" + ReleaseFiles.manifest)
     }
 
-    public static func load(_ dir: String) throws -> (Manifest, [ReleaseList]) {
+    /// The lists of `target` (nil: the primary target) and the click-to-load lists.
+    public static func load(_ dir: String, target: String? = nil) throws -> (Manifest, [ReleaseList]) {
         let manifestPath = dir + "/" + ReleaseFiles.manifest
         let manifest: Manifest
         do {
@@ -38,9 +50,14 @@ public enum ReleaseLists {
         } catch {
             throw FileError(path: manifestPath, reason: String(describing: error))
         }
-        let unsplit = !manifest.lists.contains { $0["rules"]?.stringValue == ReleaseFiles.rules(part: 2) }
+        if let target, !manifest.targets.isEmpty, !manifest.targets.contains(target) {
+            throw FileError(path: manifestPath, reason: "no lists for target \(target) (the release has \(manifest.targets.joined(separator: ", ")))")
+        }
+        let entries = manifest.lists(for: target)
+        let unsplit = !entries.contains { $0["rules"]?.stringValue == ReleaseFiles.rules(part: 2) }
         var out: [ReleaseList] = []
-        for (i, entry) in manifest.lists.enumerated() {
+        for entry in entries {
+            let i = manifest.lists.firstIndex(of: entry) ?? 0
             let rbcName = entry["rbc"]?.stringValue, rulesName = entry["rules"]?.stringValue
             guard let name = rulesName ?? rbcName else {
                 throw FileError(path: manifestPath, reason: "lists[\(i)]: neither \"rules\" nor \"rbc\"")
@@ -49,12 +66,14 @@ public enum ReleaseLists {
                 throw FileError(path: manifestPath, reason: "lists[\(i)]: \"\(file)\" is not a file name in the release")
             }
             let json = try rulesName.map { try FileIO.read(dir + "/" + $0) } ?? []
+            let profile = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
             let list: LoadedRuleList
             if let rbcName {
                 let path = dir + "/" + rbcName
                 list = try LoadedRuleList(withSource(RBCFile.load(try FileIO.read(path), path: path), json: json))
             } else {
-                list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: name)))
+                list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: name),
+                                                                               parser: RuleListParserOptions(target: profile)))
             }
             var provenanceName = entry["provenance"]?.stringValue
             // Releases record one provenance.json for the unsplit list.
@@ -68,7 +87,7 @@ public enum ReleaseLists {
                     throw FileError(path: path, reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
                 }
             }
-            out.append(ReleaseList(entry: entry, name: name, list: list, json: json, provenance: provenance))
+            out.append(ReleaseList(entry: entry, name: name, list: list, json: json, provenance: provenance, target: profile))
         }
         return (manifest, out)
     }

@@ -28,7 +28,9 @@ public enum RuleListSplitter {
         case .tds:
             guard let host = p.cnameAlias ?? p.tracker else { return nil }
             return PublicSuffixList.shared.registrableDomain(host) ?? host
-        case .tempList, .userUnprotected, .allowlist, .topLevel:
+        case .requestBlocklist:
+            return p.tracker.map { "requestBlocklist/" + $0 }
+        case .tempList, .userUnprotected, .allowlist, .topLevel, .featureState, .clickToLoad:
             return nil
         }
     }

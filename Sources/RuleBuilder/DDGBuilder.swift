@@ -40,6 +40,7 @@ struct DDGBuilder {
             guard let tracker = Self.findTracker(byCname: target, in: tds) else { continue }
             builder.trackerRules(tracker, domain: alias, loadTypes: Self.anyParty, alias: alias)
         }
+        if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, guardTopLevel: true, into: &builder.sink) }
         builder.exceptionRules()
         return builder.sink.result
     }
@@ -71,7 +72,10 @@ struct DDGBuilder {
         }
 
         var groups: [[(ContentRule, Int)]] = []
+        let splitOff = Set(exceptions.clickToLoadActions.map(\.ruleAction))
         for (index, rule) in tracker.rules.enumerated() {
+            // TrackerRadarKit's click-to-load split: a supported action's rules live in its own list only.
+            if let a = rule.action, splitOff.contains(a.rawValue) { continue }
             if case .blockCTL(let name)? = rule.action, name != "fb" {
                 if alias == nil {
                     sink.issues.append(.tdsRule(.ignoredInput, tracker: tracker.domain, index: index, field: "action",
@@ -145,7 +149,8 @@ struct DDGBuilder {
     // MARK: exceptions (§2.2)
 
     mutating func exceptionRules() {
-        let domains = exceptions.userUnprotected + exceptions.tempList.wildcards
+        // User-unprotected sites cover their subdomains (the reference tests), unlike TrackerRadarKit's exact hosts.
+        let domains = exceptions.userUnprotected.wildcards + exceptions.tempList.wildcards
         if !domains.isEmpty {
             let origin = RuleProvenance(source: exceptions.tempList.isEmpty ? .userUnprotected : .tempList,
                                         role: !exceptions.tempList.isEmpty && !exceptions.userUnprotected.isEmpty ? "temp-list+user-unprotected" : nil)

@@ -64,8 +64,74 @@ struct FaithfulBuilder {
             guard let tracker = tds.findTracker(forHost: target) else { continue }
             b.emitTracker(tracker, scope: .alias(alias, target: target), alias: alias)
         }
+        if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, into: &b.sink) }
         b.emitExceptions()
         return b.sink.result
+    }
+
+    /// The click-to-load list of one rule action: blocks what the TDS decides with a rule of that action (the
+    /// first matching rule of the request's tracker), except on the entity's own sites, the feature's exception
+    /// sites and wherever the main list's exceptions apply.
+    func buildClickToLoad(ruleAction: String, entity: String) -> RuleBuildResult {
+        var b = self
+        let hasAction = { (t: Tracker) in t.rules.contains { $0.action?.rawValue == ruleAction } }
+        let withAction = Set(tds.trackers.values.filter(hasAction).map(\.domain))
+        for domain in sortedTrackerDomains(tds) {
+            let tracker = tds.trackers[domain]!
+            if withAction.contains(domain) {
+                b.emitClickToLoadTracker(tracker, scope: .domain(domain), alias: nil, ruleAction: ruleAction)
+            } else if Host.suffixes(of: domain).dropFirst().contains(where: withAction.contains) {
+                // The longest tracker host wins: a nested tracker's requests are not its parent's to block.
+                b.sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: Self.thirdParty),
+                                        action: .ignorePreviousRules), RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
+            }
+        }
+        for alias in tds.cnames.keys.sorted(by: byteOrder) where tds.findTracker(forHost: alias) == nil {
+            guard let tracker = tds.findTracker(forHost: tds.cnames[alias]!), withAction.contains(tracker.domain) else { continue }
+            b.emitClickToLoadTracker(tracker, scope: .alias(alias, target: tds.cnames[alias]!), alias: alias, ruleAction: ruleAction)
+        }
+        let own = entityDomains[entity] ?? []
+        if !own.isEmpty {
+            b.sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, own.wildcards)), action: .ignorePreviousRules),
+                        RuleProvenance(source: .clickToLoad, tracker: entity, role: "first-party"))
+        }
+        if !exceptions.clickToLoadExceptions.isEmpty {
+            b.sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.clickToLoadExceptions).wildcards)),
+                                    action: .ignorePreviousRules), RuleProvenance(source: .clickToLoad, role: "exception"))
+        }
+        b.emitExceptions()
+        return b.sink.result
+    }
+
+    /// A tracker in a click-to-load list: its rules up to the last one with the action, in reverse (first TDS
+    /// rule wins); rules with the action block, every other rule resets (it decides, and not for this list).
+    private mutating func emitClickToLoadTracker(_ tracker: Tracker, scope: HostScope, alias: String?, ruleAction: String) {
+        guard let last = tracker.rules.lastIndex(where: { $0.action?.rawValue == ruleAction }) else { return }
+        let load: [String]? = alias == nil ? Self.thirdParty : nil
+        func origin(_ index: Int, _ role: String) -> RuleProvenance {
+            RuleProvenance(source: .tds, tracker: tracker.domain, part: .rule(index), role: role, cnameAlias: alias)
+        }
+        for index in (0...last).reversed() {
+            let rule = tracker.rules[index]
+            let filters = ruleFilters(rule.rule, scope: scope, tracker: tracker.domain, index: index, report: false)
+            guard !filters.isEmpty, let options = condition(rule.options, field: "options", tracker: tracker.domain, index: index, report: false) else { continue }
+            let decides = rule.action?.rawValue == ruleAction
+            for (f, form) in filters {
+                sink.emit(ContentRule(trigger: trigger(f, options, load), action: decides ? .block : .ignorePreviousRules),
+                          origin(index, (decides ? "block " : "other-rule ") + form))
+            }
+            guard decides, let x = rule.exceptions,
+                  let xc = condition(x, field: "exceptions", tracker: tracker.domain, index: index, report: false),
+                  let both = options.intersection(xc) else { continue }
+            for (f, form) in filters {
+                sink.emit(ContentRule(trigger: trigger(f, both, load), action: .ignorePreviousRules), origin(index, "exception " + form))
+            }
+        }
+        if let name = tracker.owner?.name, let domains = entityDomains[name], !domains.isEmpty {
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: scope.hostFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
+                                  action: .ignorePreviousRules),
+                      RuleProvenance(source: .tds, tracker: tracker.domain, part: .entity, role: "same-entity", cnameAlias: alias))
+        }
     }
 
     // MARK: trackers
@@ -98,7 +164,9 @@ struct FaithfulBuilder {
                 }
                 continue
             }
-            if rule.action == .ignore {
+            // A click-to-load rule never blocks in the main list: its own list (when the action is supported)
+            // does, and an unsupported action blocks nothing.
+            if rule.action == .ignore || rule.action?.isBlockCTL == true {
                 for (f, form) in filters {
                     sink.emit(ContentRule(trigger: trigger(f, options, load), action: .ignorePreviousRules), origin(.rule(index), "ignore " + form))
                 }
@@ -233,15 +301,20 @@ struct FaithfulBuilder {
                                   action: .ignorePreviousRules), RuleProvenance(source: .tempList))
         }
         if !exceptions.userUnprotected.isEmpty {
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.userUnprotected))),
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.userUnprotected).wildcards)),
                                   action: .ignorePreviousRules), RuleProvenance(source: .userUnprotected))
         }
         for (entry, index) in exceptions.allowlist {
-            let condition: TriggerCondition?
-            switch entry.sites {
-            case .all: condition = nil
-            case .domains(let d): condition = .init(.ifDomain, unique(d).wildcards)
+            guard let site = SiteCondition.make(entry.sites, except: exceptions.allowlistExceptions) else {
+                sink.issues.append(.allowlist(.neverApplies, tracker: entry.trackerDomain, index: index,
+                                              "every site of the entry is under a trackerAllowlist exception; left out"))
+                continue
             }
+            if !site.unexpressed.isEmpty {
+                sink.issues.append(.allowlist(.configNote, tracker: entry.trackerDomain, index: index,
+                    "trackerAllowlist exceptions \(site.unexpressed.joined(separator: ", ")) lie under a site of the entry; WebKit has one site condition per rule, so the entry still applies there"))
+            }
+            let condition = site.condition
             for (f, form) in allowlistFilters(entry, index: index) {
                 sink.emit(ContentRule(trigger: Trigger(urlFilter: f, condition: condition), action: .ignorePreviousRules),
                           RuleProvenance(source: .allowlist, tracker: entry.trackerDomain, role: form, allowlistIndex: index, allowlistRule: entry.rule))
@@ -250,11 +323,6 @@ struct FaithfulBuilder {
         // The TDS judges subresources only: never block a top-level document or a popup (window.open).
         sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]), action: .ignorePreviousRules),
                   RuleProvenance(source: .topLevel))
-    }
-
-    private func unique(_ list: [String]) -> [String] {
-        var seen = Set<String>()
-        return list.filter { seen.insert($0).inserted }
     }
 
     /// Allowlist entries are JavaScript regexes matched against the request URL without its port, query (`?`) and

@@ -94,7 +94,13 @@ enum OutputValidator {
             location = .config(JSONPath.root / "features" / "contentBlocking" / "exceptions")
         case .userUnprotected:
             location = .unprotected
-        case .topLevel:
+        case .requestBlocklist:
+            location = .config(JSONPath.root / "features" / "requestBlocklist" / "settings" / "blockedRequests"
+                               / (origin.tracker ?? "") / "rules" / (origin.allowlistIndex ?? 0))
+            index = origin.allowlistIndex
+        case .clickToLoad:
+            location = .config(JSONPath.root / "features" / "clickToLoad")
+        case .topLevel, .featureState:
             location = .output
         }
         let kind: ConversionIssue.Kind = mode == .ddg ? .ddgDeviation : .unexpressibleRegex

@@ -88,7 +88,13 @@ enum RegexTranslator {
             var acc: [[WKTerm]] = [[]]
             for n in nodes {
                 let e = try expand(n, notes: &notes)
-                acc = try product(acc, e)
+                // One alternative (the common case: a literal) is appended in place; building a new array per
+                // node made a 100 KB literal rule quadratic.
+                if e.count == 1 {
+                    for i in acc.indices { acc[i].append(contentsOf: e[0]) }
+                } else {
+                    acc = try product(acc, e)
+                }
             }
             return acc
         case .alternation(let alts):

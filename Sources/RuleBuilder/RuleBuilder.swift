@@ -27,11 +27,29 @@ public struct RuleBuildResult: Sendable {
     /// Parallel to `rules`: where each rule comes from.
     public var provenance: [RuleProvenance]
     public var issues: [ConversionIssue]
+    /// One list per supported click-to-load rule action (config order), beside the main list: what the TDS
+    /// blocks with that action. The main list does not block it, so dropping a list unblocks exactly that content.
+    public var clickToLoadLists: [ClickToLoadList] = []
 
     public init(rules: [ContentRule] = [], provenance: [RuleProvenance] = [], issues: [ConversionIssue] = []) {
         self.rules = rules
         self.provenance = provenance
         self.issues = issues
+    }
+}
+
+public struct ClickToLoadList: Sendable {
+    public var ruleAction: String
+    /// The click-to-load entity (privacy-config settings key, a TDS entity name).
+    public var entity: String
+    public var rules: [ContentRule]
+    public var provenance: [RuleProvenance]
+
+    public init(ruleAction: String, entity: String, rules: [ContentRule], provenance: [RuleProvenance]) {
+        self.ruleAction = ruleAction
+        self.entity = entity
+        self.rules = rules
+        self.provenance = provenance
     }
 }
 
@@ -48,20 +66,37 @@ public enum RuleBuilder {
     ///     with the issues, provenance and conversion issues name each rule by its index in the TDS file.
     public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
                              mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = []) -> RuleBuildResult {
-        let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites)
+        if let config, !config.contentBlockingEnabled { return blockingNothing(config) }
+        let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites, mode: mode)
         var result: RuleBuildResult
         switch mode {
         case .faithful: result = FaithfulBuilder(tds: tds, exceptions: exceptions).build()
         case .ddg: result = DDGBuilder(tds: tds, exceptions: exceptions).build()
         }
-        if let config, !config.contentBlockingEnabled {
-            result.issues.append(ConversionIssue(
-                kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),
-                message: "contentBlocking is not enabled in the configuration; the apps would not apply these rules at all"))
-        }
+        let indexMap = SourceIndexMap(decodeIssues: decodeIssues)
         OutputValidator.validate(&result, mode: mode)
-        SourceIndexMap(decodeIssues: decodeIssues).apply(to: &result)
+        indexMap.apply(to: &result)
+        // Both modes build click-to-load lists the same way (TrackerRadarKit's macOS split keeps whole trackers,
+        // which cannot unblock one action of a tracker that has two).
+        for (action, entity) in exceptions.clickToLoadActions {
+            var list = FaithfulBuilder(tds: tds, exceptions: exceptions).buildClickToLoad(ruleAction: action, entity: entity)
+            OutputValidator.validate(&list, mode: .faithful)
+            indexMap.apply(to: &list)
+            result.issues += list.issues
+            result.clickToLoadLists.append(ClickToLoadList(ruleAction: action, entity: entity, rules: list.rules, provenance: list.provenance))
+        }
         return result
+    }
+
+    /// `contentBlocking.state` other than "enabled": the apps apply no protection at all. One rule that matches
+    /// every load and blocks nothing (a list WebKit accepts and that says why it is empty); no click-to-load lists.
+    static func blockingNothing(_ config: PrivacyConfig) -> RuleBuildResult {
+        let state = config.contentBlockingState.map { "\"\($0)\"" } ?? "absent"
+        return RuleBuildResult(
+            rules: [ContentRule(trigger: Trigger(urlFilter: ".*"), action: .ignorePreviousRules)],
+            provenance: [RuleProvenance(source: .featureState, role: "contentBlocking " + state)],
+            issues: [ConversionIssue(kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),
+                                     message: "contentBlocking is \(state), not \"enabled\": the list blocks nothing")])
     }
 }
 
@@ -108,14 +143,27 @@ struct SourceIndexMap {
 struct ExceptionInputs {
     /// Temp list: each domain covers itself and its subdomains.
     var tempList: [String]
-    /// User-unprotected sites: exact hosts.
+    /// User-unprotected sites: each covers its subdomains (DuckDuckGo's reference tests; both modes).
     var userUnprotected: [String]
     /// Tracker allowlist entries with their index within their tracker (as in the config file).
     var allowlist: [(entry: AllowlistEntry, index: Int)]
 
-    init(config: PrivacyConfig?, unprotectedSites: UnprotectedSites?) {
+    /// Sites (with subdomains) where the tracker allowlist does not apply (faithful mode only: TrackerRadarKit
+    /// ignores the feature's exceptions, and ddg mode keeps its rules).
+    var allowlistExceptions: [String]
+    /// The request blocklist when its feature is enabled.
+    var requestBlocklist: RequestBlocklist?
+    /// Supported click-to-load rule actions with their entity, and the feature's site exceptions.
+    var clickToLoadActions: [(ruleAction: String, entity: String)]
+    var clickToLoadExceptions: [String]
+
+    init(config: PrivacyConfig?, unprotectedSites: UnprotectedSites?, mode: RuleBuildMode = .faithful) {
         tempList = config?.tempUnprotected ?? []
         userUnprotected = unprotectedSites?.hosts ?? []
+        allowlistExceptions = mode == .faithful && config?.trackerAllowlist.enabled == true ? config!.trackerAllowlist.exceptions : []
+        requestBlocklist = config.flatMap { $0.requestBlocklist.enabled ? $0.requestBlocklist : nil }
+        clickToLoadActions = config?.clickToLoad.supportedRuleActions ?? []
+        clickToLoadExceptions = config?.clickToLoad.exceptions ?? []
         var entries: [(AllowlistEntry, Int)] = []
         if let allowlist = config?.trackerAllowlist, allowlist.enabled {
             var counters: [String: Int] = [:]
@@ -144,6 +192,13 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         case allowlist
         /// The builder's own rule that keeps top-level navigations and popups unblocked.
         case topLevel = "top-level"
+        /// An entry of the privacy config's request blocklist (tracker = its domain key, index = its index).
+        case requestBlocklist
+        /// A feature switched off by its `state`: the list's only rule, blocking nothing.
+        case featureState = "feature-state"
+        /// A click-to-load list's exemptions: the entity's own sites (role "first-party") and
+        /// `clickToLoad.exceptions` (role "exception").
+        case clickToLoad = "click-to-load"
     }
 
     /// What part of a tracker a TDS rule was built from.
@@ -201,6 +256,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         if let cnameAlias { o["cname"] = .string(cnameAlias) }
         if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
         if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
+        if source == .requestBlocklist, let tracker, let allowlistIndex { o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)") }
         return .object(o)
     }
 
@@ -229,6 +285,8 @@ public struct ConversionIssue: Sendable, Hashable, CustomStringConvertible {
         case ignoredInput = "ignored-input"
         /// ddg mode: what TrackerRadarKit emits here would be rejected by WebKit or changes the meaning.
         case ddgDeviation = "ddg-deviation"
+        /// A rule the target engine (`--target`) cannot express: left out for that target.
+        case unexpressibleOnTarget = "unexpressible-on-target"
         /// The output as a whole (empty list, too many rules).
         case output
         /// A note about the configuration.

@@ -57,7 +57,6 @@ public struct Matcher: Sendable {
 
     /// Ids whose pattern matches everything and that carry flags (reported by `match` when the flags test passes).
     public var universalWithFlags: [UInt64] { ids(layout.universalWithFlags) }
-
     public var statistics: MatcherStatistics {
         var s = MatcherStatistics()
         s.patterns = layout.patterns

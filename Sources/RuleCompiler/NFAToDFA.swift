@@ -21,6 +21,18 @@ struct DFA {
 
     var stateCount: Int { actions.count }
 
+    /// Appends the interval lo...hi -> target to the row of the state being built (whose row starts at
+    /// `rowStart`), extending the previous interval instead when it is contiguous and goes to the same target.
+    mutating func appendTransition(lo: Int, hi: Int, target: Int32, previousTarget: Int32, rowStart: Int32) {
+        if target == previousTarget, let last = transitionHigh.last, Int(last) + 1 == lo, transitionLow.count > Int(rowStart) {
+            transitionHigh[transitionHigh.count - 1] = UInt8(hi)
+        } else {
+            transitionLow.append(UInt8(lo))
+            transitionHigh.append(UInt8(hi))
+            transitionTarget.append(target)
+        }
+    }
+
     init(classCount: Int, classOfSymbol: [UInt8]) {
         self.classCount = classCount
         self.classOfSymbol = classOfSymbol
@@ -231,8 +243,23 @@ struct SubsetConstruction {
         }
     }
 
-    /// Runs the construction; returns nil when more than `stateLimit` states would be needed.
-    mutating func run(actionLists: inout ActionListTable, stateLimit: Int) -> DFA? {
+    /// States interned so far (also after a run that stopped at a limit).
+    var builtStates: Int { setStart.count }
+
+    enum Outcome {
+        case dfa(DFA)
+        case over(CompileBudget.Kind)
+    }
+
+    /// Bytes held by the construction so far (state sets, intern table, closures, transitions).
+    private func workingBytes(_ dfa: DFA) -> Int {
+        4 * (setPool.count + closurePool.count + table.count) + 12 * setStart.count
+            + 6 * dfa.transitionLow.count + 4 * (dfa.actions.count + dfa.transitionStart.count)
+    }
+
+    /// Runs the construction under limits: stops as soon as more than `stateLimit` states or
+    /// `byteLimit` bytes would be needed, or the monotonic clock passes `deadline`.
+    mutating func run(actionLists: inout ActionListTable, stateLimit: Int, byteLimit: Int, deadline: Double) -> Outcome {
         var dfa = DFA(classCount: nfa.alphabet.classCount, classOfSymbol: nfa.alphabet.classOfSymbol)
         let (rs, rl) = closure(0)
         _ = intern(Array(closurePool[rs..<rs + rl]))
@@ -242,7 +269,9 @@ struct SubsetConstruction {
         var actionIds: [Int32] = []
         var state = 0
         while state < setStart.count {
-            if setStart.count > stateLimit { return nil }
+            if setStart.count > stateLimit { return .over(.states) }
+            if workingBytes(dfa) > byteLimit { return .over(.bytes) }
+            if state & 63 == 0 && deadline.isFinite && monotonicSeconds() > deadline { return .over(.seconds) }
             // Actions.
             actionIds.removeAll(keepingCapacity: true)
             let start = Int(setStart[state]), count = Int(setLength[state])
@@ -304,20 +333,12 @@ struct SubsetConstruction {
                 if members.isEmpty { lastTarget = -1; continue }
                 members.sort()
                 let (target, _) = intern(members)
-                // Merge with the previous interval when contiguous and equal.
-                if target == lastTarget, let last = dfa.transitionHigh.last, Int(last) + 1 == lo,
-                   dfa.transitionLow.count > Int(dfa.transitionStart[state]) {
-                    dfa.transitionHigh[dfa.transitionHigh.count - 1] = UInt8(hi)
-                } else {
-                    dfa.transitionLow.append(UInt8(lo))
-                    dfa.transitionHigh.append(UInt8(hi))
-                    dfa.transitionTarget.append(target)
-                }
+                dfa.appendTransition(lo: lo, hi: hi, target: target, previousTarget: lastTarget, rowStart: dfa.transitionStart[state])
                 lastTarget = target
             }
             dfa.transitionStart.append(Int32(dfa.transitionLow.count))
             state += 1
         }
-        return dfa
+        return .dfa(dfa)
     }
 }

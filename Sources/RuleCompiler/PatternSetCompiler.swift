@@ -7,12 +7,14 @@
 //            ─► MatcherBytecode (one DFA per batch; universal ids kept aside)
 //
 // Small groups are packed into the same NFA (this replaces WebKit's DFACombiner, which merges DFAs of
-// fewer than 100 nodes after the fact). A batch whose DFA grows past `stateLimit(nfaNodes)` is split in
-// two and retried, so combining never explodes.
+// fewer than 100 nodes after the fact). A batch whose DFA grows past `stateLimit(nfaNodes)` (or past the
+// budget's states or bytes) is split in two and retried, so combining never explodes. A single pattern
+// over the budget is left out and reported; see CompileBudget.
 //
 // API contract (used by the rule-list compiler and the engine):
 //  * MatcherBuilder.add(filter, id): filter.status must be .ok or .matchesEverything; the same pattern may
-//    come with many ids and the same id with many patterns. id = (trigger flags << 32) | action location.
+//    come with many ids and the same id with many patterns. id = (trigger flags << 32) | rule index
+//    (RuleListCompiler).
 //  * Matcher.match(url, requestFlags, into:): every id whose pattern matches `url` (substring semantics,
 //    `^`/`$` anchors, case folding per pattern) and whose flags pass the WebKit flags test, plus universal
 //    ids that carry flags (same test); never the universal flag-free ids (universalFlagFree). Order
@@ -56,25 +58,36 @@ public enum MatcherError: Error, Equatable, Sendable {
 public struct MatcherBuilder {
     /// NFA size bound per batch (WebKit: 75,000). Patterns are cut only between patterns.
     public var maximumNFASize = 75_000
+    /// Limits of every automaton of this family and of the family as a whole.
+    public var budget: CompileBudget
+    /// What the family is called in budget errors ("url-filter", "top-url", "frame-url").
+    public var family: String
 
     private var patternIndex: [URLFilter: Int] = [:]
     private var patterns: [URLFilter] = []
     private var patternIds: [[UInt64]] = []
+    /// Smallest rule (source index) that uses each pattern: the rule a budget error names.
+    private var patternRule: [Int] = []
     private var universal: [UInt64] = []
 
-    public init() {}
+    public init(family: String = "url-filter", budget: CompileBudget = .unlimited) {
+        self.family = family
+        self.budget = budget
+    }
 
-    public mutating func add(_ filter: URLFilter, id: UInt64) {
+    public mutating func add(_ filter: URLFilter, id: UInt64, rule: Int = 0) {
         switch filter.status {
         case .matchesEverything:
             universal.append(id)
         case .ok:
             if let i = patternIndex[filter] {
                 patternIds[i].append(id)
+                patternRule[i] = min(patternRule[i], rule)
             } else {
                 patternIndex[filter] = patterns.count
                 patterns.append(filter)
                 patternIds.append([id])
+                patternRule.append(rule)
             }
         default:
             preconditionFailure("MatcherBuilder.add: unsupported url-filter status \(filter.status)")
@@ -83,31 +96,20 @@ public struct MatcherBuilder {
 
     static func stateLimit(nfaNodes: Int) -> Int { 8 * nfaNodes + 20_000 }
 
-    /// Builds several families at once, concurrently (the families are independent; the rule-list
-    /// compiler has three). Same result as calling build() on each, in the same order.
-    public static func buildAll(_ builders: [MatcherBuilder]) -> [Matcher] {
-        let results = ConcurrentResults<Matcher>(count: builders.count)
-        DispatchQueue.concurrentPerform(iterations: builders.count) { i in
-            results.set(i, builders[i].build())
-        }
-        return results.values()
-    }
-
-    public func build() -> Matcher {
-        var statistics = MatcherStatistics()
-        statistics.patterns = patterns.count
-        statistics.universalIds = Set(universal).count
-
-        // Prefix tree.
+    /// The patterns in one prefix tree with their action lists on the end vertices; `vertexPattern` is,
+    /// per end vertex, the pattern of the smallest rule ending there.
+    private func prefixTree() -> (TermTable, PrefixTree, ActionListTable, [Int32: Int]) {
         var terms = TermTable()
         var tree = PrefixTree()
         var vertexIds: [Int32: [UInt64]] = [:]
+        var vertexPattern: [Int32: Int] = [:]
         var endVertices: [Int32] = []
         for (i, p) in patterns.enumerated() {
             let ids = p.terms.map { terms.intern($0) }
             let v = tree.insert(ids, fixedLength: terms.fixedLength)
             if vertexIds[v] == nil { endVertices.append(v) }
             vertexIds[v, default: []] += patternIds[i]
+            if vertexPattern[v].map({ patternRule[$0] > patternRule[i] }) ?? true { vertexPattern[v] = i }
         }
         var actionLists = ActionListTable()
         for v in endVertices {
@@ -118,15 +120,126 @@ public struct MatcherBuilder {
             for x in ids where distinct.last != x { distinct.append(x) }
             tree.action[Int(v)] = actionLists.intern(distinct)
         }
+        return (terms, tree, actionLists, vertexPattern)
+    }
+
+    private func firstPattern(of batch: [Int32], _ vertexPattern: [Int32: Int]) -> Int {
+        batch.map { vertexPattern[$0]! }.min { (patternRule[$0], $0) < (patternRule[$1], $1) }!
+    }
+
+    /// WebKit's compiler has no limit in its subset construction: it builds one NFA per generation root
+    /// (cut only past 75,000 nodes, so one pattern is never cut), converts each to a DFA whatever its size,
+    /// and merges only DFAs under 100 nodes. Its cost is therefore that of the largest of those DFAs. This
+    /// runs the same subset construction on WebKit's NFAs (same grouping, no packing) and reports each one
+    /// that needs more than `states` DFA states or more than `members` NFA nodes summed over its states
+    /// (WebKit stores every state's node set: the quadratic part of long self-overlapping literals).
+    public func webKitPain(states: Int, members: Int) -> [WebKitPainWarning] {
+        var (terms, tree, actionLists, vertexPattern) = prefixTree()
+        var warnings: [WebKitPainWarning] = []
+        for batch in tree.batches(terms: terms, maxNodes: maximumNFASize, packGroups: false) {
+            let nfa = NFA(tree: tree, terms: terms, batch: batch)
+            // A long literal: its size is known without storing WebKit's quadratic state sets.
+            if batch.count == 1, let literal = LiteralDFA.build(tree: tree, terms: terms, vertex: batch[0], nfa: nfa, stateLimit: .max, byteLimit: 1 << 30) {
+                let over = literal.dfa.stateCount > states ? WebKitPainWarning.Reason.states(states)
+                    : literal.members > members ? .members(members) : nil
+                if let over {
+                    let p = firstPattern(of: batch, vertexPattern)
+                    warnings.append(WebKitPainWarning(family: family, rule: patternRule[p], pattern: patterns[p].pattern,
+                                                      patternsInAutomaton: 1, nfaNodes: nfa.nodeCount, reason: over))
+                }
+                continue
+            }
+            var construction = SubsetConstruction(nfa: nfa)
+            // 4 bytes per member in the state pool: the member bound is a byte bound of the construction.
+            let outcome = construction.run(actionLists: &actionLists, stateLimit: states, byteLimit: members.multipliedReportingOverflow(by: 4).overflow ? Int.max : 4 * members,
+                                           deadline: .infinity)
+            guard case .over(let kind) = outcome else { continue }
+            let p = firstPattern(of: batch, vertexPattern)
+            warnings.append(WebKitPainWarning(family: family, rule: patternRule[p], pattern: patterns[p].pattern,
+                                              patternsInAutomaton: batch.count, nfaNodes: nfa.nodeCount,
+                                              reason: kind == .states ? .states(states) : .members(members)))
+        }
+        return warnings
+    }
+
+    /// Builds several families at once, concurrently (the families are independent; the rule-list
+    /// compiler has three). Same result as calling build() on each, in the same order. Budget errors of
+    /// all families are thrown together (the family-wide ones alone when there are any).
+    public static func buildAll(_ builders: [MatcherBuilder]) throws -> [Matcher] {
+        let results = ConcurrentResults<Result<Matcher, CompileBudgetErrors>>(count: builders.count)
+        DispatchQueue.concurrentPerform(iterations: builders.count) { i in
+            results.set(i, Result { try builders[i].buildWithinBudget() }.mapError { $0 as! CompileBudgetErrors })
+        }
+        var matchers: [Matcher] = [], exceeded: [CompileBudgetExceeded] = []
+        for r in results.values() {
+            switch r {
+            case .success(let m): matchers.append(m)
+            case .failure(let e): exceeded += e.exceeded
+            }
+        }
+        guard exceeded.isEmpty else {
+            let familyWide = exceeded.filter { !$0.isRuleLevel }
+            throw CompileBudgetErrors(exceeded: familyWide.isEmpty ? exceeded : familyWide)
+        }
+        return matchers
+    }
+
+    /// Builds without any budget (trusted input).
+    public func build() -> Matcher {
+        var unbounded = self
+        unbounded.budget = .unlimited
+        do {
+            return try unbounded.buildWithinBudget()
+        } catch {
+            preconditionFailure("an unlimited budget cannot be exceeded: \(error)")
+        }
+    }
+
+    /// Builds under `budget`: throws CompileBudgetErrors naming every pattern whose own automaton is over
+    /// it (the others are still built, so all offenders are found in one run), or the family-wide budget
+    /// that ran out.
+    public func buildWithinBudget() throws -> Matcher {
+        let deadline = budget.seconds.isFinite ? monotonicSeconds() + budget.seconds : .infinity
+        var statistics = MatcherStatistics()
+        statistics.patterns = patterns.count
+        statistics.universalIds = Set(universal).count
+
+        var (terms, tree, actionLists, vertexPattern) = prefixTree()
+        func exceeded(_ kind: CompileBudget.Kind, batch: [Int32]) -> CompileBudgetExceeded {
+            let p = firstPattern(of: batch, vertexPattern)
+            return CompileBudgetExceeded(family: family, rule: patternRule[p], pattern: patterns[p].pattern, kind: kind,
+                                         limit: budget.limit(kind))
+        }
 
         // Batches -> NFA -> DFA -> minimized DFA.
         var pending = tree.batches(terms: terms, maxNodes: maximumNFASize).reversed().map { $0 }
         var dfas: [DFA] = []
+        var offenders: [CompileBudgetExceeded] = []
+        var builtStates = 0
         while let batch = pending.popLast() {
             let nfa = NFA(tree: tree, terms: terms, batch: batch)
             var construction = SubsetConstruction(nfa: nfa)
-            let limit = batch.count > 1 ? MatcherBuilder.stateLimit(nfaNodes: nfa.nodeCount) : Int.max
-            guard let dfa = construction.run(actionLists: &actionLists, stateLimit: limit) else {
+            let combinationLimit = batch.count > 1 ? MatcherBuilder.stateLimit(nfaNodes: nfa.nodeCount) : Int.max
+            let limit = min(combinationLimit, budget.states)
+            // States built for the family so far count against totalStates, failed attempts included:
+            // splitting a combination that explodes (thousands of `.*x.*y.*z`) cannot spin either.
+            let remaining = budget.totalStates - builtStates
+            let literal = batch.count == 1 ? LiteralDFA.build(tree: tree, terms: terms, vertex: batch[0], nfa: nfa,
+                                                              stateLimit: min(limit, remaining), byteLimit: budget.bytes) : nil
+            let outcome = literal.map { .dfa($0.dfa) } ?? construction.run(actionLists: &actionLists, stateLimit: min(limit, remaining),
+                                                                     byteLimit: budget.bytes, deadline: deadline)
+            builtStates += literal?.dfa.stateCount ?? construction.builtStates
+            guard case .dfa(let dfa) = outcome else {
+                guard case .over(let kind) = outcome, kind != .seconds else {
+                    throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)])
+                }
+                if kind == .states && remaining < limit {
+                    throw CompileBudgetErrors(exceeded: [exceeded(.totalStates, batch: batch)])
+                }
+                if batch.count == 1 {
+                    offenders.append(exceeded(kind, batch: batch))
+                    continue
+                }
                 let half = batch.count / 2
                 pending.append(Array(batch[half...]))
                 pending.append(Array(batch[..<half]))
@@ -135,8 +248,11 @@ public struct MatcherBuilder {
             statistics.nfaCount += 1
             statistics.nfaNodes += nfa.nodeCount
             statistics.dfaStatesBeforeMinimization += dfa.stateCount
-            dfas.append(DFAMinimizer.minimize(dfa))
+            let minimized = DFAMinimizer.minimize(dfa)
+            if deadline.isFinite && monotonicSeconds() > deadline { throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)]) }
+            dfas.append(minimized)
         }
+        if !offenders.isEmpty { throw CompileBudgetErrors(exceeded: offenders.sorted { ($0.rule, $0.pattern) < ($1.rule, $1.pattern) }) }
 
         // Keep only the action lists the DFAs use, numbered in order of use.
         var listRemap = [Int32](repeating: -1, count: actionLists.lists.count)

@@ -89,8 +89,9 @@ struct PrefixTree {
     }
 
     /// Action vertices grouped into batches of at most ~maxNodes NFA nodes (whole generation-root groups
-    /// when they fit, cut between patterns otherwise).
-    func batches(terms: TermTable, maxNodes: Int) -> [[Int32]] {
+    /// when they fit, cut between patterns otherwise). Without `packGroups`, every generation-root group
+    /// starts a batch of its own, as WebKit's processNFAs makes one NFA per group.
+    func batches(terms: TermTable, maxNodes: Int, packGroups: Bool = true) -> [[Int32]] {
         var actionVertices: [Int32] = []
         for v in 0..<vertexCount where action[v] >= 0 { actionVertices.append(Int32(v)) }
         actionVertices.sort { (generationRoot[Int($0)], $0) < (generationRoot[Int($1)], $1) }
@@ -106,7 +107,7 @@ struct PrefixTree {
             var j = i
             while j < actionVertices.count && generationRoot[Int(actionVertices[j])] == root { j += 1 }
             let groupCost = cost(of: actionVertices[i..<j], terms: terms)
-            if !current.isEmpty && size + groupCost > maxNodes {
+            if !current.isEmpty && (!packGroups || size + groupCost > maxNodes) {
                 result.append(current)
                 current = []
                 batchId += 1

@@ -5,7 +5,8 @@
 // their (shared) action locations: the engine maps a rule index to WebKit's id through the RULE table
 // and de-duplicates by that id, which gives WebKit's answer and, when asked, the deciding rule.
 // Patterns that match everything go to the family's universal set instead. The first unsupported
-// pattern fails the whole list with JSONInvalidRegex, naming the rule.
+// pattern fails the whole list with JSONInvalidRegex, naming the rule. Automata are built under the
+// options' CompileBudget.
 //
 // At the end we also derive what WebKit's ContentExtension computes when it loads the list: the
 // universal actions in its order and the global display:none stylesheet (specs §7.2), so that a
@@ -24,10 +25,14 @@ public enum RuleListCompiler {
         /// Keep the source JSON in the compiled list (lets `match --url` show the rules' triggers from an
         /// .rbc file; costs the size of the JSON).
         public var embedSource: Bool
+        /// Limits of the automata (see CompileBudget); over them compile throws CompileBudgetErrors.
+        public var budget: CompileBudget
 
         public init(name: String = "rules", dataset: String? = nil, toolVersion: String = ToolVersion.current,
-                    parser: RuleListParserOptions = .installedWebKit, embedSource: Bool = false)
+                    parser: RuleListParserOptions = .installedWebKit, embedSource: Bool = false,
+                    budget: CompileBudget = CompileBudget())
         {
+            self.budget = budget
             self.name = name
             self.dataset = dataset
             self.toolVersion = toolVersion
@@ -49,7 +54,27 @@ public enum RuleListCompiler {
                                                      toolVersion: options.toolVersion, source: source)
         let serialized = ActionSerializer.serialize(list.rules)
 
-        var url = MatcherBuilder(), top = MatcherBuilder(), frame = MatcherBuilder()
+        let (builders, universalIDs, infos) = try families(list, locations: serialized.locations, budget: options.budget)
+
+        let (universal, stylesheet) = try loadTimeUniversalActions(universalIDs: universalIDs, actions: serialized.blob)
+        // The three families are independent: build them on both cores (same bytes as one after another).
+        let matchers = try MatcherBuilder.buildAll(builders)
+        return CompiledRuleList(
+            identifier: identifier.string, name: options.name, dataset: options.dataset, toolVersion: options.toolVersion,
+            sourceSHA256: Digest.hash(.sha256, source), source: options.embedSource ? source : [], sourceRuleCount: list.sourceRuleCount,
+            skippedRuleCount: list.skipped.count, actions: serialized.blob, rules: infos, universalActions: universal,
+            stylesheet: stylesheet, urlMatcher: matchers[0].serialized(), topURLMatcher: matchers[1].serialized(),
+            frameURLMatcher: matchers[2].serialized())
+    }
+
+    /// The url, top-url and frame-url pattern families of a list, each id = (trigger flags << 32) | rule
+    /// index; also WebKit's ids of url-filters that match everything and the rules' compiled info.
+    static func families(_ list: ParsedRuleList, locations: [UInt32], budget: CompileBudget) throws
+        -> ([MatcherBuilder], [UInt64], [CompiledRuleInfo])
+    {
+        var url = MatcherBuilder(family: "url-filter", budget: budget)
+        var top = MatcherBuilder(family: "top-url", budget: budget)
+        var frame = MatcherBuilder(family: "frame-url", budget: budget)
         var universalIDs: [UInt64] = []
         var filters = FilterCache()
         var infos: [CompiledRuleInfo] = []
@@ -58,7 +83,7 @@ public enum RuleListCompiler {
         for (i, rule) in list.rules.enumerated() {
             let trigger = rule.trigger
             let flags = trigger.flags
-            let location = serialized.locations[i]
+            let location = locations[i]
             let info = CompiledRuleInfo(sourceIndex: UInt32(rule.sourceIndex), actionLocation: location, flags: flags)
             let id = CompiledRuleInfo.automatonID(flags: flags, rule: i)
             infos.append(info)
@@ -69,7 +94,7 @@ public enum RuleListCompiler {
                                               detail: "url-filter \(abbreviated(trigger.urlFilter)): \(filter.status.message)")
             }
             if filter.status == .matchesEverything { universalIDs.append(info.actionID) }
-            url.add(filter, id: id)
+            url.add(filter, id: id, rule: rule.sourceIndex)
 
             guard let condition = trigger.condition else { continue }
             let frameFamily = condition.kind.isFrameURL
@@ -83,19 +108,20 @@ public enum RuleListCompiler {
                         : "\(condition.kind.rawValue) entry \(abbreviated(value))"
                     throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex, detail: "\(what): \(f.status.message)")
                 }
-                if frameFamily { frame.add(f, id: id) } else { top.add(f, id: id) }
+                if frameFamily { frame.add(f, id: id, rule: rule.sourceIndex) } else { top.add(f, id: id, rule: rule.sourceIndex) }
             }
         }
+        return ([url, top, frame], universalIDs, infos)
+    }
 
-        let (universal, stylesheet) = try loadTimeUniversalActions(universalIDs: universalIDs, actions: serialized.blob)
-        // The three families are independent: build them on both cores (same bytes as one after another).
-        let matchers = MatcherBuilder.buildAll([url, top, frame])
-        return CompiledRuleList(
-            identifier: identifier.string, name: options.name, dataset: options.dataset, toolVersion: options.toolVersion,
-            sourceSHA256: Digest.hash(.sha256, source), source: options.embedSource ? source : [], sourceRuleCount: list.sourceRuleCount,
-            skippedRuleCount: list.skipped.count, actions: serialized.blob, rules: infos, universalActions: universal,
-            stylesheet: stylesheet, urlMatcher: matchers[0].serialized(), topURLMatcher: matchers[1].serialized(),
-            frameURLMatcher: matchers[2].serialized())
+    /// WebKit's own compiler would not finish this list in reasonable time or memory because of these
+    /// patterns (see MatcherBuilder.webKitPain): a warning for `validate` and `build`.
+    public static func webKitPain(_ list: ParsedRuleList, states: Int = WebKitPainThreshold.states,
+                                  members: Int = WebKitPainThreshold.members) throws -> [WebKitPainWarning]
+    {
+        let serialized = ActionSerializer.serialize(list.rules)
+        let (builders, _, _) = try families(list, locations: serialized.locations, budget: .unlimited)
+        return builders.flatMap { $0.webKitPain(states: states, members: members) }
     }
 
     /// ContentExtension's constructor: the flag-free universal actions in its order; those that are

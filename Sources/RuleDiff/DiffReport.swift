@@ -13,6 +13,8 @@ public struct DiffReport: Sendable {
     public var dataset: DatasetDiff?
     public var rules: RuleSetDiff
     public var requests: DecisionDiff?
+    /// Per list of a release (main parts, click-to-load lists): the ones that differ.
+    public var lists: [ListChange] = []
 
     public init(identifier: ValueChange<String?>, inputs: [String: ValueChange<String?>], dataset: DatasetDiff?,
                 rules: RuleSetDiff, requests: DecisionDiff?) {
@@ -26,7 +28,7 @@ public struct DiffReport: Sendable {
     /// "Same" as diff(1) means it: nothing that affects behaviour or provenance differs.
     public var isEmpty: Bool {
         identifier.old == identifier.new && inputs.isEmpty && (dataset?.isEmpty ?? true) && rules.isEmpty
-            && (requests?.changed.isEmpty ?? true)
+            && (requests?.changed.isEmpty ?? true) && lists.isEmpty
     }
 
     // MARK: JSON
@@ -64,6 +66,7 @@ public struct DiffReport: Sendable {
             "addedRules": .array(rules.added.map(ruleEntryJSON)),
             "removedRules": .array(rules.removed.map(ruleEntryJSON)),
         ]
+        o["lists"] = .array(lists.map(\.jsonValue))
         if let r = requests {
             o["requests"] = [
                 "checked": .number(Double(r.checked)),
@@ -127,6 +130,7 @@ public struct DiffReport: Sendable {
             }
         }
         lines.append("WebKit rules: \(rules.added.count) added, \(rules.removed.count) removed")
+        lines += lists.map(\.line)
         if let r = requests {
             lines.append("requests: \(r.changed.count) of \(r.checked) changed outcome" + (r.invalid > 0 ? " (\(r.invalid) invalid requests skipped)" : ""))
         }

@@ -165,16 +165,12 @@ public struct ResourceLoad: Sendable {
         }
         let method = request.requestMethod.map(Self.methodFlags) ?? 0
 
-        // A main-frame document load is matched with itself as the main document (processContentRuleListsForLoad).
-        let mainDocumentString: [UInt8]
-        let mainDomain: [UInt8]
-        if type == ResourceTypeName.topDocument, let u = url {
-            mainDocumentString = u.bytes
-            mainDomain = resolver.registrableDomain(of: u)
-        } else {
-            mainDocumentString = top.url?.bytes ?? Array(request.topURL.utf8)
-            mainDomain = top.registrableDomain
-        }
+        // Evaluated with the URLs as given, whatever the type: WebKit's backend (actionsForResourceLoad) takes the
+        // main document URL from its ResourceLoadInfo. A browser's own top-document load always has topURL == url
+        // (the loader passes the navigation's URL as both); a request with another topURL is an artificial load,
+        // and WebKit's tests (ContentExtensions.cpp, TopURL and DomainTriggers) evaluate those as given too.
+        let mainDocumentString = top.url?.bytes ?? Array(request.topURL.utf8)
+        let mainDomain = top.registrableDomain
         // The frame URL is the initiating frame's document URL when valid, else the request URL.
         let frameString: [UInt8] = frame?.bytes ?? url?.bytes ?? Array(request.url.utf8)
         let thirdParty = !RegistrableDomainMatch.matches(domain: mainDomain, url: url)

@@ -65,6 +65,9 @@ public final class LoadedRuleList {
             actions.append(entry.action)
             json.append(JSONWriter.bytes(entry.action.jsonValue))
         }
+        // A sealed but inconsistent file (found by Fuzz/targets/rbc.swift) must not make a lookup trap later:
+        // RBCFile.load checks that every matcher id names a rule of the RULE table and that every rule's
+        // action location is an action; a list compiled in memory is consistent by construction.
         actionAt = at
         self.actions = actions
         kinds = actions.map(\.kind)
@@ -110,8 +113,13 @@ public final class LoadedRuleList {
         var options = options
         options.embedSource = true
         let compiled = try RuleListCompiler.compile(json: json, options: options)
-        return try LoadedRuleList(RBCFile.load(RBCFile.bytes(compiled)))
+        let list = try LoadedRuleList(RBCFile.load(RBCFile.bytes(compiled)))
+        list.sourceParser = options.parser
+        return list
     }
+
+    /// How the embedded source was parsed (its target), so that explanations number rules the same way.
+    var sourceParser = RuleListParserOptions.installedWebKit
 
     public var identifier: String { compiled.identifier }
 
@@ -122,7 +130,7 @@ public final class LoadedRuleList {
     /// The embedded source's rules (parsed once, for explanations).
     func parsedSource() throws -> ParsedRuleList {
         if let parsed { return parsed }
-        let p = try RuleListParser.parse(bytes: compiled.source)
+        let p = try RuleListParser.parse(bytes: compiled.source, options: sourceParser)
         parsed = p
         return p
     }

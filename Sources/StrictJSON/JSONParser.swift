@@ -12,7 +12,31 @@ public struct JSONParseError: Error, Sendable, Equatable, CustomStringConvertibl
     public var description: String { "line \(line), column \(column): \(message)" }
 }
 
+/// A key that appears twice in one object. The later value is the one kept (as in JavaScript's JSON.parse).
+public struct JSONDuplicateKey: Sendable, Equatable {
+    /// The path of the duplicated member, e.g. `$.trackers`.
+    public let path: JSONPath
+    /// Where the later occurrence starts.
+    public let line: Int
+    public let column: Int
+}
+
 public struct JSONParser {
+    /// At most this many duplicates are listed; `duplicateCount` counts them all.
+    public static let duplicateListLimit = 100
+
+    /// Parses and also reports every duplicated object key (the first `duplicateListLimit`, and how many in all).
+    public static func parseReportingDuplicates(_ bytes: [UInt8], maximumDepth: Int = webKitMaximumDepth) throws
+        -> (value: JSONValue, duplicates: [JSONDuplicateKey], duplicateCount: Int)
+    {
+        try bytes.withUnsafeBytes { raw in
+            var p = Cursor(bytes: raw.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
+            p.duplicates = []
+            let value = try p.parseDocument()
+            return (value, p.duplicates ?? [], p.duplicateCount)
+        }
+    }
+
     /// WebKit's parser rejects documents nested deeper than this.
     public static let webKitMaximumDepth = 1000
 
@@ -27,12 +51,7 @@ public struct JSONParser {
 
     public static func parse(bytes: UnsafeRawBufferPointer, maximumDepth: Int = webKitMaximumDepth) throws -> JSONValue {
         var p = Cursor(bytes: bytes.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
-        p.skipByteOrderMark()
-        p.skipWhitespace()
-        let value = try p.parseValue(depth: 0)
-        p.skipWhitespace()
-        if p.index < p.bytes.count { throw p.error("unexpected data after the JSON value") }
-        return value
+        return try p.parseDocument()
     }
 }
 
@@ -41,6 +60,10 @@ private struct Cursor {
     let maximumDepth: Int
     var index = 0
     var scratch: [UInt8] = []
+    /// Non-nil when duplicate keys are reported; then `path` follows the value being parsed.
+    var duplicates: [JSONDuplicateKey]?
+    var duplicateCount = 0
+    var path: [JSONPath.Component] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>, maximumDepth: Int) {
         self.bytes = bytes
@@ -64,6 +87,22 @@ private struct Cursor {
         }
         let what = end >= bytes.count ? "\(message) (the file ends here: truncated?)" : message
         return JSONParseError(message: what, offset: end, line: line, column: column)
+    }
+
+    mutating func parseDocument() throws -> JSONValue {
+        skipByteOrderMark()
+        skipWhitespace()
+        let value = try parseValue(depth: 0)
+        skipWhitespace()
+        if index < bytes.count { throw error("unexpected data after the JSON value") }
+        return value
+    }
+
+    mutating func noteDuplicate(_ key: String, at offset: Int) {
+        duplicateCount += 1
+        guard duplicates!.count < JSONParser.duplicateListLimit else { return }
+        let position = error("", at: offset)
+        duplicates!.append(JSONDuplicateKey(path: JSONPath(path + [.key(key)]), line: position.line, column: position.column))
     }
 
     mutating func skipByteOrderMark() {
@@ -116,12 +155,20 @@ private struct Cursor {
             skipWhitespace()
             guard index < bytes.count else { throw error("expected a key string") }
             guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key string, found \(describe(bytes[index]))") }
+            let keyStart = index
             let key = try parseString()
             skipWhitespace()
             guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
             index += 1
             skipWhitespace()
-            object[key] = try parseValue(depth: depth)
+            if duplicates != nil {
+                if object.contains(key) { noteDuplicate(key, at: keyStart) }
+                path.append(.key(key))
+                object[key] = try parseValue(depth: depth)
+                path.removeLast()
+            } else {
+                object[key] = try parseValue(depth: depth)
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or '}'") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }
@@ -138,7 +185,13 @@ private struct Cursor {
         if index < bytes.count, bytes[index] == UInt8(ascii: "]") { index += 1; return .array(array) }
         while true {
             skipWhitespace()
-            array.append(try parseValue(depth: depth))
+            if duplicates != nil {
+                path.append(.index(array.count))
+                array.append(try parseValue(depth: depth))
+                path.removeLast()
+            } else {
+                array.append(try parseValue(depth: depth))
+            }
             skipWhitespace()
             guard index < bytes.count else { throw error("expected ',' or ']'") }
             if bytes[index] == UInt8(ascii: ",") { index += 1; continue }

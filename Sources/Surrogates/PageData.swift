@@ -85,6 +85,8 @@ struct PageData {
             trackerPairs.append([.string(domain), .object(o)])
         }
 
+        // Click-to-load entities: their sites are first party for their rule actions.
+        for (_, entity) in config?.clickToLoad.supportedRuleActions ?? [] where tds.entities[entity] != nil { entityNames.insert(entity) }
         if all { entityNames = Set(tds.entities.keys) }
         let entityPairs: [JSONValue] = entityNames.sorted(by: byteOrder).compactMap { name in
             guard let e = tds.entities[name] else { return nil }
@@ -99,6 +101,15 @@ struct PageData {
 
         var allowCount = 0
         if let config {
+            // The rule list blocks nothing then; the page must not run surrogates for unblocked scripts either.
+            if !config.contentBlockingEnabled { root["contentBlockingDisabled"] = true }
+            let supported = config.clickToLoad.supportedRuleActions
+            if !supported.isEmpty || !config.clickToLoad.exceptions.isEmpty {
+                var ctl = JSONObject()
+                ctl["supported"] = .array(supported.map { [.string($0.ruleAction), .string($0.entity)] })
+                ctl["exceptions"] = .array(config.clickToLoad.exceptions.map { .string($0) })
+                root["clickToLoad"] = .object(ctl)
+            }
             root["tempUnprotected"] = .array(config.tempUnprotected.map { .string($0) })
             if config.trackerAllowlist.enabled {
                 let anchors = Array(full) + Array(aliases.keys)

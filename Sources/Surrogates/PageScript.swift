@@ -14,7 +14,7 @@
 // - The matcher implements the TDS semantics of the faithful conversion: host from the URL (ports ignored),
 //   tracker by longest suffix, CNAME uncloaking when the host is not itself under a tracker (the alias or
 //   one of its parents is a `cnames` key; the URL keeps its path), protections off for temp-unprotected
-//   sites (with subdomains) and user-unprotected hosts (exact), the tracker allowlist (the same regex as the
+//   sites (with subdomains) and user-unprotected sites (with subdomains), the tracker allowlist (the same regex as the
 //   rule list's), first party, then rules in order: the regex (anchored like the rule list's url-filter,
 //   case-insensitive) and `options` (domains with subdomains AND types) must match, otherwise evaluation
 //   falls through; the first matching rule decides (action ignore -> allow, exceptions -> allow, else
@@ -104,7 +104,10 @@ enum PageScript {
     var entities = pairsToMap(data.entities);
     var cnames = pairsToMap(data.cnames);
     var tempUnprotected = data.tempUnprotected || [];
-    var unprotectedSites = new SetCtor(data.unprotectedSites || []);
+    var unprotectedSites = data.unprotectedSites || [];
+    var ctl = data.clickToLoad || {};
+    var ctlEntity = pairsToMap(ctl.supported);
+    var ctlExceptions = ctl.exceptions || [];
     var allowlist = data.allowlist || [];
     var compiled = new MapCtor();
 
@@ -144,7 +147,19 @@ enum PageScript {
 
     // The TDS decision for a request: null when the host is no tracker, else
     // {action: "block"|"ignore"|"redirect", reason, tracker, surrogate?, rule?, url}.
-    function decideForHost(requestURL, pageHost, type) {
+    // Why a click-to-load rule does not block here, or null when it does (supported action, not unblocked by
+    // the user, not the entity's own site, not a feature exception).
+    function clickToLoadExemption(action, pageHost, unblocked) {
+      if (!ctlEntity.has(action)) return "click-to-load: unsupported rule action";
+      if (unblocked && unblocked.has(action)) return "click-to-load: unblocked by the user";
+      if (pageHost && underAny(pageHost, ctlExceptions)) return "click-to-load: site exception";
+      var own = entities.has(ctlEntity.get(action)) ? entities.get(ctlEntity.get(action)) : null;
+      if (pageHost && own && underAny(pageHost, own)) return "click-to-load: first party";
+      return null;
+    }
+
+    // unblocked: optional Set of click-to-load rule actions the user unblocked on the page.
+    function decideForHost(requestURL, pageHost, type, unblocked) {
       var req = parseURL(requestURL);
       if (!req) return null;
       pageHost = pageHost || "";
@@ -166,7 +181,8 @@ enum PageScript {
         if (extra) for (var k in extra) if (hasOwn.call(extra, k)) r[k] = extra[k];
         return r;
       }
-      if (pageHost && (underAny(pageHost, tempUnprotected) || unprotectedSites.has(pageHost))) {
+      if (data.contentBlockingDisabled) return result("ignore", "contentBlocking disabled");
+      if (pageHost && (underAny(pageHost, tempUnprotected) || underAny(pageHost, unprotectedSites))) {
         return result("ignore", "protections off for this site");
       }
       if (isAllowlisted(req.href, pageHost)) return result("ignore", "tracker allowlist");
@@ -183,15 +199,21 @@ enum PageScript {
         if (r.options && !conditionsMatch(r.options, pageHost, type)) continue;
         if (r.action === "ignore") return result("ignore", "rule: ignore", { rule: i });
         if (r.exceptions && conditionsMatch(r.exceptions, pageHost, type)) return result("ignore", "rule: exception", { rule: i });
-        if (r.surrogate !== undefined) return result("redirect", "rule: surrogate", { rule: i, surrogate: r.surrogate });
-        return result("block", "rule: block", { rule: i });
+        var extra = { rule: i };
+        if (typeof r.action === "string" && r.action.slice(0, 10) === "block-ctl-") {
+          var exempt = clickToLoadExemption(r.action, pageHost, unblocked);
+          if (exempt) return result("ignore", exempt, { rule: i, ruleAction: r.action });
+          extra.ruleAction = r.action;
+        }
+        if (r.surrogate !== undefined) { extra.surrogate = r.surrogate; return result("redirect", "rule: surrogate", extra); }
+        return result("block", "rule: block", extra);
       }
       return t["default"] === "block" ? result("block", "default: block") : result("ignore", "default: ignore");
     }
 
     return {
       decideForHost: decideForHost,
-      decide: function (requestURL, pageURL, type) { return decideForHost(requestURL, hostOf(pageURL), type); }
+      decide: function (requestURL, pageURL, type, unblocked) { return decideForHost(requestURL, hostOf(pageURL), type, unblocked); }
     };
   }
 
@@ -223,11 +245,27 @@ enum PageScript {
     var EventCtor = win.Event, CustomEventCtor = win.CustomEvent, MutationObserverCtor = win.MutationObserver;
     var location = win.location;
 
+    // Click-to-load: the app names the rule actions the user unblocked on this page, either before the bundle
+    // runs (window.radarblockUnblockedRuleActions = ["block-ctl-fb"]) or later through
+    // window.radarblockClickToLoad.unblock("block-ctl-fb"), in every frame (each frame has its own bundle).
+    // The same tab must then load the page without that action's ctl-<ruleAction> list.
+    var unblocked = new SetCtor();
+    var preset = win.radarblockUnblockedRuleActions;
+    if (preset && typeof preset.length === "number") for (var p = 0; p < preset.length; p++) unblocked.add(String(preset[p]));
+    var ctlSupported = ((DATA.clickToLoad || {}).supported || []).map(function (pair) { return pair[0]; });
+    try {
+      Object.defineProperty(win, "radarblockClickToLoad", { value: Object.freeze({
+        unblock: function (action) { unblocked.add(String(action)); },
+        unblocked: function () { var out = []; unblocked.forEach(function (a) { out.push(a); }); return out; },
+        supportedRuleActions: function () { return ctlSupported.slice(); }
+      }) });
+    } catch (e) {}
+
     function surrogateFor(element) {
       if (!(element instanceof ScriptElement)) return null;
       var src = applyFn(srcGetter, element, []);
       if (!src) return null;
-      var decision = matcher.decideForHost(src, pageHost, "script");
+      var decision = matcher.decideForHost(src, pageHost, "script", unblocked);
       if (!decision || decision.action !== "redirect") return null;
       var index = names.indexOf(decision.surrogate);
       if (index < 0 || typeof surrogateFunctions[index] !== "function") return null;

@@ -13,7 +13,10 @@
 //
 // Rewriting: inside strings, templates, regular expressions and comments a `/` that follows `<` is written
 // as `\/`, which means the same character there (in a template it changes only `String.raw` text); in code a
-// space is put between `<` and a following `/`. Nothing else in the body changes.
+// space is put between `<` and a following `/`. Likewise `<!--` (which sends an HTML parser's script data
+// into its escaped states) becomes `<\x21--` in quoted text and `//` (the same one-line comment) in code, and
+// U+2028/U+2029 (line breaks to JavaScript, not to every consumer of the text) become `\u2028`/`\u2029` in
+// strings and templates and a plain line break elsewhere. Nothing else in the body changes.
 
 public struct ScriptBodyError: Error, Sendable, Equatable, CustomStringConvertible {
     /// 1-based line within the body.
@@ -34,7 +37,24 @@ public enum ScriptBodyCheck {
         if let line = lineOfScriptEnd(in: scanner.out) {
             throw ScriptBodyError(line: line, message: "contains \"</script\" in a place where it cannot be escaped")
         }
+        if let line = lineOf(Array("<!--".unicodeScalars), in: scanner.out) {
+            throw ScriptBodyError(line: line, message: "contains \"<!--\" in a place where it cannot be escaped")
+        }
+        if let line = scanner.out.firstIndex(where: { $0.value == 0x2028 || $0.value == 0x2029 }).map({ i in 1 + scanner.out[..<i].filter { $0 == "\n" }.count }) {
+            throw ScriptBodyError(line: line, message: "contains a raw U+2028/U+2029 that cannot be escaped")
+        }
         return result
+    }
+
+    /// Line of the first occurrence of `needle` (exact) in `scalars`, if any.
+    static func lineOf(_ needle: [Unicode.Scalar], in scalars: [Unicode.Scalar]) -> Int? {
+        guard needle.count <= scalars.count else { return nil }
+        var line = 1
+        for i in 0...(scalars.count - needle.count) {
+            if scalars[i] == "\n" { line += 1 }
+            if scalars[i] == needle[0], Array(scalars[i..<(i + needle.count)]) == needle { return line }
+        }
+        return nil
     }
 
     /// Line of the first `</script` (any case) in `scalars`, if any.
@@ -102,12 +122,35 @@ public enum ScriptBodyCheck {
             i += 1
         }
 
-        /// Copies one scalar inside a string, template, regex or comment, escaping a `/` that follows `<`.
+        /// Copies one scalar inside a string, template, regex or comment, escaping a `/` that follows `<`,
+        /// the `!` of `<!--`, and U+2028/U+2029 (line terminators never reach here inside regexes or line
+        /// comments, and block comments turn them into "\n" themselves).
         mutating func takeQuoted() {
             if s[i] == "/", out.last == "<" {
                 out.append("\\")
             }
+            if s[i] == "!", out.last == "<", peek(1) == "-", peek(2) == "-" {
+                out.append(contentsOf: "\\x21".unicodeScalars)
+                i += 1
+                return
+            }
+            if s[i].value == 0x2028 || s[i].value == 0x2029 {
+                out.append(contentsOf: (s[i].value == 0x2028 ? "\\u2028" : "\\u2029").unicodeScalars)
+                i += 1
+                return
+            }
             take()
+        }
+
+        /// Copies a line terminator, writing U+2028/U+2029 as "\n" (the same to JavaScript).
+        mutating func takeLineTerminator() {
+            if s[i].value == 0x2028 || s[i].value == 0x2029 {
+                out.append("\n")
+                line += 1
+                i += 1
+            } else {
+                take()
+            }
         }
 
         static func isLineTerminator(_ c: Unicode.Scalar) -> Bool {
@@ -138,7 +181,7 @@ public enum ScriptBodyCheck {
         mutating func run() throws {
             while i < s.count {
                 let c = s[i]
-                if Scanner.isLineTerminator(c) { take(); atLineStart = true; continue }
+                if Scanner.isLineTerminator(c) { takeLineTerminator(); atLineStart = true; continue }
                 if Scanner.isWhitespace(c) { take(); continue }
                 if c == "/" {
                     if out.last == "<" { out.append(" ") }
@@ -152,7 +195,13 @@ public enum ScriptBodyCheck {
                     }
                     continue
                 }
-                if c == "<", peek(1) == "!", peek(2) == "-", peek(3) == "-" { lineComment(); continue }
+                if c == "<", peek(1) == "!", peek(2) == "-", peek(3) == "-" {
+                    // An HTML-like comment: the same one-line comment written as `//`.
+                    out.append(contentsOf: "//".unicodeScalars)
+                    i += 4
+                    lineComment()
+                    continue
+                }
                 if c == "-", atLineStart, peek(1) == "-", peek(2) == ">" { lineComment(); continue }
                 atLineStart = false
                 switch c {
@@ -230,7 +279,11 @@ public enum ScriptBodyCheck {
             while true {
                 guard let c = peek() else { throw error("comment opened here is never closed", line: start) }
                 if c == "*", peek(1) == "/" { take(); take(); return }
-                if Scanner.isLineTerminator(c) { atLineStart = true }
+                if Scanner.isLineTerminator(c) {
+                    atLineStart = true
+                    takeLineTerminator()
+                    continue
+                }
                 takeQuoted()
             }
         }

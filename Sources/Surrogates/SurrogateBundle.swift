@@ -25,8 +25,11 @@
 //   Maps, so a key such as "__proto__" is just a key. Surrogate names are plain file names (checked when
 //   parsing surrogates.txt; a TDS name that is not one can never be found and is reported as missing), so
 //   they are safe in the `/* i: name */` comments. Surrogate bodies are code by design; ScriptBodyCheck
-//   makes sure each one is self-contained (balanced brackets, closed strings/comments/templates/regexes)
-//   and cannot end an inline <script>. No `new Function`/eval: pages with a strict CSP must still work.
+//   makes sure each one is self-contained (balanced brackets, closed strings/comments/templates/regexes),
+//   cannot end an inline <script> and carries no `<!--` or raw U+2028/U+2029; JavaScriptCore's parser then
+//   checks it as the function it becomes. A body that fails is dropped with an error naming it (its rules
+//   stay plain blocks) and the finished bundle is parsed once more, so the bundle always parses.
+//   No `new Function`/eval: pages with a strict CSP must still work.
 // - Size. Only the surrogates some TDS rule names are carried (others are reported as left out), and only
 //   the TDS subset that "redirect" decisions depend on (PageData.swift).
 // - Missing surrogates: an error with --strict, else a warning and the rule is carried without its
@@ -52,6 +55,8 @@ public struct SurrogateBundle: Sendable {
     public var script: String
     /// Problems that did not stop the build (missing surrogates without --strict, unused surrogates).
     public var warnings: [String]
+    /// Surrogates dropped because their body does not parse, one message each naming it.
+    public var errors: [String] = []
     /// Surrogate names in the bundle, sorted.
     public var surrogateNames: [String]
     /// Trackers carried (with rules, plus shadow entries), surrogate trackers, aliases, entities, allowlist entries.
@@ -67,13 +72,16 @@ public struct SurrogateBundle: Sendable {
 public enum SurrogateBundleError: Error, Sendable, Equatable, CustomStringConvertible {
     /// A TDS rule names a surrogate that surrogates.txt does not have (strict mode).
     case missingSurrogate(String)
-    /// A surrogate body cannot be wrapped safely.
+    /// A surrogate body cannot be wrapped safely (strict mode).
     case invalidScript(SurrogatesFileError)
+    /// The finished bundle does not parse (a bug: every body was checked).
+    case bundleDoesNotParse(String)
 
     public var description: String {
         switch self {
         case .missingSurrogate(let message): return message
         case .invalidScript(let e): return e.description
+        case .bundleDoesNotParse(let message): return "the generated surrogates.js does not parse: \(message)"
         }
     }
 }
@@ -113,20 +121,25 @@ public enum SurrogateBundleBuilder {
                             + unused.joined(separator: ", "))
         }
 
+        var bodies: [String: String] = [:]
+        var errors: [String] = []
+        for name in referenced.sorted(by: byteOrder) {
+            let s = byName[name]!
+            do {
+                bodies[name] = try checkedBody(s)
+            } catch let e as ScriptBodyError {
+                let error = SurrogatesFileError(source: surrogatesSource, line: s.line + e.line,
+                                                message: "surrogate \(quoted(name)): \(e.message)")
+                if options.strict { throw SurrogateBundleError.invalidScript(error) }
+                errors.append(error.description + "; surrogate dropped, its rules stay plain blocks")
+                referenced.remove(name)
+            }
+        }
         let names = referenced.sorted(by: byteOrder)
         var functions = ""
         for (i, name) in names.enumerated() {
-            let s = byName[name]!
-            let body: String
-            do {
-                body = try ScriptBodyCheck.prepare(s.body)
-            } catch let e as ScriptBodyError {
-                throw SurrogateBundleError.invalidScript(SurrogatesFileError(
-                    source: surrogatesSource, line: s.line + e.line,
-                    message: "surrogate \(quoted(name)): \(e.message)"))
-            }
             // `name` is a validated plain file name, so it is safe in a comment.
-            functions += "/* \(i): \(name) */\nfunction () {\n" + body + "\n}" + (i + 1 < names.count ? ",\n" : "\n")
+            functions += "/* \(i): \(name) */\nfunction () {\n" + bodies[name]! + "\n}" + (i + 1 < names.count ? ",\n" : "\n")
         }
 
         let data = PageData.build(tds: tds, config: config, unprotected: unprotected,
@@ -141,9 +154,24 @@ public enum SurrogateBundleBuilder {
         script += PageScript.runtime
         script += "})([\n" + functions + "]);\n"
 
-        return SurrogateBundle(script: script, warnings: warnings, surrogateNames: names,
-                               trackerCount: data.trackerCount, surrogateTrackerCount: data.surrogateTrackerCount,
-                               cnameCount: data.cnameCount, entityCount: data.entityCount,
-                               allowlistCount: data.allowlistCount)
+        if let failure = try JavaScriptSyntax.check(script) {
+            throw SurrogateBundleError.bundleDoesNotParse("line \(failure.line): \(failure.message)")
+        }
+        var bundle = SurrogateBundle(script: script, warnings: warnings, surrogateNames: names,
+                                     trackerCount: data.trackerCount, surrogateTrackerCount: data.surrogateTrackerCount,
+                                     cnameCount: data.cnameCount, entityCount: data.entityCount,
+                                     allowlistCount: data.allowlistCount)
+        bundle.errors = errors
+        return bundle
+    }
+
+    /// The body made safe to embed (ScriptBodyCheck), then parsed as the function it becomes in the bundle.
+    static func checkedBody(_ s: SurrogateScript) throws -> String {
+        let body = try ScriptBodyCheck.prepare(s.body)
+        // Line 1 is the wrapper's, as in the bundle ("function () {" then the body on its own lines).
+        if let failure = try JavaScriptSyntax.check("(function () {\n" + body + "\n})") {
+            throw ScriptBodyError(line: max(failure.line - 1, 1), message: failure.message)
+        }
+        return body
     }
 }

@@ -52,6 +52,27 @@ public enum SurrogatesFile {
     /// Content types accepted in a header: a surrogate is run as a JavaScript function.
     public static let javaScriptContentTypes: Set<String> = ["application/javascript", "text/javascript"]
 
+    /// Parses surrogates.txt bytes: invalid UTF-8 is an error naming the line, never silently replaced (the
+    /// surrogates command and build read the file through here, so they agree).
+    public static func parse(bytes: [UInt8], source: String) throws -> [SurrogateScript] {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw SurrogatesFileError(source: source, line: lineOfInvalidUTF8(bytes), message: "not valid UTF-8 text")
+        }
+        return try parse(text, source: source)
+    }
+
+    /// 1-based line of the first byte sequence that is not UTF-8.
+    static func lineOfInvalidUTF8(_ bytes: [UInt8]) -> Int {
+        var line = 1
+        var lineStart = 0
+        for (i, b) in bytes.enumerated() where b == UInt8(ascii: "\n") {
+            if String(validating: bytes[lineStart...i], as: UTF8.self) == nil { return line }
+            line += 1
+            lineStart = i + 1
+        }
+        return line
+    }
+
     /// Parses surrogates.txt text. `source` names the file in errors.
     public static func parse(_ text: String, source: String) throws -> [SurrogateScript] {
         var scripts: [SurrogateScript] = []

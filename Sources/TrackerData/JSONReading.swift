@@ -27,6 +27,15 @@ extension JSONObject {
     }
 }
 
+/// Bounds on single values. Real TDS rules are regexes of a few hundred bytes; a megabyte-long one is hostile
+/// or broken, and would cost the translator and compiler time and memory in proportion.
+public enum DecodingLimits {
+    /// Longest rule (TDS `rule`, tracker-allowlist `rule`) kept, in UTF-8 bytes.
+    public static let ruleBytes = 1 << 20
+    /// DNS's limit on a host name.
+    public static let hostBytes = 253
+}
+
 /// Typed conversions; `nil` means "wrong type" (absence is handled by the caller).
 enum Typed {
     static func string(_ v: JSONValue) -> String? { v.stringValue }
@@ -85,11 +94,21 @@ extension IssueLog {
     }
 }
 
-/// Parses bytes as JSON, turning a syntax error into an error that names the source.
-func parseJSON(_ bytes: [UInt8], source: String) throws -> JSONValue {
+/// Parses bytes as JSON, turning a syntax error into an error that names the source. A duplicated key is an
+/// issue (an error under --strict): the later value silently replacing the earlier, e.g. a second
+/// `"trackers": {}` at the end of a TDS, would otherwise drop data unseen.
+func parseJSON(_ bytes: [UInt8], source: String, log: inout IssueLog) throws -> JSONValue {
+    let parsed: (value: JSONValue, duplicates: [JSONDuplicateKey], duplicateCount: Int)
     do {
-        return try JSONParser.parse(bytes)
+        parsed = try JSONParser.parseReportingDuplicates(bytes)
     } catch let error as JSONParseError {
         throw TrackerDataError.invalidJSON(source: source, error: error)
     }
+    for d in parsed.duplicates {
+        try log.report(d.path, "duplicate key at line \(d.line), column \(d.column); this later value replaces the earlier one")
+    }
+    if parsed.duplicateCount > parsed.duplicates.count {
+        try log.report(.root, "\(parsed.duplicateCount - parsed.duplicates.count) more duplicate keys not listed")
+    }
+    return parsed.value
 }

@@ -28,7 +28,16 @@ enum DomainCheck {
 
     /// Normalises `raw` into a host name, or returns why it cannot be one.
     static func normalize(_ raw: String) -> Result<String, DomainProblem> {
-        if isPlainHost(raw) { return .success(raw) }
+        // Before any per-character work: IDNA on a hostile 200 MB "domain" would take minutes.
+        if raw.utf8.count > DecodingLimits.hostBytes * 4 {
+            return .failure(DomainProblem(message: "\(quoted(raw)) is \(raw.utf8.count) bytes long, not a host name (at most \(DecodingLimits.hostBytes))"))
+        }
+        if isPlainHost(raw) {
+            guard raw.utf8.count <= DecodingLimits.hostBytes else {
+                return .failure(DomainProblem(message: "\(quoted(raw)) is \(raw.utf8.count) bytes long, not a host name (at most \(DecodingLimits.hostBytes))"))
+            }
+            return .success(raw)
+        }
         let normalized: String
         do {
             normalized = try DomainNormalizer.normalize(raw)
@@ -52,10 +61,17 @@ struct DomainProblem: Error {
     let message: String
 }
 
-/// A string as a JSON string literal, for messages (shows invisible characters).
+/// A string as a JSON string literal, for messages (shows invisible characters). A long value shows its
+/// first 100 characters and its length only.
 func quoted(_ s: String) -> String {
+    let shownLimit = 100
     var out = "\""
+    var shown = 0
     for u in s.unicodeScalars {
+        shown += 1
+        if shown > shownLimit {
+            return out + "\"… (\(s.utf8.count) bytes in all)"
+        }
         switch u {
         case "\"": out += "\\\""
         case "\\": out += "\\\\"

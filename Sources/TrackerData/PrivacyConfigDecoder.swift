@@ -5,8 +5,10 @@ import StrictJSON
 
 extension PrivacyConfig {
     public static func decode(bytes: [UInt8], source: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
-        let json = try parseJSON(bytes, source: source)
-        return try decode(json: json, source: source, strict: strict)
+        var log = IssueLog(source: source, strict: strict)
+        let json = try parseJSON(bytes, source: source, log: &log)
+        let (config, issues) = try decode(json: json, source: source, strict: strict)
+        return (config, log.issues + issues)
     }
 
     public static func load(path: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
@@ -36,6 +38,7 @@ extension PrivacyConfig {
             let path = featuresPath / "contentBlocking"
             if case .object(let cb) = v {
                 let state = try log.optional(cb, "state", at: path, expected: "a string", Typed.string)
+                config.contentBlockingState = state
                 config.contentBlockingEnabled = state == "enabled"
                 config.contentBlockingExceptions = try decodeDomainList(cb, "exceptions", at: path, log: &log)
             } else {
@@ -54,6 +57,18 @@ extension PrivacyConfig {
                     try log.report(path / "hash", "does not match the feature's content (md5 of JSON.stringify is \(computed)); the allowlist was edited without updating its hash")
                 }
             } else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+            }
+        }
+        if let v = features.member("requestBlocklist") {
+            let path = featuresPath / "requestBlocklist"
+            if case .object(let rb) = v { config.requestBlocklist = try decodeRequestBlocklist(rb, at: path, log: &log) } else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+            }
+        }
+        if let v = features.member("clickToLoad") {
+            let path = featuresPath / "clickToLoad"
+            if case .object(let ctl) = v { config.clickToLoad = try decodeClickToLoad(ctl, at: path, log: &log) } else {
                 try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
             }
         }
@@ -94,6 +109,7 @@ extension PrivacyConfig {
         allowlist.state = try log.optional(ta, "state", at: path, expected: "a string", Typed.string)
         allowlist.enabled = allowlist.state == "enabled"
         allowlist.hash = try log.optional(ta, "hash", at: path, expected: "a string", Typed.string)
+        allowlist.exceptions = try decodeDomainList(ta, "exceptions", at: path, log: &log)
         guard let settingsValue = ta.member("settings") else { return allowlist }
         guard case .object(let settings) = settingsValue else {
             try log.report(path / "settings", "expected an object, found \(settingsValue.aTypeName); allowlist ignored")
@@ -144,6 +160,10 @@ extension PrivacyConfig {
         }
         guard let ruleValue = r.member("rule"), case .string(let rule) = ruleValue, !rule.isEmpty else {
             try log.report(path / "rule", r.member("rule") == nil ? "missing \"rule\"; entry dropped" : "expected a non-empty string; entry dropped")
+            return nil
+        }
+        guard rule.utf8.count <= DecodingLimits.ruleBytes else {
+            try log.report(path / "rule", "rule is \(rule.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); entry dropped")
             return nil
         }
         guard let domainsValue = r.member("domains") else {
@@ -215,8 +235,8 @@ extension TrackerAllowlist {
     public static func decode(allowlistedTrackers bytes: [UInt8], source: String, strict: Bool = false) throws
         -> (TrackerAllowlist, [DecodeIssue])
     {
-        let json = try parseJSON(bytes, source: source)
         var log = IssueLog(source: source, strict: strict)
+        let json = try parseJSON(bytes, source: source, log: &log)
         guard case .object(let trackers) = json else {
             throw log.fatal(.root, "expected an object of allowlisted trackers, found \(json.aTypeName)")
         }

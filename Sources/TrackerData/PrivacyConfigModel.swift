@@ -11,6 +11,10 @@ public struct PrivacyConfig: Sendable, Hashable {
     /// `features.contentBlocking.exceptions[].domain`, normalised, in file order.
     public var contentBlockingExceptions: [String]
     public var trackerAllowlist: TrackerAllowlist
+    /// `features.contentBlocking.state` as given (nil when the feature or its state is absent).
+    public var contentBlockingState: String?
+    public var requestBlocklist: RequestBlocklist = RequestBlocklist()
+    public var clickToLoad: ClickToLoad = ClickToLoad()
     /// The whole config as parsed (object key order kept), for hashing and for features we do not model.
     public var raw: JSONValue
 
@@ -39,6 +43,8 @@ public struct TrackerAllowlist: Sendable, Hashable {
     public var hash: String?
     /// Entries sorted by tracker domain (byte order), rules in file order within a tracker.
     public var entries: [AllowlistEntry]
+    /// Sites (with subdomains) where the allowlist does not apply: `features.trackerAllowlist.exceptions[].domain`.
+    public var exceptions: [String] = []
 
     public init(enabled: Bool = false, state: String? = nil, hash: String? = nil, entries: [AllowlistEntry] = []) {
         self.enabled = enabled
@@ -72,7 +78,7 @@ public struct AllowlistEntry: Sendable, Hashable {
     }
 }
 
-/// User-unprotected sites: exact hostnames (no subdomain wildcard), normalised, in file order without duplicates.
+/// User-unprotected sites: each host covers its subdomains (DuckDuckGo's reference tests), normalised, in file order without duplicates.
 public struct UnprotectedSites: Sendable, Hashable {
     public var hosts: [String]
     public init(hosts: [String] = []) { self.hosts = hosts }

@@ -11,8 +11,8 @@ extension RadarDomain {
     public static func decode(bytes: [UInt8], path: String, region: String? = nil, strict: Bool = false) throws
         -> (RadarDomain, [DecodeIssue])
     {
-        let json = try parseJSON(bytes, source: path)
         var log = IssueLog(source: path, strict: strict)
+        let json = try parseJSON(bytes, source: path, log: &log)
         let root = JSONPath.root
         guard case .object(let o) = json else {
             throw log.fatal(root, "expected a Tracker Radar domain object, found \(json.aTypeName)")
@@ -113,8 +113,8 @@ extension RadarDomain {
 extension RadarEntity {
     /// Decodes one `entities/<Name>.json` file.
     public static func decode(bytes: [UInt8], path: String, strict: Bool = false) throws -> (RadarEntity, [DecodeIssue]) {
-        let json = try parseJSON(bytes, source: path)
         var log = IssueLog(source: path, strict: strict)
+        let json = try parseJSON(bytes, source: path, log: &log)
         let root = JSONPath.root
         guard case .object(let o) = json else {
             throw log.fatal(root, "expected a Tracker Radar entity object, found \(json.aTypeName)")

@@ -11,8 +11,10 @@ extension TrackerDataSet {
     public static func decode(bytes: [UInt8], source: String, strict: Bool = false) throws
         -> (TrackerDataSet, [DecodeIssue])
     {
-        let json = try parseJSON(bytes, source: source)
-        return try decode(json: json, source: source, strict: strict)
+        var log = IssueLog(source: source, strict: strict)
+        let json = try parseJSON(bytes, source: source, log: &log)
+        let (set, issues) = try decode(json: json, source: source, strict: strict)
+        return (set, log.issues + issues)
     }
 
     /// Reads and decodes a TDS file ("-" = stdin).
@@ -146,6 +148,10 @@ struct TDSDecoder {
         }
         guard !pattern.isEmpty else {
             try log.report(path / "rule", "empty rule; rule dropped")
+            return nil
+        }
+        guard pattern.utf8.count <= DecodingLimits.ruleBytes else {
+            try log.report(path / "rule", "rule is \(pattern.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); rule dropped")
             return nil
         }
         var rule = TrackerRule(rule: pattern)

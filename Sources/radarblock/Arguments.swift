@@ -83,3 +83,49 @@ struct ParsedArguments {
         return parsed
     }
 }
+
+// MARK: --target (one definition for every command that takes it)
+
+import ContentRules
+
+extension OptionSpec {
+    static let target = OptionSpec("--target")
+}
+
+extension ParsedArguments {
+    /// The engine profile named by --target, or the fixed default.
+    func target() throws -> EngineProfile {
+        guard let name = value("--target") else { return .default }
+        guard let profile = EngineProfile.named(name) else {
+            throw UsageError("unknown --target \(name): use one of \(EngineProfile.names)")
+        }
+        return profile
+    }
+}
+
+enum TargetHelp {
+    /// The --target paragraph of the help texts; `what` says what the command does with it. `indent` is
+    /// the command's option indentation.
+    static func option(_ what: String, indent: String = "  ") -> String {
+        let text = "the engine the output is for (default \(EngineProfile.default.name), a fixed profile: never "
+            + "what is installed); " + what + ". Profiles:"
+        let pad = indent + String(repeating: " ", count: 18)
+        var lines = [indent + "--target NAME     " + wrap(text, width: 96 - pad.count).joined(separator: "\n" + pad)]
+        lines += EngineProfile.helpTable.split(separator: "\n").map { pad + $0.dropFirst(2) }
+        return lines.joined(separator: "\n")
+    }
+
+    static func wrap(_ text: String, width: Int) -> [String] {
+        var lines: [String] = []
+        var line = ""
+        for word in text.split(separator: " ") {
+            if !line.isEmpty && line.count + 1 + word.count > width {
+                lines.append(line)
+                line = ""
+            }
+            line += (line.isEmpty ? "" : " ") + word
+        }
+        if !line.isEmpty { lines.append(line) }
+        return lines
+    }
+}

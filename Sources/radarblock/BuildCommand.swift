@@ -1,34 +1,53 @@
 // radarblock build: the nightly job, from inputs to a verified release directory.
 
+import ContentRules
 import Foundation
 import Pipeline
+import RuleCompiler
 import RuleBuilder
 import TdsGenerator
 
 struct BuildCommand: Command {
     static let name = "build"
     static let summary = "build a release directory (rules.json, rules.rbc, surrogates.js, manifest.json)"
-    static let help = """
+    static var help: String { """
     usage: radarblock build (--tds FILE|URL | --radar DIR) [--config FILE|URL] [--surrogates FILE|URL]
-                            [--unprotected FILE|URL] --out DIR [--previous DIR] [--if-changed]
+                            [--unprotected FILE|URL] --out DIR [--force] [--previous DIR] [--if-changed] [--target NAME]...
                             [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--name NAME] [--strict] [--verify-webkit]
-                            [--cache DIR] [--timeout SECONDS] [--retries N]
+                            [--cache DIR] [--timeout SECONDS] [--retries N] [--max-download-size BYTES]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
+                            [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
 
     Writes the release into DIR atomically: the files are written into a temporary sibling directory which
     then replaces DIR in one rename. A failed or interrupted build leaves DIR exactly as it was.
+    DIR is replaced only when it is absent, empty or a radarblock release (its manifest.json says so);
+    anything else is refused unless --force is given. When DIR is a symbolic link (the layout
+    `current -> releases/<identifier>`), it stays one: the new release is written beside the link's target as
+    releases/<identifier> and the link is swapped to it in one rename; the old release stays where it was.
+    A lock file (.radarblock-lock-<name> beside DIR) makes a second build of the same DIR fail at once.
 
     release files:
       rules.json            the WebKit content rule list (canonical, one rule per line)
       rules.rbc             the same list compiled to radarblock bytecode (see `radarblock inspect`)
-      rules-N.json/.rbc     further lists when the rules exceed --max-rules (split by tracker, never by index;
-                            the exceptions are repeated in every list so each one is correct on its own)
+      rules-N.json/.rbc     further lists when the rules exceed --max-rules or the target's rule limit (split by
+                            tracker, never by index; the exceptions are repeated in every list so each one is
+                            correct on its own)
+      rules.T.json/.rbc, rules.T-N.json/.rbc
+                            the list set of each further --target T (the first --target's lists are rules*.json);
+                            manifest.json lists every list with its "target" and names the targets in "targets"
+      ctl-<ruleAction>.json/.rbc/.provenance.json
+                            one click-to-load list per supported rule action of the config's clickToLoad feature
+                            (enabled, entity enabled, action listed): what that action blocks, which rules.json
+                            does not block; an app leaves it out for a tab where the user clicked to load
       provenance.json       where each rule of rules.json comes from
-      surrogates.js         the surrogate bundle (with --surrogates)
+      surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
+                            that does not parse is dropped and reported in issues.txt, an error with --strict)
       issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
       input-*.json/.txt     copies of the inputs, for fallbacks and diffs
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
-                            output's sha256 and size, counts and compile figures
+                            output's sha256 and size, counts and compile figures, and `lists`: every rule
+                            list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists also
+                            ruleAction, entity, provenance)
       changes.md, changes.json   with --previous: what changed since that release (see `radarblock diff`)
 
     inputs:
@@ -37,15 +56,17 @@ struct BuildCommand: Command {
                             with --entities, --policy, --mapping and --overrides as for `radarblock tds`
       --config FILE|URL     privacy configuration v4
       --surrogates FILE|URL surrogates.txt
-      --unprotected FILE|URL  user-unprotected sites, one host per line
+      --unprotected FILE|URL  user-unprotected sites, one host per line (each with its subdomains)
     options:
-      --out DIR             the release directory to write (replaced as a whole)
+      --out DIR             the release directory to write (replaced as a whole), or a link to one
+      --force               replace DIR even when it is neither empty nor a radarblock release
       --previous DIR        the previous release: write changes.md / changes.json against it
       --if-changed          with --previous: when every input is byte-identical to the previous release's (same
                             tool version and mode), do nothing, say so and exit 0
       --fallback DIR        when the build fails, retry as DuckDuckGo's apps do: the TDS of release DIR, then without
                             the config, the user's sites, the surrogates; the manifest records what was replaced or dropped
-      --max-rules N         rules per list (default 150000, WebKit's limit; older Safari: 50000)
+      --max-rules N         rules per list (default: the target's limit, 150000; safari-14: 50000)
+    \(TargetHelp.option("repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported in issues.txt (--strict: the build fails)", indent: "  "))
       --mode MODE           faithful (default) or ddg (see `radarblock convert --help`)
       --name NAME           identifier name (default "tds")
       --strict              any input problem or conversion issue fails the build
@@ -53,21 +74,30 @@ struct BuildCommand: Command {
                             build if WebKit rejects one; the manifest records the WebKit version and compile times
                             (the only non-deterministic part of a manifest)
       --cache DIR           cache for downloaded inputs (conditional requests: If-None-Match / If-Modified-Since)
-      --timeout SECONDS     per-request timeout for URLs (default 30)
+      --timeout SECONDS     per-request timeout for URLs, covering the whole body (default 30)
+      --max-download-size BYTES  largest body accepted from a URL, counted after gzip/deflate decoding, with an
+                            optional k, M or G suffix (powers of 1024; default 64M); a larger body fails the
+                            build (component named) without retrying
       --retries N           retries for URLs with exponential backoff (default 3)
+
+    \(BudgetOptions.help)
+    A rule whose own automaton is over --max-dfa-states or --max-dfa-mb is dropped from the release and
+    reported in issues.txt (with --strict the build fails instead); the rest of the list is built as usual.
+    Over --max-total-dfa-states or --max-compile-seconds no single rule is to blame: the build fails.
 
     exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the component:
     tds, config, surrogates, unprotected, rules), 2 usage error.
-    """
+    """ }
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--radar"), OptionSpec("--entities"), OptionSpec("--policy"),
             OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--config"), OptionSpec("--surrogates"),
-            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
+            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
             OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
-        ])
+            OptionSpec("--max-download-size"), OptionSpec("--target", repeatable: true),
+        ] + BudgetOptions.specs)
         var options = BuildOptions(out: try args.required("--out"))
         options.tds = args.value("--tds")
         let radar = args.value("--radar")
@@ -81,10 +111,20 @@ struct BuildCommand: Command {
         if options.ifChanged && options.previous == nil { throw UsageError("--if-changed needs --previous DIR") }
         options.fallback = args.value("--fallback")
         options.strict = args.has("--strict")
+        options.force = args.has("--force")
         options.verifyWebKit = args.has("--verify-webkit")
+        options.budget = try BudgetOptions.parse(args)
         if let n = args.value("--max-rules") {
             guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
             options.maxRules = v
+        }
+        let targetNames = args.all("--target")
+        if !targetNames.isEmpty {
+            options.targets = try targetNames.map { name in
+                guard let p = EngineProfile.named(name) else { throw UsageError("unknown --target \(name): use one of \(EngineProfile.names)") }
+                return p
+            }
+            if Set(targetNames).count != targetNames.count { throw UsageError("--target given twice with the same name") }
         }
         if let m = args.value("--mode") {
             guard let mode = RuleBuildMode(rawValue: m) else { throw UsageError("--mode must be faithful or ddg, not \(m)") }
@@ -95,6 +135,12 @@ struct BuildCommand: Command {
         if let t = args.value("--timeout") {
             guard let v = Double(t), v > 0 else { throw UsageError("--timeout must be a positive number of seconds") }
             options.fetch.timeout = v
+        }
+        if let size = args.value("--max-download-size") {
+            guard let v = parseByteCount(size), v > 0 else {
+                throw UsageError("--max-download-size must be a positive number of bytes, optionally with k, M or G, not \(size)")
+            }
+            options.fetch.maxBytes = v
         }
         if let r = args.value("--retries") {
             guard let v = Int(r), v >= 0 else { throw UsageError("--retries must be a whole number") }
@@ -131,8 +177,22 @@ struct BuildCommand: Command {
                 Console.warning("\(warnings.count - shown) more warnings in \(options.out)/\(ReleaseFiles.issues)")
             }
             let c = manifest.counts
-            print("built \(manifest.identifier) in \(options.out): \(Int(c["trackers"] ?? 0)) trackers, \(Int(c["rules"] ?? 0)) rules in \(Int(c["lists"] ?? 1)) list(s), \(Int(c["surrogates"] ?? 0)) surrogates")
+            print("built \(manifest.identifier) in \(options.out): \(Int(c["trackers"] ?? 0)) trackers, \(Int(c["rules"] ?? 0)) rules in \(Int(c["lists"] ?? 1)) list(s)" + ((c["clickToLoadLists"] ?? 0) > 0 ? " + \(Int(c["clickToLoadLists"]!)) click-to-load list(s)" : "") + ", \(Int(c["surrogates"] ?? 0)) surrogates")
         }
         return ExitCode.success
+    }
+
+    /// "1048576", "512k", "64M", "1G" (powers of 1024).
+    static func parseByteCount(_ text: String) -> Int? {
+        let units: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30]
+        var digits = Substring(text)
+        var unit = 1
+        if let last = text.last, let u = units[last] {
+            unit = u
+            digits = digits.dropLast()
+        }
+        guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits) else { return nil }
+        let (product, overflow) = n.multipliedReportingOverflow(by: unit)
+        return overflow ? nil : product
     }
 }

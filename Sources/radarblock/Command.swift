@@ -1,5 +1,6 @@
 // Commands are small adapters: parse arguments, call the library, write results, map errors to exit codes.
 
+import FileIO
 import Foundation
 
 protocol Command {
@@ -17,16 +18,16 @@ enum ExitCode {
     static let usage: Int32 = 2
 }
 
-/// Writes to stderr without buffering surprises.
+/// Writes to stderr without buffering surprises; every message is bounded (MessageText).
 enum Console {
     static func error(_ message: String) {
-        FileHandle.standardError.write(Data(("radarblock: error: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data(("radarblock: error: " + MessageText.bounded(message) + "\n").utf8))
     }
     static func warning(_ message: String) {
-        FileHandle.standardError.write(Data(("radarblock: warning: " + message + "\n").utf8))
+        FileHandle.standardError.write(Data(("radarblock: warning: " + MessageText.bounded(message) + "\n").utf8))
     }
     static func note(_ message: String) {
-        FileHandle.standardError.write(Data((message + "\n").utf8))
+        FileHandle.standardError.write(Data((MessageText.bounded(message) + "\n").utf8))
     }
     static var stderrIsTerminal: Bool { isatty(2) == 1 }
 }

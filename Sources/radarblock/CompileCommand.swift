@@ -10,7 +10,8 @@ enum CompileCommand: Command {
     static let summary = "compile rule-list JSON to a versioned bytecode file (.rbc)"
     static var help: String {
         """
-        usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source]
+        usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source] [--target NAME]
+                          [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
                radarblock compile RULES.json --engine webkit -o STORE_DIR [--name NAME]
 
         Validates the list exactly like WebKit (same errors, same rule indices), compiles its
@@ -24,6 +25,7 @@ enum CompileCommand: Command {
         --embed-source     keep the source JSON in the file (like WebKit does), so that
                            `match LIST.rbc --url ...` can show the triggers of the deciding rules;
                            without it only the source's SHA-256 is kept and rules are named by index
+        \(TargetHelp.option("the list is parsed as that engine parses it (rule limit, keys it reads); a rule using a key the target would ignore and so match more widely (e.g. if-frame-url for safari-15) is refused, naming the rule and the key", indent: ""))
         --engine radarblock|webkit
                            radarblock (default) writes OUT.rbc; webkit compiles with WebKit's own compiler
                            (WebKitGTK 6.0, loaded at run time) into the store directory given by -o:
@@ -31,14 +33,19 @@ enum CompileCommand: Command {
 
         The identifier is <name>[@<dataset>]_v<format version>_<tool version>_<16 hex digits of
         SHA-256 over the versions, name, dataset and source>; `radarblock inspect` shows it.
+
+        \(BudgetOptions.help)
+        Over a budget, compile exits 1 and writes nothing.
         """
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("-o", "--output"), OptionSpec("--name"), OptionSpec("--dataset"), OptionSpec("--engine"),
-            OptionSpec("--embed-source", value: false),
-        ], positionals: 1...1)
+            OptionSpec("--embed-source", value: false), .target,
+        ] + BudgetOptions.specs, positionals: 1...1)
+        let target = try args.target()
+        let budget = try BudgetOptions.parse(args)
         let input = args.positionals[0]
         guard let output = args.value("--output") else { throw UsageError("missing -o OUT.rbc") }
         switch args.value("--engine") ?? "radarblock" {
@@ -56,9 +63,17 @@ enum CompileCommand: Command {
         let json = try FileIO.read(input)
         let compiled: CompiledRuleList
         do {
-            compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: args.value("--dataset"), embedSource: args.has("--embed-source")))
+            compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: args.value("--dataset"),
+                                                                               parser: RuleListParserOptions(target: target),
+                                                                               embedSource: args.has("--embed-source"),
+                                                                               budget: budget))
+            try target.requireSupport(in: RuleListJSONReader.parse(json))
         } catch let e as RuleListValidationError {
             throw InputError("\(input): \(e.description)")
+        } catch let e as UnsupportedOnTargetError {
+            throw InputError("\(input): \(e.description)")
+        } catch let e as CompileBudgetErrors {
+            throw InputError(e.exceeded.map { "\(input): \($0)" }.joined(separator: "\n"))
         }
         let bytes = RBCFile.bytes(compiled)
         try FileIO.write(bytes, to: output)

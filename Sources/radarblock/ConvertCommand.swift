@@ -9,9 +9,9 @@ import TrackerData
 struct ConvertCommand: Command {
     static let name = "convert"
     static let summary = "convert a TDS (+ config) into a WebKit content rule list"
-    static let help = """
+    static var help: String { """
     usage: radarblock convert --tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]
-                              [--provenance FILE] [--strict] [-o OUT]
+                              [--provenance FILE] [--strict] [--target NAME] [-o OUT]
 
     Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
 
@@ -29,8 +29,10 @@ struct ConvertCommand: Command {
     options:
       --tds FILE          tracker data set (TDS v5 JSON)
       --config FILE       privacy configuration v4 (temp list: unprotectedTemporary + contentBlocking exceptions;
-                          tracker allowlist when its state is "enabled")
-      --unprotected FILE  user-unprotected sites, one exact host per line (# comments)
+                          tracker allowlist and request blocklist when their state is "enabled"; a contentBlocking
+                          state other than "enabled" gives one rule that blocks nothing). Click-to-load rules
+                          (block-ctl-*) never block in this list: `radarblock build` writes their own lists
+      --unprotected FILE  user-unprotected sites, one host per line, each with its subdomains (# comments)
       --mode MODE         faithful (default) or ddg
       --provenance FILE   also write where each rule comes from: a JSON array parallel to the rules (element i
                           describes rule i), one object per line:
@@ -42,16 +44,20 @@ struct ConvertCommand: Command {
                               of a CNAME-cloaked tracker
                             {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
                             {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
+                            {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
+                            {"source":"feature-state","role":"contentBlocking \"disabled\""}
       --strict            any problem (an input field the decoders would skip, a TDS rule WebKit cannot
                           express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
       -o, --output FILE   output file, "-" for stdout (default); written atomically
-    """
+    \(TargetHelp.option("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)", indent: "  "))
+    """ }
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--config"), OptionSpec("--unprotected"), OptionSpec("--mode"),
-            OptionSpec("--provenance"), OptionSpec("--strict", value: false), OptionSpec("-o", "--output"),
+            OptionSpec("--provenance"), OptionSpec("--strict", value: false), OptionSpec("-o", "--output"), .target,
         ])
+        let target = try args.target()
         let tdsPath = try args.required("--tds")
         let strict = args.has("--strict")
         let output = args.value("--output") ?? "-"
@@ -78,7 +84,8 @@ struct ConvertCommand: Command {
             unprotected = u
         }
 
-        let result = RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues)
+        let result = TargetEncoding.adapt(RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode,
+                                                            decodeIssues: tdsIssues), for: target)
 
         func describe(_ issue: ConversionIssue) -> String {
             switch issue.location {
@@ -97,10 +104,15 @@ struct ConvertCommand: Command {
         }
         result.issues.forEach { Console.warning(describe($0)) }
 
+        let bytes = CanonicalRuleWriter.bytes(result.rules)
+        do {
+            try target.checkGenerated(bytes, ruleCount: result.rules.count)
+        } catch {
+            throw InputError("\(tdsPath): the conversion is not expressible for \(target.name): \(error)")
+        }
         if let path = args.value("--provenance") {
             try FileIO.write(RuleProvenance.listBytes(result.provenance), to: path)
         }
-        let bytes = CanonicalRuleWriter.bytes(result.rules)
         try FileIO.write(bytes, to: output)
         if output != "-" {
             Console.note("convert (\(mode.rawValue)): \(tds.trackers.count) trackers, \(tds.cnames.count) CNAME aliases -> "

@@ -21,7 +21,9 @@ struct DiffCommand: Command {
       inputs      the components that changed (TDS ETag or hash, temp list, allowlist, user sites, input hashes)
       trackers    added, removed and changed (default action, owner, rules added/removed/edited, reordered),
                   entities and CNAMEs (when both sides have a TDS)
-      rules       WebKit rules added and removed (by canonical rule, with provenance)
+      rules       WebKit rules added and removed (by canonical rule, with provenance) in the main list
+      lists       per list (main parts, ctl-<ruleAction>.json click-to-load lists): added, removed or changed,
+                  with identifiers, rule counts and rules added/removed; every list takes part in the requests
       requests    every request whose outcome (allowed, blocked, surrogate) differs, with the rule that decided
                   on each side (the last matching block, or the ignore-previous-rules that let it
                   through, named by its provenance). The requests come from --requests (JSONL as for `radarblock match`), from
@@ -104,10 +106,22 @@ extension DiffCommand {
         var sides = [Result<DiffSide, Error>](repeating: .failure(CancellationError()), count: 2)
         sides.withUnsafeMutableBufferPointer { sides in
             DispatchQueue.concurrentPerform(iterations: 2) { i in
-                sides[i] = Result { try ReleaseComparison.load(i == 0 ? a : b, options: options) }
+                sides[i] = Result { try loadSide(i == 0 ? a : b, options: options) }
             }
         }
         return (try sides[0].get(), try sides[1].get())
+    }
+
+    /// Loads one side; every error names the file it is about (errors from deep inside a release name a
+    /// file within it already).
+    static func loadSide(_ path: String, options: DiffOptions) throws -> DiffSide {
+        do {
+            return try ReleaseComparison.load(path, options: options)
+        } catch {
+            let message = String(describing: error)
+            if message.hasPrefix(path) { throw error }
+            throw FileError(path: path, reason: message)
+        }
     }
 }
 

@@ -20,8 +20,9 @@ enum MatchCommand: Command {
         Reports the actions WebKit's content-extension backend gives a load, in WebKit's order and
         de-duplication, concatenated over the lists in the order given. A LIST is rule-list JSON
         (validated and compiled in memory exactly like `radarblock compile` does), an .rbc file (checked
-        and loaded), or a release directory from `radarblock build`: all the lists its manifest's "lists"
-        array names, in that order, with their provenance.
+        and loaded), or a release directory from `radarblock build`: the lists its manifest's "lists"
+        array names, in that order, with their provenance: those of the primary target (of --target when
+        given) and the click-to-load lists.
 
         --requests FILE   one JSON request per line ("-" = stdin):
                             {"url": "...", "topURL": "...", "frameURL": "..." (default topURL),
@@ -50,12 +51,17 @@ enum MatchCommand: Command {
         --load-context C  top-frame or child-frame (default: top-frame when the frame URL is the top
                           URL, else child-frame)
         --json            with --url: print only the answer line
+        \(TargetHelp.option("JSON lists are read as that engine's parser reads them (keys it does not know are ignored, as it ignores them); an .rbc file keeps the target it was compiled for", indent: ""))
 
         Matching follows WebKit: URLs are canonicalized like WebKit's URL parser (lowercase scheme and
         host, IDN to punycode, default port removed, "/" for an empty path, dot segments, percent-
         encoding; the fragment is kept); invalid URLs and data: URLs get no actions at all. A load is
         third-party unless its host is the main document's registrable domain (public suffix list) or
-        a subdomain of it. A top-document load is matched with its own URL as the main document URL.
+        a subdomain of it. Every load is evaluated with the URLs it was given, as WebKit's backend does.
+        Combinations a browser never produces are answered as given, not rewritten: a browser's
+        top-document load always has topURL = url and loadContext top-frame (its main document is
+        itself), and a popup's frame is about:blank; a top-document request with another topURL is an
+        artificial load (WebKit's own tests use such loads).
 
         Resource types (request name -> the WebKit type it is matched as):
         \(ResourceTypeMapping.helpTable)
@@ -68,8 +74,9 @@ enum MatchCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--requests"), OptionSpec("--url"), OptionSpec("--top-url"), OptionSpec("--frame-url"),
             OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false),
-            OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"),
+            OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"), .target,
         ], positionals: 1...64)
+        let target = try args.target()
         let requests = args.value("--requests")
         let url = args.value("--url")
         if (requests == nil) == (url == nil) { throw UsageError("give either --requests FILE or --url URL --top-url URL") }
@@ -88,7 +95,7 @@ enum MatchCommand: Command {
         case "text": format = .text
         default: throw UsageError("--format must be json or text")
         }
-        var loaded = try args.positionals.flatMap(loadLists)
+        var loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil) }
         if let p = args.value("--provenance") {
             guard loaded.count == 1, loaded[0].provenance == nil else {
                 throw UsageError("--provenance goes with exactly one rule-list file (a release directory has its own)")
@@ -109,6 +116,13 @@ enum MatchCommand: Command {
             return try answer(requestsFrom: requests, batch: &batch)
         }
         guard let top = args.value("--top-url") else { throw UsageError("--url needs --top-url") }
+        // A bad option value is a usage error (exit 2), unlike a bad request line in a --requests file.
+        if let type = args.value("--type"), ResourceTypeMapping.resourceType(type, mainFrameContext: true) == nil {
+            throw UsageError("--type: unknown resource type \"\(type)\" (see the list in --help)")
+        }
+        if let context = args.value("--load-context"), !["top-frame", "child-frame"].contains(context) {
+            throw UsageError("--load-context must be top-frame or child-frame, not \"\(context)\"")
+        }
         let request = MatchRequest(url: url!, topURL: top, frameURL: args.value("--frame-url"), resourceType: args.value("--type") ?? "other",
                                    loadContext: args.value("--load-context"), requestMethod: args.value("--method"))
         do {
@@ -132,16 +146,18 @@ enum MatchCommand: Command {
         var provenance: [JSONValue]?
     }
 
-    /// A release directory's lists (manifest order), or the one list of a file.
-    static func loadLists(_ path: String) throws -> [NamedList] {
+    /// A release directory's lists (manifest order; those of `target` when it was given, else of the
+    /// primary target, and the click-to-load lists), or the one list of a file.
+    static func loadLists(_ path: String, target: EngineProfile, explicitTarget: Bool) throws -> [NamedList] {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
             guard ReleaseLists.isRelease(path) else {
                 throw InputError("\(path): a directory, but not a release (no \(ReleaseFiles.manifest))")
             }
-            return try ReleaseLists.load(path).1.map { NamedList(list: $0.list, label: $0.name, provenance: $0.provenance) }
+            let lists = try ReleaseLists.load(path, target: explicitTarget ? target.name : nil).1
+            return lists.map { NamedList(list: $0.list, label: $0.name, provenance: $0.provenance) }
         }
-        return [NamedList(list: try loadList(path), label: URL(fileURLWithPath: path).lastPathComponent, provenance: nil)]
+        return [NamedList(list: try loadList(path, target: target), label: URL(fileURLWithPath: path).lastPathComponent, provenance: nil)]
     }
 
     /// A JSON array parallel to the list's rules (`radarblock convert --provenance`).
@@ -157,13 +173,14 @@ enum MatchCommand: Command {
     }
 
     /// Loads a rule list: .rbc (or anything with the .rbc magic) is checked and loaded; otherwise it is JSON.
-    static func loadList(_ path: String) throws -> LoadedRuleList {
+    static func loadList(_ path: String, target: EngineProfile = .default) throws -> LoadedRuleList {
         let bytes = try FileIO.read(path)
         if path.hasSuffix(".rbc") || bytes.starts(with: RBCFile.magic) {
             return try LoadedRuleList(RBCFile.load(bytes, path: path))
         }
         do {
-            let list = try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path)))
+            let list = try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path),
+                                                                                        parser: RuleListParserOptions(target: target)))
             if list.compiled.skippedRuleCount > 0 {
                 Console.warning("\(path): \(list.compiled.skippedRuleCount) rule(s) skipped as WebKit skips them (run `radarblock validate` for details)")
             }

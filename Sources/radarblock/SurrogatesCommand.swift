@@ -22,11 +22,17 @@ struct SurrogatesCommand: Command {
     options:
       --tds FILE          tracker data set (TDS v5 JSON)
       --surrogates FILE   surrogates.txt
-      --config FILE       privacy configuration (temp-unprotected sites, tracker allowlist)
-      --unprotected FILE  user-unprotected sites (exact hosts)
+      --config FILE       privacy configuration (temp-unprotected sites, tracker allowlist, click-to-load: see
+                          window.radarblockClickToLoad in the README; contentBlocking off makes the bundle inert)
+      --unprotected FILE  user-unprotected sites (each with its subdomains)
       --strict            a surrogate named by the TDS but missing from surrogates.txt is an error, and so is
                           any TDS or config problem the decoders would otherwise skip (default: warnings)
       --all-trackers      carry every tracker, not only those with surrogates (for testing the matcher)
+
+    Every surrogate body is checked with JavaScriptCore's parser (WebKitGTK's libjavascriptcoregtk-6.0, loaded at
+    run time) as the function it becomes. A body that does not parse, or that cannot be wrapped safely, is dropped
+    with an error naming it and its line (exit status 1; the bundle is still written without it, and its rules
+    stay plain blocks; with --strict nothing is written). The finished bundle is parsed once more.
       -o, --output FILE   output file, "-" for stdout (default)
     """
 
@@ -55,18 +61,19 @@ struct SurrogatesCommand: Command {
             issues.forEach { Console.warning($0.description) }
             unprotected = u
         }
-        let scripts = try SurrogatesFile.parse(FileIO.readString(surrogatesPath), source: surrogatesPath)
+        let scripts = try SurrogatesFile.parse(bytes: FileIO.read(surrogatesPath), source: surrogatesPath)
 
         let bundle = try SurrogateBundleBuilder.build(
             tds: tds, tdsSource: tdsPath, scripts: scripts, surrogatesSource: surrogatesPath,
             config: config, unprotected: unprotected,
             options: SurrogateBundleOptions(strict: strict, scope: args.has("--all-trackers") ? .allTrackers : .surrogateTrackers))
         bundle.warnings.forEach { Console.warning($0) }
+        bundle.errors.forEach { Console.error($0) }
         try FileIO.write(bundle.bytes, to: output)
         if output != "-" {
             Console.note("surrogates: \(bundle.surrogateNames.count) surrogates, \(bundle.surrogateTrackerCount) surrogate trackers, "
                          + "\(bundle.cnameCount) CNAME aliases, \(bundle.bytes.count) bytes -> \(output)")
         }
-        return ExitCode.success
+        return bundle.errors.isEmpty ? ExitCode.success : ExitCode.failure
     }
 }

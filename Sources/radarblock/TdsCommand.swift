@@ -33,7 +33,8 @@ struct TdsCommand: Command {
                           overrides applied, issues) as JSON
       --compare TDS       print agreement with a reference TDS on which domains are trackers and with which
                           default (policy decisions, every radar domain), with every disagreement and its reason
-      --strict            a malformed radar file fails the run (default: reported by path and skipped)
+      --strict            a malformed radar file fails the run (default: reported by path and skipped); a
+                          failed strict run writes no TDS (-o OUT is left as it was; --report still says why)
       -o, --output FILE   output TDS, "-" for stdout (default, unless --explain/--compare); written atomically
 
     Radar files that are unusable, rule regexes WebKit rejects, overrides that do not apply are reported on
@@ -77,8 +78,13 @@ struct TdsCommand: Command {
         if let report = args.value("--report") {
             try FileIO.write(JSONWriter.bytes(generation.reportJSON(policy: policy), options: [.sortedKeys]) + [0x0A], to: report)
         }
+        // A strict run that failed leaves no TDS behind: a later step must not pick up a rejected one.
+        let failedStrict = strict && !generation.issues.isEmpty
         let output = args.value("--output") ?? ((explain.isEmpty && args.value("--compare") == nil) ? "-" : nil)
-        if let output {
+        if failedStrict, let output {
+            Console.note("radarblock: --strict: \(generation.issues.count) issue(s); \(output == "-" ? "no TDS written to stdout" : "\(output) not written")")
+        }
+        if let output, !failedStrict {
             try FileIO.write(generation.tds.canonicalBytes + [0x0A], to: output)
             if output != "-" {
                 let t = generation.tds.trackers.values
@@ -88,7 +94,7 @@ struct TdsCommand: Command {
                     + (generation.issues.isEmpty ? "" : "; \(generation.issues.count) issue(s) reported"))
             }
         }
-        if strict, !generation.issues.isEmpty { status = ExitCode.failure }
+        if failedStrict { status = ExitCode.failure }
         return status
     }
 }

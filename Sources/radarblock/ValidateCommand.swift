@@ -3,47 +3,75 @@
 import Foundation
 import ContentRules
 import FileIO
+import RuleCompiler
 import StrictJSON
 
 struct ValidateCommand: Command {
     static let name = "validate"
     static let summary = "check a rule list exactly as WebKit would (error names and messages)"
     static let help = """
-        usage: radarblock validate RULES.json [--json] [--identifier-rules]
+        usage: radarblock validate RULES.json [--json] [--target NAME] [--strict] [--identifier-rules]
 
         Checks a content rule list the way WebKit's compiler does (same order of checks, first error wins) and
         reports WebKit's error name and message. RULES.json may be '-' for standard input.
 
           --json               print {"valid": true, "rules": N} or
-                               {"valid": false, "error": NAME, "message": MESSAGE, "rule": INDEX|null}
-          --identifier-rules   also read _identifier/_rulesetIdentifier like WebKit 2.52+
-                               (the installed WebKitGTK 2.50.6 ignores them)
+                               {"valid": false, "error": NAME, "message": MESSAGE, "rule": INDEX|null};
+                               keys the target ignores add "ignored": [{"rule": I, "key": K}, ...]
+        \(TargetHelp.option("the list is checked as that engine checks it: its rule limit, the keys it reads", indent: "  "))
+          --strict             fail (exit 1) when the target would ignore a key
+          --identifier-rules   read _identifier/_rulesetIdentifier whatever the target (as --target
+                               webkitgtk-2.52 does; the installed WebKitGTK 2.50.6 ignores them)
+
+        A key the target does not read is ignored by it without an error; such a rule matches more widely
+        than written (a frame-url condition ignored by Safari 15 blocks in every frame). validate warns on
+        stderr for every such key, naming the rule index and the key.
 
         Text mode prints "valid: N rules" (plus a note for each rule WebKit would skip) on stdout, or
         "invalid: rule I: NAME: MESSAGE" and our own explanation on stderr.
-        Exit status: 0 valid, 1 invalid, 2 usage error.
+        Exit status: 0 valid, 1 invalid (or, with --strict, a key the target ignores), 2 usage error.
+
+        A valid list is also checked for what WebKit's compiler cannot do in reasonable time or memory:
+        WebKit builds one DFA per group of patterns with the same variable-length prefix, with no bound on
+        its size (its 75,000-node NFA split does not bound the DFA). validate runs the same construction
+        and warns (on stderr, "radarblock: warning: rule I: WebKit's compiler will not finish ...") about
+        each automaton over \(WebKitPainThreshold.states) DFA states or \(WebKitPainThreshold.members) NFA nodes summed over its
+        states; with --json they are listed in "webkitPain": [{"rule": I, "message": ...}] (only when
+        there are any). The exit status stays 0: WebKit would accept the list, eventually.
         """
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--json", value: false),
-            OptionSpec("--identifier-rules", value: false),
+            OptionSpec("--identifier-rules", value: false), OptionSpec("--strict", value: false), .target,
         ], positionals: 1...1)
         let path = args.positionals[0]
         let bytes = try FileIO.read(path)
-        let options = RuleListParserOptions(identifierRules: args.has("--identifier-rules"))
+        let target = try args.target()
+        let options = RuleListParserOptions(identifierRules: args.has("--identifier-rules") ? true : nil, target: target)
         let json = args.has("--json")
         do {
             let list = try RuleListParser.validate(bytes: bytes, options: options)
+            let ignored = ignoredKeys(bytes, target: target, options: options)
+            for key in ignored { Console.warning("\(path): \(key)") }
+            let pain = try RuleListCompiler.webKitPain(list)
             if json {
-                print("{\"valid\": true, \"rules\": \(list.rules.count)}")
+                let painField = pain.isEmpty ? "" : ", \"webkitPain\": " + JSONWriter.string(.array(pain.map { w in
+                    .object(JSONObject([("rule", .number(Double(w.rule))), ("message", .string(w.description))]))
+                }))
+                print("{\"valid\": true, \"rules\": \(list.rules.count)\(ignoredJSON(ignored))\(painField)}")
             } else {
+                for w in pain { Console.warning(w.description) }
                 print("valid: \(list.rules.count) rule\(list.rules.count == 1 ? "" : "s")")
                 if !list.skipped.isEmpty {
                     let n = list.skipped.count
                     print("skipped: \(n) rule\(n == 1 ? "" : "s") (WebKit drops \(n == 1 ? "it" : "them") silently)")
                     for s in list.skipped { print("  " + s.description) }
                 }
+            }
+            if args.has("--strict") && !ignored.isEmpty {
+                Console.error("\(path): \(ignored.count) key(s) would be ignored by \(target.name) (--strict)")
+                return ExitCode.failure
             }
             return ExitCode.success
         } catch let e as RuleListValidationError {
@@ -61,5 +89,18 @@ struct ValidateCommand: Command {
             }
             return ExitCode.failure
         }
+    }
+
+    /// Keys the target ignores (the list is valid, so it parses).
+    static func ignoredKeys(_ bytes: [UInt8], target: EngineProfile, options: RuleListParserOptions) -> [IgnoredKey] {
+        guard let root = try? RuleListJSONReader.parse(bytes) else { return [] }
+        // --identifier-rules makes the identifier keys read whatever the target.
+        return target.ignoredKeys(in: root).filter { !(options.identifierRules && $0.feature == GatedFeature.identifierRules) }
+    }
+
+    static func ignoredJSON(_ ignored: [IgnoredKey]) -> String {
+        if ignored.isEmpty { return "" }
+        let items = ignored.map { "{\"rule\": \($0.ruleIndex), \"key\": \(JSONWriter.string(.string($0.key)))}" }
+        return ", \"ignored\": [" + items.joined(separator: ", ") + "]"
     }
 }

@@ -14,6 +14,7 @@ let commands: [Command.Type] = [
     ConvertCommand.self,
     BuildCommand.self,
     DiffCommand.self,
+    InstallCommand.self,
 ]
 
 func usage() -> String {
@@ -29,12 +30,18 @@ func main() -> Int32 {
         FileHandle.standardError.write(Data(usage().utf8))
         return ExitCode.usage
     }
+    if name == "help", args.count > 1 {
+        do { return try HelpDocuments.run(Array(args.dropFirst())) } catch {
+            Console.error(String(describing: error))
+            return ExitCode.usage
+        }
+    }
     if name == "--help" || name == "-h" || name == "help" {
         print(usage(), terminator: "")
         return ExitCode.success
     }
     if name == "--version" {
-        print("radarblock \(ToolVersion.current)")
+        print(VersionInfo.text, terminator: "")
         return ExitCode.success
     }
     guard let command = commands.first(where: { $0.name == name }) else {

@@ -34,4 +34,40 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(stat("/dev/null", &info), 0)
         XCTAssertEqual(info.st_mode & S_IFMT, S_IFCHR, "/dev/null must still be a character device")
     }
+
+    // Issue 16: FIFOs and process substitutions used to fail with "Inappropriate ioctl".
+    func testAFIFOIsReadToItsEnd() throws {
+        let dir = NSTemporaryDirectory() + "fileio-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let payload = [UInt8]((0..<300_000).map { UInt8($0 % 251) })
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            payload.withUnsafeBytes { buf in
+                var offset = 0
+                while offset < buf.count {
+                    let n = Glibc.write(fd, buf.baseAddress! + offset, min(4096, buf.count - offset))
+                    if n <= 0 { break }
+                    offset += n
+                }
+            }
+            close(fd)
+        }
+        writer.start()
+        XCTAssertEqual(try FileIO.read(fifo), payload)
+    }
+
+    // Issue 16: a 200 MB value used to be echoed whole into stderr and issues.txt.
+    func testLongMessagesKeepTheirHeadAndTailOnly() {
+        let value = String(repeating: "é", count: 3_000_000)
+        let message = "tds.json: $.trackers[\"x\"].rules[0].rule: \"" + value + "\" is not a valid regex; rule dropped"
+        let bounded = MessageText.bounded(message)
+        XCTAssertLessThanOrEqual(bounded.utf8.count, MessageText.defaultLimit + 64)
+        XCTAssertTrue(bounded.hasPrefix("tds.json: $.trackers[\"x\"].rules[0].rule: \"éé"), "the head names the place")
+        XCTAssertTrue(bounded.hasSuffix("\" is not a valid regex; rule dropped"), "the tail says what is wrong")
+        XCTAssertTrue(bounded.contains("bytes omitted]"))
+        XCTAssertEqual(MessageText.bounded("short"), "short")
+    }
 }

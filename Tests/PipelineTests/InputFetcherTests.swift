@@ -72,4 +72,40 @@ final class InputFetcherTests: XCTestCase {
         XCTAssertEqual(fetched.sha256.count, 64)
         XCTAssertNil(fetched.etag)
     }
+
+    // Issue 16, C3: an endless body used to grow until the machine died, whatever --timeout said.
+    func testAnEndlessBodyStopsAtTheSizeCap() throws {
+        let started = Date()
+        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/endless", options: FetchOptions(timeout: 20, retries: 3, maxBytes: 8 << 20))) { error in
+            let text = String(describing: error)
+            XCTAssertTrue(text.contains(server.base + "/endless"), text)
+            XCTAssertTrue(text.contains("exceeds the download size cap of 8388608 bytes"), text)
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 15, "the cap, not the timeout, must end the download")
+        let stats = try server.stats()
+        XCTAssertEqual((stats["requests"] as? [String: Int])?["/endless"], 1, "a body over the cap is not retried")
+    }
+
+    func testTheTimeoutCoversTheWholeBody() {
+        let started = Date()
+        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/trickle/30", options: FetchOptions(timeout: 2, retries: 0))) { error in
+            XCTAssertTrue(String(describing: error).contains("timed out"), String(describing: error))
+        }
+        XCTAssertLessThan(Date().timeIntervalSince(started), 6, "a server that keeps sending must not outlast the timeout")
+    }
+
+    func testADeclaredLengthOverTheCapIsRefused() {
+        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/big/2000000", options: FetchOptions(timeout: 5, retries: 0, maxBytes: 1_000_000))) { error in
+            XCTAssertTrue(String(describing: error).contains("download size cap of 1000000 bytes"), String(describing: error))
+        }
+        XCTAssertEqual(try InputFetcher.fetch(server.base + "/big/1000000", options: FetchOptions(timeout: 5, retries: 0, maxBytes: 1_000_000)).bytes.count,
+                       1_000_000, "a body exactly at the cap is accepted")
+    }
+
+    func testAGzipBombIsCappedAfterDecoding() {
+        // About 40 KB on the wire, 40 MB decoded.
+        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/gzipbomb/40", options: FetchOptions(timeout: 20, retries: 0, maxBytes: 2 << 20))) { error in
+            XCTAssertTrue(String(describing: error).contains("download size cap"), String(describing: error))
+        }
+    }
 }

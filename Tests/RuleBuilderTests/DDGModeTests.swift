@@ -76,7 +76,7 @@ final class DDGModeTests: XCTestCase {
             r(p + "tracker\\.com/ads\\.js", .block, load: all, .init(.unlessDomain, ent)),
             r(p + "tracker\\.com/pixel", .ignorePreviousRules, types: ["image"], load: all, .init(.ifDomain, ["*shop.com"])),
             r(p + "tracker\\.com/login", .ignorePreviousRules, load: all),
-            r(".*", .ignorePreviousRules, load: all, .init(.ifDomain, ["www.mysite.org", "*broken.com"])),
+            r(".*", .ignorePreviousRules, load: all, .init(.ifDomain, ["*www.mysite.org", "*broken.com"])),  // user sites cover subdomains (reference tests), unlike TRK
             r(p + "tracker\\.com(:[0-9]+)?\\/widget\\.js.*", .ignorePreviousRules, load: all, .init(.ifDomain, ["*partner.com"])),
             r(p + "tracker\\.com(:[0-9]+)?\\/api.*", .ignorePreviousRules, load: all),
         ]

@@ -99,4 +99,24 @@ final class JSONPathTests: XCTestCase {
         let p = JSONPath.root / "trackers" / "a.com" / "rules" / 3 / "rule"
         XCTAssertEqual(p.description, #"$.trackers["a.com"].rules[3].rule"#)
     }
+
+    // Issue 16, B5: duplicates are reported with their path and position when asked for.
+    func testDuplicateKeysAreReportedWithPathAndPosition() throws {
+        let text = "{\"trackers\": {\"a.com\": {\"x\": [1, {\"k\": 1, \"k\": 2}]}},\n \"trackers\": {}}"
+        let parsed = try JSONParser.parseReportingDuplicates(Array(text.utf8))
+        XCTAssertEqual(parsed.value["trackers"], .object(JSONObject()), "the later value is kept")
+        XCTAssertEqual(parsed.duplicates.map(\.path.description), [#"$.trackers["a.com"].x[1].k"#, "$.trackers"])
+        XCTAssertEqual(parsed.duplicates.last?.line, 2)
+        XCTAssertEqual(parsed.duplicates.last?.column, 2)
+        XCTAssertEqual(parsed.duplicateCount, 2)
+        XCTAssertEqual(try JSONParser.parseReportingDuplicates(Array(#"{"a":{"b":1},"c":{"b":1}}"#.utf8)).duplicateCount, 0,
+                       "the same key in two objects is no duplicate")
+    }
+
+    func testManyDuplicatesAreCountedButListedOnlyUpToTheLimit() throws {
+        let text = "{" + (0..<5000).map { _ in #""k":1"# }.joined(separator: ",") + "}"
+        let parsed = try JSONParser.parseReportingDuplicates(Array(text.utf8))
+        XCTAssertEqual(parsed.duplicates.count, JSONParser.duplicateListLimit)
+        XCTAssertEqual(parsed.duplicateCount, 4999)
+    }
 }

@@ -42,10 +42,16 @@ final class BundleTests: XCTestCase {
         let tds = TrackerDataSet(trackers: ["t.com": Tracker(domain: "t.com", defaultAction: .block,
                                                              rules: [TrackerRule(rule: "t\\.com/a\\.js", surrogate: "a.js")])])
         let scripts = try SurrogatesFile.parse("# c\nt.com/a.js application/javascript\nx();\n}); evil(); (function () {", source: "s.txt")
-        XCTAssertThrowsError(try SurrogateBundleBuilder.build(tds: tds, scripts: scripts, surrogatesSource: "s.txt")) { e in
+        XCTAssertThrowsError(try SurrogateBundleBuilder.build(tds: tds, scripts: scripts, surrogatesSource: "s.txt",
+                                                              options: SurrogateBundleOptions(strict: true))) { e in
             XCTAssertEqual((e as? SurrogateBundleError)?.description,
                            "s.txt: line 4: surrogate \"a.js\": \"}\" closes nothing (it would close the surrogate's wrapper function)")
         }
+        // Without --strict the surrogate is dropped with the same error, and the rest of the bundle is built.
+        let lenient = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts, surrogatesSource: "s.txt")
+        XCTAssertEqual(lenient.errors, ["s.txt: line 4: surrogate \"a.js\": \"}\" closes nothing (it would close the surrogate's wrapper function); surrogate dropped, its rules stay plain blocks"])
+        XCTAssertEqual(lenient.surrogateNames, [])
+        XCTAssertFalse(lenient.script.contains("evil"))
     }
 
     func testDeterministic() throws {

@@ -14,13 +14,15 @@ final class ScriptBodyCheckTests: XCTestCase {
             "var t = `a${ `b${ c }` }d`;",
             "x = a++ / 2; y = (b) / 3; z = [1] / 4;",
             "return /x/.test(y)",
-            "<!-- html-like comment }\nx();\n--> another }\ny();",
             "class A { #p = 1; get() { return this.#p } }",
             "s = 'line \\\n continued';",
         ]
         for b in bodies {
             XCTAssertEqual(try ScriptBodyCheck.prepare(b), b, b)
         }
+        // An HTML-like comment is the same one-line comment written as `//` (issue 16: no `<!--` in the bundle).
+        XCTAssertEqual(try ScriptBodyCheck.prepare("<!-- html-like comment }\nx();\n--> another }\ny();"),
+                       "// html-like comment }\nx();\n--> another }\ny();")
     }
 
     func testUnbalancedBodiesAreRejectedWithTheLine() {

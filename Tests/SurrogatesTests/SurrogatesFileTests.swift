@@ -75,4 +75,13 @@ final class SurrogatesFileTests: XCTestCase {
         XCTAssertEqual(scripts.map(\.name), ["tracker", "script.js"])
         XCTAssertEqual(scripts[0].body, "(function() {window.surrogate1=true})();")
     }
+
+    // Issue 16, B2: invalid UTF-8 is an error naming the line (build and surrogates both read through here).
+    func testInvalidUTF8IsAnErrorNamingTheLine() {
+        let bytes = Array("a.com/x.js application/javascript\nwindow.a = 1;\n".utf8) + [0x76, 0x61, 0x72, 0xFF, 0x0A]
+        XCTAssertThrowsError(try SurrogatesFile.parse(bytes: bytes, source: "s.txt")) { error in
+            XCTAssertEqual(String(describing: error), "s.txt: line 3: not valid UTF-8 text")
+        }
+        XCTAssertEqual(try SurrogatesFile.parse(bytes: Array("a.com/x.js application/javascript\nwindow.é = 1;\n".utf8), source: "s.txt").count, 1)
+    }
 }

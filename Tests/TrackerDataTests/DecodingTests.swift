@@ -221,4 +221,18 @@ final class DecodingTests: XCTestCase {
         XCTAssertNil(set.cnameTarget(ofHost: "site.com"))
         XCTAssertEqual(set.findTracker(forHost: set.uncloak(host: "m.site.com"))?.domain, "x.a.com")
     }
+
+    // Issue 16, B5: a TDS ending in a second `"trackers": {}` silently lost every tracker, even under --strict.
+    func testADuplicateKeyIsAnIssueAndAnErrorUnderStrict() throws {
+        let json = tds(trackers: #""a.com": {"domain": "a.com", "default": "block"}"#, extra: #", "trackers": {}"#)
+        let (set, issues) = try decode(json)
+        XCTAssertTrue(set.trackers.isEmpty, "the later value is the one used, as JSON.parse does")
+        XCTAssertEqual(issues.map(\.description), [#"test.json: $.trackers: duplicate key at line 1, column 97; this later value replaces the earlier one"#])
+        XCTAssertThrowsError(try decode(json, strict: true)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("test.json: $.trackers: duplicate key at line 1"), "\(error)")
+        }
+        XCTAssertThrowsError(try PrivacyConfig.decode(bytes: Array(#"{"features": {}, "features": {}}"#.utf8), source: "c.json", strict: true)) { error in
+            XCTAssertTrue("\(error)".hasPrefix("c.json: $.features: duplicate key"), "\(error)")
+        }
+    }
 }

@@ -130,12 +130,21 @@ final class SharedTDSTests: XCTestCase {
         XCTAssertEqual(allowlist.entries.last, AllowlistEntry(trackerDomain: "allowlist-tracker-3.com", rule: "allowlist-tracker-3.com", sites: .all))
 
         let dir = try TestData.shared("reference-tests")
-        for file in ["click-to-load/config_reference.json", "request-blocklist/config-reference.json",
+        for file in ["click-to-load/config_reference.json",
                      "privacy-configuration/config1_reference.json", "privacy-configuration/config2_reference.json",
                      "privacy-configuration/config3_reference.json"] {
             let (_, issues) = try PrivacyConfig.load(path: dir + "/" + file)
             XCTAssertEqual(issues, [], file)
         }
+        // The request-blocklist reference config holds the invalid entries its "incorrect" tests expect to be skipped.
+        let (rb, rbIssues) = try PrivacyConfig.load(path: dir + "/request-blocklist/config-reference.json")
+        let key = #"$.features.requestBlocklist.settings.blockedRequests["request-blocklist.example"]"#
+        XCTAssertEqual(rbIssues.map { $0.path?.description ?? "" },
+                       [key + ".rules[5].rule", key + ".rules[6].domains", key + ".rules[8].unknown", key + ".rules[10].rule",
+                        #"$.features.requestBlocklist.settings.blockedRequests["subdomain.request-blocklist.example"]"#])
+        XCTAssertEqual(rb.requestBlocklist.rules.map(\.provenanceName).first, "requestBlocklist/request-blocklist.example/0")
+        let (ctl, _) = try PrivacyConfig.load(path: dir + "/click-to-load/config_reference.json")
+        XCTAssertEqual(ctl.clickToLoad.supportedRuleActions.map(\.ruleAction), ["block-ctl-fb", "block-ctl-fb2", "block-ctl-third"])
         let (config1, _) = try PrivacyConfig.load(path: dir + "/privacy-configuration/config1_reference.json")
         XCTAssertFalse(config1.contentBlockingEnabled)
         XCTAssertFalse(config1.trackerAllowlist.enabled)

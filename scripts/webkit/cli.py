@@ -79,6 +79,11 @@ def cmd_reference(args):
     return reference_tests.main(args)
 
 
+def cmd_features(args):
+    from . import feature_tests
+    return feature_tests.main(args)
+
+
 def cmd_differential(args):
     from . import differential
     return differential.main(args)
@@ -119,10 +124,21 @@ def build_parser():
     r.add_argument("--timeout", type=float, default=20.0)
     r.set_defaults(func=cmd_reference)
 
+    f = sub.add_parser("features", help="DuckDuckGo's request-blocklist / click-to-load reference tests on a release")
+    f.add_argument("release", help="release directory (its manifest's lists are loaded)")
+    f.add_argument("--suite", required=True, choices=("request-blocklist", "click-to-load"))
+    f.add_argument("--tests", help="the suite's tests.json (default: ../shared copy)")
+    f.add_argument("--surrogates-js", help="surrogate bundle run in every page (click-to-load: after the unblocked-actions preset)")
+    f.add_argument("--report", help="write a JSON report here")
+    f.add_argument("--timeout", type=float, default=20.0)
+    f.set_defaults(func=cmd_features)
+
     d = sub.add_parser("differential", help="random rule lists: WebKit vs `radarblock match`")
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--cases", type=int, default=1000)
     d.add_argument("--radarblock", required=True, help="path of the radarblock executable")
+    d.add_argument("--target", help="radarblock's engine profile for the installed WebKit, passed to match --target "
+                   "(e.g. webkitgtk-2.50)")
     d.add_argument("--keep", help="write every case (lists, scenarios, requests, answers) to this directory")
     d.add_argument("--max-show", type=int, default=20, help="disagreements to print in full")
     d.add_argument("--timeout", type=float, default=20.0)

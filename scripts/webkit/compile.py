@@ -189,6 +189,27 @@ class Compiler:
         return flt
 
 
+def load_installed(store_dir, identifier, timeout=60.0):
+    """The filter an app gets from a store another program filled (e.g. `radarblock install --store DIR`):
+    webkit_user_content_filter_store_load on a store made for DIR, nothing compiled here.
+    Raises HarnessError with WebKit's message when the identifier is not in the store."""
+    store = WebKit.UserContentFilterStore.new(os.path.abspath(store_dir))
+    state = {}
+
+    def done(st, res, *_):
+        try:
+            state["filter"] = st.load_finish(res)
+        except GLib.Error as e:
+            state["error"] = e.message
+        state["done"] = True
+
+    store.load(identifier, None, done)
+    wait_until(lambda: "done" in state, timeout)
+    if "error" in state:
+        raise HarnessError("cannot load %r from the store %s: %s" % (identifier, store_dir, state["error"]))
+    return state["filter"]
+
+
 class RuleListRejected(HarnessError):
     def __init__(self, message, detail=None):
         super().__init__(message)

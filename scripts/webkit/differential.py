@@ -424,10 +424,11 @@ def compare(case, actual, pred):
 
 # ---------------------------------------------------------------------------------------------------
 class Radarblock:
-    def __init__(self, path, workdir, timeout=120.0):
+    def __init__(self, path, workdir, timeout=120.0, target=None):
         self.path = path
         self.workdir = workdir
         self.timeout = timeout
+        self.target = target  # radarblock's engine profile for the installed WebKit (match --target)
 
     def match(self, case, tag):
         d = os.path.join(self.workdir, tag)
@@ -443,7 +444,7 @@ class Radarblock:
         with open(rp, "w") as f:
             for q in reqs:
                 f.write(json.dumps(q) + "\n")
-        cmd = [self.path, "match"] + files + ["--requests", rp]
+        cmd = [self.path, "match"] + files + ["--requests", rp] + (["--target", self.target] if self.target else [])
         try:
             p = subprocess.run(cmd, capture_output=True, timeout=self.timeout, text=True)
         except subprocess.TimeoutExpired:
@@ -574,7 +575,7 @@ def main(args):
         raise HarnessError("radarblock executable not found: %s" % args.radarblock)
     tmp = tempfile.TemporaryDirectory(prefix="radarblock-diff-") if not args.keep else None
     workdir = args.keep or tmp.name
-    rb = Radarblock(rb_path, workdir)
+    rb = Radarblock(rb_path, workdir, target=args.target)
     passed = failed = 0
     stats = {"blocked": 0, "allowed": 0, "hidden": 0, "shown": 0, "topBlocked": 0, "rejected": 0}
     shown = 0

@@ -18,7 +18,7 @@ import sys
 import time
 
 from . import pages
-from .compile import Compiler, RuleListRejected
+from .compile import Compiler, RuleListRejected, load_installed
 from .gtkenv import GLib, Gtk, HarnessError, WebKit, init_gtk, pump, wait_until, webkit_version
 from .proxy import ProxyServer, normalize_url
 
@@ -234,11 +234,13 @@ class Browser:
         wait_until(lambda: self._nav.get("finished") or self._nav.get("failed"), 5.0)
 
     def _set_filters(self, rule_lists):
-        texts = [json.dumps(r, separators=(",", ":")) if not isinstance(r, str) else r for r in rule_lists]
+        texts = [r if isinstance(r, (str, pages.InstalledList)) else json.dumps(r, separators=(",", ":")) for r in rule_lists]
         key = tuple(texts)
         if key == self._filters_key:
             return
-        filters = [self.compiler.filter_for(t) for t in texts]   # raises RuleListRejected
+        # Installed lists are loaded from their store each time (an install may have replaced them).
+        filters = [load_installed(*t) if isinstance(t, pages.InstalledList) else self.compiler.filter_for(t)
+                   for t in texts]   # raises RuleListRejected / HarnessError
         self.ucm.remove_all_filters()
         for f in filters:
             self.ucm.add_filter(f)
@@ -264,6 +266,9 @@ class Browser:
         except RuleListRejected as e:
             out["error"] = "WebKit rejected a rule list: %s" % e.message
             out["rejected"] = {"error": e.message, "detail": e.detail}
+            return out
+        except HarnessError as e:  # an installed list missing from its store
+            out["error"] = str(e)
             return out
         errors = []
         for i, rnd in enumerate(rounds):

@@ -180,17 +180,39 @@ class ScenarioError(ValueError):
     pass
 
 
+class InstalledList(tuple):
+    """A list already compiled in a filter store: (store directory, identifier), loaded, never compiled."""
+
+    def __new__(cls, store, identifier):
+        return super().__new__(cls, (store, identifier))
+
+
+def installed_lists(scenario):
+    """`"installed": {"store": DIR, "identifiers": [ID, ...]}` in place of `rules`."""
+    inst = scenario["installed"]
+    if "rules" in scenario:
+        raise ScenarioError("give rules or installed, not both")
+    if not isinstance(inst, dict) or not isinstance(inst.get("store"), str) \
+            or not isinstance(inst.get("identifiers"), list) or not inst["identifiers"] \
+            or not all(isinstance(i, str) for i in inst["identifiers"]):
+        raise ScenarioError("installed must be {\"store\": DIR, \"identifiers\": [ID, ...]}")
+    return [InstalledList(inst["store"], i) for i in inst["identifiers"]]
+
+
 def validate(scenario):
     if not isinstance(scenario, dict):
         raise ScenarioError("a scenario must be a JSON object")
     if not isinstance(scenario.get("topURL"), str):
         raise ScenarioError("topURL (string) is required")
-    rules = scenario.get("rules")
-    if not isinstance(rules, list) or not rules:
-        raise ScenarioError("rules must be a non-empty array of rule lists")
-    # Accept a single rule list too (an array of rule objects).
-    if all(isinstance(r, dict) for r in rules):
-        rules = [rules]
+    if "installed" in scenario:
+        rules = installed_lists(scenario)
+    else:
+        rules = scenario.get("rules")
+        if not isinstance(rules, list) or not rules:
+            raise ScenarioError("rules must be a non-empty array of rule lists")
+        # Accept a single rule list too (an array of rule objects).
+        if all(isinstance(r, dict) for r in rules):
+            rules = [rules]
     loads, seen_ids = [], set()
     for l in scenario.get("loads") or []:
         if not isinstance(l, dict) or not isinstance(l.get("url"), str) or "id" not in l:

@@ -47,21 +47,24 @@ def _expected_blocked(t):
     return t.get("expectAction") in ("block", "redirect")
 
 
+def grouped_in_order(items, key):
+    """(key, items with that key) pairs, keys in order of first appearance: one page per group of loads."""
+    groups = {}
+    for item in items:
+        groups.setdefault(key(item), []).append(item)
+    return list(groups.items())
+
+
 def build_scenarios(rules_text, tests, one_per_page=False):
     """Scenario dicts (harness format) and, for each, the tests it answers."""
     rules = json.loads(rules_text)
-    groups = {}
-    order = []
-    for t in tests:
+
+    def page(t):
         own = one_per_page or bool(t.get("expectExpression"))
-        key = ("own", t["key"]) if own else ("site", t["siteURL"])
-        if key not in groups:
-            groups[key] = []
-            order.append(key)
-        groups[key].append(t)
+        return ("own", t["key"]) if own else ("site", t["siteURL"])
+
     scenarios = []
-    for key in order:
-        ts = groups[key]
+    for key, ts in grouped_in_order(tests, page):
         sc = {"id": "ref:%s" % (key[1],), "rules": [rules], "topURL": ts[0]["siteURL"],
               "loads": [{"id": t["key"], "url": t["requestURL"], "type": t["requestType"]} for t in ts]}
         exprs = {t["key"]: t["expectExpression"] for t in ts if t.get("expectExpression")}

@@ -2,6 +2,7 @@
 # Node tests of surrogates.js (Debian's nodejs): builds the bundles with the given radarblock and runs
 #   reference.test.js  the page-side matcher against DuckDuckGo's reference suite (full TDS + bundle subset)
 #   bundle.test.js     the bundle for the shared iOS TDS: valid script, regexes compile, known URL cases
+#   clicktoload.test.js the click-to-load reference tests through the bundle's matcher (unblocked rule actions)
 #   hostile.test.js    the bundle built from our hostile fixtures (cases/hostile-*): inert data, exact round trip
 #                      (`swift test --filter SurrogatesTests` adds hostile domains that the TDS decoder would reject)
 # usage: tests/js/run.sh RADARBLOCK [SHARED_DIR]   (SHARED_DIR default: ../shared next to the package)
@@ -27,7 +28,19 @@ fi
   --config "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" --strict -o "$tmp/ios.js" 2>/dev/null
 "$rb" surrogates --tds "$here/cases/hostile-tds.json" --surrogates "$here/cases/hostile-surrogates.txt" \
   --config "$here/cases/hostile-config.json" -o "$tmp/hostile.js" 2>/dev/null
-for f in full subset ios hostile; do node --check "$tmp/$f.js"; done
+ctl="$ddg/reference-tests/click-to-load"
+# The reference surrogate body "() => ();" is not valid JavaScript (the tests never run it): use a valid no-op.
+printf 'facebook.net/sdk.js application/javascript\n(function () {})();\n' > "$tmp/ctl-surrogates.txt"
+"$rb" surrogates --tds "$ctl/tds_reference.json" --surrogates "$tmp/ctl-surrogates.txt" --config "$ctl/config_reference.json" \
+  --all-trackers -o "$tmp/ctl.js" 2>/dev/null
+for f in full subset ios hostile ctl; do node --check "$tmp/$f.js"; done
+node "$here/clicktoload.test.js" "$tmp/ctl.js" "$ctl/tests.json"
+node -e 'const fs = require("fs"); const c = JSON.parse(fs.readFileSync(process.argv[1], "utf8"));
+  c.features.contentBlocking.state = "disabled"; fs.writeFileSync(process.argv[2], JSON.stringify(c));' \
+  "$ctl/config_reference.json" "$tmp/ctl-disabled-config.json"
+"$rb" surrogates --tds "$ctl/tds_reference.json" --surrogates "$tmp/ctl-surrogates.txt" --config "$tmp/ctl-disabled-config.json" \
+  --all-trackers -o "$tmp/ctl-disabled.js" 2>/dev/null
+node "$here/clicktoload.test.js" "$tmp/ctl-disabled.js" "$ctl/tests.json" --disabled
 node "$here/reference.test.js" "$tmp/full.js" "$tmp/subset.js" "$ref/domain_matching_tests.json"
 node "$here/bundle.test.js" "$tmp/ios.js" "$here/cases/ios-tds-2025-06-17.jsonl"
 node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"

@@ -128,6 +128,24 @@ def test_rejected_list_is_reported_not_loaded():
     assert r["rejected"]["error"] == "Invalid or unsupported regular expression.", r
 
 
+def test_installed_lists_are_loaded_from_their_store_not_compiled():
+    tmp = tempfile.mkdtemp(prefix="rb-harness-test-")
+    try:
+        store = os.path.join(tmp, "store")
+        rules = write(tmp, "r.json", [{"trigger": {"url-filter": "tracker"}, "action": {"type": "block"}}])
+        rc, out, err = run(["compile", rules, "--identifier", "kept-list", "--store", store])
+        assert rc == 0, out + err
+        loads = [{"id": "t", "url": "https://tracker.example/t.js", "type": "script"},
+                 {"id": "o", "url": "https://other.example/o.js", "type": "script"}]
+        r, missing = pages([
+            {"installed": {"store": store, "identifiers": ["kept-list"]}, "topURL": "https://site.example/", "loads": loads},
+            {"installed": {"store": store, "identifiers": ["not-there"]}, "topURL": "https://site.example/", "loads": loads}])
+        assert r["error"] is None and r["loads"]["t"]["blocked"] and not r["loads"]["o"]["blocked"], r
+        assert "not-there" in (missing["error"] or ""), missing
+    finally:
+        shutil.rmtree(tmp)
+
+
 # -- DuckDuckGo's reference tests ----------------------------------------------------------------
 def test_trackerradarkit_output_gives_the_known_count():
     if not (os.path.exists(TRK_OUTPUT) and os.path.exists(REFERENCE_TESTS)):

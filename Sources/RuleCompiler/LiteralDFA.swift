@@ -1,0 +1,103 @@
+// LiteralDFA: the DFA of one unanchored literal (`.*` then single-class letters) in linear time and space,
+// Knuth-Morris-Pratt style, instead of subset construction.
+//
+// Subset construction is quadratic on self-overlapping literals: after k letters of `aaaa...` the state is
+// the set of all k positions that still match, so 100,000 × `a` means 5·10^9 set members. But for `.*`
+// followed by letters that are each exactly one class of the batch alphabet (and that `.*` covers), the
+// set after any input is {the `.*` loop} plus the positions on the failure chain of the longest matching
+// position: it is determined by that position. So state k = "k letters matched", discovered in order
+// 0, 1, ..., n (every transition goes to k + 1 or back), its transition row is the row of its failure
+// position with letter k replaced, and its elementary intervals are cut at the boundaries of the letters
+// on its failure chain. The result is the DFA subset construction builds, state for state and range for
+// range (MatcherPropertyTests checks this on random literals), so the output bytes do not change.
+
+import ContentRules
+
+enum LiteralDFA {
+    /// The DFA of the batch's only pattern when it is an unanchored literal, nil otherwise (or when it
+    /// would have more than `stateLimit` states or its transition table would not fit `byteLimit`), with
+    /// the number of NFA nodes summed over its states that subset construction would have stored.
+    static func build(tree: PrefixTree, terms: TermTable, vertex: Int32, nfa: NFA, stateLimit: Int, byteLimit: Int)
+        -> (dfa: DFA, members: Int)?
+    {
+        var path: [Int32] = []
+        var v = vertex
+        while v > 0 {
+            path.append(tree.edgeTerm[Int(v)])
+            v = tree.parent[Int(v)]
+        }
+        path.reverse()
+        guard path.count >= 2, case .characterSet(let anySet, .zeroOrMore) = terms.terms[Int(path[0])] else { return nil }
+        let alphabet = nfa.alphabet
+        let classCount = alphabet.classCount
+        var loopCovers = [Bool](repeating: false, count: classCount)
+        for (lo, hi) in alphabet.setRanges[Int(alphabet.setId(anySet))] {
+            for c in Int(lo)...Int(hi) { loopCovers[c] = true }
+        }
+        var letters: [Int] = []
+        letters.reserveCapacity(path.count - 1)
+        for t in path.dropFirst() {
+            guard case .characterSet(let set, .one) = terms.terms[Int(t)] else { return nil }
+            let ranges = alphabet.setRanges[Int(alphabet.setId(set))]
+            guard ranges.count == 1, ranges[0].0 == ranges[0].1, loopCovers[Int(ranges[0].0)] else { return nil }
+            letters.append(Int(ranges[0].0))
+        }
+        let n = letters.count
+        guard n + 1 <= stateLimit else { return nil }
+        let (tableBytes, overflow) = (n + 1).multipliedReportingOverflow(by: 4 * classCount)
+        guard !overflow, tableBytes <= byteLimit else { return nil }
+
+        // Rows: row k = target state per class (-1: no transition).
+        var row = [Int32](repeating: -1, count: (n + 1) * classCount)
+        var boundaries = [(UInt64, UInt64, UInt64, UInt64)](repeating: (0, 0, 0, 0), count: n + 1)
+        var loopBoundaries: (UInt64, UInt64, UInt64, UInt64) = (0, 0, 0, 0)
+        for (lo, hi) in alphabet.setRanges[Int(alphabet.setId(anySet))] {
+            DFABoundarySet.insert(Int(lo), &loopBoundaries)
+            DFABoundarySet.insert(Int(hi) + 1, &loopBoundaries)
+        }
+        for c in 0..<classCount where loopCovers[c] { row[c] = 0 }
+        boundaries[0] = loopBoundaries
+        var failure = 0
+        // Positions on the failure chain of k (k and 0 included): the state's chain members.
+        var depth = [Int32](repeating: 1, count: n + 1)
+        var members = 0
+        for k in 0...n {
+            if k > 0 {
+                depth[k] = depth[failure] + 1
+                // Row k starts as the row of its failure position.
+                let from = failure * classCount, to = k * classCount
+                for c in 0..<classCount { row[to + c] = row[from + c] }
+                boundaries[k] = boundaries[failure]
+            }
+            members += 1 + Int(depth[k])  // and the `.*` loop
+            if k < n {
+                let letter = letters[k]
+                DFABoundarySet.insert(letter, &boundaries[k])
+                DFABoundarySet.insert(letter + 1, &boundaries[k])
+                // The failure position of k + 1: where the failure position of k goes on this letter.
+                if k > 0 { failure = Int(row[failure * classCount + letter]) }
+                row[k * classCount + letter] = Int32(k + 1)
+            }
+        }
+
+        var dfa = DFA(classCount: classCount, classOfSymbol: alphabet.classOfSymbol)
+        let action = tree.action[Int(vertex)]
+        for k in 0...n {
+            dfa.actions.append(k == n ? action : -1)
+            var lastTarget: Int32 = -1
+            var lo = DFABoundarySet.next(after: -1, boundaries[k])
+            while lo >= 0 {
+                let following = DFABoundarySet.next(after: lo, boundaries[k])
+                if following < 0 { break }
+                let hi = following - 1
+                defer { lo = following }
+                let target = row[k * classCount + lo]
+                if target < 0 { lastTarget = -1; continue }
+                dfa.appendTransition(lo: lo, hi: hi, target: target, previousTarget: lastTarget, rowStart: dfa.transitionStart[k])
+                lastTarget = target
+            }
+            dfa.transitionStart.append(Int32(dfa.transitionLow.count))
+        }
+        return (dfa, members)
+    }
+}

@@ -1,0 +1,34 @@
+// The automaton budget options shared by `compile` and `build` (see RuleCompiler's CompileBudget).
+
+import RuleCompiler
+
+enum BudgetOptions {
+    static let specs = [
+        OptionSpec("--max-dfa-states"), OptionSpec("--max-dfa-mb"), OptionSpec("--max-total-dfa-states"),
+        OptionSpec("--max-compile-seconds"),
+    ]
+
+    static let help = """
+        Automaton budgets (a rule over them is an error naming the rule, the family and the budget):
+        --max-dfa-states N       DFA states of one automaton in subset construction
+                                 (default \(CompileBudget.defaultStates))
+        --max-dfa-mb N           memory to build one automaton, in MB (default \(CompileBudget.defaultMegabytes))
+        --max-total-dfa-states N DFA states built for one family (url-filter, top-url, frame-url),
+                                 attempts split for size included (default \(CompileBudget.defaultTotalStates))
+        --max-compile-seconds S  time to build one family's automata (default \(Int(CompileBudget.defaultSeconds)))
+        """
+
+    static func parse(_ args: ParsedArguments) throws -> CompileBudget {
+        var budget = CompileBudget()
+        func positive(_ name: String) throws -> Int? {
+            guard let text = args.value(name) else { return nil }
+            guard let v = Int(text), v > 0 else { throw UsageError("\(name) must be a positive whole number, not \"\(text)\"") }
+            return v
+        }
+        if let v = try positive("--max-dfa-states") { budget.states = v }
+        if let v = try positive("--max-dfa-mb") { budget.bytes = v > Int.max >> 20 ? Int.max : v << 20 }
+        if let v = try positive("--max-total-dfa-states") { budget.totalStates = v }
+        if let v = try positive("--max-compile-seconds") { budget.seconds = Double(v) }
+        return budget
+    }
+}

@@ -1,0 +1,174 @@
+#!/usr/bin/env bash
+# Command-line contract under hostile input and operator slips (issue 16, data side). Each case runs the
+# given radarblock and checks the exit status, the message and what is (not) left on disk.
+#   B1 build --out refuses a directory that is not a release (--force overrides); `--out .` too
+#   B6 a symlinked --out stays a symlink; the old release is kept; scripts/nightly.sh's current/previous links
+#   lock a second build of the same --out fails at once while the first holds the lock
+#   B2 build and surrogates agree: invalid UTF-8 in surrogates.txt is an error for both
+#   B3 a surrogate body with a syntax error is dropped with an error naming it; the bundle passes node --check
+#   B4 tds --strict that fails writes no output
+#   B5 duplicate JSON keys are reported, and fail convert --strict without output
+#   C3 an endless download stops at --max-download-size; a gzip bomb too
+#   minor: diff errors name the file; build --out FILE/sub; FIFO and <(...) inputs; match --type bogus exits 2;
+#          diff --requests reads CRLF JSONL; a long value is cut in messages
+# usage: tests/cli/hostile-input.sh RADARBLOCK
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+root="$here/../.."
+rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+data="$root/data"
+tmp=$(mktemp -d); server_pid=""
+trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
+failures=0 cases=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# expect NAME STATUS CMD...: runs CMD (stdout+stderr in $tmp/out) and checks its exit status.
+expect() {
+  local name=$1 want=$2; shift 2
+  cases=$((cases + 1))
+  "$@" >"$tmp/out" 2>&1; local got=$?
+  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want: $(head -c 600 "$tmp/out")"
+}
+contains() { grep -qF -- "$2" "$tmp/out" || fail "$1: output lacks '$2': $(head -c 600 "$tmp/out")"; }
+cd "$tmp"
+
+# B1: a directory of documents is refused and kept; --force replaces it; `cd docs && --out .` is refused.
+mkdir docs && echo "keep me" > docs/thesis.txt
+expect "B1 docs refused" 1 "$rb" build --tds "$data/tds.json" --out docs
+contains "B1 docs refused" "is not empty and not a radarblock release"
+[ "$(cat docs/thesis.txt 2>/dev/null)" = "keep me" ] || fail "B1: docs/thesis.txt was touched"
+expect "B1 --out ." 1 sh -c "cd docs && '$rb' build --tds '$data/tds.json' --out ."
+[ -f docs/thesis.txt ] || fail "B1: --out . replaced the working directory"
+expect "B1 --force" 0 "$rb" build --tds "$data/tds.json" --out docs --force
+[ -f docs/manifest.json ] && [ ! -e docs/thesis.txt ] || fail "B1: --force did not replace docs"
+expect "B1 release replaced" 0 "$rb" build --tds "$data/tds.json" --out docs
+mkdir empty && expect "B1 empty dir" 0 "$rb" build --tds "$data/tds.json" --out empty
+
+# B6: current -> releases/<id> stays a link, to the new release; the old one stays.
+mkdir releases && "$rb" build --tds "$data/tds.json" --out releases/first >/dev/null 2>&1
+ln -s releases/first current
+expect "B6 symlink" 0 "$rb" build --tds "$data/tds.json" --config "$data/privacy-config.json" --out current
+[ -L current ] || fail "B6: current is no longer a symlink"
+target=$(readlink current)
+case "$target" in releases/tds_v*) ;; *) fail "B6: current -> $target, expected releases/<identifier>" ;; esac
+[ -f releases/first/manifest.json ] || fail "B6: the previous release was not kept"
+grep -q "\"identifier\":\"$(basename "$target")\"" current/manifest.json || fail "B6: the link's name is not the identifier"
+
+# The nightly job uses that layout: current and previous are links into releases/.
+expect "nightly first" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$data/tds.json"
+first=$(readlink pub/current)
+expect "nightly second" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$data/tds.json" "$data/privacy-config.json"
+[ "$(readlink pub/previous)" = "$first" ] || fail "nightly: previous -> $(readlink pub/previous), expected $first"
+[ "$(readlink pub/current)" != "$first" ] && [ -f pub/current/changes.md ] || fail "nightly: current was not swapped to a new release with changes.md"
+expect "nightly unchanged" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$data/tds.json" "$data/privacy-config.json"
+contains "nightly unchanged" "unchanged:"
+[ "$(ls pub/releases | wc -l)" = 2 ] || fail "nightly: releases/ holds $(ls pub/releases | tr '\n' ' ')"
+
+# lock: while another process holds the lock of `locked`, a build of it fails at once.
+( flock -x 9; sleep 5 ) 9>".radarblock-lock-locked" &
+holder=$!; sleep 0.5
+expect "lock" 1 timeout 4 "$rb" build --tds "$data/tds.json" --out locked
+contains "lock" "another radarblock build is writing this release"
+[ -e locked ] && fail "lock: the second build wrote its output"
+kill "$holder" 2>/dev/null; wait "$holder" 2>/dev/null
+
+# B2: invalid UTF-8 in surrogates.txt: the same error from surrogates and from build.
+printf 'tracker.example/widget.js application/javascript\nwindow.x = "\xff";\n' > bad-utf8.txt
+expect "B2 surrogates" 1 "$rb" surrogates --tds "$data/tds.json" --surrogates bad-utf8.txt -o s.js
+contains "B2 surrogates" "bad-utf8.txt: line 2: not valid UTF-8 text"
+expect "B2 build" 1 "$rb" build --tds "$data/tds.json" --surrogates bad-utf8.txt --out b2
+contains "B2 build" "bad-utf8.txt: line 2: not valid UTF-8 text"
+
+# B3: bodies that only a real parser rejects; the bundle still parses.
+python3 - "$data/tds.json" "$data/surrogates.txt" <<'PY'
+import json, sys
+tds = json.load(open(sys.argv[1]))
+bad = {"bad-assign.js": "var = ;", "bad-await.js": "await 1;", "bad-const.js": "const a = 1;\nconst a = 2;",
+       "html.js": "var s = '<!--<script>'; // </script>\nwindow.ls = 'a\u2028b';"}
+rules = tds["trackers"]["tracker.example"]["rules"]
+for name in bad:
+    rules.insert(0, {"rule": "tracker\\.example\\/" + name.replace(".", "\\."), "surrogate": name})
+json.dump(tds, open("b3-tds.json", "w"))
+with open("b3-surrogates.txt", "w") as f:
+    f.write(open(sys.argv[2]).read().rstrip("\n") + "\n\n")
+    for name, body in bad.items():
+        f.write("tracker.example/%s application/javascript\n%s\n\n" % (name, body))
+PY
+expect "B3 surrogates" 1 "$rb" surrogates --tds b3-tds.json --surrogates b3-surrogates.txt -o b3.js
+for n in bad-assign.js bad-await.js bad-const.js; do contains "B3 $n" "surrogate \"$n\""; done
+if command -v node >/dev/null; then
+  node --check b3.js 2>"$tmp/node.err" || fail "B3: node --check rejects the bundle: $(cat "$tmp/node.err")"
+else
+  fail "B3: node is not installed (scripts/install-deps.sh test)"
+fi
+grep -q '<!--' b3.js && fail "B3: <!-- reached the bundle"
+grep -qi '</script' b3.js && fail "B3: </script reached the bundle"
+python3 -c "import sys; t=open('b3.js', encoding='utf-8').read(); sys.exit(1 if '\u2028' in t or '\u2029' in t else 0)" || fail "B3: U+2028 reached the bundle"
+expect "B3 build" 0 "$rb" build --tds b3-tds.json --surrogates b3-surrogates.txt --out b3
+grep -q 'surrogate "bad-await.js"' b3/issues.txt || fail "B3: build did not report the dropped surrogate in issues.txt"
+expect "B3 build --strict" 1 "$rb" build --tds b3-tds.json --surrogates b3-surrogates.txt --out b3s --strict
+[ -e b3s ] && fail "B3: a failed strict build left b3s"
+
+# B4: a failed strict tds run writes nothing (and leaves an existing output as it was).
+cp -r "$data/radar" radar && echo '{' > radar/domains/US/broken.example.json
+echo "old" > tds-out.json
+expect "B4 tds --strict" 1 "$rb" tds --radar radar --strict -o tds-out.json
+[ "$(cat tds-out.json)" = "old" ] || fail "B4: tds --strict replaced -o OUT"
+expect "B4 tds --strict new" 1 "$rb" tds --radar radar --strict -o tds-new.json
+[ -e tds-new.json ] && fail "B4: tds --strict wrote -o OUT"
+
+# B5: a TDS ending in a second "trackers": {} is reported; --strict fails without output.
+python3 -c "
+s = open('$data/tds.json').read().rstrip()
+open('dup.json', 'w').write(s[:-1] + ', \"trackers\": {}}')"
+expect "B5 lenient" 0 "$rb" convert --tds dup.json -o dup-rules.json
+contains "B5 lenient" "\$.trackers: duplicate key at line"
+expect "B5 strict" 1 "$rb" convert --tds dup.json --strict -o dup-strict.json
+contains "B5 strict" "duplicate key"
+[ -e dup-strict.json ] && fail "B5: convert --strict wrote its output"
+
+# C3: bounded downloads against a loopback server.
+python3 "$root/scripts/testing/http_fixture_server.py" "$tmp" > port.txt &
+server_pid=$!
+for _ in $(seq 50); do [ -s port.txt ] && break; sleep 0.1; done
+port=$(head -1 port.txt)
+start=$(date +%s)
+expect "C3 endless" 1 "$rb" build --tds "http://127.0.0.1:$port/endless" --timeout 10 --retries 0 --max-download-size 4M --out c3
+contains "C3 endless" "exceeds the download size cap of 4194304 bytes"
+expect "C3 gzip bomb" 1 "$rb" build --tds "http://127.0.0.1:$port/gzipbomb/64" --retries 0 --max-download-size 1M --out c3
+contains "C3 gzip bomb" "download size cap"
+expect "C3 trickle" 1 "$rb" build --tds "http://127.0.0.1:$port/trickle/20" --timeout 2 --retries 0 --out c3
+contains "C3 trickle" "timed out"
+[ $(( $(date +%s) - start )) -lt 30 ] || fail "C3: the bounded downloads took $(( $(date +%s) - start )) s"
+expect "C3 bad size" 2 "$rb" build --tds "$data/tds.json" --max-download-size 12X --out c3
+
+# Minor items.
+expect "diff names the file" 2 "$rb" diff docs nonexistent.json
+contains "diff names the file" "nonexistent.json"
+echo '[{"trigger":{}}]' > bad-list.json
+expect "diff names the list" 2 "$rb" diff docs bad-list.json
+contains "diff names the list" "bad-list.json:"
+echo x > plainfile
+expect "build --out FILE/sub" 1 "$rb" build --tds "$data/tds.json" --out plainfile/sub
+contains "build --out FILE/sub" "plainfile is not a directory"
+grep -q "NSCocoaErrorDomain" "$tmp/out" && fail "build --out FILE/sub: raw Foundation error"
+expect "process substitution" 0 bash -c "'$rb' convert --tds <(cat '$data/tds.json') -o psub.json"
+mkfifo tds.fifo; (cat "$data/tds.json" > tds.fifo &)
+expect "FIFO" 0 timeout 20 "$rb" convert --tds tds.fifo -o fifo.json
+cmp -s psub.json fifo.json || fail "FIFO and <(...) outputs differ"
+expect "match --type bogus" 2 "$rb" match docs/rules.json --url https://tracker.example/x --top-url https://news.example/ --type bogus
+contains "match --type bogus" "unknown resource type"
+sed 's/$/\r/' "$data/requests.jsonl" > crlf.jsonl
+expect "diff --requests CRLF" 1 "$rb" diff docs current --requests crlf.jsonl
+"$rb" diff docs current --requests "$data/requests.jsonl" > lf.txt 2>&1
+"$rb" diff docs current --requests crlf.jsonl > crlf.txt 2>&1
+cmp -s lf.txt crlf.txt || fail "diff --requests: CRLF and LF requests give different reports"
+python3 -c "
+import json
+t = json.load(open('$data/tds.json'))
+t['trackers']['x' * 5000000] = {'domain': 'x'}
+json.dump(t, open('long-key.json', 'w'))"
+expect "long value" 0 "$rb" convert --tds long-key.json -o long.json
+[ "$(wc -c < "$tmp/out")" -lt 20000 ] || fail "long value: $(wc -c < "$tmp/out") bytes of messages for one 5 MB key"
+
+echo "tests/cli/hostile-input.sh: $cases cases, $failures failures"
+[ "$failures" -eq 0 ]

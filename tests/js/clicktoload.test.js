@@ -1,0 +1,30 @@
+// The bundle's click-to-load decisions on DuckDuckGo's click-to-load reference tests: with the rule actions the
+// user unblocked, the page-side matcher must say redirect / block / ignore exactly as the test expects, and the
+// bundle must say which rule actions are supported.
+//
+// With --disabled (a bundle built from the same config with contentBlocking disabled), the bundle must be inert:
+// every decision is "ignore".
+//
+// usage: node tests/js/clicktoload.test.js BUNDLE.js TESTS.json [--disabled]   (BUNDLE built with --all-trackers
+// and the click-to-load reference config)
+'use strict';
+const assert = require('assert');
+const fs = require('fs');
+const path = require('path');
+
+const [bundlePath, testsPath, flag] = process.argv.slice(2);
+const disabled = flag === '--disabled';
+const bundle = require(path.resolve(bundlePath));
+const matcher = bundle.createMatcher(bundle.data);
+assert.deepStrictEqual(bundle.data.clickToLoad.supported.map(p => p[0]), ['block-ctl-fb', 'block-ctl-fb2', 'block-ctl-third']);
+let passed = 0, failed = 0;
+for (const [, group] of Object.entries(JSON.parse(fs.readFileSync(testsPath, 'utf8')))) {
+  for (const t of group.tests) {
+    const d = matcher.decide(t.requestUrl, t.siteUrl, 'script', new Set(t.userUnblockedRuleActions));
+    const got = d === null ? 'ignore' : d.action;
+    if (got === (disabled ? 'ignore' : t.expectedOutcome)) passed++;
+    else { failed++; console.error(`FAIL ${t.name}: expected ${t.expectedOutcome}, got ${got} (${d && d.reason})`); }
+  }
+}
+console.log(`click-to-load matcher${disabled ? ' (contentBlocking disabled: inert)' : ''}: ${passed} passed, ${failed} failed`);
+process.exit(failed === 0 ? 0 : 1);

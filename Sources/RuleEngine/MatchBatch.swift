@@ -8,6 +8,15 @@ public struct MatchBatch {
     /// With `match --explain`: how to name the deciding rule of each answer.
     private var explainer: DecidingRuleDescriber?
     private var format: Format
+    private var decider: Decider
+
+    /// Who names the deciding rule. The engine does it from its automata in the same pass as the answer;
+    /// Explain re-derives it rule by rule, slowly, as an independent cross-check (scripts/testing compares the two).
+    public enum Decider: Sendable, Equatable {
+        case automaton
+        /// Explain over the rules whose url-filter the automaton reports (`allRules`: over every rule).
+        case explain(allRules: Bool)
+    }
 
     public enum Format: Sendable {
         /// DESIGN.md's answer line (with "decidedBy" when explaining).
@@ -16,16 +25,17 @@ public struct MatchBatch {
         case text
     }
 
-    public init(engine: RuleEngine, explainer: DecidingRuleDescriber? = nil, format: Format = .json) {
+    public init(engine: RuleEngine, explainer: DecidingRuleDescriber? = nil, format: Format = .json, decider: Decider = .automaton) {
         self.engine = engine
         self.explainer = explainer
         self.format = format
+        self.decider = decider
     }
 
     /// A batch answering the same, for another thread.
     public func copy() -> MatchBatch {
         let e = engine.copy()
-        return MatchBatch(engine: e, explainer: explainer?.describing(e), format: format)
+        return MatchBatch(engine: e, explainer: explainer?.describing(e), format: format, decider: decider)
     }
 
     /// Appends the answer line for one request line (without its newline) to `out`.
@@ -46,19 +56,25 @@ public struct MatchBatch {
         }
         do {
             let load = try engine.resolve(request)
-            engine.match(load, into: &result, deciding: explainer != nil || format == .text)
+            let deciding = explainer != nil || format == .text
+            engine.match(load, into: &result, deciding: deciding && decider == .automaton)
+            var decidedBy = result.decidedBy
+            if deciding, case .explain(let allRules) = decider {
+                let lists = engine.lists
+                decidedBy = Explain.decidingRule(lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
+            }
             switch format {
             case .json:
                 if explainer != nil {
                     result.writeJSONLine(into: &out, closingWith: false)
                     out.append(contentsOf: MatchBatch.decidedByKey)
-                    explainer!.write(result.decidedBy, into: &out)
+                    explainer!.write(decidedBy, into: &out)
                     out.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
                 } else {
                     result.writeJSONLine(into: &out)
                 }
             case .text:
-                writeTextLine(request, into: &out)
+                writeTextLine(request, decidedBy: decidedBy, into: &out)
             }
         } catch let e as RequestError {
             MatchResult.writeErrorLine("line \(lineNumber): \(e.message)", into: &out)
@@ -68,14 +84,14 @@ public struct MatchBatch {
     }
 
     /// `blocked  script  https://t.example/a.js  on https://site.example/  by rules.json rule 12 (...)`
-    private mutating func writeTextLine(_ request: MatchRequest, into out: inout [UInt8]) {
+    private mutating func writeTextLine(_ request: MatchRequest, decidedBy: DecidingRule?, into out: inout [UInt8]) {
         let blocked = result.isBlocked
         var line = blocked ? "blocked " : (result.entries.isEmpty ? "allowed " : "actions ")
         line += " \(request.resourceType)  \(printable(request.url))  on \(printable(request.topURL))"
         if !blocked && !result.entries.isEmpty {
             line += "  (" + result.actions.map { $0.kind.typeName }.joined(separator: ", ") + ")"
         }
-        if let d = result.decidedBy {
+        if let d = decidedBy {
             line += "  by " + (explainer?.summary(d) ?? "list \(d.list + 1) rule \(engine.lists[d.list].compiled.rules[d.rule].sourceIndex)")
         }
         out.append(contentsOf: Array(line.utf8))

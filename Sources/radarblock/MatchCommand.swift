@@ -14,6 +14,7 @@ enum MatchCommand: Command {
     static var help: String {
         """
         usage: radarblock match LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE]
+                                        [--explain-with automaton|rules|all-rules]
                radarblock match LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE]
                                         [--method METHOD] [--load-context top-frame|child-frame] [--json]
 
@@ -42,6 +43,10 @@ enum MatchCommand: Command {
                           temp list, allowlist, ...) from a release directory or --provenance, else null.
         --format F        with --requests: json (default, one answer object per line) or text (one
                           readable line per request: outcome, type, URL, site and the deciding rule)
+        --explain-with W  who names the deciding rule: automaton (default: the engine, in the same pass as
+                          the answer), rules (rule by rule over the rules the url automaton reports: slow)
+                          or all-rules (rule by rule over every rule: slowest, independent of the automata).
+                          The three agree; the last two exist to cross-check the first.
         --provenance FILE provenance of the single LIST given (`radarblock convert --provenance`)
         --url URL         explain one load: the rules that decided it, then the answer line.
         --top-url URL     the main document's URL (required with --url)
@@ -74,7 +79,7 @@ enum MatchCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--requests"), OptionSpec("--url"), OptionSpec("--top-url"), OptionSpec("--frame-url"),
             OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false),
-            OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"), .target,
+            OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"), OptionSpec("--explain-with"), .target,
         ], positionals: 1...64)
         let target = try args.target()
         let requests = args.value("--requests")
@@ -85,7 +90,7 @@ enum MatchCommand: Command {
                 throw UsageError("\(o) goes with --url, not --requests")
             }
         } else {
-            for o in ["--explain", "--format"] where args.value(o) != nil || args.has(o) {
+            for o in ["--explain", "--format", "--explain-with"] where args.value(o) != nil || args.has(o) {
                 throw UsageError("\(o) goes with --requests (--url always explains)")
             }
         }
@@ -94,6 +99,16 @@ enum MatchCommand: Command {
         case "json": format = .json
         case "text": format = .text
         default: throw UsageError("--format must be json or text")
+        }
+        let decider: MatchBatch.Decider
+        switch args.value("--explain-with") ?? "automaton" {
+        case "automaton": decider = .automaton
+        case "rules": decider = .explain(allRules: false)
+        case "all-rules": decider = .explain(allRules: true)
+        default: throw UsageError("--explain-with must be automaton, rules or all-rules")
+        }
+        if args.value("--explain-with") != nil, !args.has("--explain"), format != .text {
+            throw UsageError("--explain-with goes with --explain or --format text")
         }
         var loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil) }
         if let p = args.value("--provenance") {
@@ -112,7 +127,7 @@ enum MatchCommand: Command {
         if let requests {
             let explainer = args.has("--explain") || format == .text
                 ? DecidingRuleDescriber(engine: engine, labels: loaded.map(\.label), provenance: loaded.map(\.provenance)) : nil
-            var batch = MatchBatch(engine: engine, explainer: explainer, format: format)
+            var batch = MatchBatch(engine: engine, explainer: explainer, format: format, decider: decider)
             return try answer(requestsFrom: requests, batch: &batch)
         }
         guard let top = args.value("--top-url") else { throw UsageError("--url needs --top-url") }

@@ -145,9 +145,10 @@ public enum ReleaseComparison {
 
     /// As `compare`, with the requests read from a stream (a corpus larger than memory) instead of
     /// `options.requests`; `progress` gets the number of requests checked so far.
-    public static func compare(_ old: DiffSide, _ new: DiffSide, requests stream: RequestStream,
+    /// `structure` is `structure(old, new)` when the caller has it already (see derivedCorpusAndStructure).
+    public static func compare(_ old: DiffSide, _ new: DiffSide, requests stream: RequestStream, structure known: Structure? = nil,
                                progress: ((Int) -> Void)? = nil) throws -> DiffReport {
-        let (inputs, dataset, rules) = structure(old, new)
+        let (inputs, dataset, rules) = known ?? structure(old, new)
         let requests = try DecisionDiff.compare(stream, old: decisionSide(old), new: decisionSide(new), progress: progress)
         return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
     }
@@ -157,8 +158,26 @@ public enum ReleaseComparison {
         RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
     }
 
+    /// The derived corpus and the structure of the diff, one on each core: both are single-threaded and
+    /// independent, and the decisions (on both cores) need the corpus first.
+    public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> ([MatchRequest], Structure) {
+        var corpus: [MatchRequest] = []
+        var parts: Structure? = nil
+        withUnsafeMutablePointer(to: &corpus) { corpus in
+            withUnsafeMutablePointer(to: &parts) { parts in
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    if i == 0 { corpus.pointee = derivedCorpus(old, new) } else { parts.pointee = structure(old, new) }
+                }
+            }
+        }
+        return (corpus, parts!)
+    }
+
+    /// Changed components, the dataset diff and the rule diff.
+    public typealias Structure = ([String: ValueChange<String?>], DatasetDiff?, RuleSetDiff)
+
     /// Components, trackers and rules: everything but the decisions.
-    static func structure(_ old: DiffSide, _ new: DiffSide) -> ([String: ValueChange<String?>], DatasetDiff?, RuleSetDiff) {
+    static func structure(_ old: DiffSide, _ new: DiffSide) -> Structure {
         var inputs: [String: ValueChange<String?>] = [:]
         for key in Set(old.components.keys).union(new.components.keys) where old.components[key] != new.components[key] {
             inputs[key] = ValueChange(old: old.components[key], new: new.components[key])

@@ -71,7 +71,12 @@ struct DiffCommand: Command {
             defer { file?.close() }
             if let dir = args.value("--pages") { streams.append(ArrayRequests(try PageCorpus.requests(fromDirectory: dir))) }
             let (old, new) = try loadBoth(args.positionals[0], args.positionals[1], options: options)
-            if streams.isEmpty { streams.append(ArrayRequests(ReleaseComparison.derivedCorpus(old, new))) }
+            var structure: ReleaseComparison.Structure? = nil
+            if streams.isEmpty {
+                let (corpus, parts) = ReleaseComparison.derivedCorpusAndStructure(old, new)
+                streams.append(ArrayRequests(corpus))
+                structure = parts
+            }
             var requests: RequestStream = ChainedRequests(streams)
             var saved: SavedRequests? = nil
             if let path = args.value("--save-corpus") {
@@ -79,7 +84,7 @@ struct DiffCommand: Command {
                 requests = saved!
             }
             let progress = ProgressLine()
-            let report = try ReleaseComparison.compare(old, new, requests: requests) { checked in
+            let report = try ReleaseComparison.compare(old, new, requests: requests, structure: structure) { checked in
                 progress.update("\(checked) requests checked")
             }
             progress.finish()

@@ -89,13 +89,15 @@ struct DiffCommand: Command {
             }
             progress.finish()
             try saved?.commit()
-            let text: String
+            var bytes: [UInt8] = []
             switch format {
-            case "json": text = JSONWriter.string(report.json) + "\n"
-            case "markdown": text = report.markdown
-            default: text = report.text
+            case "json":
+                report.writeJSON(into: &bytes)
+                bytes.append(0x0A)
+            case "markdown": bytes = Array(report.markdown.utf8)
+            default: bytes = Array(report.text.utf8)
             }
-            try FileIO.write(text, to: args.value("--output") ?? "-")
+            try FileIO.write(bytes, to: args.value("--output") ?? "-")
             return report.isEmpty ? 0 : 1
         } catch {
             Console.error(String(describing: error))

@@ -5,9 +5,12 @@
 #     (`radarblock compile --engine webkit`), with ratios;
 #   - match throughput against the compiled iOS list: end to end (JSONL in, JSONL out) and in memory
 #     on one core (radarblock-bench);
-#   - the radar-ingest benchmark (scripts/bench-radar.sh) when it exists;
 #   - the tracker report's overhead in real WebKit (scripts/bench-tracker-report.sh): time to `load` of a page
-#     with 500 subresources without a bundle, with surrogates.js and with --report-trackers (SKIP_TRACKER_BENCH=1).
+#     with 500 subresources without a bundle, with surrogates.js and with --report-trackers (SKIP_TRACKER_BENCH=1);
+#   - diff and match at scale (scripts/bench/diff_scale.py): the iOS release diff beside two plain match
+#     runs of its corpus, match on 1M issue-shaped requests with the .rbc load cost, and release diffs
+#     over 1M and 10M requests (wall, peak RSS, cost per request); SKIP_DIFF_SCALE_BENCH=1 skips it;
+#   - the radar-ingest benchmark (scripts/bench-radar.sh) when it exists.
 # The table and the goals of the issue are printed at the end; details are in $BENCH_DIR/results.json.
 #
 # usage: scripts/bench.sh [PATH/TO/release/radarblock]
@@ -39,6 +42,11 @@ echo "bench: building radarblock-bench ($config)" >&2
 mkdir -p "$BENCH_DIR"
 status=0
 python3 "$here/bench/run.py" "$BIN" "$BENCH_BIN" "$BENCH_DIR" || status=$?
+
+# Diff and match at scale: the iOS release diff, 1M issue-shaped match requests, 1M and 10M-request diffs.
+if [ "${SKIP_DIFF_SCALE_BENCH:-0}" != 1 ]; then
+  python3 "$here/bench/diff_scale.py" "$BIN" "$BENCH_DIR/diff-scale" || status=$?
+fi
 
 if [ "${SKIP_HOSTILE_BENCH:-0}" != 1 ]; then
   echo

@@ -239,6 +239,12 @@ tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 be
   "$here/tests/js/webkit-surrogates.sh" trackers "$tmp/tr-ios-rules.json" "$tmp/tr-ios.js" "$tds" "$seed"
 }
 
+ios_diff_deciding_rules() {  # issue 14: all 28,304 flips, the engine's deciding rule = Explain's (release binary; XCTest samples)
+  need_shared || return 77
+  [ -f "$tmp/ios-diff.json" ] || { echo "no iOS diff (the iOS diff check did not get that far)"; return 1; }
+  /usr/bin/python3 "$here/scripts/testing/check_deciding_rules.py" "$bin" "$tmp/ios-diff.json" "$tmp/ios-old" "$tmp/ios-new" --flips 28304
+}
+
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
 webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 23 lists, 120 s)
   /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
@@ -262,6 +268,7 @@ run "click-to-load: DuckDuckGo's reference tests on a release's lists in WebKit"
 run "differential: match vs WebKit on random rule lists (seed $seed, $cases cases)" differential
 run "split: a dataset of more than 200,000 rules" split_200k
 run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff
+run "every flip of the iOS diff: the engine's deciding rule is Explain's" ios_diff_deciding_rules
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 

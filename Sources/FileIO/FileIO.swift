@@ -126,3 +126,49 @@ public enum FileIO {
         }
     }
 }
+
+extension FileIO {
+    /// A file written in pieces, with the atomicity of `write(_:to:)`: the pieces go into a temporary
+    /// sibling, which `commit()` syncs and renames over `path`; without a commit it is removed.
+    public final class StreamWriter {
+        let path: String
+        let temp: String
+        private var fd: Int32
+        private var committed = false
+
+        public init(path: String) throws {
+            self.path = path
+            let url = URL(fileURLWithPath: path)
+            temp = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
+            guard fd >= 0 else { throw FileError(path: path, reason: "cannot create \(temp): \(String(cString: strerror(errno)))") }
+        }
+
+        public func write(_ bytes: [UInt8]) throws {
+            try bytes.withUnsafeBytes { buf in
+                var offset = 0
+                while offset < buf.count {
+                    let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
+                    if n < 0 {
+                        if errno == EINTR { continue }
+                        throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
+                    }
+                    offset += n
+                }
+            }
+        }
+
+        public func commit() throws {
+            guard fsync(fd) == 0 else { throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))") }
+            close(fd)
+            fd = -1
+            guard rename(temp, path) == 0 else { throw FileError(path: path, reason: "cannot replace: \(String(cString: strerror(errno)))") }
+            committed = true
+        }
+
+        deinit {
+            if fd >= 0 { close(fd) }
+            if !committed { unlink(temp) }
+        }
+    }
+}

@@ -140,7 +140,7 @@ public enum ReleaseBuilder {
         if let previous = options.previous {
             progress("comparing with \(previous)")
             let lists = try zip(products.compiled, 1...).map { compiled, n in
-                try LoadedRuleList(ReleaseComparison.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
+                try LoadedRuleList(ReleaseLists.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
             }
             let (records, clickToLoad) = try listRecords(products)
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
@@ -172,7 +172,7 @@ public enum ReleaseBuilder {
             guard ruleAction != nil, let rbc = entry["rbc"]?.stringValue else { continue }
             let compiled = try RBCFile.load(file(rbc), path: rbc)
             let provenance = try entry["provenance"]?.stringValue.flatMap { try JSONParser.parse(file($0)).arrayValue } ?? []
-            clickToLoad.append((try LoadedRuleList(ReleaseComparison.withSource(compiled, json: json)), provenance))
+            clickToLoad.append((try LoadedRuleList(ReleaseLists.withSource(compiled, json: json)), provenance))
         }
         return (records, clickToLoad)
     }

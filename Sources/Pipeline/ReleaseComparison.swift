@@ -113,7 +113,7 @@ public enum ReleaseComparison {
     }
 
     static func loadRelease(_ dir: String) throws -> DiffSide {
-        let manifest = try Manifest.parse(try FileIO.read(dir + "/" + ReleaseFiles.manifest))
+        let (manifest, lists) = try ReleaseLists.load(dir)
         var side = DiffSide(label: dir, identifier: manifest.identifier)
         side.components = manifest.components
         for (name, record) in manifest.inputs { side.components[name + ".sha256"] = record.sha256 }
@@ -121,52 +121,63 @@ public enum ReleaseComparison {
         if FileManager.default.fileExists(atPath: tdsPath) {
             side.tds = try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
         }
-        var allProvenance: [JSONValue] = []
-        let provPath = dir + "/" + ReleaseFiles.provenance
-        if FileManager.default.fileExists(atPath: provPath) {
-            allProvenance = try JSONParser.parse(try FileIO.read(provPath)).arrayValue ?? []
-        }
-        // A release built for several targets: compare the primary target's lists (click-to-load lists apply to all).
-        let entries = manifest.lists(for: nil)
-        let mainCount = entries.filter { $0["ruleAction"] == nil }.count
-        side.mainListCount = mainCount
-        for entry in entries {
-            guard let rbcName = entry["rbc"]?.stringValue, let rulesName = entry["rules"]?.stringValue else { continue }
-            let rbcPath = dir + "/" + rbcName
-            let json = try FileIO.read(dir + "/" + rulesName)
-            side.lists.append(try LoadedRuleList(withSource(RBCFile.load(try FileIO.read(rbcPath), path: rbcPath), json: json)))
-            let target = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
-            let parsed = try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target))
-            let rules = parsed.contentRules
-            let ruleAction = entry["ruleAction"]?.stringValue
-            side.listRecords.append(ListRecord(name: rulesName, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules))
-            if ruleAction != nil {
-                // A click-to-load list: its own provenance file; its rules are reported per list, not with the main list's.
-                let path = entry["provenance"]?.stringValue.map { dir + "/" + $0 }
-                let prov = try path.flatMap { p in FileManager.default.fileExists(atPath: p) ? try JSONParser.parse(try FileIO.read(p)).arrayValue : nil }
-                side.provenance.append(prov ?? [])
-            } else if mainCount == 1 {
-                side.rules = rules
-                side.provenance.append(allProvenance)
-            } else {
-                // Split releases repeat exception rules in every part: provenance.json covers the unsplit list,
-                // so parts are diffed by their rules only.
-                side.rules += rules
-                side.provenance.append([])
-            }
+        side.mainListCount = lists.filter { $0.ruleAction == nil }.count
+        for list in lists {
+            let rules = try list.contentRules()
+            side.lists.append(list.list)
+            // Split releases repeat exception rules in every part: provenance.json covers the unsplit list
+            // (ReleaseLists gives it to that list only), so parts are diffed by their rules only.
+            side.provenance.append(list.provenance ?? [])
+            side.listRecords.append(ListRecord(name: list.name, identifier: list.entry["identifier"]?.stringValue,
+                                               ruleAction: list.ruleAction, rules: rules))
+            // Click-to-load lists are reported per list, not with the main list's rules.
+            if list.ruleAction == nil { side.rules += rules }
         }
         return side
     }
 
-    /// Explaining a decision needs the rule-list source, which an .rbc may leave out; a release has it beside.
-    static func withSource(_ compiled: CompiledRuleList, json: [UInt8]) -> CompiledRuleList {
-        guard !compiled.hasSource, Digest.hash(.sha256, json) == compiled.sourceSHA256 else { return compiled }
-        var c = compiled
-        c.source = json
-        return c
+    public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) -> DiffReport {
+        let (inputs, dataset, rules) = structure(old, new)
+        let corpus = options.requests ?? derivedCorpus(old, new)
+        let requests = corpus.isEmpty ? nil : DecisionDiff.compare(corpus, old: decisionSide(old), new: decisionSide(new))
+        return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests)
     }
 
-    public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) -> DiffReport {
+    /// As `compare`, with the requests read from a stream (a corpus larger than memory) instead of
+    /// `options.requests`; `progress` gets the number of requests checked so far.
+    /// `structure` is `structure(old, new)` when the caller has it already (see derivedCorpusAndStructure).
+    public static func compare(_ old: DiffSide, _ new: DiffSide, requests stream: RequestStream, structure known: Structure? = nil,
+                               progress: ((Int) -> Void)? = nil) throws -> DiffReport {
+        let (inputs, dataset, rules) = known ?? structure(old, new)
+        let requests = try DecisionDiff.compare(stream, old: decisionSide(old), new: decisionSide(new), progress: progress)
+        return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
+    }
+
+    /// The corpus derived from both sides' datasets (empty when neither has a TDS).
+    public static func derivedCorpus(_ old: DiffSide, _ new: DiffSide) -> [MatchRequest] {
+        RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
+    }
+
+    /// The derived corpus and the structure of the diff, one on each core: both are single-threaded and
+    /// independent, and the decisions (on both cores) need the corpus first.
+    public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> ([MatchRequest], Structure) {
+        var corpus: [MatchRequest] = []
+        var parts: Structure? = nil
+        withUnsafeMutablePointer(to: &corpus) { corpus in
+            withUnsafeMutablePointer(to: &parts) { parts in
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    if i == 0 { corpus.pointee = derivedCorpus(old, new) } else { parts.pointee = structure(old, new) }
+                }
+            }
+        }
+        return (corpus, parts!)
+    }
+
+    /// Changed components, the dataset diff and the rule diff.
+    public typealias Structure = ([String: ValueChange<String?>], DatasetDiff?, RuleSetDiff)
+
+    /// Components, trackers and rules: everything but the decisions.
+    static func structure(_ old: DiffSide, _ new: DiffSide) -> Structure {
         var inputs: [String: ValueChange<String?>] = [:]
         for key in Set(old.components.keys).union(new.components.keys) where old.components[key] != new.components[key] {
             inputs[key] = ValueChange(old: old.components[key], new: new.components[key])
@@ -174,13 +185,15 @@ public enum ReleaseComparison {
         var dataset: DatasetDiff?
         if let a = old.tds, let b = new.tds { dataset = DatasetDiff.compare(a, b) }
         let rules = RuleSetDiff.compare(old: old.rules, new: new.rules, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
-        let corpus = options.requests ?? RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
-        var requests: DecisionDiff?
-        if !corpus.isEmpty {
-            requests = DecisionDiff.compare(corpus,
-                                            old: DecisionSide(lists: old.lists, provenance: old.provenance, surrogates: old.surrogates),
-                                            new: DecisionSide(lists: new.lists, provenance: new.provenance, surrogates: new.surrogates))
-        }
+        return (inputs, dataset, rules)
+    }
+
+    static func decisionSide(_ side: DiffSide) -> DecisionSide {
+        DecisionSide(lists: side.lists, provenance: side.provenance, surrogates: side.surrogates)
+    }
+
+    static func report(_ old: DiffSide, _ new: DiffSide, rules: RuleSetDiff, inputs: [String: ValueChange<String?>],
+                       dataset: DatasetDiff?, requests: DecisionDiff?) -> DiffReport {
         var report = DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
                                 rules: rules, requests: requests)
         if !old.listRecords.isEmpty, !new.listRecords.isEmpty {

@@ -68,5 +68,10 @@ public struct CompiledRuleInfo: Sendable, Hashable {
         self.flags = flags
     }
 
+    /// WebKit's action id: what the engine de-duplicates and orders by.
     public var actionID: UInt64 { UInt64(flags) << 32 | UInt64(actionLocation) }
+
+    /// The id the automata report for rule `rule` (its index in `rules`): the flags stay in the high
+    /// word, where the matcher tests them.
+    public static func automatonID(flags: UInt32, rule: Int) -> UInt64 { UInt64(flags) << 32 | UInt64(UInt32(rule)) }
 }

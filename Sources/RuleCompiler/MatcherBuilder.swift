@@ -13,7 +13,8 @@
 //
 // API contract (used by the rule-list compiler and the engine):
 //  * MatcherBuilder.add(filter, id): filter.status must be .ok or .matchesEverything; the same pattern may
-//    come with many ids and the same id with many patterns. id = (trigger flags << 32) | action location.
+//    come with many ids and the same id with many patterns. id = (trigger flags << 32) | rule index
+//    (RuleListCompiler).
 //  * Matcher.match(url, requestFlags, into:): every id whose pattern matches `url` (substring semantics,
 //    `^`/`$` anchors, case folding per pattern) and whose flags pass the WebKit flags test, plus universal
 //    ids that carry flags (same test); never the universal flag-free ids (universalFlagFree). Order

@@ -35,6 +35,17 @@ public struct Matcher: Sendable {
 
     public func serialized() -> [UInt8] { bytes }
 
+    /// Checks a serialized matcher and returns every id it can report (action lists and universal sets),
+    /// so that a container can check them against its own tables.
+    public static func validatedIDs(serialized b: UnsafeRawBufferPointer) throws -> [UInt64] {
+        let layout = try MatcherBytecode.validate(b)
+        func read(_ from: Int, _ count: Int) -> [UInt64] {
+            (0..<count).map { b.loadUnaligned(fromByteOffset: from + 8 * $0, as: UInt64.self).littleEndian }
+        }
+        return read(layout.ids, layout.idCount) + read(layout.universalFlagFree.lowerBound, layout.universalFlagFree.count / 8)
+            + read(layout.universalWithFlags.lowerBound, layout.universalWithFlags.count / 8)
+    }
+
     private func ids(_ range: Range<Int>) -> [UInt64] {
         bytes.withUnsafeBytes { b in
             stride(from: range.lowerBound, to: range.upperBound, by: 8).map { b.loadUnaligned(fromByteOffset: $0, as: UInt64.self).littleEndian }
@@ -46,11 +57,6 @@ public struct Matcher: Sendable {
 
     /// Ids whose pattern matches everything and that carry flags (reported by `match` when the flags test passes).
     public var universalWithFlags: [UInt64] { ids(layout.universalWithFlags) }
-    /// Every id the matcher can return (action lists and universal ids), for load-time checks.
-    public var allIds: [UInt64] {
-        universalFlagFree + universalWithFlags + ids(layout.ids..<layout.ids + 8 * layout.idCount)
-    }
-
     public var statistics: MatcherStatistics {
         var s = MatcherStatistics()
         s.patterns = layout.patterns

@@ -19,7 +19,9 @@
 //   RULE  per compiled rule: u32 JSON index, u32 action location, u32 trigger flags
 //   UNIV  u32 action locations: the universal actions in WebKit's order (stylesheet selectors removed)
 //   STYL  the global display:none stylesheet, UTF-8
-//   MURL  url-filter automaton (Matcher serialization)
+//   MURL  url-filter automaton (Matcher serialization); its ids, and MTOP's and MFRM's, are
+//         (trigger flags << 32) | index into RULE (the rule-index table), since format version 2;
+//         version 1 used WebKit's (trigger flags << 32) | action location, which cannot name a rule
 //   MTOP  top-URL automaton (if/unless-domain, if/unless-top-url)
 //   MFRM  frame-URL automaton (if/unless-frame-url)
 //   SRCE  the source rule-list JSON, verbatim, or empty when it was not embedded
@@ -34,7 +36,7 @@ import ContentRules
 import Digest
 
 public enum RBCFile {
-    public static let formatVersion: UInt32 = 1
+    public static let formatVersion: UInt32 = 2
     public static let magic: [UInt8] = [0x89, 0x52, 0x42, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
     static let headerSize = 96
     static let sectionEntrySize = 24
@@ -241,12 +243,19 @@ public enum RBCFile {
         }
         guard let stylesheet = String(validating: sections[4], as: UTF8.self) else { throw fail("STYL is not UTF-8") }
 
-        // Automata: Matcher checks its own serialization.
+        // Automata: Matcher checks its own serialization; every id must name a rule of RULE, with its flags.
         for (i, tag) in [(5, "MURL"), (6, "MTOP"), (7, "MFRM")] {
+            let ids: [UInt64]
             do {
-                try Matcher.validate(serialized: sections[i])
+                ids = try Matcher.validatedIDs(serialized: sections[i])
             } catch {
                 throw fail("\(tag): \(error)")
+            }
+            for id in ids {
+                let rule = Int(UInt32(truncatingIfNeeded: id))
+                guard rule < rules.count, rules[rule].flags == UInt32(truncatingIfNeeded: id >> 32) else {
+                    throw fail("\(tag): id \(id) names no rule of the RULE table (or not with that rule's flags)")
+                }
             }
         }
         return CompiledRuleList(

@@ -1,8 +1,12 @@
 // compileRuleList (ContentExtensionCompiler.cpp): actions are serialized first (locations), then every
-// rule's url-filter goes into the url automaton with id = (trigger flags << 32) | action location, and
-// each condition regex into the top-URL or frame-URL automaton with the same id. Patterns that match
-// everything go to the family's universal set instead. The first unsupported pattern fails the whole
-// list with JSONInvalidRegex, naming the rule. Automata are built under the options' CompileBudget.
+// rule's url-filter goes into the url automaton, and each condition regex into the top-URL or frame-URL
+// automaton, with the same id. WebKit's id is (trigger flags << 32) | action location; ours is
+// (trigger flags << 32) | rule index, so that the automaton names the rules that matched, not only
+// their (shared) action locations: the engine maps a rule index to WebKit's id through the RULE table
+// and de-duplicates by that id, which gives WebKit's answer and, when asked, the deciding rule.
+// Patterns that match everything go to the family's universal set instead. The first unsupported
+// pattern fails the whole list with JSONInvalidRegex, naming the rule. Automata are built under the
+// options' CompileBudget.
 //
 // At the end we also derive what WebKit's ContentExtension computes when it loads the list: the
 // universal actions in its order and the global display:none stylesheet (specs §7.2), so that a
@@ -63,8 +67,8 @@ public enum RuleListCompiler {
             frameURLMatcher: matchers[2].serialized())
     }
 
-    /// The url, top-url and frame-url pattern families of a list, each id = (trigger flags << 32) | action
-    /// location; also the ids of url-filters that match everything and the rules' compiled info.
+    /// The url, top-url and frame-url pattern families of a list, each id = (trigger flags << 32) | rule
+    /// index; also WebKit's ids of url-filters that match everything and the rules' compiled info.
     static func families(_ list: ParsedRuleList, locations: [UInt32], budget: CompileBudget) throws
         -> ([MatcherBuilder], [UInt64], [CompiledRuleInfo])
     {
@@ -80,15 +84,16 @@ public enum RuleListCompiler {
             let trigger = rule.trigger
             let flags = trigger.flags
             let location = locations[i]
-            let id = UInt64(flags) << 32 | UInt64(location)
-            infos.append(CompiledRuleInfo(sourceIndex: UInt32(rule.sourceIndex), actionLocation: location, flags: flags))
+            let info = CompiledRuleInfo(sourceIndex: UInt32(rule.sourceIndex), actionLocation: location, flags: flags)
+            let id = CompiledRuleInfo.automatonID(flags: flags, rule: i)
+            infos.append(info)
 
             let filter = filters.get(trigger.urlFilter, caseSensitive: trigger.urlFilterIsCaseSensitive)
             guard filter.status.isSupported else {
                 throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex,
                                               detail: "url-filter \(abbreviated(trigger.urlFilter)): \(filter.status.message)")
             }
-            if filter.status == .matchesEverything { universalIDs.append(id) }
+            if filter.status == .matchesEverything { universalIDs.append(info.actionID) }
             url.add(filter, id: id, rule: rule.sourceIndex)
 
             guard let condition = trigger.condition else { continue }

@@ -1,6 +1,7 @@
 // Which requests now behave differently: a corpus evaluated with the engine against both versions.
-// Decisions come from the compiled lists (the same code path `match` uses); only for the requests that
-// flipped do we ask Explain which rule decided on each side, so the common case stays fast.
+// Decisions and the rules that made them come from the compiled lists (the same code path `match
+// --explain` uses: MatchResult.decidedBy); the corpus streams through in chunks, each chunk split over
+// both cores, so memory holds one chunk and the flips, never every answer.
 
 import ContentRules
 import Domains
@@ -17,20 +18,30 @@ public struct DecisionSide: @unchecked Sendable {
     public let provenance: [[JSONValue]]
     /// Surrogate name for (tracker, TDS rule index), when the rule has one.
     public let surrogates: [String: String]
-    /// Trackers with at least one surrogate rule: only their blocked requests can be "surrogate".
-    let surrogateTrackers: Set<String>
+    /// Per list, per compiled rule: the surrogate its provenance names (nil for most rules).
+    let surrogateOfRule: [[String?]]
 
     public init(lists: [LoadedRuleList], provenance: [[JSONValue]] = [], surrogates: [String: String] = [:]) {
         engine = RuleEngine(lists: lists)
         self.provenance = provenance
         self.surrogates = surrogates
-        surrogateTrackers = Set(surrogates.keys.compactMap { $0.split(separator: "#").first.map(String.init) })
+        surrogateOfRule = lists.enumerated().map { l, list in
+            list.compiled.rules.map { info in
+                guard !surrogates.isEmpty, l < provenance.count, Int(info.sourceIndex) < provenance[l].count,
+                      let tracker = provenance[l][Int(info.sourceIndex)]["tracker"]?.stringValue,
+                      let index = provenance[l][Int(info.sourceIndex)]["rule"]?.numberValue
+                else { return nil }
+                return surrogates[DecisionSide.surrogateKey(tracker: tracker, rule: Int(index))]
+            }
+        }
     }
 
-    /// Whether a blocked request to `url` may be served a surrogate (its host is under such a tracker).
-    func mayHaveSurrogate(_ url: String) -> Bool {
-        guard !surrogateTrackers.isEmpty, let host = URLComponents(string: url)?.host?.lowercased() else { return false }
-        return Host.suffixes(of: host).contains { surrogateTrackers.contains($0) }
+    /// Provenance of a deciding rule, or its JSON when no provenance is known.
+    func describe(_ d: DecidingRule) -> JSONValue? {
+        let list = engine.lists[d.list]
+        let source = Int(list.compiled.rules[d.rule].sourceIndex)
+        if d.list < provenance.count, source < provenance[d.list].count { return provenance[d.list][source] }
+        return list.ruleJSON(d.rule)
     }
 
     public static func surrogateKey(tracker: String, rule: Int) -> String { "\(tracker)#\(rule)" }
@@ -63,78 +74,139 @@ public struct DecisionDiff: Sendable {
     public var invalid = 0
     public var changed: [DecisionChange] = []
 
+    /// Requests per chunk: enough to keep both cores busy, small enough to bound memory.
+    public static let chunkSize = 1 << 16
+
     public static func compare(_ requests: [MatchRequest], old: DecisionSide, new: DecisionSide) -> DecisionDiff {
-        // Both cores: halves of the corpus in parallel, results merged in corpus order.
-        let chunks = 2
-        let size = (requests.count + chunks - 1) / max(chunks, 1)
-        var partial = [[(Int, DecisionChange?)]](repeating: [], count: chunks)
-        var invalidCounts = [Int](repeating: 0, count: chunks)
-        partial.withUnsafeMutableBufferPointer { results in
-            invalidCounts.withUnsafeMutableBufferPointer { invalid in
-                DispatchQueue.concurrentPerform(iterations: chunks) { c in
-                    let lo = c * size, hi = min(requests.count, lo + size)
-                    guard lo < hi else { return }
-                    // Loaded lists keep scratch buffers and caches: each worker gets its own copies.
-                    guard let oldEngine = try? RuleEngine(lists: old.engine.lists.map { try LoadedRuleList($0.compiled) }),
-                          let newEngine = try? RuleEngine(lists: new.engine.lists.map { try LoadedRuleList($0.compiled) })
-                    else { return }
-                    for i in lo..<hi {
-                        let r = requests[i]
-                        guard let oldLoad = try? oldEngine.resolve(r), let newLoad = try? newEngine.resolve(r) else {
-                            invalid[c] += 1
-                            continue
-                        }
-                        let a = oldEngine.match(oldLoad), b = newEngine.match(newLoad)
-                        let blockedA = a.actions.contains { $0.kind == .block }, blockedB = b.actions.contains { $0.kind == .block }
-                        // Explaining (which rule decided) is slow; do it only where the outcome can differ.
-                        let surrogateCandidate = (blockedA && old.mayHaveSurrogate(r.url)) || (blockedB && new.mayHaveSurrogate(r.url))
-                        guard blockedA != blockedB || surrogateCandidate else { continue }
-                        let da = decision(old, engine: oldEngine, load: oldLoad, blocked: blockedA)
-                        let db = decision(new, engine: newEngine, load: newLoad, blocked: blockedB)
-                        if da.outcome != db.outcome || da.surrogate != db.surrogate {
-                            results[c].append((i, DecisionChange(request: r, old: da, new: db)))
+        // An in-memory corpus cannot fail to read.
+        (try? compare(ArrayRequests(requests), old: old, new: new)) ?? DecisionDiff()
+    }
+
+    /// Streams the corpus through both sides; `progress` gets the number of requests checked after each chunk.
+    public static func compare(_ requests: RequestStream, old: DecisionSide, new: DecisionSide,
+                               progress: ((Int) -> Void)? = nil) throws -> DecisionDiff {
+        // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
+        let workers = 2
+        var engines: [(RuleEngine, RuleEngine)] = [(old.engine, new.engine)]
+        for _ in 1..<workers { engines.append((old.engine.copy(), new.engine.copy())) }
+        var diff = DecisionDiff()
+        var chunk: [MatchRequest] = []
+        chunk.reserveCapacity(chunkSize)
+        var flips: [Flip] = []
+        while true {
+            chunk.removeAll(keepingCapacity: true)
+            let more = try requests.next(chunkSize, into: &chunk)
+            if !chunk.isEmpty {
+                let size = (chunk.count + workers - 1) / workers
+                var partial = [[Flip]](repeating: [], count: workers)
+                var invalid = [Int](repeating: 0, count: workers)
+                chunk.withUnsafeBufferPointer { requests in
+                    partial.withUnsafeMutableBufferPointer { results in
+                        invalid.withUnsafeMutableBufferPointer { invalidCounts in
+                            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                                let lo = w * size, hi = min(requests.count, lo + size)
+                                guard lo < hi else { return }
+                                let (a, b) = engines[w]
+                                invalidCounts[w] = evaluate(requests[lo..<hi], old: (old, a), new: (new, b), into: &results[w])
+                            }
                         }
                     }
                 }
+                // Workers take consecutive halves: concatenating their flips keeps corpus order.
+                for p in partial { flips.append(contentsOf: p) }
+                diff.invalid += invalid.reduce(0, +)
+                diff.checked += chunk.count
+                progress?(diff.checked)
             }
+            if !more { break }
         }
-        var diff = DecisionDiff()
-        diff.checked = requests.count
-        diff.invalid = invalidCounts.reduce(0, +)
-        diff.changed = partial.flatMap { $0 }.sorted { $0.0 < $1.0 }.compactMap(\.1)
+        diff.changed = flips.map { f in
+            DecisionChange(request: f.request, old: f.old.decision(describing: old), new: f.new.decision(describing: new))
+        }
         return diff
     }
 
-    /// The deciding rule is the last matching block / ignore-previous-rules rule (WebKit's last-match order).
-    static func decision(_ side: DecisionSide, engine: RuleEngine, load: ResourceLoad, blocked: Bool) -> Decision {
-        var rule: JSONValue? = nil
-        var surrogate: String? = nil
-        do {
-            for (l, list) in engine.lists.enumerated() {
-                guard let ex = try? Explain.explain(list, load, prefilter: true) else { continue }
-                guard let deciding = ex.matched.last(where: { action(of: $0.rule) == .block || action(of: $0.rule) == .ignorePreviousRules })
-                else { continue }
-                let blocks = action(of: deciding.rule) == .block
-                if blocked && !blocks { continue }
-                let prov: JSONValue? = l < side.provenance.count && deciding.sourceIndex < side.provenance[l].count ? side.provenance[l][deciding.sourceIndex] : nil
-                rule = prov ?? ruleJSON(deciding.rule)
-                if blocks, let p = prov, let tracker = p["tracker"]?.stringValue, let index = p["rule"]?.numberValue {
-                    surrogate = side.surrogates[DecisionSide.surrogateKey(tracker: tracker, rule: Int(index))]
-                }
-                if blocked { break }
+    /// A flipped request, with the deciding rules as indices (described once the run is over).
+    struct Flip: @unchecked Sendable {
+        var request: MatchRequest
+        var old: Outcome
+        var new: Outcome
+    }
+
+    struct Outcome: Equatable {
+        var blocked: Bool
+        var surrogate: String?
+        var decidedBy: DecidingRule?
+
+        func decision(describing side: DecisionSide) -> Decision {
+            Decision(outcome: blocked ? (surrogate != nil ? .surrogate : .blocked) : .allowed, surrogate: surrogate,
+                     rule: decidedBy.flatMap(side.describe))
+        }
+    }
+
+    /// Runs `requests` through both sides; returns how many could not be resolved.
+    static func evaluate(_ requests: Slice<UnsafeBufferPointer<MatchRequest>>, old: (DecisionSide, RuleEngine),
+                         new: (DecisionSide, RuleEngine), into flips: inout [Flip]) -> Int {
+        var invalid = 0
+        var a = MatchResult(), b = MatchResult()
+        let resolver = URLResolver()
+        for r in requests {
+            // The load does not depend on the rules: resolve once for both sides.
+            guard let load = try? ResourceLoad(r, resolver: resolver) else {
+                invalid += 1
+                continue
+            }
+            old.1.match(load, into: &a, deciding: true)
+            new.1.match(load, into: &b, deciding: true)
+            let x = outcome(a, old.0), y = outcome(b, new.0)
+            if x.blocked != y.blocked || x.surrogate != y.surrogate {
+                flips.append(Flip(request: r, old: x, new: y))
             }
         }
-        let outcome: Decision.Outcome = blocked ? (surrogate != nil ? .surrogate : .blocked) : .allowed
-        return Decision(outcome: outcome, surrogate: blocked ? surrogate : nil, rule: rule)
+        return invalid
     }
 
-    static func action(of rule: ParsedRule) -> Action? {
-        if case .content(let r) = rule.kind { return r.action }
-        return nil
+    static func outcome(_ result: MatchResult, _ side: DecisionSide) -> Outcome {
+        let blocked = result.isBlocked
+        var surrogate: String? = nil
+        if blocked, let d = result.decidedBy { surrogate = side.surrogateOfRule[d.list][d.rule] }
+        return Outcome(blocked: blocked, surrogate: surrogate, decidedBy: result.decidedBy)
     }
+}
 
-    static func ruleJSON(_ rule: ParsedRule) -> JSONValue {
-        if case .content(let r) = rule.kind { return r.jsonValue }
-        return .null
+/// A corpus read in chunks (a JSONL file larger than memory, or an array).
+public protocol RequestStream: AnyObject {
+    /// Appends up to `limit` requests to `chunk`; returns false once the stream is exhausted.
+    func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool
+}
+
+public final class ArrayRequests: RequestStream {
+    private let requests: [MatchRequest]
+    private var position = 0
+
+    public init(_ requests: [MatchRequest]) { self.requests = requests }
+
+    public func next(_ limit: Int, into chunk: inout [MatchRequest]) -> Bool {
+        let end = min(requests.count, position + limit)
+        chunk.append(contentsOf: requests[position..<end])
+        position = end
+        return position < requests.count
+    }
+}
+
+/// One stream after another (a JSONL file, then saved pages).
+public final class ChainedRequests: RequestStream {
+    private var streams: [RequestStream]
+
+    public init(_ streams: [RequestStream]) { self.streams = streams }
+
+    public func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool {
+        while let first = streams.first {
+            let before = chunk.count
+            let more = try first.next(limit, into: &chunk)
+            if !more { streams.removeFirst() }
+            if chunk.count > before || streams.isEmpty { return !streams.isEmpty }
+        }
+        return false
     }
 }

@@ -67,19 +67,56 @@ public struct DiffReport: Sendable {
             "removedRules": .array(rules.removed.map(ruleEntryJSON)),
         ]
         o["lists"] = .array(lists.map(\.jsonValue))
-        if let r = requests {
-            o["requests"] = [
-                "checked": .number(Double(r.checked)),
-                "invalid": .number(Double(r.invalid)),
-                "changed": .array(r.changed.map { c in
-                    ["request": requestJSON(c.request), "old": c.old.jsonValue, "new": c.new.jsonValue,
-                     "rule": c.new.rule ?? c.old.rule ?? .null]
-                }),
-            ]
-        } else {
-            o["requests"] = ["checked": 0, "changed": []]
-        }
+        o["requests"] = requestsJSON(changed: requests.map { $0.changed.map(changeJSON) } ?? [])
         return .object(o)
+    }
+
+    /// The bytes of `JSONWriter.write(json)`, written one flip at a time: a large corpus has millions of
+    /// flips, and their JSON tree would cost several times their own memory.
+    public func writeJSON(into out: inout [UInt8]) {
+        var skeleton = self
+        skeleton.requests?.changed = []
+        guard case .object(let o) = skeleton.json, let r = requests else {
+            JSONWriter.write(skeleton.json, into: &out)
+            return
+        }
+        out.append(UInt8(ascii: "{"))
+        for (i, key) in o.keys.enumerated() {
+            if i > 0 { out.append(UInt8(ascii: ",")) }
+            JSONWriter.writeString(key, into: &out)
+            out.append(UInt8(ascii: ":"))
+            guard key == "requests" else {
+                JSONWriter.write(o[key]!, into: &out)
+                continue
+            }
+            // {"checked":N,"invalid":N,"changed":[...]}, with the flips written as they are converted.
+            var head: [UInt8] = []
+            JSONWriter.write(requestsJSON(changed: []), into: &head)
+            let emptyChanged = Array("[]}".utf8)
+            precondition(head.suffix(emptyChanged.count).elementsEqual(emptyChanged), "requests JSON ends with its changed array")
+            out.append(contentsOf: head.dropLast(emptyChanged.count))
+            out.append(UInt8(ascii: "["))
+            for (j, c) in r.changed.enumerated() {
+                if j > 0 { out.append(UInt8(ascii: ",")) }
+                JSONWriter.write(changeJSON(c), into: &out)
+            }
+            out.append(contentsOf: Array("]}".utf8))
+        }
+        out.append(UInt8(ascii: "}"))
+    }
+
+    /// "requests": counts, then the changed requests last (writeJSON relies on that order).
+    private func requestsJSON(changed: [JSONValue]) -> JSONValue {
+        guard let r = requests else { return ["checked": 0, "changed": []] }
+        return [
+            "checked": .number(Double(r.checked)),
+            "invalid": .number(Double(r.invalid)),
+            "changed": .array(changed),
+        ]
+    }
+
+    private func changeJSON(_ c: DecisionChange) -> JSONValue {
+        ["request": requestJSON(c.request), "old": c.old.jsonValue, "new": c.new.jsonValue, "rule": c.new.rule ?? c.old.rule ?? .null]
     }
 
     private func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
@@ -108,16 +145,7 @@ public struct DiffReport: Sendable {
         return .object(o)
     }
 
-    func requestJSON(_ r: MatchRequest) -> JSONValue {
-        var o = JSONObject()
-        o["url"] = .string(r.url)
-        o["topURL"] = .string(r.topURL)
-        if let f = r.frameURL { o["frameURL"] = .string(f) }
-        o["resourceType"] = .string(r.resourceType)
-        if let c = r.loadContext { o["loadContext"] = .string(c) }
-        if let m = r.requestMethod { o["requestMethod"] = .string(m) }
-        return .object(o)
-    }
+    func requestJSON(_ r: MatchRequest) -> JSONValue { r.jsonValue }
 
     // MARK: summary lines shared by text and Markdown
 

@@ -41,21 +41,24 @@ public enum Explain {
                                           sawIgnorePreviousRules: false, stylesheet: compiled.stylesheet)
         guard let url = load.url, !load.isData else { return explanation }
         let flags = load.flags | ConditionFlags.mask
-        var cache: [String: URLFilter] = [:]
+        // Parsed patterns are kept with the list: conditions repeat long domain lists across rules and loads.
         func filter(_ p: String, _ cs: Bool) -> URLFilter {
             let key = (cs ? "1" : "0") + p
-            if let f = cache[key] { return f }
+            if let f = list.explainFilters[key] { return f }
             let f = URLFilter.parse(p, caseSensitive: cs)
-            cache[key] = f
+            list.explainFilters[key] = f
             return f
         }
         let universal = Set(compiled.universalActions)
-        let candidates: Set<UInt64>? = prefilter
-            ? Set(list.url.match(url.bytes, requestFlags: flags)).union(list.url.universalFlagFree) : nil
+        // The automata report rule indices: with the prefilter, only those rules are examined.
+        let examined: [Int] = prefilter
+            ? Array(Set((list.url.match(url.bytes, requestFlags: flags) + list.url.universalFlagFree).map { Int(UInt32(truncatingIfNeeded: $0)) })
+                .filter { $0 < parsed.rules.count }).sorted()
+            : Array(parsed.rules.indices)
         var locations: [UInt32] = []
-        for (i, rule) in parsed.rules.enumerated() {
+        for i in examined {
+            let rule = parsed.rules[i]
             let info = compiled.rules[i]
-            if let candidates, !candidates.contains(info.actionID) { continue }
             let trigger = rule.trigger
             let f = filter(trigger.urlFilter, trigger.urlFilterIsCaseSensitive)
             guard f.matches(url.bytes) else { continue }
@@ -101,6 +104,26 @@ public enum Explain {
         }
         explanation.reportedLocations = reported
         return explanation
+    }
+
+    /// The deciding rule by the definition of MatchResult.decidedBy, worked out from explanations (one per
+    /// list, in order) instead of the automata: the cross-check of the engine's answer.
+    public static func decidingRule(_ lists: [LoadedRuleList], _ explanations: [ListExplanation]) -> DecidingRule? {
+        var lastBlock: DecidingRule? = nil, lastIgnorePrevious: DecidingRule? = nil
+        for (li, (list, e)) in zip(lists, explanations).enumerated() {
+            func kind(_ loc: UInt32) -> ActionKind { list.kinds[Int(list.actionAt[Int(loc)])] }
+            let reported = Set(e.reportedLocations)
+            // An ignore-following-rules cuts off everything after it (its location and later).
+            let counted = e.matched
+            let cut = counted.filter { kind($0.actionLocation) == .ignoreFollowingRules }.map(\.actionLocation).min() ?? UInt32.max
+            if let b = counted.last(where: { kind($0.actionLocation) == .block && reported.contains($0.actionLocation) }) {
+                lastBlock = DecidingRule(list: li, rule: b.ruleIndex)
+            }
+            if let p = counted.last(where: { kind($0.actionLocation) == .ignorePreviousRules && $0.actionLocation < cut }) {
+                lastIgnorePrevious = DecidingRule(list: li, rule: p.ruleIndex)
+            }
+        }
+        return lastBlock ?? lastIgnorePrevious
     }
 
     /// Human-readable report for `match --url`.
@@ -175,11 +198,13 @@ public enum Explain {
         return s
     }
 
-    static func ruleText(_ rule: ParsedRule) -> String {
+    static func ruleText(_ rule: ParsedRule) -> String { JSONWriter.string(ruleValue(rule)) }
+
+    static func ruleValue(_ rule: ParsedRule) -> JSONValue {
         switch rule.kind {
-        case .content(let r): return JSONWriter.string(r.jsonValue)
+        case .content(let r): return r.jsonValue
         case .reportIdentifier(let t, let id, let rs):
-            return JSONWriter.string(.object(JSONObject([("trigger", t.jsonValue), ("_identifier", .number(id)), ("_rulesetIdentifier", .string(rs))])))
+            return .object(JSONObject([("trigger", t.jsonValue), ("_identifier", .number(id)), ("_rulesetIdentifier", .string(rs))]))
         }
     }
 

@@ -5,9 +5,37 @@ import StrictJSON
 public struct MatchBatch {
     public let engine: RuleEngine
     private var result = MatchResult()
+    /// With `match --explain`: how to name the deciding rule of each answer.
+    private var explainer: DecidingRuleDescriber?
+    private var format: Format
+    private var decider: Decider
 
-    public init(engine: RuleEngine) {
+    /// Who names the deciding rule. The engine does it from its automata in the same pass as the answer;
+    /// Explain re-derives it rule by rule, slowly, as an independent cross-check (scripts/testing compares the two).
+    public enum Decider: Sendable, Equatable {
+        case automaton
+        /// Explain over the rules whose url-filter the automaton reports (`allRules`: over every rule).
+        case explain(allRules: Bool)
+    }
+
+    public enum Format: Sendable {
+        /// DESIGN.md's answer line (with "decidedBy" when explaining).
+        case json
+        /// One readable line per request: outcome, type, URL, site, deciding rule.
+        case text
+    }
+
+    public init(engine: RuleEngine, explainer: DecidingRuleDescriber? = nil, format: Format = .json, decider: Decider = .automaton) {
         self.engine = engine
+        self.explainer = explainer
+        self.format = format
+        self.decider = decider
+    }
+
+    /// A batch answering the same, for another thread.
+    public func copy() -> MatchBatch {
+        let e = engine.copy()
+        return MatchBatch(engine: e, explainer: explainer?.describing(e), format: format, decider: decider)
     }
 
     /// Appends the answer line for one request line (without its newline) to `out`.
@@ -28,12 +56,113 @@ public struct MatchBatch {
         }
         do {
             let load = try engine.resolve(request)
-            engine.match(load, into: &result)
-            result.writeJSONLine(into: &out)
+            let deciding = explainer != nil || format == .text
+            engine.match(load, into: &result, deciding: deciding && decider == .automaton)
+            var decidedBy = result.decidedBy
+            if deciding, case .explain(let allRules) = decider {
+                let lists = engine.lists
+                decidedBy = Explain.decidingRule(lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
+            }
+            switch format {
+            case .json:
+                if explainer != nil {
+                    result.writeJSONLine(into: &out, closingWith: false)
+                    out.append(contentsOf: MatchBatch.decidedByKey)
+                    explainer!.write(decidedBy, into: &out)
+                    out.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
+                } else {
+                    result.writeJSONLine(into: &out)
+                }
+            case .text:
+                writeTextLine(request, decidedBy: decidedBy, into: &out)
+            }
         } catch let e as RequestError {
             MatchResult.writeErrorLine("line \(lineNumber): \(e.message)", into: &out)
         } catch {
             MatchResult.writeErrorLine("line \(lineNumber): \(error)", into: &out)
         }
+    }
+
+    /// `blocked  script  https://t.example/a.js  on https://site.example/  by rules.json rule 12 (...)`
+    private mutating func writeTextLine(_ request: MatchRequest, decidedBy: DecidingRule?, into out: inout [UInt8]) {
+        let blocked = result.isBlocked
+        var line = blocked ? "blocked " : (result.entries.isEmpty ? "allowed " : "actions ")
+        line += " \(request.resourceType)  \(printable(request.url))  on \(printable(request.topURL))"
+        if !blocked && !result.entries.isEmpty {
+            line += "  (" + result.actions.map { $0.kind.typeName }.joined(separator: ", ") + ")"
+        }
+        if let d = decidedBy {
+            line += "  by " + (explainer?.summary(d) ?? "list \(d.list + 1) rule \(engine.lists[d.list].compiled.rules[d.rule].sourceIndex)")
+        }
+        out.append(contentsOf: Array(line.utf8))
+        out.append(0x0A)
+    }
+
+    /// Control characters would break the one-line-per-request form.
+    private func printable(_ s: String) -> String {
+        s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? JSONWriter.string(.string(s)) : s
+    }
+
+    static let decidedByKey = Array(",\"decidedBy\":".utf8)
+}
+
+/// Names deciding rules for `match --explain`: {"list", "rule" (index in the list's JSON), "ruleJSON",
+/// "provenance"}, where provenance is the builder's record of the rule (null when not known).
+public struct DecidingRuleDescriber {
+    private(set) var engine: RuleEngine
+    /// Per list: the name printed as "list" (file name or identifier).
+    let labels: [String]
+    /// Per list: provenance by JSON index, when known.
+    let provenance: [[JSONValue]?]
+    private var cache: [DecidingRule: [UInt8]] = [:]
+
+    public init(engine: RuleEngine, labels: [String], provenance: [[JSONValue]?]) {
+        self.engine = engine
+        self.labels = labels
+        self.provenance = provenance
+        // Parsed once here, so that copies for other threads share the parsed rules.
+        for list in engine.lists { list.parseSource() }
+    }
+
+    /// The same descriptions from `engine` (a copy of this one's, for another thread).
+    func describing(_ engine: RuleEngine) -> DecidingRuleDescriber {
+        var d = self
+        d.engine = engine
+        return d
+    }
+
+    public func value(_ d: DecidingRule) -> JSONValue {
+        let list = engine.lists[d.list]
+        let source = Int(list.compiled.rules[d.rule].sourceIndex)
+        var o = JSONObject()
+        o["list"] = .string(d.list < labels.count ? labels[d.list] : list.identifier)
+        o["rule"] = .number(Double(source))
+        o["ruleJSON"] = list.ruleJSON(d.rule) ?? .null
+        if d.list < provenance.count, let p = provenance[d.list], source < p.count { o["provenance"] = p[source] } else { o["provenance"] = .null }
+        return .object(o)
+    }
+
+    /// Appends the "decidedBy" value (null when no rule decided).
+    mutating func write(_ d: DecidingRule?, into out: inout [UInt8]) {
+        guard let d else {
+            out.append(contentsOf: Array("null".utf8))
+            return
+        }
+        if let bytes = cache[d] {
+            out.append(contentsOf: bytes)
+            return
+        }
+        let bytes = JSONWriter.bytes(value(d))
+        cache[d] = bytes
+        out.append(contentsOf: bytes)
+    }
+
+    /// `rules.json rule 12: {"tracker":...}` for the text form.
+    func summary(_ d: DecidingRule) -> String {
+        guard case .object(let o) = value(d) else { return "" }
+        var s = "\(o["list"]?.stringValue ?? "") rule \(Int(o["rule"]?.numberValue ?? 0))"
+        if let p = o["provenance"], p != .null { s += ": " + JSONWriter.string(p) }
+        else if let r = o["ruleJSON"], r != .null { s += ": " + JSONWriter.string(r) }
+        return s
     }
 }

@@ -20,10 +20,19 @@ public struct MatchResult {
     public internal(set) var stylesheetLists: [Int] = []
     var lists: [LoadedRuleList] = []
     var indices: [Int32] = []
+    /// With `match(_:into:deciding: true)`: the rule that decided the load. When a block was reported, the
+    /// last matching rule whose block was reported, in the last list that reported one; otherwise the
+    /// last matching ignore-previous-rules rule (in the last list that has one), which let the load
+    /// through; nil when neither matched. "Last" is rule order: in a faithful conversion, the rule that
+    /// stands for the first matching TDS rule.
+    public internal(set) var decidedBy: DecidingRule? = nil
 
     public init() {}
 
     public var actions: [StoredAction] { entries.map { lists[Int($0.list)].actions[Int($0.action)] } }
+
+    /// Whether a block action was reported (without building the actions).
+    public var isBlocked: Bool { entries.contains { lists[Int($0.list)].kinds[Int($0.action)] == .block } }
 
     public var stylesheet: String { stylesheetLists.map { lists[$0].stylesheet }.joined(separator: "\n") }
 
@@ -35,8 +44,9 @@ public struct MatchResult {
         return .object(o)
     }
 
-    /// Appends the answer's JSON line (with the newline) to `out`.
-    public func writeJSONLine(into out: inout [UInt8]) {
+    /// Appends the answer's JSON line (with the newline) to `out`; without `closingWith`, leaves the object
+    /// open for more members.
+    public func writeJSONLine(into out: inout [UInt8], closingWith close: Bool = true) {
         out.append(contentsOf: MatchResult.actionsPrefix)
         for (i, e) in entries.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -47,7 +57,7 @@ public struct MatchResult {
             out.append(contentsOf: MatchResult.stylesheetKey)
             JSONWriter.writeString(stylesheet, into: &out)
         }
-        out.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
+        if close { out.append(contentsOf: [UInt8(ascii: "}"), 0x0A]) }
     }
 
     /// The line that replaces a request that cannot be answered.

@@ -30,6 +30,20 @@ public struct MatchRequest: Sendable, Hashable {
     }
 }
 
+extension MatchRequest {
+    /// The request as a `match --requests` line's object (absent members left out).
+    public var jsonValue: JSONValue {
+        var o = JSONObject()
+        o["url"] = .string(url)
+        o["topURL"] = .string(topURL)
+        if let f = frameURL { o["frameURL"] = .string(f) }
+        o["resourceType"] = .string(resourceType)
+        if let c = loadContext { o["loadContext"] = .string(c) }
+        if let m = requestMethod { o["requestMethod"] = .string(m) }
+        return .object(o)
+    }
+}
+
 public struct RequestError: Error, Sendable, Equatable, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
@@ -249,7 +263,8 @@ public final class URLResolver {
         let host = url.host
         if let d = domains[host] { return d }
         let d = Array(PublicSuffixLookup.webKitRegistrableDomain(host).utf8)
-        if domains.count >= 4096 { domains.removeAll(keepingCapacity: true) }
+        // Sites repeat across a corpus; public-suffix lookups are the costly part of resolving a request.
+        if domains.count >= 1 << 16 { domains.removeAll(keepingCapacity: true) }
         domains[host] = d
         return d
     }

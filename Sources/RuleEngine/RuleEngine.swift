@@ -5,7 +5,8 @@
 //   no lists, invalid URL or data: URL            -> nothing at all (not even the stylesheet)
 //   flags = type | load type | load context | method | all condition bits
 //   per list:
-//     S = url automaton(url, flags)                 (a set: each id once)
+//     S = url automaton(url, flags)                 (a set: each id once; our automata report rule
+//                                                    indices, mapped here to WebKit's ids, see RuleListCompiler)
 //     drop ids whose condition fails: if/unless-top-url (and -domain) against the top-URL automaton run
 //       on the main document URL with AllResourceFlags, if/unless-frame-url likewise on the frame URL
 //     V = sort(locations of S ++ universal actions)  (duplicates kept: WebKit's quirk)
@@ -32,13 +33,21 @@ public final class LoadedRuleList {
     /// Each action as the JSON object `match` prints.
     let actionJSON: [[UInt8]]
     let universal: [UInt32]
+    /// WebKit's action id of every rule (the automata report rule indices).
+    let ruleActionID: [UInt64]
+    /// Per action index: the last rule (highest index) among the universal flag-free rules with that
+    /// action, -1 when none (a universal action is reported without any automaton naming its rule).
+    let universalRuleOfAction: [Int32]
 
     // Condition matches of recent top and frame URLs. WebKit caches only the last URL of each; the
     // values are pure functions of the URL, so a larger cache changes nothing but speed.
     private var topCache = ConditionCache()
     private var frameCache = ConditionCache()
     private var scratch: [UInt64] = []
+    private var ids: [UInt64] = []
     private var locations: [UInt32] = []
+    /// The rules of the last `actionsFor` that matched and passed their conditions.
+    private(set) var matchedRules: [Int32] = []
 
     public init(_ compiled: CompiledRuleList) throws {
         self.compiled = compiled
@@ -56,15 +65,9 @@ public final class LoadedRuleList {
             actions.append(entry.action)
             json.append(JSONWriter.bytes(entry.action.jsonValue))
         }
-        // A sealed but inconsistent file (found by Fuzz/targets/rbc.swift) must not make a lookup trap later.
-        for matcher in [url, top, frame] {
-            for id in matcher.allIds {
-                let location = Int(UInt32(truncatingIfNeeded: id))
-                guard location < at.count, at[location] >= 0 else {
-                    throw RuleEngineError("matcher id \(id) points at \(location), which is not an action")
-                }
-            }
-        }
+        // A sealed but inconsistent file (found by Fuzz/targets/rbc.swift) must not make a lookup trap later:
+        // RBCFile.load checks that every matcher id names a rule of the RULE table and that every rule's
+        // action location is an action; a list compiled in memory is consistent by construction.
         actionAt = at
         self.actions = actions
         kinds = actions.map(\.kind)
@@ -73,7 +76,36 @@ public final class LoadedRuleList {
         for u in universal where Int(u) >= at.count || at[Int(u)] < 0 {
             throw RuleEngineError("universal action location \(u) is not an action")
         }
+        ruleActionID = compiled.rules.map(\.actionID)
+        var universalRule = [Int32](repeating: -1, count: actions.count)
+        for id in url.universalFlagFree {
+            let rule = Int(UInt32(truncatingIfNeeded: id))
+            guard rule < compiled.rules.count else { throw RuleEngineError("universal id \(id) names no rule") }
+            let a = Int(at[Int(compiled.rules[rule].actionLocation)])
+            universalRule[a] = max(universalRule[a], Int32(rule))
+        }
+        universalRuleOfAction = universalRule
     }
+
+    private init(sharing other: LoadedRuleList) {
+        compiled = other.compiled
+        url = other.url
+        top = other.top
+        frame = other.frame
+        topUniversal = other.topUniversal
+        frameUniversal = other.frameUniversal
+        actionAt = other.actionAt
+        actions = other.actions
+        kinds = other.kinds
+        actionJSON = other.actionJSON
+        universal = other.universal
+        ruleActionID = other.ruleActionID
+        universalRuleOfAction = other.universalRuleOfAction
+        parsed = other.parsed
+    }
+
+    /// The same list with its own caches and scratch space, for another thread (the tables are shared).
+    public func copy() -> LoadedRuleList { LoadedRuleList(sharing: self) }
 
     /// Compiles rule-list JSON in memory through the same path as an .rbc file (compile, write, load).
     /// The source is embedded so that answers can be explained rule by rule.
@@ -92,6 +124,8 @@ public final class LoadedRuleList {
     public var identifier: String { compiled.identifier }
 
     private var parsed: ParsedRuleList? = nil
+    /// Explain's parsed url-filter and condition patterns (by case sensitivity and pattern).
+    var explainFilters: [String: URLFilter] = [:]
 
     /// The embedded source's rules (parsed once, for explanations).
     func parsedSource() throws -> ParsedRuleList {
@@ -101,6 +135,16 @@ public final class LoadedRuleList {
         return p
     }
     public var stylesheet: String { compiled.stylesheet }
+
+    /// Parses the embedded source now (explanations need it; copies made afterwards share it).
+    public func parseSource() { _ = try? parsedSource() }
+
+    /// The JSON of compiled rule `rule` (report-identifier rules: their trigger and identifiers), from the
+    /// embedded source; nil when the list was compiled without it.
+    public func ruleJSON(_ rule: Int) -> JSONValue? {
+        guard compiled.hasSource, let parsed = try? parsedSource(), rule < parsed.rules.count else { return nil }
+        return Explain.ruleValue(parsed.rules[rule])
+    }
 
     func topURLMatches(_ urlBytes: [UInt8]) -> [UInt64] {
         if let hit = topCache.get(urlBytes) { return hit }
@@ -128,18 +172,11 @@ public final class LoadedRuleList {
     func actionsFor(_ load: ResourceLoad, urlBytes: UnsafeBufferPointer<UInt8>, into out: inout [Int32]) -> Bool {
         let flags = load.flags | ConditionFlags.mask
         scratch.removeAll(keepingCapacity: true)
+        matchedRules.removeAll(keepingCapacity: true)
         url.match(urlBytes, requestFlags: flags, into: &scratch)
         if scratch.isEmpty && universal.isEmpty { return false }
-        if scratch.count > 1 {
-            scratch.sort()
-            var w = 1
-            for r in 1..<scratch.count where scratch[r] != scratch[w - 1] {
-                scratch[w] = scratch[r]
-                w += 1
-            }
-            scratch.removeLast(scratch.count - w)
-        }
-        locations.removeAll(keepingCapacity: true)
+        sortUnique(&scratch)
+        ids.removeAll(keepingCapacity: true)
         for id in scratch {
             let condition = UInt32(truncatingIfNeeded: id >> 32) & ConditionFlags.mask
             if condition != 0 {
@@ -153,8 +190,14 @@ public final class LoadedRuleList {
                 }
                 if !keep { continue }
             }
-            locations.append(UInt32(truncatingIfNeeded: id))
+            let rule = Int(UInt32(truncatingIfNeeded: id))
+            matchedRules.append(Int32(rule))
+            ids.append(ruleActionID[rule])
         }
+        // WebKit's set of ids: rules sharing an action and flags count once.
+        sortUnique(&ids)
+        locations.removeAll(keepingCapacity: true)
+        for id in ids { locations.append(UInt32(truncatingIfNeeded: id)) }
         locations.append(contentsOf: universal)
         locations.sort()
 
@@ -174,6 +217,51 @@ public final class LoadedRuleList {
         }
         return false
     }
+
+    /// The deciding rules of the last `actionsFor`: the last (highest-index) matching rule whose block
+    /// was reported, and the last matching ignore-previous-rules rule that was not cut off by an
+    /// ignore-following-rules. `reported` is that call's output (action indices).
+    func decidingRules(reported: ArraySlice<Int32>) -> (block: Int32, ignorePrevious: Int32) {
+        var block: Int32 = -1, ignorePrevious: Int32 = -1
+        // Reported actions lie after the last ignore-previous-rules and before the first
+        // ignore-following-rules; an ignore-previous-rules counts when it lies before that cut.
+        var cut = UInt32.max
+        for loc in locations where kinds[Int(actionAt[Int(loc)])] == .ignoreFollowingRules {
+            cut = loc
+            break
+        }
+        var reportedBlock = false
+        for a in reported where kinds[Int(a)] == .block { reportedBlock = true; break }
+        var lastIgnorePrevious: UInt32? = nil
+        for loc in locations where loc < cut && kinds[Int(actionAt[Int(loc)])] == .ignorePreviousRules { lastIgnorePrevious = loc }
+        func consider(_ rule: Int32) {
+            let loc = compiled.rules[Int(rule)].actionLocation
+            guard loc < cut else { return }
+            switch kinds[Int(actionAt[Int(loc)])] {
+            case .block where reportedBlock && (lastIgnorePrevious.map { loc > $0 } ?? true): block = max(block, rule)
+            case .ignorePreviousRules: ignorePrevious = max(ignorePrevious, rule)
+            default: break
+            }
+        }
+        for rule in matchedRules { consider(rule) }
+        for loc in universal {
+            let r = universalRuleOfAction[Int(actionAt[Int(loc)])]
+            if r >= 0 { consider(r) }
+        }
+        return (block, ignorePrevious)
+    }
+}
+
+/// Sorts and removes duplicates in place (the arrays are short: the rules matching one URL).
+@inline(__always) func sortUnique(_ a: inout [UInt64]) {
+    guard a.count > 1 else { return }
+    a.sort()
+    var w = 1
+    for r in 1..<a.count where a[r] != a[w - 1] {
+        a[w] = a[r]
+        w += 1
+    }
+    a.removeLast(a.count - w)
 }
 
 /// The last URL's answer, plus a bounded map for pages whose requests interleave.
@@ -225,6 +313,9 @@ public final class RuleEngine {
         self.lists = lists
     }
 
+    /// An engine answering the same, for another thread.
+    public func copy() -> RuleEngine { RuleEngine(lists: lists.map { $0.copy() }) }
+
     public func resolve(_ request: MatchRequest) throws -> ResourceLoad {
         try ResourceLoad(request, resolver: resolver)
     }
@@ -239,19 +330,41 @@ public final class RuleEngine {
         return result
     }
 
-    /// Fills `result` (reusing its storage).
-    public func match(_ load: ResourceLoad, into result: inout MatchResult) {
+    /// Fills `result` (reusing its storage). With `deciding`, also `result.decidedBy`: costs a pass over
+    /// the matched rules of each list, and allocates nothing either.
+    public func match(_ load: ResourceLoad, into result: inout MatchResult, deciding: Bool = false) {
         result.entries.removeAll(keepingCapacity: true)
         result.stylesheetLists.removeAll(keepingCapacity: true)
+        result.decidedBy = nil
         guard !lists.isEmpty, let url = load.url, !load.isData else { return }
         result.lists = lists
+        var lastBlock: DecidingRule? = nil, lastIgnorePrevious: DecidingRule? = nil
         url.bytes.withUnsafeBufferPointer { urlBytes in
             for (li, list) in lists.enumerated() {
                 result.indices.removeAll(keepingCapacity: true)
                 let sawIgnorePrevious = list.actionsFor(load, urlBytes: urlBytes, into: &result.indices)
                 for a in result.indices { result.entries.append(MatchResult.Entry(list: Int32(li), action: a)) }
                 if !sawIgnorePrevious, !list.stylesheet.isEmpty { result.stylesheetLists.append(li) }
+                if deciding {
+                    let d = list.decidingRules(reported: result.indices[...])
+                    if d.block >= 0 { lastBlock = DecidingRule(list: li, rule: Int(d.block)) }
+                    if d.ignorePrevious >= 0 { lastIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious)) }
+                }
             }
         }
+        if deciding { result.decidedBy = lastBlock ?? lastIgnorePrevious }
+    }
+}
+
+/// The rule that decided a load (see MatchResult.decidedBy).
+public struct DecidingRule: Hashable, Sendable {
+    /// Index of the list, in the order given.
+    public var list: Int
+    /// Index among that list's compiled rules (`compiled.rules`).
+    public var rule: Int
+
+    public init(list: Int, rule: Int) {
+        self.list = list
+        self.rule = rule
     }
 }

@@ -2,6 +2,7 @@
 
 import FileIO
 import Foundation
+import Glibc
 import Pipeline
 import RuleBuilder
 import RuleDiff
@@ -13,7 +14,7 @@ struct DiffCommand: Command {
     static let summary = "compare two releases, TDS files or rule lists: trackers, rules, flipped requests"
     static let help = """
     usage: radarblock diff OLD NEW [--format text|markdown|json] [--requests FILE.jsonl] [--pages DIR]
-                           [--config FILE] [--mode faithful|ddg] [-o OUT]
+                           [--config FILE] [--mode faithful|ddg] [--save-corpus FILE] [-o OUT]
 
     OLD and NEW are each a release directory (from `radarblock build`), a TDS file (converted first, with
     --config), or a rule-list JSON. The report has:
@@ -24,7 +25,8 @@ struct DiffCommand: Command {
       lists       per list (main parts, ctl-<ruleAction>.json click-to-load lists): added, removed or changed,
                   with identifiers, rule counts and rules added/removed; every list takes part in the requests
       requests    every request whose outcome (allowed, blocked, surrogate) differs, with the rule that decided
-                  on each side. The requests come from --requests (JSONL as for `radarblock match`), from
+                  on each side (the last matching block, or the ignore-previous-rules that let it
+                  through, named by its provenance). The requests come from --requests (JSONL as for `radarblock match`), from
                   --pages (saved HTML pages; a page's URL comes from its "saved from url=" comment, a NAME.html.url
                   file or <base href>), or by default from a corpus derived from both datasets: for every tracker
                   and rule, URLs its pattern matches and near misses, on first-party, same-entity and third-party sites.
@@ -35,7 +37,13 @@ struct DiffCommand: Command {
       --pages DIR       evaluate the subresources of the saved pages in DIR (with --requests: both)
       --config FILE     privacy config used to convert a side given as a TDS file
       --mode MODE       conversion mode for TDS sides: faithful (default) or ddg
+      --save-corpus FILE  also write the requests checked to FILE as JSONL (`radarblock match --requests`
+                        input), e.g. to ask `match --explain` about the derived corpus
       -o, --output FILE write the report there (default stdout)
+
+    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on both cores: memory holds a
+    chunk and the flipped requests, whatever the size of --requests. Progress goes to stderr when it is
+    a terminal.
 
     exit status (as diff(1)): 0 no differences, 1 different, 2 trouble.
     """
@@ -43,7 +51,7 @@ struct DiffCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--format"), OptionSpec("--requests"), OptionSpec("--pages"), OptionSpec("--config"),
-            OptionSpec("--mode"), OptionSpec("-o", "--output"),
+            OptionSpec("--mode"), OptionSpec("-o", "--output"), OptionSpec("--save-corpus"),
         ], positionals: 2...2)
         let format = args.value("--format") ?? "text"
         guard ["text", "markdown", "json"].contains(format) else { throw UsageError("--format must be text, markdown or json") }
@@ -54,25 +62,61 @@ struct DiffCommand: Command {
             options.mode = mode
         }
         do {
-            var requests: [MatchRequest]? = nil
-            if let file = args.value("--requests") { requests = try readRequests(file) }
-            if let dir = args.value("--pages") { requests = (requests ?? []) + (try PageCorpus.requests(fromDirectory: dir)) }
-            options.requests = requests
-            let old = try loadSide(args.positionals[0], options: options)
-            let new = try loadSide(args.positionals[1], options: options)
-            let report = ReleaseComparison.compare(old, new, options: options)
-            let text: String
-            switch format {
-            case "json": text = JSONWriter.string(report.json) + "\n"
-            case "markdown": text = report.markdown
-            default: text = report.text
+            var streams: [RequestStream] = []
+            var file: JSONLRequests? = nil
+            if let path = args.value("--requests") {
+                file = try JSONLRequests(path: path)
+                streams.append(file!)
             }
-            try FileIO.write(text, to: args.value("--output") ?? "-")
+            defer { file?.close() }
+            if let dir = args.value("--pages") { streams.append(ArrayRequests(try PageCorpus.requests(fromDirectory: dir))) }
+            let (old, new) = try loadBoth(args.positionals[0], args.positionals[1], options: options)
+            var structure: ReleaseComparison.Structure? = nil
+            if streams.isEmpty {
+                let (corpus, parts) = ReleaseComparison.derivedCorpusAndStructure(old, new)
+                streams.append(ArrayRequests(corpus))
+                structure = parts
+            }
+            var requests: RequestStream = ChainedRequests(streams)
+            var saved: SavedRequests? = nil
+            if let path = args.value("--save-corpus") {
+                saved = try SavedRequests(requests, path: path)
+                requests = saved!
+            }
+            let progress = ProgressLine()
+            let report = try ReleaseComparison.compare(old, new, requests: requests, structure: structure) { checked in
+                progress.update("\(checked) requests checked")
+            }
+            progress.finish()
+            try saved?.commit()
+            var bytes: [UInt8] = []
+            switch format {
+            case "json":
+                report.writeJSON(into: &bytes)
+                bytes.append(0x0A)
+            case "markdown": bytes = Array(report.markdown.utf8)
+            default: bytes = Array(report.text.utf8)
+            }
+            try FileIO.write(bytes, to: args.value("--output") ?? "-")
             return report.isEmpty ? 0 : 1
         } catch {
             Console.error(String(describing: error))
             return 2
         }
+    }
+
+}
+
+extension DiffCommand {
+    /// Loads both sides at once, one per core (each is independent of the other).
+    static func loadBoth(_ a: String, _ b: String, options: DiffOptions) throws -> (DiffSide, DiffSide) {
+        var sides = [Result<DiffSide, Error>](repeating: .failure(CancellationError()), count: 2)
+        sides.withUnsafeMutableBufferPointer { sides in
+            DispatchQueue.concurrentPerform(iterations: 2) { i in
+                sides[i] = Result { try loadSide(i == 0 ? a : b, options: options) }
+            }
+        }
+        return (try sides[0].get(), try sides[1].get())
     }
 
     /// Loads one side; every error names the file it is about (errors from deep inside a release name a
@@ -86,21 +130,67 @@ struct DiffCommand: Command {
             throw FileError(path: path, reason: message)
         }
     }
+}
 
-    /// JSONL requests; a bad line is an error naming the line (a diff must not silently check fewer requests).
-    static func readRequests(_ path: String) throws -> [MatchRequest] {
-        let text = try FileIO.readString(path)
-        var out: [MatchRequest] = []
-        // Split on LF bytes: Swift's Character view makes "\r\n" one Character, so CRLF files have no "\n" lines.
-        for (i, bytes) in text.utf8.split(separator: UInt8(ascii: "\n"), omittingEmptySubsequences: false).enumerated() {
-            let trimmed = String(decoding: bytes, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
-            if trimmed.isEmpty { continue }
-            do {
-                out.append(try MatchRequest.decode(try JSONParser.parse(String(trimmed))))
-            } catch {
-                throw FileError(path: path, reason: "line \(i + 1): \(error)")
-            }
+/// JSONL requests read in chunks; a bad line is an error naming the line (a diff must not silently check
+/// fewer requests). Blank lines are skipped.
+final class JSONLRequests: RequestStream {
+    let path: String
+    private let fd: Int32
+    private var reader: LineReader
+
+    init(path: String) throws {
+        self.path = path
+        if path == "-" {
+            fd = 0
+        } else {
+            fd = open(path, O_RDONLY)
+            if fd < 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
         }
-        return out
+        reader = LineReader(fd: fd)
     }
+
+    func close() { if fd > 0 { _ = Glibc.close(fd) } }
+
+    func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool {
+        var taken = 0
+        while taken < limit {
+            guard let line = try reader.next(path: path) else { return false }
+            if line.tooLong { throw FileError(path: path, reason: "line \(line.number): the line is too long") }
+            if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
+            do {
+                chunk.append(try line.bytes.withUnsafeBytes { try MatchRequest.decode(line: $0) })
+            } catch let e as RequestError {
+                throw FileError(path: path, reason: "line \(line.number): \(e.message)")
+            }
+            taken += 1
+        }
+        return true
+    }
+}
+
+/// Passes requests through while writing them as JSONL into a temporary beside `path`, renamed at the end.
+final class SavedRequests: RequestStream {
+    private let inner: RequestStream
+    private let writer: FileIO.StreamWriter
+    private var buffer: [UInt8] = []
+
+    init(_ inner: RequestStream, path: String) throws {
+        self.inner = inner
+        writer = try FileIO.StreamWriter(path: path)
+    }
+
+    func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool {
+        let start = chunk.count
+        let more = try inner.next(limit, into: &chunk)
+        buffer.removeAll(keepingCapacity: true)
+        for r in chunk[start...] {
+            JSONWriter.write(r.jsonValue, into: &buffer)
+            buffer.append(0x0A)
+        }
+        try writer.write(buffer)
+        return more
+    }
+
+    func commit() throws { try writer.commit() }
 }

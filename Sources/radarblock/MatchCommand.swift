@@ -3,6 +3,7 @@
 import ContentRules
 import FileIO
 import Foundation
+import Pipeline
 import RuleCompiler
 import RuleEngine
 import StrictJSON
@@ -12,13 +13,17 @@ enum MatchCommand: Command {
     static let summary = "answer what WebKit does with loads, from rule lists (.json or .rbc)"
     static var help: String {
         """
-        usage: radarblock match LIST(.json|.rbc)... --requests FILE.jsonl
-               radarblock match LIST(.json|.rbc)... --url URL --top-url URL [--frame-url URL] [--type TYPE]
-                                                    [--method METHOD] [--load-context top-frame|child-frame] [--json]
+        usage: radarblock match LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE]
+                                        [--explain-with automaton|rules|all-rules]
+               radarblock match LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE]
+                                        [--method METHOD] [--load-context top-frame|child-frame] [--json]
 
         Reports the actions WebKit's content-extension backend gives a load, in WebKit's order and
-        de-duplication, concatenated over the lists in the order given. JSON lists are validated and
-        compiled in memory exactly like `radarblock compile` does; .rbc files are checked and loaded.
+        de-duplication, concatenated over the lists in the order given. A LIST is rule-list JSON
+        (validated and compiled in memory exactly like `radarblock compile` does), an .rbc file (checked
+        and loaded), or a release directory from `radarblock build`: the lists its manifest's "lists"
+        array names, in that order, with their provenance: those of the primary target (of --target when
+        given) and the click-to-load lists.
 
         --requests FILE   one JSON request per line ("-" = stdin):
                             {"url": "...", "topURL": "...", "frameURL": "..." (default topURL),
@@ -29,6 +34,20 @@ enum MatchCommand: Command {
                           "stylesheet" (only when non-empty) is the global display:none stylesheet of
                           every list that saw no ignore-previous-rules for the load, one per line.
                           A line that cannot be answered gets {"error":"line N: ..."}; the run goes on.
+        --explain         with --requests: each answer also names the rule that decided it,
+                            "decidedBy": {"list": NAME, "rule": INDEX, "ruleJSON": {...}, "provenance": {...}}
+                          (null when no rule decided): the last matching rule whose block was reported,
+                          else the last matching ignore-previous-rules rule. "rule" is the rule's index in
+                          the list's JSON; "ruleJSON" is null for an .rbc compiled without its source;
+                          "provenance" is what the builder recorded for the rule (the TDS tracker and rule,
+                          temp list, allowlist, ...) from a release directory or --provenance, else null.
+        --format F        with --requests: json (default, one answer object per line) or text (one
+                          readable line per request: outcome, type, URL, site and the deciding rule)
+        --explain-with W  who names the deciding rule: automaton (default: the engine, in the same pass as
+                          the answer), rules (rule by rule over the rules the url automaton reports: slow)
+                          or all-rules (rule by rule over every rule: slowest, independent of the automata).
+                          The three agree; the last two exist to cross-check the first.
+        --provenance FILE provenance of the single LIST given (`radarblock convert --provenance`)
         --url URL         explain one load: the rules that decided it, then the answer line.
         --top-url URL     the main document's URL (required with --url)
         --frame-url URL   the URL of the frame issuing the load (default: the top URL)
@@ -51,14 +70,16 @@ enum MatchCommand: Command {
 
         Resource types (request name -> the WebKit type it is matched as):
         \(ResourceTypeMapping.helpTable)
-        Exit status: 0 answered (even if some lines had errors), 1 a list could not be loaded, 2 usage.
+        Exit status: 0 answered (even if some lines had errors), 1 a list (or its provenance) could not be
+        loaded, 2 usage.
         """
     }
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--requests"), OptionSpec("--url"), OptionSpec("--top-url"), OptionSpec("--frame-url"),
-            OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false), .target,
+            OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false),
+            OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"), OptionSpec("--explain-with"), .target,
         ], positionals: 1...64)
         let target = try args.target()
         let requests = args.value("--requests")
@@ -68,11 +89,46 @@ enum MatchCommand: Command {
             for o in ["--top-url", "--frame-url", "--type", "--method", "--load-context", "--json"] where args.value(o) != nil || args.has(o) {
                 throw UsageError("\(o) goes with --url, not --requests")
             }
+        } else {
+            for o in ["--explain", "--format", "--explain-with"] where args.value(o) != nil || args.has(o) {
+                throw UsageError("\(o) goes with --requests (--url always explains)")
+            }
         }
-        let engine = RuleEngine(lists: try args.positionals.map { try loadList($0, target: target) })
+        let format: MatchBatch.Format
+        switch args.value("--format") ?? "json" {
+        case "json": format = .json
+        case "text": format = .text
+        default: throw UsageError("--format must be json or text")
+        }
+        let decider: MatchBatch.Decider
+        switch args.value("--explain-with") ?? "automaton" {
+        case "automaton": decider = .automaton
+        case "rules": decider = .explain(allRules: false)
+        case "all-rules": decider = .explain(allRules: true)
+        default: throw UsageError("--explain-with must be automaton, rules or all-rules")
+        }
+        if args.value("--explain-with") != nil, !args.has("--explain"), format != .text {
+            throw UsageError("--explain-with goes with --explain or --format text")
+        }
+        var loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil) }
+        if let p = args.value("--provenance") {
+            guard loaded.count == 1, loaded[0].provenance == nil else {
+                throw UsageError("--provenance goes with exactly one rule-list file (a release directory has its own)")
+            }
+            let provenance = try readProvenance(p)
+            let rules = loaded[0].list.compiled.sourceRuleCount
+            guard provenance.count == rules else {
+                throw InputError("\(p): \(provenance.count) provenance entries, but \(args.positionals[0]) has \(rules) rules (give the provenance written with this list)")
+            }
+            loaded[0].provenance = provenance
+        }
+        let engine = RuleEngine(lists: loaded.map(\.list))
 
         if let requests {
-            return try answer(requestsFrom: requests, engine: engine)
+            let explainer = args.has("--explain") || format == .text
+                ? DecidingRuleDescriber(engine: engine, labels: loaded.map(\.label), provenance: loaded.map(\.provenance)) : nil
+            var batch = MatchBatch(engine: engine, explainer: explainer, format: format, decider: decider)
+            return try answer(requestsFrom: requests, batch: &batch)
         }
         guard let top = args.value("--top-url") else { throw UsageError("--url needs --top-url") }
         // A bad option value is a usage error (exit 2), unlike a bad request line in a --requests file.
@@ -98,6 +154,39 @@ enum MatchCommand: Command {
         return ExitCode.success
     }
 
+    /// A list to match with, the name `--explain` gives it, and its provenance when known.
+    struct NamedList {
+        var list: LoadedRuleList
+        var label: String
+        var provenance: [JSONValue]?
+    }
+
+    /// A release directory's lists (manifest order; those of `target` when it was given, else of the
+    /// primary target, and the click-to-load lists), or the one list of a file.
+    static func loadLists(_ path: String, target: EngineProfile, explicitTarget: Bool) throws -> [NamedList] {
+        var isDir: ObjCBool = false
+        if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
+            guard ReleaseLists.isRelease(path) else {
+                throw InputError("\(path): a directory, but not a release (no \(ReleaseFiles.manifest))")
+            }
+            let lists = try ReleaseLists.load(path, target: explicitTarget ? target.name : nil).1
+            return lists.map { NamedList(list: $0.list, label: $0.name, provenance: $0.provenance) }
+        }
+        return [NamedList(list: try loadList(path, target: target), label: URL(fileURLWithPath: path).lastPathComponent, provenance: nil)]
+    }
+
+    /// A JSON array parallel to the list's rules (`radarblock convert --provenance`).
+    static func readProvenance(_ path: String) throws -> [JSONValue] {
+        let value: JSONValue
+        do {
+            value = try JSONParser.parse(try FileIO.read(path))
+        } catch let e as JSONParseError {
+            throw InputError("\(path): invalid JSON at line \(e.line), column \(e.column): \(e.message)")
+        }
+        guard let array = value.arrayValue else { throw InputError("\(path): provenance must be a JSON array (one entry per rule)") }
+        return array
+    }
+
     /// Loads a rule list: .rbc (or anything with the .rbc magic) is checked and loaded; otherwise it is JSON.
     static func loadList(_ path: String, target: EngineProfile = .default) throws -> LoadedRuleList {
         let bytes = try FileIO.read(path)
@@ -116,8 +205,9 @@ enum MatchCommand: Command {
         }
     }
 
-    /// Streams JSONL requests to JSONL answers with buffered reads and writes.
-    static func answer(requestsFrom path: String, engine: RuleEngine) throws -> Int32 {
+    /// Streams JSONL requests to JSONL answers with buffered reads and writes: lines are read in chunks,
+    /// each chunk answered in two halves on two cores (each with its own engine copy), and written in order.
+    static func answer(requestsFrom path: String, batch: inout MatchBatch) throws -> Int32 {
         let fd: Int32
         if path == "-" {
             fd = 0
@@ -127,15 +217,49 @@ enum MatchCommand: Command {
         }
         defer { if fd != 0 { close(fd) } }
         var output = BufferedOutput(fd: 1)
-        var batch = MatchBatch(engine: engine)
         var reader = LineReader(fd: fd)
-        while let line = try reader.next(path: path) {
-            batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &output.buffer)
-            if output.buffer.count >= 1 << 16, !output.flush() { return ExitCode.success }
+        let workers = ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1
+        var batches = [batch] + (1..<max(workers, 1)).map { _ in batch.copy() }
+        var outputs = [[UInt8]](repeating: [], count: batches.count)
+        var lines: [LineReader.Line] = []
+        var done = false
+        while !done {
+            lines.removeAll(keepingCapacity: true)
+            var bytes = 0
+            while lines.count < chunkLines && bytes < chunkBytes {
+                guard let line = try reader.next(path: path) else {
+                    done = true
+                    break
+                }
+                bytes += line.bytes.count
+                lines.append(line)
+            }
+            if lines.isEmpty { break }
+            let share = (lines.count + batches.count - 1) / batches.count
+            lines.withUnsafeBufferPointer { lines in
+                batches.withUnsafeMutableBufferPointer { batches in
+                    outputs.withUnsafeMutableBufferPointer { outputs in
+                        DispatchQueue.concurrentPerform(iterations: batches.count) { w in
+                            outputs[w].removeAll(keepingCapacity: true)
+                            for line in lines[min(lines.count, w * share)..<min(lines.count, (w + 1) * share)] {
+                                batches[w].answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &outputs[w])
+                            }
+                        }
+                    }
+                }
+            }
+            for o in outputs {
+                output.buffer.append(contentsOf: o)
+                if !output.flush() { return ExitCode.success }
+            }
         }
         _ = output.flush()
         return ExitCode.success
     }
+
+    /// Lines per chunk: large enough to amortize waking the second core, small enough to stream.
+    static let chunkLines = 16384
+    static let chunkBytes = 8 << 20
 }
 
 /// Reads lines from a file descriptor in large chunks; a line longer than `maximumLineLength` is

@@ -7,17 +7,18 @@ import XCTest
 @testable import RuleEngine
 
 final class FuzzRegressionTests: XCTestCase {
-    /// Fuzz/targets/rbc.swift: a mutated .rbc, resealed, whose matcher returns an id that is not an action
-    /// location. It loaded, and the first match trapped in LoadedRuleList.actionsFor; now loading fails.
-    func testAMatcherIdThatIsNotAnActionIsRefusedAtLoad() throws {
+    /// Fuzz/targets/rbc.swift: a mutated .rbc, resealed, whose matcher returns an id that no list table
+    /// entry answers. It loaded, and the first match trapped looking the id up; now loading fails. Since
+    /// format 2 an id names a rule of the RULE table: the fixture (format 2) is a two-rule list whose url
+    /// automaton names rule 5.
+    func testAMatcherIdThatNamesNoRuleIsRefusedAtLoad() throws {
         let path = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-            .appendingPathComponent("../RuleCompilerTests/Fixtures/fuzz-rbc-action-id.rbc").standardized
+            .appendingPathComponent("../RuleCompilerTests/Fixtures/fuzz-rbc-rule-id.rbc").standardized
         var file = Array(try Data(contentsOf: path))
         file.replaceSubrange(56..<88, with: [UInt8](repeating: 0, count: 32))
         file = RBCFile.sealed(file)
-        let compiled = try RBCFile.load(file)
-        XCTAssertThrowsError(try LoadedRuleList(compiled)) { error in
-            XCTAssertTrue(String(describing: error).contains("not an action"), String(describing: error))
+        XCTAssertThrowsError(try RBCFile.load(file)) { error in
+            XCTAssertTrue(String(describing: error).contains("names no rule"), String(describing: error))
         }
     }
 }

@@ -66,11 +66,11 @@ let package = Package(
         .testTarget(name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "TrackerData"]),
+        .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "PipelineTests", dependencies: [
             "Pipeline", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder", "RuleCompiler", "RuleDiff",
-            "RuleEngine", "TrackerData",
+            "RuleEngine", "TrackerData", "Domains",
         ]),
     ]
 )

@@ -76,35 +76,9 @@ public enum FileIO {
         guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
             throw FileError(path: path, reason: "directory \(dir) does not exist")
         }
-        let temp = dir + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
-        let fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-        guard fd >= 0 else { throw FileError(path: path, reason: "cannot create \(temp): \(String(cString: strerror(errno)))") }
-        var ok = true
-        var failure = ""
-        bytes.withUnsafeBytes { buf in
-            var offset = 0
-            while offset < buf.count {
-                let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    ok = false
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += n
-            }
-        }
-        if ok, fsync(fd) != 0 { ok = false; failure = String(cString: strerror(errno)) }
-        close(fd)
-        guard ok else {
-            unlink(temp)
-            throw FileError(path: path, reason: "write failed: \(failure)")
-        }
-        guard rename(temp, path) == 0 else {
-            let reason = String(cString: strerror(errno))
-            unlink(temp)
-            throw FileError(path: path, reason: "cannot replace: \(reason)")
-        }
+        let file = try StreamWriter(path: path)
+        try file.write(bytes)
+        try file.commit()
     }
 
     public static func write(_ string: String, to path: String) throws { try write(Array(string.utf8), to: path) }
@@ -113,6 +87,11 @@ public enum FileIO {
         let fd = open(path, O_WRONLY)
         guard fd >= 0 else { throw FileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
         defer { close(fd) }
+        try writeAll(bytes, to: fd, path: path)
+    }
+
+    /// Every byte to `fd`, resuming after short writes and EINTR; `path` names the file in the error.
+    static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {
         try bytes.withUnsafeBytes { buf in
             var offset = 0
             while offset < buf.count {
@@ -144,19 +123,7 @@ extension FileIO {
             guard fd >= 0 else { throw FileError(path: path, reason: "cannot create \(temp): \(String(cString: strerror(errno)))") }
         }
 
-        public func write(_ bytes: [UInt8]) throws {
-            try bytes.withUnsafeBytes { buf in
-                var offset = 0
-                while offset < buf.count {
-                    let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
-                    if n < 0 {
-                        if errno == EINTR { continue }
-                        throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
-                    }
-                    offset += n
-                }
-            }
-        }
+        public func write(_ bytes: [UInt8]) throws { try FileIO.writeAll(bytes, to: fd, path: path) }
 
         public func commit() throws {
             guard fsync(fd) == 0 else { throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))") }

@@ -9,19 +9,14 @@ import json
 import random
 import sys
 
+import genargs
+
 TYPES = ["script", "image", "xmlhttprequest", "stylesheet", "sub_frame", "font", "media", "ping", "other"]
 WORDS = "news shop blog mail travel food sport music games video photo cook home auto bank".split()
 
 
 def main():
-    args = sys.argv[1:]
-    seed = 1
-    if "--seed" in args:
-        i = args.index("--seed")
-        seed = int(args[i + 1])
-        del args[i:i + 2]
-    if len(args) != 3:
-        sys.exit(__doc__)
+    seed, args = genargs.seed_and_args(__doc__, 3)
     tds_path, n, out = args[0], int(args[1]), args[2]
     with open(tds_path, encoding="utf-8") as f:
         trackers = sorted(json.load(f)["trackers"])

@@ -14,6 +14,8 @@ import random
 import re
 import sys
 
+import genargs
+
 HOST_FILTER = re.compile(r"^\^\[\^:\]\+://\+\(\[\^:/\]\+\\\.\)\?((?:[a-z0-9-]+\\\.)+[a-z0-9-]+)(\[:/\]|/(.*))$")
 WORDS = ("news shop blog mail travel food sport music games video photo cook home auto bank health "
          "tech city local daily world market style kids pets books film radio garden").split()
@@ -40,14 +42,7 @@ def trackers_from(rules):
 
 
 def main():
-    args = sys.argv[1:]
-    seed = 1
-    if "--seed" in args:
-        i = args.index("--seed")
-        seed = int(args[i + 1])
-        del args[i:i + 2]
-    if len(args) != 3:
-        sys.exit(__doc__)
+    seed, args = genargs.seed_and_args(__doc__, 3)
     rules_path, n, out = args[0], int(args[1]), args[2]
     with open(rules_path, encoding="utf-8") as f:
         hosts, paths = trackers_from(json.load(f))

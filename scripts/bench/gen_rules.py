@@ -14,6 +14,8 @@ import json
 import random
 import sys
 
+import genargs
+
 WORDS = ("ad analytic beacon click count data metric pixel stat tag track view audience banner cdn cloud "
          "collect connect insight lead media native signal smart social target trend value web zone "
          "push pop serve sync bid cast flow grid hub link loop mark net node pulse rank reach spot").split()
@@ -91,14 +93,7 @@ def generate(n, seed):
 
 
 def main():
-    args = sys.argv[1:]
-    seed = 1
-    if "--seed" in args:
-        i = args.index("--seed")
-        seed = int(args[i + 1])
-        del args[i:i + 2]
-    if len(args) != 2:
-        sys.exit(__doc__)
+    seed, args = genargs.seed_and_args(__doc__, 2)
     n, out = int(args[0]), args[1]
     rules = generate(n, seed)
     with open(out + ".tmp", "w", encoding="utf-8") as f:

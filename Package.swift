@@ -35,7 +35,7 @@ let package = Package(
         .target(name: "TdsGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
         .target(name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "RuleCompiler", dependencies: ["ContentRules", "StrictJSON", "Digest"]),
-        .target(name: "RuleEngine", dependencies: ["RuleCompiler", "ContentRules", "StrictJSON", "Domains", "CWebKitIDNA"]),
+        .target(name: "RuleEngine", dependencies: ["RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler"]),
         .target(name: "WebKitBridge"),

@@ -6,8 +6,6 @@
 // Hosts that need IDNA processing (non-ASCII after percent-decoding, or a label starting with "xn--") go through
 // ICU's UTS #46 with WebKit's options and tolerated errors (CICU's shim), like WebKit itself.
 
-import CWebKitIDNA
-
 enum WebKitURLValidity {
     struct ParsedURL: Equatable {
         /// Lowercased scheme, e.g. "https".
@@ -142,8 +140,8 @@ enum WebKitURLValidity {
             if scalars.allSatisfy({ $0 < 0x80 }) && !labelStartsWithXNDashDash(scalars) {
                 ascii = scalars.map { lower(UInt8($0)) }
             } else {
-                guard let converted = idnaToASCII(domain) else { return false }
-                ascii = converted
+                guard let converted = WebKitIDNA.toASCII(domain) else { return false }
+                ascii = converted.map { UInt8(truncatingIfNeeded: $0) }
             }
             for c in ascii where isForbiddenDomain(UInt32(c)) { return false }
         }
@@ -154,19 +152,6 @@ enum WebKitURLValidity {
             if endsInANumber(ascii) { return false }
         }
         return port.map { portIsValid($0, file: file) } ?? true
-    }
-
-    /// UTS #46 ToASCII as WebKit's URLParser::domainToASCII does it (2048 UTF-16 units at most).
-    static func idnaToASCII(_ domain: String) -> [UInt8]? {
-        let source = Array(domain.utf16)
-        var out = [UInt16](repeating: 0, count: 2048)
-        let n = source.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                radarblock_idna_to_ascii(src.baseAddress, Int32(src.count), dst.baseAddress, Int32(dst.count))
-            }
-        }
-        guard n > 0, n <= out.count else { return nil }
-        return out[0..<Int(n)].map { UInt8(truncatingIfNeeded: $0) }
     }
 
     static func portIsValid(_ p: [UInt32], file: Bool) -> Bool {

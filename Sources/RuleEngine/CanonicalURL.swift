@@ -8,7 +8,7 @@
 // percent-encode sets for path, query (special: also "'"), fragment and user info. Internationalized
 // hosts go through ICU's UTS #46 configured as WebKit configures it.
 
-import CWebKitIDNA
+import ContentRules
 
 public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     /// The serialized URL (ASCII).
@@ -438,17 +438,10 @@ private struct URLCanonicalizer {
         }
     }
 
-    /// UTS #46 ToASCII as WebKit configures it (at most 2048 UTF-16 units, like WebKit's buffer).
+    /// WebKit's ToASCII, nil unless the result is ASCII.
     static func idnaToASCII(_ domain: String) -> [UInt8]? {
-        let source = Array(domain.utf16)
-        var out = [UInt16](repeating: 0, count: 2048)
-        let n = source.withUnsafeBufferPointer { src in
-            out.withUnsafeMutableBufferPointer { dst in
-                radarblock_idna_to_ascii(src.baseAddress, Int32(src.count), dst.baseAddress, Int32(dst.count))
-            }
-        }
-        guard n > 0, n <= out.count, out[0..<Int(n)].allSatisfy({ $0 < 0x80 }) else { return nil }
-        return out[0..<Int(n)].map { UInt8(truncatingIfNeeded: $0) }
+        guard let out = WebKitIDNA.toASCII(domain), out.allSatisfy({ $0 < 0x80 }) else { return nil }
+        return out.map { UInt8(truncatingIfNeeded: $0) }
     }
 
     static func hasPunycodeLabel(_ host: [UInt8]) -> Bool {

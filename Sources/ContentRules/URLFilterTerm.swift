@@ -155,8 +155,8 @@ public struct URLFilter: Sendable, Hashable {
     }
 }
 
-/// Thompson NFA over the terms, used only by the reference matcher.
-struct ReferenceNFA {
+/// Thompson NFA over the terms, used only by the reference matcher; its shape comes from TermGraphSink.
+struct ReferenceNFA: TermGraphSink {
     var sets: [[(URLFilterCharacterSet, Int)]] = []
     var eps: [[Int]] = []
     var final = 0
@@ -178,37 +178,9 @@ struct ReferenceNFA {
         return sets.count - 1
     }
 
-    mutating func atom(_ term: URLFilterTerm, from: Int, to: Int) {
-        switch term {
-        case .characterSet(let set, _):
-            sets[from].append((set, to))
-        case .group(let terms, _):
-            if terms.isEmpty { eps[from].append(to); return }
-            var current = from
-            for (i, t) in terms.enumerated() {
-                let next = i == terms.count - 1 ? to : newNode()
-                generate(t, from: current, to: next)
-                current = next
-            }
-        }
-    }
+    mutating func epsilon(from: Int, to: Int) { eps[from].append(to) }
 
-    mutating func generate(_ term: URLFilterTerm, from: Int, to: Int) {
-        switch term.quantifier {
-        case .one:
-            atom(term, from: from, to: to)
-        case .zeroOrOne:
-            atom(term, from: from, to: to)
-            eps[from].append(to)
-        case .zeroOrMore, .oneOrMore:
-            let repeatStart = newNode(), repeatEnd = newNode()
-            eps[from].append(repeatStart)
-            atom(term, from: repeatStart, to: repeatEnd)
-            eps[repeatEnd].append(repeatStart)
-            eps[repeatEnd].append(to)
-            if term.quantifier == .zeroOrMore { eps[from].append(to) }
-        }
-    }
+    mutating func characterSet(_ set: URLFilterCharacterSet, from: Int, to: Int) { sets[from].append((set, to)) }
 
     func close(_ active: inout [Bool]) {
         var stack: [Int] = []

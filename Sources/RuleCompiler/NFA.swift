@@ -139,7 +139,8 @@ struct NFA {
         return (start, lo, hi, tg)
     }
 
-    struct Builder {
+    /// Stores the edges of the shared construction (ContentRules.TermGraphSink) as class-range transitions.
+    struct Builder: TermGraphSink {
         let alphabet: ClassAlphabet
         var actions: [Int32] = []
         var tSource: [Int32] = [], tLow: [UInt8] = [], tHigh: [UInt8] = [], tTarget: [Int32] = []
@@ -150,46 +151,17 @@ struct NFA {
             return Int32(actions.count - 1)
         }
 
-        mutating func epsilon(_ from: Int32, _ to: Int32) {
+        mutating func epsilon(from: Int32, to: Int32) {
             eSource.append(from)
             eTarget.append(to)
         }
 
-        mutating func atom(_ term: URLFilterTerm, from: Int32, to: Int32) {
-            switch term {
-            case .characterSet(let set, _):
-                for (lo, hi) in alphabet.setRanges[Int(alphabet.setId(set))] {
-                    tSource.append(from)
-                    tLow.append(lo)
-                    tHigh.append(hi)
-                    tTarget.append(to)
-                }
-            case .group(let inner, _):
-                if inner.isEmpty { epsilon(from, to); return }
-                var current = from
-                for (i, t) in inner.enumerated() {
-                    let next = i == inner.count - 1 ? to : newNode()
-                    generate(t, from: current, to: next)
-                    current = next
-                }
-            }
-        }
-
-        /// WebKit's Term::generateGraph shapes.
-        mutating func generate(_ term: URLFilterTerm, from: Int32, to: Int32) {
-            switch term.quantifier {
-            case .one:
-                atom(term, from: from, to: to)
-            case .zeroOrOne:
-                atom(term, from: from, to: to)
-                epsilon(from, to)
-            case .zeroOrMore, .oneOrMore:
-                let repeatStart = newNode(), repeatEnd = newNode()
-                epsilon(from, repeatStart)
-                atom(term, from: repeatStart, to: repeatEnd)
-                epsilon(repeatEnd, repeatStart)
-                epsilon(repeatEnd, to)
-                if term.quantifier == .zeroOrMore { epsilon(from, to) }
+        mutating func characterSet(_ set: URLFilterCharacterSet, from: Int32, to: Int32) {
+            for (lo, hi) in alphabet.setRanges[Int(alphabet.setId(set))] {
+                tSource.append(from)
+                tLow.append(lo)
+                tHigh.append(hi)
+                tTarget.append(to)
             }
         }
     }

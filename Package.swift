@@ -40,7 +40,7 @@ let package = Package(
         .target(name: "RuleDiff", dependencies: ["FileIO", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler"]),
         .target(name: "WebKitBridge"),
         .target(name: "Pipeline", dependencies: [
-            "CSystem", "CHTTPFetch", "WebKitBridge",
+            "CSystem", "CHTTPFetch",
             "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
             "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO",
         ]),

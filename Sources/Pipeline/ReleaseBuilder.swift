@@ -16,7 +16,6 @@ import RuleEngine
 import StrictJSON
 import Surrogates
 import TrackerData
-import WebKitBridge
 
 public struct BuildOptions: Sendable {
     public var tds: String?
@@ -36,8 +35,8 @@ public struct BuildOptions: Sendable {
     public var mode: RuleBuildMode = .faithful
     public var name = "tds"
     public var strict = false
-    /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one.
-    public var verifyWebKit = false
+    /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one (`--verify-webkit`).
+    public var webKitVerifier: WebKitVerifier? = nil
     /// Replace --out even when it is neither empty nor a radarblock release.
     public var force = false
     /// surrogates.js also reports every tracker request (`radarblock:tracker`); manifest counts.trackerReport = 1.
@@ -276,8 +275,8 @@ public enum ReleaseBuilder {
         counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
 
         var verification: JSONValue? = nil
-        if options.verifyWebKit {
-            verification = try verifyWithWebKit(files: files, listNames: listNames, progress: progress)
+        if let verifier = options.webKitVerifier {
+            verification = try verifyWithWebKit(verifier, files: files, listNames: listNames, progress: progress)
         }
 
         let surrogateCount = try buildSurrogates(inputs, tds: tds, config: config, unprotected: unprotected, options: options,
@@ -521,26 +520,27 @@ public enum ReleaseBuilder {
     }
 
     /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.
-    static func verifyWithWebKit(files: [(name: String, bytes: [UInt8])], listNames: [String], progress: Progress) throws -> JSONValue {
-        let webkit: WebKitContentRuleCompiler
-        do { webkit = try WebKitContentRuleCompiler() } catch {
+    static func verifyWithWebKit(_ verifier: WebKitVerifier, files: [(name: String, bytes: [UInt8])], listNames: [String],
+                                 progress: Progress) throws -> JSONValue {
+        let webkit: WebKitVerifier.Loaded
+        do { webkit = try verifier.load() } catch {
             throw BuildError(component: "rules", reason: "--verify-webkit: \(error)")
         }
         var results: [JSONValue] = []
         for name in listNames {
             guard let json = files.first(where: { $0.name == name })?.bytes else { continue }
             progress("verifying \(name) with WebKitGTK")
-            let v: WebKitVerification
-            do { v = try webkit.verify(rulesJSON: json) } catch {
+            let v: WebKitVerdict
+            do { v = try webkit.verify(json) } catch {
                 throw BuildError(component: "rules", reason: "--verify-webkit: \(name): \(error)")
             }
             guard v.accepted else {
-                throw BuildError(component: "rules", reason: "WebKit \(v.webkitVersion) rejects \(name): \(v.message ?? "unknown error")" + (v.detail.map { " (\($0))" } ?? ""))
+                throw BuildError(component: "rules", reason: "WebKit \(webkit.version) rejects \(name): \(v.message ?? "unknown error")" + (v.detail.map { " (\($0))" } ?? ""))
             }
             results.append(["list": .string(name), "seconds": .number((v.seconds * 1000).rounded() / 1000),
                             "bytes": v.bytes.map { .number(Double($0)) } ?? .null])
         }
-        return ["webkitVersion": .string(webkit.webkitVersion), "accepted": .array(results)]
+        return ["webkitVersion": .string(webkit.version), "accepted": .array(results)]
     }
 
     /// A split release is named by all of its lists.

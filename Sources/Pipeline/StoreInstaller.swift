@@ -12,7 +12,6 @@ import FileIO
 import Foundation
 import RuleCompiler
 import StrictJSON
-import WebKitBridge
 
 /// One list of an installed release.
 public struct StoreListRecord: Sendable, Equatable {
@@ -138,13 +137,26 @@ public struct StoreInstallReport: Sendable {
 }
 
 /// Compiles one rule list into a store directory: (rules JSON, identifier, store) -> (WebKit file bytes, seconds).
-/// WebKit's compiler in production (`StoreInstaller.webKitCompile`); a stand-in in unit tests.
 public typealias StoreCompile = ([UInt8], String, String) throws -> (bytes: Int, seconds: Double)
+
+/// What the installer needs of WebKit's store. Injected so that Pipeline does not link WebKitBridge (its
+/// run-time loader of WebKitGTK): the radarblock CLI builds it from WebKitBridge (WebKitEngine.store), unit
+/// tests pass a stand-in compile with the real file names.
+public struct WebKitStore {
+    public var compile: StoreCompile
+    /// WebKit's file name for a list identifier (APIContentRuleListStore encodeForFileName).
+    public var fileName: (String) -> String
+
+    public init(compile: @escaping StoreCompile, fileName: @escaping (String) -> String) {
+        self.compile = compile
+        self.fileName = fileName
+    }
+}
 
 public enum StoreInstaller {
     /// Installs the release at `releaseDir` into `store`; with `prune`, then removes every list no installed
     /// release needs. The state changes only when every list of the release is in the store.
-    public static func install(release releaseDir: String, store: String, prune: Bool, compile: StoreCompile) throws -> StoreInstallReport {
+    public static func install(release releaseDir: String, store: String, prune: Bool, webKit: WebKitStore) throws -> StoreInstallReport {
         let path = absolute(releaseDir)
         let (identifier, lists) = try readRelease(path)  // before touching the store: a bad release changes nothing
         let store = try prepare(store)
@@ -154,13 +166,13 @@ public enum StoreInstaller {
         var report = StoreInstallReport()
         var installed: [StoreListRecord] = []
         for (i, list) in lists.enumerated() {
-            if let existing = inStore(list, store: store, state: state) {
+            if let existing = inStore(list, store: store, state: state, fileName: webKit.fileName) {
                 report.alreadyInStore.append(existing)
                 installed.append(existing)
                 continue
             }
             do {
-                let result = try compile(try FileIO.read(path + "/" + list.rules), list.identifier, store)
+                let result = try webKit.compile(try FileIO.read(path + "/" + list.rules), list.identifier, store)
                 var record = list
                 record.webkitBytes = result.bytes
                 record.compileSeconds = result.seconds
@@ -179,27 +191,17 @@ public enum StoreInstaller {
         } else {
             report.kept = state.releases.first { $0.path == path }
         }
-        if prune { report.pruned = try removeUnused(store: store, state: state) }
+        if prune { report.pruned = try removeUnused(store: store, state: state, fileName: webKit.fileName) }
         report.state = state
         return report
     }
 
     /// `install --prune` without a release: removes every list no installed release needs.
-    public static func prune(store: String) throws -> [String] {
+    public static func prune(store: String, fileName: (String) -> String) throws -> [String] {
         let store = try prepare(store)
         let lock = try StoreLock(store: store)
         defer { lock.release() }
-        return try removeUnused(store: store, state: try StoreState.load(store: store))
-    }
-
-    /// WebKit's own compiler, loaded on first use (a re-install that compiles nothing never loads WebKit).
-    public static func webKitCompile() -> StoreCompile {
-        nonisolated(unsafe) var compiler: WebKitContentRuleCompiler? = nil
-        return { json, identifier, store in
-            if compiler == nil { compiler = try WebKitContentRuleCompiler() }
-            let r = try compiler!.compile(rulesJSON: json, identifier: identifier, storePath: store)
-            return (r.bytes, r.seconds)
-        }
+        return try removeUnused(store: store, state: try StoreState.load(store: store), fileName: fileName)
     }
 
     /// The identifiers of the lists in `store` (decoded from WebKit's file names).
@@ -272,9 +274,9 @@ public enum StoreInstaller {
 
     /// The list as already installed, when WebKit's file for its identifier exists (the identifier names the
     /// content, so the same identifier is the same compiled list).
-    static func inStore(_ list: StoreListRecord, store: String, state: StoreState) -> StoreListRecord? {
+    static func inStore(_ list: StoreListRecord, store: String, state: StoreState, fileName: (String) -> String) -> StoreListRecord? {
         var st = stat()
-        let file = store + "/" + WebKitContentRuleCompiler.fileName(forIdentifier: list.identifier)
+        let file = store + "/" + fileName(list.identifier)
         guard stat(file, &st) == 0, st.st_size > 0 else { return nil }
         let previous = state.releases.lazy.flatMap(\.lists).first { $0.identifier == list.identifier }
         var record = list
@@ -285,11 +287,11 @@ public enum StoreInstaller {
 
     /// Removes WebKit's file of every radarblock identifier no installed release needs; returns the identifiers
     /// removed. Lists under identifiers of other shapes belong to someone else sharing the store and stay.
-    static func removeUnused(store: String, state: StoreState) throws -> [String] {
+    static func removeUnused(store: String, state: StoreState, fileName: (String) -> String) throws -> [String] {
         let wanted = state.identifiers
         var removed: [String] = []
         for id in storedIdentifiers(store: store) where !wanted.contains(id) && RuleListIdentifier.parse(id) != nil {
-            let file = store + "/" + WebKitContentRuleCompiler.fileName(forIdentifier: id)
+            let file = store + "/" + fileName(id)
             guard unlink(file) == 0 else {
                 throw StoreInstallError("\(file): cannot remove: \(String(cString: strerror(errno)))")
             }

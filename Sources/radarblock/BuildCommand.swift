@@ -116,7 +116,7 @@ struct BuildCommand: Command {
         options.strict = args.has("--strict")
         options.force = args.has("--force")
         options.reportTrackers = args.has("--report-trackers")
-        options.verifyWebKit = args.has("--verify-webkit")
+        if args.has("--verify-webkit") { options.webKitVerifier = WebKitEngine.verifier }
         options.budget = try BudgetOptions.parse(args)
         if let n = args.value("--max-rules") {
             guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }

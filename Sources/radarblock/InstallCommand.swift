@@ -44,7 +44,7 @@ enum InstallCommand: Command {
         if args.has("--json") { throw UsageError("--json goes with --status") }
         guard let release = args.positionals.first else {
             guard args.has("--prune") else { throw UsageError("missing RELEASE_DIR (or --prune / --status)") }
-            do { printPruned(try StoreInstaller.prune(store: store)) } catch let e as StoreInstallError { throw InputError(e.description) }
+            do { printPruned(try StoreInstaller.prune(store: store, fileName: WebKitEngine.fileName)) } catch let e as StoreInstallError { throw InputError(e.description) }
             return ExitCode.success
         }
         return try install(release: release, store: store, prune: args.has("--prune"))
@@ -54,7 +54,7 @@ enum InstallCommand: Command {
         let start = Date()
         let report: StoreInstallReport
         do {
-            report = try StoreInstaller.install(release: release, store: store, prune: prune, compile: StoreInstaller.webKitCompile())
+            report = try StoreInstaller.install(release: release, store: store, prune: prune, webKit: WebKitEngine.store())
         } catch let e as StoreInstallError {
             throw InputError(e.description)
         }

@@ -3,7 +3,7 @@
 //   offset size  field (all integers little-endian)
 //   0      8     magic 89 52 42 43 0D 0A 1A 0A ("\x89RBC\r\n\x1A\n": catches text-mode and truncation damage)
 //   8      4     format version (RBCFile.formatVersion)
-//   12     4     section count (8)
+//   12     4     section count (9, one per tag below)
 //   16     8     file size in bytes
 //   24     32    SHA-256 of the source rule-list JSON
 //   56     32    checksum: SHA-256 of the whole file with these 32 bytes set to zero
@@ -123,146 +123,27 @@ public enum RBCFile {
         }
     }
 
+    /// The load, step by step in file order; every check names the part of the file it refuses.
     private static func checkedLoad(_ data: UnsafeRawBufferPointer, path: String) throws -> CompiledRuleList {
-        func fail(_ reason: String) -> RBCError { RBCError(path: path, reason: reason) }
-
-        guard data.count >= headerSize else {
-            if data.first == UInt8(ascii: "[") || data.first == UInt8(ascii: "{") {
-                throw fail("this is JSON, not a compiled rule list (.rbc); give rule-list JSON a .json name")
-            }
-            throw fail("too short to be a compiled rule list (\(data.count) bytes, the header alone is \(headerSize))")
-        }
-        guard data.prefix(8).elementsEqual(magic) else {
-            if data.first == UInt8(ascii: "[") || data.first == UInt8(ascii: "{") {
-                throw fail("this is JSON, not a compiled rule list (.rbc); give rule-list JSON a .json name")
-            }
-            throw fail("not a radarblock compiled rule list (wrong magic number)")
-        }
-        var header = ByteReader(data, range: 0..<headerSize)
-        header.position = 8
-        let version = try header.u32()
-        guard version == formatVersion else {
-            throw fail("format version \(version), but this radarblock (\(ToolVersion.current)) reads version \(formatVersion): recompile the rule list with `radarblock compile`")
-        }
-        let sectionCount = Int(try header.u32())
-        let fileSize = try header.u64()
-        guard fileSize == UInt64(data.count) else {
-            throw fail("the header says \(fileSize) bytes but the file has \(data.count): truncated or damaged")
-        }
-        let sourceDigest = Array(data[24..<56])
-        let storedChecksum = Array(data[56..<88])
-        let digest = Digest(.sha256)
-        digest.update(UnsafeRawBufferPointer(rebasing: data[0..<56]))
-        digest.update([UInt8](repeating: 0, count: 32))
-        digest.update(UnsafeRawBufferPointer(rebasing: data[88...]))
-        guard digest.finalize() == storedChecksum else { throw fail("checksum mismatch: the file is corrupted") }
-
-        guard sectionCount == sectionTags.count else {
-            throw fail("\(sectionCount) sections, expected \(sectionTags.count)")
-        }
-        let tableEnd = headerSize + sectionEntrySize * sectionCount
-        guard tableEnd <= data.count else { throw fail("the section table runs past the end of the file") }
-        var table = ByteReader(data, range: headerSize..<tableEnd)
-        var sections: [UnsafeRawBufferPointer] = []
-        var previousEnd = tableEnd
-        for tag in sectionTags {
-            let tagBytes = try table.take(4)
-            guard tagBytes.elementsEqual(tag.utf8) else {
-                throw fail("section \(sections.count) is \"\(String(decoding: tagBytes, as: UTF8.self))\", expected \"\(tag)\"")
-            }
-            _ = try table.u32()
-            let offset = try table.u64(), size = try table.u64()
-            guard offset % UInt64(alignment) == 0, offset >= UInt64(previousEnd), offset <= UInt64(data.count),
-                  size <= UInt64(data.count) - offset
-            else { throw fail("section \(tag) (offset \(offset), \(size) bytes) lies outside the file or overlaps another") }
-            sections.append(UnsafeRawBufferPointer(rebasing: data[Int(offset)..<Int(offset + size)]))
-            previousEnd = Int(offset + size)
-        }
-        guard previousEnd == data.count else { throw fail("\(data.count - previousEnd) unexpected bytes after the last section") }
-
-        // META
-        var meta = ByteReader(sections[0], range: 0..<sections[0].count)
-        var fields: [String: String] = [:]
-        let n = try meta.u32()
-        guard n <= 1000 else { throw fail("META: \(n) entries") }
-        for _ in 0..<n {
-            let k = try meta.string(), v = try meta.string()
-            fields[k] = v
-        }
-        func field(_ k: String) throws -> String {
-            guard let v = fields[k] else { throw fail("META: missing \"\(k)\"") }
-            return v
-        }
-        let identifier = try field("identifier"), name = try field("name"), datasetField = try field("dataset")
-        let toolVersion = try field("tool-version")
-        guard let sourceRules = Int(try field("source-rules")), let skippedRules = Int(try field("skipped-rules")) else {
-            throw fail("META: rule counts are not numbers")
-        }
-
-        // SRCE, identifier
+        let file = RBCReader(data: data, path: path)
+        let header = try file.header()
+        let sections = try file.sections(count: header.sectionCount)
+        let meta = try file.meta(sections[0])
         let source = Array(sections[8])
-        let dataset = datasetField.isEmpty ? nil : datasetField
-        if !source.isEmpty {
-            guard Digest.hash(.sha256, source) == sourceDigest else { throw fail("the embedded source does not match its SHA-256") }
-            let expected = try? RuleListIdentifier.make(name: name, dataset: dataset, formatVersion: version, toolVersion: toolVersion, source: source)
-            guard expected?.string == identifier else {
-                throw fail("the identifier \"\(identifier)\" does not match the file's name, versions and source")
-            }
-        } else {
-            guard let parts = RuleListIdentifier.parse(identifier), parts.name == name, parts.dataset == dataset,
-                  parts.formatVersion == version, parts.toolVersion == toolVersion
-            else { throw fail("the identifier \"\(identifier)\" does not match the file's name and versions") }
-        }
-
-        // ACTN, RULE, UNIV, STYL
-        let actions = Array(sections[1])
-        let starts: Set<UInt32>
-        do {
-            starts = Set(try ActionBlob.all(sections[1]).map(\.location))
-        } catch let e as ActionBlobError {
-            throw fail("actions: \(e.description)")
-        }
-        guard sections[2].count % 12 == 0 else { throw fail("RULE: size \(sections[2].count) is not a multiple of 12") }
-        var ruleReader = ByteReader(sections[2], range: 0..<sections[2].count)
-        var rules: [CompiledRuleInfo] = []
-        rules.reserveCapacity(sections[2].count / 12)
-        for _ in 0..<(sections[2].count / 12) {
-            let info = CompiledRuleInfo(sourceIndex: try ruleReader.u32(), actionLocation: try ruleReader.u32(), flags: try ruleReader.u32())
-            guard starts.contains(info.actionLocation), Int(info.sourceIndex) < sourceRules else {
-                throw fail("RULE: rule \(rules.count) points outside the actions or the source")
-            }
-            rules.append(info)
-        }
-        guard sections[3].count % 4 == 0 else { throw fail("UNIV: size \(sections[3].count) is not a multiple of 4") }
-        var universalReader = ByteReader(sections[3], range: 0..<sections[3].count)
-        var universal: [UInt32] = []
-        for _ in 0..<(sections[3].count / 4) {
-            let u = try universalReader.u32()
-            guard starts.contains(u) else { throw fail("UNIV: location \(u) is not an action") }
-            universal.append(u)
-        }
-        guard let stylesheet = String(validating: sections[4], as: UTF8.self) else { throw fail("STYL is not UTF-8") }
-
-        // Automata: Matcher checks its own serialization; every id must name a rule of RULE, with its flags.
+        try file.checkIdentifier(meta, source: source, sourceDigest: header.sourceDigest, formatVersion: header.version)
+        let starts = try file.actionStarts(sections[1])
+        let rules = try file.rules(sections[2], actionStarts: starts, sourceRules: meta.sourceRules)
+        let universal = try file.universalActions(sections[3], actionStarts: starts)
+        guard let stylesheet = String(validating: sections[4], as: UTF8.self) else { throw file.fail("STYL is not UTF-8") }
         for (i, tag) in [(5, "MURL"), (6, "MTOP"), (7, "MFRM")] {
-            let ids: [UInt64]
-            do {
-                ids = try Matcher.validatedIDs(serialized: sections[i])
-            } catch {
-                throw fail("\(tag): \(error)")
-            }
-            for id in ids {
-                let rule = Int(UInt32(truncatingIfNeeded: id))
-                guard rule < rules.count, rules[rule].flags == UInt32(truncatingIfNeeded: id >> 32) else {
-                    throw fail("\(tag): id \(id) names no rule of the RULE table (or not with that rule's flags)")
-                }
-            }
+            try file.checkAutomaton(sections[i], tag: tag, rules: rules)
         }
         return CompiledRuleList(
-            identifier: identifier, name: name, dataset: dataset, toolVersion: toolVersion, sourceSHA256: sourceDigest,
-            source: source, sourceRuleCount: sourceRules, skippedRuleCount: skippedRules, actions: actions, rules: rules,
-            universalActions: universal, stylesheet: stylesheet, urlMatcher: Array(sections[5]),
-            topURLMatcher: Array(sections[6]), frameURLMatcher: Array(sections[7]))
+            identifier: meta.identifier, name: meta.name, dataset: meta.dataset, toolVersion: meta.toolVersion,
+            sourceSHA256: header.sourceDigest, source: source, sourceRuleCount: meta.sourceRules,
+            skippedRuleCount: meta.skippedRules, actions: Array(sections[1]), rules: rules, universalActions: universal,
+            stylesheet: stylesheet, urlMatcher: Array(sections[5]), topURLMatcher: Array(sections[6]),
+            frameURLMatcher: Array(sections[7]))
     }
 
     /// Section sizes of a well-formed file (for `inspect`), without the other checks.
@@ -276,6 +157,175 @@ public enum RBCFile {
                 out.append((String(decoding: tag, as: UTF8.self), Int(o), Int(s)))
             }
             return out
+        }
+    }
+}
+
+/// The checks of `RBCFile.load`, one per part of the file; each refusal names `path`.
+private struct RBCReader {
+    let data: UnsafeRawBufferPointer
+    let path: String
+
+    struct Header {
+        var version: UInt32
+        var sectionCount: Int
+        var sourceDigest: [UInt8]
+    }
+
+    struct Meta {
+        var identifier: String, name: String, dataset: String?, toolVersion: String
+        var sourceRules: Int, skippedRules: Int
+    }
+
+    func fail(_ reason: String) -> RBCError { RBCError(path: path, reason: reason) }
+
+    /// Magic, format version, file size and checksum.
+    func header() throws -> Header {
+        let looksLikeJSON = data.first == UInt8(ascii: "[") || data.first == UInt8(ascii: "{")
+        guard data.count >= RBCFile.headerSize, data.prefix(8).elementsEqual(RBCFile.magic) else {
+            if looksLikeJSON { throw fail("this is JSON, not a compiled rule list (.rbc); give rule-list JSON a .json name") }
+            if data.count < RBCFile.headerSize {
+                throw fail("too short to be a compiled rule list (\(data.count) bytes, the header alone is \(RBCFile.headerSize))")
+            }
+            throw fail("not a radarblock compiled rule list (wrong magic number)")
+        }
+        var header = ByteReader(data, range: 0..<RBCFile.headerSize)
+        header.position = 8
+        let version = try header.u32()
+        guard version == RBCFile.formatVersion else {
+            throw fail("format version \(version), but this radarblock (\(ToolVersion.current)) reads version \(RBCFile.formatVersion): recompile the rule list with `radarblock compile`")
+        }
+        let sectionCount = Int(try header.u32())
+        let fileSize = try header.u64()
+        guard fileSize == UInt64(data.count) else {
+            throw fail("the header says \(fileSize) bytes but the file has \(data.count): truncated or damaged")
+        }
+        let storedChecksum = Array(data[56..<88])
+        let digest = Digest(.sha256)
+        digest.update(UnsafeRawBufferPointer(rebasing: data[0..<56]))
+        digest.update([UInt8](repeating: 0, count: 32))
+        digest.update(UnsafeRawBufferPointer(rebasing: data[88...]))
+        guard digest.finalize() == storedChecksum else { throw fail("checksum mismatch: the file is corrupted") }
+        return Header(version: version, sectionCount: sectionCount, sourceDigest: Array(data[24..<56]))
+    }
+
+    /// The section table: every tag in order, aligned, in bounds, not overlapping, ending with the file.
+    func sections(count sectionCount: Int) throws -> [UnsafeRawBufferPointer] {
+        let tags = RBCFile.sectionTags
+        guard sectionCount == tags.count else { throw fail("\(sectionCount) sections, expected \(tags.count)") }
+        let tableEnd = RBCFile.headerSize + RBCFile.sectionEntrySize * sectionCount
+        guard tableEnd <= data.count else { throw fail("the section table runs past the end of the file") }
+        var table = ByteReader(data, range: RBCFile.headerSize..<tableEnd)
+        var sections: [UnsafeRawBufferPointer] = []
+        var previousEnd = tableEnd
+        for tag in tags {
+            let tagBytes = try table.take(4)
+            guard tagBytes.elementsEqual(tag.utf8) else {
+                throw fail("section \(sections.count) is \"\(String(decoding: tagBytes, as: UTF8.self))\", expected \"\(tag)\"")
+            }
+            _ = try table.u32()
+            let offset = try table.u64(), size = try table.u64()
+            guard offset % UInt64(RBCFile.alignment) == 0, offset >= UInt64(previousEnd), offset <= UInt64(data.count),
+                  size <= UInt64(data.count) - offset
+            else { throw fail("section \(tag) (offset \(offset), \(size) bytes) lies outside the file or overlaps another") }
+            sections.append(UnsafeRawBufferPointer(rebasing: data[Int(offset)..<Int(offset + size)]))
+            previousEnd = Int(offset + size)
+        }
+        guard previousEnd == data.count else { throw fail("\(data.count - previousEnd) unexpected bytes after the last section") }
+        return sections
+    }
+
+    /// META: the key/value strings, every key the loader needs present.
+    func meta(_ section: UnsafeRawBufferPointer) throws -> Meta {
+        var reader = ByteReader(section, range: 0..<section.count)
+        var fields: [String: String] = [:]
+        let n = try reader.u32()
+        guard n <= 1000 else { throw fail("META: \(n) entries") }
+        for _ in 0..<n {
+            let k = try reader.string(), v = try reader.string()
+            fields[k] = v
+        }
+        func field(_ k: String) throws -> String {
+            guard let v = fields[k] else { throw fail("META: missing \"\(k)\"") }
+            return v
+        }
+        let identifier = try field("identifier"), name = try field("name"), dataset = try field("dataset")
+        let toolVersion = try field("tool-version")
+        guard let sourceRules = Int(try field("source-rules")), let skippedRules = Int(try field("skipped-rules")) else {
+            throw fail("META: rule counts are not numbers")
+        }
+        return Meta(identifier: identifier, name: name, dataset: dataset.isEmpty ? nil : dataset, toolVersion: toolVersion,
+                    sourceRules: sourceRules, skippedRules: skippedRules)
+    }
+
+    /// SRCE and the identifier: an embedded source must match its digest and the identifier made from it;
+    /// without one, the identifier must at least agree with META's name and versions.
+    func checkIdentifier(_ meta: Meta, source: [UInt8], sourceDigest: [UInt8], formatVersion: UInt32) throws {
+        if !source.isEmpty {
+            guard Digest.hash(.sha256, source) == sourceDigest else { throw fail("the embedded source does not match its SHA-256") }
+            let expected = try? RuleListIdentifier.make(name: meta.name, dataset: meta.dataset, formatVersion: formatVersion,
+                                                        toolVersion: meta.toolVersion, source: source)
+            guard expected?.string == meta.identifier else {
+                throw fail("the identifier \"\(meta.identifier)\" does not match the file's name, versions and source")
+            }
+        } else {
+            guard let parts = RuleListIdentifier.parse(meta.identifier), parts.name == meta.name, parts.dataset == meta.dataset,
+                  parts.formatVersion == formatVersion, parts.toolVersion == meta.toolVersion
+            else { throw fail("the identifier \"\(meta.identifier)\" does not match the file's name and versions") }
+        }
+    }
+
+    /// ACTN: the locations where actions start (what RULE and UNIV may point at).
+    func actionStarts(_ section: UnsafeRawBufferPointer) throws -> Set<UInt32> {
+        do {
+            return Set(try ActionBlob.all(section).map(\.location))
+        } catch let e as ActionBlobError {
+            throw fail("actions: \(e.description)")
+        }
+    }
+
+    /// RULE: 12 bytes a rule, each pointing at an action and into the source.
+    func rules(_ section: UnsafeRawBufferPointer, actionStarts starts: Set<UInt32>, sourceRules: Int) throws -> [CompiledRuleInfo] {
+        guard section.count % 12 == 0 else { throw fail("RULE: size \(section.count) is not a multiple of 12") }
+        var reader = ByteReader(section, range: 0..<section.count)
+        var rules: [CompiledRuleInfo] = []
+        rules.reserveCapacity(section.count / 12)
+        for _ in 0..<(section.count / 12) {
+            let info = CompiledRuleInfo(sourceIndex: try reader.u32(), actionLocation: try reader.u32(), flags: try reader.u32())
+            guard starts.contains(info.actionLocation), Int(info.sourceIndex) < sourceRules else {
+                throw fail("RULE: rule \(rules.count) points outside the actions or the source")
+            }
+            rules.append(info)
+        }
+        return rules
+    }
+
+    /// UNIV: action locations, each the start of an action.
+    func universalActions(_ section: UnsafeRawBufferPointer, actionStarts starts: Set<UInt32>) throws -> [UInt32] {
+        guard section.count % 4 == 0 else { throw fail("UNIV: size \(section.count) is not a multiple of 4") }
+        var reader = ByteReader(section, range: 0..<section.count)
+        var universal: [UInt32] = []
+        for _ in 0..<(section.count / 4) {
+            let u = try reader.u32()
+            guard starts.contains(u) else { throw fail("UNIV: location \(u) is not an action") }
+            universal.append(u)
+        }
+        return universal
+    }
+
+    /// MURL/MTOP/MFRM: Matcher checks its own serialization; every id must name a rule of RULE, with its flags.
+    func checkAutomaton(_ section: UnsafeRawBufferPointer, tag: String, rules: [CompiledRuleInfo]) throws {
+        let ids: [UInt64]
+        do {
+            ids = try Matcher.validatedIDs(serialized: section)
+        } catch {
+            throw fail("\(tag): \(error)")
+        }
+        for id in ids {
+            let rule = Int(UInt32(truncatingIfNeeded: id))
+            guard rule < rules.count, rules[rule].flags == UInt32(truncatingIfNeeded: id >> 32) else {
+                throw fail("\(tag): id \(id) names no rule of the RULE table (or not with that rule's flags)")
+            }
         }
     }
 }

@@ -10,8 +10,7 @@ final class RuleListParserWebKitFixtureTests: XCTestCase {
 
     func load(_ name: String) throws -> JSONObject {
         let data = try Data(contentsOf: Self.fixtures.appendingPathComponent(name))
-        guard case .object(let o) = try JSONParser.parse(Array(data)) else { throw XCTSkip("\(name) is not an object") }
-        return o
+        return try XCTUnwrap(try JSONParser.parse(Array(data)).objectValue, "\(name) is not an object")
     }
 
     func testRuleListsGetWebKitsVerdict() throws {

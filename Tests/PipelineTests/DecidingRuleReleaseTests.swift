@@ -45,8 +45,8 @@ final class DecidingRuleReleaseTests: XCTestCase {
     /// `relative` (a shared TDS) with only the trackers `sampled` keeps, written into the work directory.
     func sampledTDS(_ relative: String, every: Int) throws -> String {
         let path = try SharedData.path(relative)
-        guard var root = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).objectValue,
-              let trackers = root["trackers"]?.objectValue else { throw XCTSkip("\(path): not a TDS") }
+        var root = try XCTUnwrap(try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).objectValue, "\(path): not a TDS")
+        let trackers = try XCTUnwrap(root["trackers"]?.objectValue, "\(path): not a TDS (no trackers object)")
         root["trackers"] = .object(JSONObject(trackers.filter { Self.sampled($0.key, every: every) }.map { ($0.key, $0.value) }))
         let out = work + "/" + URL(fileURLWithPath: path).lastPathComponent
         try Data(JSONWriter.bytes(.object(root))).write(to: URL(fileURLWithPath: out))
@@ -119,9 +119,9 @@ final class DecidingRuleReleaseTests: XCTestCase {
         var result = MatchResult()
         for group in ["domainTests", "surrogateTests"] {
             for t in cases[group]?["tests"]?.arrayValue ?? [] {
-                guard let action = t["expectAction"]?.stringValue, action == "block" || action == "redirect",
-                      let site = t["siteURL"]?.stringValue, let url = t["requestURL"]?.stringValue, let type = t["requestType"]?.stringValue
-                else { continue }
+                guard let action = t["expectAction"]?.stringValue, action == "block" || action == "redirect" else { continue }
+                guard let site = t["siteURL"]?.stringValue, let url = t["requestURL"]?.stringValue, let type = t["requestType"]?.stringValue
+                else { XCTFail("malformed reference case \(JSONWriter.string(t))"); continue }
                 let name = t["name"]?.stringValue ?? ""
                 engine.match(try engine.resolve(MatchRequest(url: url, topURL: site, resourceType: type)), into: &result, deciding: true)
                 XCTAssertTrue(result.isBlocked, "\(name): expected blocked")

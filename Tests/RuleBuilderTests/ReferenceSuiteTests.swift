@@ -5,6 +5,7 @@
 import ContentRules
 import RuleBuilder
 import StrictJSON
+import TestSupport
 import TrackerData
 import XCTest
 
@@ -21,10 +22,13 @@ enum ReferenceSuite {
         let json = try Shared.json(Shared.referenceDir + "/domain_matching_tests.json")
         var out: [ReferenceCase] = []
         for group in ["domainTests", "surrogateTests"] {
-            for t in json[group]?["tests"]?.arrayValue ?? [] {
-                let action = t["expectAction"]?.stringValue
-                out.append(ReferenceCase(name: t["name"]?.stringValue ?? "", site: t["siteURL"]?.stringValue ?? "",
-                                         request: t["requestURL"]?.stringValue ?? "", type: t["requestType"]?.stringValue ?? "",
+            let tests = try XCTUnwrap(json[group]?["tests"]?.arrayValue, "domain_matching_tests.json: no \(group).tests array")
+            for t in tests {
+                guard let name = t["name"]?.stringValue, let site = t["siteURL"]?.stringValue, let request = t["requestURL"]?.stringValue,
+                      let type = t["requestType"]?.stringValue
+                else { throw MalformedFixture("domain_matching_tests.json: malformed case \(JSONWriter.string(t))") }
+                let action = t["expectAction"]?.stringValue  // absent: the request loads
+                out.append(ReferenceCase(name: name, site: site, request: request, type: type,
                                          expectBlocked: action == "block" || action == "redirect"))
             }
         }

@@ -34,19 +34,7 @@ enum Shared {
         try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: path(relative)))))
     }
 
-    /// A gzip file's contents (through the system gzip; Foundation on Linux has no inflate).
-    static func gunzip(_ relative: String) throws -> [UInt8] {
-        let p = Process()
-        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        p.arguments = ["-dc", try path(relative)]
-        let pipe = Pipe()
-        p.standardOutput = pipe
-        try p.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        p.waitUntilExit()
-        guard p.terminationStatus == 0 else { throw XCTSkip("cannot gunzip \(relative)") }
-        return Array(data)
-    }
+    static func gunzip(_ relative: String) throws -> [UInt8] { try SharedFiles.gunzip(relative) }
 }
 
 enum TDSFixture {

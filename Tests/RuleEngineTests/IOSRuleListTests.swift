@@ -13,17 +13,7 @@ final class IOSRuleListTests: XCTestCase {
     static let relativeListPath = "trackerradarkit-output/ios-tds_v5.noconfig.trk-rules.json.gz"
 
     static func loadJSON() throws -> [UInt8] {
-        let listPath = try SharedFiles.path(relativeListPath)
-        let gzip = Process()
-        gzip.executableURL = URL(fileURLWithPath: "/bin/gzip")
-        gzip.arguments = ["-dc", listPath]
-        let pipe = Pipe()
-        gzip.standardOutput = pipe
-        try gzip.run()
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
-        gzip.waitUntilExit()
-        guard gzip.terminationStatus == 0 else { throw XCTSkip("gzip could not read \(listPath)") }
-        return Array(data)
+        try SharedFiles.gunzip(relativeListPath)
     }
 
     /// Hosts named by the list's url-filters ("^[^:]+://+([^:/]+\.)?host\.tld[:/]"), plus non-tracker hosts.

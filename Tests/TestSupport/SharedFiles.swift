@@ -1,5 +1,6 @@
 // Where the test targets find DuckDuckGo's shared data: ../shared next to the package (CC BY-NC-SA, read at
-// run time and never copied into the repository). A test that needs a file that is absent skips, naming it.
+// run time and never copied into the repository). A test that needs a file that is absent skips, naming it;
+// a file that is there but cannot be read fails the test (a damaged fixture is a failure, not a skip).
 
 import Foundation
 import XCTest
@@ -22,4 +23,25 @@ public enum SharedFiles {
         }
         return path
     }
+
+    /// The contents of a shared gzip file (through the system gzip; Foundation on Linux has no inflate).
+    public static func gunzip(_ relative: String) throws -> [UInt8] {
+        let path = try path(relative)
+        let p = Process()
+        p.executableURL = URL(fileURLWithPath: "/bin/gzip")
+        p.arguments = ["-dc", path]
+        let pipe = Pipe()
+        p.standardOutput = pipe
+        try p.run()
+        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        p.waitUntilExit()
+        guard p.terminationStatus == 0 else { throw MalformedFixture("\(path): gzip exited \(p.terminationStatus)") }
+        return Array(data)
+    }
+}
+
+/// A fixture that is present but does not read or parse as the test expects: thrown, it fails the test.
+public struct MalformedFixture: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }

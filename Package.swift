@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "PipelineTests", dependencies: [
             "Pipeline", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder", "RuleCompiler", "RuleDiff",
-            "RuleEngine", "TrackerData", "Domains",
+            "RuleEngine", "TrackerData", "Domains", "TestSupport",
         ]),
     ]
 )

@@ -8,22 +8,11 @@ import RuleCompiler
 import RuleDiff
 import RuleEngine
 import StrictJSON
+import TestSupport
 import TrackerData
 import XCTest
 
 @testable import Pipeline
-
-enum SharedData {
-    static let ddg = FixtureServer.packageRoot + "/../shared/data/ddg"
-
-    static func path(_ relative: String) throws -> String {
-        let path = ddg + "/" + relative
-        guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("shared DuckDuckGo data not available: \(path) is absent (expected ../shared next to the package)")
-        }
-        return path
-    }
-}
 
 final class DecidingRuleReleaseTests: XCTestCase {
     var work = ""
@@ -44,7 +33,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
 
     /// `relative` (a shared TDS) with only the trackers `sampled` keeps, written into the work directory.
     func sampledTDS(_ relative: String, every: Int) throws -> String {
-        let path = try SharedData.path(relative)
+        let path = try SharedFiles.path(relative)
         var root = try XCTUnwrap(try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).objectValue, "\(path): not a TDS")
         let trackers = try XCTUnwrap(root["trackers"]?.objectValue, "\(path): not a TDS (no trackers object)")
         root["trackers"] = .object(JSONObject(trackers.filter { Self.sampled($0.key, every: every) }.map { ($0.key, $0.value) }))
@@ -62,7 +51,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
     /// whole diff takes minutes in debug, so scripts/test-webkit.sh checks all 28,304 flips on the release
     /// binary (scripts/testing/check_deciding_rules.py).
     func testSampledFlipsOfTheIOSReleaseDiffNameTheRuleExplainFinds() throws {
-        let config = try SharedData.path("privacy-config/ios-config_v4_embedded_2025-02-17.json")
+        let config = try SharedFiles.path("privacy-config/ios-config_v4_embedded_2025-02-17.json")
         try build(tds: try sampledTDS("tds/ios-tds_embedded_2025-02-17.json", every: 16), config: config, out: work + "/old")
         try build(tds: try sampledTDS("tds/ios-tds_v5_2025-06-17.json", every: 16), config: config, out: work + "/new")
         let old = try ReleaseComparison.load(work + "/old", options: DiffOptions())
@@ -106,7 +95,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
     }
 
     func testMatchExplainOnTheReferenceSuiteNamesTheTDSRuleOfEveryBlockedCase() throws {
-        let dir = try SharedData.path("reference-tests/tracker-radar-tests/TR-domain-matching")
+        let dir = try SharedFiles.path("reference-tests/tracker-radar-tests/TR-domain-matching")
         try build(tds: dir + "/tracker_radar_reference.json", config: nil, out: work + "/ref")
         let tds = try TrackerDataSet.decode(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/tracker_radar_reference.json"))),
                                             source: "tracker_radar_reference.json", strict: false).0

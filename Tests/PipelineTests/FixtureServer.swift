@@ -1,4 +1,5 @@
 import Foundation
+import TestSupport
 import XCTest
 @testable import Pipeline
 
@@ -8,9 +9,7 @@ final class FixtureServer {
     let port: Int
     var base: String { "http://127.0.0.1:\(port)" }
 
-    static var packageRoot: String {
-        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent().path
-    }
+    static var packageRoot: String { SharedFiles.packageRoot }
 
     init(serving directory: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")

@@ -46,7 +46,7 @@ let package = Package(
         ]),
         .executableTarget(name: "radarblock", dependencies: [
             "Pipeline", "WebKitBridge", "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-            "RuleDiff", "ContentRules", "StrictJSON", "Digest", "FileIO",
+            "RuleDiff", "ContentRules", "StrictJSON", "FileIO",
         ]),
 
         .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),

@@ -15,12 +15,18 @@ public struct LineReader {
     var start = 0
     var eof = false
     var number = 0
-    static let chunk = 1 << 20
-    public static let maximumLineLength = 64 << 20
+    let chunk: Int
+    let maximumLineLength: Int
 
     /// Opens `path` ("-" is stdin); the error names the file.
     public init(path: String) throws {
+        try self.init(path: path, chunk: 1 << 20, maximumLineLength: 64 << 20)
+    }
+
+    init(path: String, chunk: Int, maximumLineLength: Int) throws {
         self.path = path
+        self.chunk = chunk
+        self.maximumLineLength = maximumLineLength
         if path == "-" {
             fd = 0
         } else {
@@ -47,7 +53,7 @@ public struct LineReader {
                 buffer.removeSubrange(0..<start)
                 start = 0
             }
-            if buffer.count > LineReader.maximumLineLength {
+            if buffer.count > maximumLineLength {
                 skipping = true
                 buffer.removeAll(keepingCapacity: true)
             }
@@ -88,9 +94,9 @@ public struct LineReader {
     private mutating func readChunk() throws {
         while true {
             let old = buffer.count
-            buffer.reserveCapacity(old + LineReader.chunk)
-            buffer.append(contentsOf: repeatElement(0, count: LineReader.chunk))
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, LineReader.chunk) }
+            buffer.reserveCapacity(old + chunk)
+            buffer.append(contentsOf: repeatElement(0, count: chunk))
+            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
             if n < 0 {
                 buffer.removeSubrange(old...)
                 if errno == EINTR { continue }

@@ -2,6 +2,7 @@
 
 import FileIO
 import Foundation
+import Parallel
 import Pipeline
 import RuleBuilder
 import RuleDiff
@@ -109,13 +110,9 @@ struct DiffCommand: Command {
 extension DiffCommand {
     /// Loads both sides at once, one per core (each is independent of the other).
     static func loadBoth(_ a: String, _ b: String, options: DiffOptions) throws -> (DiffSide, DiffSide) {
-        var sides = [Result<DiffSide, Error>](repeating: .failure(CancellationError()), count: 2)
-        sides.withUnsafeMutableBufferPointer { sides in
-            DispatchQueue.concurrentPerform(iterations: 2) { i in
-                sides[i] = Result { try loadSide(i == 0 ? a : b, options: options) }
-            }
-        }
-        return (try sides[0].get(), try sides[1].get())
+        let (old, new) = Parallel.both({ Result { try loadSide(a, options: options) } },
+                                       { Result { try loadSide(b, options: options) } })
+        return (try old.get(), try new.get())
     }
 
     /// Loads one side; every error names the file it is about (errors from deep inside a release name a

@@ -3,6 +3,7 @@
 import ContentRules
 import FileIO
 import Foundation
+import Parallel
 import Pipeline
 import RuleCompiler
 import RuleEngine
@@ -211,9 +212,7 @@ enum MatchCommand: Command {
         var reader = try LineReader(path: path)
         defer { reader.close() }
         var output = BufferedOutput(fd: 1)
-        let workers = ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1
-        var batches = [batch] + (1..<max(workers, 1)).map { _ in batch.copy() }
-        var outputs = [[UInt8]](repeating: [], count: batches.count)
+        var batches = [batch] + (1..<Parallel.workers()).map { _ in batch.copy() }
         var lines: [LineReader.Line] = []
         var done = false
         while !done {
@@ -228,18 +227,12 @@ enum MatchCommand: Command {
                 lines.append(line)
             }
             if lines.isEmpty { break }
-            let share = (lines.count + batches.count - 1) / batches.count
-            lines.withUnsafeBufferPointer { lines in
-                batches.withUnsafeMutableBufferPointer { batches in
-                    outputs.withUnsafeMutableBufferPointer { outputs in
-                        DispatchQueue.concurrentPerform(iterations: batches.count) { w in
-                            outputs[w].removeAll(keepingCapacity: true)
-                            for line in lines[min(lines.count, w * share)..<min(lines.count, (w + 1) * share)] {
-                                batches[w].answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &outputs[w])
-                            }
-                        }
-                    }
+            let outputs = Parallel.mapShares(lines.count, states: &batches) { batch, share in
+                var out: [UInt8] = []
+                for line in lines[share] {
+                    batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out)
                 }
+                return out
             }
             for o in outputs {
                 output.buffer.append(contentsOf: o)

@@ -160,7 +160,7 @@ public enum ReleaseComparison {
     }
 
     /// The derived corpus and the structure of the diff, one on each core: both are single-threaded and
-    /// independent, and the decisions (on both cores) need the corpus first.
+    /// independent, and the decisions (on every core) need the corpus first.
     public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> ([MatchRequest], Structure) {
         Parallel.both({ derivedCorpus(old, new) }, { structure(old, new) })
     }

@@ -1,7 +1,7 @@
 // Which requests now behave differently: a corpus evaluated with the engine against both versions.
 // Decisions and the rules that made them come from the compiled lists (the same code path `match
 // --explain` uses: MatchResult.decidedBy); the corpus streams through in chunks, each chunk split over
-// both cores, so memory holds one chunk and the flips, never every answer.
+// the cores (Parallel.mapShares), so memory holds one chunk and the flips, never every answer.
 
 import ContentRules
 import Domains
@@ -75,7 +75,7 @@ public struct DecisionDiff: Sendable {
     public var invalid = 0
     public var changed: [DecisionChange] = []
 
-    /// Requests per chunk: enough to keep both cores busy, small enough to bound memory.
+    /// Requests per chunk: enough to keep every core busy, small enough to bound memory.
     public static let chunkSize = 1 << 16
 
     public static func compare(_ requests: [MatchRequest], old: DecisionSide, new: DecisionSide) -> DecisionDiff {

@@ -41,7 +41,7 @@ struct DiffCommand: Command {
                         input), e.g. to ask `match --explain` about the derived corpus
       -o, --output FILE write the report there (default stdout)
 
-    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on both cores: memory holds a
+    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core: memory holds a
     chunk and the flipped requests, whatever the size of --requests. Progress goes to stderr when it is
     a terminal.
 

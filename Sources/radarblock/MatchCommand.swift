@@ -207,7 +207,7 @@ enum MatchCommand: Command {
     }
 
     /// Streams JSONL requests to JSONL answers with buffered reads and writes: lines are read in chunks,
-    /// each chunk answered in two halves on two cores (each with its own engine copy), and written in order.
+    /// each chunk split over the cores (each with its own engine copy), and written in order.
     static func answer(requestsFrom path: String, batch: inout MatchBatch) throws -> Int32 {
         var reader = try LineReader(path: path)
         defer { reader.close() }

@@ -51,6 +51,7 @@ test-js: build
 
 test-cli: build
 	tests/cli/hostile-input.sh $(RELEASE_BIN)
+	tests/cli/contract.sh $(RELEASE_BIN)
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)

@@ -7,6 +7,7 @@ import ContentRules
 import Digest
 import FileIO
 import Foundation
+import Parallel
 import RuleBuilder
 import RuleCompiler
 import RuleDiff
@@ -159,18 +160,9 @@ public enum ReleaseComparison {
     }
 
     /// The derived corpus and the structure of the diff, one on each core: both are single-threaded and
-    /// independent, and the decisions (on both cores) need the corpus first.
+    /// independent, and the decisions (on every core) need the corpus first.
     public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> ([MatchRequest], Structure) {
-        var corpus: [MatchRequest] = []
-        var parts: Structure? = nil
-        withUnsafeMutablePointer(to: &corpus) { corpus in
-            withUnsafeMutablePointer(to: &parts) { parts in
-                DispatchQueue.concurrentPerform(iterations: 2) { i in
-                    if i == 0 { corpus.pointee = derivedCorpus(old, new) } else { parts.pointee = structure(old, new) }
-                }
-            }
-        }
-        return (corpus, parts!)
+        Parallel.both({ derivedCorpus(old, new) }, { structure(old, new) })
     }
 
     /// Changed components, the dataset diff and the rule diff.

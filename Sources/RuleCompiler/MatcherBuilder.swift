@@ -22,6 +22,7 @@
 
 import ContentRules
 import Dispatch
+import Parallel
 
 /// WebKit trigger-flag test (spec §5 TestFlagsAndAppendAction). `ruleFlags` = id >> 32.
 @inline(__always)
@@ -166,12 +167,11 @@ public struct MatcherBuilder {
     /// compiler has three). Same result as calling build() on each, in the same order. Budget errors of
     /// all families are thrown together (the family-wide ones alone when there are any).
     public static func buildAll(_ builders: [MatcherBuilder]) throws -> [Matcher] {
-        let results = ConcurrentResults<Result<Matcher, CompileBudgetErrors>>(count: builders.count)
-        DispatchQueue.concurrentPerform(iterations: builders.count) { i in
-            results.set(i, Result { try builders[i].buildWithinBudget() }.mapError { $0 as! CompileBudgetErrors })
+        let results = Parallel.map(builders.count) { i in
+            Result { try builders[i].buildWithinBudget() }.mapError { $0 as! CompileBudgetErrors }
         }
         var matchers: [Matcher] = [], exceeded: [CompileBudgetExceeded] = []
-        for r in results.values() {
+        for r in results {
             switch r {
             case .success(let m): matchers.append(m)
             case .failure(let e): exceeded += e.exceeded
@@ -305,15 +305,4 @@ public struct MatcherBuilder {
             preconditionFailure("MatcherBuilder produced invalid bytecode: \(error)")
         }
     }
-}
-
-/// Write-once result slots filled by concurrent workers (each index by exactly one worker).
-final class ConcurrentResults<T>: @unchecked Sendable {
-    private var slots: [T?]
-    init(count: Int) { slots = [T?](repeating: nil, count: count) }
-    func set(_ i: Int, _ value: T) {
-        // Each worker writes only its own slot; the storage is never reallocated while workers run.
-        slots.withUnsafeMutableBufferPointer { $0[i] = value }
-    }
-    func values() -> [T] { slots.map { $0! } }
 }

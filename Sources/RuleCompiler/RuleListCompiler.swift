@@ -57,7 +57,7 @@ public enum RuleListCompiler {
         let (builders, universalIDs, infos) = try families(list, locations: serialized.locations, budget: options.budget)
 
         let (universal, stylesheet) = try loadTimeUniversalActions(universalIDs: universalIDs, actions: serialized.blob)
-        // The three families are independent: build them on both cores (same bytes as one after another).
+        // The three families are independent: build them on the cores (same bytes as one after another).
         let matchers = try MatcherBuilder.buildAll(builders)
         return CompiledRuleList(
             identifier: identifier.string, name: options.name, dataset: options.dataset, toolVersion: options.toolVersion,

@@ -1,11 +1,12 @@
 // Which requests now behave differently: a corpus evaluated with the engine against both versions.
 // Decisions and the rules that made them come from the compiled lists (the same code path `match
 // --explain` uses: MatchResult.decidedBy); the corpus streams through in chunks, each chunk split over
-// both cores, so memory holds one chunk and the flips, never every answer.
+// the cores (Parallel.mapShares), so memory holds one chunk and the flips, never every answer.
 
 import ContentRules
 import Domains
 import Foundation
+import Parallel
 import RuleCompiler
 import RuleEngine
 import StrictJSON
@@ -74,7 +75,7 @@ public struct DecisionDiff: Sendable {
     public var invalid = 0
     public var changed: [DecisionChange] = []
 
-    /// Requests per chunk: enough to keep both cores busy, small enough to bound memory.
+    /// Requests per chunk: enough to keep every core busy, small enough to bound memory.
     public static let chunkSize = 1 << 16
 
     public static func compare(_ requests: [MatchRequest], old: DecisionSide, new: DecisionSide) -> DecisionDiff {
@@ -86,9 +87,8 @@ public struct DecisionDiff: Sendable {
     public static func compare(_ requests: RequestStream, old: DecisionSide, new: DecisionSide,
                                progress: ((Int) -> Void)? = nil) throws -> DecisionDiff {
         // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
-        let workers = 2
         var engines: [(RuleEngine, RuleEngine)] = [(old.engine, new.engine)]
-        for _ in 1..<workers { engines.append((old.engine.copy(), new.engine.copy())) }
+        for _ in 1..<Parallel.workers() { engines.append((old.engine.copy(), new.engine.copy())) }
         var diff = DecisionDiff()
         var chunk: [MatchRequest] = []
         chunk.reserveCapacity(chunkSize)
@@ -97,24 +97,17 @@ public struct DecisionDiff: Sendable {
             chunk.removeAll(keepingCapacity: true)
             let more = try requests.next(chunkSize, into: &chunk)
             if !chunk.isEmpty {
-                let size = (chunk.count + workers - 1) / workers
-                var partial = [[Flip]](repeating: [], count: workers)
-                var invalid = [Int](repeating: 0, count: workers)
-                chunk.withUnsafeBufferPointer { requests in
-                    partial.withUnsafeMutableBufferPointer { results in
-                        invalid.withUnsafeMutableBufferPointer { invalidCounts in
-                            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                                let lo = w * size, hi = min(requests.count, lo + size)
-                                guard lo < hi else { return }
-                                let (a, b) = engines[w]
-                                invalidCounts[w] = evaluate(requests[lo..<hi], old: (old, a), new: (new, b), into: &results[w])
-                            }
-                        }
+                let partial = chunk.withUnsafeBufferPointer { requests in
+                    Parallel.mapShares(requests.count, states: &engines) { engines, share -> (flips: [Flip], invalid: Int) in
+                        var found: [Flip] = []
+                        guard !share.isEmpty else { return (found, 0) }
+                        let invalid = evaluate(requests[share], old: (old, engines.0), new: (new, engines.1), into: &found)
+                        return (found, invalid)
                     }
                 }
-                // Workers take consecutive halves: concatenating their flips keeps corpus order.
-                for p in partial { flips.append(contentsOf: p) }
-                diff.invalid += invalid.reduce(0, +)
+                // Workers take consecutive shares: concatenating their flips keeps corpus order.
+                for p in partial { flips.append(contentsOf: p.flips) }
+                diff.invalid += partial.reduce(0) { $0 + $1.invalid }
                 diff.checked += chunk.count
                 progress?(diff.checked)
             }

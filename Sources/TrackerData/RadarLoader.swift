@@ -14,6 +14,7 @@
 import Dispatch
 import FileIO
 import Foundation
+import Parallel
 import StrictJSON
 
 public enum RadarLoader {
@@ -88,23 +89,12 @@ public enum RadarLoader {
                                        _ decode: (Item) throws -> (Value, [DecodeIssue])) throws
         -> (values: [Value], paths: [String], issues: [DecodeIssue])
     {
-        var slots = [Result<(Value, [DecodeIssue]), Error>?](repeating: nil, count: items.count)
-        let workers = max(1, min(ProcessInfo.processInfo.activeProcessorCount, items.count))
-        slots.withUnsafeMutableBufferPointer { buffer in
-            let out = buffer  // each index is written by exactly one worker
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                var i = w
-                while i < items.count {
-                    out[i] = Result { try decode(items[i]) }
-                    i += workers
-                }
-            }
-        }
+        let slots = Parallel.map(items.count) { i in Result { try decode(items[i]) } }
         var values: [Value] = []
         var paths: [String] = []
         var issues: [DecodeIssue] = []
         for (i, slot) in slots.enumerated() {
-            switch slot! {
+            switch slot {
             case .success(let (value, fileIssues)):
                 values.append(value)
                 paths.append(pathOf(items[i]))

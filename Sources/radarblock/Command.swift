@@ -16,6 +16,9 @@ enum ExitCode {
     static let success: Int32 = 0
     static let failure: Int32 = 1
     static let usage: Int32 = 2
+    /// `diff` follows diff(1): 0 no differences, 1 different, 2 trouble (any error, usage or input).
+    static let different: Int32 = 1
+    static let trouble: Int32 = 2
 }
 
 /// Writes to stderr without buffering surprises; every message is bounded (MessageText).

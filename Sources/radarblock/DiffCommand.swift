@@ -2,7 +2,7 @@
 
 import FileIO
 import Foundation
-import Glibc
+import Parallel
 import Pipeline
 import RuleBuilder
 import RuleDiff
@@ -41,7 +41,7 @@ struct DiffCommand: Command {
                         input), e.g. to ask `match --explain` about the derived corpus
       -o, --output FILE write the report there (default stdout)
 
-    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on both cores: memory holds a
+    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core: memory holds a
     chunk and the flipped requests, whatever the size of --requests. Progress goes to stderr when it is
     a terminal.
 
@@ -98,10 +98,10 @@ struct DiffCommand: Command {
             default: bytes = Array(report.text.utf8)
             }
             try FileIO.write(bytes, to: args.value("--output") ?? "-")
-            return report.isEmpty ? 0 : 1
+            return report.isEmpty ? ExitCode.success : ExitCode.different
         } catch {
             Console.error(String(describing: error))
-            return 2
+            return ExitCode.trouble
         }
     }
 
@@ -110,13 +110,9 @@ struct DiffCommand: Command {
 extension DiffCommand {
     /// Loads both sides at once, one per core (each is independent of the other).
     static func loadBoth(_ a: String, _ b: String, options: DiffOptions) throws -> (DiffSide, DiffSide) {
-        var sides = [Result<DiffSide, Error>](repeating: .failure(CancellationError()), count: 2)
-        sides.withUnsafeMutableBufferPointer { sides in
-            DispatchQueue.concurrentPerform(iterations: 2) { i in
-                sides[i] = Result { try loadSide(i == 0 ? a : b, options: options) }
-            }
-        }
-        return (try sides[0].get(), try sides[1].get())
+        let (old, new) = Parallel.both({ Result { try loadSide(a, options: options) } },
+                                       { Result { try loadSide(b, options: options) } })
+        return (try old.get(), try new.get())
     }
 
     /// Loads one side; every error names the file it is about (errors from deep inside a release name a
@@ -130,67 +126,4 @@ extension DiffCommand {
             throw FileError(path: path, reason: message)
         }
     }
-}
-
-/// JSONL requests read in chunks; a bad line is an error naming the line (a diff must not silently check
-/// fewer requests). Blank lines are skipped.
-final class JSONLRequests: RequestStream {
-    let path: String
-    private let fd: Int32
-    private var reader: LineReader
-
-    init(path: String) throws {
-        self.path = path
-        if path == "-" {
-            fd = 0
-        } else {
-            fd = open(path, O_RDONLY)
-            if fd < 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
-        }
-        reader = LineReader(fd: fd)
-    }
-
-    func close() { if fd > 0 { _ = Glibc.close(fd) } }
-
-    func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool {
-        var taken = 0
-        while taken < limit {
-            guard let line = try reader.next(path: path) else { return false }
-            if line.tooLong { throw FileError(path: path, reason: "line \(line.number): the line is too long") }
-            if line.bytes.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) { continue }
-            do {
-                chunk.append(try line.bytes.withUnsafeBytes { try MatchRequest.decode(line: $0) })
-            } catch let e as RequestError {
-                throw FileError(path: path, reason: "line \(line.number): \(e.message)")
-            }
-            taken += 1
-        }
-        return true
-    }
-}
-
-/// Passes requests through while writing them as JSONL into a temporary beside `path`, renamed at the end.
-final class SavedRequests: RequestStream {
-    private let inner: RequestStream
-    private let writer: FileIO.StreamWriter
-    private var buffer: [UInt8] = []
-
-    init(_ inner: RequestStream, path: String) throws {
-        self.inner = inner
-        writer = try FileIO.StreamWriter(path: path)
-    }
-
-    func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool {
-        let start = chunk.count
-        let more = try inner.next(limit, into: &chunk)
-        buffer.removeAll(keepingCapacity: true)
-        for r in chunk[start...] {
-            JSONWriter.write(r.jsonValue, into: &buffer)
-            buffer.append(0x0A)
-        }
-        try writer.write(buffer)
-        return more
-    }
-
-    func commit() throws { try writer.commit() }
 }

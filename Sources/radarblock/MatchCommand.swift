@@ -3,6 +3,7 @@
 import ContentRules
 import FileIO
 import Foundation
+import Parallel
 import Pipeline
 import RuleCompiler
 import RuleEngine
@@ -206,28 +207,19 @@ enum MatchCommand: Command {
     }
 
     /// Streams JSONL requests to JSONL answers with buffered reads and writes: lines are read in chunks,
-    /// each chunk answered in two halves on two cores (each with its own engine copy), and written in order.
+    /// each chunk split over the cores (each with its own engine copy), and written in order.
     static func answer(requestsFrom path: String, batch: inout MatchBatch) throws -> Int32 {
-        let fd: Int32
-        if path == "-" {
-            fd = 0
-        } else {
-            fd = open(path, O_RDONLY)
-            if fd < 0 { throw InputError("\(path): \(String(cString: strerror(errno)))") }
-        }
-        defer { if fd != 0 { close(fd) } }
+        var reader = try LineReader(path: path)
+        defer { reader.close() }
         var output = BufferedOutput(fd: 1)
-        var reader = LineReader(fd: fd)
-        let workers = ProcessInfo.processInfo.activeProcessorCount >= 2 ? 2 : 1
-        var batches = [batch] + (1..<max(workers, 1)).map { _ in batch.copy() }
-        var outputs = [[UInt8]](repeating: [], count: batches.count)
+        var batches = [batch] + (1..<Parallel.workers()).map { _ in batch.copy() }
         var lines: [LineReader.Line] = []
         var done = false
         while !done {
             lines.removeAll(keepingCapacity: true)
             var bytes = 0
             while lines.count < chunkLines && bytes < chunkBytes {
-                guard let line = try reader.next(path: path) else {
+                guard let line = try reader.next() else {
                     done = true
                     break
                 }
@@ -235,18 +227,12 @@ enum MatchCommand: Command {
                 lines.append(line)
             }
             if lines.isEmpty { break }
-            let share = (lines.count + batches.count - 1) / batches.count
-            lines.withUnsafeBufferPointer { lines in
-                batches.withUnsafeMutableBufferPointer { batches in
-                    outputs.withUnsafeMutableBufferPointer { outputs in
-                        DispatchQueue.concurrentPerform(iterations: batches.count) { w in
-                            outputs[w].removeAll(keepingCapacity: true)
-                            for line in lines[min(lines.count, w * share)..<min(lines.count, (w + 1) * share)] {
-                                batches[w].answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &outputs[w])
-                            }
-                        }
-                    }
+            let outputs = Parallel.mapShares(lines.count, states: &batches) { batch, share in
+                var out: [UInt8] = []
+                for line in lines[share] {
+                    batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out)
                 }
+                return out
             }
             for o in outputs {
                 output.buffer.append(contentsOf: o)
@@ -260,102 +246,4 @@ enum MatchCommand: Command {
     /// Lines per chunk: large enough to amortize waking the second core, small enough to stream.
     static let chunkLines = 16384
     static let chunkBytes = 8 << 20
-}
-
-/// Reads lines from a file descriptor in large chunks; a line longer than `maximumLineLength` is
-/// reported as too long (and skipped) instead of being held in memory.
-struct LineReader {
-    let fd: Int32
-    var buffer: [UInt8] = []
-    var start = 0
-    var eof = false
-    var number = 0
-    static let chunk = 1 << 20
-    static let maximumLineLength = 64 << 20
-
-    init(fd: Int32) { self.fd = fd }
-
-    struct Line {
-        var bytes: ArraySlice<UInt8>
-        var number: Int
-        var tooLong: Bool
-    }
-
-    mutating func next(path: String) throws -> Line? {
-        var skipping = false
-        while true {
-            let found: Int? = buffer.withUnsafeBytes { raw in
-                guard start < raw.count, let p = memchr(raw.baseAddress! + start, 0x0A, raw.count - start) else { return nil }
-                return raw.baseAddress!.distance(to: UnsafeRawPointer(p))
-            }
-            if let nl = found {
-                var end = nl
-                if end > start, buffer[end - 1] == 0x0D { end -= 1 }
-                let line = buffer[start..<end]
-                start = nl + 1
-                number += 1
-                return Line(bytes: line, number: number, tooLong: skipping)
-            }
-            if eof {
-                if start < buffer.count {
-                    let line = buffer[start...]
-                    start = buffer.count
-                    number += 1
-                    return Line(bytes: line, number: number, tooLong: skipping)
-                }
-                if skipping {
-                    number += 1
-                    return Line(bytes: [], number: number, tooLong: true)
-                }
-                return nil
-            }
-            if start > 0 {
-                buffer.removeSubrange(0..<start)
-                start = 0
-            }
-            if buffer.count > LineReader.maximumLineLength {
-                skipping = true
-                buffer.removeAll(keepingCapacity: true)
-            }
-            let old = buffer.count
-            buffer.reserveCapacity(old + LineReader.chunk)
-            buffer.append(contentsOf: repeatElement(0, count: LineReader.chunk))
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, LineReader.chunk) }
-            if n < 0 {
-                if errno == EINTR { buffer.removeSubrange(old...); continue }
-                throw InputError("\(path): \(String(cString: strerror(errno)))")
-            }
-            buffer.removeSubrange((old + n)...)
-            if n == 0 { eof = true }
-        }
-    }
-}
-
-/// Collects output and writes it with write(2); a closed pipe ends the run quietly.
-struct BufferedOutput {
-    let fd: Int32
-    var buffer: [UInt8] = []
-
-    init(fd: Int32) {
-        self.fd = fd
-        buffer.reserveCapacity(1 << 17)
-    }
-
-    /// False when the reader went away.
-    mutating func flush() -> Bool {
-        var offset = 0
-        let ok = buffer.withUnsafeBytes { raw -> Bool in
-            while offset < raw.count {
-                let n = write(fd, raw.baseAddress! + offset, raw.count - offset)
-                if n < 0 {
-                    if errno == EINTR { continue }
-                    return false
-                }
-                offset += n
-            }
-            return true
-        }
-        buffer.removeAll(keepingCapacity: true)
-        return ok
-    }
 }

@@ -1,0 +1,62 @@
+// Fixed-slot parallel maps: every result goes into the slot of its index, so the output order never
+// depends on scheduling. Sized by the core count; one core runs the same code on one worker.
+
+import Dispatch
+import Foundation
+
+public enum Parallel {
+    /// The workers to use for `items` independent items: the cores, at most one per item, at least one.
+    public static func workers(for items: Int = .max) -> Int {
+        max(1, min(ProcessInfo.processInfo.activeProcessorCount, items))
+    }
+
+    /// `body(i)` for every i in 0..<count on all cores; results in index order.
+    public static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
+        let workers = workers(for: count)
+        var slots = [T?](repeating: nil, count: count)
+        slots.withUnsafeMutableBufferPointer { buffer in
+            let out = buffer  // each index is written by exactly one worker
+            DispatchQueue.concurrentPerform(iterations: workers) { w in
+                var i = w
+                while i < count {
+                    out[i] = body(i)
+                    i += workers
+                }
+            }
+        }
+        return slots.map { $0! }
+    }
+
+    /// Two independent computations at once; single-threaded when there is one core.
+    public static func both<A, B>(_ a: () -> A, _ b: () -> B) -> (A, B) {
+        if workers(for: 2) == 1 { return (a(), b()) }
+        var first: A? = nil, second: B? = nil
+        withUnsafeMutablePointer(to: &first) { first in
+            withUnsafeMutablePointer(to: &second) { second in
+                DispatchQueue.concurrentPerform(iterations: 2) { i in
+                    if i == 0 { first.pointee = a() } else { second.pointee = b() }
+                }
+            }
+        }
+        return (first!, second!)
+    }
+
+    /// Splits 0..<count into one consecutive share per state and runs `body(&states[w], share)` for each at
+    /// once: a worker keeps its own state (an engine copy with its caches) across calls. Results in share
+    /// order, so concatenating them keeps the order of the items.
+    public static func mapShares<State, T>(_ count: Int, states: inout [State], _ body: (inout State, Range<Int>) -> T) -> [T] {
+        let workers = states.count
+        let size = (count + workers - 1) / max(workers, 1)
+        var slots = [T?](repeating: nil, count: workers)
+        states.withUnsafeMutableBufferPointer { states in
+            slots.withUnsafeMutableBufferPointer { out in
+                let (states, out) = (states, out)  // each worker touches only its own index
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    let lo = min(count, w * size), hi = min(count, lo + size)
+                    out[w] = body(&states[w], lo..<hi)
+                }
+            }
+        }
+        return slots.map { $0! }
+    }
+}

@@ -1,0 +1,58 @@
+import XCTest
+@testable import FileIO
+
+final class LineReaderTests: XCTestCase {
+    /// Small chunks and limits: lines cross chunk boundaries, and debug builds stay fast.
+    private func lines(of bytes: [UInt8], chunk: Int = 4, maximum: Int = 64) throws -> [(String, Int, Bool)] {
+        let path = NSTemporaryDirectory() + "linereader-\(UUID().uuidString).jsonl"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reader = try LineReader(path: path, chunk: chunk, maximumLineLength: maximum)
+        defer { reader.close() }
+        var out: [(String, Int, Bool)] = []
+        while let line = try reader.next() { out.append((String(decoding: line.bytes, as: UTF8.self), line.number, line.tooLong)) }
+        return out
+    }
+
+    func testLFCRLFAndAnUnterminatedLastLine() throws {
+        let got = try lines(of: Array("a\r\n\nb\nlast".utf8))
+        XCTAssertEqual(got.map(\.0), ["a", "", "b", "last"])
+        XCTAssertEqual(got.map(\.1), [1, 2, 3, 4])
+        XCTAssertFalse(got.contains { $0.2 })
+        XCTAssertTrue(try lines(of: []).isEmpty)
+    }
+
+    func testLinesLongerThanTheReadChunkArriveWhole() throws {
+        let long = String(repeating: "x", count: 50)
+        XCTAssertEqual(try lines(of: Array("\(long)\nshort\n".utf8)).map(\.0), [long, "short"])
+        XCTAssertEqual(try lines(of: Array("\(long)\r\nshort".utf8), chunk: 3).map(\.0), [long, "short"])
+    }
+
+    func testALineOverTheLimitIsReportedTooLongAndSkipped() throws {
+        let huge = String(repeating: "y", count: 200)
+        let got = try lines(of: Array("first\n\(huge)\nafter\n\(huge)".utf8))
+        XCTAssertEqual(got.map(\.1), [1, 2, 3, 4])
+        XCTAssertEqual(got.map(\.2), [false, true, false, true])
+        XCTAssertEqual(got[0].0, "first")
+        XCTAssertEqual(got[2].0, "after")
+    }
+
+    func testAMissingFileIsAnErrorNamingIt() {
+        XCTAssertThrowsError(try LineReader(path: "/nonexistent/requests.jsonl")) { error in
+            XCTAssertTrue(String(describing: error).hasPrefix("/nonexistent/requests.jsonl: "), "\(error)")
+        }
+    }
+
+    func testBufferedOutputWritesEverythingAndEmptiesItsBuffer() throws {
+        let path = NSTemporaryDirectory() + "bufferedoutput-\(UUID().uuidString)"
+        let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var output = BufferedOutput(fd: fd)
+        output.buffer = Array(repeating: 0x41, count: 300_000)
+        XCTAssertTrue(output.flush())
+        XCTAssertTrue(output.buffer.isEmpty)
+        close(fd)
+        XCTAssertEqual(try FileIO.read(path).count, 300_000)
+    }
+}

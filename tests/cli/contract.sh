@@ -1,0 +1,106 @@
+#!/usr/bin/env bash
+# The command contract of ../shared/DESIGN.md: every command's exit status (0 success, 1 invalid input or a
+# failed check, 2 usage; diff as diff(1): 0 same, 1 different, 2 trouble), `--help` on every command, and
+# the shape of `validate --json`. Each case states the one status it accepts.
+# usage: tests/cli/contract.sh RADARBLOCK
+set -uo pipefail
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+data="$here/../../data"
+rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+failures=0 cases=0
+fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
+# expect NAME STATUS CMD...: runs CMD (stdout in $tmp/out, stderr in $tmp/err) and checks its exit status.
+expect() {
+  local name=$1 want=$2; shift 2
+  cases=$((cases + 1))
+  "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
+  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want: $(head -c 600 "$tmp/err")"
+}
+stderr_has() { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(head -c 600 "$tmp/err")"; }
+# json_shape NAME PYTHON-EXPR: stdout is one JSON object v for which the expression holds.
+json_shape() {
+  python3 -c "import json,sys; v=json.loads(open('$tmp/out').read()); sys.exit(0 if ($2) else 1)" \
+    || fail "$1: stdout is not the expected JSON: $(head -c 600 "$tmp/out")"
+}
+cd "$tmp"
+
+# The top level: no command and an unknown command are usage errors; --help and --version succeed.
+expect "no command" 2 "$rb"
+expect "unknown command" 2 "$rb" frobnicate
+stderr_has "unknown command" "unknown command 'frobnicate'"
+expect "--help" 0 "$rb" --help
+expect "--version" 0 "$rb" --version
+
+# Every command the top-level usage lists has --help (exit 0, its usage on stdout) and refuses an
+# unknown option as a usage error that points to --help.
+commands=$("$rb" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p')
+[ "$(echo "$commands" | wc -w)" -ge 10 ] || fail "top-level usage lists only: $commands"
+for c in $commands; do
+  expect "$c --help" 0 "$rb" "$c" --help
+  grep -q "^usage: radarblock $c" "$tmp/out" || fail "$c --help: no 'usage: radarblock $c' line"
+  expect "$c --no-such-option" 2 "$rb" "$c" --no-such-option
+  stderr_has "$c --no-such-option" "Run 'radarblock $c --help' for usage."
+done
+
+# Inputs: a valid list, a list WebKit rejects (rule 1 has an invalid regex), and a file that is not JSON.
+echo '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}},
+{"trigger":{"url-filter":"(a"},"action":{"type":"block"}}]' > invalid.json
+echo '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}}]' > valid.json
+echo 'not json' > garbage.json
+
+# validate: 0 valid, 1 invalid, 2 usage; --json prints exactly the documented keys.
+expect "validate valid" 0 "$rb" validate valid.json
+expect "validate invalid" 1 "$rb" validate invalid.json
+expect "validate no file" 2 "$rb" validate
+expect "validate --json valid" 0 "$rb" validate valid.json --json
+json_shape "validate --json valid" 'v == {"valid": True, "rules": 1}'
+expect "validate --json invalid" 1 "$rb" validate invalid.json --json
+json_shape "validate --json invalid" \
+  'set(v) == {"valid", "error", "message", "rule"} and v["valid"] is False and v["error"] == "JSONInvalidRegex" and isinstance(v["message"], str) and v["message"] and v["rule"] == 1'
+expect "validate --json not JSON" 1 "$rb" validate garbage.json --json
+json_shape "validate --json not JSON" \
+  'set(v) == {"valid", "error", "message", "rule"} and v["valid"] is False and v["error"] == "JSONInvalid" and v["rule"] is None'
+
+# compile and inspect.
+expect "compile" 0 "$rb" compile valid.json -o valid.rbc
+expect "compile invalid" 1 "$rb" compile invalid.json -o invalid.rbc
+[ -e invalid.rbc ] && fail "compile invalid: wrote invalid.rbc"
+expect "compile without -o" 2 "$rb" compile valid.json
+expect "inspect" 0 "$rb" inspect valid.rbc --json
+json_shape "inspect --json" 'v["compiledRules"] == 1 and v["sourceRules"] == 1'
+expect "inspect not an .rbc" 1 "$rb" inspect valid.json
+
+# match: an answer is 0, a list that cannot be loaded 1, a missing --top-url 2.
+expect "match --url" 0 "$rb" match valid.rbc --url https://tracker.example/x.js --top-url https://news.example/ --type script --json
+json_shape "match --url" 'v["actions"] == [{"type": "block"}]'
+expect "match a missing list" 1 "$rb" match missing.json --url https://tracker.example/ --top-url https://news.example/
+expect "match --url without --top-url" 2 "$rb" match valid.rbc --url https://tracker.example/
+
+# convert, surrogates, tds, build on the repository's small data.
+expect "convert" 0 "$rb" convert --tds "$data/tds.json" --config "$data/privacy-config.json" -o rules.json
+expect "convert not JSON" 1 "$rb" convert --tds garbage.json -o out.json
+expect "convert without --tds" 2 "$rb" convert -o out.json
+expect "surrogates" 0 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" -o s.js
+expect "surrogates missing file" 1 "$rb" surrogates --tds "$data/tds.json" --surrogates missing.txt -o s.js
+expect "tds" 0 "$rb" tds --radar "$data/radar" -o tds.json
+expect "tds missing radar" 1 "$rb" tds --radar missing-dir -o tds.json
+expect "build" 0 "$rb" build --tds "$data/tds.json" --config "$data/privacy-config.json" --out release
+expect "build not JSON" 1 "$rb" build --tds garbage.json --out release-bad
+expect "build without --out" 2 "$rb" build --tds "$data/tds.json"
+
+# diff follows diff(1): 0 no differences, 1 different, 2 trouble (also for usage).
+expect "diff same" 0 "$rb" diff valid.json valid.json
+expect "diff different" 1 "$rb" diff valid.json rules.json
+expect "diff missing side" 2 "$rb" diff valid.json missing.json
+stderr_has "diff missing side" "missing.json"
+expect "diff one side" 2 "$rb" diff valid.json
+
+# install: a store's status needs no WebKit; a missing release is 1, a missing --store 2.
+expect "install --status" 0 "$rb" install --status --store store
+expect "install a missing release" 1 "$rb" install missing-release --store store
+expect "install without --store" 2 "$rb" install release
+
+echo "tests/cli/contract.sh: $cases cases, $failures failures"
+[ "$failures" -eq 0 ]

@@ -27,7 +27,7 @@ if [ Sources/CWebKitIDNA/cwebkitidna.c -nt "$out/objects/cwebkitidna.o" ]; then
 fi
 
 # Swift modules in dependency order.
-modules=(StrictJSON FileIO Digest Domains ContentRules TrackerData RuleBuilder RuleCompiler RuleEngine Surrogates)
+modules=(StrictJSON FileIO Parallel Digest Domains ContentRules TrackerData RuleBuilder RuleCompiler RuleEngine Surrogates)
 for m in "${modules[@]}"; do
   obj="$out/objects/$m.o"
   objects+=("$obj")

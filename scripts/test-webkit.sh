@@ -245,6 +245,20 @@ ios_diff_deciding_rules() {  # issue 14: all 28,304 flips, the engine's deciding
   /usr/bin/python3 "$here/scripts/testing/check_deciding_rules.py" "$bin" "$tmp/ios-diff.json" "$tmp/ios-old" "$tmp/ios-new" --flips 28304
 }
 
+verify_webkit_build() {  # build --verify-webkit: every list compiled by WebKit, its verdict recorded in the manifest
+  "$bin" build --tds "$here/data/tds.json" --config "$here/data/privacy-config.json" --max-rules 60 --verify-webkit \
+    --target "$target" --out "$tmp/verified" > /dev/null 2>&1 || return 1
+  /usr/bin/python3 - "$tmp/verified/manifest.json" <<'PY'
+import json, sys
+m = json.load(open(sys.argv[1]))
+v = m.get("webkitVerification") or {}
+names = [l["rules"] for l in m["lists"]]
+accepted = [a["list"] for a in v.get("accepted", [])]
+print("webkitVerification: WebKitGTK %s accepted %s of lists %s" % (v.get("webkitVersion"), accepted, names))
+sys.exit(0 if len(names) == 2 and accepted == names and v.get("webkitVersion") else 1)
+PY
+}
+
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
 webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 23 lists, 120 s)
   /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
@@ -269,6 +283,7 @@ run "differential: match vs WebKit on random rule lists (seed $seed, $cases case
 run "split: a dataset of more than 200,000 rules" split_200k
 run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff
 run "every flip of the iOS diff: the engine's deciding rule is Explain's" ios_diff_deciding_rules
+run "build --verify-webkit: WebKit compiles every list and the manifest records it" verify_webkit_build
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 

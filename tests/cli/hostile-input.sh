@@ -8,6 +8,7 @@
 #   B3 a surrogate body with a syntax error is dropped with an error naming it; the bundle passes node --check
 #   B4 tds --strict that fails writes no output
 #   B5 duplicate JSON keys are reported, and fail convert --strict without output
+#   B7 a TDS in which nothing blocks: ddg's empty list is refused by convert and build, and nothing is written
 #   C3 an endless download stops at --max-download-size; a gzip bomb too
 #   minor: diff errors name the file; build --out FILE/sub; FIFO and <(...) inputs; match --type bogus exits 2;
 #          diff --requests reads CRLF JSONL; a long value is cut in messages
@@ -125,6 +126,17 @@ contains "B5 lenient" "\$.trackers: duplicate key at line"
 expect "B5 strict" 1 "$rb" convert --tds dup.json --strict -o dup-strict.json
 contains "B5 strict" "duplicate key"
 [ -e dup-strict.json ] && fail "B5: convert --strict wrote its output"
+
+# B7: a TDS in which no tracker blocks gives an empty ddg list (TrackerRadarKit emits nothing), which WebKit
+# rejects: convert and build say so and write nothing; faithful mode still has its top-document rule.
+printf '{"trackers":{"quiet.example":{"domain":"quiet.example","default":"ignore","rules":[]}},"entities":{},"domains":{}}' > quiet.json
+expect "B7 convert ddg" 1 "$rb" convert --tds quiet.json --mode ddg -o quiet-rules.json
+contains "B7 convert ddg" "WebKit rejects an empty list"
+[ -e quiet-rules.json ] && fail "B7: convert wrote an empty list"
+expect "B7 build ddg" 1 "$rb" build --tds quiet.json --mode ddg --out quiet-release
+contains "B7 build ddg" "produced no rules"
+[ -e quiet-release ] && fail "B7: build left a release"
+expect "B7 convert faithful" 0 "$rb" convert --tds quiet.json -o quiet-faithful.json
 
 # C3: bounded downloads against a loopback server.
 python3 "$root/scripts/testing/http_fixture_server.py" "$tmp" > port.txt &

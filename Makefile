@@ -16,7 +16,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
 FUZZ_SECONDS ?= 30
-.PHONY: all deps deps-test build demo test test-deps test-js test-cli test-webkit test-dist test-fuzz fuzz bench dist install clean
+.PHONY: all deps deps-test build demo test test-deps test-js test-cli test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -38,6 +38,7 @@ test: deps-test build
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-cli
+	$(MAKE) --no-print-directory test-optimizer
 	$(MAKE) --no-print-directory test-webkit
 	$(MAKE) --no-print-directory test-dist
 	$(MAKE) --no-print-directory test-fuzz
@@ -52,6 +53,11 @@ test-js: build
 test-cli: build
 	tests/cli/hostile-input.sh $(RELEASE_BIN)
 	tests/cli/contract.sh $(RELEASE_BIN)
+
+# The optimization stage decides every request as the unoptimized list does (shared iOS data; 1M random requests).
+test-optimizer: build
+	@if [ -d "$(SHARED)/data/ddg/tds" ]; then python3 scripts/testing/check_optimizer_equivalence.py $(RELEASE_BIN) $(SHARED)/data/ddg; \
+	else echo "test-optimizer: SKIPPED: $(SHARED)/data/ddg not found (the shared iOS data is not in the repository)"; fi
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)

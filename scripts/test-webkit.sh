@@ -185,6 +185,18 @@ PY
   /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old/rules.json" "$tmp/ios-new/rules.json" 60
 }
 
+optimizer_in_webkit() {  # issue 13: requests on joined host+in-url rules (ports, URLs in URLs): WebKit decides them as before, as match says
+  need_shared || return 77
+  local config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json tds=$ddg/tds/ios-tds_v5_2025-06-17.json
+  "$bin" build --target "$target" --tds "$tds" --config "$config" --out "$tmp/opt-on" >/dev/null 2>&1 || return 1
+  "$bin" build --target "$target" --tds "$tds" --config "$config" --out "$tmp/opt-off" --no-optimize >/dev/null 2>&1 || return 1
+  "$bin" diff "$tmp/opt-off" "$tmp/opt-on" --format json -o "$tmp/opt-diff.json" --save-corpus "$tmp/opt-corpus.jsonl"
+  [ $? -le 1 ] || return 1
+  /usr/bin/python3 "$here/scripts/testing/optimizer_corpus.py" "$tmp/opt-corpus.jsonl" 30000 "$tmp/opt-random.jsonl" --seed "$seed" || return 1
+  /usr/bin/python3 "$here/scripts/testing/verify_optimizer_in_webkit.py" "$bin" "$tmp/opt-off/rules.json" "$tmp/opt-on/rules.json" \
+    "$tmp/opt-on/provenance.json" "$tmp/opt-random.jsonl" 150
+}
+
 tracker_report_reference() {  # issue 15: radarblock:tracker events on the 134 reference cases: one per tracker request, blocked = WebKit
   need_shared || return 77
   "$bin" convert --target "$target" --tds "$ref/tracker_radar_reference.json" -o "$tmp/report-ref-rules.json" 2>/dev/null || return 1
@@ -283,6 +295,7 @@ run "differential: match vs WebKit on random rule lists (seed $seed, $cases case
 run "split: a dataset of more than 200,000 rules" split_200k
 run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff
 run "every flip of the iOS diff: the engine's deciding rule is Explain's" ios_diff_deciding_rules
+run "optimizer: requests on joined host+in-url rules decided alike in WebKit before and after, as match says (seed $seed)" optimizer_in_webkit
 run "build --verify-webkit: WebKit compiles every list and the manifest records it" verify_webkit_build
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction

@@ -300,8 +300,11 @@ public enum ReleaseBuilder {
         counts["surrogates"] = Double(surrogateCount)
         if reportsTrackers(inputs, options) { counts["trackerReport"] = 1 }
         counts["conversionIssues"] = Double(built.issues.count)
-        counts["optimized"] = options.optimize ? 1 : 0
-        counts["optimizedAwayRules"] = Double(optimization.rulesIn - optimization.rulesOut)
+        // Absent without the stage, so that `--no-optimize` writes the manifest it wrote before the stage existed.
+        if options.optimize {
+            counts["optimized"] = 1
+            counts["optimizedAwayRules"] = Double(optimization.rulesIn - optimization.rulesOut)
+        }
         if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
 
         let manifest = Manifest(

@@ -12,7 +12,7 @@
 #   C3 an endless download stops at --max-download-size; a gzip bomb too
 #   minor: diff errors name the file; build --out FILE/sub; FIFO and <(...) inputs; match --type bogus exits 2;
 #          diff --requests reads CRLF JSONL; a long value is cut in messages
-# usage: tests/cli/hostile-input.sh RADARBLOCK
+# usage: Tests/cli/hostile-input.sh RADARBLOCK
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$here/../.."
@@ -182,5 +182,5 @@ json.dump(t, open('long-key.json', 'w'))"
 expect "long value" 0 "$rb" convert --tds long-key.json -o long.json
 [ "$(wc -c < "$tmp/out")" -lt 20000 ] || fail "long value: $(wc -c < "$tmp/out") bytes of messages for one 5 MB key"
 
-echo "tests/cli/hostile-input.sh: $cases cases, $failures failures"
+echo "Tests/cli/hostile-input.sh: $cases cases, $failures failures"
 [ "$failures" -eq 0 ]

@@ -1,7 +1,7 @@
 """Checks of the real-WebKit harness itself, against facts that cannot fail silently.
 
-Runs with pytest (`python3 -m pytest tests/webkit`) or as a plain script
-(`/usr/bin/python3 tests/webkit/test_harness.py`). Every check goes through scripts/webkit-check, so
+Runs with pytest (`python3 -m pytest Tests/webkit`) or as a plain script
+(`/usr/bin/python3 Tests/webkit/test_harness.py`). Every check goes through scripts/webkit-check, so
 it exercises the real command line (Xvfb, WebKitGTK, the proxy). Tests that need DuckDuckGo's data
 from ../shared are skipped when it is absent.
 """

@@ -2,7 +2,7 @@
 # The command contract of ../shared/DESIGN.md: every command's exit status (0 success, 1 invalid input or a
 # failed check, 2 usage; diff as diff(1): 0 same, 1 different, 2 trouble), `--help` on every command, and
 # the shape of `validate --json`. Each case states the one status it accepts.
-# usage: tests/cli/contract.sh RADARBLOCK
+# usage: Tests/cli/contract.sh RADARBLOCK
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 data="$here/../../data"
@@ -102,5 +102,5 @@ expect "install --status" 0 "$rb" install --status --store store
 expect "install a missing release" 1 "$rb" install missing-release --store store
 expect "install without --store" 2 "$rb" install release
 
-echo "tests/cli/contract.sh: $cases cases, $failures failures"
+echo "Tests/cli/contract.sh: $cases cases, $failures failures"
 [ "$failures" -eq 0 ]

@@ -20,7 +20,7 @@ SHARED = os.path.normpath(os.path.join(REPO, "..", "shared"))
 TRK_OUTPUT = os.path.join(SHARED, "data", "ddg", "trackerradarkit-output", "reference-tds.trk-rules.json.gz")
 REFERENCE_TESTS = os.path.join(SHARED, "data", "ddg", "reference-tests", "tracker-radar-tests",
                                "TR-domain-matching", "domain_matching_tests.json")
-SURROGATE_DOUBLE = os.path.join(REPO, "tests", "webkit", "fixtures", "test-surrogate-bundle.js")
+SURROGATE_DOUBLE = os.path.join(REPO, "Tests", "webkit", "fixtures", "test-surrogate-bundle.js")
 # DuckDuckGo's own converter (TrackerRadarKit) output passes 104 of the 134 reference tests in real WebKit.
 TRK_KNOWN_PASSED = 104
 

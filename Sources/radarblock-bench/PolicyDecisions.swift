@@ -55,7 +55,7 @@ struct Outcome: Hashable {
 }
 
 /// The classifier's outcomes for every domain under one policy, computed once per distinct policy.
-final class OutcomeTable {
+struct OutcomeTable {
     let domains: [RadarDomain]
     /// The same domains with one resource per distinct `rule` (countDistinctRules).
     let distinctRuleDomains: [RadarDomain]
@@ -76,7 +76,7 @@ final class OutcomeTable {
         return c
     }
 
-    func outcomes(_ policy: TdsPolicy, distinctRules: Bool) -> [Outcome] {
+    mutating func outcomes(_ policy: TdsPolicy, distinctRules: Bool) -> [Outcome] {
         let key = Key(policy: policy, distinctRules: distinctRules)
         if let known = memo[key] { return known }
         let computed = (distinctRules ? distinctRuleDomains : domains).map { d -> Outcome in
@@ -114,7 +114,7 @@ struct CandidateOutcomes {
     var anyCookieIsEvidence: [Outcome]?
     var noEvidence: [Outcome]?
 
-    init(_ policy: TdsPolicy, _ x: PolicyExperiment, _ table: OutcomeTable) {
+    init(_ policy: TdsPolicy, _ x: PolicyExperiment, _ table: inout OutcomeTable) {
         base = table.outcomes(policy, distinctRules: x.countDistinctRules)
         if x.minCookieShare != nil { anyCookieIsEvidence = table.outcomes(policy.anyCookieIsEvidence, distinctRules: x.countDistinctRules) }
         if x.evidenceMinResourceSites != nil { noEvidence = table.outcomes(policy.noEvidence, distinctRules: x.countDistinctRules) }
@@ -195,7 +195,7 @@ func runTdsPolicy(radarDirectory: String, candidatesPath: String) {
     guard !radar.domains.isEmpty else { fail("\(radarDirectory): no usable domain files") }
     for issue in radar.issues { FileHandle.standardError.write(Data("radarblock-bench: \(issue)\n".utf8)) }
     let bytes = candidatesPath == "-" ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : readFile(candidatesPath)
-    let table = OutcomeTable(radar)
+    var table = OutcomeTable(radar)
     var out = Array((JSONWriter.string(.object(JSONObject([("domains", .array(radar.domains.map { .string($0.domain) }))]))) + "\n").utf8)
     var lineNumber = 0
     for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
@@ -203,7 +203,7 @@ func runTdsPolicy(radarDirectory: String, candidatesPath: String) {
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
         let policy: TdsPolicy, x: PolicyExperiment
         do { (policy, x) = try candidate(line, source: "\(candidatesPath): line \(lineNumber)") } catch { fail("\(error)") }
-        let outcomes = CandidateOutcomes(policy, x, table)
+        let outcomes = CandidateOutcomes(policy, x, &table)
         for (i, d) in table.domains.enumerated() {
             switch decide(d, i, x, outcomes) {
             case .block?: out.append(UInt8(ascii: "B"))

@@ -48,11 +48,11 @@ test-deps:
 	python3 scripts/check-deps.py
 
 test-js: build
-	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
+	Tests/js/run.sh $(RELEASE_BIN) $(SHARED)
 
 test-cli: build
-	tests/cli/hostile-input.sh $(RELEASE_BIN)
-	tests/cli/contract.sh $(RELEASE_BIN)
+	Tests/cli/hostile-input.sh $(RELEASE_BIN)
+	Tests/cli/contract.sh $(RELEASE_BIN)
 
 # The optimization stage decides every request as the unoptimized list does (shared iOS data; 1M random requests).
 test-optimizer: build
@@ -71,7 +71,7 @@ install: build
 
 # The shipped artifacts: tarball on a PATH without Swift, ldd, the .deb (dpkg -i, then purge), man page = --help.
 test-dist: dist
-	BUILD_DIR=$(BUILD_DIR) tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
+	BUILD_DIR=$(BUILD_DIR) Tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
 
 # Fuzz targets (Fuzz/): every target for FUZZ_SECONDS each; fails on a crash, leak, timeout or OOM.
 fuzz: build

@@ -42,10 +42,10 @@ r[:0] = [{"rule": "tracker\\.example\\/bad\\.js", "surrogate": "bad.js"}, {"rule
 json.dump(t, open(sys.argv[2], "w"))' "$here/data/tds.json" "$tmp/hostile-surrogates-tds.json" || return 1
   "$bin" surrogates --tds "$tmp/hostile-surrogates-tds.json" --surrogates "$tmp/hostile-surrogates.txt" -o "$tmp/hostile-bodies.js" 2>"$tmp/hostile-bodies.err"
   [ $? -eq 1 ] && grep -q 'surrogate "bad.js"' "$tmp/hostile-bodies.err" || { cat "$tmp/hostile-bodies.err"; return 1; }
-  "$here/tests/js/webkit-surrogates.sh" load "$tmp/hostile-bodies.js"
+  "$here/Tests/js/webkit-surrogates.sh" load "$tmp/hostile-bodies.js"
 }
 
-harness_self_test() { /usr/bin/python3 "$here/tests/webkit/test_harness.py"; }
+harness_self_test() { /usr/bin/python3 "$here/Tests/webkit/test_harness.py"; }
 
 faithful_reference() {  # 134 of 134 reference cases in real WebKit, and match answers them as WebKit did
   need_shared || return 77
@@ -74,14 +74,14 @@ surrogates_reference() {  # surrogate cases: blocked, expression true; no surrog
   need_shared || return 77
   "$bin" convert --target "$target" --tds "$ref/tracker_radar_reference.json" -o "$tmp/faithful.json" 2>/dev/null || return 1
   "$bin" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" -o "$tmp/surrogates.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" reference "$tmp/faithful.json" "$tmp/surrogates.js" "$ref/domain_matching_tests.json" | { grep -v "\"ok\": true" || true; }
+  "$here/Tests/js/webkit-surrogates.sh" reference "$tmp/faithful.json" "$tmp/surrogates.js" "$ref/domain_matching_tests.json" | { grep -v "\"ok\": true" || true; }
 }
 
 ios_surrogate_bundle_loads() {
   need_shared || return 77
   "$bin" surrogates --tds "$ddg/tds/ios-tds_v5_2025-06-17.json" --surrogates "$ddg/surrogates/surrogates.txt" \
     --config "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" -o "$tmp/ios-surrogates.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" load "$tmp/ios-surrogates.js"
+  "$here/Tests/js/webkit-surrogates.sh" load "$tmp/ios-surrogates.js"
 }
 
 shared_tds_compile() {  # every shared TDS converts and compiles in WebKit, both modes, with and without the config
@@ -223,23 +223,23 @@ tracker_report_features() {  # the same on request-blocklist (40 loads) and clic
 }
 
 tracker_report_paths() {  # every kind of load, blocked and allowed: events where the bundle sees the path, none for the README's gaps
-  local c=$here/tests/js/cases
+  local c=$here/Tests/js/cases
   "$bin" convert --target "$target" --tds "$c/report-tds.json" --config "$c/report-config.json" \
     --unprotected "$c/report-unprotected.txt" -o "$tmp/tr-paths-rules.json" 2>/dev/null || return 1
   "$bin" surrogates --tds "$c/report-tds.json" --config "$c/report-config.json" --unprotected "$c/report-unprotected.txt" \
     --surrogates "$c/report-surrogates.txt" --report-trackers -o "$tmp/tr-paths.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js" || return 1
+  "$here/Tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js" || return 1
   # contentBlocking disabled: the report bundle installs nothing (no events, fetch and XHR not wrapped).
   /usr/bin/python3 -c 'import json, sys
 c = json.load(open(sys.argv[1])); c["features"]["contentBlocking"]["state"] = "disabled"; json.dump(c, open(sys.argv[2], "w"))' \
     "$c/report-config.json" "$tmp/tr-disabled-config.json" || return 1
   "$bin" surrogates --tds "$c/report-tds.json" --config "$tmp/tr-disabled-config.json" --surrogates "$c/report-surrogates.txt" \
     --report-trackers -o "$tmp/tr-disabled.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js" || return 1
+  "$here/Tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js" || return 1
   # Hostile dataset strings in the report's fields (entity, displayName, category): inert as a user script and inline.
   "$bin" surrogates --tds "$c/hostile-tds.json" --surrogates "$c/hostile-surrogates.txt" --config "$c/hostile-config.json" \
     --report-trackers -o "$tmp/tr-hostile.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" hostile "$tmp/tr-hostile.js"
+  "$here/Tests/js/webkit-surrogates.sh" hostile "$tmp/tr-hostile.js"
 }
 
 tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 benign on one page, events = WebKit
@@ -248,7 +248,7 @@ tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 be
   "$bin" convert --target "$target" --tds "$tds" --config "$config" -o "$tmp/tr-ios-rules.json" 2>/dev/null || return 1
   "$bin" surrogates --tds "$tds" --config "$config" --surrogates "$ddg/surrogates/surrogates.txt" --report-trackers \
     -o "$tmp/tr-ios.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" trackers "$tmp/tr-ios-rules.json" "$tmp/tr-ios.js" "$tds" "$seed"
+  "$here/Tests/js/webkit-surrogates.sh" trackers "$tmp/tr-ios-rules.json" "$tmp/tr-ios.js" "$tds" "$seed"
 }
 
 ios_diff_deciding_rules() {  # issue 14: all 28,304 flips, the engine's deciding rule = Explain's (release binary; XCTest samples)

@@ -217,30 +217,12 @@ private struct URLCanonicalizer {
         } else if special {
             // Special authority: any run of slashes and backslashes is ignored.
             while p < input.count, input[p] == UInt8(ascii: "/") || input[p] == UInt8(ascii: "\\") { p += 1 }
-            out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: "/")])
-            var end = p
-            while end < input.count {
-                let b = input[end]
-                if b == UInt8(ascii: "/") || b == UInt8(ascii: "\\") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { break }
-                end += 1
-            }
-            guard let r = parseAuthority(p..<end, special: true, scheme: scheme) else { return nil }
+            guard let r = parseAuthorityAndPath(from: &p, special: true, scheme: scheme) else { return nil }
             hostRange = r
-            p = end
-            parsePath(from: &p, special: true, hasHost: true)
         } else if p + 1 < input.count, input[p] == UInt8(ascii: "/"), input[p + 1] == UInt8(ascii: "/") {
             p += 2
-            out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: "/")])
-            var end = p
-            while end < input.count {
-                let b = input[end]
-                if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { break }
-                end += 1
-            }
-            guard let r = parseAuthority(p..<end, special: false, scheme: scheme) else { return nil }
+            guard let r = parseAuthorityAndPath(from: &p, special: false, scheme: scheme) else { return nil }
             hostRange = r
-            p = end
-            parsePath(from: &p, special: false, hasHost: true)
         } else if p < input.count, input[p] == UInt8(ascii: "/") {
             parsePath(from: &p, special: false, hasHost: false)
         } else {
@@ -279,6 +261,22 @@ private struct URLCanonicalizer {
                 p += 1
             }
         }
+    }
+
+    /// "//", the authority (up to '/', '?', '#', and for special URLs '\') and the path after it; returns the host's
+    /// range in the output.
+    mutating func parseAuthorityAndPath(from p: inout Int, special: Bool, scheme: String) -> Range<Int>? {
+        out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: "/")])
+        var end = p
+        while end < input.count {
+            let b = input[end]
+            if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || (special && b == UInt8(ascii: "\\")) { break }
+            end += 1
+        }
+        guard let hostRange = parseAuthority(p..<end, special: special, scheme: scheme) else { return nil }
+        p = end
+        parsePath(from: &p, special: special, hasHost: true)
+        return hostRange
     }
 
     /// Writes `[userinfo@]host[:port]`; returns the host's range in the output.

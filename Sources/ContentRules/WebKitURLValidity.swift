@@ -108,6 +108,7 @@ enum WebKitURLValidity {
 
     // MARK: host and port (URLParser::parseHostAndPort)
 
+    /// The host runs to the first ':' (after an IPv6 literal's ']'), the port after it.
     static func hostAndPortIsValid(_ s: [UInt32], special: Bool, file: Bool) -> Bool {
         guard let first = s.first, first != 0x3A else { return false }
         let hostEnd: Int
@@ -124,6 +125,7 @@ enum WebKitURLValidity {
         return portIsValid(Array(s[(hostEnd + 1)...]), file: file)
     }
 
+    /// WHATWGHost reads UTF-8, as CanonicalURL gets it from request lines.
     static func utf8(_ codePoints: ArraySlice<UInt32>) -> [UInt8] {
         var out: [UInt8] = []
         out.reserveCapacity(codePoints.count)

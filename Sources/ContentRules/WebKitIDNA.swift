@@ -1,6 +1,6 @@
 // UTS #46 ToASCII as WebKit's URLParser::domainToASCII does it (ICU with WebKit's options and tolerated errors,
-// through the CWebKitIDNA shim; at most 2048 UTF-16 units, WebKit's buffer). One home for the redirect-URL check
-// (WebKitURLValidity) and the request canonicaliser (RuleEngine's CanonicalURL).
+// through the CWebKitIDNA shim; at most 2048 UTF-16 units, WebKit's buffer), for WHATWGHost's domains: the host
+// parser of both the redirect-URL check and the request canonicaliser (RuleEngine's CanonicalURL).
 
 import CWebKitIDNA
 

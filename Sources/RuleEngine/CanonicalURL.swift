@@ -6,7 +6,8 @@
 // ports, slash/backslash handling, user info, hosts (percent-decoding, IDNA to punycode, forbidden
 // code points, IPv4 in all WHATWG notations, IPv6 compression), dot segments, and WebKit's
 // percent-encode sets for path, query (special: also "'"), fragment and user info. Internationalized
-// hosts go through ICU's UTS #46 configured as WebKit configures it.
+// hosts go through ICU's UTS #46 configured as WebKit configures it. The host itself is ContentRules'
+// WHATWGHost, the parser the redirect-URL check uses too.
 
 import ContentRules
 
@@ -62,20 +63,15 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         p += 2
         let hostStart = p
         var labelStart = p
-        var lastLabelAllDigits = true
         var previous: UInt8 = UInt8(ascii: ".")
         while p < n {
             let b = u[p]
-            if (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "-") {
-                lastLabelAllDigits = false
-            } else if b >= 0x30 && b <= 0x39 {
-            } else if b == UInt8(ascii: ".") {
+            if b == UInt8(ascii: ".") {
                 if previous == UInt8(ascii: ".") { return nil }
                 labelStart = p + 1
-                lastLabelAllDigits = true
             } else if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
                 break
-            } else {
+            } else if !((b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "-") || WHATWGHost.isDigit(b)) {
                 return nil
             }
             previous = b
@@ -83,9 +79,10 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         }
         let hostEnd = p
         guard hostEnd > hostStart, u[hostStart] != UInt8(ascii: ".") else { return nil }
-        // Hosts that could be IPv4 numbers or punycode take the full path.
-        if lastLabelAllDigits { return nil }
-        if hostEnd - labelStart >= 2, u[labelStart] == UInt8(ascii: "0"), u[labelStart + 1] == UInt8(ascii: "x") { return nil }
+        // Hosts that could be IPv4 numbers or punycode take the full path. A last label that starts with a letter
+        // or '-' fails WebKit's first IPv4 piece there, so the host is a domain; one that starts with a digit may not
+        // be ("42949672950x" overflows into a hex piece and is refused), nor may an empty one (a trailing dot).
+        if labelStart == hostEnd || WHATWGHost.isDigit(u[labelStart]) { return nil }
         var k = hostStart
         while k + 3 < hostEnd {
             if u[k] == UInt8(ascii: "x"), u[k + 1] == UInt8(ascii: "n"), u[k + 2] == UInt8(ascii: "-"), u[k + 3] == UInt8(ascii: "-") { return nil }
@@ -138,7 +135,7 @@ private enum EncodeSet {
     case c0Control, fragment, path, query, specialQuery, userInfo
 
     func contains(_ b: UInt8) -> Bool {
-        if b < 0x20 || b > 0x7E { return true }
+        if WHATWGHost.isC0ControlPercentEncoded(b) { return true }
         switch self {
         case .c0Control: return false
         case .fragment:
@@ -167,41 +164,9 @@ private enum EncodeSet {
     }
 }
 
-/// Forbidden in a domain (special URLs), after IDNA.
-private func isForbiddenDomainByte(_ b: UInt8) -> Bool {
-    if b <= 0x20 || b == 0x7F { return true }
-    switch b {
-    case UInt8(ascii: "#"), UInt8(ascii: "%"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "<"), UInt8(ascii: ">"),
-         UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "^"),
-         UInt8(ascii: "|"): return true
-    default: return false
-    }
-}
-
-/// Forbidden in an opaque host (non-special URLs).
-private func isForbiddenHostByte(_ b: UInt8) -> Bool {
-    switch b {
-    case 0, 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "#"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "<"),
-         UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"),
-         UInt8(ascii: "^"), UInt8(ascii: "|"): return true
-    default: return false
-    }
-}
-
-private let hexDigits: [UInt8] = Array("0123456789ABCDEF".utf8)
-
-@inline(__always) private func hexValue(_ b: UInt8) -> UInt8? {
-    switch b {
-    case 0x30...0x39: return b - 0x30
-    case 0x41...0x46: return b - 0x41 + 10
-    case 0x61...0x66: return b - 0x61 + 10
-    default: return nil
-    }
-}
-
-@inline(__always) private func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
-@inline(__always) private func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
-@inline(__always) private func lower(_ b: UInt8) -> UInt8 { (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b }
+@inline(__always) private func isAlpha(_ b: UInt8) -> Bool { WHATWGHost.isAlpha(b) }
+@inline(__always) private func isDigit(_ b: UInt8) -> Bool { WHATWGHost.isDigit(b) }
+@inline(__always) private func lower(_ b: UInt8) -> UInt8 { WHATWGHost.lowercased(b) }
 
 // MARK: - Parser
 
@@ -252,30 +217,12 @@ private struct URLCanonicalizer {
         } else if special {
             // Special authority: any run of slashes and backslashes is ignored.
             while p < input.count, input[p] == UInt8(ascii: "/") || input[p] == UInt8(ascii: "\\") { p += 1 }
-            out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: "/")])
-            var end = p
-            while end < input.count {
-                let b = input[end]
-                if b == UInt8(ascii: "/") || b == UInt8(ascii: "\\") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { break }
-                end += 1
-            }
-            guard let r = parseAuthority(p..<end, special: true, scheme: scheme) else { return nil }
+            guard let r = parseAuthorityAndPath(from: &p, special: true, scheme: scheme) else { return nil }
             hostRange = r
-            p = end
-            parsePath(from: &p, special: true, hasHost: true)
         } else if p + 1 < input.count, input[p] == UInt8(ascii: "/"), input[p + 1] == UInt8(ascii: "/") {
             p += 2
-            out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: "/")])
-            var end = p
-            while end < input.count {
-                let b = input[end]
-                if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { break }
-                end += 1
-            }
-            guard let r = parseAuthority(p..<end, special: false, scheme: scheme) else { return nil }
+            guard let r = parseAuthorityAndPath(from: &p, special: false, scheme: scheme) else { return nil }
             hostRange = r
-            p = end
-            parsePath(from: &p, special: false, hasHost: true)
         } else if p < input.count, input[p] == UInt8(ascii: "/") {
             parsePath(from: &p, special: false, hasHost: false)
         } else {
@@ -291,9 +238,7 @@ private struct URLCanonicalizer {
 
     mutating func appendEncoded(_ b: UInt8, _ set: EncodeSet) {
         if set.contains(b) {
-            out.append(UInt8(ascii: "%"))
-            out.append(hexDigits[Int(b >> 4)])
-            out.append(hexDigits[Int(b & 0xF)])
+            WHATWGHost.appendPercentEncoded(b, to: &out)
         } else {
             out.append(b)
         }
@@ -316,6 +261,22 @@ private struct URLCanonicalizer {
                 p += 1
             }
         }
+    }
+
+    /// "//", the authority (up to '/', '?', '#', and for special URLs '\') and the path after it; returns the host's
+    /// range in the output.
+    mutating func parseAuthorityAndPath(from p: inout Int, special: Bool, scheme: String) -> Range<Int>? {
+        out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: "/")])
+        var end = p
+        while end < input.count {
+            let b = input[end]
+            if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || (special && b == UInt8(ascii: "\\")) { break }
+            end += 1
+        }
+        guard let hostRange = parseAuthority(p..<end, special: special, scheme: scheme) else { return nil }
+        p = end
+        parsePath(from: &p, special: special, hasHost: true)
+        return hostRange
     }
 
     /// Writes `[userinfo@]host[:port]`; returns the host's range in the output.
@@ -357,10 +318,10 @@ private struct URLCanonicalizer {
         let hostOut = out.count
         if special {
             if hostEnd == hostStart { return nil }
-            guard let host = Self.parseSpecialHost(Array(input[hostStart..<hostEnd])) else { return nil }
+            guard let host = WHATWGHost.parseSpecial(Array(input[hostStart..<hostEnd])) else { return nil }
             out.append(contentsOf: host)
         } else {
-            guard let host = Self.parseOpaqueHost(Array(input[hostStart..<hostEnd])) else { return nil }
+            guard let host = WHATWGHost.parseOpaque(Array(input[hostStart..<hostEnd])) else { return nil }
             out.append(contentsOf: host)
         }
         let hostRange = hostOut..<out.count
@@ -383,235 +344,6 @@ private struct URLCanonicalizer {
         return hostRange
     }
 
-    static func parseOpaqueHost(_ raw: [UInt8]) -> [UInt8]? {
-        if raw.first == UInt8(ascii: "[") {
-            guard raw.last == UInt8(ascii: "]"), let v6 = parseIPv6(Array(raw.dropFirst().dropLast())) else { return nil }
-            return [UInt8(ascii: "[")] + serializeIPv6(v6) + [UInt8(ascii: "]")]
-        }
-        var result: [UInt8] = []
-        for b in raw {
-            if b != UInt8(ascii: "%"), isForbiddenHostByte(b) { return nil }
-            if EncodeSet.c0Control.contains(b) {
-                result.append(UInt8(ascii: "%"))
-                result.append(hexDigits[Int(b >> 4)])
-                result.append(hexDigits[Int(b & 0xF)])
-            } else {
-                result.append(b)
-            }
-        }
-        return result
-    }
-
-    static func parseSpecialHost(_ raw: [UInt8]) -> [UInt8]? {
-        if raw.first == UInt8(ascii: "[") {
-            guard raw.last == UInt8(ascii: "]"), let v6 = parseIPv6(Array(raw.dropFirst().dropLast())) else { return nil }
-            return [UInt8(ascii: "[")] + serializeIPv6(v6) + [UInt8(ascii: "]")]
-        }
-        // Percent-decode, then domain to ASCII.
-        var decoded: [UInt8] = []
-        decoded.reserveCapacity(raw.count)
-        var k = 0
-        while k < raw.count {
-            let b = raw[k]
-            if b == UInt8(ascii: "%"), k + 2 < raw.count, let h = hexValue(raw[k + 1]), let l = hexValue(raw[k + 2]) {
-                decoded.append(h << 4 | l)
-                k += 3
-            } else {
-                decoded.append(b)
-                k += 1
-            }
-        }
-        var ascii: [UInt8]
-        if decoded.allSatisfy({ $0 < 0x80 }) && !hasPunycodeLabel(decoded) {
-            ascii = decoded.map(lower)
-        } else {
-            // URLParser::domainToASCII: ICU UTS #46 with WebKit's options and tolerated errors.
-            guard let s = String(validating: decoded, as: UTF8.self), let converted = idnaToASCII(s) else { return nil }
-            ascii = converted
-        }
-        if ascii.isEmpty || ascii.contains(where: isForbiddenDomainByte) { return nil }
-        switch parseIPv4(ascii) {
-        case .notIPv4: return ascii
-        case .failure: return nil
-        case .address(let a):
-            return Array("\(a >> 24).\((a >> 16) & 0xFF).\((a >> 8) & 0xFF).\(a & 0xFF)".utf8)
-        }
-    }
-
-    /// WebKit's ToASCII, nil unless the result is ASCII.
-    static func idnaToASCII(_ domain: String) -> [UInt8]? {
-        guard let out = WebKitIDNA.toASCII(domain), out.allSatisfy({ $0 < 0x80 }) else { return nil }
-        return out.map { UInt8(truncatingIfNeeded: $0) }
-    }
-
-    static func hasPunycodeLabel(_ host: [UInt8]) -> Bool {
-        var labelStart = 0
-        for (k, b) in host.enumerated() where b == UInt8(ascii: ".") || k == host.count - 1 {
-            if k + 1 - labelStart >= 4, lower(host[labelStart]) == UInt8(ascii: "x"), lower(host[labelStart + 1]) == UInt8(ascii: "n"),
-               host[labelStart + 2] == UInt8(ascii: "-"), host[labelStart + 3] == UInt8(ascii: "-") { return true }
-            labelStart = k + 1
-        }
-        return false
-    }
-
-    enum IPv4Result { case notIPv4, failure, address(UInt32) }
-
-    /// WHATWG IPv4 parser, entered only when the last label "ends in a number".
-    static func parseIPv4(_ host: [UInt8]) -> IPv4Result {
-        var parts = host.split(separator: UInt8(ascii: "."), omittingEmptySubsequences: false).map(Array.init)
-        if parts.count > 1, parts.last!.isEmpty { parts.removeLast() }
-        guard let last = parts.last, endsInNumber(last) else { return .notIPv4 }
-        if parts.count > 4 { return .failure }
-        var numbers: [UInt64] = []
-        for part in parts {
-            guard let n = parseIPv4Number(part) else { return .failure }
-            numbers.append(n)
-        }
-        for n in numbers.dropLast() where n > 255 { return .failure }
-        let limit = UInt64(1) << (8 * UInt64(5 - numbers.count))
-        if numbers.last! >= limit { return .failure }
-        var ipv4 = numbers.last!
-        for (idx, n) in numbers.dropLast().enumerated() { ipv4 += n << (8 * UInt64(3 - idx)) }
-        return .address(UInt32(ipv4))
-    }
-
-    static func endsInNumber(_ label: [UInt8]) -> Bool {
-        if !label.isEmpty, label.allSatisfy(isDigit) { return true }
-        if label.count >= 2, label[0] == UInt8(ascii: "0"), label[1] | 0x20 == UInt8(ascii: "x") {
-            return label.dropFirst(2).allSatisfy { hexValue($0) != nil }
-        }
-        return false
-    }
-
-    static func parseIPv4Number(_ s: [UInt8]) -> UInt64? {
-        if s.isEmpty { return nil }
-        var digits = ArraySlice(s)
-        var radix: UInt64 = 10
-        if s.count >= 2, s[0] == UInt8(ascii: "0"), s[1] | 0x20 == UInt8(ascii: "x") {
-            digits = s.dropFirst(2)
-            radix = 16
-        } else if s.count >= 2, s[0] == UInt8(ascii: "0") {
-            digits = s.dropFirst(1)
-            radix = 8
-        }
-        if digits.isEmpty { return 0 }
-        var value: UInt64 = 0
-        for b in digits {
-            guard let d = hexValue(b), UInt64(d) < radix else { return nil }
-            value = value * radix + UInt64(d)
-            if value > UInt64(UInt32.max) * 256 { return UInt64(UInt32.max) * 256 }  // saturate: already too large
-        }
-        return value
-    }
-
-    static func parseIPv6(_ s: [UInt8]) -> [UInt16]? {
-        var address = [UInt16](repeating: 0, count: 8)
-        var pieceIndex = 0
-        var compress: Int? = nil
-        var p = 0
-        if p < s.count, s[p] == UInt8(ascii: ":") {
-            guard p + 1 < s.count, s[p + 1] == UInt8(ascii: ":") else { return nil }
-            p += 2
-            pieceIndex += 1
-            compress = pieceIndex
-        }
-        while p < s.count {
-            if pieceIndex == 8 { return nil }
-            if s[p] == UInt8(ascii: ":") {
-                if compress != nil { return nil }
-                p += 1
-                pieceIndex += 1
-                compress = pieceIndex
-                continue
-            }
-            var value: UInt16 = 0
-            var length = 0
-            while length < 4, p < s.count, let h = hexValue(s[p]) {
-                value = value << 4 | UInt16(h)
-                p += 1
-                length += 1
-            }
-            if p < s.count, s[p] == UInt8(ascii: ".") {
-                if length == 0 { return nil }
-                p -= length
-                if pieceIndex > 6 { return nil }
-                var numbersSeen = 0
-                while p < s.count {
-                    var ipv4Piece: Int? = nil
-                    if numbersSeen > 0 {
-                        if s[p] == UInt8(ascii: "."), numbersSeen < 4 { p += 1 } else { return nil }
-                    }
-                    guard p < s.count, isDigit(s[p]) else { return nil }
-                    while p < s.count, isDigit(s[p]) {
-                        let n = Int(s[p] - 0x30)
-                        if let v = ipv4Piece {
-                            if v == 0 { return nil }
-                            ipv4Piece = v * 10 + n
-                        } else {
-                            ipv4Piece = n
-                        }
-                        if ipv4Piece! > 255 { return nil }
-                        p += 1
-                    }
-                    address[pieceIndex] = address[pieceIndex] * 0x100 + UInt16(ipv4Piece!)
-                    numbersSeen += 1
-                    if numbersSeen == 2 || numbersSeen == 4 { pieceIndex += 1 }
-                }
-                if numbersSeen != 4 { return nil }
-                break
-            } else if p < s.count, s[p] == UInt8(ascii: ":") {
-                p += 1
-                if p >= s.count { return nil }
-            } else if p < s.count {
-                return nil
-            }
-            address[pieceIndex] = value
-            pieceIndex += 1
-        }
-        if let c = compress {
-            var swaps = pieceIndex - c
-            pieceIndex = 7
-            while pieceIndex != 0, swaps > 0 {
-                address.swapAt(pieceIndex, c + swaps - 1)
-                pieceIndex -= 1
-                swaps -= 1
-            }
-        } else if pieceIndex != 8 {
-            return nil
-        }
-        return address
-    }
-
-    static func serializeIPv6(_ a: [UInt16]) -> [UInt8] {
-        // Compress the first longest run of two or more zero pieces.
-        var bestStart = -1, bestLength = 1
-        var k = 0
-        while k < 8 {
-            if a[k] == 0 {
-                var e = k
-                while e < 8, a[e] == 0 { e += 1 }
-                if e - k > bestLength { bestStart = k; bestLength = e - k }
-                k = e
-            } else {
-                k += 1
-            }
-        }
-        var s = ""
-        var ignore0 = false
-        for idx in 0..<8 {
-            if ignore0, a[idx] == 0 { continue }
-            ignore0 = false
-            if idx == bestStart {
-                s += idx == 0 ? "::" : ":"
-                ignore0 = true
-                continue
-            }
-            s += String(a[idx], radix: 16)
-            if idx != 7 { s += ":" }
-        }
-        return Array(s.utf8)
-    }
-
     mutating func parseFile(from p: inout Int) -> Range<Int>? {
         out.append(contentsOf: [UInt8(ascii: "/"), UInt8(ascii: "/")])
         var hostRange = out.count..<out.count
@@ -630,7 +362,7 @@ private struct URLCanonicalizer {
             let raw = Array(input[p..<end])
             let isDrive = raw.count == 2 && isAlpha(raw[0]) && (raw[1] == UInt8(ascii: ":") || raw[1] == UInt8(ascii: "|"))
             if !raw.isEmpty, !isDrive {
-                guard let host = Self.parseSpecialHost(raw) else { return nil }
+                guard let host = WHATWGHost.parseSpecial(raw) else { return nil }
                 if host != Array("localhost".utf8) {
                     let start = out.count
                     out.append(contentsOf: host)
@@ -675,9 +407,7 @@ private struct URLCanonicalizer {
                 } else {
                     let b = input[p]
                     if EncodeSet.path.contains(b) {
-                        buffer.append(UInt8(ascii: "%"))
-                        buffer.append(hexDigits[Int(b >> 4)])
-                        buffer.append(hexDigits[Int(b & 0xF)])
+                        WHATWGHost.appendPercentEncoded(b, to: &buffer)
                     } else {
                         buffer.append(b)
                     }

@@ -21,16 +21,28 @@ final class RuleListParserURLAndSelectorTests: XCTestCase {
         XCTAssertEqual(WebKitURLValidity.parse("JaVaScRiPt:dostuff")?.scheme, "javascript")
     }
 
+    /// Hosts the request canonicaliser tested before the two shared one host parser, and WebKit's quirks.
+    func testAbsoluteURLValidityOfHostsCanonicalURLTested() {
+        for ok in ["https://0177.0.0.01/", "https://[2001:DB8:0:0:1:0:0:1]/", "https://[::ffff:192.168.0.1]/", "https://XN--BCHER-KVA.example/",
+                   "https://EX%41MPLE.com/", "https://a..b.com/", "http://[::1:]/", "http://999999999999x/", "http://a.42949672950x/"] {
+            XCTAssertTrue(valid(ok), ok)
+        }
+        for bad in ["https://foo.09/", "https://256.0.0.1/", "https://exa%20mple.com/", "http://xn--a.com/", "http://42949672950x/",
+                    "http://[2::3de:1:2:1.1.1.0]/", "http://[1:2:3:4:5:6:7:]/"] {
+            XCTAssertFalse(valid(bad), bad)
+        }
+    }
+
     func testIPv4NumbersFollowWebKit() {
-        XCTAssertEqual(WebKitURLValidity.parseIPv4(Array("127.0.0.1".utf8)).address, 0x7F00_0001)
-        XCTAssertEqual(WebKitURLValidity.parseIPv4(Array("0x7f.1".utf8)).address, 0x7F00_0001)
-        XCTAssertEqual(WebKitURLValidity.parseIPv4(Array("017.1".utf8)).address, 0x0F00_0001)
-        XCTAssertEqual(WebKitURLValidity.parseIPv4(Array("1.2.3.4.".utf8)).address, 0x0102_0304)
-        XCTAssertNil(WebKitURLValidity.parseIPv4(Array("127..1".utf8)).address)
+        XCTAssertEqual(WHATWGHost.parseIPv4(Array("127.0.0.1".utf8)).address, 0x7F00_0001)
+        XCTAssertEqual(WHATWGHost.parseIPv4(Array("0x7f.1".utf8)).address, 0x7F00_0001)
+        XCTAssertEqual(WHATWGHost.parseIPv4(Array("017.1".utf8)).address, 0x0F00_0001)
+        XCTAssertEqual(WHATWGHost.parseIPv4(Array("1.2.3.4.".utf8)).address, 0x0102_0304)
+        XCTAssertNil(WHATWGHost.parseIPv4(Array("127..1".utf8)).address)
         // "ends in a number" makes such non-IPv4 hosts invalid; other names are fine.
-        XCTAssertTrue(WebKitURLValidity.endsInANumber(Array("a.1".utf8)))
-        XCTAssertTrue(WebKitURLValidity.endsInANumber(Array("a.0x".utf8)))
-        XCTAssertFalse(WebKitURLValidity.endsInANumber(Array("a.1e".utf8)))
+        XCTAssertTrue(WHATWGHost.endsInANumber(Array("a.1".utf8)))
+        XCTAssertTrue(WHATWGHost.endsInANumber(Array("a.0x".utf8)))
+        XCTAssertFalse(WHATWGHost.endsInANumber(Array("a.1e".utf8)))
     }
 
     func testSchemeCanonicalization() {
@@ -71,6 +83,6 @@ final class RuleListParserURLAndSelectorTests: XCTestCase {
     }
 }
 
-extension WebKitURLValidity.IPv4Result {
+extension WHATWGHost.IPv4Result {
     var address: UInt32? { if case .address(let a) = self { return a } else { return nil } }
 }

@@ -80,6 +80,23 @@ final class CanonicalURLTests: XCTestCase {
         XCTAssertNil(canonical("http://[1:2:3:4:5:6:7:8:9]/"))
     }
 
+    /// Hosts the redirect-URL check tested before the two shared one host parser, and the cases where this parser
+    /// used to differ from real WebKit 2.50.6 (which accepts or refuses them as asserted here).
+    func testHostsAsTheRedirectCheckSeesThem() {
+        XCTAssertNil(canonical("https://%ff.com/"))
+        XCTAssertNil(canonical("https://127..1/"))
+        XCTAssertNil(canonical("https://4294967296/"))
+        XCTAssertNil(canonical("https://a.1/"))
+        XCTAssertEqual(canonical("https://4294967295/"), "https://255.255.255.255/")
+        XCTAssertEqual(canonical("https://[::ffff:1.2.3.4]/"), "https://[::ffff:102:304]/")
+        XCTAssertEqual(canonical("https://xn--nxasmq6b/"), "https://xn--nxasmq6b/")
+        XCTAssertEqual(canonical("foo://Host:1/"), "foo://Host:1/")
+        XCTAssertNil(canonical("http://42949672950x/"))
+        XCTAssertEqual(canonical("http://999999999999x/"), "http://999999999999x/")
+        XCTAssertEqual(canonical("http://[::1:]/"), "http://[::1]/")
+        XCTAssertNil(canonical("http://[2::3de:1:2:1.1.1.0]/"))
+    }
+
     func testNonSpecialSchemes() {
         XCTAssertEqual(canonical("about:blank"), "about:blank")
         XCTAssertEqual(canonical("JavaScript:alert(1)"), "javascript:alert(1)")
@@ -118,7 +135,7 @@ final class CanonicalURLShortcutTests: XCTestCase {
             }
         }
         // Structured inputs: a plausible host, then path/query/fragment pieces.
-        let hostPieces = ["a", "b", "z9", "-", ".", "com", "0", "xn--x", "0x1", "Q", "_"]
+        let hostPieces = ["a", "b", "z9", "-", ".", "com", "0", "xn--x", "0x1", "Q", "_", "42949672950x", "999999999999", "1a"]
         let rest = ["/", "/a", "/.", "/..", "/%2e", "?", "?q=1", "#", "#f", "'", "`", "{", "^", "|", "\\", "%", "~", "&b=2", " "]
         for _ in 0..<20000 {
             var s = Bool.random(using: &generator) ? "https://" : "http://"
@@ -132,7 +149,8 @@ final class CanonicalURLShortcutTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 1000)
         for s in ["https://example.com", "https://a.example.com/p/q?x=1&y='2'#f", "http://1.2.3.4/", "http://a.b.c.0x1/", "http://example.com./",
-                  "http://ex..ample.com/", "https://example.com/.well-known/x", "https://example.com/a/%2e/b"] {
+                  "http://ex..ample.com/", "https://example.com/.well-known/x", "https://example.com/a/%2e/b", "http://42949672950x/",
+                  "http://a.42949672950x/", "http://1a/"] {
             let fast = Array(s.utf8).withUnsafeBufferPointer { CanonicalURL.alreadyCanonical($0) }
             if let fast { XCTAssertEqual(fast, CanonicalURL.parseWithoutShortcut(Array(s.utf8)), s) }
         }

@@ -47,7 +47,7 @@ let package = Package(
         ]),
         .executableTarget(name: "radarblock", dependencies: [
             "Pipeline", "WebKitBridge", "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Parallel",
+            "RuleDiff", "ContentRules", "StrictJSON", "FileIO",
         ]),
 
         .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),

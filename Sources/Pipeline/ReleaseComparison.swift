@@ -83,6 +83,25 @@ public enum ReleaseComparison {
         return try convertTDS(bytes: bytes, path: path, options: options)
     }
 
+    /// Both sides of a diff at once, one per core (each is independent of the other).
+    public static func loadBoth(_ a: String, _ b: String, options: DiffOptions) throws -> (DiffSide, DiffSide) {
+        let (old, new) = Parallel.both({ Result { try loadNamingPath(a, options: options) } },
+                                       { Result { try loadNamingPath(b, options: options) } })
+        return (try old.get(), try new.get())
+    }
+
+    /// `load`, where every error names the file it is about (errors from deep inside a release name a file
+    /// within it already).
+    static func loadNamingPath(_ path: String, options: DiffOptions) throws -> DiffSide {
+        do {
+            return try load(path, options: options)
+        } catch {
+            let message = String(describing: error)
+            if message.hasPrefix(path) { throw error }
+            throw FileError(path: path, reason: message)
+        }
+    }
+
     static func Digest_sha256(_ bytes: [UInt8]) -> String { Digest.hex(.sha256, bytes) }
 
     static func convertTDS(bytes: [UInt8], path: String, options: DiffOptions) throws -> DiffSide {

@@ -1,7 +1,7 @@
 // Which requests now behave differently: a corpus evaluated with the engine against both versions.
 // Decisions and the rules that made them come from the compiled lists (the same code path `match
 // --explain` uses: MatchResult.decidedBy); the corpus streams through in chunks, each chunk split over
-// the cores (Parallel.mapShares), so memory holds one chunk and the flips, never every answer.
+// the cores (Parallel.stream), so memory holds one chunk and the flips, never every answer.
 
 import ContentRules
 import Domains

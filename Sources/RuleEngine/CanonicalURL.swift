@@ -383,14 +383,11 @@ private struct URLCanonicalizer {
         return hostRange
     }
 
-    /// `[address]`, serialized; nil when the address is not IPv6. Opaque and special hosts alike.
-    static func parseBracketedIPv6(_ raw: [UInt8]) -> [UInt8]? {
-        guard raw.last == UInt8(ascii: "]"), let v6 = parseIPv6(Array(raw.dropFirst().dropLast())) else { return nil }
-        return [UInt8(ascii: "[")] + serializeIPv6(v6) + [UInt8(ascii: "]")]
-    }
-
     static func parseOpaqueHost(_ raw: [UInt8]) -> [UInt8]? {
-        if raw.first == UInt8(ascii: "[") { return parseBracketedIPv6(raw) }
+        if raw.first == UInt8(ascii: "[") {
+            guard raw.last == UInt8(ascii: "]"), let v6 = parseIPv6(Array(raw.dropFirst().dropLast())) else { return nil }
+            return [UInt8(ascii: "[")] + serializeIPv6(v6) + [UInt8(ascii: "]")]
+        }
         var result: [UInt8] = []
         for b in raw {
             if b != UInt8(ascii: "%"), isForbiddenHostByte(b) { return nil }
@@ -406,7 +403,10 @@ private struct URLCanonicalizer {
     }
 
     static func parseSpecialHost(_ raw: [UInt8]) -> [UInt8]? {
-        if raw.first == UInt8(ascii: "[") { return parseBracketedIPv6(raw) }
+        if raw.first == UInt8(ascii: "[") {
+            guard raw.last == UInt8(ascii: "]"), let v6 = parseIPv6(Array(raw.dropFirst().dropLast())) else { return nil }
+            return [UInt8(ascii: "[")] + serializeIPv6(v6) + [UInt8(ascii: "]")]
+        }
         // Percent-decode, then domain to ASCII.
         var decoded: [UInt8] = []
         decoded.reserveCapacity(raw.count)

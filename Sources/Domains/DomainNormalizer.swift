@@ -49,7 +49,8 @@ public enum DomainNormalizer {
 }
 
 extension String {
-    func trimmingWhitespace() -> String {
+    /// Without leading and trailing Unicode white space (a domain, a line of a list file).
+    public func trimmingWhitespace() -> String {
         let scalars = unicodeScalars
         guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
         let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!

@@ -59,4 +59,29 @@ public enum Parallel {
         }
         return slots.map { $0! }
     }
+
+    /// A stream of items through every core, chunk by chunk: `fill` appends the next chunk to an empty
+    /// array (false once the input is exhausted), the chunk is split into one consecutive share per worker,
+    /// `work` runs a share with that worker's own state, and `consume` gets the shares' results in order
+    /// with the chunk's size (false stops the stream). Memory holds one chunk. The workers' states are
+    /// copies of `state` (an engine with its caches is large), made only once a chunk has items for them:
+    /// never more than the cores.
+    public static func stream<Item, State, T>(state: State, copy: (State) -> State,
+                                              fill: (inout [Item]) throws -> Bool,
+                                              work: (inout State, Slice<UnsafeBufferPointer<Item>>) -> T,
+                                              consume: ([T], Int) throws -> Bool) rethrows {
+        var states = [state]
+        var chunk: [Item] = []
+        var more = true
+        while more {
+            chunk.removeAll(keepingCapacity: true)
+            more = try fill(&chunk)
+            if chunk.isEmpty { continue }
+            while states.count < workers(for: chunk.count) { states.append(copy(state)) }
+            let results = chunk.withUnsafeBufferPointer { items in
+                mapShares(items.count, states: &states) { state, share in work(&state, items[share]) }
+            }
+            if try !consume(results, chunk.count) { return }
+        }
+    }
 }

@@ -12,7 +12,6 @@ import Foundation
 import RuleBuilder
 import RuleCompiler
 import RuleDiff
-import RuleEngine
 import StrictJSON
 import Surrogates
 import TrackerData
@@ -140,13 +139,10 @@ public enum ReleaseBuilder {
 
         if let previous = options.previous {
             progress("comparing with \(previous)")
-            let lists = try zip(products.compiled, 1...).map { compiled, n in
-                try LoadedRuleList(ReleaseLists.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
-            }
-            let (records, clickToLoad) = try listRecords(products)
+            // The new release as a later diff reads it, from the files about to be published.
+            let lists = try ReleaseLists.lists(of: products.manifest, files: .products(products.files))
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists,
-                                                     newListRecords: records, clickToLoad: clickToLoad)
+                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists)
             products.files.append((ReleaseFiles.changesMarkdown, Array(changes.markdown.utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(changes.json, options: []) + [0x0A]))
         }
@@ -154,28 +150,6 @@ public enum ReleaseBuilder {
         progress("publishing \(options.out)")
         try ReleaseDirectory.publish(products.files, to: options.out, releaseName: products.manifest.identifier, force: options.force)
         return .built(products.manifest, warnings: products.warnings)
-    }
-
-    /// Every list of the new release by name (for the per-list changes), and its click-to-load lists loaded for
-    /// the decision diff.
-    static func listRecords(_ products: BuildProducts) throws -> ([ListRecord], [(list: LoadedRuleList, provenance: [JSONValue])]) {
-        func file(_ name: String) -> [UInt8] { products.files.first { $0.name == name }?.bytes ?? [] }
-        var records: [ListRecord] = []
-        var clickToLoad: [(list: LoadedRuleList, provenance: [JSONValue])] = []
-        // The lists a diff of this release reads (ReleaseComparison.load): the primary target's and the click-to-load ones.
-        for entry in products.manifest.lists(for: nil) {
-            guard let name = entry["rules"]?.stringValue else { continue }
-            let json = file(name)
-            let target = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
-            let rules = try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)).contentRules
-            let ruleAction = entry["ruleAction"]?.stringValue
-            records.append(ListRecord(name: name, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules))
-            guard ruleAction != nil, let rbc = entry["rbc"]?.stringValue else { continue }
-            let compiled = try RBCFile.load(file(rbc), path: rbc)
-            let provenance = try entry["provenance"]?.stringValue.flatMap { try JSONParser.parse(file($0)).arrayValue } ?? []
-            clickToLoad.append((try LoadedRuleList(ReleaseLists.withSource(compiled, json: json)), provenance))
-        }
-        return (records, clickToLoad)
     }
 
     // MARK: inputs

@@ -83,6 +83,25 @@ public enum ReleaseComparison {
         return try convertTDS(bytes: bytes, path: path, options: options)
     }
 
+    /// Both sides of a diff at once, one per core (each is independent of the other).
+    public static func loadBoth(_ a: String, _ b: String, options: DiffOptions) throws -> (DiffSide, DiffSide) {
+        let (old, new) = Parallel.both({ Result { try loadNamingPath(a, options: options) } },
+                                       { Result { try loadNamingPath(b, options: options) } })
+        return (try old.get(), try new.get())
+    }
+
+    /// `load`, where every error names the file it is about (errors from deep inside a release name a file
+    /// within it already).
+    static func loadNamingPath(_ path: String, options: DiffOptions) throws -> DiffSide {
+        do {
+            return try load(path, options: options)
+        } catch {
+            let message = String(describing: error)
+            if message.hasPrefix(path) { throw error }
+            throw FileError(path: path, reason: message)
+        }
+    }
+
     static func Digest_sha256(_ bytes: [UInt8]) -> String { Digest.hex(.sha256, bytes) }
 
     static func convertTDS(bytes: [UInt8], path: String, options: DiffOptions) throws -> DiffSide {
@@ -130,8 +149,7 @@ public enum ReleaseComparison {
             // Split releases repeat exception rules in every part: provenance.json covers the unsplit list
             // (ReleaseLists gives it to that list only), so parts are diffed by their rules only.
             side.provenance.append(list.provenance ?? [])
-            side.listRecords.append(ListRecord(name: list.name, identifier: list.entry["identifier"]?.stringValue,
-                                               ruleAction: list.ruleAction, rules: rules))
+            side.listRecords.append(list.record(rules: rules))
             // Click-to-load lists are reported per list, not with the main list's rules.
             if list.ruleAction == nil { side.rules += rules }
         }
@@ -204,21 +222,22 @@ public struct ReleaseChanges {
     public var markdown: String { report.markdown }
     public var json: JSONValue { report.json }
 
+    /// `newLists`: the new release's lists as ReleaseLists reads them (main parts and click-to-load lists);
+    /// the main list's rules and provenance are the builder's, unsplit.
     static func compare(previousRelease: String, newManifest: Manifest, newTDS: TrackerDataSet, newRules: [ContentRule],
-                        newProvenance: [RuleProvenance], newLists: [LoadedRuleList],
-                        newListRecords: [ListRecord] = [], clickToLoad: [(list: LoadedRuleList, provenance: [JSONValue])] = []) throws -> ReleaseChanges {
+                        newProvenance: [RuleProvenance], newLists: [ReleaseList]) throws -> ReleaseChanges {
         let old = try ReleaseComparison.loadRelease(previousRelease)
         var new = DiffSide(label: "new release", identifier: newManifest.identifier, tds: newTDS, rules: newRules)
         new.components = newManifest.components
         for (name, record) in newManifest.inputs { new.components[name + ".sha256"] = record.sha256 }
-        new.provenance = [newProvenance.map(\.jsonValue)]
-        new.lists = newLists
-        new.mainListCount = newLists.count
-        if newLists.count > 1 { new.provenance = newLists.map { _ in [] } }
-        new.listRecords = newListRecords
-        for (list, provenance) in clickToLoad {
-            new.lists.append(list)
-            new.provenance.append(provenance)
+        let main = newLists.filter { $0.ruleAction == nil }
+        new.lists = main.map(\.list)
+        new.mainListCount = main.count
+        new.provenance = main.count > 1 ? main.map { _ in [] } : [newProvenance.map(\.jsonValue)]
+        new.listRecords = try newLists.map { try $0.record(rules: $0.contentRules()) }
+        for ctl in newLists where ctl.ruleAction != nil {
+            new.lists.append(ctl.list)
+            new.provenance.append(ctl.provenance ?? [])
         }
         return ReleaseChanges(report: ReleaseComparison.compare(old, new, options: DiffOptions()))
     }

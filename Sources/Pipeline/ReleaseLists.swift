@@ -10,6 +10,7 @@ import Digest
 import FileIO
 import Foundation
 import RuleCompiler
+import RuleDiff
 import RuleEngine
 import StrictJSON
 
@@ -32,6 +33,11 @@ public struct ReleaseList {
     public func contentRules() throws -> [ContentRule] {
         json.isEmpty ? [] : try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)).contentRules
     }
+
+    /// The list by name for the per-list report of a diff, with `rules` (its `contentRules()`).
+    func record(rules: [ContentRule]) -> ListRecord {
+        ListRecord(name: name, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules)
+    }
 }
 
 public enum ReleaseLists {
@@ -41,55 +47,68 @@ public enum ReleaseLists {
 
     /// The lists of `target` (nil: the primary target) and the click-to-load lists.
     public static func load(_ dir: String, target: String? = nil) throws -> (Manifest, [ReleaseList]) {
-        let manifestPath = dir + "/" + ReleaseFiles.manifest
+        let files = ReleaseFileSource.directory(dir)
+        let manifestPath = files.path(ReleaseFiles.manifest)
         let manifest: Manifest
         do {
-            manifest = try Manifest.parse(try FileIO.read(manifestPath))
+            manifest = try Manifest.parse(try files.read(ReleaseFiles.manifest))
         } catch let e as FileError {
             throw e
         } catch {
             throw FileError(path: manifestPath, reason: String(describing: error))
         }
+        return (manifest, try lists(of: manifest, target: target, files: files))
+    }
+
+    /// The lists `manifest` names, read from `files`: the one reader for a published release and for a
+    /// build's products before they are published (its --previous comparison).
+    static func lists(of manifest: Manifest, target: String? = nil, files: ReleaseFileSource) throws -> [ReleaseList] {
+        let manifestPath = files.path(ReleaseFiles.manifest)
         if let target, !manifest.targets.isEmpty, !manifest.targets.contains(target) {
             throw FileError(path: manifestPath, reason: "no lists for target \(target) (the release has \(manifest.targets.joined(separator: ", ")))")
         }
         let entries = manifest.lists(for: target)
         let unsplit = !entries.contains { $0["rules"]?.stringValue == ReleaseFiles.rules(part: 2) }
-        var out: [ReleaseList] = []
-        for entry in entries {
-            let i = manifest.lists.firstIndex(of: entry) ?? 0
-            let rbcName = entry["rbc"]?.stringValue, rulesName = entry["rules"]?.stringValue
-            guard let name = rulesName ?? rbcName else {
-                throw FileError(path: manifestPath, reason: "lists[\(i)]: neither \"rules\" nor \"rbc\"")
-            }
-            for file in [rbcName, rulesName].compactMap({ $0 }) where !isPlainName(file) {
-                throw FileError(path: manifestPath, reason: "lists[\(i)]: \"\(file)\" is not a file name in the release")
-            }
-            let json = try rulesName.map { try FileIO.read(dir + "/" + $0) } ?? []
-            let profile = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
-            let list: LoadedRuleList
-            if let rbcName {
-                let path = dir + "/" + rbcName
-                list = try LoadedRuleList(withSource(RBCFile.load(try FileIO.read(path), path: path), json: json))
-            } else {
-                list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: name),
-                                                                               parser: RuleListParserOptions(target: profile)))
-            }
-            var provenanceName = entry["provenance"]?.stringValue
-            // Releases record one provenance.json for the unsplit list.
-            if provenanceName == nil, unsplit, rulesName == ReleaseFiles.rules { provenanceName = ReleaseFiles.provenance }
-            var provenance: [JSONValue]? = nil
-            if let p = provenanceName, isPlainName(p), FileManager.default.fileExists(atPath: dir + "/" + p) {
-                let path = dir + "/" + p
-                do {
-                    provenance = try JSONParser.parse(try FileIO.read(path)).arrayValue
-                } catch let e as JSONParseError {
-                    throw FileError(path: path, reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
-                }
-            }
-            out.append(ReleaseList(entry: entry, name: name, list: list, json: json, provenance: provenance, target: profile))
+        return try entries.map { entry in
+            try list(entry, index: manifest.lists.firstIndex(of: entry) ?? 0, unsplit: unsplit, files: files)
         }
-        return (manifest, out)
+    }
+
+    /// One manifest entry's list: its JSON, its compiled form (loaded from the .rbc, else compiled from the
+    /// JSON) and its provenance.
+    static func list(_ entry: JSONValue, index i: Int, unsplit: Bool, files: ReleaseFileSource) throws -> ReleaseList {
+        let manifestPath = files.path(ReleaseFiles.manifest)
+        let rbcName = entry["rbc"]?.stringValue, rulesName = entry["rules"]?.stringValue
+        guard let name = rulesName ?? rbcName else {
+            throw FileError(path: manifestPath, reason: "lists[\(i)]: neither \"rules\" nor \"rbc\"")
+        }
+        for file in [rbcName, rulesName].compactMap({ $0 }) where !isPlainName(file) {
+            throw FileError(path: manifestPath, reason: "lists[\(i)]: \"\(file)\" is not a file name in the release")
+        }
+        let json = try rulesName.map { try files.read($0) } ?? []
+        let profile = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
+        let list: LoadedRuleList
+        if let rbcName {
+            list = try LoadedRuleList(withSource(RBCFile.load(try files.read(rbcName), path: files.path(rbcName)), json: json))
+        } else {
+            list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: name),
+                                                                           parser: RuleListParserOptions(target: profile)))
+        }
+        var provenanceName = entry["provenance"]?.stringValue
+        // Releases record one provenance.json for the unsplit list.
+        if provenanceName == nil, unsplit, rulesName == ReleaseFiles.rules { provenanceName = ReleaseFiles.provenance }
+        let provenance = try provenanceName.flatMap { try readProvenance($0, files: files) }
+        return ReleaseList(entry: entry, name: name, list: list, json: json, provenance: provenance, target: profile)
+    }
+
+    /// A provenance file the release has (nil when it has none by that name).
+    static func readProvenance(_ name: String, files: ReleaseFileSource) throws -> [JSONValue]? {
+        guard isPlainName(name), files.exists(name) else { return nil }
+        do {
+            return try JSONParser.parse(try files.read(name)).arrayValue
+        } catch let e as JSONParseError {
+            throw FileError(path: files.path(name), reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
+        }
     }
 
     /// A manifest names files beside it, never paths elsewhere.
@@ -103,5 +122,31 @@ public enum ReleaseLists {
         var c = compiled
         c.source = json
         return c
+    }
+}
+
+/// Where a release's files are read from: its directory, or the files of a build not yet published.
+struct ReleaseFileSource {
+    /// The bytes of the file the manifest names (an error names the file).
+    var read: (String) throws -> [UInt8]
+    /// Whether the release has the file (provenance is optional).
+    var exists: (String) -> Bool
+    /// The path an error gives for the file.
+    var path: (String) -> String
+
+    static func directory(_ dir: String) -> ReleaseFileSource {
+        ReleaseFileSource(read: { try FileIO.read(dir + "/" + $0) },
+                          exists: { FileManager.default.fileExists(atPath: dir + "/" + $0) },
+                          path: { dir + "/" + $0 })
+    }
+
+    static func products(_ files: [(name: String, bytes: [UInt8])]) -> ReleaseFileSource {
+        let byName = Dictionary(files.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
+        return ReleaseFileSource(read: { name in
+                                     guard let bytes = byName[name] else { throw FileError(path: name, reason: "not among the files of the build") }
+                                     return bytes
+                                 },
+                                 exists: { byName[$0] != nil },
+                                 path: { $0 })
     }
 }

@@ -1,7 +1,7 @@
 // Which requests now behave differently: a corpus evaluated with the engine against both versions.
 // Decisions and the rules that made them come from the compiled lists (the same code path `match
 // --explain` uses: MatchResult.decidedBy); the corpus streams through in chunks, each chunk split over
-// the cores (Parallel.mapShares), so memory holds one chunk and the flips, never every answer.
+// the cores (Parallel.stream), so memory holds one chunk and the flips, never every answer.
 
 import ContentRules
 import Domains
@@ -86,33 +86,25 @@ public struct DecisionDiff: Sendable {
     /// Streams the corpus through both sides; `progress` gets the number of requests checked after each chunk.
     public static func compare(_ requests: RequestStream, old: DecisionSide, new: DecisionSide,
                                progress: ((Int) -> Void)? = nil) throws -> DecisionDiff {
-        // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
-        var engines: [(RuleEngine, RuleEngine)] = [(old.engine, new.engine)]
-        for _ in 1..<Parallel.workers() { engines.append((old.engine.copy(), new.engine.copy())) }
         var diff = DecisionDiff()
-        var chunk: [MatchRequest] = []
-        chunk.reserveCapacity(chunkSize)
         var flips: [Flip] = []
-        while true {
-            chunk.removeAll(keepingCapacity: true)
-            let more = try requests.next(chunkSize, into: &chunk)
-            if !chunk.isEmpty {
-                let partial = chunk.withUnsafeBufferPointer { requests in
-                    Parallel.mapShares(requests.count, states: &engines) { engines, share -> (flips: [Flip], invalid: Int) in
-                        var found: [Flip] = []
-                        guard !share.isEmpty else { return (found, 0) }
-                        let invalid = evaluate(requests[share], old: (old, engines.0), new: (new, engines.1), into: &found)
-                        return (found, invalid)
-                    }
-                }
-                // Workers take consecutive shares: concatenating their flips keeps corpus order.
-                for p in partial { flips.append(contentsOf: p.flips) }
-                diff.invalid += partial.reduce(0) { $0 + $1.invalid }
-                diff.checked += chunk.count
-                progress?(diff.checked)
-            }
-            if !more { break }
-        }
+        // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
+        try Parallel.stream(state: (old.engine, new.engine), copy: { ($0.0.copy(), $0.1.copy()) },
+                            fill: { try requests.next(chunkSize, into: &$0) },
+                            work: { engines, share -> (flips: [Flip], invalid: Int) in
+                                var found: [Flip] = []
+                                guard !share.isEmpty else { return (found, 0) }
+                                let invalid = evaluate(share, old: (old, engines.0), new: (new, engines.1), into: &found)
+                                return (found, invalid)
+                            },
+                            consume: { partial, count in
+                                // Workers take consecutive shares: concatenating their flips keeps corpus order.
+                                for p in partial { flips.append(contentsOf: p.flips) }
+                                diff.invalid += partial.reduce(0) { $0 + $1.invalid }
+                                diff.checked += count
+                                progress?(diff.checked)
+                                return true
+                            })
         diff.changed = flips.map { f in
             DecisionChange(request: f.request, old: f.old.decision(describing: old), new: f.new.decision(describing: new))
         }

@@ -1,5 +1,7 @@
 // JSONL batches: one request line in, one answer line out, errors in place of answers.
 
+import FileIO
+import Parallel
 import StrictJSON
 
 public struct MatchBatch {
@@ -104,6 +106,53 @@ public struct MatchBatch {
     }
 
     static let decidedByKey = Array(",\"decidedBy\":".utf8)
+}
+
+extension MatchBatch {
+    /// `match --requests`: the JSONL requests of `path` ("-": stdin) answered on `fd`, one line each, in
+    /// order, with buffered reads and writes. Lines are read in chunks, each chunk is answered on every core
+    /// (each with its own copy of `batch`) and written in order; a closed output ends the run quietly.
+    public static func answer(requestsFrom path: String, with batch: MatchBatch, to fd: Int32 = 1) throws {
+        try answer(requestsFrom: path, with: batch, to: fd, chunk: (chunkLines, chunkBytes))
+    }
+
+    static func answer(requestsFrom path: String, with batch: MatchBatch, to fd: Int32, chunk: (lines: Int, bytes: Int)) throws {
+        var reader = try LineReader(path: path)
+        defer { reader.close() }
+        var output = BufferedOutput(fd: fd)
+        try Parallel.stream(state: batch, copy: { $0.copy() },
+                            fill: { lines in try readChunk(&reader, limits: chunk, into: &lines) },
+                            work: { batch, share in
+                                var out: [UInt8] = []
+                                for line in share {
+                                    batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out)
+                                }
+                                return out
+                            },
+                            consume: { outputs, _ in
+                                for o in outputs {
+                                    output.buffer.append(contentsOf: o)
+                                    if !output.flush() { return false }
+                                }
+                                return true
+                            })
+        _ = output.flush()
+    }
+
+    /// Appends up to a chunk of lines; false once the input is exhausted.
+    static func readChunk(_ reader: inout LineReader, limits: (lines: Int, bytes: Int), into lines: inout [LineReader.Line]) throws -> Bool {
+        var bytes = 0
+        while lines.count < limits.lines && bytes < limits.bytes {
+            guard let line = try reader.next() else { return false }
+            bytes += line.bytes.count
+            lines.append(line)
+        }
+        return true
+    }
+
+    /// Lines per chunk: large enough to amortize waking the other cores, small enough to stream.
+    static let chunkLines = 16384
+    static let chunkBytes = 8 << 20
 }
 
 /// Names deciding rules for `match --explain`: {"list", "rule" (index in the list's JSON), "ruleJSON",

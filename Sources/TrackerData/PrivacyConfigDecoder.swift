@@ -1,5 +1,6 @@
 // Privacy configuration v4 and the user's unprotected-sites file.
 
+import Domains
 import FileIO
 import StrictJSON
 
@@ -203,7 +204,7 @@ extension UnprotectedSites {
             guard let line = String(validating: rawLine, as: UTF8.self) else {
                 throw TrackerDataError.invalid(DecodeIssue(source: source, line: lineNumber, message: "not valid UTF-8 text"))
             }
-            let trimmed = line.trimmingSpaces()  // also removes a trailing "\r"
+            let trimmed = line.trimmingWhitespace()  // also removes a trailing "\r"
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             switch DomainCheck.normalize(trimmed) {
             case .success(let host):
@@ -217,15 +218,6 @@ extension UnprotectedSites {
 
     public static func load(path: String, strict: Bool = false) throws -> (UnprotectedSites, [DecodeIssue]) {
         try parse(bytes: FileIO.read(path), source: path, strict: strict)
-    }
-}
-
-extension String {
-    func trimmingSpaces() -> String {
-        let scalars = unicodeScalars
-        guard let start = scalars.firstIndex(where: { !$0.properties.isWhitespace }) else { return "" }
-        let end = scalars.lastIndex(where: { !$0.properties.isWhitespace })!
-        return String(scalars[start...end])
     }
 }
 

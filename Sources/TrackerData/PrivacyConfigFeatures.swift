@@ -47,6 +47,19 @@ public struct RequestBlockRule: Sendable, Hashable {
 
     /// `requestBlocklist/<domain>/<index>`.
     public var provenanceName: String { "requestBlocklist/\(domain)/\(index)" }
+
+    /// The rule's url-filter (matched case-sensitively): the host and its subdomains, the port as written, and the
+    /// path with `*` as the only wildcard; a rule naming only a host matches its whole site (WebKit's URLs always
+    /// have a path).
+    public var urlFilter: String {
+        var f = TDSConventions.subdomainPrefix + TDSConventions.regexLiteral(host)
+        f += port.map { ":" + $0 } ?? ""
+        if path.isEmpty { return f + "/" }
+        for ch in path {
+            if ch == "*" { f += ".*" } else { f += TDSConventions.regexLiteral(String(ch)) }
+        }
+        return f
+    }
 }
 
 /// `features.clickToLoad`: per entity, rule actions whose blocks the user can lift per page.

@@ -59,7 +59,7 @@ extension RadarDomain {
         d.categories = try log.stringList(o, "categories", at: root) ?? []
         d.cookies = try log.optional(o, "cookies", at: root, expected: "a number", Typed.double) ?? 0
         d.nameservers = try log.stringList(o, "nameservers", at: root) ?? []
-        d.types = try RadarFields.intMap(o, "types", at: root, log: &log)
+        d.types = try RadarFields.map(o, "types", at: root, log: &log, expected: "an integer", Typed.int)
         if let pv = o.member("performance") {
             if case .object(let p) = pv {
                 let path = root / "performance"
@@ -173,31 +173,18 @@ enum RadarFields {
         return out
     }
 
-    static func intMap(_ o: JSONObject, _ key: String, at parent: JSONPath, log: inout IssueLog) throws -> [String: Int] {
+    /// An object member of `convert`ible values: a wrong type drops the member (reported), a wrong value its entry.
+    static func map<T>(_ o: JSONObject, _ key: String, at parent: JSONPath, log: inout IssueLog, expected: String,
+                       _ convert: (JSONValue) -> T?) throws -> [String: T] {
         guard let v = o.member(key) else { return [:] }
         guard case .object(let m) = v else {
             try log.report(parent / key, "expected an object, found \(v.aTypeName); field ignored")
             return [:]
         }
-        var out: [String: Int] = [:]
+        var out: [String: T] = [:]
         for k in m.keys {
-            if let n = Typed.int(m[k]!) { out[k] = n } else {
-                try log.report(parent / key / k, "expected an integer, found \(m[k]!.aTypeName); entry dropped")
-            }
-        }
-        return out
-    }
-
-    static func doubleMap(_ o: JSONObject, _ key: String, at parent: JSONPath, log: inout IssueLog) throws -> [String: Double] {
-        guard let v = o.member(key) else { return [:] }
-        guard case .object(let m) = v else {
-            try log.report(parent / key, "expected an object, found \(v.aTypeName); field ignored")
-            return [:]
-        }
-        var out: [String: Double] = [:]
-        for k in m.keys {
-            if case .number(let n) = m[k]! { out[k] = n } else {
-                try log.report(parent / key / k, "expected a number, found \(m[k]!.aTypeName); entry dropped")
+            if let value = convert(m[k]!) { out[k] = value } else {
+                try log.report(parent / key / k, "expected \(expected), found \(m[k]!.aTypeName); entry dropped")
             }
         }
         return out
@@ -217,12 +204,12 @@ enum RadarFields {
         r.cookies = try log.optional(o, "cookies", at: path, expected: "a number", Typed.double) ?? 0
         r.fingerprinting = try log.optional(o, "fingerprinting", at: path, expected: "an integer", Typed.int) ?? 0
         r.subdomains = try log.stringList(o, "subdomains", at: path) ?? []
-        r.apis = try intMap(o, "apis", at: path, log: &log)
+        r.apis = try map(o, "apis", at: path, log: &log, expected: "an integer", Typed.int)
         r.sites = try log.optional(o, "sites", at: path, expected: "an integer", Typed.int) ?? 0
         r.prevalence = try log.optional(o, "prevalence", at: path, expected: "a number", Typed.double) ?? 0
         r.cnames = try cnames(o, at: path, log: &log)
         r.responseHashes = try log.stringList(o, "responseHashes", at: path) ?? []
-        r.firstPartyCookiesSent = try doubleMap(o, "firstPartyCookiesSent", at: path, log: &log)
+        r.firstPartyCookiesSent = try map(o, "firstPartyCookiesSent", at: path, log: &log, expected: "a number", Typed.double)
         r.exampleSites = try log.stringList(o, "exampleSites", at: path) ?? []
         if let fv = o.member("firstPartyCookies") {
             let fpath = path / "firstPartyCookies"

@@ -44,18 +44,3 @@ public enum TDSConventions {
         return subdomainPrefix + escapedDomain(rule) + ".*"
     }
 }
-
-extension RequestBlockRule {
-    /// The rule's url-filter (matched case-sensitively): the host and its subdomains, the port as written, and the
-    /// path with `*` as the only wildcard; a rule naming only a host matches its whole site (WebKit's URLs always
-    /// have a path).
-    public var urlFilter: String {
-        var f = TDSConventions.subdomainPrefix + TDSConventions.regexLiteral(host)
-        f += port.map { ":" + $0 } ?? ""
-        if path.isEmpty { return f + "/" }
-        for ch in path {
-            if ch == "*" { f += ".*" } else { f += TDSConventions.regexLiteral(String(ch)) }
-        }
-        return f
-    }
-}

@@ -2,7 +2,6 @@
 
 import FileIO
 import Foundation
-import Parallel
 import Pipeline
 import RuleBuilder
 import RuleDiff
@@ -70,7 +69,7 @@ struct DiffCommand: Command {
             }
             defer { file?.close() }
             if let dir = args.value("--pages") { streams.append(ArrayRequests(try PageCorpus.requests(fromDirectory: dir))) }
-            let (old, new) = try loadBoth(args.positionals[0], args.positionals[1], options: options)
+            let (old, new) = try ReleaseComparison.loadBoth(args.positionals[0], args.positionals[1], options: options)
             var structure: ReleaseComparison.Structure? = nil
             if streams.isEmpty {
                 let (corpus, parts) = ReleaseComparison.derivedCorpusAndStructure(old, new)
@@ -102,28 +101,6 @@ struct DiffCommand: Command {
         } catch {
             Console.error(String(describing: error))
             return ExitCode.trouble
-        }
-    }
-
-}
-
-extension DiffCommand {
-    /// Loads both sides at once, one per core (each is independent of the other).
-    static func loadBoth(_ a: String, _ b: String, options: DiffOptions) throws -> (DiffSide, DiffSide) {
-        let (old, new) = Parallel.both({ Result { try loadSide(a, options: options) } },
-                                       { Result { try loadSide(b, options: options) } })
-        return (try old.get(), try new.get())
-    }
-
-    /// Loads one side; every error names the file it is about (errors from deep inside a release name a
-    /// file within it already).
-    static func loadSide(_ path: String, options: DiffOptions) throws -> DiffSide {
-        do {
-            return try ReleaseComparison.load(path, options: options)
-        } catch {
-            let message = String(describing: error)
-            if message.hasPrefix(path) { throw error }
-            throw FileError(path: path, reason: message)
         }
     }
 }

@@ -3,7 +3,6 @@
 import ContentRules
 import FileIO
 import Foundation
-import Parallel
 import Pipeline
 import RuleCompiler
 import RuleEngine
@@ -128,8 +127,8 @@ enum MatchCommand: Command {
         if let requests {
             let explainer = args.has("--explain") || format == .text
                 ? DecidingRuleDescriber(engine: engine, labels: loaded.map(\.label), provenance: loaded.map(\.provenance)) : nil
-            var batch = MatchBatch(engine: engine, explainer: explainer, format: format, decider: decider)
-            return try answer(requestsFrom: requests, batch: &batch)
+            try MatchBatch.answer(requestsFrom: requests, with: MatchBatch(engine: engine, explainer: explainer, format: format, decider: decider))
+            return ExitCode.success
         }
         guard let top = args.value("--top-url") else { throw UsageError("--url needs --top-url") }
         // A bad option value is a usage error (exit 2), unlike a bad request line in a --requests file.
@@ -205,45 +204,4 @@ enum MatchCommand: Command {
             throw InputError("\(path): \(e.description)")
         }
     }
-
-    /// Streams JSONL requests to JSONL answers with buffered reads and writes: lines are read in chunks,
-    /// each chunk split over the cores (each with its own engine copy), and written in order.
-    static func answer(requestsFrom path: String, batch: inout MatchBatch) throws -> Int32 {
-        var reader = try LineReader(path: path)
-        defer { reader.close() }
-        var output = BufferedOutput(fd: 1)
-        var batches = [batch] + (1..<Parallel.workers()).map { _ in batch.copy() }
-        var lines: [LineReader.Line] = []
-        var done = false
-        while !done {
-            lines.removeAll(keepingCapacity: true)
-            var bytes = 0
-            while lines.count < chunkLines && bytes < chunkBytes {
-                guard let line = try reader.next() else {
-                    done = true
-                    break
-                }
-                bytes += line.bytes.count
-                lines.append(line)
-            }
-            if lines.isEmpty { break }
-            let outputs = Parallel.mapShares(lines.count, states: &batches) { batch, share in
-                var out: [UInt8] = []
-                for line in lines[share] {
-                    batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out)
-                }
-                return out
-            }
-            for o in outputs {
-                output.buffer.append(contentsOf: o)
-                if !output.flush() { return ExitCode.success }
-            }
-        }
-        _ = output.flush()
-        return ExitCode.success
-    }
-
-    /// Lines per chunk: large enough to amortize waking the second core, small enough to stream.
-    static let chunkLines = 16384
-    static let chunkBytes = 8 << 20
 }

@@ -36,4 +36,48 @@ final class ParallelTests: XCTestCase {
         XCTAssertEqual(a, 499500)
         XCTAssertEqual(b, "second")
     }
+
+    func testStreamKeepsItemOrderAcrossChunksAndCopiesStatesOnlyWhenNeeded() {
+        // Chunks of 5, 5, 5, 2 and 0 items (the last fill appends nothing).
+        let sizes = [5, 5, 5, 2, 0]
+        var next = 0, chunk = 0, copies = 0
+        var seen: [Int] = [], counts: [Int] = []
+        Parallel.stream(state: 0, copy: { s -> Int in copies += 1; return s },
+                        fill: { items in
+                            items.append(contentsOf: next..<next + sizes[chunk])
+                            next += sizes[chunk]
+                            chunk += 1
+                            return chunk < sizes.count
+                        },
+                        work: { calls, share -> [Int] in
+                            calls += 1
+                            return share.map { $0 * 10 }
+                        },
+                        consume: { results, count in
+                            seen += results.flatMap { $0 }
+                            counts.append(count)
+                            return true
+                        })
+        XCTAssertEqual(seen, (0..<17).map { $0 * 10 })
+        XCTAssertEqual(counts, [5, 5, 5, 2], "an empty chunk is not worked on")
+        XCTAssertEqual(copies, Parallel.workers(for: 5) - 1, "one state per core, the first one given")
+    }
+
+    func testStreamMakesNoCopyForASingleItemAndStopsWhenConsumeSaysSo() {
+        var copies = 0, fills = 0, consumed = 0
+        Parallel.stream(state: "engine", copy: { s -> String in copies += 1; return s },
+                        fill: { items in
+                            fills += 1
+                            items.append(fills)
+                            return true  // an endless input
+                        },
+                        work: { _, share in share.count },
+                        consume: { results, _ in
+                            consumed += results.reduce(0, +)
+                            return consumed < 3
+                        })
+        XCTAssertEqual(copies, 0, "one item needs one worker: no copy of the state")
+        XCTAssertEqual(fills, 3)
+        XCTAssertEqual(consumed, 3)
+    }
 }

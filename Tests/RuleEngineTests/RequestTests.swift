@@ -63,4 +63,30 @@ final class RequestTests: XCTestCase {
         XCTAssertEqual(answers[3], #"{"actions":[]}"#)
         for a in answers { XCTAssertNoThrow(try JSONParser.parse(a)) }
     }
+
+    func testStreamedAnswersAreTheLineByLineOnesInOrderAcrossChunks() throws {
+        let engine = try makeEngine(list(rule("tracker", block), rule("^https://a\\.com/", css(".ad"), #""resource-type":["document"]"#)))
+        let kinds = [#"{"url":"https://tracker.com/%d.js","topURL":"https://a.com/","resourceType":"script"}"#,
+                     #"{"url":"https://x.com/%d","topURL":"https://a.com/","resourceType":"image"}"#, "{", "",
+                     #"{"url":"https://a.com/%d","topURL":"https://a.com/","resourceType":"top-document"}"#]
+        // Chunks of 7 lines, the last one short: each chunk's answers must follow the one before.
+        let lines = (0..<40).map { kinds[$0 % kinds.count].replacingOccurrences(of: "%d", with: "\($0)") }
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("matchstream-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let input = dir.appendingPathComponent("requests.jsonl").path, output = dir.appendingPathComponent("answers.jsonl").path
+        try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: input))
+        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+        XCTAssertGreaterThanOrEqual(fd, 0)
+        try MatchBatch.answer(requestsFrom: input, with: MatchBatch(engine: engine), to: fd, chunk: (lines: 7, bytes: 1 << 20))
+        close(fd)
+
+        var batch = MatchBatch(engine: engine)
+        var expected: [UInt8] = []
+        for (i, l) in lines.enumerated() { batch.answer(line: ArraySlice(l.utf8), lineNumber: i + 1, into: &expected) }
+        let streamed = try Array(Data(contentsOf: URL(fileURLWithPath: output)))
+        XCTAssertEqual(streamed.count, expected.count)
+        XCTAssertTrue(streamed == expected, "the streamed answers differ from the line-by-line ones")
+        XCTAssertEqual(streamed.filter { $0 == 0x0A }.count, lines.count, "one answer a line")
+    }
 }

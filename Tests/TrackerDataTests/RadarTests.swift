@@ -72,6 +72,20 @@ final class RadarTests: XCTestCase {
         }
     }
 
+    func testMapsOfCountsAndRatesDropWrongEntriesOneByOne() throws {
+        let json = #"{"domain": "maps.example", "types": {"Script": 4, "Image": 1.5}, "resources": [{"rule": "maps\\.example\\/a", "sites": 1, "apis": {"a": 2, "b": "x"}, "firstPartyCookiesSent": {"c": 0.5, "d": true}}, {"rule": "maps\\.example\\/b", "sites": 1, "apis": [1]}]}"#
+        let (d, issues) = try RadarDomain.decode(bytes: Array(json.utf8), path: "r/domains/US/maps.example.json")
+        XCTAssertEqual(d.types, ["Script": 4])
+        XCTAssertEqual(d.resources.map(\.apis), [["a": 2], [:]])
+        XCTAssertEqual(d.resources.map(\.firstPartyCookiesSent), [["c": 0.5], [:]])
+        XCTAssertEqual(issues.map(\.description), [
+            "r/domains/US/maps.example.json: $.types.Image: expected an integer, found a number; entry dropped",
+            "r/domains/US/maps.example.json: $.resources[0].apis.b: expected an integer, found a string; entry dropped",
+            "r/domains/US/maps.example.json: $.resources[0].firstPartyCookiesSent.d: expected a number, found a boolean; entry dropped",
+            "r/domains/US/maps.example.json: $.resources[1].apis: expected an object, found an array; field ignored",
+        ])
+    }
+
     func testSingleDomainFileDecode() throws {
         let json = #"{"domain": "Tracker.Example", "owner": {"name": "T", "displayName": "T"}, "performance": {"time": 2}, "types": {"Script": 4}}"#
         let (d, issues) = try RadarDomain.decode(bytes: Array(json.utf8), path: "radar/domains/GB/tracker.example.json")

@@ -37,6 +37,13 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one (`--verify-webkit`).
     public var webKitVerifier: WebKitVerifier? = nil
+    /// With `previous`: WebKit's compile cost of the new release (and of the previous one when its manifest
+    /// recorded none), recorded in the manifest and shown in changes.md. Nil, or a meter that cannot load
+    /// WebKitGTK: nothing is measured.
+    public var webKitCostMeter: WebKitCostMeter? = nil
+    /// `--max-compile-regression PCT`: fail, publishing nothing, when the new release's WebKit compile time (CPU)
+    /// or peak memory is more than PCT% above the previous release's.
+    public var maxCompileRegression: Double? = nil
     /// Replace --out even when it is neither empty nor a radarblock release.
     public var force = false
     /// surrogates.js also reports every tracker request (`radarblock:tracker`); manifest counts.trackerReport = 1.
@@ -137,6 +144,14 @@ public enum ReleaseBuilder {
         products.warnings += fallbackNotes
 
         if let previous = options.previous {
+            let costs = try compileCostChange(products, previous: previous, previousManifest: previousManifest,
+                                              options: options, progress: progress)
+            if let (cost, change) = costs {
+                products.manifest.webKitCompileCost = cost.jsonValue
+                if let limit = options.maxCompileRegression, let failure = change.gate(maxPercent: limit, previousRelease: previous) {
+                    throw failure
+                }
+            }
             progress("comparing with \(previous)")
             let lists = try zip(products.compiled, 1...).map { compiled, n in
                 try LoadedRuleList(ReleaseLists.withSource(compiled, json: products.files.first { $0.name == ReleaseFiles.rules(part: n) }?.bytes ?? []))
@@ -145,8 +160,13 @@ public enum ReleaseBuilder {
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
                                                      newRules: products.rules, newProvenance: products.provenance, newLists: lists,
                                                      newListRecords: records, clickToLoad: clickToLoad)
-            products.files.append((ReleaseFiles.changesMarkdown, Array(changes.markdown.utf8)))
-            products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(changes.json, options: []) + [0x0A]))
+            var json = changes.json
+            if let change = costs?.1, case .object(var o) = json {
+                o["webkitCompileCost"] = change.jsonValue
+                json = .object(o)
+            }
+            products.files.append((ReleaseFiles.changesMarkdown, Array((changes.markdown + (costs?.1.markdown ?? "")).utf8)))
+            products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))
         progress("publishing \(options.out)")

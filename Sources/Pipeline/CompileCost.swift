@@ -96,14 +96,14 @@ public struct ReleaseCompileCost: Sendable, Equatable {
         self.init(webkitVersion: version, lists: lists)
     }
 
-    /// Measures every list named in `lists` (name -> rules JSON), in order.
-    static func measure(_ meter: WebKitCostMeter.Loaded, lists: [(name: String, json: [UInt8])],
+    /// Measures every list named in `lists` (name -> rules JSON), in order; `release` names them in messages.
+    static func measure(_ meter: WebKitCostMeter.Loaded, lists: [(name: String, json: [UInt8])], release: String,
                         progress: (String) -> Void) throws -> ReleaseCompileCost {
         var out: [(name: String, cost: WebKitCompileCost)] = []
         for (name, json) in lists {
-            progress("measuring WebKit's compile cost of \(name)")
+            progress("measuring WebKit's compile cost of \(release) \(name)")
             do { out.append((name, try meter.measure(json))) } catch {
-                throw BuildError(component: "rules", reason: "WebKit compile cost of \(name): \(error)")
+                throw BuildError(component: "rules", reason: "WebKit compile cost of \(release) \(name): \(error)")
             }
         }
         return ReleaseCompileCost(webkitVersion: meter.version, lists: out)
@@ -206,7 +206,7 @@ extension ReleaseBuilder {
         }
         let new = try ReleaseCompileCost.measure(loaded, lists: costedLists(products.manifest) { name in
             products.files.first { $0.name == name }?.bytes ?? []
-        }, progress: progress)
+        }, release: "the new release's", progress: progress)
         if let recorded = ReleaseCompileCost(json: previousManifest?.webKitCompileCost), recorded.webkitVersion == loaded.version {
             return (new, CompileCostChange(previous: recorded.total, new: new.total, previousMeasuredNow: false))
         }
@@ -215,7 +215,7 @@ extension ReleaseBuilder {
             do { return try FileIO.read(previous + "/" + name) } catch {
                 throw BuildError(component: "previous", reason: "\(previous)/\(name): \(error)")
             }
-        }, progress: progress)
+        }, release: "the previous release's", progress: progress)
         return (new, CompileCostChange(previous: old.total, new: new.total, previousMeasuredNow: true))
     }
 }

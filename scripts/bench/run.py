@@ -19,7 +19,6 @@ loaded, store created, next to nothing compiled). Ratios are ours / WebKit's, so
 import json
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys

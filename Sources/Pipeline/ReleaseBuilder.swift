@@ -144,9 +144,15 @@ public enum ReleaseBuilder {
         products.warnings += fallbackNotes
 
         if let previous = options.previous {
-            // Before anything is published: over --max-compile-regression this throws.
-            let costs = try measureCompileCost(products, previous: previous, previousManifest: previousManifest,
+            // Before anything is published: over --max-compile-regression this throws. Without a gate the cost
+            // is information only, and a list WebKit cannot compile is --verify-webkit's business: warn.
+            var costs: (ReleaseCompileCost, CompileCostChange)? = nil
+            do {
+                costs = try measureCompileCost(products, previous: previous, previousManifest: previousManifest,
                                                options: options, progress: progress)
+            } catch where options.maxCompileRegression == nil {
+                products.warnings.append("WebKit compile cost not measured: \(error)")
+            }
             products.manifest.webKitCompileCost = costs?.0.jsonValue
             progress("comparing with \(previous)")
             let lists = try zip(products.compiled, 1...).map { compiled, n in

@@ -75,7 +75,8 @@ struct BuildCommand: Command {
                             cpuSeconds = its CPU time, memoryKB = peak RSS above a one-rule list's, bytes = WebKit's
                             file). Wall-clock figures, like webkitVerification. changes.md shows the change against
                             the previous release's recorded cost (or, when it recorded none for this WebKit version,
-                            its lists compiled now). Without WebKitGTK nothing is measured
+                            its lists compiled now). Without WebKitGTK nothing is measured; a list WebKit cannot
+                            compile is a warning (with --max-compile-regression, the build fails)
       --max-compile-regression PCT  with --previous: fail the build (exit 1, nothing published: DIR, and the
                             `current` link, stay as they were) when the new release's WebKit compile time (CPU) or
                             peak memory is more than PCT percent above the previous release's; needs WebKitGTK.

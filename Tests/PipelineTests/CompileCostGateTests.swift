@@ -129,6 +129,26 @@ final class CompileCostGateTests: XCTestCase {
         XCTAssertEqual(recorded.total.cpuSeconds, 1.0, "the cheaper of the two measurements is recorded")
     }
 
+    func testAListWebKitCannotCompileIsAWarningWithoutAGateAndAnErrorWithOne() throws {
+        let work = try makeTemporaryDirectory("cost-gate")
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
+        var o = sampleOptions(out: work + "/b")
+        o.previous = work + "/a"
+        o.webKitCostMeter = WebKitCostMeter {
+            WebKitCostMeter.Loaded(version: "fake-1") { _ in throw ManifestError(reason: "WebKit rejected the rule list") }
+        }
+        guard case .built(_, let warnings) = try ReleaseBuilder.run(o) else { return XCTFail("not built") }
+        XCTAssertTrue(warnings.contains { $0.contains("WebKit compile cost not measured") && $0.contains("WebKit rejected the rule list") },
+                      warnings.joined(separator: "\n"))
+        o.out = work + "/c"
+        o.maxCompileRegression = 20
+        XCTAssertThrowsError(try ReleaseBuilder.run(o)) { error in
+            XCTAssertTrue("\(error)".contains("WebKit compile cost of the new release's rules.json: WebKit rejected the rule list"), "\(error)")
+        }
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work + "/c"))
+    }
+
     func testAMeterThatCannotLoadSkipsTheCostButNotTheGate() throws {
         let work = try makeTemporaryDirectory("cost-gate")
         defer { try? FileManager.default.removeItem(atPath: work) }

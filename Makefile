@@ -16,7 +16,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
 FUZZ_SECONDS ?= 30
-.PHONY: all deps deps-test build demo test test-deps test-js test-cli test-webkit test-dist test-fuzz fuzz bench dist install clean
+.PHONY: all deps deps-test build demo test test-deps test-js test-cli test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -38,6 +38,7 @@ test: deps-test build
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-cli
+	$(MAKE) --no-print-directory test-optimizer
 	$(MAKE) --no-print-directory test-webkit
 	$(MAKE) --no-print-directory test-dist
 	$(MAKE) --no-print-directory test-fuzz
@@ -47,11 +48,16 @@ test-deps:
 	python3 scripts/check-deps.py
 
 test-js: build
-	tests/js/run.sh $(RELEASE_BIN) $(SHARED)
+	Tests/js/run.sh $(RELEASE_BIN) $(SHARED)
 
 test-cli: build
-	tests/cli/hostile-input.sh $(RELEASE_BIN)
-	tests/cli/contract.sh $(RELEASE_BIN)
+	Tests/cli/hostile-input.sh $(RELEASE_BIN)
+	Tests/cli/contract.sh $(RELEASE_BIN)
+
+# The optimization stage decides every request as the unoptimized list does (shared iOS data; 1M random requests).
+test-optimizer: build
+	@if [ -d "$(SHARED)/data/ddg/tds" ]; then python3 scripts/testing/check_optimizer_equivalence.py $(RELEASE_BIN) $(SHARED)/data/ddg; \
+	else echo "test-optimizer: SKIPPED: $(SHARED)/data/ddg not found (the shared iOS data is not in the repository)"; fi
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)
@@ -65,7 +71,7 @@ install: build
 
 # The shipped artifacts: tarball on a PATH without Swift, ldd, the .deb (dpkg -i, then purge), man page = --help.
 test-dist: dist
-	BUILD_DIR=$(BUILD_DIR) tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
+	BUILD_DIR=$(BUILD_DIR) Tests/dist/check.sh $(RELEASE_BIN) $(DIST) $(abspath data)
 
 # Fuzz targets (Fuzz/): every target for FUZZ_SECONDS each; fails on a crash, leak, timeout or OOM.
 fuzz: build

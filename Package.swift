@@ -50,7 +50,7 @@ let package = Package(
             "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Parallel",
         ]),
 
-        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
+        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "TdsGenerator", "TrackerData"]),
 
         // What several test targets share: the ../shared locator, a seeded generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

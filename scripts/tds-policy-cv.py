@@ -6,84 +6,61 @@ repository) and prints, for each candidate policy family, the in-sample agreemen
 held-out agreement (leave-one-out, and 10-fold repeated 20 times): every threshold of the family is re-tuned on the
 training part and the held-out domains are predicted with that setting. See docs/tds-policy.md for the results.
 
-`classify` mirrors Sources/TdsGenerator/Classifier.swift (breakage-prone categories, minSites, owner tracking share,
-evidence, observed tier, blockMinResources); candidate extensions are keyword parameters that default to off.
+The decisions are the Swift classifier's own (Sources/TdsGenerator/Classifier.swift, through
+`radarblock-bench tds-policy`, which also holds the candidate extensions that were measured and not adopted);
+this script only builds the grids and computes the statistics.
 
-Usage: scripts/tds-policy-cv.py [SHARED_DDG_DIR]   (default: ../shared/data/ddg relative to the package root)
+Usage: scripts/tds-policy-cv.py [--bench RADARBLOCK_BENCH] [SHARED_DDG_DIR]
+  (default: .build/release/radarblock-bench, built by `swift build -c release --static-swift-stdlib
+  --scratch-path .build --product radarblock-bench`; SHARED_DDG_DIR default: ../shared/data/ddg relative to the
+  package root)
 """
-import glob
 import itertools
 import json
 import os
 import random
+import subprocess
 import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
-DDG = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "data", "ddg")
+ARGS = sys.argv[1:]
+BENCH = os.path.join(ROOT, ".build", "release", "radarblock-bench")
+if ARGS[:1] == ["--bench"] and len(ARGS) >= 2:
+    BENCH, ARGS = ARGS[1], ARGS[2:]
+DDG = ARGS[0] if ARGS else os.path.join(ROOT, "..", "shared", "data", "ddg")
 SAMPLE = os.path.join(DDG, "tracker-radar-sample")
 TDS = os.path.join(DDG, "tds", "ios-tds_v5_2025-06-17.json")
 
+# Grid keys -> policy file keys; the other grid keys are radarblock-bench's experiment keys.
+POLICY_KEYS = dict(minSites="minSites", minCookies="minCookies", obs="observedMinPrevalence", K="blockMinResources",
+                   minOwnerTrackingShare="minOwnerTrackingShare")
 
-def load_rows():
+
+def candidate_line(p):
+    # Off unless the candidate tunes it: the step is not part of the families it extends.
+    policy = {"minOwnerTrackingShare": None}
+    policy.update({POLICY_KEYS[k]: v for k, v in p.items() if k in POLICY_KEYS})
+    experiment = {k: v for k, v in p.items() if k not in POLICY_KEYS}
+    return json.dumps({"policy": policy, "experiment": experiment}, sort_keys=True)
+
+
+def decisions(cands):
+    """The classifier's answer per candidate: a list of "block" / "ignore" / "-", one per domain."""
+    run = subprocess.run([BENCH, "tds-policy", SAMPLE, "-"], input="\n".join(map(candidate_line, cands)) + "\n",
+                         capture_output=True, text=True)
+    if run.returncode != 0:
+        sys.exit(f"{BENCH} tds-policy failed (exit {run.returncode}): {run.stderr.strip()}")
+    lines = run.stdout.splitlines()
+    if len(lines) != len(cands) + 1:
+        sys.exit(f"{BENCH} tds-policy answered {len(lines) - 1} of {len(cands)} candidates")
+    domains = json.loads(lines[0])["domains"]
+    words = {"B": "block", "I": "ignore", "-": "-"}
+    return domains, [[words[c] for c in line] for line in lines[1:]]
+
+
+def labels(domains):
     tds = json.load(open(TDS))["trackers"]
-    entities = {}
-    for f in glob.glob(os.path.join(SAMPLE, "entities", "*.json")):
-        e = json.load(open(f))
-        entities[e["name"]] = e
-    rows = []
-    for f in sorted(glob.glob(os.path.join(SAMPLE, "domains", "*", "*.json"))):
-        d = json.load(open(f))
-        t = tds.get(d["domain"])
-        res = d["resources"]
-        types = d.get("types", {})
-        total = sum(types.values()) or 1
-        ent = entities.get((d.get("owner") or {}).get("name", ""))
-        ep = ent["prevalence"] if ent else None
-        initiators = d.get("topInitiators")
-        first = [i["prevalence"] for i in (initiators or []) if i["domain"] == "first party"]
-        tracking_res = [r for r in res if r["cookies"] > 0 or r["fingerprinting"] > 0]
-        rows.append(dict(
-            dom=d["domain"], label="-" if t is None else t.get("default", "?"),
-            ip=d["domain"].replace(".", "").isdigit(), sites=d["sites"], prev=d["prevalence"],
-            fp=d["fingerprinting"], ck=d["cookies"], ckr=d["cookies"] / max(d["prevalence"], 1e-9),
-            ping=types.get("Ping", 0), nres=len(res), nrules=len({r["rule"] for r in res}),
-            cdn=any(c in ("CDN", "Content Delivery") for c in d["categories"]),
-            owner_share=(ep["tracking"] / ep["total"]) if ep and ep["total"] > 0 else None,
-            first_party=first[0] if first else (None if initiators is None else 0.0),
-            script=types.get("Script", 0) / total, image=(types.get("Image", 0) + types.get("Ping", 0)) / total,
-            apis=len({a for r in res for a in r.get("apis", {})}),
-            tracking_share=sum(r["sites"] for r in tracking_res) / max(sum(r["sites"] for r in res), 1),
-            ev_res={m: any(r["sites"] >= m and (r["cookies"] > 0 or r["fingerprinting"] >= 1) for r in res)
-                    for m in (2, 3, 5, 10, 20)},
-        ))
-    return rows
-
-
-def classify(r, p):
-    if r["ip"]:
-        return "-"
-    if r["cdn"] and r["fp"] < 3:
-        return "-"
-    if r["sites"] < p["minSites"]:
-        return "-"
-    if p.get("minOwnerTrackingShare") is not None and r["owner_share"] is not None \
-            and r["owner_share"] < p["minOwnerTrackingShare"]:
-        return "-"
-    evidence = r["fp"] >= 1 or (r["ck"] > 0 and r["ck"] >= p["minCookies"]) or r["ping"] >= 10
-    if p.get("minCookieShare") is not None and r["ck"] > 0 and r["ckr"] >= p["minCookieShare"]:
-        evidence = True
-    if evidence and p.get("evidenceMinResourceSites") and not r["ev_res"][p["evidenceMinResourceSites"]]:
-        evidence = False
-    if not evidence:
-        return "ignore" if p["obs"] is not None and r["prev"] >= p["obs"] else "-"
-    if r["cdn"]:
-        return "ignore"
-    if p.get("firstPartyIgnore") is not None and r["first_party"] is not None and r["first_party"] >= p["firstPartyIgnore"]:
-        return "ignore"
-    if p.get("blockMinCookieShare") is not None and r["ckr"] < p["blockMinCookieShare"] and r["fp"] < 2:
-        return "ignore"
-    patterns = r["nrules"] if p.get("countDistinctRules") else r["nres"]
-    return "block" if patterns >= p["K"] else "ignore"
+    return ["-" if tds.get(d) is None else tds[d].get("default", "?") for d in domains]
 
 
 def grid(space):
@@ -91,17 +68,19 @@ def grid(space):
     return [dict(zip(keys, v)) for v in itertools.product(*[space[k] for k in keys])]
 
 
-def evaluate(rows, space, folds_seed=None):
+def evaluate(space):
     cands = grid(space)
-    hit = [[classify(r, p) == r["label"] for r in rows] for p in cands]
+    domains, answers = decisions(cands)
+    truth = labels(domains)
+    hit = [[a == t for a, t in zip(row, truth)] for row in answers]
     totals = [sum(h) for h in hit]
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
     # Leave-one-out: re-tune on the other 118, predict the held-out one.
-    loo = sum(hit[max(range(len(cands)), key=lambda i: (totals[i] - hit[i][j], -i))][j] for j in range(len(rows)))
+    loo = sum(hit[max(range(len(cands)), key=lambda i: (totals[i] - hit[i][j], -i))][j] for j in range(len(domains)))
     # 10-fold, repeated 20 times with fixed seeds (deterministic).
     kfold = []
     for rep in range(20):
-        idx = list(range(len(rows)))
+        idx = list(range(len(domains)))
         random.Random(rep).shuffle(idx)
         folds = [idx[k::10] for k in range(10)]
         got = 0
@@ -133,12 +112,13 @@ CANDIDATES = [
 def main():
     if not os.path.isdir(SAMPLE) or not os.path.isfile(TDS):
         sys.exit(f"sample or TDS not found under {DDG}")
-    rows = load_rows()
-    n = len(rows)
+    if not os.access(BENCH, os.X_OK):
+        sys.exit(f"{BENCH} not found: swift build -c release --static-swift-stdlib --scratch-path .build --product radarblock-bench")
+    n = len(decisions([{}])[0])
     print(f"{n} domains; in-sample = best setting of the family on all {n}; held-out = re-tuned without the held-out domains")
     print(f"{'candidate':72} {'in-sample':>10} {'LOO':>10} {'10-fold x20':>12}")
     for name, space in CANDIDATES:
-        p, ins, loo, kf = evaluate(rows, space)
+        p, ins, loo, kf = evaluate(space)
         print(f"{name:72} {ins:4} {100*ins/n:4.1f}% {loo:4} {100*loo/n:4.1f}% {kf:6.1f} {100*kf/n:4.1f}%")
         print(f"    best setting: {json.dumps(p, sort_keys=True)}")
 

@@ -42,10 +42,10 @@ r[:0] = [{"rule": "tracker\\.example\\/bad\\.js", "surrogate": "bad.js"}, {"rule
 json.dump(t, open(sys.argv[2], "w"))' "$here/data/tds.json" "$tmp/hostile-surrogates-tds.json" || return 1
   "$bin" surrogates --tds "$tmp/hostile-surrogates-tds.json" --surrogates "$tmp/hostile-surrogates.txt" -o "$tmp/hostile-bodies.js" 2>"$tmp/hostile-bodies.err"
   [ $? -eq 1 ] && grep -q 'surrogate "bad.js"' "$tmp/hostile-bodies.err" || { cat "$tmp/hostile-bodies.err"; return 1; }
-  "$here/tests/js/webkit-surrogates.sh" load "$tmp/hostile-bodies.js"
+  "$here/Tests/js/webkit-surrogates.sh" load "$tmp/hostile-bodies.js"
 }
 
-harness_self_test() { /usr/bin/python3 "$here/tests/webkit/test_harness.py"; }
+harness_self_test() { /usr/bin/python3 "$here/Tests/webkit/test_harness.py"; }
 
 faithful_reference() {  # 134 of 134 reference cases in real WebKit, and match answers them as WebKit did
   need_shared || return 77
@@ -74,14 +74,14 @@ surrogates_reference() {  # surrogate cases: blocked, expression true; no surrog
   need_shared || return 77
   "$bin" convert --target "$target" --tds "$ref/tracker_radar_reference.json" -o "$tmp/faithful.json" 2>/dev/null || return 1
   "$bin" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" -o "$tmp/surrogates.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" reference "$tmp/faithful.json" "$tmp/surrogates.js" "$ref/domain_matching_tests.json" | { grep -v "\"ok\": true" || true; }
+  "$here/Tests/js/webkit-surrogates.sh" reference "$tmp/faithful.json" "$tmp/surrogates.js" "$ref/domain_matching_tests.json" | { grep -v "\"ok\": true" || true; }
 }
 
 ios_surrogate_bundle_loads() {
   need_shared || return 77
   "$bin" surrogates --tds "$ddg/tds/ios-tds_v5_2025-06-17.json" --surrogates "$ddg/surrogates/surrogates.txt" \
     --config "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" -o "$tmp/ios-surrogates.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" load "$tmp/ios-surrogates.js"
+  "$here/Tests/js/webkit-surrogates.sh" load "$tmp/ios-surrogates.js"
 }
 
 shared_tds_compile() {  # every shared TDS converts and compiles in WebKit, both modes, with and without the config
@@ -185,6 +185,18 @@ PY
   /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old/rules.json" "$tmp/ios-new/rules.json" 60
 }
 
+optimizer_in_webkit() {  # issue 13: requests on joined host+in-url rules (ports, URLs in URLs): WebKit decides them as before, as match says
+  need_shared || return 77
+  local config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json tds=$ddg/tds/ios-tds_v5_2025-06-17.json
+  "$bin" build --target "$target" --tds "$tds" --config "$config" --out "$tmp/opt-on" >/dev/null 2>&1 || return 1
+  "$bin" build --target "$target" --tds "$tds" --config "$config" --out "$tmp/opt-off" --no-optimize >/dev/null 2>&1 || return 1
+  "$bin" diff "$tmp/opt-off" "$tmp/opt-on" --format json -o "$tmp/opt-diff.json" --save-corpus "$tmp/opt-corpus.jsonl"
+  [ $? -le 1 ] || return 1
+  /usr/bin/python3 "$here/scripts/testing/optimizer_corpus.py" "$tmp/opt-corpus.jsonl" 30000 "$tmp/opt-random.jsonl" --seed "$seed" || return 1
+  /usr/bin/python3 "$here/scripts/testing/verify_optimizer_in_webkit.py" "$bin" "$tmp/opt-off/rules.json" "$tmp/opt-on/rules.json" \
+    "$tmp/opt-on/provenance.json" "$tmp/opt-random.jsonl" 150
+}
+
 tracker_report_reference() {  # issue 15: radarblock:tracker events on the 134 reference cases: one per tracker request, blocked = WebKit
   need_shared || return 77
   "$bin" convert --target "$target" --tds "$ref/tracker_radar_reference.json" -o "$tmp/report-ref-rules.json" 2>/dev/null || return 1
@@ -211,23 +223,23 @@ tracker_report_features() {  # the same on request-blocklist (40 loads) and clic
 }
 
 tracker_report_paths() {  # every kind of load, blocked and allowed: events where the bundle sees the path, none for the README's gaps
-  local c=$here/tests/js/cases
+  local c=$here/Tests/js/cases
   "$bin" convert --target "$target" --tds "$c/report-tds.json" --config "$c/report-config.json" \
     --unprotected "$c/report-unprotected.txt" -o "$tmp/tr-paths-rules.json" 2>/dev/null || return 1
   "$bin" surrogates --tds "$c/report-tds.json" --config "$c/report-config.json" --unprotected "$c/report-unprotected.txt" \
     --surrogates "$c/report-surrogates.txt" --report-trackers -o "$tmp/tr-paths.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js" || return 1
+  "$here/Tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js" || return 1
   # contentBlocking disabled: the report bundle installs nothing (no events, fetch and XHR not wrapped).
   /usr/bin/python3 -c 'import json, sys
 c = json.load(open(sys.argv[1])); c["features"]["contentBlocking"]["state"] = "disabled"; json.dump(c, open(sys.argv[2], "w"))' \
     "$c/report-config.json" "$tmp/tr-disabled-config.json" || return 1
   "$bin" surrogates --tds "$c/report-tds.json" --config "$tmp/tr-disabled-config.json" --surrogates "$c/report-surrogates.txt" \
     --report-trackers -o "$tmp/tr-disabled.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js" || return 1
+  "$here/Tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js" || return 1
   # Hostile dataset strings in the report's fields (entity, displayName, category): inert as a user script and inline.
   "$bin" surrogates --tds "$c/hostile-tds.json" --surrogates "$c/hostile-surrogates.txt" --config "$c/hostile-config.json" \
     --report-trackers -o "$tmp/tr-hostile.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" hostile "$tmp/tr-hostile.js"
+  "$here/Tests/js/webkit-surrogates.sh" hostile "$tmp/tr-hostile.js"
 }
 
 tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 benign on one page, events = WebKit
@@ -236,7 +248,7 @@ tracker_report_ios() {  # iOS TDS + config: 200 sampled tracker requests + 50 be
   "$bin" convert --target "$target" --tds "$tds" --config "$config" -o "$tmp/tr-ios-rules.json" 2>/dev/null || return 1
   "$bin" surrogates --tds "$tds" --config "$config" --surrogates "$ddg/surrogates/surrogates.txt" --report-trackers \
     -o "$tmp/tr-ios.js" 2>/dev/null || return 1
-  "$here/tests/js/webkit-surrogates.sh" trackers "$tmp/tr-ios-rules.json" "$tmp/tr-ios.js" "$tds" "$seed"
+  "$here/Tests/js/webkit-surrogates.sh" trackers "$tmp/tr-ios-rules.json" "$tmp/tr-ios.js" "$tds" "$seed"
 }
 
 ios_diff_deciding_rules() {  # issue 14: all 28,304 flips, the engine's deciding rule = Explain's (release binary; XCTest samples)
@@ -312,6 +324,7 @@ run "differential: match vs WebKit on random rule lists (seed $seed, $cases case
 run "split: a dataset of more than 200,000 rules" split_200k
 run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_diff
 run "every flip of the iOS diff: the engine's deciding rule is Explain's" ios_diff_deciding_rules
+run "optimizer: requests on joined host+in-url rules decided alike in WebKit before and after, as match says (seed $seed)" optimizer_in_webkit
 run "build --verify-webkit: WebKit compiles every list and the manifest records it" verify_webkit_build
 run "compile-cost gate: build --previous records WebKit's cost, --max-compile-regression refuses a list 3x as costly" compile_cost_gate
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store

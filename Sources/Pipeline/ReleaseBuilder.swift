@@ -33,6 +33,8 @@ public struct BuildOptions: Sendable {
     /// each split at min(maxRules, the target's rule limit).
     public var targets: [EngineProfile] = [.default]
     public var mode: RuleBuildMode = .faithful
+    /// Run the optimization stage (RuleListOptimizer); `--no-optimize` turns it off.
+    public var optimize = true
     public var name = "tds"
     public var strict = false
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one (`--verify-webkit`).
@@ -239,6 +241,7 @@ public enum ReleaseBuilder {
         // A manifest from before targets existed was built for the default profile.
         guard (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name) else { return false }
         guard (previous.counts["trackerReport"] ?? 0) == (reportsTrackers(inputs, options) ? 1 : 0) else { return false }
+        guard (previous.counts["optimized"] ?? 0) == (options.optimize ? 1 : 0) else { return false }
         let now: [String: String] = recordMap(inputs).mapValues(\.sha256)
         let then = previous.inputs.mapValues(\.sha256)
         return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
@@ -265,7 +268,8 @@ public enum ReleaseBuilder {
         let (tds, config, unprotected) = (decoded.tds, decoded.config, decoded.unprotected)
 
         progress("converting \(tds.trackers.count) trackers")
-        let built = RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode)
+        let (built, optimization) = RuleListOptimizer.optimize(
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode), if: options.optimize)
         if options.strict, let issue = built.issues.first { throw BuildError(component: "tds", reason: issue.description) }
         warnings += built.issues.map { "conversion: \($0)" }
         guard !built.rules.isEmpty else { throw BuildError(component: "tds", reason: "the conversion produced no rules") }
@@ -318,6 +322,11 @@ public enum ReleaseBuilder {
         counts["surrogates"] = Double(surrogateCount)
         if reportsTrackers(inputs, options) { counts["trackerReport"] = 1 }
         counts["conversionIssues"] = Double(built.issues.count)
+        // Absent without the stage, so that `--no-optimize` writes the manifest it wrote before the stage existed.
+        if options.optimize {
+            counts["optimized"] = 1
+            counts["optimizedAwayRules"] = Double(optimization.rulesIn - optimization.rulesOut)
+        }
         if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
 
         let manifest = Manifest(

@@ -94,7 +94,8 @@ public enum ReleaseComparison {
             config = try PrivacyConfig.decode(bytes: cb, source: c, strict: false).0
             components["config.sha256"] = Digest_sha256(cb)
         }
-        let built = RuleBuilder.build(tds: tds, config: config, unprotectedSites: nil, mode: options.mode)
+        // The lists `build` would make (optimized): decisions are the same either way, deciding rules are not.
+        let built = RuleListOptimizer.optimize(RuleBuilder.build(tds: tds, config: config, unprotectedSites: nil, mode: options.mode)).0
         let json = CanonicalRuleWriter.bytes(built.rules)
         let list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
         var side = DiffSide(label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)

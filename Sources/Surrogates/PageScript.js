@@ -597,7 +597,7 @@
   if (typeof window === "object" && window !== null && window.document) {
     install(window);
   } else if (typeof module === "object" && module !== null && module.exports) {
-    // Not a page (node, the bundle loaded with require): expose the matcher for the tests in tests/js.
+    // Not a page (node, the bundle loaded with require): expose the matcher for the tests in Tests/js.
     module.exports = api;
   }
   return api;

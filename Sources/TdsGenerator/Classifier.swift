@@ -25,6 +25,16 @@ public struct Classification: Sendable, Hashable {
 }
 
 public enum TrackerClassifier {
+    /// The entity files by name, as owners are looked up (of two with one name, the later wins).
+    public static func entitiesByName(_ entities: [RadarEntity]) -> [String: RadarEntity] {
+        Dictionary(entities.map { ($0.name, $0) }, uniquingKeysWith: { _, b in b })
+    }
+
+    /// `classify` with the domain's owner looked up in `entities` (`entitiesByName`), as `radarblock tds` runs it.
+    public static func classify(_ d: RadarDomain, entities: [String: RadarEntity], policy: TdsPolicy) -> Classification {
+        classify(d, entity: d.owner.flatMap { entities[$0.name] }, policy: policy)
+    }
+
     public static func classify(_ d: RadarDomain, entity: RadarEntity?, policy p: TdsPolicy) -> Classification {
         var steps: [ClassificationStep] = []
         func done(_ action: DefaultAction?, _ rule: String, _ detail: String) -> Classification {

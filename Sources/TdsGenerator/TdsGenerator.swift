@@ -86,7 +86,7 @@ public enum TdsGenerator {
     public static func generate(_ input: TdsGeneratorInput) throws -> TdsGeneration {
         var issues = input.radar.issues
         var notes: [String] = []
-        let entities = Dictionary(input.radar.entities.map { ($0.name, $0) }, uniquingKeysWith: { _, b in b })
+        let entities = TrackerClassifier.entitiesByName(input.radar.entities)
         var decisions = classify(input, entities: entities, issues: &issues)
         applySurrogateMapping(input, to: &decisions, issues: &issues, notes: &notes)
         try applyOverrideRuleEdits(input, to: &decisions, issues: &issues)
@@ -100,8 +100,7 @@ public enum TdsGenerator {
         let overrides = Dictionary((input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
         var decisions: [String: DomainDecision] = [:]
         for d in input.radar.domains {
-            let entity = d.owner.flatMap { entities[$0.name] }
-            let c = TrackerClassifier.classify(d, entity: entity, policy: policy)
+            let c = TrackerClassifier.classify(d, entities: entities, policy: policy)
             var decision = DomainDecision(domain: d.domain, radar: d, classification: c, defaultAction: c.defaultAction,
                                           overrides: [], rules: [], resourcesNotRules: [])
             if let o = overrides[d.domain] { applyDefault(o, to: &decision) }

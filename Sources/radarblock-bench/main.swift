@@ -7,6 +7,10 @@
 //       until at least S seconds (default 3) have passed. Reports loads/s for `match` alone and for
 //       resolve + match from a decoded request. Prints one JSON object.
 //
+//   radarblock-bench tds-policy RADAR_DIR CANDIDATES.jsonl
+//       The tracker classifier's decisions for many candidate policies (PolicyDecisions.swift), for
+//       scripts/tds-policy-cv.py.
+//
 // WebKit's side of the benchmark needs no helper: `radarblock compile --engine webkit` reports it.
 
 import ContentRules
@@ -100,18 +104,37 @@ func benchMatch(listPath: String, requestsPath: String, minSeconds: Double) {
     printJSON(o)
 }
 
+let matchUsage = "usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S]"
+let usage = """
+    usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S]
+           radarblock-bench tds-policy RADAR_DIR CANDIDATES.jsonl
+    (radarblock-bench COMMAND --help: one command)
+    """
+
 let arguments = Array(CommandLine.arguments.dropFirst())
+func printUsage(_ text: String) -> Never {
+    print(text)
+    exit(0)
+}
 switch arguments.first {
+case "--help", "-h":
+    printUsage(usage)
 case "match":
     var rest = Array(arguments.dropFirst())
+    if rest.contains("--help") { printUsage(matchUsage) }
     var minSeconds = 3.0
     if let i = rest.firstIndex(of: "--min-seconds"), i + 1 < rest.count {
         guard let s = Double(rest[i + 1]), s > 0 else { fail("--min-seconds needs a positive number", status: 2) }
         minSeconds = s
         rest.removeSubrange(i...(i + 1))
     }
-    guard rest.count == 2 else { fail("usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S]", status: 2) }
+    guard rest.count == 2 else { fail(matchUsage, status: 2) }
     benchMatch(listPath: rest[0], requestsPath: rest[1], minSeconds: minSeconds)
+case "tds-policy":
+    let rest = Array(arguments.dropFirst())
+    if rest.contains("--help") { printUsage(tdsPolicyUsage) }
+    guard rest.count == 2 else { fail(tdsPolicyUsage, status: 2) }
+    runTdsPolicy(radarDirectory: rest[0], candidatesPath: rest[1])
 default:
-    fail("usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S]", status: 2)
+    fail(usage, status: 2)
 }

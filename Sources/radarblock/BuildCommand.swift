@@ -13,7 +13,7 @@ struct BuildCommand: Command {
     static var help: String { """
     usage: radarblock build (--tds FILE|URL | --radar DIR) [--config FILE|URL] [--surrogates FILE|URL]
                             [--unprotected FILE|URL] --out DIR [--force] [--previous DIR] [--if-changed] [--target NAME]...
-                            [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--name NAME] [--strict] [--verify-webkit]
+                            [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--no-optimize] [--name NAME] [--strict] [--verify-webkit]
                             [--max-compile-regression PCT] [--no-compile-cost]
                             [--cache DIR] [--timeout SECONDS] [--retries N] [--max-download-size BYTES]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
@@ -91,6 +91,8 @@ struct BuildCommand: Command {
       --max-rules N         rules per list (default: the target's limit, 150000; safari-14: 50000)
     \(TargetHelp.option("repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported in issues.txt (--strict: the build fails)", indent: "  "))
       --mode MODE           faithful (default) or ddg (see `radarblock convert --help`)
+      --no-optimize         skip the optimization stage (see `radarblock convert --help`); the manifest's
+                            counts.optimized says which one a release had
       --name NAME           identifier name (default "tds")
       --strict              any input problem or conversion issue fails the build
       --verify-webkit       also compile every list with WebKitGTK's own compiler (loaded at run time) and fail the
@@ -118,7 +120,7 @@ struct BuildCommand: Command {
             OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--config"), OptionSpec("--surrogates"),
             OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--report-trackers", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
-            OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
+            OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--no-optimize", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
             OptionSpec("--max-download-size"), OptionSpec("--target", repeatable: true),
             OptionSpec("--max-compile-regression"), OptionSpec("--no-compile-cost", value: false),
         ] + BudgetOptions.specs)
@@ -137,6 +139,7 @@ struct BuildCommand: Command {
         options.strict = args.has("--strict")
         options.force = args.has("--force")
         options.reportTrackers = args.has("--report-trackers")
+        options.optimize = !args.has("--no-optimize")
         if args.has("--verify-webkit") { options.webKitVerifier = WebKitEngine.verifier }
         try parseCompileCost(args, into: &options)
         options.budget = try BudgetOptions.parse(args)

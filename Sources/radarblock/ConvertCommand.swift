@@ -11,7 +11,7 @@ struct ConvertCommand: Command {
     static let summary = "convert a TDS (+ config) into a WebKit content rule list"
     static var help: String { """
     usage: radarblock convert --tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]
-                              [--provenance FILE] [--strict] [--target NAME] [-o OUT]
+                              [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [-o OUT]
 
     Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
 
@@ -40,7 +40,8 @@ struct ConvertCommand: Command {
                               rule: the index in the tracker's TDS rules, or "default", "entity", "popup";
                               role (faithful): block / ignore / exception / reset / same-entity, and the
                               url-filter form ("host": the rule's host part aligned with the request host;
-                              "in-url": the regex found later in the URL); "cname": the alias host for rules
+                              "in-url": the regex found later in the URL; "host+in-url": both forms in one
+                              url-filter, see --no-optimize); "cname": the alias host for rules
                               of a CNAME-cloaked tracker
                             {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
                             {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
@@ -48,6 +49,9 @@ struct ConvertCommand: Command {
                             {"source":"feature-state","role":"contentBlocking \"disabled\""}
       --strict            any problem (an input field the decoders would skip, a TDS rule WebKit cannot
                           express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
+      --no-optimize       skip the optimization stage. By default the list is rewritten into one WebKit decides
+                          identically for every load but compiles with less work: a rule's host-form and in-URL-form
+                          url-filters (adjacent, same action and conditions) become one filter matching their union
       -o, --output FILE   output file, "-" for stdout (default); written atomically
     \(TargetHelp.option("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)", indent: "  "))
     """ }
@@ -56,6 +60,7 @@ struct ConvertCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--config"), OptionSpec("--unprotected"), OptionSpec("--mode"),
             OptionSpec("--provenance"), OptionSpec("--strict", value: false), OptionSpec("-o", "--output"), .target,
+            OptionSpec("--no-optimize", value: false),
         ])
         let target = try args.target()
         let tdsPath = try args.required("--tds")
@@ -73,8 +78,10 @@ struct ConvertCommand: Command {
         inputs.issues.forEach { Console.warning($0.description) }
         let (tds, tdsIssues, config, unprotected) = (inputs.tds, inputs.tdsIssues, inputs.config, inputs.unprotected)
 
-        let result = TargetEncoding.adapt(RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode,
-                                                            decodeIssues: tdsIssues), for: target)
+        let (built, optimization) = RuleListOptimizer.optimize(
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues),
+            if: !args.has("--no-optimize"))
+        let result = TargetEncoding.adapt(built, for: target)
 
         func describe(_ issue: ConversionIssue) -> String {
             switch issue.location {
@@ -106,6 +113,7 @@ struct ConvertCommand: Command {
         if output != "-" {
             Console.note("convert (\(mode.rawValue)): \(tds.trackers.count) trackers, \(tds.cnames.count) CNAME aliases -> "
                          + "\(result.rules.count) rules, \(bytes.count) bytes -> \(output)"
+                         + (optimization.rulesIn == optimization.rulesOut ? "" : " (optimized from \(optimization.rulesIn) rules)")
                          + (result.issues.isEmpty ? "" : " (\(result.issues.count) warnings)"))
         }
         return ExitCode.success

@@ -1,5 +1,5 @@
 // Hostile TDS / config strings cannot break out of the bundle: they are JSON data (scriptSafe), checked
-// under node (valid script, no side effects, exact round trip). Real WebKit repeats it (scripts in tests/js).
+// under node (valid script, no side effects, exact round trip). Real WebKit repeats it (scripts in Tests/js).
 
 import XCTest
 import StrictJSON
@@ -65,7 +65,7 @@ final class HostileInputTests: XCTestCase {
         try Support.write(JSONWriter.string(expected), dir + "/expected.json")
         let (check, _, checkErr) = try Support.run(node, ["--check", dir + "/hostile.js"])
         XCTAssertEqual(check, 0, checkErr)
-        let (status, out, err) = try Support.run(node, [Support.packageRoot + "/tests/js/hostile.test.js",
+        let (status, out, err) = try Support.run(node, [Support.packageRoot + "/Tests/js/hostile.test.js",
                                                         dir + "/hostile.js", dir + "/expected.json"])
         XCTAssertEqual(status, 0, out + err)
         XCTAssertTrue(out.contains("hostile: 39 checks passed"), out + err)

@@ -1,4 +1,4 @@
-// Runs the node tests in tests/js against bundles built here, so `swift test` covers the page side too.
+// Runs the node tests in Tests/js against bundles built here, so `swift test` covers the page side too.
 
 import XCTest
 @testable import Surrogates
@@ -16,7 +16,7 @@ final class NodeMatcherTests: XCTestCase {
         try Support.write(full.script, dir + "/full.js")
         try Support.write(subset.script, dir + "/subset.js")
         let tests = try Support.shared(Support.referenceDir + "/domain_matching_tests.json")
-        let (status, out, err) = try Support.run(node, [Support.packageRoot + "/tests/js/reference.test.js",
+        let (status, out, err) = try Support.run(node, [Support.packageRoot + "/Tests/js/reference.test.js",
                                                         dir + "/full.js", dir + "/subset.js", tests])
         XCTAssertEqual(status, 0, out + err)
         XCTAssertTrue(out.contains("reference: 134 tests, full matcher 134 match + 0 listed deviation(s); tracker report 134 agree; bundle subset: 6 surrogate cases, 128 without surrogate; 0 failure(s)"), out + err)
@@ -25,7 +25,7 @@ final class NodeMatcherTests: XCTestCase {
 
 final class SharedIOSBundleTests: XCTestCase {
     /// The bundle for the shared iOS TDS + surrogates + config: valid JavaScript, every regex compiles in
-    /// JavaScript, and the cases in tests/js/cases get the expected surrogate.
+    /// JavaScript, and the cases in Tests/js/cases get the expected surrogate.
     func testIOSBundle() throws {
         let node = try Support.node()
         let tdsPath = try Support.shared("tds/ios-tds_v5_2025-06-17.json")
@@ -45,8 +45,8 @@ final class SharedIOSBundleTests: XCTestCase {
         try Support.write(bundle.script, dir + "/ios.js")
         let (check, _, checkErr) = try Support.run(node, ["--check", dir + "/ios.js"])
         XCTAssertEqual(check, 0, checkErr)
-        let (status, out, err) = try Support.run(node, [Support.packageRoot + "/tests/js/bundle.test.js", dir + "/ios.js",
-                                                        Support.packageRoot + "/tests/js/cases/ios-tds-2025-06-17.jsonl"])
+        let (status, out, err) = try Support.run(node, [Support.packageRoot + "/Tests/js/bundle.test.js", dir + "/ios.js",
+                                                        Support.packageRoot + "/Tests/js/cases/ios-tds-2025-06-17.jsonl"])
         XCTAssertEqual(status, 0, out + err)
         XCTAssertTrue(out.contains(", 0 failure(s)"), out + err)
     }

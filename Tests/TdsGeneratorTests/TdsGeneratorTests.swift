@@ -135,6 +135,23 @@ final class ClassifierTests: XCTestCase {
         XCTAssertEqual(TrackerClassifier.classify(d, entity: entity(tracking: 0, total: 0.01), policy: off).defaultAction, .block)
     }
 
+    /// The lookup `radarblock tds` and `radarblock-bench tds-policy` share: by owner name, the later of two
+    /// entity files with one name wins, and a domain whose owner has no file is not judged by its owner.
+    func testOwnerLookupByName() {
+        func entity(_ name: String, tracking: Double) -> RadarEntity {
+            RadarEntity(name: name, prevalence: RadarEntityPrevalence(tracking: tracking, nonTracking: 0.01 - tracking, total: 0.01))
+        }
+        let entities = TrackerClassifier.entitiesByName([entity("Example Ads Inc.", tracking: 0.005), entity("Example Ads Inc.", tracking: 0),
+                                                         entity("Other Co", tracking: 0.005)])
+        XCTAssertEqual(entities.count, 2)
+        let d = radarDomain("adsrv.example", fp: 2, resources: (0..<6).map { resource("adsrv\\.example\\/p\($0)") })
+        XCTAssertEqual(TrackerClassifier.classify(d, entities: entities, policy: p).decidedBy, "ownerNotTracking")
+        let unowned = radarDomain("adsrv.example", fp: 2, owner: "No File Inc.", resources: d.resources)
+        XCTAssertEqual(TrackerClassifier.classify(unowned, entities: entities, policy: p).defaultAction, .block)
+        XCTAssertEqual(TrackerClassifier.classify(radarDomain("adsrv.example", fp: 2, owner: nil, resources: d.resources), entities: entities,
+                                                  policy: p).defaultAction, .block)
+    }
+
     func testEveryDecisionExplainsItsThreshold() {
         let c = classify(radarDomain("adsrv.example", resources: (0..<6).map { resource("adsrv\\.example\\/p\($0)") }))
         XCTAssertEqual(c.steps.map(\.rule), ["minSites", "evidence", "manyResources"])

@@ -2,11 +2,11 @@
 # make test-dist: what CI users install. The tarball runs on a PATH without the Swift toolchain, the binary links
 # no toolchain library, the .deb has the documented fields and files and installs, and the man page and
 # completions say what --help says. Ends with "dist: N passed, N failed"; exit 1 if any failed.
-# usage: tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR
+# usage: Tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR
 set -uo pipefail
-bin=$(readlink -f "${1:?usage: tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR}")
-dist=$(readlink -f "${2:?usage: tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR}")
-data=$(readlink -f "${3:?usage: tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR}")
+bin=$(readlink -f "${1:?usage: Tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR}")
+dist=$(readlink -f "${2:?usage: Tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR}")
+data=$(readlink -f "${3:?usage: Tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR}")
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
@@ -87,7 +87,7 @@ deb_installs() {  # dpkg -i, radarblock --version from /usr/bin on a Swift-free 
 }
 
 man_page_is_the_help() {  # one section per command whose text is that command's --help, byte for byte
-  /usr/bin/python3 "$here/tests/dist/check_man.py" "$bin" "$tmp/radarblock-$version-linux-$(uname -m)/share/man/man1/radarblock.1.gz"
+  /usr/bin/python3 "$here/Tests/dist/check_man.py" "$bin" "$tmp/radarblock-$version-linux-$(uname -m)/share/man/man1/radarblock.1.gz"
 }
 
 completions_offer_the_options() {  # bash: commands and each command's options from its --help

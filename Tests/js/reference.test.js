@@ -1,7 +1,7 @@
 // Page-side matcher of surrogates.js against DuckDuckGo's reference suite
 // (privacy-reference-tests tracker-radar-tests/TR-domain-matching/domain_matching_tests.json).
 //
-// usage: node tests/js/reference.test.js FULL.js SUBSET.js domain_matching_tests.json
+// usage: node Tests/js/reference.test.js FULL.js SUBSET.js domain_matching_tests.json
 //   FULL.js   bundle built with --all-trackers from tracker_radar_reference.json + its surrogates.txt:
 //             every test's TDS action (block / ignore / redirect / null) must match expectAction,
 //             except the deviations listed below (each must still deviate, so the list stays true).

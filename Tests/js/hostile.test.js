@@ -4,7 +4,7 @@
 //   - run no code from the data: evaluating it sets no global,
 //   - carry every hostile string exactly, as data.
 //
-// usage: node tests/js/hostile.test.js BUNDLE.js EXPECTED.json
+// usage: node Tests/js/hostile.test.js BUNDLE.js EXPECTED.json
 //   EXPECTED.json: {"trackers": [domain...], "entities": [name...], "rules": [regex...], "cnames": [[alias, target]...],
 //                   "decisions": [{url, page, tracker, surrogate}]}
 'use strict';

@@ -1,5 +1,5 @@
 """surrogates.js in real WebKit (WebKitGTK), through the harness of scripts/webkit (Browser: proxy, rule
-lists, document-start user scripts, page expressions). Run with tests/js/webkit-surrogates.sh.
+lists, document-start user scripts, page expressions). Run with Tests/js/webkit-surrogates.sh.
 
   reference RULES.json BUNDLE.js TESTS.json
       Every test of domain_matching_tests.json on its own page (topURL = siteURL, one load of requestURL

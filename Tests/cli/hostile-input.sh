@@ -12,7 +12,7 @@
 #   C3 an endless download stops at --max-download-size; a gzip bomb too
 #   minor: diff errors name the file; build --out FILE/sub; FIFO and <(...) inputs; match --type bogus exits 2;
 #          diff --requests reads CRLF JSONL; a long value is cut in messages
-# usage: tests/cli/hostile-input.sh RADARBLOCK
+# usage: Tests/cli/hostile-input.sh RADARBLOCK
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 root="$here/../.."
@@ -20,16 +20,7 @@ rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 data="$root/data"
 tmp=$(mktemp -d); server_pid=""
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-failures=0 cases=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-# expect NAME STATUS CMD...: runs CMD (stdout+stderr in $tmp/out) and checks its exit status.
-expect() {
-  local name=$1 want=$2; shift 2
-  cases=$((cases + 1))
-  "$@" >"$tmp/out" 2>&1; local got=$?
-  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want: $(head -c 600 "$tmp/out")"
-}
-contains() { grep -qF -- "$2" "$tmp/out" || fail "$1: output lacks '$2': $(head -c 600 "$tmp/out")"; }
+source "$here/lib.sh"
 cd "$tmp"
 
 # B1: a directory of documents is refused and kept; --force replaces it; `cd docs && --out .` is refused.
@@ -168,7 +159,7 @@ contains "diff names the list" "bad-list.json:"
 echo x > plainfile
 expect "build --out FILE/sub" 1 "$rb" build --tds "$data/tds.json" --out plainfile/sub
 contains "build --out FILE/sub" "plainfile is not a directory"
-grep -q "NSCocoaErrorDomain" "$tmp/out" && fail "build --out FILE/sub: raw Foundation error"
+output | grep -q "NSCocoaErrorDomain" && fail "build --out FILE/sub: raw Foundation error"
 expect "process substitution" 0 bash -c "'$rb' convert --tds <(cat '$data/tds.json') -o psub.json"
 mkfifo tds.fifo; (cat "$data/tds.json" > tds.fifo &)
 expect "FIFO" 0 timeout 20 "$rb" convert --tds tds.fifo -o fifo.json
@@ -186,7 +177,6 @@ t = json.load(open('$data/tds.json'))
 t['trackers']['x' * 5000000] = {'domain': 'x'}
 json.dump(t, open('long-key.json', 'w'))"
 expect "long value" 0 "$rb" convert --tds long-key.json -o long.json
-[ "$(wc -c < "$tmp/out")" -lt 20000 ] || fail "long value: $(wc -c < "$tmp/out") bytes of messages for one 5 MB key"
+[ "$(output | wc -c)" -lt 20000 ] || fail "long value: $(output | wc -c) bytes of messages for one 5 MB key"
 
-echo "tests/cli/hostile-input.sh: $cases cases, $failures failures"
-[ "$failures" -eq 0 ]
+finish

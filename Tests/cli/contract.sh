@@ -2,23 +2,14 @@
 # The command contract of ../shared/DESIGN.md: every command's exit status (0 success, 1 invalid input or a
 # failed check, 2 usage; diff as diff(1): 0 same, 1 different, 2 trouble), `--help` on every command, and
 # the shape of `validate --json`. Each case states the one status it accepts.
-# usage: tests/cli/contract.sh RADARBLOCK
+# usage: Tests/cli/contract.sh RADARBLOCK
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 data="$here/../../data"
 rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-failures=0 cases=0
-fail() { echo "FAIL: $*" >&2; failures=$((failures + 1)); }
-# expect NAME STATUS CMD...: runs CMD (stdout in $tmp/out, stderr in $tmp/err) and checks its exit status.
-expect() {
-  local name=$1 want=$2; shift 2
-  cases=$((cases + 1))
-  "$@" >"$tmp/out" 2>"$tmp/err"; local got=$?
-  [ "$got" = "$want" ] || fail "$name: exit $got, expected $want: $(head -c 600 "$tmp/err")"
-}
-stderr_has() { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(head -c 600 "$tmp/err")"; }
+source "$here/lib.sh"
 # json_shape NAME PYTHON-EXPR: stdout is one JSON object v for which the expression holds.
 json_shape() {
   python3 -c "import json,sys; v=json.loads(open('$tmp/out').read()); sys.exit(0 if ($2) else 1)" \
@@ -102,5 +93,4 @@ expect "install --status" 0 "$rb" install --status --store store
 expect "install a missing release" 1 "$rb" install missing-release --store store
 expect "install without --store" 2 "$rb" install release
 
-echo "tests/cli/contract.sh: $cases cases, $failures failures"
-[ "$failures" -eq 0 ]
+finish

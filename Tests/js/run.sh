@@ -8,14 +8,14 @@
 #   classifier.test.js the tracker report of the real PageScript.js on cases/report-table.jsonl, which the Swift
 #                      engine (`radarblock match` on the `convert` of the same inputs) answers too
 #                      (`swift test --filter SurrogatesTests` adds hostile domains that the TDS decoder would reject)
-# usage: tests/js/run.sh RADARBLOCK [SHARED_DIR]   (SHARED_DIR default: ../shared next to the package)
+# usage: Tests/js/run.sh RADARBLOCK [SHARED_DIR]   (SHARED_DIR default: ../shared next to the package)
 set -euo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-rb=${1:?usage: tests/js/run.sh RADARBLOCK [SHARED_DIR]}
+rb=${1:?usage: Tests/js/run.sh RADARBLOCK [SHARED_DIR]}
 shared=${2:-${SHARED:-$here/../../../shared}}
 ddg="$shared/data/ddg"
 ref="$ddg/reference-tests/tracker-radar-tests/TR-domain-matching"
-command -v node >/dev/null || { echo "tests/js: node not found (apt-get install -y nodejs)" >&2; exit 2; }
+command -v node >/dev/null || { echo "Tests/js: node not found (apt-get install -y nodejs)" >&2; exit 2; }
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 # The classifier table (our fixtures, no shared data): the page's report and the Swift engine on the same rows.
 classifier() {
@@ -32,7 +32,7 @@ classifier() {
   node "$here/hostile.test.js" "$tmp/hostile-report.js" "$c/hostile-expected.json"
 }
 if [ ! -d "$ref" ]; then
-  echo "tests/js: SKIP the DuckDuckGo-data tests: shared data not found at $ddg" >&2
+  echo "Tests/js: SKIP the DuckDuckGo-data tests: shared data not found at $ddg" >&2
   "$rb" surrogates --tds "$here/cases/hostile-tds.json" --surrogates "$here/cases/hostile-surrogates.txt" \
     --config "$here/cases/hostile-config.json" -o "$tmp/hostile.js" 2>/dev/null
   node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"
@@ -63,4 +63,4 @@ node "$here/reference.test.js" "$tmp/full.js" "$tmp/subset.js" "$ref/domain_matc
 node "$here/bundle.test.js" "$tmp/ios.js" "$here/cases/ios-tds-2025-06-17.jsonl"
 node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"
 classifier
-echo "tests/js: ok (ios bundle $(wc -c < "$tmp/ios.js") bytes)"
+echo "Tests/js: ok (ios bundle $(wc -c < "$tmp/ios.js") bytes)"

@@ -4,7 +4,7 @@
 //   - every surrogate named by a rule has a function, and there is one function per name,
 //   - optional: URL cases that must (not) get a surrogate, as JSON lines {url, page, surrogate|null}.
 //
-// usage: node tests/js/bundle.test.js BUNDLE.js [CASES.jsonl]
+// usage: node Tests/js/bundle.test.js BUNDLE.js [CASES.jsonl]
 'use strict';
 const assert = require('assert');
 const fs = require('fs');

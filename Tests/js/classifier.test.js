@@ -1,9 +1,9 @@
 // The tracker classifier of the real page script (Sources/Surrogates/PageScript.js, evaluated directly) on a
 // table that the Swift engine answers too: one row per request, each with its expected report fields.
 //
-// usage: node tests/js/classifier.test.js requests TABLE.jsonl > REQUESTS.jsonl
+// usage: node Tests/js/classifier.test.js requests TABLE.jsonl > REQUESTS.jsonl
 //          the table as `radarblock match --requests` lines (the Swift engine's side)
-//        node tests/js/classifier.test.js check BUNDLE.js TABLE.jsonl ANSWERS.jsonl
+//        node Tests/js/classifier.test.js check BUNDLE.js TABLE.jsonl ANSWERS.jsonl
 //          BUNDLE.js: `surrogates --report-trackers` of the table's TDS/config (its DATA is what the page gets);
 //          ANSWERS.jsonl: `radarblock match` on the rule list `convert` wrote for the same inputs.
 //          Every row: the classifier's fields equal the row's (fields the row omits are not compared, a

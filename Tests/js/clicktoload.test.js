@@ -5,7 +5,7 @@
 // With --disabled (a bundle built from the same config with contentBlocking disabled), the bundle must be inert:
 // every decision is "ignore".
 //
-// usage: node tests/js/clicktoload.test.js BUNDLE.js TESTS.json [--disabled]   (BUNDLE built with --all-trackers
+// usage: node Tests/js/clicktoload.test.js BUNDLE.js TESTS.json [--disabled]   (BUNDLE built with --all-trackers
 // and the click-to-load reference config)
 'use strict';
 const assert = require('assert');

@@ -1,7 +1,7 @@
 """Checks of the real-WebKit harness itself, against facts that cannot fail silently.
 
-Runs with pytest (`python3 -m pytest tests/webkit`) or as a plain script
-(`/usr/bin/python3 tests/webkit/test_harness.py`). Every check goes through scripts/webkit-check, so
+Runs with pytest (`python3 -m pytest Tests/webkit`) or as a plain script
+(`/usr/bin/python3 Tests/webkit/test_harness.py`). Every check goes through scripts/webkit-check, so
 it exercises the real command line (Xvfb, WebKitGTK, the proxy). Tests that need DuckDuckGo's data
 from ../shared are skipped when it is absent.
 """
@@ -20,7 +20,7 @@ SHARED = os.path.normpath(os.path.join(REPO, "..", "shared"))
 TRK_OUTPUT = os.path.join(SHARED, "data", "ddg", "trackerradarkit-output", "reference-tds.trk-rules.json.gz")
 REFERENCE_TESTS = os.path.join(SHARED, "data", "ddg", "reference-tests", "tracker-radar-tests",
                                "TR-domain-matching", "domain_matching_tests.json")
-SURROGATE_DOUBLE = os.path.join(REPO, "tests", "webkit", "fixtures", "test-surrogate-bundle.js")
+SURROGATE_DOUBLE = os.path.join(REPO, "Tests", "webkit", "fixtures", "test-surrogate-bundle.js")
 # DuckDuckGo's own converter (TrackerRadarKit) output passes 104 of the 134 reference tests in real WebKit.
 TRK_KNOWN_PASSED = 104
 

@@ -7,6 +7,10 @@
 #     on one core (radarblock-bench);
 #   - the tracker report's overhead in real WebKit (scripts/bench-tracker-report.sh): time to `load` of a page
 #     with 500 subresources without a bundle, with surrogates.js and with --report-trackers (SKIP_TRACKER_BENCH=1);
+#   - WebKit's compile cost of the default (faithful) list, faithful --no-optimize (when the binary has it) and
+#     ddg on both shared iOS TDS, with and without the iOS config: in-process compile time (wall and CPU), peak
+#     memory over a one-rule list, WebKit's file size, 3 alternating runs, ratios to ddg
+#     (scripts/bench/webkit_compile_cost.py, runnable alone; SKIP_COMPILE_COST_BENCH=1 skips it);
 #   - diff and match at scale (scripts/bench/diff_scale.py): the iOS release diff beside two plain match
 #     runs of its corpus, match on 1M issue-shaped requests with the .rbc load cost, and release diffs
 #     over 1M and 10M requests (wall, peak RSS, cost per request); SKIP_DIFF_SCALE_BENCH=1 skips it;
@@ -42,6 +46,11 @@ echo "bench: building radarblock-bench ($config)" >&2
 mkdir -p "$BENCH_DIR"
 status=0
 python3 "$here/bench/run.py" "$BIN" "$BENCH_BIN" "$BENCH_DIR" || status=$?
+
+# What WebKit pays for each list kind (faithful, faithful --no-optimize, ddg) on the shared iOS TDS (issue 13).
+if [ "${SKIP_COMPILE_COST_BENCH:-0}" != 1 ]; then
+  python3 "$here/bench/webkit_compile_cost.py" "$BIN" "$BENCH_DIR/webkit-compile-cost" || status=$?
+fi
 
 # Diff and match at scale: the iOS release diff, 1M issue-shaped match requests, 1M and 10M-request diffs.
 if [ "${SKIP_DIFF_SCALE_BENCH:-0}" != 1 ]; then

@@ -12,19 +12,25 @@
 # release it replaced; older releases are removed. A failed build falls back as DuckDuckGo's apps do (the
 # current release's TDS, then without the config) and says so in the manifest; if every fallback fails,
 # PUBLISH_DIR/current is left exactly as it was. A PUBLISH_DIR/current that is a real directory (the older
-# layout) is moved to releases/legacy first.
+# layout) is moved to releases/legacy first. Each new release records WebKit's compile cost of its lists
+# (manifest webkitCompileCost, changes.md), and one that costs WebKit more than
+# RADARBLOCK_MAX_COMPILE_REGRESSION percent over the current release (CPU time or peak memory) is not
+# published: the job fails and current stays (apps compile the list on the device; TrackerRadarKit's CI
+# gates the same way at 20%).
 #
 # Exit status: 0 published a new release, or nothing changed ("unchanged: ..." on stdout);
 #              1 the build failed (the message on stderr names the broken component); 2 usage error.
-# Environment: RADARBLOCK (the binary; default: radarblock on PATH), RADARBLOCK_CACHE (default PUBLISH_DIR/.cache).
+# Environment: RADARBLOCK (the binary; default: radarblock on PATH), RADARBLOCK_CACHE (default PUBLISH_DIR/.cache),
+#              RADARBLOCK_MAX_COMPILE_REGRESSION (default 25; "off": record the cost, gate nothing).
 set -euo pipefail
 if [ $# -lt 2 ]; then
-  sed -n '2,22p' "$0" >&2
+  sed -n '2,28p' "$0" >&2
   exit 2
 fi
 publish=$1 tds=$2 config=${3:-} surrogates=${4:-}
 bin=${RADARBLOCK:-radarblock}
 cache=${RADARBLOCK_CACHE:-$publish/.cache}
+max_regression=${RADARBLOCK_MAX_COMPILE_REGRESSION:-25}
 mkdir -p "$publish/releases" "$cache"
 
 if [ -d "$publish/current" ] && [ ! -L "$publish/current" ]; then
@@ -42,6 +48,7 @@ if [ -f "$publish/current/manifest.json" ]; then
   old=$(readlink "$publish/current")
   # The current release stays in place while the new one is built beside it: no copy is needed.
   args+=(--previous "$publish/current" --if-changed --fallback "$publish/current")
+  if [ "$max_regression" != off ]; then args+=(--max-compile-regression "$max_regression"); fi
 fi
 
 set +e

@@ -271,6 +271,35 @@ sys.exit(0 if len(names) == 2 and accepted == names and v.get("webkitVersion") e
 PY
 }
 
+compile_cost_gate() {  # issue 13: build --previous records WebKit's compile cost; --max-compile-regression refuses a costlier list
+  local gen=$here/scripts/testing/gen_synthetic_tds.py d=$tmp/cost-gate
+  mkdir -p "$d"
+  /usr/bin/python3 "$gen" 150 4 > "$d/tds.json" && /usr/bin/python3 "$gen" 450 4 > "$d/tds-3x.json" || return 1
+  "$bin" build --tds "$d/tds.json" --out "$d/current" > /dev/null 2>&1 || { echo "first build failed"; return 1; }
+  # The same list again: within the limit; the manifest and changes.md carry the cost.
+  "$bin" build --tds "$d/tds.json" --out "$d/again" --previous "$d/current" --max-compile-regression 50 > /dev/null 2> "$d/again.err" \
+    || { echo "an unchanged list failed the gate:"; cat "$d/again.err"; return 1; }
+  /usr/bin/python3 - "$d/again" <<'PY' || return 1
+import json, sys
+m = json.load(open(sys.argv[1] + "/manifest.json"))
+c = m.get("webkitCompileCost") or {}
+md = open(sys.argv[1] + "/changes.md").read()
+print("webkitCompileCost: WebKitGTK %s, %s s (%s s CPU), %s KiB, %s bytes" % (c.get("webkitVersion"), c.get("seconds"),
+      c.get("cpuSeconds"), c.get("memoryKB"), c.get("bytes")))
+ok = c.get("webkitVersion") and c.get("cpuSeconds", 0) > 0 and c.get("bytes", 0) > 0 and [l["list"] for l in c["lists"]] == ["rules.json"]
+sys.exit(0 if ok and "## WebKit compile cost" in md else 1)
+PY
+  # Three times the trackers: about three times WebKit's compile time; the build fails and current stays as it was.
+  local before after rc=0
+  before=$(cd "$d/current" && sha256sum * | sha256sum)
+  "$bin" build --tds "$d/tds-3x.json" --out "$d/current" --previous "$d/current" --max-compile-regression 50 > /dev/null 2> "$d/gate.err" || rc=$?
+  after=$(cd "$d/current" && sha256sum * | sha256sum)
+  cat "$d/gate.err"
+  [ $rc -eq 1 ] || { echo "expected exit 1, got $rc"; return 1; }
+  grep -q "WebKit compile cost regression over --max-compile-regression 50%: compile time .* CPU" "$d/gate.err" || return 1
+  [ "$before" = "$after" ] || { echo "the previous release was touched"; return 1; }
+}
+
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
 webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 23 lists, 120 s)
   /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
@@ -297,6 +326,7 @@ run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_dif
 run "every flip of the iOS diff: the engine's deciding rule is Explain's" ios_diff_deciding_rules
 run "optimizer: requests on joined host+in-url rules decided alike in WebKit before and after, as match says (seed $seed)" optimizer_in_webkit
 run "build --verify-webkit: WebKit compiles every list and the manifest records it" verify_webkit_build
+run "compile-cost gate: build --previous records WebKit's cost, --max-compile-regression refuses a list 3x as costly" compile_cost_gate
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 

@@ -1,5 +1,6 @@
 // manifest.json: what a release is made of and how to check it. Deterministic: the same inputs give the
-// same manifest bytes (no wall-clock times unless --verify-webkit records WebKit's own verification).
+// same manifest bytes (no wall-clock times unless --verify-webkit records WebKit's own verification or
+// `build --previous` WebKit's compile cost).
 
 import StrictJSON
 
@@ -68,6 +69,9 @@ public struct Manifest: Sendable, Equatable {
     public var lists: [JSONValue]
     /// Present only with --verify-webkit.
     public var webKitVerification: JSONValue?
+    /// Present only when `build --previous` measured WebKit's compile cost (ReleaseCompileCost): like
+    /// webKitVerification, wall-clock figures, the non-deterministic part of a manifest.
+    public var webKitCompileCost: JSONValue? = nil
     /// The engine profiles the release is for (`build --target`), the primary one first. Every entry of
     /// `lists` names its target; a loader of "the release's lists" takes those of one target (`lists(for:)`).
     public var targets: [String] = []
@@ -103,6 +107,7 @@ public struct Manifest: Sendable, Equatable {
         o["lists"] = .array(lists)
         if !targets.isEmpty { o["targets"] = .array(targets.map(JSONValue.string)) }
         if let webKitVerification { o["webkitVerification"] = webKitVerification }
+        if let webKitCompileCost { o["webkitCompileCost"] = webKitCompileCost }
         return .object(o)
     }
 
@@ -129,11 +134,13 @@ public struct Manifest: Sendable, Equatable {
         }
         var counts: [String: Double] = [:]
         for (k, value) in o["counts"]?.objectValue ?? JSONObject() { counts[k] = value.numberValue }
-        return Manifest(identifier: id, toolVersion: o["tool"]?["version"]?.stringValue ?? "",
+        var manifest = Manifest(identifier: id, toolVersion: o["tool"]?["version"]?.stringValue ?? "",
                         rbcFormatVersion: Int(o["rbcFormatVersion"]?.numberValue ?? 0), mode: o["mode"]?.stringValue ?? "",
                         inputs: inputs, components: components, outputs: outputs, counts: counts,
                         lists: o["lists"]?.arrayValue ?? [], webKitVerification: o["webkitVerification"],
                         targets: o["targets"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        manifest.webKitCompileCost = o["webkitCompileCost"]
+        return manifest
     }
 }
 

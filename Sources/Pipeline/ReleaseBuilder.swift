@@ -38,6 +38,13 @@ public struct BuildOptions: Sendable {
     public var strict = false
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one (`--verify-webkit`).
     public var webKitVerifier: WebKitVerifier? = nil
+    /// With `previous`: WebKit's compile cost of the new release (and of the previous one when its manifest
+    /// recorded none), recorded in the manifest and shown in changes.md. Nil, or a meter that cannot load
+    /// WebKitGTK: nothing is measured.
+    public var webKitCostMeter: WebKitCostMeter? = nil
+    /// `--max-compile-regression PCT`: fail, publishing nothing, when the new release's WebKit compile time (CPU)
+    /// or peak memory is more than PCT% above the previous release's.
+    public var maxCompileRegression: Double? = nil
     /// Replace --out even when it is neither empty nor a radarblock release.
     public var force = false
     /// surrogates.js also reports every tracker request (`radarblock:tracker`); manifest counts.trackerReport = 1.
@@ -138,13 +145,28 @@ public enum ReleaseBuilder {
         products.warnings += fallbackNotes
 
         if let previous = options.previous {
+            // Before anything is published: over --max-compile-regression this throws. Without a gate the cost
+            // is information only, and a list WebKit cannot compile is --verify-webkit's business: warn.
+            var costs: (ReleaseCompileCost, CompileCostChange)? = nil
+            do {
+                costs = try measureCompileCost(products, previous: previous, previousManifest: previousManifest,
+                                               options: options, progress: progress)
+            } catch where options.maxCompileRegression == nil {
+                products.warnings.append("WebKit compile cost not measured: \(error)")
+            }
+            products.manifest.webKitCompileCost = costs?.0.jsonValue
             progress("comparing with \(previous)")
             // The new release as a later diff reads it, from the files about to be published.
             let lists = try ReleaseLists.lists(of: products.manifest, files: .products(products.files))
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
                                                      newRules: products.rules, newProvenance: products.provenance, newLists: lists)
-            products.files.append((ReleaseFiles.changesMarkdown, Array(changes.markdown.utf8)))
-            products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(changes.json, options: []) + [0x0A]))
+            var json = changes.json
+            if let change = costs?.1, case .object(var o) = json {
+                o["webkitCompileCost"] = change.jsonValue
+                json = .object(o)
+            }
+            products.files.append((ReleaseFiles.changesMarkdown, Array((changes.markdown + (costs?.1.markdown ?? "")).utf8)))
+            products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))
         progress("publishing \(options.out)")

@@ -34,6 +34,9 @@ public struct WebKitCompileResult: Sendable, Equatable {
     /// compiles in-process, so the difference is what compiling cost on top of what was resident.
     public var rssBeforeKB: Int
     public var peakRSSKB: Int
+    /// CPU time this process spent from the save call to its callback (user + system, every thread): WebKit's
+    /// compile thread, as the UI thread only waits. Steadier than `seconds` on a loaded machine.
+    public var cpuSeconds: Double
     /// e.g. "2.50.6".
     public var webkitVersion: String
 }
@@ -116,7 +119,7 @@ public struct WebKitContentRuleCompiler: Sendable {
         }
         return WebKitCompileResult(identifier: identifier, storePath: store, filePath: file, bytes: Int(st.st_size),
                                    seconds: outcome.seconds, rssBeforeKB: outcome.rssBeforeKB,
-                                   peakRSSKB: outcome.peakRSSKB, webkitVersion: lib.version)
+                                   peakRSSKB: outcome.peakRSSKB, cpuSeconds: outcome.cpuSeconds, webkitVersion: lib.version)
     }
 
     /// Asks WebKit whether it accepts `rulesJSON`: compiles it into a temporary store that is deleted
@@ -190,6 +193,7 @@ struct SaveOutcome {
     var seconds: Double
     var rssBeforeKB: Int
     var peakRSSKB: Int
+    var cpuSeconds: Double
 }
 
 /// State shared with the C callbacks through their user_data pointer.
@@ -291,6 +295,13 @@ final class WebKitLibrary: @unchecked Sendable {
         return Int(usage.ru_maxrss)
     }
 
+    static func cpuSeconds() -> Double {
+        var usage = rusage()
+        getrusage(RUSAGE_SELF.rawValue, &usage)
+        func seconds(_ t: timeval) -> Double { Double(t.tv_sec) + Double(t.tv_usec) / 1e6 }
+        return seconds(usage.ru_utime) + seconds(usage.ru_stime)
+    }
+
     /// One webkit_user_content_filter_store_save, driven to completion on the default main context.
     func save(_ source: [UInt8], identifier: String, storePath: String, timeout: Double) throws -> SaveOutcome {
         WebKitLibrary.saveLock.lock()
@@ -334,6 +345,7 @@ final class WebKitLibrary: @unchecked Sendable {
 
         let capture = StderrCapture()
         let rssBefore = WebKitLibrary.peakRSSKB()
+        let cpuBefore = WebKitLibrary.cpuSeconds()
         let start = WebKitLibrary.now()
         identifier.withCString { store_save(store, $0, bytes, nil, onSaved, context.toOpaque()) }
         var timer: UInt32 = 0
@@ -354,7 +366,8 @@ final class WebKitLibrary: @unchecked Sendable {
         g_object_unref(store)
         if let filter = state.filter { filter_unref(filter) }
         return SaveOutcome(errorMessage: state.errorMessage, detail: detail.isEmpty ? nil : detail,
-                           seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: WebKitLibrary.peakRSSKB())
+                           seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: WebKitLibrary.peakRSSKB(),
+                           cpuSeconds: WebKitLibrary.cpuSeconds() - cpuBefore)
     }
 
     private static let saveLock = NSLock()

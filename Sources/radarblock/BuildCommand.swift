@@ -14,6 +14,7 @@ struct BuildCommand: Command {
     usage: radarblock build (--tds FILE|URL | --radar DIR) [--config FILE|URL] [--surrogates FILE|URL]
                             [--unprotected FILE|URL] --out DIR [--force] [--previous DIR] [--if-changed] [--target NAME]...
                             [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--no-optimize] [--name NAME] [--strict] [--verify-webkit]
+                            [--max-compile-regression PCT] [--no-compile-cost]
                             [--cache DIR] [--timeout SECONDS] [--retries N] [--max-download-size BYTES]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
                             [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
@@ -49,7 +50,8 @@ struct BuildCommand: Command {
                             output's sha256 and size, counts and compile figures, and `lists`: every rule
                             list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists also
                             ruleAction, entity, provenance)
-      changes.md, changes.json   with --previous: what changed since that release (see `radarblock diff`)
+      changes.md, changes.json   with --previous: what changed since that release (see `radarblock diff`), and
+                            WebKit's compile cost against the previous release's (below)
 
     inputs:
       --tds FILE|URL        tracker data set; URLs are fetched with conditional requests (ETag) when --cache is set
@@ -63,7 +65,25 @@ struct BuildCommand: Command {
       --force               replace DIR even when it is neither empty nor a radarblock release
       --report-trackers     surrogates.js dispatches radarblock:tracker for every tracker request (it then carries
                             every tracker: about 930 kB for the iOS TDS); the manifest says so (counts.trackerReport)
-      --previous DIR        the previous release: write changes.md / changes.json against it
+      --previous DIR        the previous release: write changes.md / changes.json against it. When WebKitGTK is
+                            installed, also measure what WebKit pays to compile the new release: every list an app
+                            compiles (rules*.json of the first target and the click-to-load lists), each in a fresh
+                            `radarblock compile --engine webkit` process; the manifest records it as
+                            "webkitCompileCost": {webkitVersion, seconds, cpuSeconds, memoryKB, bytes, lists: [{list,
+                            seconds, cpuSeconds, memoryKB, bytes}]} (totals: time and size summed over the lists,
+                            memory the largest list's; seconds = wall time of WebKit's compile inside the process,
+                            cpuSeconds = its CPU time, memoryKB = peak RSS above a one-rule list's, bytes = WebKit's
+                            file). Wall-clock figures, like webkitVerification. changes.md shows the change against
+                            the previous release's recorded cost (or, when it recorded none for this WebKit version,
+                            its lists compiled now). Without WebKitGTK nothing is measured; a list WebKit cannot
+                            compile is a warning (with --max-compile-regression, the build fails)
+      --max-compile-regression PCT  with --previous: fail the build (exit 1, nothing published: DIR, and the
+                            `current` link, stay as they were) when the new release's WebKit compile time (CPU) or
+                            peak memory is more than PCT percent above the previous release's; needs WebKitGTK.
+                            A release over the limit is measured once more and judged by the cheaper of the two
+                            runs (a busy machine only slows a compile); rises under 0.05 s CPU or 4 MiB never
+                            count. Keep PCT above the measurement's noise (about 10% for CPU time)
+      --no-compile-cost     with --previous: do not measure WebKit's compile cost
       --if-changed          with --previous: when every input is byte-identical to the previous release's (same
                             tool version and mode), do nothing, say so and exit 0
       --fallback DIR        when the build fails, retry as DuckDuckGo's apps do: the TDS of release DIR, then without
@@ -102,6 +122,7 @@ struct BuildCommand: Command {
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
             OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--no-optimize", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
             OptionSpec("--max-download-size"), OptionSpec("--target", repeatable: true),
+            OptionSpec("--max-compile-regression"), OptionSpec("--no-compile-cost", value: false),
         ] + BudgetOptions.specs)
         var options = BuildOptions(out: try args.required("--out"))
         options.tds = args.value("--tds")
@@ -120,6 +141,7 @@ struct BuildCommand: Command {
         options.reportTrackers = args.has("--report-trackers")
         options.optimize = !args.has("--no-optimize")
         if args.has("--verify-webkit") { options.webKitVerifier = WebKitEngine.verifier }
+        try parseCompileCost(args, into: &options)
         options.budget = try BudgetOptions.parse(args)
         if let n = args.value("--max-rules") {
             guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
@@ -201,5 +223,21 @@ struct BuildCommand: Command {
         guard !digits.isEmpty, digits.allSatisfy(\.isASCII), let n = Int(digits) else { return nil }
         let (product, overflow) = n.multipliedReportingOverflow(by: unit)
         return overflow ? nil : product
+    }
+}
+
+extension BuildCommand {
+    /// --previous measures WebKit's compile cost unless --no-compile-cost; --max-compile-regression gates on it.
+    static func parseCompileCost(_ args: ParsedArguments, into options: inout BuildOptions) throws {
+        let noCost = args.has("--no-compile-cost")
+        if let pct = args.value("--max-compile-regression") {
+            guard let v = Double(pct), v.isFinite, v >= 0 else {
+                throw UsageError("--max-compile-regression must be a percentage (a number >= 0), not \(pct)")
+            }
+            guard options.previous != nil else { throw UsageError("--max-compile-regression needs --previous DIR") }
+            guard !noCost else { throw UsageError("--max-compile-regression needs the compile cost: drop --no-compile-cost") }
+            options.maxCompileRegression = v
+        }
+        if options.previous != nil && !noCost { options.webKitCostMeter = WebKitEngine.costMeter }
     }
 }

@@ -4,6 +4,7 @@
 // from here, so the library does not link the WebKitGTK loader.
 
 import FileIO
+import Foundation
 import Pipeline
 import RuleCompiler
 import WebKitBridge
@@ -23,10 +24,64 @@ enum WebKitEngine {
             if case .rejected = e { throw InputError("\(input): \(e.description)") }
             throw e
         }
-        Console.note("\(result.filePath): WebKit \(result.webkitVersion), \(result.bytes) bytes, "
-            + "compiled in \(String(format: "%.3f", result.seconds)) s, "
-            + "peak RSS \(result.peakRSSKB) KiB (\(result.rssBeforeKB) KiB before compiling)")
+        Console.note(note(result))
         return ExitCode.success
+    }
+
+    /// What `compile --engine webkit` says of a compile (scripts/bench and costMeter read it back).
+    static func note(_ result: WebKitCompileResult) -> String {
+        "\(result.filePath): WebKit \(result.webkitVersion), \(result.bytes) bytes, "
+            + "compiled in \(String(format: "%.3f", result.seconds)) s, "
+            + "peak RSS \(result.peakRSSKB) KiB (\(result.rssBeforeKB) KiB before compiling), "
+            + "\(String(format: "%.3f", result.cpuSeconds)) s CPU"
+    }
+
+    /// The figures of `note` (nil when `text` holds no such line).
+    static func parseNote(_ text: String) -> (bytes: Int, seconds: Double, peakRSSKB: Int, cpuSeconds: Double)? {
+        for line in text.split(separator: "\n") {
+            guard let at = line.range(of: ": WebKit ") else { continue }
+            let words = line[at.upperBound...].split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",()")) }
+            // "<version>, <bytes> bytes, compiled in <s> s, peak RSS <kib> KiB (<kib> KiB before compiling), <cpu> s CPU"
+            guard words.count >= 16, let bytes = Int(words[1]), let seconds = Double(words[5]), let rss = Int(words[9]),
+                  let cpu = Double(words[words.count - 3]), words.last == "CPU" else { continue }
+            return (bytes, seconds, rss, cpu)
+        }
+        return nil
+    }
+
+    /// `build --previous`: WebKit's compile cost of a list, each compile in a fresh `radarblock compile --engine
+    /// webkit` process. A child of its own because the build's process is large already: its peak RSS could not
+    /// show what the compile needs, and the memory WebKit freed after one list would serve the next.
+    /// Memory is the child's peak RSS above that of a child compiling a one-rule list.
+    static let costMeter = WebKitCostMeter {
+        let compiler = try WebKitContentRuleCompiler()
+        let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
+        let baseline = try childCompile(executable, json: Array(#"[{"trigger":{"url-filter":"^x-baseline:"},"action":{"type":"block"}}]"#.utf8))
+        return WebKitCostMeter.Loaded(version: compiler.webkitVersion) { json in
+            let r = try childCompile(executable, json: json)
+            return WebKitCompileCost(seconds: r.seconds, cpuSeconds: r.cpuSeconds, memoryKB: max(0, r.peakRSSKB - baseline.peakRSSKB),
+                                     bytes: r.bytes)
+        }
+    }
+
+    static func childCompile(_ executable: String, json: [UInt8]) throws -> (bytes: Int, seconds: Double, peakRSSKB: Int, cpuSeconds: Double) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("radarblock-cost-\(UUID().uuidString)").path
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        try FileIO.write(json, to: dir + "/rules.json")
+        let child = Process()
+        child.executableURL = URL(fileURLWithPath: executable)
+        child.arguments = ["compile", dir + "/rules.json", "--engine", "webkit", "-o", dir + "/store", "--name", "cost"]
+        let stderr = Pipe()
+        child.standardError = stderr
+        child.standardOutput = FileHandle.nullDevice
+        try child.run()
+        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        child.waitUntilExit()
+        guard child.terminationStatus == 0, let figures = parseNote(text) else {
+            throw InputError("WebKit's compile failed (exit \(child.terminationStatus)): \(MessageText.bounded(text.trimmingCharacters(in: .whitespacesAndNewlines)))")
+        }
+        return figures
     }
 
     /// `build --verify-webkit`: Pipeline's verify step, served by WebKitGTK.

@@ -143,6 +143,12 @@ expect "C3 trickle" 1 "$rb" build --tds "http://127.0.0.1:$port/trickle/20" --ti
 contains "C3 trickle" "timed out"
 [ $(( $(date +%s) - start )) -lt 30 ] || fail "C3: the bounded downloads took $(( $(date +%s) - start )) s"
 expect "C3 bad size" 2 "$rb" build --tds "$data/tds.json" --max-download-size 12X --out c3
+for pct in -5 nan inf 12%; do
+  expect "bad --max-compile-regression $pct" 2 "$rb" build --tds "$data/tds.json" --previous docs --max-compile-regression "$pct" --out c3
+  contains "bad --max-compile-regression $pct" "--max-compile-regression must be a percentage"
+done
+expect "--max-compile-regression without --previous" 2 "$rb" build --tds "$data/tds.json" --max-compile-regression 20 --out c3
+contains "--max-compile-regression without --previous" "needs --previous DIR"
 
 # Minor items.
 expect "diff names the file" 2 "$rb" diff docs nonexistent.json

@@ -19,11 +19,13 @@ loaded, store created, next to nothing compiled). Ratios are ours / WebKit's, so
 import json
 import math
 import os
-import re
 import shutil
 import subprocess
 import sys
 import time
+
+import webkit_measure
+from webkit_measure import Failed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
@@ -33,20 +35,8 @@ def log(*args):
     print(*args, file=sys.stderr, flush=True)
 
 
-class Failed(Exception):
-    pass
-
-
 def timed(cmd, stdout=subprocess.DEVNULL, stdin=None):
-    """Runs cmd under /usr/bin/time. Returns (wall seconds, peak RSS KiB, stderr text)."""
-    tfile = os.path.join(WORK, ".time")
-    p = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", tfile] + cmd,
-                       stdout=stdout, stdin=stdin, stderr=subprocess.PIPE, text=True)
-    if p.returncode != 0:
-        raise Failed("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
-    with open(tfile) as f:
-        wall, rss = f.read().split()[-2:]
-    return float(wall), int(rss), p.stderr
+    return webkit_measure.timed(cmd, os.path.join(WORK, ".time"), stdout, stdin)
 
 
 def ours_compile(rules, name):
@@ -55,17 +45,8 @@ def ours_compile(rules, name):
     return {"seconds": wall, "rssKB": rss, "bytes": os.path.getsize(out), "file": out}
 
 
-WEBKIT_NOTE = re.compile(r": WebKit (\S+), (\d+) bytes, compiled in ([0-9.]+) s, peak RSS (\d+) KiB \((\d+) KiB before")
-
-
 def webkit_compile(rules, name):
-    store = os.path.join(WORK, "webkit-store")
-    wall, rss, err = timed([RB, "compile", rules, "--engine", "webkit", "-o", store, "--name", name])
-    m = WEBKIT_NOTE.search(err)
-    if not m:
-        raise Failed("unexpected output of radarblock compile --engine webkit:\n" + err)
-    return {"processSeconds": wall, "seconds": float(m.group(3)), "rssKB": rss, "bytes": int(m.group(2)),
-            "version": m.group(1), "rssBeforeKB": int(m.group(5))}
+    return webkit_measure.webkit_compile(RB, rules, name, WORK)
 
 
 def best(runs, key):
@@ -137,9 +118,7 @@ def main():
 
     # Baseline of each engine's process: everything but a real compile (WebKit refuses an empty list,
     # so the list has one rule that can never match a web URL).
-    trivial = os.path.join(WORK, "baseline.json")
-    with open(trivial, "w") as f:
-        f.write('[{"trigger":{"url-filter":"^x-baseline:"},"action":{"type":"block"}}]')
+    trivial = webkit_measure.baseline_list(WORK)
     base = min((webkit_compile(trivial, "baseline") for _ in range(3)), key=lambda r: r["rssKB"])
     ours_base = min((ours_compile(trivial, "baseline") for _ in range(3)), key=lambda r: r["rssKB"])
 

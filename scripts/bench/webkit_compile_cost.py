@@ -1,0 +1,161 @@
+#!/usr/bin/env python3
+"""What WebKit pays to compile radarblock's lists beside DuckDuckGo's (issue 13, item 1).
+
+usage: webkit_compile_cost.py RADARBLOCK [WORKDIR]
+
+For each shared iOS TDS (ios-tds_v5_2025-06-17, ios-tds_embedded_2025-02-17), without and with the iOS
+privacy config, converts the lists
+  faithful             `convert` (the default output),
+  faithful-unopt       `convert --no-optimize` (only when `convert --help` offers the flag),
+  ddg                  `convert --mode ddg` (DuckDuckGo's TrackerRadarKit algorithm),
+then compiles each with WebKitGTK RUNS times (default 3), the lists of one input alternating so that all see
+the same machine load, and prints, per list, the median of: WebKit's in-process compile time (wall and CPU), its peak
+memory (RSS rise over a one-rule list compiled the same way) and the size of the file in WebKit's store,
+with ratios to ddg. How one compile is measured: webkit_measure.py.
+
+Environment: SHARED (default ../shared beside the package), RUNS (default 3). Writes
+WORKDIR/webkit-compile-cost.json (default WORKDIR /tmp/radarblock-bench/webkit-compile-cost).
+Without the shared data it prints SKIP and exits 0; a failed convert or compile exits 1.
+"""
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+
+import webkit_measure
+from webkit_measure import Failed
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(os.path.dirname(HERE))
+
+TDS = [("ios-tds_v5", "data/ddg/tds/ios-tds_v5_2025-06-17.json"),
+       ("embedded TDS", "data/ddg/tds/ios-tds_embedded_2025-02-17.json")]
+CONFIG = "data/ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json"
+
+
+def log(*args):
+    print(*args, file=sys.stderr, flush=True)
+
+
+def has_no_optimize(rb):
+    p = subprocess.run([rb, "convert", "--help"], capture_output=True, text=True)
+    return "--no-optimize" in p.stdout
+
+
+def list_kinds(rb):
+    kinds = [("faithful", [])]
+    if has_no_optimize(rb):
+        kinds.append(("faithful-unopt", ["--no-optimize"]))
+    kinds.append(("ddg", ["--mode", "ddg"]))
+    return kinds
+
+
+def inputs(shared):
+    """(label, convert arguments) of the four input combinations."""
+    out = []
+    for label, tds in TDS:
+        args = ["--tds", os.path.join(shared, tds)]
+        out.append((label, args))
+        out.append((label + " + iOS config", args + ["--config", os.path.join(shared, CONFIG)]))
+    return out
+
+
+def convert(rb, args, path):
+    p = subprocess.run([rb, "convert"] + args + ["-o", path], stdout=subprocess.DEVNULL,
+                       stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise Failed("radarblock convert %s failed (exit %d):\n%s" % (" ".join(args), p.returncode, p.stderr.strip()))
+    with open(path, encoding="utf-8") as f:
+        rules = json.load(f)
+    return {"rules": len(rules), "urlFilters": len({r["trigger"]["url-filter"] for r in rules}),
+            "jsonBytes": os.path.getsize(path)}
+
+
+def summarize(runs, base_kb):
+    cpu = [r["cpuSeconds"] for r in runs if r["cpuSeconds"] is not None]
+    return {"seconds": statistics.median(r["seconds"] for r in runs),
+            "cpuSeconds": statistics.median(cpu) if cpu else None,
+            "secondsRange": [min(r["seconds"] for r in runs), max(r["seconds"] for r in runs)],
+            "netRssKB": statistics.median(r["rssKB"] for r in runs) - base_kb,
+            "peakRssKB": statistics.median(r["rssKB"] for r in runs),
+            "bytes": runs[-1]["bytes"], "runs": runs}
+
+
+def measure_input(rb, work, label, args, kinds, runs, base_kb):
+    slug = label.replace(" + iOS config", "-config").replace(" ", "-").lower()
+    lists = {}
+    for kind, extra in kinds:
+        path = os.path.join(work, "%s.%s.json" % (slug, kind))
+        lists[kind] = dict(convert(rb, args + extra, path), path=path)
+    for i in range(runs):  # alternating: every list sees the same machine load
+        for kind, _ in kinds:
+            log("  %s, %s: WebKit compile %d/%d" % (label, kind, i + 1, runs))
+            lists[kind].setdefault("compiles", []).append(
+                webkit_measure.webkit_compile(rb, lists[kind]["path"], "%s.%s" % (slug, kind), work))
+    for kind, _ in kinds:
+        lists[kind]["webkit"] = summarize(lists[kind].pop("compiles"), base_kb)
+    return {"input": label, "lists": lists}
+
+
+def table(results, kinds):
+    head = ("input", "list", "rules", "url-filters", "WebKit s (min-max)", "time x", "CPU s", "CPU x",
+            "net MiB", "mem x", "file MB", "size x")
+    rows = []
+    for res in results:
+        ddg = res["lists"]["ddg"]["webkit"]
+        for kind, _ in kinds:
+            entry = res["lists"][kind]
+            w = entry["webkit"]
+            rows.append((res["input"], kind, "{:,}".format(entry["rules"]), "{:,}".format(entry["urlFilters"]),
+                         "%.2f (%.2f-%.2f)" % (w["seconds"], w["secondsRange"][0], w["secondsRange"][1]),
+                         "%.2f" % (w["seconds"] / ddg["seconds"]),
+                         "%.2f" % w["cpuSeconds"] if w["cpuSeconds"] else "-",
+                         "%.2f" % (w["cpuSeconds"] / ddg["cpuSeconds"]) if w["cpuSeconds"] and ddg["cpuSeconds"] else "-",
+                         "%.0f" % (w["netRssKB"] / 1024.0), "%.2f" % (w["netRssKB"] / ddg["netRssKB"]),
+                         "%.2f" % (w["bytes"] / 1e6), "%.2f" % (w["bytes"] / ddg["bytes"])))
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = lambda cells: "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i])
+                                   for i, c in enumerate(cells))
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+def main():
+    if len(sys.argv) not in (2, 3) or sys.argv[1] in ("-h", "--help"):
+        sys.exit(__doc__)
+    rb = os.path.abspath(sys.argv[1])
+    work = os.path.abspath(sys.argv[2] if len(sys.argv) == 3 else "/tmp/radarblock-bench/webkit-compile-cost")
+    shared = os.environ.get("SHARED") or os.path.join(os.path.dirname(ROOT), "shared")
+    runs = int(os.environ.get("RUNS", "3"))
+    missing = [p for _, p in TDS + [("", CONFIG)] if not os.path.exists(os.path.join(shared, p))]
+    if missing:
+        print("SKIP webkit compile cost: the shared data is not there (%s; set SHARED)" % ", ".join(missing))
+        return 0
+    os.makedirs(work, exist_ok=True)
+    shutil.rmtree(os.path.join(work, "webkit-store"), ignore_errors=True)
+    kinds = list_kinds(rb)
+    base = webkit_measure.webkit_baseline(rb, work)
+    results = [measure_input(rb, work, label, args, kinds, runs, base["rssKB"]) for label, args in inputs(shared)]
+    print()
+    print("WebKit compile cost, WebKitGTK %s, %d alternating runs per list, medians; x = list / ddg of the same input"
+          % (base["version"], runs))
+    print("time: save() to its callback inside the process, wall (WebKit s) and CPU (CPU s); net MiB: peak RSS minus a one-rule list's (%.0f MiB);"
+          " file: WebKit's store file" % (base["rssKB"] / 1024.0))
+    if not any(k == "faithful-unopt" for k, _ in kinds):
+        print("(this radarblock has no convert --no-optimize: faithful only)")
+    print("machine: %d CPUs, load average %.1f at the end" % (os.cpu_count(), os.getloadavg()[0]))
+    print()
+    print(table(results, kinds))
+    with open(os.path.join(work, "webkit-compile-cost.json"), "w") as f:
+        json.dump({"webkitVersion": base["version"], "baselineRssKB": base["rssKB"], "runs": runs,
+                   "results": results}, f, indent=1, sort_keys=True)
+    return 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except Failed as e:
+        log("webkit compile cost: " + str(e))
+        sys.exit(1)

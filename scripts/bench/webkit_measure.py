@@ -1,0 +1,65 @@
+"""How the benchmarks measure one WebKit compile (shared by run.py and webkit_compile_cost.py).
+
+Each compile is its own process, `radarblock compile --engine webkit`, under /usr/bin/time. WebKit compiles
+inside that process (no helper process), so:
+  * time   = WebKit's own figure: the WebKitUserContentFilterStore save() call to its completion callback,
+             measured inside the process (process start-up and loading WebKitGTK are left out), as wall time
+             and as the CPU time the process spent meanwhile (WebKit's compile thread: the steadier figure
+             on a loaded machine);
+  * memory = the process's peak RSS; the compile's own share is that minus the peak RSS of the same command
+             on a one-rule list (library loaded, store created, next to nothing compiled);
+  * size   = the file WebKit wrote into its store (ContentRuleList-<name>).
+"""
+import os
+import re
+import subprocess
+
+
+class Failed(Exception):
+    pass
+
+
+def timed(cmd, time_file, stdout=subprocess.DEVNULL, stdin=None):
+    """Runs cmd under /usr/bin/time. Returns (wall seconds, peak RSS KiB, stderr text)."""
+    p = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", time_file] + cmd,
+                       stdout=stdout, stdin=stdin, stderr=subprocess.PIPE, text=True)
+    if p.returncode != 0:
+        raise Failed("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
+    with open(time_file) as f:
+        wall, rss = f.read().split()[-2:]
+    return float(wall), int(rss), p.stderr
+
+
+WEBKIT_NOTE = re.compile(r": WebKit (\S+), (\d+) bytes, compiled in ([0-9.]+) s, peak RSS (\d+) KiB \((\d+) KiB before"
+                         r"(?:[^,]*, ([0-9.]+) s CPU)?")
+
+
+def webkit_compile(rb, rules, name, work):
+    """One WebKit compile of the rules file `rules` into WORK/webkit-store under `name`."""
+    store = os.path.join(work, "webkit-store")
+    wall, rss, err = timed([rb, "compile", rules, "--engine", "webkit", "-o", store, "--name", name],
+                           os.path.join(work, ".time"))
+    m = WEBKIT_NOTE.search(err)
+    if not m:
+        raise Failed("unexpected output of radarblock compile --engine webkit:\n" + err)
+    return {"processSeconds": wall, "seconds": float(m.group(3)), "rssKB": rss, "bytes": int(m.group(2)),
+            "version": m.group(1), "rssBeforeKB": int(m.group(5)),
+            # CPU of the compile (a radarblock without that figure: None); steadier than wall time under load.
+            "cpuSeconds": float(m.group(6)) if m.group(6) else None}
+
+
+# WebKit refuses an empty list, so the baseline has one rule that can never match a web URL.
+BASELINE_RULES = '[{"trigger":{"url-filter":"^x-baseline:"},"action":{"type":"block"}}]'
+
+
+def baseline_list(work):
+    path = os.path.join(work, "baseline.json")
+    with open(path, "w") as f:
+        f.write(BASELINE_RULES)
+    return path
+
+
+def webkit_baseline(rb, work, runs=3):
+    """The one-rule compile with the lowest peak RSS of `runs` (what a compile costs on top of is that)."""
+    path = baseline_list(work)
+    return min((webkit_compile(rb, path, "baseline", work) for _ in range(runs)), key=lambda r: r["rssKB"])

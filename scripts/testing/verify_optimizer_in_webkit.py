@@ -11,14 +11,12 @@ pages (top URLs) with the most such requests so that few pages are loaded. Print
 failed`; exit 1 on any mismatch, or when no request is decided by a joined rule (the check would prove nothing).
 """
 import json
-import os
 import random
 import subprocess
 import sys
-import tempfile
 
-here = os.path.dirname(os.path.abspath(__file__))
-check = os.path.join(here, "..", "webkit-check")
+from webkit_sides import blocked_in_webkit
+
 # Request types the harness can load as the same WebKit resource type ("other" has no page-side load).
 HARNESS_TYPES = {"script": "script", "image": "image", "xmlhttprequest": "xmlhttprequest", "stylesheet": "style-sheet",
                  "font": "font", "media": "media", "ping": "ping", "sub_frame": "child-document"}
@@ -72,36 +70,19 @@ def main():
         print("0 passed, 1 failed")
         sys.exit(1)
     lists = {"plain": json.load(open(plain, encoding="utf-8")), "optimized": json.load(open(optimized, encoding="utf-8"))}
-    with tempfile.NamedTemporaryFile("w", suffix=".jsonl", delete=False) as f:
-        groups = {}
-        for i in sample:
-            groups.setdefault(requests[i]["topURL"], []).append(i)
-        for side, rules in lists.items():
-            for top, ids in sorted(groups.items()):
-                loads = [{"id": "s%d" % i, "url": requests[i]["url"], "type": HARNESS_TYPES[requests[i]["resourceType"]]} for i in ids]
-                f.write(json.dumps({"id": side + "|" + top, "rules": [rules], "topURL": top, "loads": loads, "elements": []}) + "\n")
-        scenarios = f.name
-    out = subprocess.run([check, "pages", scenarios], capture_output=True, text=True, check=True).stdout
-    os.unlink(scenarios)
-    got = {}
-    for line in out.splitlines():
-        r = json.loads(line)
-        side = r["id"].split("|")[0]
-        if r.get("error"):
-            print("harness error in %s: %s" % (r["id"], r["error"]))
-        for lid, load in (r.get("loads") or {}).items():
-            got.setdefault(int(lid[1:]), {})[side] = load["blocked"]
+    got = blocked_in_webkit(lists, [{"url": requests[i]["url"], "topURL": requests[i]["topURL"],
+                                     "type": HARNESS_TYPES[requests[i]["resourceType"]]} for i in sample])
     passed = failed = 0
-    for i in sample:
+    for k, i in enumerate(sample):
         want = blocked(answers[i])
-        if got.get(i) == {"plain": want, "optimized": want}:
+        if got.get(k) == {"plain": want, "optimized": want}:
             passed += 1
         else:
             failed += 1
             print("MISMATCH %s on %s (%s): match says blocked=%s, WebKit %s" % (
-                requests[i]["url"], requests[i]["topURL"], requests[i]["resourceType"], want, got.get(i)))
+                requests[i]["url"], requests[i]["topURL"], requests[i]["resourceType"], want, got.get(k)))
     print("%d requests (%d decided by a joined host+in-url rule, %d blocked) on %d pages: %d passed, %d failed" % (
-        len(sample), n_joined, sum(blocked(answers[i]) for i in sample), len(groups), passed, failed))
+        len(sample), n_joined, sum(blocked(answers[i]) for i in sample), len({requests[i]["topURL"] for i in sample}), passed, failed))
     sys.exit(1 if failed else 0)
 
 

@@ -140,7 +140,7 @@ validate_vs_webkit() {
 }
 
 split_200k() {  # a dataset of more than 200,000 rules splits into lists WebKit accepts, deciding like other splits
-  /usr/bin/python3 "$here/scripts/testing/gen_synthetic_tds.py" 14000 6 "$tmp/big-requests.jsonl" > "$tmp/big-tds.json"
+  /usr/bin/python3 "$here/scripts/testing/gen_synthetic_tds.py" 24000 6 "$tmp/big-requests.jsonl" > "$tmp/big-tds.json"
   "$bin" build --target "$target" --tds "$tmp/big-tds.json" --out "$tmp/split-150k" 2>/dev/null | tail -1 || return 1
   "$bin" build --target "$target" --tds "$tmp/big-tds.json" --out "$tmp/split-100k" --max-rules 100000 2>/dev/null | tail -1 || return 1
   local total
@@ -258,7 +258,7 @@ ios_diff_deciding_rules() {  # issue 14: all 28,304 flips, the engine's deciding
 }
 
 verify_webkit_build() {  # build --verify-webkit: every list compiled by WebKit, its verdict recorded in the manifest
-  "$bin" build --tds "$here/data/tds.json" --config "$here/data/privacy-config.json" --max-rules 60 --verify-webkit \
+  "$bin" build --tds "$here/data/tds.json" --config "$here/data/privacy-config.json" --max-rules 40 --verify-webkit \
     --target "$target" --out "$tmp/verified" > /dev/null 2>&1 || return 1
   /usr/bin/python3 - "$tmp/verified/manifest.json" <<'PY'
 import json, sys

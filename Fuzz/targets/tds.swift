@@ -1,4 +1,5 @@
-// TDS decoder (lenient and strict) and the conversion: every conversion output validates.
+// TDS decoder (lenient and strict) and the conversion: every conversion output validates, before and after the
+// optimization stage, and the stage keeps provenance parallel to the rules and only ever removes rules.
 
 import ContentRules
 import RuleBuilder
@@ -17,9 +18,15 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             invariant(mode == .ddg, "a faithful conversion is empty")
             continue
         }
-        let json = CanonicalRuleWriter.bytes(built.rules)
-        do { _ = try RuleListParser.validate(bytes: json) } catch {
-            invariant(false, "a \(mode) conversion does not validate: \(error)")
+        let (optimized, report) = RuleListOptimizer.optimize(built)
+        invariant(optimized.rules.count == optimized.provenance.count, "the optimizer broke the provenance of a \(mode) list")
+        invariant(optimized.rules.count == built.rules.count - (report.rulesIn - report.rulesOut), "the optimizer miscounted")
+        invariant(optimized.rules.count <= built.rules.count, "the optimizer added rules")
+        for (stage, rules) in [("conversion", built.rules), ("optimized conversion", optimized.rules)] {
+            let json = CanonicalRuleWriter.bytes(rules)
+            do { _ = try RuleListParser.validate(bytes: json) } catch {
+                invariant(false, "a \(mode) \(stage) does not validate: \(error)")
+            }
         }
     }
     return 0

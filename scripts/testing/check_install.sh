@@ -2,7 +2,7 @@
 # radarblock install against real WebKitGTK: the first install compiles, a second compiles nothing (state file
 # unchanged, WebKit's file untouched, timings printed), a WebKitWebView with the installed lists blocks what
 # `match` says, a release with a list WebKit rejects keeps the previous list and exits 1, --prune removes a
-# stale identifier. Releases are built from data/ (split into two lists with --max-rules 60, so the manifest's
+# stale identifier. Releases are built from data/ (split into two lists with --max-rules 40, so the manifest's
 # `lists` order matters) and published as PUB/current, as scripts/nightly.sh does.
 # usage: scripts/testing/check_install.sh RADARBLOCK
 set -uo pipefail
@@ -21,7 +21,7 @@ file_of() { echo "$store/ContentRuleList-$1"; }
 files_state() { local id; for id in $1; do stat -c '%n %i %Y %s' "$(file_of "$id")" || return 1; done; }
 
 "$bin" build --tds "$data/tds.json" --config "$data/privacy-config.json" --surrogates "$data/surrogates.txt" \
-  --unprotected "$data/unprotected-sites.txt" --max-rules 60 --out "$pub/current" > /dev/null 2>&1 || fail "build of data/"
+  --unprotected "$data/unprotected-sites.txt" --max-rules 40 --out "$pub/current" > /dev/null 2>&1 || fail "build of data/"
 first_ids=$(list_ids "$pub/current")
 [ "$(wc -w <<< "$first_ids")" -eq 2 ] || fail "expected a release of 2 lists, got: $first_ids"
 

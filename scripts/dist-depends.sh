@@ -9,7 +9,9 @@ owner() {  # the package owning a library path (dpkg knows it under /lib or /usr
   local path=$1 real p pkg
   real=$(readlink -f "$path")
   for p in "$path" "$real" "${path/#\/lib\//\/usr\/lib\/}" "${real/#\/usr\/lib\//\/lib\/}" "${real/#\/lib\//\/usr\/lib\/}"; do
-    if pkg=$(dpkg-query -S "$p" 2>/dev/null | head -1); then echo "${pkg%%:*}"; return 0; fi
+    # The readers below take all of their input: one that stopped early (head -1, awk's exit) would leave the
+    # writer a SIGPIPE, which pipefail turns into a failure whenever the output outgrew the pipe's buffer first.
+    if pkg=$(dpkg-query -S "$p" 2>/dev/null | sed -n 1p) && [ -n "$pkg" ]; then echo "${pkg%%:*}"; return 0; fi
   done
   echo "radarblock: error: no Debian package owns $path (needed by $bin)" >&2
   return 1
@@ -21,7 +23,7 @@ dlopened=(libjavascriptcoregtk-6.0.so.1)
 # ldconfig lives in /sbin, which a user's PATH (CI's among them) need not hold.
 ldconfig=$(PATH=$PATH:/usr/sbin:/sbin command -v ldconfig) || { echo "radarblock: error: ldconfig not found (to resolve ${dlopened[*]})" >&2; exit 1; }
 for soname in "${dlopened[@]}"; do
-  path=$("$ldconfig" -p | awk -v so="$soname" '$1 == so { print $NF; exit }')
+  path=$("$ldconfig" -p | awk -v so="$soname" '$1 == so && !found { found = $NF } END { print found }')
   [ -n "$path" ] || { echo "radarblock: error: $soname (loaded at run time) is not installed" >&2; exit 1; }
   resolved+=$'\n'"  $soname => $path (dlopen)"
 done

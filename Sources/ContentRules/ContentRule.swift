@@ -89,8 +89,23 @@ public struct TriggerCondition: Sendable, Hashable {
         kind.isDomainList ? values.map(TriggerCondition.domainRegex) : values
     }
 
-    /// WebKit's if-domain/unless-domain transformation: `*d` covers d and its subdomains; the result is unanchored.
+    /// WebKit's if-domain/unless-domain transformation: `*d` covers d and its subdomains; the result is unanchored,
+    /// so it also holds when `scheme://d/` appears later in the top URL (in a query, say).
     public static func domainRegex(_ domain: String) -> String {
+        let (subdomains, escaped) = escapedDomain(domain)
+        return "[a-z][a-z+.-]*:\\/\\/" + (subdomains ? "([^/]*\\.)*" : "") + escaped + "[:/]"
+    }
+
+    /// The same domain entry as a top-URL regex anchored at the URL's start, so that only the top URL's own host is
+    /// judged: WebKit's if-domain language less the matches that begin later in the URL, for any scheme (WebKit's
+    /// scheme class `[a-z][a-z+.-]*` leaves out schemes with digits).
+    public static func anchoredDomainRegex(_ domain: String) -> String {
+        let (subdomains, escaped) = escapedDomain(domain)
+        return "^[^:]+://" + (subdomains ? "([^/]*\\.)?" : "") + escaped + "[:/]"
+    }
+
+    /// `*d` -> (true, d) with WebKit's escapes for a domain entry (ContentExtensionParser.cpp's escape table).
+    private static func escapedDomain(_ domain: String) -> (subdomains: Bool, escaped: String) {
         var d = Substring(domain)
         let subdomains = d.hasPrefix("*")
         if subdomains { d = d.dropFirst() }
@@ -102,7 +117,7 @@ public struct TriggerCondition: Sendable, Hashable {
             default: escaped.append(ch)
             }
         }
-        return "[a-z][a-z+.-]*:\\/\\/" + (subdomains ? "([^/]*\\.)*" : "") + escaped + "[:/]"
+        return (subdomains, escaped)
     }
 }
 

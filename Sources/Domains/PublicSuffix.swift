@@ -3,6 +3,7 @@
 // WebKit (GTK) decides first/third party from the same list, so this must not be a hand-written table.
 
 import CPSL
+import Foundation
 
 public final class PublicSuffixList: @unchecked Sendable {
     // A loaded psl_ctx_t is read-only, so concurrent queries are safe.
@@ -15,14 +16,22 @@ public final class PublicSuffixList: @unchecked Sendable {
         return list
     }()
 
+    /// The list's text form, for the rules libpsl does not enumerate (isSiteStable); nil when unknown.
+    private let textPath: String?
+    private let suffixLock = NSLock()
+    private var ruleSuffixesCache: Set<String>??
+
     public init?() {
         guard let ctx = psl_latest(nil) else { return nil }
         context = ctx
+        // Debian installs the list twice, as text (.dat) and compiled (.dafsa); psl_latest loads the newer.
+        textPath = [psl_builtin_filename(), psl_dist_filename()].compactMap { $0.map { String(cString: $0) } }.first { $0.hasSuffix(".dat") }
     }
 
     public init?(file path: String) {
         guard let ctx = psl_load_file(path) else { return nil }
         context = ctx
+        textPath = path
     }
 
     deinit { psl_free(context) }
@@ -38,6 +47,39 @@ public final class PublicSuffixList: @unchecked Sendable {
         guard !host.isEmpty else { return nil }
         // libpsl returns a pointer into its argument: copy it while the temporary C string is alive.
         return host.withCString { c in psl_registrable_domain(context, c).map { String(cString: $0) } }
+    }
+
+    /// True when every host at or under `domain` has the registrable domain of `domain`: `domain` is not a
+    /// public suffix and no rule of the list lies at or under it (as `s3.amazonaws.com` lies under `amazonaws.com`,
+    /// which makes `a.amazonaws.com` and `b.s3.amazonaws.com` different sites). False when the list's text cannot
+    /// be read, so a caller that drops a rule on this answer never drops one it would need.
+    public func isSiteStable(_ domain: String) -> Bool {
+        guard !domain.isEmpty, !Host.isIPAddress(domain), registrableDomain(domain) != nil, let names = ruleSuffixes else { return false }
+        return !names.contains(domain)
+    }
+
+    /// Every label suffix of every rule of the list ("*." and "!" taken off), read once from its text form; nil
+    /// when there is none (a compiled .dafsa file only).
+    private var ruleSuffixes: Set<String>? {
+        suffixLock.lock()
+        defer { suffixLock.unlock() }
+        if let cached = ruleSuffixesCache { return cached }
+        let names = textPath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map(Self.ruleSuffixes(ofListText:))
+        ruleSuffixesCache = .some(names)
+        return names
+    }
+
+    static func ruleSuffixes(ofListText text: String) -> Set<String> {
+        var names = Set<String>()
+        for line in text.split(whereSeparator: \.isNewline) {
+            var rule = Substring(line.prefix { $0 != " " && $0 != "\t" })
+            if rule.isEmpty || rule.hasPrefix("//") { continue }
+            if rule.hasPrefix("!") { rule = rule.dropFirst() }
+            if rule.hasPrefix("*.") { rule = rule.dropFirst(2) }
+            let name = rule.lowercased()
+            names.formUnion(Host.suffixes(of: name))
+        }
+        return names
     }
 
     /// WebKit's RegistrableDomain: eTLD+1, else the host itself (suffixes, single labels, localhost, IP addresses).

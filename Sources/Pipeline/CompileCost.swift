@@ -195,9 +195,14 @@ public struct CompileCostChange: Sendable, Equatable {
 }
 
 extension ReleaseBuilder {
-    /// The lists WebKit compiles for an app of this release: the primary target's and the click-to-load ones.
-    static func costedLists(_ manifest: Manifest, file: (String) throws -> [UInt8]) rethrows -> [(name: String, json: [UInt8])] {
-        try manifest.lists(for: nil).compactMap { $0["rules"]?.stringValue }.map { ($0, try file($0)) }
+    /// The lists WebKit compiles for an app of this release: the primary target's and the click-to-load ones,
+    /// read as every release reader reads them (a manifest names files beside it, never a path elsewhere).
+    static func costedLists(_ manifest: Manifest, files: ReleaseFileSource) throws -> [(name: String, json: [UInt8])] {
+        try manifest.lists(for: nil).compactMap { entry in
+            guard let name = entry["rules"]?.stringValue else { return nil }
+            try ReleaseLists.checkPlainName(name, list: manifest.lists.firstIndex(of: entry) ?? 0, files: files)
+            return (name, try files.read(name))
+        }
     }
 
     /// Measures the new release and finds the previous one's cost (recorded, or measured now), then applies
@@ -214,7 +219,7 @@ extension ReleaseBuilder {
             }
             return nil
         }
-        let newLists = costedLists(products.manifest) { name in products.files.first { $0.name == name }?.bytes ?? [] }
+        let newLists = try costedLists(products.manifest, files: .products(products.files))
         var new = try ReleaseCompileCost.measure(loaded, lists: newLists, release: "the new release's", progress: progress)
         guard var change = try previousCost(loaded, previous: previous, previousManifest: previousManifest, progress: progress)
             .map({ CompileCostChange(previous: $0.cost, new: new.total, previousMeasuredNow: $0.measuredNow) }) else { return nil }
@@ -236,11 +241,11 @@ extension ReleaseBuilder {
             return (recorded.total, false)
         }
         guard let previousManifest else { return nil }
-        let old = try ReleaseCompileCost.measure(loaded, lists: try costedLists(previousManifest) { name in
-            do { return try FileIO.read(previous + "/" + name) } catch {
-                throw BuildError(component: "previous", reason: "\(previous)/\(name): \(error)")
-            }
-        }, release: "the previous release's", progress: progress)
+        let lists: [(name: String, json: [UInt8])]
+        do { lists = try costedLists(previousManifest, files: .directory(previous)) } catch {
+            throw BuildError(component: "previous", reason: "\(error)")
+        }
+        let old = try ReleaseCompileCost.measure(loaded, lists: lists, release: "the previous release's", progress: progress)
         return (old.total, true)
     }
 }

@@ -82,9 +82,7 @@ public enum ReleaseLists {
         guard let name = rulesName ?? rbcName else {
             throw FileError(path: manifestPath, reason: "lists[\(i)]: neither \"rules\" nor \"rbc\"")
         }
-        for file in [rbcName, rulesName].compactMap({ $0 }) where !isPlainName(file) {
-            throw FileError(path: manifestPath, reason: "lists[\(i)]: \"\(file)\" is not a file name in the release")
-        }
+        for file in [rbcName, rulesName].compactMap({ $0 }) { try checkPlainName(file, list: i, files: files) }
         let json = try rulesName.map { try files.read($0) } ?? []
         let profile = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
         let list: LoadedRuleList
@@ -114,6 +112,13 @@ public enum ReleaseLists {
     /// A manifest names files beside it, never paths elsewhere.
     static func isPlainName(_ name: String) -> Bool {
         !name.isEmpty && !name.contains("/") && name != "." && name != ".."
+    }
+
+    /// The error for a file of the manifest's lists[i] that is not a plain name.
+    static func checkPlainName(_ name: String, list i: Int, files: ReleaseFileSource) throws {
+        guard isPlainName(name) else {
+            throw FileError(path: files.path(ReleaseFiles.manifest), reason: "lists[\(i)]: \"\(name)\" is not a file name in the release")
+        }
     }
 
     /// Explaining a decision needs the rule-list source, which an .rbc may leave out; a release has it beside.

@@ -9,13 +9,15 @@
 //      otherwise     -> block{R, options}, then ignore-previous{R, options ∩ exceptions} for the exceptions.
 //      Rules whose options do not match simply do not fire, so evaluation falls through to the later TDS rules
 //      (emitted earlier), exactly like the TDS. Exceptions apply only together with their own rule's options.
-//   3. the same-entity exemption: ignore-previous{host in scope, if-domain *entity domains}.
+//   3. the same-entity exemption: ignore-previous{host in scope, if-domain *entity domains}, less the entity's sites
+//      that are the tracker's own site (load-type third-party already exempts those).
 // Every tracker rule carries load-type third-party (the TDS only judges third-party requests). CNAME aliases follow
 // the trackers: exact alias host, evaluated with the cloaked target's tracker, its rules rewritten to match the
 // alias URL (HostFilters.swift), any load type (a cloaked tracker is usually first party by its URL). An alias that
 // is itself under a tracker is judged as that tracker (the TDS never uncloaks it), so it gets no rules.
 // At the end, all overriding everything before: temp list, user-unprotected sites, the tracker allowlist, and
-// the rule that never blocks a top-level document or a popup.
+// the rule that never blocks a top-level document or a popup. Site conditions are written as domain lists here
+// and stated as anchored top-URL regexes on the way out (TopSiteConditions.swift).
 
 import ContentRules
 import Domains
@@ -66,7 +68,7 @@ struct FaithfulBuilder {
         }
         if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, into: &b.sink) }
         b.emitExceptions()
-        return b.sink.result
+        return TopSiteConditions.anchored(b.sink.result)
     }
 
     /// The click-to-load list of one rule action: blocks what the TDS decides with a rule of that action (the
@@ -100,7 +102,7 @@ struct FaithfulBuilder {
                                     action: .ignorePreviousRules), RuleProvenance(source: .clickToLoad, role: "exception"))
         }
         b.emitExceptions()
-        return b.sink.result
+        return TopSiteConditions.anchored(b.sink.result)
     }
 
     /// A tracker in a click-to-load list: its rules up to the last one with the action, in reverse (first TDS
@@ -127,7 +129,7 @@ struct FaithfulBuilder {
                 sink.emit(ContentRule(trigger: trigger(f, both, load), action: .ignorePreviousRules), origin(index, "exception " + form))
             }
         }
-        if let name = tracker.owner?.name, let domains = entityDomains[name], !domains.isEmpty {
+        if let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
             sink.emit(ContentRule(trigger: Trigger(urlFilter: scope.hostFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
                                   action: .ignorePreviousRules),
                       RuleProvenance(source: .tds, tracker: tracker.domain, part: .entity, role: "same-entity", cnameAlias: alias))
@@ -197,10 +199,23 @@ struct FaithfulBuilder {
             }
         }
 
-        if blocking, let name = tracker.owner?.name, let domains = entityDomains[name], !domains.isEmpty {
+        if blocking, let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
             sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
                                   action: .ignorePreviousRules), origin(.entity, "same-entity"))
         }
+    }
+
+    /// The sites the same-entity exemption of `tracker` must name: the entity's, less those whose pages are always
+    /// the same site as the tracker's requests (same registrable domain, and no public suffix at or under either,
+    /// so that WebKit's third-party test can never tell them apart). The exemption, like every rule of a tracker,
+    /// carries load-type third-party, so on those pages it could never fire: naming them only costs WebKit an
+    /// ignore-previous-rules rule with its own condition (2,175 of them on the iOS TDS v5, a fifth of WebKit's
+    /// compile time: docs/compile-cost.md). A CNAME alias's rules match any load type, so its list stays whole.
+    private func entitySites(_ entity: String, tracker: String, alias: String?) -> [String]? {
+        guard let domains = entityDomains[entity] else { return nil }
+        let psl = PublicSuffixList.shared
+        guard alias == nil, psl.isSiteStable(tracker), let site = psl.registrableDomain(tracker) else { return domains }
+        return domains.filter { d in !(psl.isSiteStable(d) && psl.registrableDomain(d) == site) }
     }
 
     private func hasParentTracker(_ domain: String) -> Bool {

@@ -21,7 +21,9 @@ struct ConvertCommand: Command {
                           CNAME-cloaked requests are judged by the real tracker's rules, same-entity requests are
                           first party, the longest tracker host wins, and the temp list, user-unprotected sites
                           and tracker allowlist override everything. Top-level documents and popups are never
-                          blocked.
+                          blocked. Site conditions judge the page's own host (anchored if-top-url /
+                          unless-top-url, not if-domain, which WebKit also applies to a site named later in
+                          the page's URL).
       ddg                 DuckDuckGo's TrackerRadarKit algorithm, rule for rule (only the order across trackers
                           differs: TrackerRadarKit's is random, ours is sorted), with its known gaps. Rules WebKit
                           would reject are repaired when exact, else left out, and reported.

@@ -1,3 +1,4 @@
+import Foundation
 import XCTest
 @testable import Domains
 
@@ -10,6 +11,27 @@ final class PublicSuffixTests: XCTestCase {
         XCTAssertEqual(psl.registrableDomain("foo.github.io"), "foo.github.io")  // private-section suffix
         XCTAssertNil(psl.registrableDomain("co.uk"))
         XCTAssertEqual(psl.registrableDomain("a.b.unknowntld"), "b.unknowntld")  // implicit "*" rule
+    }
+
+    func testSiteStableDomainsHaveOneRegistrableDomainForEveryHostUnderThem() throws {
+        let psl = PublicSuffixList.shared
+        XCTAssertTrue(psl.isSiteStable("example.com"))
+        XCTAssertTrue(psl.isSiteStable("cdn.example.com"))
+        XCTAssertFalse(psl.isSiteStable("cloudfront.net"), "a public suffix itself")
+        XCTAssertFalse(psl.isSiteStable("amazonaws.com"), "s3.amazonaws.com and others lie under it")
+        XCTAssertFalse(psl.isSiteStable("com"))
+        XCTAssertFalse(psl.isSiteStable("192.0.2.1"))
+        XCTAssertFalse(psl.isSiteStable(""))
+        // A list read from its text form: the rules and their parents are what is not stable.
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("psl-\(getpid())")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let file = dir.appendingPathComponent("list.dat")
+        try "// a comment\ncom\n*.hosting.example.com\n!www.hosting.example.com\n".write(to: file, atomically: true, encoding: .utf8)
+        let small = try XCTUnwrap(PublicSuffixList(file: file.path))
+        XCTAssertFalse(small.isSiteStable("example.com"), "hosting.example.com lies under it")
+        XCTAssertTrue(small.isSiteStable("other.com"))
+        XCTAssertFalse(small.isSiteStable("a.hosting.example.com"), "a public suffix by the wildcard")
     }
 
     func testWebKitRegistrableDomainFallsBackToTheHost() {

@@ -149,6 +149,32 @@ final class CompileCostGateTests: XCTestCase {
         XCTAssertFalse(FileManager.default.fileExists(atPath: work + "/c"))
     }
 
+    func testAPreviousManifestNamingAPathOutsideItsReleaseIsRefused() throws {
+        let work = try makeTemporaryDirectory("cost-gate")
+        defer { try? FileManager.default.removeItem(atPath: work) }
+        _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
+        let outside = Array("[{\"trigger\":{\"url-filter\":\"outside\"},\"action\":{\"type\":\"block\"}}]".utf8)
+        try Data(outside).write(to: URL(fileURLWithPath: work + "/outside.json"))
+        let manifestPath = work + "/a/manifest.json"
+        let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        XCTAssertTrue(manifest.contains("\"rules.json\""))
+        try manifest.replacingOccurrences(of: "\"rules.json\"", with: "\"../outside.json\"").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        let seen = Counter()
+        var o = sampleOptions(out: work + "/b")
+        o.previous = work + "/a"
+        o.webKitCostMeter = WebKitCostMeter {
+            WebKitCostMeter.Loaded(version: "fake-1") { json in
+                if json == outside { _ = seen.next() }
+                return WebKitCompileCost(seconds: 1, cpuSeconds: 1, memoryKB: 1_000, bytes: json.count)
+            }
+        }
+        XCTAssertThrowsError(try ReleaseBuilder.run(o)) { error in
+            XCTAssertTrue("\(error)".contains("\"../outside.json\" is not a file name in the release"), "\(error)")
+        }
+        XCTAssertEqual(seen.count, 0, "a file outside the previous release was compiled")
+        XCTAssertFalse(FileManager.default.fileExists(atPath: work + "/b"))
+    }
+
     func testAMeterThatCannotLoadSkipsTheCostButNotTheGate() throws {
         let work = try makeTemporaryDirectory("cost-gate")
         defer { try? FileManager.default.removeItem(atPath: work) }

@@ -66,8 +66,50 @@ final class FaithfulModeTests: XCTestCase {
         XCTAssertTrue(blocked(sim, "https://tracker.com/q", on: "https://b.com/", "image"))
         // The exception's if-domain is the intersection (x.a.com), not b.com.
         let exception = result.rules.indices.first { result.provenance[$0].part == .rule(0) && result.provenance[$0].role?.hasPrefix("exception") == true }
-        XCTAssertEqual(exception.flatMap { result.rules[$0].trigger.condition?.values }, ["*x.a.com"])
+        XCTAssertEqual(exception.flatMap { result.rules[$0].trigger.condition }, .init(.ifTopURL, [#"^[^:]+://([^/]*\.)?x\.a\.com[:/]"#]))
         XCTAssertEqual(exception.flatMap { result.rules[$0].trigger.resourceTypes }, ["image"])
+    }
+
+    func testSiteConditionsJudgeTheTopURLsOwnHost() {
+        // WebKit's if-domain would also hold when the site is only named later in the top URL; faithful's anchored
+        // top-URL conditions judge the page's own host (TopSiteConditions.swift).
+        let (result, sim) = build(tracker("block"), unprotected: ["broken.example"])
+        XCTAssertFalse(result.rules.contains { $0.trigger.condition?.kind.isDomainList == true }, "no if-domain / unless-domain left")
+        XCTAssertFalse(blocked(sim, "https://tracker.com/t.js", on: "https://www.tracker-cdn.net/"), "same entity: first party")
+        XCTAssertTrue(blocked(sim, "https://tracker.com/t.js", on: "https://news.example/?next=https://www.tracker-cdn.net/"),
+                      "an entity domain in the query does not make the page the entity's")
+        XCTAssertFalse(blocked(sim, "https://tracker.com/t.js", on: "https://u:p@shop.broken.example:8443/a"), "user-unprotected site, subdomain")
+        XCTAssertTrue(blocked(sim, "https://tracker.com/t.js", on: "https://news.example/r?u=https://broken.example/"))
+        XCTAssertTrue(blocked(sim, "https://tracker.com/t.js", on: "https://broken.example.news.example/"))
+        XCTAssertFalse(blocked(sim, "https://tracker.com/t.js", on: "web3site://broken.example/"), "any scheme")
+    }
+
+    func testTheTrackersOwnSiteNeedsNoSameEntityCondition() {
+        // load-type third-party already exempts pages of the tracker's own site: the exemption names only the
+        // entity's other sites, and a tracker whose entity has no other site gets no exemption rule at all.
+        let (result, sim) = build(tracker("block") + "," + tracker("block", domain: "site.com", owner: "Site Co"))
+        let exemptions = result.rules.indices.filter { result.provenance[$0].role == "same-entity" }
+        XCTAssertEqual(exemptions.map { result.provenance[$0].tracker }, ["tracker.com"], "Site Co has no site but site.com")
+        XCTAssertEqual(exemptions.first.flatMap { result.rules[$0].trigger.condition },
+                       .init(.ifTopURL, [#"^[^:]+://([^/]*\.)?tracker-cdn\.net[:/]"#]))
+        XCTAssertFalse(blocked(sim, "https://cdn.tracker.com/t.js", on: "https://www.tracker.com/"))
+        XCTAssertFalse(blocked(sim, "https://cdn.tracker.com/t.js", on: "https://tracker-cdn.net/"))
+        XCTAssertTrue(blocked(sim, "https://cdn.tracker.com/t.js", on: "https://news.example/"))
+        XCTAssertFalse(blocked(sim, "https://a.site.com/t.js", on: "https://b.site.com/"))
+        XCTAssertTrue(blocked(sim, "https://a.site.com/t.js", on: "https://tracker.com/"))
+    }
+
+    func testATrackerOnAPublicSuffixKeepsItsSameEntityCondition() {
+        // blogspot.com is a public suffix: a.blogspot.com and b.blogspot.com are different sites to WebKit, so only
+        // the exemption keeps the entity's own pages from blocking it.
+        let entities = #"{"Blog Co":{"domains":["blogspot.com"]}}"#
+        let tds = TDSFixture.tds(trackers: tracker("block", domain: "blogspot.com", owner: "Blog Co"), entities: entities,
+                                 domains: #"{"blogspot.com":"Blog Co"}"#, cnames: "{}")
+        let result = RuleBuilder.build(tds: tds, mode: .faithful)
+        let sim = WebKitSimulator(result.rules)
+        XCTAssertTrue(result.provenance.contains { $0.role == "same-entity" })
+        XCTAssertFalse(blocked(sim, "https://b.blogspot.com/t.js", on: "https://a.blogspot.com/"))
+        XCTAssertTrue(blocked(sim, "https://b.blogspot.com/t.js", on: "https://news.example/"))
     }
 
     func testPortsAreIgnored() {
@@ -231,9 +273,9 @@ final class FaithfulModeTests: XCTestCase {
             """, allowIssues: true)
         let result = RuleBuilder.build(tds: tds, mode: .faithful)
         let conditionValues = result.rules.flatMap { $0.trigger.condition?.values ?? [] }
-        XCTAssertTrue(conditionValues.contains("*xn--bcher-kva.example"))
-        XCTAssertTrue(conditionValues.contains("*shop.com"))
-        XCTAssertTrue(conditionValues.contains("*xn--bcher-t-n2a.example"))
+        XCTAssertTrue(conditionValues.contains(#"^[^:]+://([^/]*\.)?xn--bcher-kva\.example[:/]"#))
+        XCTAssertTrue(conditionValues.contains(#"^[^:]+://([^/]*\.)?shop\.com[:/]"#))
+        XCTAssertTrue(conditionValues.contains(#"^[^:]+://([^/]*\.)?xn--bcher-t-n2a\.example[:/]"#))
         for v in conditionValues { XCTAssertEqual(v, v.lowercased()); XCTAssertTrue(v.utf8.allSatisfy { $0 < 0x80 }) }
         XCTAssertTrue(result.rules.contains { $0.trigger.urlFilter.hasPrefix("^[^:]+://+([^:/]+\\.)?tracker\\.com[:/]") })
     }

@@ -28,6 +28,11 @@ public struct Matcher: Sendable {
         try self.init(validated: Array(serialized))
     }
 
+    /// As `init(serialized:)`, sharing the array instead of copying it.
+    public init(serialized bytes: [UInt8]) throws {
+        try self.init(validated: bytes)
+    }
+
     /// Checks a serialized matcher as `init(serialized:)` does, without building its execution form.
     public static func validate(serialized: UnsafeRawBufferPointer) throws {
         _ = try MatcherBytecode.validate(serialized)
@@ -55,6 +60,9 @@ public struct Matcher: Sendable {
     /// Ids whose pattern matches everything and whose flags are 0 (WebKit's actionsMatchingEverything()).
     public var universalFlagFree: [UInt64] { ids(layout.universalFlagFree) }
 
+    /// True when some pattern matches everything and carries flags (see universalWithFlags).
+    public var hasUniversalWithFlags: Bool { !layout.universalWithFlags.isEmpty }
+
     /// Ids whose pattern matches everything and that carry flags (reported by `match` when the flags test passes).
     public var universalWithFlags: [UInt64] { ids(layout.universalWithFlags) }
     public var statistics: MatcherStatistics {
@@ -76,6 +84,11 @@ public struct Matcher: Sendable {
     /// Appends to `result` and allocates nothing else; everything read was validated at load, so the
     /// loop reads through raw pointers without bounds checks.
     public func match(_ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
+        appendUniversalWithFlags(requestFlags, into: &result)
+        program.run(url, requestFlags: requestFlags, into: &result)
+    }
+
+    private func appendUniversalWithFlags(_ requestFlags: UInt32, into result: inout [UInt64]) {
         let universalWithFlags = layout.universalWithFlags
         if !universalWithFlags.isEmpty {
             bytes.withUnsafeBytes { raw in
@@ -89,7 +102,16 @@ public struct Matcher: Sendable {
                 }
             }
         }
-        program.run(url, requestFlags: requestFlags, into: &result)
+    }
+
+    /// Where the DFAs stand after `prefix` (see MatcherPrefix).
+    public func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix { program.prefix(prefix) }
+
+    /// All ids whose pattern matches prefix + `rest`, where `prefix` is what `prefix(_:)` returned for the
+    /// URL's first bytes: the same ids as `match` on the whole URL.
+    public func match(resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
+        appendUniversalWithFlags(requestFlags, into: &result)
+        program.resume(prefix, rest, requestFlags: requestFlags, into: &result)
     }
 
     public func match(_ url: [UInt8], requestFlags: UInt32) -> [UInt64] {
@@ -126,6 +148,10 @@ struct MatcherProgram: Sendable {
     init(validated b: UnsafeRawBufferPointer, layout: MatcherBytecode.Layout) {
         listStarts = (0...layout.listCount).map { MatcherBytecode.read32(b, layout.listStarts + 4 * $0) }
         ids = (0..<layout.idCount).map { b.loadUnaligned(fromByteOffset: layout.ids + 8 * $0, as: UInt64.self).littleEndian }
+        // A state takes at most one word more than its bytes (a target of W >= 2 bytes is one word, the header
+        // byte one word, its 4-byte action list one word): reserved once, so the DFAs never copy the words
+        // already laid out. Pages past the end are never touched.
+        words.reserveCapacity(b.count + layout.dfaStates)
         for dfaStart in layout.dfaOffsets { append(dfa: dfaStart, b) }
     }
 
@@ -141,10 +167,13 @@ struct MatcherProgram: Sendable {
         // The states in bytecode order: where each starts and its size in words.
         var offsets: [Int] = []
         var sizes: [Int] = []
-        var stateAt = [Int32](repeating: -1, count: areaEnd - area)
+        // Where states start, as a bitmap over the area with a count of starts before each 64-bit word: a
+        // target (a validated state offset) becomes its state's index by a rank, in 1/32 of the memory of a table
+        // indexed by offset.
+        var starts = [UInt64](repeating: 0, count: (areaEnd - area + 63) / 64)
         var p = area
         while p < areaEnd {
-            stateAt[p - area] = Int32(offsets.count)
+            starts[(p - area) >> 6] |= 1 << UInt64((p - area) & 63)
             offsets.append(p)
             let h = b[p]
             p += 1
@@ -162,6 +191,15 @@ struct MatcherProgram: Sendable {
                 size += 1
             }
             sizes.append(size)
+        }
+        var startsBefore = [Int32](repeating: 0, count: starts.count)
+        var running: Int32 = 0
+        for i in 0..<starts.count {
+            startsBefore[i] = running
+            running += Int32(starts[i].nonzeroBitCount)
+        }
+        func stateAt(_ t: Int) -> Int {
+            Int(startsBefore[t >> 6]) + (starts[t >> 6] & ((1 << UInt64(t & 63)) &- 1)).nonzeroBitCount
         }
         // Layout order: depth first from the root, a state's exception targets before its default target,
         // so that a chain of states (the letters of a domain name) lies in consecutive words and shares
@@ -193,10 +231,10 @@ struct MatcherProgram: Sendable {
             while x >= 0 {
                 let t = target(first + w * x)
                 if t != noneTarget {
-                    let u = stateAt[Int(t)]
-                    if !visited[Int(u)] {
-                        visited[Int(u)] = true
-                        stack.append(u)
+                    let u = stateAt(Int(t))
+                    if !visited[u] {
+                        visited[u] = true
+                        stack.append(Int32(u))
                     }
                 }
                 x -= 1
@@ -220,8 +258,7 @@ struct MatcherProgram: Sendable {
             if let key { rowOf[key] = r }
             return r
         }
-        func word(_ t: UInt32) -> UInt32 { t == noneTarget ? MatcherProgram.none : wordOf[Int(stateAt[Int(t)])] }
-        words.reserveCapacity(next)
+        func word(_ t: UInt32) -> UInt32 { t == noneTarget ? MatcherProgram.none : wordOf[stateAt(Int(t))] }
         for s in order {
             p = offsets[Int(s)]
             let h = b[p]
@@ -273,37 +310,55 @@ struct MatcherProgram: Sendable {
     }
 
     func run(_ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
-        let length = url.count
+        withTables(requestFlags) { t in
+            for d in 0..<roots.count {
+                let state = walk(t, d, from: roots[d], url) { t.actions.report($0, into: &result) }
+                if state >= 0 { finish(t, d, state, into: &result) }
+            }
+        }
+    }
+
+    /// Runs every DFA over `prefix` alone: where each one stands after it, and the action lists it
+    /// reached on the way (their ids are tested against the request flags only when resumed).
+    func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
+        var p = MatcherPrefix(states: [], lists: [])
+        p.states.reserveCapacity(roots.count)
+        withTables(0) { t in
+            for d in 0..<roots.count {
+                p.states.append(Int32(walk(t, d, from: roots[d], prefix) { p.lists.append($0) }))
+            }
+        }
+        return p
+    }
+
+    /// Continues the DFAs from `prefix` over the rest of the URL: the same ids as `run` on prefix + rest.
+    func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
+        withTables(requestFlags) { t in
+            for list in prefix.lists { t.actions.report(list, into: &result) }
+            for d in 0..<roots.count where prefix.states[d] >= 0 {
+                let state = walk(t, d, from: Int(prefix.states[d]), rest) { t.actions.report($0, into: &result) }
+                if state >= 0 { finish(t, d, state, into: &result) }
+            }
+        }
+    }
+
+    /// The tables of the program as raw pointers (validated at load: no bounds checks in the loop).
+    private struct Tables {
+        let words: UnsafePointer<UInt32>
+        let rows: UnsafePointer<UInt8>
+        let classMaps: UnsafePointer<UInt8>
+        let actions: ActionLists
+    }
+
+    private func withTables(_ requestFlags: UInt32, _ body: (Tables) -> Void) {
         words.withUnsafeBufferPointer { wordBuffer in
         rows.withUnsafeBufferPointer { rowBuffer in
         classMaps.withUnsafeBufferPointer { classMapBuffer in
         listStarts.withUnsafeBufferPointer { listStarts in
         ids.withUnsafeBufferPointer { ids in
-            guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress else { return }
-            let actions = ActionLists(listStarts: listStarts.baseAddress!, ids: ids.baseAddress, requestFlags: requestFlags)
-            for d in 0..<roots.count {
-                let classMap = classMapBuffer.baseAddress! + 256 * d
-                var state = roots[d]
-                var alive = true
-                if length > 0, let input = url.baseAddress {
-                    var i = 0
-                    repeat {
-                        let next = Self.step(words, rows, state, Int(classMap[Int(input[i])]), actions, &result)
-                        if next == MatcherProgram.none {
-                            alive = false
-                            break
-                        }
-                        state = Int(next)
-                        i &+= 1
-                    } while i < length
-                }
-                guard alive else { continue }
-                // The end-of-string symbol, then the actions of the state it leads to.
-                let next = Self.step(words, rows, state, eosClasses[d], actions, &result)
-                if next != MatcherProgram.none, words[Int(next)] & 1 != 0 {
-                    actions.report(words[Int(next) + 1], into: &result)
-                }
-            }
+            guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress, let classMaps = classMapBuffer.baseAddress else { return }
+            body(Tables(words: words, rows: rows, classMaps: classMaps,
+                        actions: ActionLists(listStarts: listStarts.baseAddress!, ids: ids.baseAddress, requestFlags: requestFlags)))
         }
         }
         }
@@ -311,19 +366,61 @@ struct MatcherProgram: Sendable {
         }
     }
 
+    /// DFA `d` from `state` over `input`, calling `reached` with each action list it reports: the state
+    /// it stands in after the input (its own actions not yet reported), or -1 when it stopped.
+    @inline(__always)
+    private func walk(_ t: Tables, _ d: Int, from state: Int, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> Int {
+        let classMap = t.classMaps + 256 * d
+        var state = state
+        guard let bytes = input.baseAddress else { return state }
+        let length = input.count
+        var i = 0
+        while i < length {
+            let next = Self.step(t.words, t.rows, state, Int(classMap[Int(bytes[i])]), reached)
+            if next == MatcherProgram.none { return -1 }
+            state = Int(next)
+            i &+= 1
+        }
+        return state
+    }
+
+    /// The end-of-string symbol from `state`, then the actions of the state it leads to.
+    @inline(__always)
+    private func finish(_ t: Tables, _ d: Int, _ state: Int, into result: inout [UInt64]) {
+        let next = Self.step(t.words, t.rows, state, eosClasses[d]) { t.actions.report($0, into: &result) }
+        if next != MatcherProgram.none, t.words[Int(next)] & 1 != 0 {
+            t.actions.report(t.words[Int(next) + 1], into: &result)
+        }
+    }
+
     /// Reports the actions of `state`, then returns its target for class `c` (none when there is none).
     @inline(__always)
     private static func step(_ words: UnsafePointer<UInt32>, _ rows: UnsafePointer<UInt8>, _ state: Int, _ c: Int,
-                             _ actions: ActionLists, _ result: inout [UInt64]) -> UInt32
+                             _ reached: (UInt32) -> Void) -> UInt32
     {
         let header = words[state]
         var targets = state &+ 1
         if header & 1 != 0 {
-            actions.report(words[targets], into: &result)
+            reached(words[targets])
             targets &+= 1
         }
         return words[targets &+ Int(rows[Int(header >> 1) &+ c])]
     }
+}
+
+/// Where a matcher's DFAs stand after a prefix of a URL (`Matcher.prefix`): resumed over the rest of
+/// the URL, the same ids as a whole run. Pure data, so a cache can hold it for every URL sharing the prefix.
+public struct MatcherPrefix: Sendable {
+    /// Per DFA: its state, or -1 when it stopped within the prefix.
+    var states: [Int32]
+    /// The action lists reached within the prefix (ids not yet tested against request flags).
+    var lists: [UInt32]
+
+    /// True when every DFA stopped within the prefix: the rest of the URL cannot add an id.
+    public var isFinal: Bool { !states.contains { $0 >= 0 } }
+
+    /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags.
+    public var reportsNothing: Bool { lists.isEmpty && isFinal }
 }
 
 /// The action lists of a matcher, and the request flags their ids are tested against.

@@ -87,7 +87,6 @@ public struct DecisionDiff: Sendable {
     public static func compare(_ requests: RequestStream, old: DecisionSide, new: DecisionSide,
                                progress: ((Int) -> Void)? = nil) throws -> DecisionDiff {
         var diff = DecisionDiff()
-        var flips: [Flip] = []
         // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
         try Parallel.stream(state: (old.engine, new.engine), copy: { ($0.0.copy(), $0.1.copy()) },
                             fill: { try requests.next(chunkSize, into: &$0) },
@@ -98,16 +97,19 @@ public struct DecisionDiff: Sendable {
                                 return (found, invalid)
                             },
                             consume: { partial, count in
-                                // Workers take consecutive shares: concatenating their flips keeps corpus order.
-                                for p in partial { flips.append(contentsOf: p.flips) }
+                                // Workers take consecutive shares: concatenating their flips keeps corpus order. Each flip
+                                // is described as it arrives, so memory holds it once.
+                                for p in partial {
+                                    for f in p.flips {
+                                        diff.changed.append(DecisionChange(request: f.request, old: f.old.decision(describing: old),
+                                                                           new: f.new.decision(describing: new)))
+                                    }
+                                }
                                 diff.invalid += partial.reduce(0) { $0 + $1.invalid }
                                 diff.checked += count
                                 progress?(diff.checked)
                                 return true
                             })
-        diff.changed = flips.map { f in
-            DecisionChange(request: f.request, old: f.old.decision(describing: old), new: f.new.decision(describing: new))
-        }
         return diff
     }
 
@@ -136,8 +138,15 @@ public struct DecisionDiff: Sendable {
         var a = MatchResult(), b = MatchResult()
         let resolver = URLResolver()
         for r in requests {
+            guard (try? ResourceLoad.checkNames(resourceType: r.resourceType, loadContext: r.loadContext)) != nil else {
+                invalid += 1
+                continue
+            }
+            // A URL neither side reports anything for is allowed on both, whatever its site: no flip.
+            let url = CanonicalURL.parse(r.url)
+            if old.1.reportsNothing(for: url) && new.1.reportsNothing(for: url) { continue }
             // The load does not depend on the rules: resolve once for both sides.
-            guard let load = try? ResourceLoad(r, resolver: resolver) else {
+            guard let load = try? ResourceLoad(r, url: url, resolver: resolver) else {
                 invalid += 1
                 continue
             }

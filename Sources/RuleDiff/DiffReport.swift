@@ -2,6 +2,7 @@
 // removed, and the requests whose outcome flipped. Rendered as JSON (for machines; DESIGN.md contract),
 // Markdown (pull requests and release notes: summary first, long sections collapsible) and text.
 
+import Parallel
 import RuleEngine
 import StrictJSON
 import TrackerData
@@ -96,9 +97,20 @@ public struct DiffReport: Sendable {
             precondition(head.suffix(emptyChanged.count).elementsEqual(emptyChanged), "requests JSON ends with its changed array")
             out.append(contentsOf: head.dropLast(emptyChanged.count))
             out.append(UInt8(ascii: "["))
-            for (j, c) in r.changed.enumerated() {
-                if j > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.write(changeJSON(c), into: &out)
+            // Flips are independent: written in consecutive shares, one per core, concatenated in order.
+            let shares = Parallel.workers(for: r.changed.count / 256 + 1)
+            let size = (r.changed.count + shares - 1) / shares
+            for (k, bytes) in Parallel.map(shares, { k -> [UInt8] in
+                var part: [UInt8] = []
+                let lo = min(r.changed.count, k * size), hi = min(r.changed.count, lo + size)
+                for j in lo..<hi {
+                    if j > lo { part.append(UInt8(ascii: ",")) }
+                    JSONWriter.write(changeJSON(r.changed[j]), into: &part)
+                }
+                return part
+            }).enumerated() where !bytes.isEmpty {
+                if k > 0 { out.append(UInt8(ascii: ",")) }
+                out.append(contentsOf: bytes)
             }
             out.append(contentsOf: Array("]}".utf8))
         }

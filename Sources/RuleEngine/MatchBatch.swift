@@ -46,22 +46,16 @@ public struct MatchBatch {
             MatchResult.writeErrorLine("line \(lineNumber): the line is too long", into: &out)
             return
         }
-        let request: MatchRequest
         do {
-            request = try line.withUnsafeBytes { try MatchRequest.decode(line: $0) }
-        } catch let e as RequestError {
-            MatchResult.writeErrorLine("line \(lineNumber): \(e.message)", into: &out)
-            return
-        } catch {
-            MatchResult.writeErrorLine("line \(lineNumber): \(error)", into: &out)
-            return
-        }
-        do {
-            let load = try engine.resolve(request)
             let deciding = explainer != nil || format == .text
-            engine.match(load, into: &result, deciding: deciding && decider == .automaton)
+            let (request, load) = try line.withUnsafeBufferPointer { try read($0, deciding: deciding) }
+            if let load {
+                engine.match(load, into: &result, deciding: deciding && decider == .automaton)
+            } else {
+                result.clear()
+            }
             var decidedBy = result.decidedBy
-            if deciding, case .explain(let allRules) = decider {
+            if deciding, case .explain(let allRules) = decider, let load {
                 let lists = engine.lists
                 decidedBy = Explain.decidingRule(lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
             }
@@ -76,13 +70,38 @@ public struct MatchBatch {
                     result.writeJSONLine(into: &out)
                 }
             case .text:
-                writeTextLine(request, decidedBy: decidedBy, into: &out)
+                writeTextLine(request!, decidedBy: decidedBy, into: &out)
             }
         } catch let e as RequestError {
             MatchResult.writeErrorLine("line \(lineNumber): \(e.message)", into: &out)
         } catch {
             MatchResult.writeErrorLine("line \(lineNumber): \(error)", into: &out)
         }
+    }
+
+    /// Decodes and resolves one line: the request (built only for the text form, or when the line is not a flat
+    /// object of plain strings) and its load, nil when the engine reports nothing for its URL whatever the rest.
+    /// A flat line is read in place: no String for its URLs, and no site resolved for a URL no rule can match.
+    private func read(_ line: UnsafeBufferPointer<UInt8>, deciding: Bool) throws -> (MatchRequest?, ResourceLoad?) {
+        guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else {
+            let request = try MatchRequest.decode(line: UnsafeRawBufferPointer(line))
+            return (request, try engine.resolve(request))
+        }
+        func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[r]) }
+        func string(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
+        let type = string(f.resourceType), context = f.loadContext.map(string)
+        let request = format == .text
+            ? MatchRequest(url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string), resourceType: type,
+                           loadContext: context, requestMethod: f.requestMethod.map(string))
+            : nil
+        try ResourceLoad.checkNames(resourceType: type, loadContext: context)
+        let url = CanonicalURL.parse(utf8: bytes(f.url))
+        // Explain's cross-check reads every request in full.
+        if decider == .automaton, engine.reportsNothing(for: url) { return (request, nil) }
+        let load = try ResourceLoad(url: url, rawURL: bytes(f.url), topURL: bytes(f.topURL), frameURL: f.frameURL.map(bytes),
+                                    resourceType: type, loadContext: context, requestMethod: f.requestMethod.map(string),
+                                    resolver: engine.resolver)
+        return (request, load)
     }
 
     /// `blocked  script  https://t.example/a.js  on https://site.example/  by rules.json rule 12 (...)`

@@ -29,6 +29,13 @@ public struct MatchResult {
 
     public init() {}
 
+    /// The answer "no actions", keeping the storage.
+    mutating func clear() {
+        entries.removeAll(keepingCapacity: true)
+        stylesheetLists.removeAll(keepingCapacity: true)
+        decidedBy = nil
+    }
+
     public var actions: [StoredAction] { entries.map { lists[Int($0.list)].actions[Int($0.action)] } }
 
     /// Whether a block action was reported (without building the actions).

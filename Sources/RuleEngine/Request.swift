@@ -4,6 +4,9 @@
 import ContentRules
 import Domains
 import StrictJSON
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// One load as the caller describes it (DESIGN.md: the `match --requests` line).
 public struct MatchRequest: Sendable, Hashable {
@@ -138,41 +141,67 @@ public struct ResourceLoad: Sendable {
     /// `URL::string()` of the main document URL (the input itself when it is not a valid URL).
     public let mainDocumentURL: [UInt8]
     public let frameURL: [UInt8]
+    /// Where the host of the main document URL and of the frame URL ends (0: an invalid URL, or no host):
+    /// the condition automata cache what they read up to there.
+    public let mainDocumentHostEnd: Int
+    public let frameHostEnd: Int
     /// Request flags without the condition bits: type | load type | load context | method.
     public let flags: UInt32
     public let isData: Bool
 
     public init(_ request: MatchRequest, resolver: URLResolver? = nil) throws {
-        let resolver = resolver ?? URLResolver()
-        let url = CanonicalURL.parse(request.url)
-        let top = resolver.top(request.topURL)
-        let frame = request.frameURL.map { resolver.frame($0) } ?? top.url
+        try self.init(request, url: CanonicalURL.parse(request.url), resolver: resolver)
+    }
+
+    /// As `init(_:resolver:)`, with the request's URL already parsed (`url` is `CanonicalURL.parse(request.url)`).
+    public init(_ request: MatchRequest, url: CanonicalURL?, resolver: URLResolver? = nil) throws {
+        var (u, t, f) = (request.url, request.topURL, request.frameURL)
+        self = try u.withUTF8 { u in
+            try t.withUTF8 { t in
+                func load(_ f: UnsafeBufferPointer<UInt8>?) throws -> ResourceLoad {
+                    try ResourceLoad(url: url, rawURL: u, topURL: t, frameURL: f, resourceType: request.resourceType,
+                                     loadContext: request.loadContext, requestMethod: request.requestMethod, resolver: resolver ?? URLResolver())
+                }
+                if f == nil { return try load(nil) }
+                return try f!.withUTF8 { try load($0) }
+            }
+        }
+    }
+
+    /// A request given as its fields' UTF-8 bytes, with its URL already parsed (`url`, from `rawURL`): the path
+    /// of `match --requests`, which builds no String for the URLs.
+    public init(url: CanonicalURL?, rawURL: UnsafeBufferPointer<UInt8>, topURL: UnsafeBufferPointer<UInt8>,
+                frameURL: UnsafeBufferPointer<UInt8>?, resourceType: String, loadContext: String?, requestMethod: String?,
+                resolver: URLResolver) throws
+    {
+        try Self.checkNames(resourceType: resourceType, loadContext: loadContext)
+        let top = resolver.top(utf8: topURL)
+        let frame = frameURL.map { resolver.frame(utf8: $0) } ?? top.url
 
         let mainFrameContext: Bool
-        switch request.loadContext {
+        switch loadContext {
         case nil:
-            if let f = request.frameURL {
-                mainFrameContext = (frame?.bytes ?? Array(f.utf8)) == (top.url?.bytes ?? Array(request.topURL.utf8))
+            if let f = frameURL {
+                mainFrameContext = (frame?.bytes ?? Array(f)) == (top.url?.bytes ?? Array(topURL))
             } else {
                 mainFrameContext = true
             }
         case "top-frame": mainFrameContext = true
-        case "child-frame": mainFrameContext = false
-        case let other?: throw RequestError("unknown loadContext \"\(other)\" (expected \"top-frame\" or \"child-frame\")")
+        default: mainFrameContext = false
         }
-        guard let type = ResourceTypeMapping.resourceType(request.resourceType, mainFrameContext: mainFrameContext) else {
-            throw RequestError("unknown resourceType \"\(request.resourceType)\"")
-        }
-        let method = request.requestMethod.map(Self.methodFlags) ?? 0
+        let type = ResourceTypeMapping.resourceType(resourceType, mainFrameContext: mainFrameContext)!
+        let method = requestMethod.map(Self.methodFlags) ?? 0
 
         // Evaluated with the URLs as given, whatever the type: WebKit's backend (actionsForResourceLoad) takes the
         // main document URL from its ResourceLoadInfo. A browser's own top-document load always has topURL == url
         // (the loader passes the navigation's URL as both); a request with another topURL is an artificial load,
         // and WebKit's tests (ContentExtensions.cpp, TopURL and DomainTriggers) evaluate those as given too.
-        let mainDocumentString = top.url?.bytes ?? Array(request.topURL.utf8)
+        let mainDocumentString = top.url?.bytes ?? Array(topURL)
         let mainDomain = top.registrableDomain
         // The frame URL is the initiating frame's document URL when valid, else the request URL.
-        let frameString: [UInt8] = frame?.bytes ?? url?.bytes ?? Array(request.url.utf8)
+        let frameString: [UInt8] = frame?.bytes ?? url?.bytes ?? Array(rawURL)
+        self.mainDocumentHostEnd = top.url?.hostRange.upperBound ?? 0
+        self.frameHostEnd = (frame ?? url)?.hostRange.upperBound ?? 0
         let thirdParty = !RegistrableDomainMatch.matches(domain: mainDomain, url: url)
 
         self.url = url
@@ -181,6 +210,16 @@ public struct ResourceLoad: Sendable {
         self.isData = url?.isData ?? false
         self.flags = type | (thirdParty ? LoadTypeName.thirdParty : LoadTypeName.firstParty)
             | (mainFrameContext ? LoadContextName.topFrame : LoadContextName.childFrame) | method
+    }
+
+    /// The request errors that do not depend on the URLs: an unknown load context, then an unknown resource type.
+    public static func checkNames(resourceType: String, loadContext: String?) throws {
+        if let c = loadContext, c != "top-frame", c != "child-frame" {
+            throw RequestError("unknown loadContext \"\(c)\" (expected \"top-frame\" or \"child-frame\")")
+        }
+        guard ResourceTypeMapping.resourceType(resourceType, mainFrameContext: true) != nil else {
+            throw RequestError("unknown resourceType \"\(resourceType)\"")
+        }
     }
 }
 
@@ -220,53 +259,68 @@ enum RegistrableDomainMatch {
     }
 }
 
-/// Parses top and frame URLs once per distinct value (requests of one page share them) and remembers
-/// their registrable domains (public-suffix lookups are the expensive part).
+/// Parses top and frame URLs once per run of equal values (requests of one page share them) and remembers
+/// the registrable domains of their hosts (public-suffix lookups are the expensive part).
 public final class URLResolver {
     public struct Top {
         public var url: CanonicalURL?
         /// RegistrableDomain of the URL: eTLD+1, the host itself, or "nullOrigin" without a host.
         public var registrableDomain: [UInt8]
     }
-    private var lastTopRaw: String? = nil
+    private var lastTopRaw: [UInt8]? = nil
     private var lastTop = Top(url: nil, registrableDomain: RegistrableDomainMatch.nullOrigin)
-    private var lastFrameRaw: String? = nil
+    private var lastFrameRaw: [UInt8]? = nil
     private var lastFrame: CanonicalURL? = nil
-    private var domains: [String: [UInt8]] = [:]
-    private var tops: [String: Top] = [:]
+    /// Registrable domains by host: sites repeat across a corpus, and a corpus can name a great many.
+    private var domains = ByteKeyCache<[UInt8]>(slots: 1 << 17)
 
     public init() {}
 
     public func top(_ raw: String) -> Top {
-        if let l = lastTopRaw, l == raw { return lastTop }
-        if let t = tops[raw] {
-            lastTop = t
-        } else {
-            let url = CanonicalURL.parse(raw)
-            lastTop = Top(url: url, registrableDomain: url.map(registrableDomain(of:)) ?? RegistrableDomainMatch.nullOrigin)
-            if tops.count >= 256 { tops.removeAll(keepingCapacity: true) }
-            tops[raw] = lastTop
-        }
-        lastTopRaw = raw
+        var raw = raw
+        return raw.withUTF8 { top(utf8: $0) }
+    }
+
+    public func top(utf8 raw: UnsafeBufferPointer<UInt8>) -> Top {
+        if let l = lastTopRaw, Self.equal(l, raw) { return lastTop }
+        let url = CanonicalURL.parse(utf8: raw)
+        lastTop = Top(url: url, registrableDomain: url.map(registrableDomain(of:)) ?? RegistrableDomainMatch.nullOrigin)
+        Self.remember(raw, in: &lastTopRaw)
         return lastTop
     }
 
     public func frame(_ raw: String) -> CanonicalURL? {
-        if let l = lastFrameRaw, l == raw { return lastFrame }
-        lastFrame = CanonicalURL.parse(raw)
-        lastFrameRaw = raw
+        var raw = raw
+        return raw.withUTF8 { frame(utf8: $0) }
+    }
+
+    public func frame(utf8 raw: UnsafeBufferPointer<UInt8>) -> CanonicalURL? {
+        if let l = lastFrameRaw, Self.equal(l, raw) { return lastFrame }
+        lastFrame = CanonicalURL.parse(utf8: raw)
+        Self.remember(raw, in: &lastFrameRaw)
         return lastFrame
+    }
+
+    private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
+        a.count == b.count && a.withUnsafeBufferPointer { a in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+    }
+
+    /// Keeps a copy of the last raw URL in storage that is reused.
+    private static func remember(_ raw: UnsafeBufferPointer<UInt8>, in storage: inout [UInt8]?) {
+        if storage == nil { storage = [] }
+        storage!.removeAll(keepingCapacity: true)
+        storage!.append(contentsOf: raw)
     }
 
     public func registrableDomain(of url: CanonicalURL) -> [UInt8] {
         if url.hostRange.isEmpty { return RegistrableDomainMatch.nullOrigin }
-        let host = url.host
-        if let d = domains[host] { return d }
-        let d = Array(PublicSuffixLookup.webKitRegistrableDomain(host).utf8)
-        // Sites repeat across a corpus; public-suffix lookups are the costly part of resolving a request.
-        if domains.count >= 1 << 16 { domains.removeAll(keepingCapacity: true) }
-        domains[host] = d
-        return d
+        return url.bytes.withUnsafeBufferPointer { b in
+            let host = UnsafeBufferPointer(rebasing: b[url.hostRange])
+            if let d = domains.get(host) { return d }
+            let d = Array(PublicSuffixLookup.webKitRegistrableDomain(url.host).utf8)
+            domains.put(host, d)
+            return d
+        }
     }
 }
 

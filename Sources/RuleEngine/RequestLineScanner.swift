@@ -6,6 +6,23 @@
 // line, with its exact errors. Duplicate keys: the last one wins, as in JSONObject.
 
 enum RequestLineScanner {
+    /// The byte ranges of a scanned line's values (valid UTF-8, no escapes); nil: absent or null.
+    struct Fields {
+        var url: Range<Int>
+        var topURL: Range<Int>
+        var resourceType: Range<Int>
+        var frameURL: Range<Int>?
+        var loadContext: Range<Int>?
+        var requestMethod: Range<Int>?
+    }
+
+    static func decode(_ line: UnsafeRawBufferPointer) -> MatchRequest? {
+        guard let f = scan(line) else { return nil }
+        func string(_ r: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self) }
+        return MatchRequest(url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string), resourceType: string(f.resourceType),
+                            loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
+    }
+
     private static let url = Array("url".utf8)
     private static let topURL = Array("topURL".utf8)
     private static let frameURL = Array("frameURL".utf8)
@@ -13,7 +30,7 @@ enum RequestLineScanner {
     private static let loadContext = Array("loadContext".utf8)
     private static let requestMethod = Array("requestMethod".utf8)
 
-    static func decode(_ line: UnsafeRawBufferPointer) -> MatchRequest? {
+    static func scan(_ line: UnsafeRawBufferPointer) -> Fields? {
         let n = line.count
         var i = 0
         func skipWhitespace() {
@@ -55,8 +72,8 @@ enum RequestLineScanner {
             return true
         }
 
-        var urlValue: String? = nil, topValue: String? = nil, typeValue: String? = nil
-        var frameValue: String? = nil, contextValue: String? = nil, methodValue: String? = nil
+        var urlValue: Range<Int>? = nil, topValue: Range<Int>? = nil, typeValue: Range<Int>? = nil
+        var frameValue: Range<Int>? = nil, contextValue: Range<Int>? = nil, methodValue: Range<Int>? = nil
         skipWhitespace()
         guard i < n, line[i] == UInt8(ascii: "{") else { return nil }
         i += 1
@@ -70,15 +87,11 @@ enum RequestLineScanner {
             guard i < n, line[i] == UInt8(ascii: ":") else { return nil }
             i += 1
             skipWhitespace()
-            var value: String? = nil
+            var value: Range<Int>? = nil
             if let r = plainString() {
-                let bytes = UnsafeRawBufferPointer(rebasing: line[r])
-                if ascii {
-                    value = String(decoding: bytes, as: UTF8.self) // ASCII: nothing to validate
-                } else {
-                    guard let s = String(validating: bytes, as: UTF8.self) else { return nil }
-                    value = s
-                }
+                // ASCII: nothing to validate.
+                if !ascii, String(validating: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self) == nil { return nil }
+                value = r
             } else if n - i >= 4, line[i] == UInt8(ascii: "n"), line[i + 1] == UInt8(ascii: "u"),
                       line[i + 2] == UInt8(ascii: "l"), line[i + 3] == UInt8(ascii: "l")
             {
@@ -112,7 +125,7 @@ enum RequestLineScanner {
         }
         skipWhitespace()
         guard i == n, let urlValue, let topValue, let typeValue else { return nil }
-        return MatchRequest(url: urlValue, topURL: topValue, frameURL: frameValue, resourceType: typeValue,
-                            loadContext: contextValue, requestMethod: methodValue)
+        return Fields(url: urlValue, topURL: topValue, resourceType: typeValue, frameURL: frameValue,
+                      loadContext: contextValue, requestMethod: methodValue)
     }
 }

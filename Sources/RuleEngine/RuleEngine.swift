@@ -39,8 +39,14 @@ public final class LoadedRuleList {
     /// action, -1 when none (a universal action is reported without any automaton naming its rule).
     let universalRuleOfAction: [Int32]
 
-    // Condition matches of recent top and frame URLs. WebKit caches only the last URL of each; the
-    // values are pure functions of the URL, so a larger cache changes nothing but speed.
+    // Where the automata stand after a URL's scheme and host: the rest of a URL resumes from there. Sites and
+    // trackers repeat across requests, and the automata of host-anchored rules mostly stop at the host's end,
+    // so a cached prefix often answers without reading the URL's path at all. The values are pure functions
+    // of the prefix, so the caches change nothing but speed.
+    private var urlPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 15)
+    private var topPrefixes = ByteKeyCache<ConditionPrefix>(slots: 1 << 17)
+    private var framePrefixes = ByteKeyCache<ConditionPrefix>(slots: 1 << 12)
+    // Condition matches of the last top and frame URL (WebKit caches only these too).
     private var topCache = ConditionCache()
     private var frameCache = ConditionCache()
     private var scratch: [UInt64] = []
@@ -51,9 +57,9 @@ public final class LoadedRuleList {
 
     public init(_ compiled: CompiledRuleList) throws {
         self.compiled = compiled
-        url = try compiled.urlMatcher.withUnsafeBytes { try Matcher(serialized: $0) }
-        top = try compiled.topURLMatcher.withUnsafeBytes { try Matcher(serialized: $0) }
-        frame = try compiled.frameURLMatcher.withUnsafeBytes { try Matcher(serialized: $0) }
+        url = try Matcher(serialized: compiled.urlMatcher)
+        top = try Matcher(serialized: compiled.topURLMatcher)
+        frame = try Matcher(serialized: compiled.frameURLMatcher)
         topUniversal = top.universalFlagFree
         frameUniversal = frame.universalFlagFree
         let all = try compiled.actions.withUnsafeBytes { try ActionBlob.all($0) }
@@ -146,26 +152,72 @@ public final class LoadedRuleList {
         return Explain.ruleValue(parsed.rules[rule])
     }
 
-    func topURLMatches(_ urlBytes: [UInt8]) -> [UInt64] {
+    func topURLMatches(_ urlBytes: [UInt8], hostEnd: Int) -> [UInt64] {
         if let hit = topCache.get(urlBytes) { return hit }
-        let ids = conditionMatches(top, topUniversal, urlBytes)
+        let ids = conditionMatches(top, topUniversal, urlBytes, hostEnd: hostEnd, cache: &topPrefixes)
         topCache.put(urlBytes, ids)
         return ids
     }
 
-    func frameURLMatches(_ urlBytes: [UInt8]) -> [UInt64] {
+    func frameURLMatches(_ urlBytes: [UInt8], hostEnd: Int) -> [UInt64] {
         if let hit = frameCache.get(urlBytes) { return hit }
-        let ids = conditionMatches(frame, frameUniversal, urlBytes)
+        let ids = conditionMatches(frame, frameUniversal, urlBytes, hostEnd: hostEnd, cache: &framePrefixes)
         frameCache.put(urlBytes, ids)
         return ids
     }
 
-    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ urlBytes: [UInt8]) -> [UInt64] {
-        var ids: [UInt64] = []
-        urlBytes.withUnsafeBufferPointer { m.match($0, requestFlags: webKitAllResourceFlags, into: &ids) }
-        ids.append(contentsOf: universal)
-        ids.sort()
-        return ids
+    /// The sorted ids of a condition automaton for a URL whose host ends at `hostEnd` (0: no host).
+    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ urlBytes: [UInt8], hostEnd: Int,
+                                  cache: inout ByteKeyCache<ConditionPrefix>) -> [UInt64]
+    {
+        urlBytes.withUnsafeBufferPointer { u in
+            func sorted(_ prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>) -> [UInt64] {
+                var ids: [UInt64] = []
+                m.match(resuming: prefix, rest: rest, requestFlags: webKitAllResourceFlags, into: &ids)
+                ids.append(contentsOf: universal)
+                ids.sort()
+                return ids
+            }
+            let cut = min(hostEnd, u.count)
+            let head = UnsafeBufferPointer(rebasing: u[..<cut]), rest = UnsafeBufferPointer(rebasing: u[cut...])
+            switch cache.get(head) {
+            case .final(let ids)?: return ids
+            case .partial(let prefix)?: return sorted(prefix, rest: rest)
+            case nil: break
+            }
+            let prefix = m.prefix(head)
+            // A prefix after which every automaton stopped has the same answer for every URL sharing it.
+            guard prefix.isFinal else {
+                cache.put(head, .partial(prefix))
+                return sorted(prefix, rest: rest)
+            }
+            let ids = sorted(prefix, rest: UnsafeBufferPointer(start: nil, count: 0))
+            cache.put(head, .final(ids))
+            return ids
+        }
+    }
+
+    /// The url automata over a URL whose host ends at `hostEnd`, from the cached prefix.
+    private func urlMatches(_ u: UnsafeBufferPointer<UInt8>, hostEnd: Int, flags: UInt32, into result: inout [UInt64]) {
+        let cut = min(hostEnd, u.count)
+        url.match(resuming: urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut])), rest: UnsafeBufferPointer(rebasing: u[cut...]),
+                  requestFlags: flags, into: &result)
+    }
+
+    /// The url automata after `head`, cached with its `reportsNothing` as the entry's flag.
+    private func urlPrefix(_ head: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
+        if let hit = urlPrefixes.get(head) { return hit }
+        let prefix = url.prefix(head)
+        urlPrefixes.put(head, prefix, flag: prefix.reportsNothing)
+        return prefix
+    }
+
+    /// True when this list reports nothing for any load of a URL whose host ends at `hostEnd`: no universal
+    /// action or stylesheet, and the url automata all stop within the scheme and host having reached no action.
+    func reportsNothing(_ u: UnsafeBufferPointer<UInt8>, hostEnd: Int) -> Bool {
+        guard universal.isEmpty, stylesheet.isEmpty, !url.hasUniversalWithFlags else { return false }
+        let head = UnsafeBufferPointer(rebasing: u[..<min(hostEnd, u.count)])
+        return urlPrefixes.flag(head) ?? urlPrefix(head).reportsNothing
     }
 
     /// One list's answer: action indices in WebKit's order, and whether an ignore-previous-rules matched.
@@ -173,7 +225,7 @@ public final class LoadedRuleList {
         let flags = load.flags | ConditionFlags.mask
         scratch.removeAll(keepingCapacity: true)
         matchedRules.removeAll(keepingCapacity: true)
-        url.match(urlBytes, requestFlags: flags, into: &scratch)
+        urlMatches(urlBytes, hostEnd: load.url?.hostRange.upperBound ?? 0, flags: flags, into: &scratch)
         if scratch.isEmpty && universal.isEmpty { return false }
         sortUnique(&scratch)
         ids.removeAll(keepingCapacity: true)
@@ -182,10 +234,10 @@ public final class LoadedRuleList {
             if condition != 0 {
                 let keep: Bool
                 switch condition {
-                case ConditionFlags.ifTopURL: keep = binaryContains(topURLMatches(load.mainDocumentURL), id)
-                case ConditionFlags.unlessTopURL: keep = !binaryContains(topURLMatches(load.mainDocumentURL), id)
-                case ConditionFlags.ifFrameURL: keep = binaryContains(frameURLMatches(load.frameURL), id)
-                case ConditionFlags.unlessFrameURL: keep = !binaryContains(frameURLMatches(load.frameURL), id)
+                case ConditionFlags.ifTopURL: keep = binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
+                case ConditionFlags.unlessTopURL: keep = !binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
+                case ConditionFlags.ifFrameURL: keep = binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
+                case ConditionFlags.unlessFrameURL: keep = !binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
                 default: keep = true
                 }
                 if !keep { continue }
@@ -264,29 +316,27 @@ public final class LoadedRuleList {
     a.removeLast(a.count - w)
 }
 
-/// The last URL's answer, plus a bounded map for pages whose requests interleave.
+/// A condition automaton's answer for every URL that shares a scheme and host: the ids when the automata
+/// all stopped within them (most sites: none, which allocates nothing), else where they stand (the rest of
+/// each URL is read from there).
+enum ConditionPrefix {
+    case final([UInt64])
+    case partial(MatcherPrefix)
+}
+
+/// The last URL's answer (the requests of one page share their top and frame URLs).
 struct ConditionCache {
     private var lastURL: [UInt8]? = nil
     private var lastIDs: [UInt64] = []
-    private var map: [Key: [UInt64]] = [:]
-    static let limit = 256
-
-    /// Hashes the bytes in one call (an [UInt8] key would hash element by element).
-    struct Key: Hashable {
-        let bytes: [UInt8]
-        func hash(into hasher: inout Hasher) { bytes.withUnsafeBytes { hasher.combine(bytes: $0) } }
-    }
 
     func get(_ url: [UInt8]) -> [UInt64]? {
         if let l = lastURL, l == url { return lastIDs }
-        return map[Key(bytes: url)]
+        return nil
     }
 
     mutating func put(_ url: [UInt8], _ ids: [UInt64]) {
         lastURL = url
         lastIDs = ids
-        if map.count >= ConditionCache.limit { map.removeAll(keepingCapacity: true) }
-        map[Key(bytes: url)] = ids
     }
 }
 
@@ -330,12 +380,18 @@ public final class RuleEngine {
         return result
     }
 
+    /// True when no list reports anything for a load of `url`, whatever its type, site and frame (an invalid
+    /// URL gets nothing): `match --requests` then answers without resolving the rest of the request. Most
+    /// requests are to hosts no rule names.
+    public func reportsNothing(for url: CanonicalURL?) -> Bool {
+        guard !lists.isEmpty, let url, !url.isData else { return true }
+        return url.bytes.withUnsafeBufferPointer { u in lists.allSatisfy { $0.reportsNothing(u, hostEnd: url.hostRange.upperBound) } }
+    }
+
     /// Fills `result` (reusing its storage). With `deciding`, also `result.decidedBy`: costs a pass over
     /// the matched rules of each list, and allocates nothing either.
     public func match(_ load: ResourceLoad, into result: inout MatchResult, deciding: Bool = false) {
-        result.entries.removeAll(keepingCapacity: true)
-        result.stylesheetLists.removeAll(keepingCapacity: true)
-        result.decidedBy = nil
+        result.clear()
         guard !lists.isEmpty, let url = load.url, !load.isData else { return }
         result.lists = lists
         var lastBlock: DecidingRule? = nil, lastIgnorePrevious: DecidingRule? = nil

@@ -113,6 +113,43 @@ final class MatcherPropertyTests: XCTestCase {
         XCTAssertEqual(checked, 300 * 40)
     }
 
+    /// The caches of `match` keep where the automata stand after a URL's scheme and host and resume from there:
+    /// for every cut of every URL, resuming must report exactly the ids of a whole run, whatever the flags, and
+    /// a prefix that claims to report nothing must report nothing for any continuation.
+    func testResumingFromAnyPrefixEqualsTheWholeRun() throws {
+        var rng = SplitMix64(seed: 0x5EED_0002)
+        var cuts = 0, nothing = 0
+        for round in 0..<200 {
+            var builder = MatcherBuilder()
+            if round % 3 == 0 { builder.maximumNFASize = 8 } // several DFAs
+            for k in 0..<Int.random(in: 1...8, using: &rng) {
+                let flags = RandomPatterns.flagChoices.randomElement(using: &rng)!
+                builder.add(RandomPatterns.supportedFilter(&rng), id: UInt64(flags) << 32 | UInt64(k + 1))
+            }
+            let matcher = try builder.build().serialized().withUnsafeBytes { try Matcher(serialized: $0) }
+            for _ in 0..<30 {
+                let url = RandomPatterns.url(&rng)
+                let flags = RandomPatterns.requestFlags(&rng)
+                let whole = Set(matcher.match(url, requestFlags: flags))
+                for cut in 0...url.count {
+                    let prefix = url.withUnsafeBufferPointer { matcher.prefix(UnsafeBufferPointer(rebasing: $0[..<cut])) }
+                    var resumed: [UInt64] = []
+                    url.withUnsafeBufferPointer {
+                        matcher.match(resuming: prefix, rest: UnsafeBufferPointer(rebasing: $0[cut...]), requestFlags: flags, into: &resumed)
+                    }
+                    XCTAssertEqual(Set(resumed), whole, "url \(url) cut \(cut) flags \(flags)")
+                    if prefix.reportsNothing && !matcher.hasUniversalWithFlags {
+                        XCTAssertTrue(whole.isEmpty, "url \(url) cut \(cut): the prefix reports nothing, the whole run \(whole.sorted())")
+                        nothing += 1
+                    }
+                    cuts += 1
+                }
+            }
+        }
+        XCTAssertGreaterThan(cuts, 20000)
+        XCTAssertGreaterThan(nothing, 1000, "prefixes after which every automaton stopped should be common")
+    }
+
     func testRealisticPatterns() {
         var builder = MatcherBuilder()
         let hosts = ["tracker.com", "ads.example.net", "t.co", "cdn.tracker.com", "analytics.io"]

@@ -28,7 +28,8 @@ final class DiffReportJSONTests: XCTestCase {
     }
 
     func testFlipByFlipBytesEqualTheJSONValue() {
-        for flips in [nil, 0, 1, 3] as [Int?] {
+        // 1,000 flips are written in shares, one per core: the shares must join into the same bytes.
+        for flips in [nil, 0, 1, 3, 257, 1000] as [Int?] {
             let r = report(flips: flips)
             var written: [UInt8] = []
             r.writeJSON(into: &written)

@@ -122,6 +122,36 @@ final class GeneratedCorpusTests: XCTestCase {
         XCTAssertGreaterThan(nonEmpty, checked / 5, "the corpus should exercise matches")
     }
 
+    /// `match --requests` reads flat lines in place, answers a URL no rule can match without resolving its site,
+    /// and keeps prefix caches across requests: every answer line must equal the engine's answer for the same
+    /// request from fresh caches (one engine copy per request).
+    func testBatchAnswersEqualFreshEngineAnswers() throws {
+        var g = CorpusGenerator(seed: seed &+ 2)
+        var compared = 0, empty = 0
+        for _ in 0..<60 {
+            guard let list = try? LoadedRuleList.compiling(json: Array(g.ruleList().utf8)) else { continue }
+            var batch = MatchBatch(engine: RuleEngine(lists: [list]))
+            for n in 0..<50 {
+                let request = g.request()
+                var line: [UInt8] = []
+                JSONWriter.write(request.jsonValue, into: &line)
+                var got: [UInt8] = [], want: [UInt8] = []
+                batch.answer(line: line[...], lineNumber: n + 1, into: &got)
+                do {
+                    try RuleEngine(lists: [list.copy()]).match(request).writeJSONLine(into: &want)
+                } catch let e as RequestError {
+                    MatchResult.writeErrorLine("line \(n + 1): \(e.message)", into: &want)
+                }
+                XCTAssertEqual(String(decoding: got, as: UTF8.self), String(decoding: want, as: UTF8.self), "\(request)")
+                compared += 1
+                if want.starts(with: Array(#"{"actions":[]}"#.utf8)) { empty += 1 }
+            }
+        }
+        XCTAssertGreaterThan(compared, 2000)
+        XCTAssertGreaterThan(empty, compared / 10, "the corpus should exercise answers without actions")
+        XCTAssertLessThan(empty, compared * 9 / 10, "the corpus should exercise matches")
+    }
+
     func testAnswersFromRBCEqualAnswersFromJSON() throws {
         var g = CorpusGenerator(seed: seed &+ 1)
         var compared = 0

@@ -6,7 +6,8 @@ usage: diff_scale.py RADARBLOCK WORKDIR
 Builds the two shared iOS TDS releases with the shared iOS config (as scripts/test-webkit.sh's ios_diff
 does), then measures, each command a separate process under /usr/bin/time (wall, CPU, peak RSS):
   1. the release diff with its derived corpus (every deciding rule named), beside two plain `match` runs
-     of the same corpus against each side's .rbc: the diff's cost relative to just answering the corpus;
+     of the same corpus against each side's .rbc: the diff's cost relative to just answering the corpus
+     (3 alternating rounds, medians; the corpus is saved by a separate, untimed run);
   2. `match --requests` end to end on 1,000,000 issue-shaped JSONL lines (gen_issue_requests.py), and
      the cost of loading the .rbc alone (a one-line run);
   3. the release diff over 1,000,000 and 10,000,000 such requests (--requests): wall, peak RSS and the
@@ -63,18 +64,29 @@ def main():
                        stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     results = {"loadAverage": os.getloadavg()[0], "cpus": os.cpu_count()}
 
-    # 1. The derived-corpus diff against two plain match runs of the same corpus.
+    # 1. The derived-corpus diff against two plain match runs of the same corpus. The corpus is saved by a run of
+    # its own (saving is not part of the diff a reviewer runs); then diff and the two matches alternate, 3 rounds,
+    # and each figure is the median of its 3.
     corpus = os.path.join(work, "ios-derived-corpus.jsonl")
     diff_json = os.path.join(work, "ios-diff.json")
-    d = timed([rb, "diff", old, new, "--format", "json", "-o", diff_json, "--save-corpus", corpus], ok=(1,))
+    timed([rb, "diff", old, new, "--format", "json", "-o", diff_json, "--save-corpus", corpus], ok=(1,))
+    rounds = []
+    for _ in range(3):
+        d = timed([rb, "diff", old, new, "--format", "json", "-o", diff_json], ok=(1,))
+        m_old = timed([rb, "match", os.path.join(old, "rules.rbc"), "--requests", corpus])
+        m_new = timed([rb, "match", os.path.join(new, "rules.rbc"), "--requests", corpus])
+        rounds.append((d, (m_old[0] + m_new[0], m_old[1] + m_new[1])))
+    def median(values):
+        return sorted(values)[len(values) // 2]
     report = json.load(open(diff_json))
     flips = report["requests"]["changed"]
     named = sum(1 for c in flips if c["old"]["rule"] or c["new"]["rule"])
-    m_old = timed([rb, "match", os.path.join(old, "rules.rbc"), "--requests", corpus])
-    m_new = timed([rb, "match", os.path.join(new, "rules.rbc"), "--requests", corpus])
-    results["iosDiff"] = {"seconds": d[0], "cpuSeconds": d[1], "rssKB": d[2], "checked": report["requests"]["checked"],
+    results["iosDiff"] = {"seconds": median([r[0][0] for r in rounds]), "cpuSeconds": median([r[0][1] for r in rounds]),
+                          "rssKB": median([r[0][2] for r in rounds]), "checked": report["requests"]["checked"],
                           "flips": len(flips), "flipsNamingARule": named,
-                          "twoMatchRunsSeconds": m_old[0] + m_new[0], "twoMatchRunsCPUSeconds": m_old[1] + m_new[1]}
+                          "twoMatchRunsSeconds": median([r[1][0] for r in rounds]),
+                          "twoMatchRunsCPUSeconds": median([r[1][1] for r in rounds]),
+                          "ratios": [r[0][0] / r[1][0] for r in rounds]}
 
     # 2. match end to end on issue-shaped requests, and the load cost alone.
     n_match = int(os.environ.get("MATCH_REQUESTS", "1000000"))
@@ -114,6 +126,7 @@ def main():
           "two plain match runs of the same corpus: %.2f s wall (%.2f s CPU): ratio %.2fx wall, %.2fx CPU"
           % (i["seconds"], i["cpuSeconds"], i["checked"], i["flips"], i["flipsNamingARule"], i["twoMatchRunsSeconds"],
              i["twoMatchRunsCPUSeconds"], i["seconds"] / i["twoMatchRunsSeconds"], i["cpuSeconds"] / i["twoMatchRunsCPUSeconds"]))
+    print("    ratio of each round (diff / its two match runs): %s" % ", ".join("%.2fx" % x for x in i["ratios"]))
     mm = results["match"]
     print("  match --requests, %d issue-shaped lines: %.2f s wall (%.2f s CPU) = %s requests/s end to end; "
           "loading the %d-byte .rbc (a one-line run): %.3f s; peak RSS %.0f MiB"

@@ -58,37 +58,56 @@ public enum FileIO {
 
     /// Writes `bytes` to `path` atomically; "-" writes to stdout.
     public static func write(_ bytes: [UInt8], to path: String) throws {
-        if path == "-" {
-            FileHandle.standardOutput.write(Data(bytes))
-            return
+        let output = try Output(path: path)
+        try output.write(bytes)
+        try output.commit()
+    }
+
+    /// Output written in pieces as `write(_:to:)` writes it whole: "-" is stdout; devices, pipes and the like
+    /// (/dev/null, /dev/stdout, a FIFO) are written in place, since replacing them with a regular file by
+    /// rename would break them for every other program; a file is replaced atomically by `commit()` (without
+    /// it, nothing is replaced). A report of millions of lines never has to be held whole.
+    public final class Output {
+        private let path: String
+        private var fd: Int32 = -1
+        private var file: StreamWriter? = nil
+
+        public init(path: String) throws {
+            self.path = path
+            if path == "-" {
+                fd = 1
+                return
+            }
+            var info = stat()
+            if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+                if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, reason: "is a directory, expected a file") }
+                fd = open(path, O_WRONLY)
+                guard fd >= 0 else { throw FileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+                return
+            }
+            let url = URL(fileURLWithPath: path)
+            let dir = url.deletingLastPathComponent().path
+            var isDir: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
+                throw FileError(path: path, reason: "directory \(dir) does not exist")
+            }
+            file = try StreamWriter(path: path)
         }
-        // Devices, pipes and the like (/dev/null, /dev/stdout, a FIFO) are written in place: replacing them
-        // with a regular file by rename would break them for every other program.
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, reason: "is a directory, expected a file") }
-            try writeInPlace(bytes, to: path)
-            return
+
+        public func write(_ bytes: [UInt8]) throws {
+            if let file { try file.write(bytes) } else { try writeAll(bytes, to: fd, path: path == "-" ? "standard output" : path) }
         }
-        let url = URL(fileURLWithPath: path)
-        let dir = url.deletingLastPathComponent().path
-        var isDir: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: dir, isDirectory: &isDir), isDir.boolValue else {
-            throw FileError(path: path, reason: "directory \(dir) does not exist")
+
+        public func commit() throws {
+            try file?.commit()
+            if fd > 1 { close(fd) }
+            fd = -1
         }
-        let file = try StreamWriter(path: path)
-        try file.write(bytes)
-        try file.commit()
+
+        deinit { if fd > 1 { close(fd) } }
     }
 
     public static func write(_ string: String, to path: String) throws { try write(Array(string.utf8), to: path) }
-
-    private static func writeInPlace(_ bytes: [UInt8], to path: String) throws {
-        let fd = open(path, O_WRONLY)
-        guard fd >= 0 else { throw FileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
-        defer { close(fd) }
-        try writeAll(bytes, to: fd, path: path)
-    }
 
     /// Every byte to `fd`, resuming after short writes and EINTR; `path` names the file in the error.
     static func writeAll(_ bytes: [UInt8], to fd: Int32, path: String) throws {

@@ -321,23 +321,26 @@ struct MatcherProgram: Sendable {
     /// Runs every DFA over `prefix` alone: where each one stands after it, and the action lists it
     /// reached on the way (their ids are tested against the request flags only when resumed).
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
-        var p = MatcherPrefix(states: [], lists: [])
-        p.states.reserveCapacity(roots.count)
+        // One array: the states first (filled in as each DFA finishes), then the lists reached.
+        var words = [Int32](repeating: -1, count: roots.count)
         withTables(0) { t in
             for d in 0..<roots.count {
-                p.states.append(Int32(walk(t, d, from: roots[d], prefix) { p.lists.append($0) }))
+                let state = walk(t, d, from: roots[d], prefix) { words.append(Int32(bitPattern: $0)) }
+                words[d] = Int32(state)
             }
         }
-        return p
+        return MatcherPrefix(words: words, dfaCount: roots.count)
     }
 
     /// Continues the DFAs from `prefix` over the rest of the URL: the same ids as `run` on prefix + rest.
     func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
         withTables(requestFlags) { t in
-            for list in prefix.lists { t.actions.report(list, into: &result) }
-            for d in 0..<roots.count where prefix.states[d] >= 0 {
-                let state = walk(t, d, from: Int(prefix.states[d]), rest) { t.actions.report($0, into: &result) }
-                if state >= 0 { finish(t, d, state, into: &result) }
+            prefix.words.withUnsafeBufferPointer { w in
+                for k in roots.count..<w.count { t.actions.report(UInt32(bitPattern: w[k]), into: &result) }
+                for d in 0..<roots.count where w[d] >= 0 {
+                    let state = walk(t, d, from: Int(w[d]), rest) { t.actions.report($0, into: &result) }
+                    if state >= 0 { finish(t, d, state, into: &result) }
+                }
             }
         }
     }
@@ -411,16 +414,16 @@ struct MatcherProgram: Sendable {
 /// Where a matcher's DFAs stand after a prefix of a URL (`Matcher.prefix`): resumed over the rest of
 /// the URL, the same ids as a whole run. Pure data, so a cache can hold it for every URL sharing the prefix.
 public struct MatcherPrefix: Sendable {
-    /// Per DFA: its state, or -1 when it stopped within the prefix.
-    var states: [Int32]
-    /// The action lists reached within the prefix (ids not yet tested against request flags).
-    var lists: [UInt32]
+    /// Per DFA its state, or -1 when it stopped within the prefix; then the action lists reached within the
+    /// prefix (ids not yet tested against request flags). One array, so a cached prefix is one object to reach.
+    let words: [Int32]
+    let dfaCount: Int
 
     /// True when every DFA stopped within the prefix: the rest of the URL cannot add an id.
-    public var isFinal: Bool { !states.contains { $0 >= 0 } }
+    public var isFinal: Bool { !words[..<dfaCount].contains { $0 >= 0 } }
 
     /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags.
-    public var reportsNothing: Bool { lists.isEmpty && isFinal }
+    public var reportsNothing: Bool { words.count == dfaCount && isFinal }
 }
 
 /// The action lists of a matcher, and the request flags their ids are tested against.

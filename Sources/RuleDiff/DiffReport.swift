@@ -75,13 +75,19 @@ public struct DiffReport: Sendable {
     /// The bytes of `JSONWriter.write(json)`, written one flip at a time: a large corpus has millions of
     /// flips, and their JSON tree would cost several times their own memory.
     public func writeJSON(into out: inout [UInt8]) {
+        writeJSON { out.append(contentsOf: $0) }
+    }
+
+    /// As `writeJSON(into:)`, handing the bytes to `emit` in pieces (a block of flips at a time, each block
+    /// written on every core): memory holds one block of the report, however many flips it lists.
+    public func writeJSON(_ emit: ([UInt8]) throws -> Void) rethrows {
         var skeleton = self
         skeleton.requests?.changed = []
         guard case .object(let o) = skeleton.json, let r = requests else {
-            JSONWriter.write(skeleton.json, into: &out)
+            try emit(JSONWriter.bytes(skeleton.json))
             return
         }
-        out.append(UInt8(ascii: "{"))
+        var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, key) in o.keys.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.writeString(key, into: &out)
@@ -97,24 +103,40 @@ public struct DiffReport: Sendable {
             precondition(head.suffix(emptyChanged.count).elementsEqual(emptyChanged), "requests JSON ends with its changed array")
             out.append(contentsOf: head.dropLast(emptyChanged.count))
             out.append(UInt8(ascii: "["))
-            // Flips are independent: written in consecutive shares, one per core, concatenated in order.
-            let shares = Parallel.workers(for: r.changed.count / 256 + 1)
-            let size = (r.changed.count + shares - 1) / shares
-            for (k, bytes) in Parallel.map(shares, { k -> [UInt8] in
-                var part: [UInt8] = []
-                let lo = min(r.changed.count, k * size), hi = min(r.changed.count, lo + size)
-                for j in lo..<hi {
-                    if j > lo { part.append(UInt8(ascii: ",")) }
-                    JSONWriter.write(changeJSON(r.changed[j]), into: &part)
-                }
-                return part
-            }).enumerated() where !bytes.isEmpty {
-                if k > 0 { out.append(UInt8(ascii: ",")) }
-                out.append(contentsOf: bytes)
+            var block = 0
+            while block < r.changed.count {
+                let end = min(r.changed.count, block + DiffReport.flipsPerBlock)
+                try emit(out)
+                out = writeFlips(r.changed, block..<end)
+                block = end
             }
             out.append(contentsOf: Array("]}".utf8))
         }
         out.append(UInt8(ascii: "}"))
+        try emit(out)
+    }
+
+    /// Flips per block of `writeJSON`: enough to keep every core busy, small enough to bound memory.
+    static let flipsPerBlock = 1 << 14
+
+    /// The flips of `range`, comma-separated (with a leading comma after the first block), written in
+    /// consecutive shares, one per core, concatenated in order: flips are independent.
+    private func writeFlips(_ changed: [DecisionChange], _ range: Range<Int>) -> [UInt8] {
+        let shares = Parallel.workers(for: range.count / 256 + 1)
+        let size = (range.count + shares - 1) / shares
+        let parts = Parallel.map(shares) { k -> [UInt8] in
+            var part: [UInt8] = []
+            let lo = min(range.upperBound, range.lowerBound + k * size), hi = min(range.upperBound, lo + size)
+            for j in lo..<hi {
+                if j > 0 { part.append(UInt8(ascii: ",")) }
+                JSONWriter.write(changeJSON(changed[j]), into: &part)
+            }
+            return part
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(parts.reduce(0) { $0 + $1.count })
+        for p in parts { out.append(contentsOf: p) }
+        return out
     }
 
     /// "requests": counts, then the changed requests last (writeJSON relies on that order).

@@ -50,6 +50,50 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     /// The common case, decided in one pass: an http(s) URL that WebKit's parser would leave as it is
     /// (lowercase plain host without port, no dot segments, nothing to percent-encode).
     static func alreadyCanonical(_ u: UnsafeBufferPointer<UInt8>) -> CanonicalURL? {
+        guard let (schemeEnd, hostRange) = plainHost(u) else { return nil }
+        let n = u.count, hostEnd = hostRange.upperBound
+        var p = hostEnd
+        // Path: no dot segments, nothing from the path percent-encode set, no backslash.
+        var state = 0  // 0 path, 1 query, 2 fragment
+        var segmentStart = p
+        while p < n {
+            let b = u[p]
+            if b <= 0x20 || b >= 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { return nil }
+            switch state {
+            case 0:
+                if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
+                    if p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") { return nil }
+                    segmentStart = p + 1
+                    if b == UInt8(ascii: "?") { state = 1 } else if b == UInt8(ascii: "#") { state = 2 }
+                } else if b == UInt8(ascii: "\\") || b == UInt8(ascii: "^") || b == UInt8(ascii: "`") || b == UInt8(ascii: "{") || b == UInt8(ascii: "}") {
+                    return nil
+                }
+            case 1:
+                if b == UInt8(ascii: "'") { return nil }
+                if b == UInt8(ascii: "#") { state = 2 }
+            default:
+                if b == UInt8(ascii: "`") { return nil }
+            }
+            p += 1
+        }
+        if state == 0, p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") { return nil }
+        var bytes: [UInt8]
+        if hostEnd == n || u[hostEnd] != UInt8(ascii: "/") {
+            bytes = []
+            bytes.reserveCapacity(n + 1)
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[0..<hostEnd]))
+            bytes.append(UInt8(ascii: "/"))
+            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[hostEnd...]))
+        } else {
+            bytes = Array(u)
+        }
+        return CanonicalURL(bytes: bytes, schemeEnd: schemeEnd, hostRange: hostRange)
+    }
+
+    /// The start of the common case: an http(s) URL whose scheme and host WebKit's parser leaves as they are
+    /// (lowercase plain host, no user info, no port). Such a URL, when valid, serializes with these same bytes
+    /// up to `hostRange.upperBound`, whatever its path (a path only ever changes after the host).
+    static func plainHost(_ u: UnsafeBufferPointer<UInt8>) -> (schemeEnd: Int, hostRange: Range<Int>)? {
         let n = u.count
         var p: Int
         let schemeEnd: Int
@@ -88,41 +132,7 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
             if u[k] == UInt8(ascii: "x"), u[k + 1] == UInt8(ascii: "n"), u[k + 2] == UInt8(ascii: "-"), u[k + 3] == UInt8(ascii: "-") { return nil }
             k += 1
         }
-        // Path: no dot segments, nothing from the path percent-encode set, no backslash.
-        var state = 0  // 0 path, 1 query, 2 fragment
-        var segmentStart = p
-        while p < n {
-            let b = u[p]
-            if b <= 0x20 || b >= 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { return nil }
-            switch state {
-            case 0:
-                if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
-                    if p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") { return nil }
-                    segmentStart = p + 1
-                    if b == UInt8(ascii: "?") { state = 1 } else if b == UInt8(ascii: "#") { state = 2 }
-                } else if b == UInt8(ascii: "\\") || b == UInt8(ascii: "^") || b == UInt8(ascii: "`") || b == UInt8(ascii: "{") || b == UInt8(ascii: "}") {
-                    return nil
-                }
-            case 1:
-                if b == UInt8(ascii: "'") { return nil }
-                if b == UInt8(ascii: "#") { state = 2 }
-            default:
-                if b == UInt8(ascii: "`") { return nil }
-            }
-            p += 1
-        }
-        if state == 0, p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") { return nil }
-        var bytes: [UInt8]
-        if hostEnd == n || u[hostEnd] != UInt8(ascii: "/") {
-            bytes = []
-            bytes.reserveCapacity(n + 1)
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[0..<hostEnd]))
-            bytes.append(UInt8(ascii: "/"))
-            bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[hostEnd...]))
-        } else {
-            bytes = Array(u)
-        }
-        return CanonicalURL(bytes: bytes, schemeEnd: schemeEnd, hostRange: hostStart..<hostEnd)
+        return (schemeEnd, hostStart..<hostEnd)
     }
 
     public static let defaultPorts: [String: Int] = ["http": 80, "https": 443, "ws": 80, "wss": 443, "ftp": 21]

@@ -95,10 +95,18 @@ public struct MatchBatch {
                            loadContext: context, requestMethod: f.requestMethod.map(string))
             : nil
         try ResourceLoad.checkNames(resourceType: type, loadContext: context)
-        let url = CanonicalURL.parse(utf8: bytes(f.url))
-        // Explain's cross-check reads every request in full.
+        // Explain's cross-check reads every request in full. A plain scheme and host decide "nothing" before the
+        // rest of the URL is read: when the URL is valid they begin its serialization, and when it is not, WebKit
+        // reports nothing for it either.
+        let raw = bytes(f.url)
+        if decider == .automaton, let (_, host) = CanonicalURL.plainHost(raw),
+           engine.reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: raw[..<host.upperBound]))
+        {
+            return (request, nil)
+        }
+        let url = CanonicalURL.parse(utf8: raw)
         if decider == .automaton, engine.reportsNothing(for: url) { return (request, nil) }
-        let load = try ResourceLoad(url: url, rawURL: bytes(f.url), topURL: bytes(f.topURL), frameURL: f.frameURL.map(bytes),
+        let load = try ResourceLoad(url: url, rawURL: raw, topURL: bytes(f.topURL), frameURL: f.frameURL.map(bytes),
                                     resourceType: type, loadContext: context, requestMethod: f.requestMethod.map(string),
                                     resolver: engine.resolver)
         return (request, load)

@@ -197,7 +197,7 @@ public struct ResourceLoad: Sendable {
         // (the loader passes the navigation's URL as both); a request with another topURL is an artificial load,
         // and WebKit's tests (ContentExtensions.cpp, TopURL and DomainTriggers) evaluate those as given too.
         let mainDocumentString = top.url?.bytes ?? Array(topURL)
-        let mainDomain = top.registrableDomain
+        let mainDomain = top.domain
         // The frame URL is the initiating frame's document URL when valid, else the request URL.
         let frameString: [UInt8] = frame?.bytes ?? url?.bytes ?? Array(rawURL)
         self.mainDocumentHostEnd = top.url?.hostRange.upperBound ?? 0
@@ -244,15 +244,15 @@ enum RegistrableDomainMatch {
     static let nullOrigin = Array("nullOrigin".utf8)
 
     /// True when the URL's host is the registrable domain or a subdomain of it (first party).
-    static func matches(domain: [UInt8], url: CanonicalURL?) -> Bool {
-        guard let url, !url.hostRange.isEmpty else { return domain == nullOrigin }
+    static func matches(domain: ArraySlice<UInt8>, url: CanonicalURL?) -> Bool {
+        guard let url, !url.hostRange.isEmpty else { return domain.elementsEqual(nullOrigin) }
         let h = url.hostRange
         let n = domain.count
         guard h.count >= n else { return false }
         var i = 0
         let start = h.upperBound - n
         while i < n {
-            if url.bytes[start + i] != domain[i] { return false }
+            if url.bytes[start + i] != domain[domain.startIndex + i] { return false }
             i += 1
         }
         return h.count == n || url.bytes[start - 1] == UInt8(ascii: ".")
@@ -264,15 +264,24 @@ enum RegistrableDomainMatch {
 public final class URLResolver {
     public struct Top {
         public var url: CanonicalURL?
+        /// Where RegistrableDomain of the URL (eTLD+1, or the host itself) starts in `url.bytes`: it ends with the
+        /// host. nil without a host ("nullOrigin").
+        var domainStart: Int?
+
         /// RegistrableDomain of the URL: eTLD+1, the host itself, or "nullOrigin" without a host.
-        public var registrableDomain: [UInt8]
+        public var registrableDomain: [UInt8] { Array(domain) }
+
+        var domain: ArraySlice<UInt8> {
+            guard let url, let start = domainStart else { return RegistrableDomainMatch.nullOrigin[...] }
+            return url.bytes[start..<url.hostRange.upperBound]
+        }
     }
     private var lastTopRaw: [UInt8]? = nil
-    private var lastTop = Top(url: nil, registrableDomain: RegistrableDomainMatch.nullOrigin)
+    private var lastTop = Top(url: nil, domainStart: nil)
     private var lastFrameRaw: [UInt8]? = nil
     private var lastFrame: CanonicalURL? = nil
     /// Registrable domains by host: sites repeat across a corpus, and a corpus can name a great many.
-    private var domains = ByteKeyCache<[UInt8]>(slots: 1 << 17)
+    private var domains = ByteKeyCache<Int>(slots: 1 << 17)
 
     public init() {}
 
@@ -284,7 +293,7 @@ public final class URLResolver {
     public func top(utf8 raw: UnsafeBufferPointer<UInt8>) -> Top {
         if let l = lastTopRaw, Self.equal(l, raw) { return lastTop }
         let url = CanonicalURL.parse(utf8: raw)
-        lastTop = Top(url: url, registrableDomain: url.map(registrableDomain(of:)) ?? RegistrableDomainMatch.nullOrigin)
+        lastTop = Top(url: url, domainStart: url.flatMap(registrableDomainStart(of:)))
         Self.remember(raw, in: &lastTopRaw)
         return lastTop
     }
@@ -313,13 +322,22 @@ public final class URLResolver {
     }
 
     public func registrableDomain(of url: CanonicalURL) -> [UInt8] {
-        if url.hostRange.isEmpty { return RegistrableDomainMatch.nullOrigin }
+        Top(url: url, domainStart: registrableDomainStart(of: url)).registrableDomain
+    }
+
+    /// Where RegistrableDomain of the URL's host starts in `url.bytes` (nil: no host). WebKit's registrable
+    /// domain is always a suffix of the host, so the cache keeps its offset in the host, not its bytes.
+    func registrableDomainStart(of url: CanonicalURL) -> Int? {
+        if url.hostRange.isEmpty { return nil }
+        let h = url.hostRange
         return url.bytes.withUnsafeBufferPointer { b in
-            let host = UnsafeBufferPointer(rebasing: b[url.hostRange])
-            if let d = domains.get(host) { return d }
-            let d = Array(PublicSuffixLookup.webKitRegistrableDomain(url.host).utf8)
-            domains.put(host, d)
-            return d
+            let host = UnsafeBufferPointer(rebasing: b[h])
+            if let offset = domains.get(host) { return h.lowerBound + Int(offset) }
+            let domain = PublicSuffixLookup.webKitRegistrableDomain(url.host).utf8
+            let offset = h.count - domain.count
+            precondition(offset >= 0 && host[offset...].elementsEqual(domain), "a registrable domain is a suffix of its host")
+            domains.put(host, offset) // a cached host is shorter than ByteKeyCache.keyWidth
+            return h.lowerBound + offset
         }
     }
 }

@@ -180,19 +180,18 @@ public final class LoadedRuleList {
             }
             let cut = min(hostEnd, u.count)
             let head = UnsafeBufferPointer(rebasing: u[..<cut]), rest = UnsafeBufferPointer(rebasing: u[cut...])
-            switch cache.get(head) {
-            case .final(let ids)?: return ids
-            case .partial(let prefix)?: return sorted(prefix, rest: rest)
-            case nil: break
+            if let hit = cache.get(head) {
+                if let ids = hit.final { return ids }
+                if let prefix = hit.partial { return sorted(prefix, rest: rest) }
             }
             let prefix = m.prefix(head)
             // A prefix after which every automaton stopped has the same answer for every URL sharing it.
             guard prefix.isFinal else {
-                cache.put(head, .partial(prefix))
+                cache.put(head, ConditionPrefix(final: nil, partial: prefix))
                 return sorted(prefix, rest: rest)
             }
             let ids = sorted(prefix, rest: UnsafeBufferPointer(start: nil, count: 0))
-            cache.put(head, .final(ids))
+            cache.put(head, ConditionPrefix(final: ids, partial: nil))
             return ids
         }
     }
@@ -212,11 +211,10 @@ public final class LoadedRuleList {
         return prefix
     }
 
-    /// True when this list reports nothing for any load of a URL whose host ends at `hostEnd`: no universal
-    /// action or stylesheet, and the url automata all stop within the scheme and host having reached no action.
-    func reportsNothing(_ u: UnsafeBufferPointer<UInt8>, hostEnd: Int) -> Bool {
+    /// True when this list reports nothing for any load of a URL whose serialization starts with `head` (its scheme
+    /// and host): no universal action or stylesheet, and the url automata all stop within `head` having reached no action.
+    func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>) -> Bool {
         guard universal.isEmpty, stylesheet.isEmpty, !url.hasUniversalWithFlags else { return false }
-        let head = UnsafeBufferPointer(rebasing: u[..<min(hostEnd, u.count)])
         return urlPrefixes.flag(head) ?? urlPrefix(head).reportsNothing
     }
 
@@ -318,10 +316,11 @@ public final class LoadedRuleList {
 
 /// A condition automaton's answer for every URL that shares a scheme and host: the ids when the automata
 /// all stopped within them (most sites: none, which allocates nothing), else where they stand (the rest of
-/// each URL is read from there).
-enum ConditionPrefix {
-    case final([UInt64])
-    case partial(MatcherPrefix)
+/// each URL is read from there). A struct of optionals, not an enum with two payloads: such an enum keeps its
+/// case in the spare bits of the pointer, which LeakSanitizer (the fuzz targets) then cannot follow.
+struct ConditionPrefix {
+    var final: [UInt64]?
+    var partial: MatcherPrefix?
 }
 
 /// The last URL's answer (the requests of one page share their top and frame URLs).
@@ -385,7 +384,12 @@ public final class RuleEngine {
     /// requests are to hosts no rule names.
     public func reportsNothing(for url: CanonicalURL?) -> Bool {
         guard !lists.isEmpty, let url, !url.isData else { return true }
-        return url.bytes.withUnsafeBufferPointer { u in lists.allSatisfy { $0.reportsNothing(u, hostEnd: url.hostRange.upperBound) } }
+        return url.bytes.withUnsafeBufferPointer { reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: $0[..<url.hostRange.upperBound])) }
+    }
+
+    /// As `reportsNothing(for:)`, given only the scheme and host of a valid URL's serialization (`scheme://host`).
+    func reportsNothing(urlPrefix: UnsafeBufferPointer<UInt8>) -> Bool {
+        lists.allSatisfy { $0.reportsNothing(urlPrefix: urlPrefix) }
     }
 
     /// Fills `result` (reusing its storage). With `deciding`, also `result.decidedBy`: costs a pass over

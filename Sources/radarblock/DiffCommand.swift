@@ -88,15 +88,16 @@ struct DiffCommand: Command {
             }
             progress.finish()
             try saved?.commit()
-            var bytes: [UInt8] = []
+            // Streamed: the JSON of a large corpus's flips is never held whole (nor twice).
+            let output = try FileIO.Output(path: args.value("--output") ?? "-")
             switch format {
             case "json":
-                report.writeJSON(into: &bytes)
-                bytes.append(0x0A)
-            case "markdown": bytes = Array(report.markdown.utf8)
-            default: bytes = Array(report.text.utf8)
+                try report.writeJSON { try output.write($0) }
+                try output.write([0x0A])
+            case "markdown": try output.write(Array(report.markdown.utf8))
+            default: try output.write(Array(report.text.utf8))
             }
-            try FileIO.write(bytes, to: args.value("--output") ?? "-")
+            try output.commit()
             return report.isEmpty ? ExitCode.success : ExitCode.different
         } catch {
             Console.error(String(describing: error))

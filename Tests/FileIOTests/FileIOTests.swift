@@ -13,6 +13,27 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir), ["out.json"])
     }
 
+    /// `diff` streams its report through an Output: the old file stays whole until the commit, and an
+    /// output dropped without one leaves the old file and no temporary behind.
+    func testOutputInPiecesReplacesOnlyAtTheCommit() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("output-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("report.json").path
+        try FileIO.write("old", to: path)
+        do {
+            let output = try FileIO.Output(path: path)
+            try output.write(Array("half".utf8))
+            XCTAssertEqual(try FileIO.readString(path), "old", "nothing is replaced before the commit")
+        }
+        XCTAssertEqual(try FileIO.readString(path), "old", "an output without a commit replaces nothing")
+        let output = try FileIO.Output(path: path)
+        for piece in ["a", "b", "c"] { try output.write(Array(piece.utf8)) }
+        try output.commit()
+        XCTAssertEqual(try FileIO.readString(path), "abc")
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["report.json"])
+    }
+
     func testWriteIntoMissingDirectoryFailsWithoutSideEffects() {
         XCTAssertThrowsError(try FileIO.write("x", to: "/nonexistent-\(UUID().uuidString)/a")) { error in
             XCTAssertTrue(String(describing: error).contains("does not exist"))

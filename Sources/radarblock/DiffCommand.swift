@@ -41,8 +41,8 @@ struct DiffCommand: Command {
       -o, --output FILE write the report there (default stdout)
 
     The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core: memory holds a
-    chunk and the flipped requests, whatever the size of --requests. Progress goes to stderr when it is
-    a terminal.
+    chunk and the flipped requests, whatever the size of --requests; the report is written out a block of
+    flips at a time (to a temporary file renamed at the end). Progress goes to stderr when it is a terminal.
 
     exit status (as diff(1)): 0 no differences, 1 different, 2 trouble.
     """

@@ -1,6 +1,5 @@
 // `diff --requests FILE`: requests in file order, blank lines skipped, and an error naming the first bad line.
 
-import FileIO
 import Foundation
 import RuleEngine
 import XCTest
@@ -10,7 +9,7 @@ import XCTest
 final class RequestFilesTests: XCTestCase {
     func file(_ lines: [String]) throws -> String {
         let path = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID().uuidString).jsonl").path
-        try FileIO.write(lines.joined(separator: "\n") + "\n", to: path)
+        try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 

@@ -48,7 +48,7 @@ public struct MatchBatch {
         }
         do {
             let deciding = explainer != nil || format == .text
-            let (request, load) = try line.withUnsafeBufferPointer { try read($0, deciding: deciding) }
+            let (request, load) = try line.withUnsafeBufferPointer { try read($0) }
             if let load {
                 engine.match(load, into: &result, deciding: deciding && decider == .automaton)
             } else {
@@ -82,7 +82,7 @@ public struct MatchBatch {
     /// Decodes and resolves one line: the request (built only for the text form, or when the line is not a flat
     /// object of plain strings) and its load, nil when the engine reports nothing for its URL whatever the rest.
     /// A flat line is read in place: no String for its URLs, and no site resolved for a URL no rule can match.
-    private func read(_ line: UnsafeBufferPointer<UInt8>, deciding: Bool) throws -> (MatchRequest?, ResourceLoad?) {
+    private func read(_ line: UnsafeBufferPointer<UInt8>) throws -> (MatchRequest?, ResourceLoad?) {
         guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else {
             let request = try MatchRequest.decode(line: UnsafeRawBufferPointer(line))
             return (request, try engine.resolve(request))

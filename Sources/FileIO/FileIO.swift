@@ -158,3 +158,50 @@ extension FileIO {
         }
     }
 }
+
+extension FileIO {
+    /// Bytes set aside during a run and read back later: a temporary file in $TMPDIR (else /tmp), unlinked as
+    /// soon as it is created, so it is gone when the process ends however it ends, and no other program sees
+    /// it. Appends go to the end; `read` gets any range written so far.
+    public final class ScratchFile: @unchecked Sendable {
+        private let fd: Int32
+        /// Where the file was created (it has no name any more), for error messages.
+        let directory: String
+        public private(set) var size = 0
+
+        public init() throws {
+            let env = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
+            directory = env.isEmpty ? "/tmp" : env
+            var template = Array((directory + "/radarblock-scratch-XXXXXX").utf8CString)
+            fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else {
+                throw FileError(path: directory, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+            }
+            template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+        }
+
+        deinit { close(fd) }
+
+        public func append(_ bytes: [UInt8]) throws {
+            try FileIO.writeAll(bytes, to: fd, path: "temporary file in \(directory)")
+            size += bytes.count
+        }
+
+        /// The bytes of `range`, which must lie within what was appended.
+        public func read(_ range: Range<Int>) throws -> [UInt8] {
+            precondition(range.lowerBound >= 0 && range.upperBound <= size, "read within what was written")
+            var bytes = [UInt8](repeating: 0, count: range.count)
+            var done = 0
+            while done < range.count {
+                let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done)) }
+                if n < 0 && errno == EINTR { continue }
+                guard n > 0 else {
+                    throw FileError(path: "temporary file in \(directory)", reason: "cannot read back: \(n == 0 ? "it is shorter than written" : String(cString: strerror(errno)))")
+                }
+                done += n
+            }
+            return bytes
+        }
+    }
+}

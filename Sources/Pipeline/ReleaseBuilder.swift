@@ -160,12 +160,12 @@ public enum ReleaseBuilder {
             let lists = try ReleaseLists.lists(of: products.manifest, files: .products(products.files))
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
                                                      newRules: products.rules, newProvenance: products.provenance, newLists: lists)
-            var json = changes.json
+            var json = try changes.json()
             if let change = costs?.1, case .object(var o) = json {
                 o["webkitCompileCost"] = change.jsonValue
                 json = .object(o)
             }
-            products.files.append((ReleaseFiles.changesMarkdown, Array((changes.markdown + (costs?.1.markdown ?? "")).utf8)))
+            products.files.append((ReleaseFiles.changesMarkdown, Array((try changes.markdown() + (costs?.1.markdown ?? "")).utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))

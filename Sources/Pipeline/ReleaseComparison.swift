@@ -156,10 +156,10 @@ public enum ReleaseComparison {
         return side
     }
 
-    public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) -> DiffReport {
+    public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) throws -> DiffReport {
         let (inputs, dataset, rules) = structure(old, new)
         let corpus = options.requests ?? derivedCorpus(old, new)
-        let requests = corpus.isEmpty ? nil : DecisionDiff.compare(corpus, old: decisionSide(old), new: decisionSide(new))
+        let requests = corpus.isEmpty ? nil : try DecisionDiff.compare(corpus, old: decisionSide(old), new: decisionSide(new))
         return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests)
     }
 
@@ -219,8 +219,8 @@ public enum ReleaseComparison {
 /// `changes.md` / `changes.json` of a release built with --previous.
 public struct ReleaseChanges {
     public let report: DiffReport
-    public var markdown: String { report.markdown }
-    public var json: JSONValue { report.json }
+    public func markdown() throws -> String { try report.markdown() }
+    public func json() throws -> JSONValue { try report.json() }
 
     /// `newLists`: the new release's lists as ReleaseLists reads them (main parts and click-to-load lists);
     /// the main list's rules and provenance are the builder's, unsplit.
@@ -239,6 +239,6 @@ public struct ReleaseChanges {
             new.lists.append(ctl.list)
             new.provenance.append(ctl.provenance ?? [])
         }
-        return ReleaseChanges(report: ReleaseComparison.compare(old, new, options: DiffOptions()))
+        return ReleaseChanges(report: try ReleaseComparison.compare(old, new, options: DiffOptions()))
     }
 }

@@ -1,7 +1,8 @@
 // Which requests now behave differently: a corpus evaluated with the engine against both versions.
 // Decisions and the rules that made them come from the compiled lists (the same code path `match
 // --explain` uses: MatchResult.decidedBy); the corpus streams through in chunks, each chunk split over
-// the cores (Parallel.stream), so memory holds one chunk and the flips, never every answer.
+// the cores (Parallel.stream), so memory holds one chunk, never every answer; the flips go to a FlipLog,
+// which keeps a page of them in memory and the rest in a scratch file.
 
 import ContentRules
 import Domains
@@ -73,20 +74,23 @@ public struct DecisionChange: Sendable {
 public struct DecisionDiff: Sendable {
     public var checked = 0
     public var invalid = 0
-    public var changed: [DecisionChange] = []
+    public var changed = FlipLog()
+
+    public init() {}
 
     /// Requests per chunk: enough to keep every core busy, small enough to bound memory.
     public static let chunkSize = 1 << 16
 
-    public static func compare(_ requests: [MatchRequest], old: DecisionSide, new: DecisionSide) -> DecisionDiff {
-        // An in-memory corpus cannot fail to read.
-        (try? compare(ArrayRequests(requests), old: old, new: new)) ?? DecisionDiff()
+    /// Throws only when the flips cannot be set aside (the scratch file: a full disk).
+    public static func compare(_ requests: [MatchRequest], old: DecisionSide, new: DecisionSide) throws -> DecisionDiff {
+        try compare(ArrayRequests(requests), old: old, new: new)
     }
 
     /// Streams the corpus through both sides; `progress` gets the number of requests checked after each chunk.
     public static func compare(_ requests: RequestStream, old: DecisionSide, new: DecisionSide,
-                               progress: ((Int) -> Void)? = nil) throws -> DecisionDiff {
+                               progress: ((Int) -> Void)? = nil, pageBytes: Int = FlipLog.defaultPageBytes) throws -> DecisionDiff {
         var diff = DecisionDiff()
+        diff.changed = FlipLog(pageBytes: pageBytes)
         // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
         try Parallel.stream(state: (old.engine, new.engine), copy: { ($0.0.copy(), $0.1.copy()) },
                             fill: { try requests.next(chunkSize, into: &$0) },
@@ -101,7 +105,7 @@ public struct DecisionDiff: Sendable {
                                 // is described as it arrives, so memory holds it once.
                                 for p in partial {
                                     for f in p.flips {
-                                        diff.changed.append(DecisionChange(request: f.request, old: f.old.decision(describing: old),
+                                        try diff.changed.append(DecisionChange(request: f.request, old: f.old.decision(describing: old),
                                                                            new: f.new.decision(describing: new)))
                                     }
                                 }

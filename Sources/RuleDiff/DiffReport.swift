@@ -34,7 +34,14 @@ public struct DiffReport: Sendable {
 
     // MARK: JSON
 
-    public var json: JSONValue {
+    /// The whole report as a JSON value: for small reports (a release's changes.json); `writeJSON` streams.
+    public func json() throws -> JSONValue {
+        var changed: [JSONValue] = []
+        try requests?.changed.forEachPage { changed += $0.map(changeJSON) }
+        return json(changed: changed)
+    }
+
+    private func json(changed: [JSONValue]) -> JSONValue {
         var o = JSONObject()
         o["identifier"] = ["old": optional(identifier.old), "new": optional(identifier.new)]
         var inputsObject = JSONObject()
@@ -68,25 +75,21 @@ public struct DiffReport: Sendable {
             "removedRules": .array(rules.removed.map(ruleEntryJSON)),
         ]
         o["lists"] = .array(lists.map(\.jsonValue))
-        o["requests"] = requestsJSON(changed: requests.map { $0.changed.map(changeJSON) } ?? [])
+        o["requests"] = requestsJSON(changed: changed)
         return .object(o)
     }
 
-    /// The bytes of `JSONWriter.write(json)`, written one flip at a time: a large corpus has millions of
-    /// flips, and their JSON tree would cost several times their own memory.
-    public func writeJSON(into out: inout [UInt8]) {
-        writeJSON { out.append(contentsOf: $0) }
+    /// The bytes of `JSONWriter.write(json)`, written a page of flips at a time: a large corpus has millions
+    /// of flips, and their JSON tree would cost several times their own memory.
+    public func writeJSON(into out: inout [UInt8]) throws {
+        try writeJSON { out.append(contentsOf: $0) }
     }
 
-    /// As `writeJSON(into:)`, handing the bytes to `emit` in pieces (a block of flips at a time, each block
-    /// written on every core): memory holds one block of the report, however many flips it lists.
-    public func writeJSON(_ emit: ([UInt8]) throws -> Void) rethrows {
-        var skeleton = self
-        skeleton.requests?.changed = []
-        guard case .object(let o) = skeleton.json, let r = requests else {
-            try emit(JSONWriter.bytes(skeleton.json))
-            return
-        }
+    /// As `writeJSON(into:)`, handing the bytes to `emit` in pieces (a page of flips at a time, each page
+    /// written on every core): memory holds one page of the report, however many flips it lists.
+    public func writeJSON(_ emit: ([UInt8]) throws -> Void) throws {
+        let skeleton = json(changed: [])
+        guard case .object(let o) = skeleton, let r = requests else { return try emit(JSONWriter.bytes(skeleton)) }
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, key) in o.keys.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
@@ -96,19 +99,18 @@ public struct DiffReport: Sendable {
                 JSONWriter.write(o[key]!, into: &out)
                 continue
             }
-            // {"checked":N,"invalid":N,"changed":[...]}, with the flips written as they are converted.
+            // {"checked":N,"invalid":N,"changed":[...]}, with the flips written as they are read back.
             var head: [UInt8] = []
             JSONWriter.write(requestsJSON(changed: []), into: &head)
             let emptyChanged = Array("[]}".utf8)
             precondition(head.suffix(emptyChanged.count).elementsEqual(emptyChanged), "requests JSON ends with its changed array")
             out.append(contentsOf: head.dropLast(emptyChanged.count))
             out.append(UInt8(ascii: "["))
-            var block = 0
-            while block < r.changed.count {
-                let end = min(r.changed.count, block + DiffReport.flipsPerBlock)
+            var first = true
+            try r.changed.forEachPage { page in
                 try emit(out)
-                out = writeFlips(r.changed, block..<end)
-                block = end
+                out = writeFlips(page, leadingComma: !first)
+                first = false
             }
             out.append(contentsOf: Array("]}".utf8))
         }
@@ -116,20 +118,14 @@ public struct DiffReport: Sendable {
         try emit(out)
     }
 
-    /// Flips per block of `writeJSON`: enough to keep every core busy, small enough to bound memory.
-    static let flipsPerBlock = 1 << 14
-
-    /// The flips of `range`, comma-separated (with a leading comma after the first block), written in
+    /// The flips of a page, comma-separated (with a leading comma after the first page), written in
     /// consecutive shares, one per core, concatenated in order: flips are independent.
-    private func writeFlips(_ changed: [DecisionChange], _ range: Range<Int>) -> [UInt8] {
-        let shares = Parallel.workers(for: range.count / 256 + 1)
-        let size = (range.count + shares - 1) / shares
-        let parts = Parallel.map(shares) { k -> [UInt8] in
+    private func writeFlips(_ page: [DecisionChange], leadingComma: Bool) -> [UInt8] {
+        let parts = Parallel.mapShares(page.count, workers: Parallel.workers(for: page.count / 256 + 1)) { share -> [UInt8] in
             var part: [UInt8] = []
-            let lo = min(range.upperBound, range.lowerBound + k * size), hi = min(range.upperBound, lo + size)
-            for j in lo..<hi {
-                if j > 0 { part.append(UInt8(ascii: ",")) }
-                JSONWriter.write(changeJSON(changed[j]), into: &part)
+            for j in share {
+                if j > 0 || leadingComma { part.append(UInt8(ascii: ",")) }
+                JSONWriter.write(changeJSON(page[j]), into: &part)
             }
             return part
         }
@@ -232,8 +228,11 @@ public struct DiffReport: Sendable {
 
     // MARK: text
 
-    public var text: String {
-        if isEmpty { return "no differences\n" }
+    public func text() throws -> String { try collect(writeText) }
+
+    /// The text report in pieces, the flips a page at a time.
+    public func writeText(_ emit: ([UInt8]) throws -> Void) throws {
+        if isEmpty { return try emit(Array("no differences\n".utf8)) }
         var out = summaryLines.joined(separator: "\n") + "\n"
         if let d = dataset {
             if !d.trackersAdded.isEmpty { out += "\ntrackers added:\n" + d.trackersAdded.map { "  + \($0)" }.joined(separator: "\n") + "\n" }
@@ -241,19 +240,28 @@ public struct DiffReport: Sendable {
             if !d.trackersChanged.isEmpty { out += "\ntrackers changed:\n" + d.trackersChanged.map { "  ~ " + trackerLine($0) }.joined(separator: "\n") + "\n" }
         }
         if let r = requests, !r.changed.isEmpty {
-            out += "\nrequests that changed outcome:\n" + r.changed.map { "  " + decisionLine($0) }.joined(separator: "\n") + "\n"
+            try emit(Array((out + "\nrequests that changed outcome:\n").utf8))
+            try r.changed.forEachPage { page in try emit(Array(page.map { "  " + decisionLine($0) + "\n" }.joined().utf8)) }
+            return
         }
-        return out
+        try emit(Array(out.utf8))
     }
 
     // MARK: Markdown
 
-    public var markdown: String {
+    public func markdown() throws -> String { try collect(writeMarkdown) }
+
+    /// The Markdown report in pieces, the flips a page at a time.
+    public func writeMarkdown(_ emit: ([UInt8]) throws -> Void) throws {
         var out = "## Rule-set changes\n\n"
-        if isEmpty { return out + "No differences.\n" }
+        if isEmpty { return try emit(Array((out + "No differences.\n").utf8)) }
         out += summaryLines.map { "- " + escapeMarkdown($0) }.joined(separator: "\n") + "\n"
         if let r = requests, !r.changed.isEmpty {
-            out += section("Requests that changed outcome (\(r.changed.count))", r.changed.map(decisionLine))
+            let title = "Requests that changed outcome (\(r.changed.count))"
+            let long = r.changed.count > Self.shortSection
+            try emit(Array((out + (long ? "\n<details><summary>\(escapeMarkdown(title))</summary>\n\n" : "\n### \(title)\n\n")).utf8))
+            try r.changed.forEachPage { page in try emit(Array(page.map { "- " + escapeMarkdown(decisionLine($0)) + "\n" }.joined().utf8)) }
+            out = long ? "\n</details>\n" : ""
         }
         if let d = dataset {
             out += section("Trackers added (\(d.trackersAdded.count))", d.trackersAdded)
@@ -262,15 +270,24 @@ public struct DiffReport: Sendable {
         }
         out += section("WebKit rules added (\(rules.added.count))", rules.added.map(\.rule), code: true)
         out += section("WebKit rules removed (\(rules.removed.count))", rules.removed.map(\.rule), code: true)
-        return out
+        try emit(Array(out.utf8))
     }
+
+    private func collect(_ write: (([UInt8]) throws -> Void) throws -> Void) throws -> String {
+        var bytes: [UInt8] = []
+        try write { bytes.append(contentsOf: $0) }
+        return String(decoding: bytes, as: UTF8.self)
+    }
+
+    /// Sections of at most this many items are inline; longer ones are collapsed.
+    static let shortSection = 10
 
     /// Short sections inline; long ones inside <details> so the summary stays readable.
     private func section(_ title: String, _ items: [String], code: Bool = false) -> String {
         guard !items.isEmpty else { return "" }
         let body = items.map { code ? "- `" + $0.replacingOccurrences(of: "`", with: "'") + "`" : "- " + escapeMarkdown($0) }
             .joined(separator: "\n")
-        if items.count <= 10 { return "\n### \(title)\n\n\(body)\n" }
+        if items.count <= Self.shortSection { return "\n### \(title)\n\n\(body)\n" }
         return "\n<details><summary>\(escapeMarkdown(title))</summary>\n\n\(body)\n\n</details>\n"
     }
 

@@ -40,9 +40,10 @@ struct DiffCommand: Command {
                         input), e.g. to ask `match --explain` about the derived corpus
       -o, --output FILE write the report there (default stdout)
 
-    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core: memory holds a
-    chunk and the flipped requests, whatever the size of --requests; the report is written out a block of
-    flips at a time (to a temporary file renamed at the end). Progress goes to stderr when it is a terminal.
+    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core. Memory holds a
+    chunk and \(FlipLog.defaultPageBytes >> 20) MiB of flipped requests, whatever the size of --requests: further
+    flips go to an unlinked temporary file in $TMPDIR (default /tmp), and the report is written a page of flips
+    at a time (to a temporary file renamed at the end). Progress goes to stderr when it is a terminal.
 
     exit status (as diff(1)): 0 no differences, 1 different, 2 trouble.
     """
@@ -88,14 +89,14 @@ struct DiffCommand: Command {
             }
             progress.finish()
             try saved?.commit()
-            // Streamed: the JSON of a large corpus's flips is never held whole (nor twice).
+            // Streamed: a large corpus's report is never held whole.
             let output = try FileIO.Output(path: args.value("--output") ?? "-")
             switch format {
             case "json":
                 try report.writeJSON { try output.write($0) }
                 try output.write([0x0A])
-            case "markdown": try output.write(Array(report.markdown.utf8))
-            default: try output.write(Array(report.text.utf8))
+            case "markdown": try report.writeMarkdown { try output.write($0) }
+            default: try report.writeText { try output.write($0) }
             }
             try output.commit()
             return report.isEmpty ? ExitCode.success : ExitCode.different

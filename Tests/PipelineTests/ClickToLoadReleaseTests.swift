@@ -59,7 +59,7 @@ final class ClickToLoadReleaseTests: XCTestCase {
     func testDiffReportsChangesPerList() throws {
         let a = try build("a", config: config(actions: ["block-ctl-w", "block-ctl-v"]))
         let b = try build("b", config: config(actions: ["block-ctl-w"], exceptions: ["news.com"]), previous: a)
-        let report = ReleaseComparison.compare(try ReleaseComparison.load(a, options: DiffOptions()),
+        let report = try ReleaseComparison.compare(try ReleaseComparison.load(a, options: DiffOptions()),
                                                try ReleaseComparison.load(b, options: DiffOptions()), options: DiffOptions())
         XCTAssertEqual(report.lists.map(\.name), ["ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
         XCTAssertEqual(report.lists.map(\.status), [.changed, .removed])
@@ -71,7 +71,7 @@ final class ClickToLoadReleaseTests: XCTestCase {
         XCTAssertTrue(report.requests?.changed.contains { $0.request.url.contains("widgets.com/video") } ?? false)
         let changes = try JSONParser.parse(try read(b + "/changes.json"))
         XCTAssertEqual(changes["lists"]?.arrayValue?.compactMap { $0["list"]?.stringValue }, ["ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
-        let same = ReleaseComparison.compare(try ReleaseComparison.load(b, options: DiffOptions()),
+        let same = try ReleaseComparison.compare(try ReleaseComparison.load(b, options: DiffOptions()),
                                              try ReleaseComparison.load(b, options: DiffOptions()), options: DiffOptions())
         XCTAssertTrue(same.lists.isEmpty)
         XCTAssertTrue(same.isEmpty)

@@ -26,10 +26,10 @@ final class ReleaseDiffTests: XCTestCase {
     func testADiffOfAReleaseWithItselfIsEmpty() throws {
         _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
         let side = try ReleaseComparison.load(work + "/a", options: DiffOptions())
-        let report = ReleaseComparison.compare(side, side, options: DiffOptions())
+        let report = try ReleaseComparison.compare(side, side, options: DiffOptions())
         XCTAssertTrue(report.isEmpty)
         XCTAssertGreaterThan(report.requests?.checked ?? 0, 100, "the derived corpus must not be empty")
-        XCTAssertEqual(report.text, "no differences\n")
+        XCTAssertEqual(try report.text(), "no differences\n")
     }
 
     func testSavedPagesWhoseSubresourcesFlip() throws {
@@ -56,7 +56,7 @@ final class ReleaseDiffTests: XCTestCase {
         options.requests = try PageCorpus.requests(fromDirectory: work + "/pages")
         XCTAssertEqual(options.requests?.count, 4)
 
-        let report = ReleaseComparison.compare(try ReleaseComparison.load(work + "/old", options: options),
+        let report = try ReleaseComparison.compare(try ReleaseComparison.load(work + "/old", options: options),
                                                try ReleaseComparison.load(work + "/new", options: options), options: options)
         let flippedURLs = report.requests!.changed.map(\.request.url).sorted()
         XCTAssertEqual(flippedURLs, ["https://\(tracker)/tag.js", "https://img.\(tracker)/pixel.gif"])
@@ -66,7 +66,7 @@ final class ReleaseDiffTests: XCTestCase {
             XCTAssertEqual(change.old.rule?["tracker"]?.stringValue, tracker, "the deciding rule is named with its provenance")
         }
         XCTAssertEqual(report.dataset?.trackersChanged.map(\.domain), [tracker])
-        let markdown = report.markdown
+        let markdown = try report.markdown()
         XCTAssertTrue(markdown.contains("requests: 2 of 4 changed outcome"), markdown)
     }
 }

@@ -50,7 +50,7 @@ final class SplitTests: XCTestCase {
         let split = try parts.map { try LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes($0.rules)) }
         let corpus = RequestCorpus.derive(from: [tds])
         XCTAssertGreaterThan(corpus.count, 5000)
-        let diff = DecisionDiff.compare(corpus, old: DecisionSide(lists: [whole]), new: DecisionSide(lists: split))
+        let diff = try DecisionDiff.compare(corpus, old: DecisionSide(lists: [whole]), new: DecisionSide(lists: split))
         XCTAssertEqual(diff.invalid, 0)
         XCTAssertEqual(diff.changed.count, 0, "first differences: \(diff.changed.prefix(3).map { "\($0.request.url) on \($0.request.topURL)" })")
     }

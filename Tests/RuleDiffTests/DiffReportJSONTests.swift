@@ -8,14 +8,15 @@ import XCTest
 @testable import RuleDiff
 
 final class DiffReportJSONTests: XCTestCase {
-    func report(flips: Int?) -> DiffReport {
+    func report(flips: Int?, pageBytes: Int = FlipLog.defaultPageBytes) throws -> DiffReport {
         var requests: DecisionDiff? = nil
         if let flips {
             var d = DecisionDiff()
             d.checked = 10
             d.invalid = 1
+            d.changed = FlipLog(pageBytes: pageBytes)
             for i in 0..<flips {
-                d.changed.append(DecisionChange(
+                try d.changed.append(DecisionChange(
                     request: MatchRequest(url: "https://t\(i).example/a.js?q=\"\(i)\"", topURL: "https://site.example/", resourceType: "script"),
                     old: Decision(outcome: .allowed, surrogate: nil, rule: nil),
                     new: Decision(outcome: i % 2 == 0 ? .blocked : .surrogate, surrogate: i % 2 == 0 ? nil : "s.js",
@@ -27,16 +28,34 @@ final class DiffReportJSONTests: XCTestCase {
                           dataset: nil, rules: RuleSetDiff.compare(old: [], new: []), requests: requests)
     }
 
-    func testFlipByFlipBytesEqualTheJSONValue() {
-        // 1,000 flips are written in shares, one per core: the shares must join into the same bytes.
-        for flips in [nil, 0, 1, 3, 257, 1000] as [Int?] {
-            let r = report(flips: flips)
-            var written: [UInt8] = []
-            r.writeJSON(into: &written)
-            XCTAssertEqual(String(decoding: written, as: UTF8.self), JSONWriter.string(r.json), "flips: \(String(describing: flips))")
+    func testFlipByFlipBytesEqualTheJSONValue() throws {
+        // 1,000 flips are written in shares, one per core: the shares must join into the same bytes. With
+        // small pages, most flips are read back from the scratch file, a page at a time.
+        for pageBytes in [FlipLog.defaultPageBytes, 1, 500] {
+            for flips in [nil, 0, 1, 3, 257, 1000] as [Int?] {
+                let r = try report(flips: flips, pageBytes: pageBytes)
+                var written: [UInt8] = []
+                try r.writeJSON(into: &written)
+                XCTAssertEqual(String(decoding: written, as: UTF8.self), JSONWriter.string(try r.json()),
+                               "flips: \(String(describing: flips)), page bytes: \(pageBytes)")
+            }
         }
         var three: [UInt8] = []
-        report(flips: 3).writeJSON(into: &three)
+        try report(flips: 3).writeJSON(into: &three)
         XCTAssertTrue(String(decoding: three, as: UTF8.self).contains(#""changed":[{"request":{"url":"https://t0.example/a.js?q=\"0\"""#))
+    }
+
+    func testTextAndMarkdownDoNotDependOnWhereFlipsAreHeld() throws {
+        for flips in [0, 3, 11, 1000] {
+            let held = try report(flips: flips), spilled = try report(flips: flips, pageBytes: 100)
+            if flips >= 3 { XCTAssertGreaterThan(spilled.requests!.changed.spilledPages, 0, "the flips went to the scratch file") }
+            XCTAssertEqual(try held.text(), try spilled.text())
+            XCTAssertEqual(try held.markdown(), try spilled.markdown())
+            XCTAssertEqual(try held.text().components(separatedBy: "\n  ").count - 1, flips, "one line per flip")
+        }
+        let md = try report(flips: 11).markdown()
+        XCTAssertTrue(md.contains("<details><summary>Requests that changed outcome (11)</summary>"), md)
+        XCTAssertTrue(md.contains("- script https://t9.example/a.js?q=\"9\" on https://site.example/: allowed -> surrogate (s.js)"), md)
+        XCTAssertTrue(try report(flips: 3).markdown().contains("### Requests that changed outcome (3)\n\n- script"))
     }
 }

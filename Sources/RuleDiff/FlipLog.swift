@@ -1,0 +1,185 @@
+// The flipped requests of a decision diff, in corpus order, in bounded memory however many there are.
+// A corpus of ten million requests can flip a million of them, and a report must list them all.
+//
+// Each flip is held as a compact record: its request's strings, then each side's outcome and surrogate,
+// and the deciding rule as an index into a table of the distinct rules seen (a few thousand at most, while
+// flips share them by the hundred thousand). Records fill a page in memory; a full page goes to a scratch
+// file, and reading back decodes one page at a time. Copies stay independent: the file only grows, and
+// each copy knows its own pages.
+
+import FileIO
+import RuleEngine
+import StrictJSON
+
+public struct FlipLog: Sequence, @unchecked Sendable {
+    /// Record bytes held in memory before they go to the scratch file.
+    public static let defaultPageBytes = 1 << 22
+
+    public private(set) var count = 0
+    public var isEmpty: Bool { count == 0 }
+
+    private let pageBytes: Int
+    private var tail: [UInt8] = []
+    private var tailCount = 0
+    /// Pages in the scratch file: their byte ranges and how many records each holds.
+    private var pages: [(bytes: Range<Int>, count: Int)] = []
+    private var scratch: FileIO.ScratchFile?
+    /// The distinct deciding rules, by the bytes of their JSON (JSONObject's equality ignores key order,
+    /// which the report's bytes do not).
+    private var rules: [JSONValue] = []
+    private var ruleIndex: [[UInt8]: Int] = [:]
+
+    public init(pageBytes: Int = FlipLog.defaultPageBytes) {
+        self.pageBytes = Swift.max(1, pageBytes)
+    }
+
+    /// Pages written to the scratch file so far (the rest is in memory).
+    public var spilledPages: Int { pages.count }
+
+    public mutating func append(_ change: DecisionChange) throws {
+        let r = change.request
+        for s in [r.url, r.topURL, r.frameURL, r.resourceType, r.loadContext, r.requestMethod] { Record.write(s, into: &tail) }
+        for d in [change.old, change.new] {
+            tail.append(d.outcome.code)
+            Record.write(d.surrogate, into: &tail)
+            Record.write(d.rule.map { intern($0) + 1 } ?? 0, into: &tail)
+        }
+        count += 1
+        tailCount += 1
+        if tail.count >= pageBytes { try spill() }
+    }
+
+    private mutating func intern(_ rule: JSONValue) -> Int {
+        let key = JSONWriter.bytes(rule)
+        if let i = ruleIndex[key] { return i }
+        rules.append(rule)
+        ruleIndex[key] = rules.count - 1
+        return rules.count - 1
+    }
+
+    private mutating func spill() throws {
+        if scratch == nil { scratch = try FileIO.ScratchFile() }
+        let start = scratch!.size
+        try scratch!.append(tail)
+        pages.append((start..<scratch!.size, tailCount))
+        tail.removeAll(keepingCapacity: true)
+        tailCount = 0
+    }
+
+    /// Every flip in order, a page at a time: memory holds one decoded page.
+    public func forEachPage(_ body: ([DecisionChange]) throws -> Void) throws {
+        for i in 0..<pages.count + 1 {
+            let page = try self.page(i)
+            if !page.isEmpty { try body(page) }
+        }
+    }
+
+    /// Page `i` decoded: the scratch file's pages, then the one in memory.
+    private func page(_ i: Int) throws -> [DecisionChange] {
+        if i == pages.count { return decode(tail, count: tailCount) }
+        return decode(try scratch!.read(pages[i].bytes), count: pages[i].count)
+    }
+
+    private func decode(_ bytes: [UInt8], count: Int) -> [DecisionChange] {
+        var reader = Record.Reader(bytes: bytes)
+        var out: [DecisionChange] = []
+        out.reserveCapacity(count)
+        for _ in 0..<count {
+            let request = MatchRequest(url: reader.string()!, topURL: reader.string()!, frameURL: reader.string(),
+                                       resourceType: reader.string()!, loadContext: reader.string(), requestMethod: reader.string())
+            func decision() -> Decision {
+                let outcome = Decision.Outcome(code: reader.byte())
+                let surrogate = reader.string()
+                let rule = reader.number()
+                return Decision(outcome: outcome, surrogate: surrogate, rule: rule == 0 ? JSONValue?.none : rules[rule - 1])
+            }
+            let old = decision()
+            out.append(DecisionChange(request: request, old: old, new: decision()))
+        }
+        return out
+    }
+
+    /// Iterating reads spilled pages back. The scratch file is this process's own, unlinked and never
+    /// truncated, so a failed read is a failing disk: `forEachPage`, which the reports use, throws it;
+    /// plain iteration (tests, small diffs) stops the program with the reason.
+    public func makeIterator() -> Iterator { Iterator(log: self) }
+
+    public struct Iterator: IteratorProtocol {
+        let log: FlipLog
+        var page: [DecisionChange] = []
+        var nextPage = 0, position = 0
+
+        init(log: FlipLog) { self.log = log }
+
+        public mutating func next() -> DecisionChange? {
+            while position == page.count {
+                guard nextPage <= log.pages.count else { return nil }
+                do { page = try log.page(nextPage) } catch { fatalError("radarblock: \(error)") }
+                nextPage += 1
+                position = 0
+            }
+            defer { position += 1 }
+            return page[position]
+        }
+    }
+}
+
+extension Decision.Outcome {
+    var code: UInt8 {
+        switch self {
+        case .allowed: 0
+        case .blocked: 1
+        case .surrogate: 2
+        }
+    }
+
+    init(code: UInt8) { self = code == 2 ? .surrogate : code == 1 ? .blocked : .allowed }
+}
+
+/// The record encoding: numbers as LEB128, an optional string as its length + 1 (0: none) and its bytes.
+enum Record {
+    static func write(_ n: Int, into out: inout [UInt8]) {
+        var n = UInt(n)
+        while n >= 0x80 {
+            out.append(UInt8(n & 0x7F) | 0x80)
+            n >>= 7
+        }
+        out.append(UInt8(n))
+    }
+
+    static func write(_ s: String?, into out: inout [UInt8]) {
+        guard var s else { return write(0, into: &out) }
+        s.withUTF8 { utf8 in
+            write(utf8.count + 1, into: &out)
+            out.append(contentsOf: utf8)
+        }
+    }
+
+    /// Reads what `write` wrote (the bytes are this process's own, so they are well formed).
+    struct Reader {
+        let bytes: [UInt8]
+        var at = 0
+
+        mutating func byte() -> UInt8 {
+            defer { at += 1 }
+            return bytes[at]
+        }
+
+        mutating func number() -> Int {
+            var n: UInt = 0, shift: UInt = 0
+            while true {
+                let b = byte()
+                n |= UInt(b & 0x7F) << shift
+                if b < 0x80 { return Int(n) }
+                shift += 7
+            }
+        }
+
+        mutating func string() -> String? {
+            let n = number()
+            guard n > 0 else { return nil }
+            defer { at += n - 1 }
+            return String(decoding: bytes[at..<at + n - 1], as: UTF8.self)
+        }
+    }
+}

@@ -37,11 +37,12 @@ public struct DiffReport: Sendable {
     /// The whole report as a JSON value: for small reports (a release's changes.json); `writeJSON` streams.
     public func json() throws -> JSONValue {
         var changed: [JSONValue] = []
-        try requests?.changed.forEachPage { changed += $0.map(changeJSON) }
+        try requests?.changed.forEachPage { changed += $0.changes.map(changeJSON) }
         return json(changed: changed)
     }
 
-    private func json(changed: [JSONValue]) -> JSONValue {
+    /// `ruleEntries: false` leaves the added and removed rules out (writeJSON writes them itself).
+    private func json(changed: [JSONValue], ruleEntries: Bool = true) -> JSONValue {
         var o = JSONObject()
         o["identifier"] = ["old": optional(identifier.old), "new": optional(identifier.new)]
         var inputsObject = JSONObject()
@@ -71,8 +72,8 @@ public struct DiffReport: Sendable {
         o["rules"] = [
             "added": .number(Double(rules.added.count)),
             "removed": .number(Double(rules.removed.count)),
-            "addedRules": .array(rules.added.map(ruleEntryJSON)),
-            "removedRules": .array(rules.removed.map(ruleEntryJSON)),
+            "addedRules": .array(ruleEntries ? rules.added.map(ruleEntryJSON) : []),
+            "removedRules": .array(ruleEntries ? rules.removed.map(ruleEntryJSON) : []),
         ]
         o["lists"] = .array(lists.map(\.jsonValue))
         o["requests"] = requestsJSON(changed: changed)
@@ -88,14 +89,18 @@ public struct DiffReport: Sendable {
     /// As `writeJSON(into:)`, handing the bytes to `emit` in pieces (a page of flips at a time, each page
     /// written on every core): memory holds one page of the report, however many flips it lists.
     public func writeJSON(_ emit: ([UInt8]) throws -> Void) throws {
-        let skeleton = json(changed: [])
-        guard case .object(let o) = skeleton, let r = requests else { return try emit(JSONWriter.bytes(skeleton)) }
+        let skeleton = json(changed: [], ruleEntries: false)
+        guard case .object(let o) = skeleton else { preconditionFailure("a report is a JSON object") }
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, key) in o.keys.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             JSONWriter.writeString(key, into: &out)
             out.append(UInt8(ascii: ":"))
-            guard key == "requests" else {
+            if key == "rules" {
+                writeRules(into: &out)
+                continue
+            }
+            guard key == "requests", let r = requests else {
                 JSONWriter.write(o[key]!, into: &out)
                 continue
             }
@@ -120,12 +125,12 @@ public struct DiffReport: Sendable {
 
     /// The flips of a page, comma-separated (with a leading comma after the first page), written in
     /// consecutive shares, one per core, concatenated in order: flips are independent.
-    private func writeFlips(_ page: [DecisionChange], leadingComma: Bool) -> [UInt8] {
-        let parts = Parallel.mapShares(page.count, workers: Parallel.workers(for: page.count / 256 + 1)) { share -> [UInt8] in
+    private func writeFlips(_ page: FlipLog.Page, leadingComma: Bool) -> [UInt8] {
+        let parts = Parallel.mapShares(page.changes.count, workers: Parallel.workers(for: page.changes.count / 256 + 1)) { share -> [UInt8] in
             var part: [UInt8] = []
             for j in share {
                 if j > 0 || leadingComma { part.append(UInt8(ascii: ",")) }
-                JSONWriter.write(changeJSON(page[j]), into: &part)
+                Self.writeChange(page.changes[j], rules: page.ruleJSON[j], into: &part)
             }
             return part
         }
@@ -143,6 +148,43 @@ public struct DiffReport: Sendable {
             "invalid": .number(Double(r.invalid)),
             "changed": .array(changed),
         ]
+    }
+
+    /// The bytes of `JSONWriter.write(changeJSON(c))`, written without building the value: the rules'
+    /// JSON comes written already (`rules`), and a flip's value would cost more than its bytes.
+    static func writeChange(_ c: DecisionChange, rules: (old: [UInt8]?, new: [UInt8]?), into out: inout [UInt8]) {
+        func member(_ key: StaticString, _ value: String?, first: Bool = false) {
+            guard let value else { return }
+            if !first { out.append(UInt8(ascii: ",")) }
+            out.append(UInt8(ascii: "\""))
+            out.append(contentsOf: UnsafeBufferPointer(start: key.utf8Start, count: key.utf8CodeUnitCount))
+            out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
+            JSONWriter.writeString(value, into: &out)
+        }
+        func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+        func rule(_ bytes: [UInt8]?) { if let bytes { out.append(contentsOf: bytes) } else { raw("null") } }
+        func decision(_ d: Decision, _ bytes: [UInt8]?) {
+            member("outcome", d.outcome.rawValue, first: true)
+            member("surrogate", d.surrogate)
+            raw(",\"rule\":")
+            rule(bytes)
+            raw("}")
+        }
+        let r = c.request
+        raw("{\"request\":{")
+        member("url", r.url, first: true)
+        member("topURL", r.topURL)
+        member("frameURL", r.frameURL)
+        member("resourceType", r.resourceType)
+        member("loadContext", r.loadContext)
+        member("requestMethod", r.requestMethod)
+        raw("},\"old\":{")
+        decision(c.old, rules.old)
+        raw(",\"new\":{")
+        decision(c.new, rules.new)
+        raw(",\"rule\":")
+        rule(rules.new ?? rules.old)
+        raw("}")
     }
 
     private func changeJSON(_ c: DecisionChange) -> JSONValue {
@@ -165,6 +207,36 @@ public struct DiffReport: Sendable {
         }
         if t.rulesReordered { o["rulesReordered"] = true }
         return .object(o)
+    }
+
+    /// The bytes of "rules" in `json()`. A rule is written as its canonical JSON text, which is JSONWriter's
+    /// own output: parsing it and writing it again gives the same bytes, at a cost per rule.
+    private func writeRules(into out: inout [UInt8]) {
+        func raw(_ s: String) { out.append(contentsOf: s.utf8) }
+        func entries(_ list: [RuleSetDiff.Entry]) {
+            out.append(UInt8(ascii: "["))
+            for (i, e) in list.enumerated() {
+                raw(i == 0 ? "{\"index\":" : ",{\"index\":")
+                JSONWriter.writeNumber(Double(e.index), into: &out)
+                raw(",\"rule\":")
+                raw(e.rule)
+                if let p = e.provenance {
+                    raw(",\"provenance\":")
+                    JSONWriter.write(p, into: &out)
+                }
+                out.append(UInt8(ascii: "}"))
+            }
+            out.append(UInt8(ascii: "]"))
+        }
+        raw("{\"added\":")
+        JSONWriter.writeNumber(Double(rules.added.count), into: &out)
+        raw(",\"removed\":")
+        JSONWriter.writeNumber(Double(rules.removed.count), into: &out)
+        raw(",\"addedRules\":")
+        entries(rules.added)
+        raw(",\"removedRules\":")
+        entries(rules.removed)
+        out.append(UInt8(ascii: "}"))
     }
 
     private func ruleEntryJSON(_ e: RuleSetDiff.Entry) -> JSONValue {
@@ -241,7 +313,7 @@ public struct DiffReport: Sendable {
         }
         if let r = requests, !r.changed.isEmpty {
             try emit(Array((out + "\nrequests that changed outcome:\n").utf8))
-            try r.changed.forEachPage { page in try emit(Array(page.map { "  " + decisionLine($0) + "\n" }.joined().utf8)) }
+            try r.changed.forEachPage { page in try emit(Array(page.changes.map { "  " + decisionLine($0) + "\n" }.joined().utf8)) }
             return
         }
         try emit(Array(out.utf8))
@@ -260,7 +332,7 @@ public struct DiffReport: Sendable {
             let title = "Requests that changed outcome (\(r.changed.count))"
             let long = r.changed.count > Self.shortSection
             try emit(Array((out + (long ? "\n<details><summary>\(escapeMarkdown(title))</summary>\n\n" : "\n### \(title)\n\n")).utf8))
-            try r.changed.forEachPage { page in try emit(Array(page.map { "- " + escapeMarkdown(decisionLine($0)) + "\n" }.joined().utf8)) }
+            try r.changed.forEachPage { page in try emit(Array(page.changes.map { "- " + escapeMarkdown(decisionLine($0)) + "\n" }.joined().utf8)) }
             out = long ? "\n</details>\n" : ""
         }
         if let d = dataset {

@@ -28,6 +28,8 @@ public struct FlipLog: Sequence, @unchecked Sendable {
     /// which the report's bytes do not).
     private var rules: [JSONValue] = []
     private var ruleIndex: [[UInt8]: Int] = [:]
+    /// The JSON of each rule, for reports: written once however many flips it decides.
+    private var ruleBytes: [[UInt8]] = []
 
     public init(pageBytes: Int = FlipLog.defaultPageBytes) {
         self.pageBytes = Swift.max(1, pageBytes)
@@ -53,6 +55,7 @@ public struct FlipLog: Sequence, @unchecked Sendable {
         let key = JSONWriter.bytes(rule)
         if let i = ruleIndex[key] { return i }
         rules.append(rule)
+        ruleBytes.append(key)
         ruleIndex[key] = rules.count - 1
         return rules.count - 1
     }
@@ -66,35 +69,45 @@ public struct FlipLog: Sequence, @unchecked Sendable {
         tailCount = 0
     }
 
+    /// A page of flips, with the JSON of each decision's rule.
+    public struct Page {
+        public var changes: [DecisionChange] = []
+        /// Per change, the JSON bytes of `old.rule` and `new.rule` (nil: no rule).
+        public var ruleJSON: [(old: [UInt8]?, new: [UInt8]?)] = []
+    }
+
     /// Every flip in order, a page at a time: memory holds one decoded page.
-    public func forEachPage(_ body: ([DecisionChange]) throws -> Void) throws {
+    public func forEachPage(_ body: (Page) throws -> Void) throws {
         for i in 0..<pages.count + 1 {
             let page = try self.page(i)
-            if !page.isEmpty { try body(page) }
+            if !page.changes.isEmpty { try body(page) }
         }
     }
 
     /// Page `i` decoded: the scratch file's pages, then the one in memory.
-    private func page(_ i: Int) throws -> [DecisionChange] {
+    private func page(_ i: Int) throws -> Page {
         if i == pages.count { return decode(tail, count: tailCount) }
         return decode(try scratch!.read(pages[i].bytes), count: pages[i].count)
     }
 
-    private func decode(_ bytes: [UInt8], count: Int) -> [DecisionChange] {
+    private func decode(_ bytes: [UInt8], count: Int) -> Page {
         var reader = Record.Reader(bytes: bytes)
-        var out: [DecisionChange] = []
-        out.reserveCapacity(count)
+        var out = Page()
+        out.changes.reserveCapacity(count)
+        out.ruleJSON.reserveCapacity(count)
         for _ in 0..<count {
             let request = MatchRequest(url: reader.string()!, topURL: reader.string()!, frameURL: reader.string(),
                                        resourceType: reader.string()!, loadContext: reader.string(), requestMethod: reader.string())
-            func decision() -> Decision {
+            func decision() -> (Decision, [UInt8]?) {
                 let outcome = Decision.Outcome(code: reader.byte())
                 let surrogate = reader.string()
                 let rule = reader.number()
-                return Decision(outcome: outcome, surrogate: surrogate, rule: rule == 0 ? JSONValue?.none : rules[rule - 1])
+                return (Decision(outcome: outcome, surrogate: surrogate, rule: rule == 0 ? JSONValue?.none : rules[rule - 1]),
+                        rule == 0 ? nil : ruleBytes[rule - 1])
             }
-            let old = decision()
-            out.append(DecisionChange(request: request, old: old, new: decision()))
+            let old = decision(), new = decision()
+            out.changes.append(DecisionChange(request: request, old: old.0, new: new.0))
+            out.ruleJSON.append((old.1, new.1))
         }
         return out
     }
@@ -106,20 +119,20 @@ public struct FlipLog: Sequence, @unchecked Sendable {
 
     public struct Iterator: IteratorProtocol {
         let log: FlipLog
-        var page: [DecisionChange] = []
+        var page = Page()
         var nextPage = 0, position = 0
 
         init(log: FlipLog) { self.log = log }
 
         public mutating func next() -> DecisionChange? {
-            while position == page.count {
+            while position == page.changes.count {
                 guard nextPage <= log.pages.count else { return nil }
                 do { page = try log.page(nextPage) } catch { fatalError("radarblock: \(error)") }
                 nextPage += 1
                 position = 0
             }
             defer { position += 1 }
-            return page[position]
+            return page.changes[position]
         }
     }
 }

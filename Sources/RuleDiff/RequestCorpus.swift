@@ -11,12 +11,11 @@ public enum RequestCorpus {
     static let thirdPartySite = "https://news-site.radarblock.test/"
 
     public static func derive(from datasets: [TrackerDataSet]) -> [MatchRequest] {
-        var seen = Set<MatchRequest>()
         var out: [MatchRequest] = []
-        func add(_ url: String, site: String, type: String) {
-            let r = MatchRequest(url: url, topURL: site, resourceType: type)
-            if seen.insert(r).inserted { out.append(r) }
-        }
+        // Each URL of a tracker is loaded from each of its sites, as a script and as an image. A URL names its
+        // tracker's domain, so another tracker rarely gives it again: duplicates are found per URL (the sites
+        // it was loaded from), not by hashing every request.
+        var sitesOfURL: [String: [String]] = [:]
         var domains = Set<String>()
         for tds in datasets { domains.formUnion(tds.trackers.keys) }
         for domain in domains.sorted(by: byteOrder) {
@@ -36,18 +35,25 @@ public enum RequestCorpus {
                     for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) { sites.append("https://\(d)/") }
                 }
             }
-            for site in unique(sites) {
-                for url in unique(urls) {
-                    add(url, site: site, type: "script")
-                    add(url, site: site, type: "image")
+            sites = unique(sites)
+            urls = unique(urls)
+            let earlier = urls.map { sitesOfURL[$0] }
+            for site in sites {
+                for (url, earlier) in zip(urls, earlier) where earlier?.contains(site) != true {
+                    out.append(MatchRequest(url: url, topURL: site, resourceType: "script"))
+                    out.append(MatchRequest(url: url, topURL: site, resourceType: "image"))
                 }
             }
+            for (url, earlier) in zip(urls, earlier) { sitesOfURL[url] = earlier.map { unique($0 + sites) } ?? sites }
         }
+        var aliasProbes = Set<MatchRequest>()
         for tds in datasets {
             for alias in tds.cnames.keys.sorted(by: byteOrder) {
-                let site = "https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/"
-                add("https://\(alias)/radarblock-probe.js", site: site, type: "script")
-                add("https://\(alias)/radarblock-probe.js", site: thirdPartySite, type: "script")
+                let url = "https://\(alias)/radarblock-probe.js"
+                for site in ["https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/", thirdPartySite] {
+                    let r = MatchRequest(url: url, topURL: site, resourceType: "script")
+                    if sitesOfURL[url]?.contains(site) != true && aliasProbes.insert(r).inserted { out.append(r) }
+                }
             }
         }
         return out

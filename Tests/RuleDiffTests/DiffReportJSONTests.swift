@@ -17,7 +17,9 @@ final class DiffReportJSONTests: XCTestCase {
             d.changed = FlipLog(pageBytes: pageBytes)
             for i in 0..<flips {
                 try d.changed.append(DecisionChange(
-                    request: MatchRequest(url: "https://t\(i).example/a.js?q=\"\(i)\"", topURL: "https://site.example/", resourceType: "script"),
+                    request: MatchRequest(url: "https://t\(i).example/a.js?q=\"\(i)\"", topURL: "https://site.example/",
+                                          frameURL: i % 3 == 1 ? "https://frame.example/\\\u{1}" : nil, resourceType: "script",
+                                          loadContext: i % 4 == 1 ? "child-frame" : nil, requestMethod: i % 5 == 1 ? "post" : nil),
                     old: Decision(outcome: .allowed, surrogate: nil, rule: nil),
                     new: Decision(outcome: i % 2 == 0 ? .blocked : .surrogate, surrogate: i % 2 == 0 ? nil : "s.js",
                                   rule: ["source": "tds", "tracker": .string("t\(i).example"), "rule": .number(Double(i))])))
@@ -25,7 +27,22 @@ final class DiffReportJSONTests: XCTestCase {
             requests = d
         }
         return DiffReport(identifier: ValueChange(old: "a", new: nil), inputs: ["tds.sha256": ValueChange(old: "1", new: "2")],
-                          dataset: nil, rules: RuleSetDiff.compare(old: [], new: []), requests: requests)
+                          dataset: nil, rules: rules, requests: requests)
+    }
+
+    /// Rules added and removed, as RuleSetDiff keeps them: canonical JSON texts, with or without provenance.
+    var rules: RuleSetDiff {
+        var d = RuleSetDiff()
+        let texts: [JSONValue] = [
+            ["trigger": ["url-filter": "^https?://([^/]*\\.)?t\"é\u{2028}\u{1}\\.example[:/]", "if-top-url": ["a", "b"]],
+             "action": ["type": "block"]],
+            ["trigger": ["url-filter": ".*", "load-type": ["third-party"]], "action": ["type": "css-display-none", "selector": "#x > .y"]],
+        ]
+        for (i, t) in texts.enumerated() {
+            d.added.append(RuleSetDiff.Entry(rule: JSONWriter.string(t), index: i * 1000 + 7, provenance: i == 0 ? ["tracker": "t.example", "rule": 1.5] : nil))
+            d.removed.append(RuleSetDiff.Entry(rule: JSONWriter.string(t), index: i, provenance: nil))
+        }
+        return d
     }
 
     func testFlipByFlipBytesEqualTheJSONValue() throws {

@@ -44,7 +44,14 @@ final class FlipLogTests: XCTestCase {
             XCTAssertEqual(log.count, expected.count)
             if pageBytes < 64 * 1024 { XCTAssertGreaterThan(log.spilledPages, 1, "page bytes \(pageBytes)") }
             var pages: [[DecisionChange]] = []
-            try log.forEachPage { pages.append($0) }
+            try log.forEachPage { page in
+                pages.append(page.changes)
+                XCTAssertEqual(page.ruleJSON.count, page.changes.count)
+                for (c, json) in zip(page.changes, page.ruleJSON) {
+                    XCTAssertEqual(json.old, c.old.rule.map { JSONWriter.bytes($0) })
+                    XCTAssertEqual(json.new, c.new.rule.map { JSONWriter.bytes($0) })
+                }
+            }
             let read = pages.flatMap { $0 }
             XCTAssertEqual(read.count, expected.count)
             for (i, (a, b)) in zip(read, expected).enumerated() { assertSame(a, b, i) }

@@ -146,9 +146,10 @@ public struct DecisionDiff: Sendable {
                 invalid += 1
                 continue
             }
-            // A URL neither side reports anything for is allowed on both, whatever its site: no flip.
+            // A URL neither side reports an action for is allowed on both, whatever its site: no flip (a flip is
+            // a change of outcome, so the rule that decided "allowed" does not matter).
             let url = CanonicalURL.parse(r.url)
-            if old.1.reportsNothing(for: url) && new.1.reportsNothing(for: url) { continue }
+            if old.1.reportsNothing(for: url, deciding: false) && new.1.reportsNothing(for: url, deciding: false) { continue }
             // The load does not depend on the rules: resolve once for both sides.
             guard let load = try? ResourceLoad(r, url: url, resolver: resolver) else {
                 invalid += 1

@@ -48,7 +48,7 @@ public struct MatchBatch {
         }
         do {
             let deciding = explainer != nil || format == .text
-            let (request, load) = try line.withUnsafeBufferPointer { try read($0) }
+            let (request, load) = try line.withUnsafeBufferPointer { try read($0, deciding: deciding) }
             if let load {
                 engine.match(load, into: &result, deciding: deciding && decider == .automaton)
             } else {
@@ -82,7 +82,7 @@ public struct MatchBatch {
     /// Decodes and resolves one line: the request (built only for the text form, or when the line is not a flat
     /// object of plain strings) and its load, nil when the engine reports nothing for its URL whatever the rest.
     /// A flat line is read in place: no String for its URLs, and no site resolved for a URL no rule can match.
-    private func read(_ line: UnsafeBufferPointer<UInt8>) throws -> (MatchRequest?, ResourceLoad?) {
+    private func read(_ line: UnsafeBufferPointer<UInt8>, deciding: Bool) throws -> (MatchRequest?, ResourceLoad?) {
         guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else {
             let request = try MatchRequest.decode(line: UnsafeRawBufferPointer(line))
             return (request, try engine.resolve(request))
@@ -99,17 +99,26 @@ public struct MatchBatch {
         // rest of the URL is read: when the URL is valid they begin its serialization, and when it is not, WebKit
         // reports nothing for it either.
         let raw = bytes(f.url)
-        if decider == .automaton, let (_, host) = CanonicalURL.plainHost(raw),
-           engine.reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: raw[..<host.upperBound]))
-        {
+        if decider == .automaton, let (_, host) = CanonicalURL.plainHost(raw), reportsNothing(raw, hostEnd: host.upperBound, deciding: deciding) {
             return (request, nil)
         }
         let url = CanonicalURL.parse(utf8: raw)
-        if decider == .automaton, engine.reportsNothing(for: url) { return (request, nil) }
+        if decider == .automaton, engine.reportsNothing(for: url, deciding: deciding) { return (request, nil) }
         let load = try ResourceLoad(url: url, rawURL: raw, topURL: bytes(f.topURL), frameURL: f.frameURL.map(bytes),
                                     resourceType: type, loadContext: context, requestMethod: f.requestMethod.map(string),
                                     resolver: engine.resolver)
         return (request, load)
+    }
+
+    /// `engine.reportsNothing(urlPrefix:)` for a URL that `CanonicalURL.plainHost` read. Its serialization has
+    /// a '/' after the host, where the raw line may have '?', '#' or its end.
+    private func reportsNothing(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int, deciding: Bool) -> Bool {
+        if hostEnd < raw.count, raw[hostEnd] == UInt8(ascii: "/") {
+            return engine.reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: raw[...hostEnd]), deciding: deciding)
+        }
+        var head = Array(raw[..<hostEnd])
+        head.append(UInt8(ascii: "/"))
+        return head.withUnsafeBufferPointer { engine.reportsNothing(urlPrefix: $0, deciding: deciding) }
     }
 
     /// `blocked  script  https://t.example/a.js  on https://site.example/  by rules.json rule 12 (...)`

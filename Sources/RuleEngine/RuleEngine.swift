@@ -38,6 +38,10 @@ public final class LoadedRuleList {
     /// Per action index: the last rule (highest index) among the universal flag-free rules with that
     /// action, -1 when none (a universal action is reported without any automaton naming its rule).
     let universalRuleOfAction: [Int32]
+    /// True when every url-filter rule that matches all URLs but carries flags (conditions, load or resource
+    /// types) is an ignore-previous-rules: a site allowlist, `.*` with `if-top-url`. Alone, such rules
+    /// empty an answer; they never add an action to it.
+    let flaggedUniversalOnlyIgnorePrevious: Bool
 
     // Where the automata stand after a URL's scheme and host: the rest of a URL resumes from there. Sites and
     // trackers repeat across requests, and the automata of host-anchored rules mostly stop at the host's end,
@@ -91,6 +95,11 @@ public final class LoadedRuleList {
             universalRule[a] = max(universalRule[a], Int32(rule))
         }
         universalRuleOfAction = universalRule
+        flaggedUniversalOnlyIgnorePrevious = try url.universalWithFlags.allSatisfy { id in
+            let rule = Int(UInt32(truncatingIfNeeded: id))
+            guard rule < compiled.rules.count else { throw RuleEngineError("universal id \(id) names no rule") }
+            return actions[Int(at[Int(compiled.rules[rule].actionLocation)])].kind == .ignorePreviousRules
+        }
     }
 
     private init(sharing other: LoadedRuleList) {
@@ -107,6 +116,7 @@ public final class LoadedRuleList {
         universal = other.universal
         ruleActionID = other.ruleActionID
         universalRuleOfAction = other.universalRuleOfAction
+        flaggedUniversalOnlyIgnorePrevious = other.flaggedUniversalOnlyIgnorePrevious
         parsed = other.parsed
     }
 
@@ -178,7 +188,7 @@ public final class LoadedRuleList {
                 ids.sort()
                 return ids
             }
-            let cut = min(hostEnd, u.count)
+            let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
             let head = UnsafeBufferPointer(rebasing: u[..<cut]), rest = UnsafeBufferPointer(rebasing: u[cut...])
             if let hit = cache.get(head) {
                 if let ids = hit.final { return ids }
@@ -198,7 +208,7 @@ public final class LoadedRuleList {
 
     /// The url automata over a URL whose host ends at `hostEnd`, from the cached prefix.
     private func urlMatches(_ u: UnsafeBufferPointer<UInt8>, hostEnd: Int, flags: UInt32, into result: inout [UInt64]) {
-        let cut = min(hostEnd, u.count)
+        let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
         url.match(resuming: urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut])), rest: UnsafeBufferPointer(rebasing: u[cut...]),
                   requestFlags: flags, into: &result)
     }
@@ -211,10 +221,13 @@ public final class LoadedRuleList {
         return prefix
     }
 
-    /// True when this list reports nothing for any load of a URL whose serialization starts with `head` (its scheme
-    /// and host): no universal action or stylesheet, and the url automata all stop within `head` having reached no action.
-    func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>) -> Bool {
-        guard universal.isEmpty, stylesheet.isEmpty, !url.hasUniversalWithFlags else { return false }
+    /// True when this list reports no action for any load of a URL whose serialization starts with `head` (its
+    /// scheme and host): no universal action or stylesheet, and the url automata all stop within `head` having
+    /// reached no action. Universal rules with flags are allowed when they are all ignore-previous-rules, unless
+    /// `deciding`: one of them may then be the rule that decided (an allowlisted site), with no action reported.
+    func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
+        guard universal.isEmpty, stylesheet.isEmpty,
+              !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious) else { return false }
         return urlPrefixes.flag(head) ?? urlPrefix(head).reportsNothing
     }
 
@@ -339,6 +352,12 @@ struct ConditionCache {
     }
 }
 
+/// Where the prefix caches cut a URL whose host ends at `hostEnd`: after the host and the byte that follows
+/// it ('/' or ':' in a special URL). Host-anchored patterns (`([^/]*\.)?d[:/]`) decide at that byte, so every
+/// automaton of a host no rule names has stopped there, and the cached prefix answers for the whole URL.
+/// Any cut gives the same ids (the automata are deterministic); this one makes the caches final most often.
+@inline(__always) func prefixEnd(hostEnd: Int, count: Int) -> Int { min(hostEnd + 1, count) }
+
 @inline(__always) func binaryContains(_ sorted: [UInt64], _ value: UInt64) -> Bool {
     var lo = 0, hi = sorted.count
     while lo < hi {
@@ -379,17 +398,22 @@ public final class RuleEngine {
         return result
     }
 
-    /// True when no list reports anything for a load of `url`, whatever its type, site and frame (an invalid
+    /// True when no list reports an action for a load of `url`, whatever its type, site and frame (an invalid
     /// URL gets nothing): `match --requests` then answers without resolving the rest of the request. Most
-    /// requests are to hosts no rule names.
-    public func reportsNothing(for url: CanonicalURL?) -> Bool {
+    /// requests are to hosts no rule names. With `deciding`, also no rule can be the deciding one (`match
+    /// --explain`); without it, an allowlist's ignore-previous-rules may match, which changes no answer.
+    public func reportsNothing(for url: CanonicalURL?, deciding: Bool) -> Bool {
         guard !lists.isEmpty, let url, !url.isData else { return true }
-        return url.bytes.withUnsafeBufferPointer { reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: $0[..<url.hostRange.upperBound])) }
+        return url.bytes.withUnsafeBufferPointer {
+            reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: $0[..<prefixEnd(hostEnd: url.hostRange.upperBound, count: $0.count)]),
+                           deciding: deciding)
+        }
     }
 
-    /// As `reportsNothing(for:)`, given only the scheme and host of a valid URL's serialization (`scheme://host`).
-    func reportsNothing(urlPrefix: UnsafeBufferPointer<UInt8>) -> Bool {
-        lists.allSatisfy { $0.reportsNothing(urlPrefix: urlPrefix) }
+    /// As `reportsNothing(for:deciding:)`, given only the start of a valid URL's serialization up to
+    /// `prefixEnd` (`scheme://host/`).
+    func reportsNothing(urlPrefix: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
+        lists.allSatisfy { $0.reportsNothing(urlPrefix: urlPrefix, deciding: deciding) }
     }
 
     /// Fills `result` (reusing its storage). With `deciding`, also `result.decidedBy`: costs a pass over

@@ -152,6 +152,56 @@ final class GeneratedCorpusTests: XCTestCase {
         XCTAssertLessThan(empty, compared * 9 / 10, "the corpus should exercise matches")
     }
 
+    /// Lists with a site allowlist (`.*` ignore-previous-rules with a top-URL condition, sometimes with load or
+    /// resource types), tracker rules, and sometimes an action after the allowlist. A URL no other rule can match
+    /// is answered without resolving its site unless the answer must name the deciding rule: every answer line
+    /// must equal a fresh engine's answer, and with `--explain`'s text form the allowlist still decides.
+    func testAllowlistedSitesAnswerLikeAFreshEngine() throws {
+        var rng = SeededGenerator(seed: seed &+ 3)
+        func pick<T>(_ a: [T]) -> T { a.randomElement(using: &rng)! }
+        let hosts = ["t.example", "cdn.t.example", "other.example", "a.com", "www.a.com", "u.example"]
+        let sites = ["https://site-a.example/", "https://www.site-a.example/p", "https://site-b.example/", "https://t.example/"]
+        var compared = 0, shortcut = 0, allowlistDecided = 0
+        for _ in 0..<80 {
+            var rules = [#"{"trigger":{"url-filter":"^https?://([^/]*\\.)?t\\.example[:/]","load-type":["third-party"]},"action":{"type":"block"}}"#]
+            if Bool.random(using: &rng) { rules.append(#"{"trigger":{"url-filter":"^https?://([^/]*\\.)?t\\.example/ok"},"action":{"type":"ignore-previous-rules"}}"#) }
+            var flags = ""
+            if Bool.random(using: &rng) { flags += #","load-type":["third-party"]"# }
+            if Bool.random(using: &rng) { flags += #","resource-type":["script","image"]"# }
+            rules.append(#"{"trigger":{"url-filter":".*","if-top-url":["^[^:]+://([^/]*\\.)?site-a\\.example[:/]"]"# + flags + #"},"action":{"type":"ignore-previous-rules"}}"#)
+            if Bool.random(using: &rng) { rules.append(#"{"trigger":{"url-filter":"u\\.example"},"action":{"type":"block"}}"#) }
+            if Bool.random(using: &rng) { rules.shuffle(using: &rng) }
+            let list = try LoadedRuleList.compiling(json: Array(("[" + rules.joined(separator: ",") + "]").utf8))
+            var json = MatchBatch(engine: RuleEngine(lists: [list]))
+            var text = MatchBatch(engine: RuleEngine(lists: [list.copy()]), format: .text)
+            for n in 0..<40 {
+                let request = MatchRequest(url: "https://\(pick(hosts))/\(pick(["a.js", "ok/b.js", "p?q=1"]))", topURL: pick(sites),
+                                           resourceType: pick(["script", "image", "fetch", "top-document"]))
+                var line: [UInt8] = []
+                JSONWriter.write(request.jsonValue, into: &line)
+                let fresh = RuleEngine(lists: [list.copy()])
+                let url = CanonicalURL.parse(request.url)
+                if fresh.reportsNothing(for: url, deciding: false) && !fresh.reportsNothing(for: url, deciding: true) { shortcut += 1 }
+                var got: [UInt8] = [], want: [UInt8] = []
+                json.answer(line: line[...], lineNumber: n + 1, into: &got)
+                try fresh.match(request).writeJSONLine(into: &want)
+                XCTAssertEqual(String(decoding: got, as: UTF8.self), String(decoding: want, as: UTF8.self), "\(request)\n\(rules)")
+                var result = MatchResult()
+                RuleEngine(lists: [list.copy()]).match(try fresh.resolve(request), into: &result, deciding: true)
+                var explained: [UInt8] = []
+                text.answer(line: line[...], lineNumber: n + 1, into: &explained)
+                let by = String(decoding: explained, as: UTF8.self).components(separatedBy: "  by ").dropFirst().first
+                XCTAssertEqual(by?.hasPrefix("list 1 rule \(result.decidedBy.map { String(list.compiled.rules[$0.rule].sourceIndex) } ?? "")"),
+                               result.decidedBy.map { _ in true }, "\(request)\n\(rules)")
+                if let d = result.decidedBy, list.kinds[Int(list.actionAt[Int(list.compiled.rules[d.rule].actionLocation)])] == .ignorePreviousRules,
+                   request.url.contains("other.example") { allowlistDecided += 1 }
+                compared += 1
+            }
+        }
+        XCTAssertGreaterThan(shortcut, compared / 10, "answers without resolving the site, despite the allowlist")
+        XCTAssertGreaterThan(allowlistDecided, 10, "the allowlist decides on its sites, and --explain says so")
+    }
+
     func testAnswersFromRBCEqualAnswersFromJSON() throws {
         var g = CorpusGenerator(seed: seed &+ 1)
         var compared = 0

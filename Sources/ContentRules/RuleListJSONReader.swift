@@ -32,6 +32,7 @@ private struct Reader {
     let bytes: UnsafeBufferPointer<UInt8>
     var index = 0
     var utf16Scratch: [UInt16] = []
+    var utf8Scratch: [UInt8] = []
 
     init(bytes: UnsafeBufferPointer<UInt8>) { self.bytes = bytes }
 
@@ -204,7 +205,50 @@ private struct Reader {
             index += 1
         }
         guard index < bytes.count else { throw error("unterminated string", at: open) }
-        // Slow path: decode to UTF-16 code units, which is what WTF's escapes produce.
+        return try parseEscapedString(open: open, contentStart: contentStart)
+    }
+
+    /// A string with escapes, from its first backslash. The one-byte escapes (a regex's `\\.`, in every
+    /// url-filter of a TDS list) are written as UTF-8; a `\u` or `\x` escape gives UTF-16 code units (WTF's,
+    /// lone surrogates included), so the string is then read again through UTF-16. Invalid UTF-8 is repaired
+    /// alike either way: an ASCII escape never splits an ill-formed sequence.
+    private mutating func parseEscapedString(open: Int, contentStart: Int) throws -> String {
+        utf8Scratch.removeAll(keepingCapacity: true)
+        var runStart = contentStart
+        while index < bytes.count {
+            let b = bytes[index]
+            if b == UInt8(ascii: "\"") {
+                utf8Scratch.append(contentsOf: bytes[runStart..<index])
+                index += 1
+                return String(decoding: utf8Scratch, as: UTF8.self)
+            }
+            if b != UInt8(ascii: "\\") { index += 1; continue }
+            utf8Scratch.append(contentsOf: bytes[runStart..<index])
+            guard index + 1 < bytes.count else { throw error("unterminated string", at: open) }
+            let e = bytes[index + 1]
+            switch e {
+            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8Scratch.append(e)
+            case UInt8(ascii: "b"): utf8Scratch.append(0x08)
+            case UInt8(ascii: "f"): utf8Scratch.append(0x0C)
+            case UInt8(ascii: "n"): utf8Scratch.append(0x0A)
+            case UInt8(ascii: "r"): utf8Scratch.append(0x0D)
+            case UInt8(ascii: "t"): utf8Scratch.append(0x09)
+            case UInt8(ascii: "v"): utf8Scratch.append(0x0B)
+            case UInt8(ascii: "x"), UInt8(ascii: "u"):
+                index = contentStart
+                while bytes[index] != UInt8(ascii: "\\") { index += 1 }
+                return try parseStringThroughUTF16(open: open, contentStart: contentStart)
+            default:
+                throw error("invalid escape sequence '\\\(Character(Unicode.Scalar(e)))'", at: index)
+            }
+            index += 2
+            runStart = index
+        }
+        throw error("unterminated string", at: open)
+    }
+
+    /// As `parseEscapedString`, decoding to UTF-16 code units, which is what WTF's escapes produce.
+    private mutating func parseStringThroughUTF16(open: Int, contentStart: Int) throws -> String {
         utf16Scratch.removeAll(keepingCapacity: true)
         utf16Scratch.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self).utf16)
         var runStart = index

@@ -37,7 +37,12 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     public static func parse(utf8 input: UnsafeBufferPointer<UInt8>) -> CanonicalURL? {
-        if let fast = alreadyCanonical(input) { return fast }
+        parse(utf8: input, plainHost: plainHost(input))
+    }
+
+    /// As `parse(utf8:)`, given `plainHost(input)` (a caller that read it already).
+    static func parse(utf8 input: UnsafeBufferPointer<UInt8>, plainHost plain: (schemeEnd: Int, hostRange: Range<Int>)?) -> CanonicalURL? {
+        if let plain, let fast = alreadyCanonical(input, plainHost: plain) { return fast }
         return parseWithoutShortcut(Array(input))
     }
 
@@ -50,7 +55,11 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     /// The common case, decided in one pass: an http(s) URL that WebKit's parser would leave as it is
     /// (lowercase plain host without port, no dot segments, nothing to percent-encode).
     static func alreadyCanonical(_ u: UnsafeBufferPointer<UInt8>) -> CanonicalURL? {
-        guard let (schemeEnd, hostRange) = plainHost(u) else { return nil }
+        plainHost(u).flatMap { alreadyCanonical(u, plainHost: $0) }
+    }
+
+    private static func alreadyCanonical(_ u: UnsafeBufferPointer<UInt8>, plainHost: (schemeEnd: Int, hostRange: Range<Int>)) -> CanonicalURL? {
+        let (schemeEnd, hostRange) = plainHost
         let n = u.count, hostEnd = hostRange.upperBound
         var p = hostEnd
         // Path: no dot segments, nothing from the path percent-encode set, no backslash.

@@ -99,11 +99,13 @@ public struct MatchBatch {
         // rest of the URL is read: when the URL is valid they begin its serialization, and when it is not, WebKit
         // reports nothing for it either.
         let raw = bytes(f.url)
-        if decider == .automaton, let (_, host) = CanonicalURL.plainHost(raw), reportsNothing(raw, hostEnd: host.upperBound, deciding: deciding) {
+        let plain = CanonicalURL.plainHost(raw)
+        if decider == .automaton, let (_, host) = plain, reportsNothing(raw, hostEnd: host.upperBound, deciding: deciding) {
             return (request, nil)
         }
-        let url = CanonicalURL.parse(utf8: raw)
-        if decider == .automaton, engine.reportsNothing(for: url, deciding: deciding) { return (request, nil) }
+        let url = CanonicalURL.parse(utf8: raw, plainHost: plain)
+        // A valid URL with a plain host serializes with the bytes just asked about: no need to ask again.
+        if decider == .automaton, plain == nil || url == nil, engine.reportsNothing(for: url, deciding: deciding) { return (request, nil) }
         let load = try ResourceLoad(url: url, rawURL: raw, topURL: bytes(f.topURL), frameURL: f.frameURL.map(bytes),
                                     resourceType: type, loadContext: context, requestMethod: f.requestMethod.map(string),
                                     resolver: engine.resolver)

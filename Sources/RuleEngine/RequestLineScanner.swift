@@ -23,6 +23,15 @@ enum RequestLineScanner {
                             loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
     }
 
+    /// True when a byte of `w` is '"', '\\' or below 0x20 (bytes of 0x80 and above are none of these). Each test
+    /// is the classic "has a zero byte" trick: exact as to whether any byte qualifies.
+    @inline(__always) static func hasQuoteBackslashOrControl(_ w: UInt64) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
+        let below20 = (w &- 0x2020_2020_2020_2020) & ~w & highs
+        return (hasZero(w ^ 0x2222_2222_2222_2222) | hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C) | below20) != 0
+    }
+
     private static let url = Array("url".utf8)
     private static let topURL = Array("topURL".utf8)
     private static let frameURL = Array("frameURL".utf8)
@@ -49,6 +58,15 @@ enum RequestLineScanner {
             let start = i + 1
             var j = start
             var high: UInt8 = 0
+            // Eight bytes at a time while none of them is a quote, a backslash or a control character.
+            var highWord: UInt64 = 0
+            while j + 8 <= n {
+                let w = line.loadUnaligned(fromByteOffset: j, as: UInt64.self)
+                if hasQuoteBackslashOrControl(w) { break }
+                highWord |= w
+                j += 8
+            }
+            if highWord & 0x8080_8080_8080_8080 != 0 { high = 0x80 }
             while j < n {
                 let b = line[j]
                 if b == UInt8(ascii: "\"") {

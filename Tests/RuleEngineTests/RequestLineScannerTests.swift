@@ -81,4 +81,30 @@ final class RequestLineScannerTests: XCTestCase {
         XCTAssertNil(key.withUnsafeBytes { RequestLineScanner.decode($0) })
         XCTAssertThrowsError(try key.withUnsafeBytes { try MatchRequest.decode(line: $0) })
     }
+
+    /// The word-at-a-time test against its definition, byte by byte, on words built from the bytes that matter
+    /// around each boundary (the trick's borrows are where it could go wrong).
+    func testTheWordTestFindsAQuoteABackslashOrAControlByteExactly() {
+        let interesting: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0x9F, 0xA0, 0xA2, 0xDC, 0xFF, 0x61]
+        var rng = SystemRandomNumberGenerator()
+        for round in 0..<200_000 {
+            var bytes = (0..<8).map { _ in interesting.randomElement(using: &rng)! }
+            if round % 3 == 0 { bytes = bytes.map { $0 | 0x40 } }  // mostly harmless words too
+            let w = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
+            let expected = bytes.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
+            XCTAssertEqual(RequestLineScanner.hasQuoteBackslashOrControl(w), expected, "\(bytes)")
+        }
+    }
+
+    /// Lines whose strings put the quote, an escape, a control byte or a non-ASCII byte at every offset from a
+    /// word boundary: the scanner reads eight bytes at a time until one of them is special.
+    func testEveryOffsetOfASpecialByte() {
+        for length in 0..<20 {
+            for special in ["", "\\/", "\u{1}", "é", "\u{7F}"] {
+                let url = String(repeating: "a", count: length) + special + "bcdefghij"
+                let line = #"{"url":""# + url + #"","topURL":"https://b.com/","resourceType":"image"}"#
+                check(line, fast: !(special.hasPrefix("\\") || special == "\u{1}"))
+            }
+        }
+    }
 }

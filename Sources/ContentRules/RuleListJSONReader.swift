@@ -226,14 +226,13 @@ private struct Reader {
             utf8Scratch.append(contentsOf: bytes[runStart..<index])
             guard index + 1 < bytes.count else { throw error("unterminated string", at: open) }
             let e = bytes[index + 1]
+            if let byte = Self.oneByteEscape(e) {
+                utf8Scratch.append(byte)
+                index += 2
+                runStart = index
+                continue
+            }
             switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf8Scratch.append(e)
-            case UInt8(ascii: "b"): utf8Scratch.append(0x08)
-            case UInt8(ascii: "f"): utf8Scratch.append(0x0C)
-            case UInt8(ascii: "n"): utf8Scratch.append(0x0A)
-            case UInt8(ascii: "r"): utf8Scratch.append(0x0D)
-            case UInt8(ascii: "t"): utf8Scratch.append(0x09)
-            case UInt8(ascii: "v"): utf8Scratch.append(0x0B)
             case UInt8(ascii: "x"), UInt8(ascii: "u"):
                 index = contentStart
                 while bytes[index] != UInt8(ascii: "\\") { index += 1 }
@@ -241,10 +240,22 @@ private struct Reader {
             default:
                 throw error("invalid escape sequence '\\\(Character(Unicode.Scalar(e)))'", at: index)
             }
-            index += 2
-            runStart = index
         }
         throw error("unterminated string", at: open)
+    }
+
+    /// What WTF's one-byte escapes stand for: `\"`, `\\`, `\/`, `\b`, `\f`, `\n`, `\r`, `\t`, `\v`.
+    private static func oneByteEscape(_ e: UInt8) -> UInt8? {
+        switch e {
+        case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): e
+        case UInt8(ascii: "b"): 0x08
+        case UInt8(ascii: "f"): 0x0C
+        case UInt8(ascii: "n"): 0x0A
+        case UInt8(ascii: "r"): 0x0D
+        case UInt8(ascii: "t"): 0x09
+        case UInt8(ascii: "v"): 0x0B
+        default: nil
+        }
     }
 
     /// As `parseEscapedString`, decoding to UTF-16 code units, which is what WTF's escapes produce.
@@ -265,14 +276,12 @@ private struct Reader {
             let escapeStart = index
             let e = bytes[index + 1]
             index += 2
+            if let byte = Self.oneByteEscape(e) {
+                utf16Scratch.append(UInt16(byte))
+                runStart = index
+                continue
+            }
             switch e {
-            case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): utf16Scratch.append(UInt16(e))
-            case UInt8(ascii: "b"): utf16Scratch.append(0x08)
-            case UInt8(ascii: "f"): utf16Scratch.append(0x0C)
-            case UInt8(ascii: "n"): utf16Scratch.append(0x0A)
-            case UInt8(ascii: "r"): utf16Scratch.append(0x0D)
-            case UInt8(ascii: "t"): utf16Scratch.append(0x09)
-            case UInt8(ascii: "v"): utf16Scratch.append(0x0B)
             case UInt8(ascii: "x"), UInt8(ascii: "u"):
                 let digits = e == UInt8(ascii: "x") ? 2 : 4
                 guard index + digits <= bytes.count else { throw error("truncated escape sequence", at: escapeStart) }

@@ -49,15 +49,12 @@ public struct LineReader {
         while true {
             if let line = nextBufferedLine(tooLong: skipping) { return line }
             if eof { return lastLine(tooLong: skipping) }
-            if start > 0 {
-                buffer.removeSubrange(0..<start)
-                start = 0
-            }
-            if buffer.count > maximumLineLength {
+            var rest = buffer.count - start
+            if rest > maximumLineLength {
                 skipping = true
-                buffer.removeAll(keepingCapacity: true)
+                rest = 0
             }
-            try readChunk()
+            try refill(keeping: rest)
         }
     }
 
@@ -91,21 +88,28 @@ public struct LineReader {
         return nil
     }
 
-    private mutating func readChunk() throws {
-        while true {
-            let old = buffer.count
-            buffer.reserveCapacity(old + chunk)
-            buffer.append(contentsOf: repeatElement(0, count: chunk))
-            let n = buffer.withUnsafeMutableBytes { read(fd, $0.baseAddress! + old, chunk) }
-            if n < 0 {
-                buffer.removeSubrange(old...)
-                if errno == EINTR { continue }
-                throw FileError(path: path, reason: String(cString: strerror(errno)))
+    /// Reads the next chunk into a new buffer that starts with the last `rest` bytes of this one (the start of
+    /// a line). Lines already returned share the old buffer's storage and keep it alive: nothing else is copied,
+    /// and no byte is written twice. The read grows with `rest`, so a long line is read in linear time, and the
+    /// buffer never exceeds twice `maximumLineLength` plus a chunk.
+    private mutating func refill(keeping rest: Int) throws {
+        let size = Swift.max(chunk, rest)
+        var n = 0
+        let refilled = try [UInt8](unsafeUninitializedCapacity: rest + size) { dst, count in
+            buffer.withUnsafeBufferPointer { src in
+                if rest > 0 { dst.baseAddress!.update(from: src.baseAddress! + (src.count - rest), count: rest) }
             }
-            buffer.removeSubrange((old + n)...)
-            if n == 0 { eof = true }
-            return
+            count = rest
+            while true {
+                n = read(fd, dst.baseAddress! + rest, size)
+                if n >= 0 { break }
+                if errno != EINTR { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+            }
+            count = rest + n
         }
+        buffer = refilled
+        start = 0
+        if n == 0 { eof = true }
     }
 }
 

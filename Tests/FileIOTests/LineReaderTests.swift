@@ -37,6 +37,24 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(got[2].0, "after")
     }
 
+    /// Lines are slices of the buffer they were read into; later reads go to new buffers, so every line kept
+    /// (as `match` keeps a chunk of them) still holds its bytes at the end.
+    func testLinesKeptAcrossReadsKeepTheirBytes() throws {
+        var rng = SystemRandomNumberGenerator()
+        let expected = (0..<500).map { i in String(repeating: Character(Unicode.Scalar(UInt8(97 + i % 26))), count: Int.random(in: 0...40, using: &rng)) }
+        let path = NSTemporaryDirectory() + "linereader-\(UUID().uuidString).jsonl"
+        FileManager.default.createFile(atPath: path, contents: Data(expected.joined(separator: "\n").utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        for chunk in [1, 5, 64, 1 << 16] {
+            var reader = try LineReader(path: path, chunk: chunk, maximumLineLength: 1000)
+            defer { reader.close() }
+            var kept: [LineReader.Line] = []
+            while let line = try reader.next() { kept.append(line) }
+            XCTAssertEqual(kept.map { String(decoding: $0.bytes, as: UTF8.self) }, expected, "chunk \(chunk)")
+            XCTAssertEqual(kept.map(\.number), Array(1...500))
+        }
+    }
+
     func testAMissingFileIsAnErrorNamingIt() {
         XCTAssertThrowsError(try LineReader(path: "/nonexistent/requests.jsonl")) { error in
             XCTAssertTrue(String(describing: error).hasPrefix("/nonexistent/requests.jsonl: "), "\(error)")

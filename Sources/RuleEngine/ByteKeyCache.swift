@@ -16,9 +16,10 @@ struct ByteKeyCache<Value> {
     private var keys: [UInt8] = []
     private var values: [Value?] = []
 
-    /// `slots` is rounded up to a power of two; storage is allocated on the first `put`.
+    /// `slots` is rounded up to a power of two, at least 2 (a set is two slots); storage is allocated on the
+    /// first `put`.
     init(slots: Int) {
-        var n = 1
+        var n = 2
         while n < slots { n <<= 1 }
         slotCount = n
     }

@@ -23,6 +23,13 @@ final class ByteKeyCacheTests: XCTestCase {
         XCTAssertNil(Array("https://c.example".utf8).withUnsafeBufferPointer { c.flag($0) })
     }
 
+    func testTheSmallestCacheIsOneSetOfTwo() {
+        var c = ByteKeyCache<Int>(slots: 1)
+        for (i, k) in ["a", "b", "c"].enumerated() { put(&c, k, i) }
+        XCTAssertEqual([get(c, "a"), get(c, "b"), get(c, "c")].compactMap { $0 }.count, 2, "two ways, the oldest key evicted")
+        XCTAssertEqual(get(c, "c"), 2)
+    }
+
     func testKeysTooLongAreNeverCached() {
         var c = ByteKeyCache<Int>(slots: 16)
         let long = String(repeating: "a", count: ByteKeyCache<Int>.keyWidth)

@@ -90,10 +90,10 @@ public struct LineReader {
 
     /// Reads the next chunk into a new buffer that starts with the last `rest` bytes of this one (the start of
     /// a line). Lines already returned share the old buffer's storage and keep it alive: nothing else is copied,
-    /// and no byte is written twice. The read grows with `rest`, so a long line is read in linear time, and the
-    /// buffer never exceeds twice `maximumLineLength` plus a chunk.
+    /// and no byte is written twice. The read grows with `rest` (so a long line is read in linear time) up to
+    /// where the buffer would exceed `maximumLineLength` plus a chunk (`rest` is at most `maximumLineLength`).
     private mutating func refill(keeping rest: Int) throws {
-        let size = Swift.max(chunk, rest)
+        let size = Swift.max(chunk, Swift.min(rest, maximumLineLength + chunk - rest))
         var n = 0
         let refilled = try [UInt8](unsafeUninitializedCapacity: rest + size) { dst, count in
             buffer.withUnsafeBufferPointer { src in

@@ -55,6 +55,24 @@ final class LineReaderTests: XCTestCase {
         }
     }
 
+    /// However long a line, the buffer stays within the longest line allowed plus a chunk.
+    func testTheBufferIsBoundedByTheLineLimit() throws {
+        let path = NSTemporaryDirectory() + "linereader-\(UUID().uuidString).jsonl"
+        let text = "a\n" + String(repeating: "z", count: 5000) + "\n" + String(repeating: "y", count: 90) + "\nend"
+        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        var reader = try LineReader(path: path, chunk: 7, maximumLineLength: 100)
+        defer { reader.close() }
+        var got: [(Int, Bool)] = [], largest = 0
+        while let line = try reader.next() {
+            got.append((line.bytes.count, line.tooLong))
+            largest = max(largest, reader.buffer.count)
+        }
+        XCTAssertEqual(got.map(\.1), [false, true, false, false])
+        XCTAssertEqual(got[2].0, 90)
+        XCTAssertLessThanOrEqual(largest, 100 + 7)
+    }
+
     func testAMissingFileIsAnErrorNamingIt() {
         XCTAssertThrowsError(try LineReader(path: "/nonexistent/requests.jsonl")) { error in
             XCTAssertTrue(String(describing: error).hasPrefix("/nonexistent/requests.jsonl: "), "\(error)")

@@ -43,10 +43,10 @@ public final class LoadedRuleList {
     /// empty an answer; they never add an action to it.
     let flaggedUniversalOnlyIgnorePrevious: Bool
 
-    // Where the automata stand after a URL's scheme and host: the rest of a URL resumes from there. Sites and
-    // trackers repeat across requests, and the automata of host-anchored rules mostly stop at the host's end,
-    // so a cached prefix often answers without reading the URL's path at all. The values are pure functions
-    // of the prefix, so the caches change nothing but speed.
+    // Where the automata stand after a URL's host and the byte after it (`prefixEnd`): the rest of a URL resumes
+    // from there. Sites and trackers repeat across requests, and the automata of host-anchored rules stop at
+    // that byte, so a cached prefix often answers without reading the URL's path at all. The values are pure
+    // functions of the prefix, so the caches change nothing but speed.
     private var urlPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 15)
     private var topPrefixes = ByteKeyCache<ConditionPrefix>(slots: 1 << 17)
     private var framePrefixes = ByteKeyCache<ConditionPrefix>(slots: 1 << 12)
@@ -221,8 +221,8 @@ public final class LoadedRuleList {
         return prefix
     }
 
-    /// True when this list reports no action for any load of a URL whose serialization starts with `head` (its
-    /// scheme and host): no universal action or stylesheet, and the url automata all stop within `head` having
+    /// True when this list reports no action for any load of a URL whose serialization starts with `head` (up to
+    /// `prefixEnd`: `scheme://host/`): no universal action or stylesheet, and the url automata all stop within `head` having
     /// reached no action. Universal rules with flags are allowed when they are all ignore-previous-rules, unless
     /// `deciding`: one of them may then be the rule that decided (an allowlisted site), with no action reported.
     func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {

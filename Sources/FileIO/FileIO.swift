@@ -160,9 +160,9 @@ extension FileIO {
 }
 
 extension FileIO {
-    /// Bytes set aside during a run and read back later: a temporary file in $TMPDIR (else /tmp), unlinked as
-    /// soon as it is created, so it is gone when the process ends however it ends, and no other program sees
-    /// it. Appends go to the end; `read` gets any range written so far.
+    /// Bytes set aside during a run and read back later: a temporary file in NSTemporaryDirectory() ($TMPDIR,
+    /// else /tmp), unlinked as soon as it is created, so it is gone when the process ends however it ends, and
+    /// no other program sees it. Appends go to the end; `read` gets any range written so far.
     public final class ScratchFile: @unchecked Sendable {
         private let fd: Int32
         /// Where the file was created (it has no name any more), for error messages.
@@ -170,8 +170,8 @@ extension FileIO {
         public private(set) var size = 0
 
         public init() throws {
-            let env = ProcessInfo.processInfo.environment["TMPDIR"] ?? ""
-            directory = env.isEmpty ? "/tmp" : env
+            let temporary = NSTemporaryDirectory()
+            directory = temporary.hasSuffix("/") ? String(temporary.dropLast()) : temporary
             var template = Array((directory + "/radarblock-scratch-XXXXXX").utf8CString)
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else {

@@ -87,19 +87,19 @@ public final class LoadedRuleList {
             throw RuleEngineError("universal action location \(u) is not an action")
         }
         ruleActionID = compiled.rules.map(\.actionID)
-        var universalRule = [Int32](repeating: -1, count: actions.count)
-        for id in url.universalFlagFree {
+        /// The rule a universal id names, and the index of that rule's action.
+        func ruleAndAction(_ id: UInt64) throws -> (rule: Int, action: Int) {
             let rule = Int(UInt32(truncatingIfNeeded: id))
             guard rule < compiled.rules.count else { throw RuleEngineError("universal id \(id) names no rule") }
-            let a = Int(at[Int(compiled.rules[rule].actionLocation)])
+            return (rule, Int(at[Int(compiled.rules[rule].actionLocation)]))
+        }
+        var universalRule = [Int32](repeating: -1, count: actions.count)
+        for id in url.universalFlagFree {
+            let (rule, a) = try ruleAndAction(id)
             universalRule[a] = max(universalRule[a], Int32(rule))
         }
         universalRuleOfAction = universalRule
-        flaggedUniversalOnlyIgnorePrevious = try url.universalWithFlags.allSatisfy { id in
-            let rule = Int(UInt32(truncatingIfNeeded: id))
-            guard rule < compiled.rules.count else { throw RuleEngineError("universal id \(id) names no rule") }
-            return actions[Int(at[Int(compiled.rules[rule].actionLocation)])].kind == .ignorePreviousRules
-        }
+        flaggedUniversalOnlyIgnorePrevious = try url.universalWithFlags.allSatisfy { actions[try ruleAndAction($0).action].kind == .ignorePreviousRules }
     }
 
     private init(sharing other: LoadedRuleList) {
@@ -221,9 +221,9 @@ public final class LoadedRuleList {
         return prefix
     }
 
-    /// True when this list reports no action for any load of a URL whose serialization starts with `head` (up to
-    /// `prefixEnd`: `scheme://host/`): no universal action or stylesheet, and the url automata all stop within `head` having
-    /// reached no action. Universal rules with flags are allowed when they are all ignore-previous-rules, unless
+    /// True when this list reports no action for any load of a URL whose serialization starts with `head` (up
+    /// to `prefixEnd`: `scheme://host/`): no universal action or stylesheet, and the url automata all stop
+    /// within `head` having reached no action. Universal rules with flags are allowed when they are all ignore-previous-rules, unless
     /// `deciding`: one of them may then be the rule that decided (an allowlisted site), with no action reported.
     func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
         guard universal.isEmpty, stylesheet.isEmpty,

@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "TdsGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
         .target(name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
-        .target(name: "RuleEngine", dependencies: ["FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
+        .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler"]),
         .target(name: "WebKitBridge"),

@@ -31,11 +31,26 @@ public enum FileIO {
         let fd = open(path, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))") }
         defer { close(fd) }
-        return try readToEnd(fd: fd, path: path)
+        return try readToEnd(fd: fd, path: path, sizeHint: Int(info.st_size))
     }
 
-    private static func readToEnd(fd: Int32, path: String) throws -> [UInt8] {
-        var bytes: [UInt8] = []
+    /// Reads straight into the array when the size is known (a regular file), with no copy through a chunk; a
+    /// file that grew, or a pipe, is read on in chunks.
+    private static func readToEnd(fd: Int32, path: String, sizeHint: Int = 0) throws -> [UInt8] {
+        var atEnd = false
+        // One byte more than the hint, so that a file of the size given is known to end without a second array.
+        var bytes = try [UInt8](unsafeUninitializedCapacity: max(sizeHint, 0) + 1) { buffer, count in
+            while count < buffer.count {
+                let n = Glibc.read(fd, buffer.baseAddress! + count, buffer.count - count)
+                if n == 0 { atEnd = true; return }
+                if n < 0 {
+                    if errno == EINTR { continue }
+                    throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
+                }
+                count += n
+            }
+        }
+        if atEnd { return bytes }
         var chunk = [UInt8](repeating: 0, count: 1 << 16)
         while true {
             let n = chunk.withUnsafeMutableBytes { Glibc.read(fd, $0.baseAddress!, $0.count) }
@@ -44,7 +59,7 @@ public enum FileIO {
                 if errno == EINTR { continue }
                 throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
             }
-            // Larger chunks once the file is known to be big, so reading stays linear with few system calls.
+            // Larger chunks once the input is known to be big, so reading stays linear with few system calls.
             bytes.append(contentsOf: chunk[0..<n])
             if n == chunk.count && chunk.count < (1 << 22) { chunk = [UInt8](repeating: 0, count: chunk.count * 4) }
         }

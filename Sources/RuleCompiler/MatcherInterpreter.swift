@@ -107,6 +107,17 @@ public struct Matcher: Sendable {
     /// Where the DFAs stand after `prefix` (see MatcherPrefix).
     public func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix { program.prefix(prefix) }
 
+    /// The prefix of every head after which the DFAs report nothing (`reportsNothing`), as a new object: a
+    /// cache can store one per thread instead of one per head.
+    public func nothingPrefix() -> MatcherPrefix { MatcherPrefix(words: [Int32](repeating: -1, count: program.roots.count)) }
+
+    /// True when every DFA stopped within the prefix: the rest of the URL cannot add an id.
+    public func isFinal(_ p: MatcherPrefix) -> Bool { !p.words[..<program.roots.count].contains { $0 >= 0 } }
+
+    /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags: all stopped,
+    /// having reached no action list.
+    public func reportsNothing(_ p: MatcherPrefix) -> Bool { p.words.count == program.roots.count && isFinal(p) }
+
     /// All ids whose pattern matches prefix + `rest`, where `prefix` is what `prefix(_:)` returned for the
     /// URL's first bytes: the same ids as `match` on the whole URL.
     public func match(resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
@@ -329,7 +340,7 @@ struct MatcherProgram: Sendable {
                 words[d] = Int32(state)
             }
         }
-        return MatcherPrefix(words: words, dfaCount: roots.count)
+        return MatcherPrefix(words: words)
     }
 
     /// Continues the DFAs from `prefix` over the rest of the URL: the same ids as `run` on prefix + rest.
@@ -415,15 +426,9 @@ struct MatcherProgram: Sendable {
 /// the URL, the same ids as a whole run. Pure data, so a cache can hold it for every URL sharing the prefix.
 public struct MatcherPrefix: Sendable {
     /// Per DFA its state, or -1 when it stopped within the prefix; then the action lists reached within the
-    /// prefix (ids not yet tested against request flags). One array, so a cached prefix is one object to reach.
+    /// prefix (ids not yet tested against request flags). One array, a word in all, so that a cached prefix is
+    /// one object to reach and fits a cache slot beside its key.
     let words: [Int32]
-    let dfaCount: Int
-
-    /// True when every DFA stopped within the prefix: the rest of the URL cannot add an id.
-    public var isFinal: Bool { !words[..<dfaCount].contains { $0 >= 0 } }
-
-    /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags.
-    public var reportsNothing: Bool { words.count == dfaCount && isFinal }
 }
 
 /// The action lists of a matcher, and the request flags their ids are tested against.

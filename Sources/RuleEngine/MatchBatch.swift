@@ -89,12 +89,11 @@ public struct MatchBatch {
         }
         func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[r]) }
         func string(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
-        let type = string(f.resourceType), context = f.loadContext.map(string)
         let request = format == .text
-            ? MatchRequest(url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string), resourceType: type,
-                           loadContext: context, requestMethod: f.requestMethod.map(string))
+            ? MatchRequest(url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string), resourceType: string(f.resourceType),
+                           loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
             : nil
-        try ResourceLoad.checkNames(resourceType: type, loadContext: context)
+        let names = try LoadNames(resourceType: bytes(f.resourceType), loadContext: f.loadContext.map(bytes))
         // Explain's cross-check reads every request in full. A plain scheme and host decide "nothing" before the
         // rest of the URL is read: when the URL is valid they begin its serialization, and when it is not, WebKit
         // reports nothing for it either.
@@ -103,12 +102,12 @@ public struct MatchBatch {
         if decider == .automaton, let (_, host) = plain, reportsNothing(raw, hostEnd: host.upperBound, deciding: deciding) {
             return (request, nil)
         }
+        if decider == .automaton { engine.prefetchSite(topURL: bytes(f.topURL)) }
         let url = CanonicalURL.parse(utf8: raw, plainHost: plain)
         // A valid URL with a plain host serializes with the bytes just asked about: no need to ask again.
         if decider == .automaton, plain == nil || url == nil, engine.reportsNothing(for: url, deciding: deciding) { return (request, nil) }
-        let load = try ResourceLoad(url: url, rawURL: raw, topURL: bytes(f.topURL), frameURL: f.frameURL.map(bytes),
-                                    resourceType: type, loadContext: context, requestMethod: f.requestMethod.map(string),
-                                    resolver: engine.resolver)
+        let load = ResourceLoad(url: url, rawURL: raw, topURL: bytes(f.topURL), frameURL: f.frameURL.map(bytes), names: names,
+                                requestMethod: f.requestMethod.map(string), resolver: engine.resolver)
         return (request, load)
     }
 

@@ -99,26 +99,40 @@ public enum ResourceTypeMapping {
         "websocket": ResourceTypeName.webSocket, "csp-report": ResourceTypeName.cspReport, "other": ResourceTypeName.other,
     ]
 
-    private static let bits: [String: UInt32] = {
-        var d: [String: UInt32] = [:]
-        for (name, webKit, _) in table where !webKit.contains("|") { d[name] = webKitTypes[webKit]! }
-        return d
-    }()
-
     /// The WebKit ResourceType bit for a request's type name; "document" needs the load context.
     public static func resourceType(_ name: String, mainFrameContext: Bool) -> UInt32? {
-        // The common names without hashing (this runs once per request).
-        switch name {
-        case "script": return ResourceTypeName.script
-        case "image": return ResourceTypeName.image
-        case "style-sheet", "stylesheet": return ResourceTypeName.styleSheet
-        case "xmlhttprequest", "fetch": return ResourceTypeName.fetch
-        case "sub_frame", "subdocument", "child-document": return ResourceTypeName.childDocument
-        case "main_frame", "top-document": return ResourceTypeName.topDocument
-        case "document": return mainFrameContext ? ResourceTypeName.topDocument : ResourceTypeName.childDocument
-        default: return bits[name]
-        }
+        var name = name
+        return name.withUTF8 { resourceType(utf8: $0, mainFrameContext: mainFrameContext) }
     }
+
+    /// As `resourceType(_:mainFrameContext:)`, for the name's UTF-8 bytes (a request line's, read in place).
+    /// Bytes compare as String's `==` does here: every name is ASCII without K, `;` or `` ` ``, the only ASCII
+    /// characters that another character is canonically equivalent to.
+    public static func resourceType(utf8 name: UnsafeBufferPointer<UInt8>, mainFrameContext: Bool) -> UInt32? {
+        bitOrDocument(utf8: name).map { resolve($0, mainFrameContext: mainFrameContext) }
+    }
+
+    /// The bit of a known name, 0 for "document".
+    static func bitOrDocument(utf8 name: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        guard let key = PackedName(name) else { return nil }
+        for (packed, bits) in packedBits where packed == key { return bits }
+        return nil
+    }
+
+    /// The bit of a `bitOrDocument` answer in a load context.
+    static func resolve(_ bitOrDocument: UInt32, mainFrameContext: Bool) -> UInt32 {
+        bitOrDocument != 0 ? bitOrDocument : (mainFrameContext ? ResourceTypeName.topDocument : ResourceTypeName.childDocument)
+    }
+
+    /// The table's names packed, with their bits (0: "document"), the most common first.
+    private static let packedBits: [(PackedName, UInt32)] = {
+        let first = ["script", "image", "xmlhttprequest", "fetch", "style-sheet", "stylesheet"]
+        let rows = table.sorted { (first.firstIndex(of: $0.name) ?? first.count) < (first.firstIndex(of: $1.name) ?? first.count) }
+        return rows.map { row in
+            var name = row.name
+            return (name.withUTF8 { PackedName($0)! }, row.webKit.contains("|") ? 0 : webKitTypes[row.webKit]!)
+        }
+    }()
 
     /// The help text's table.
     public static var helpTable: String {
@@ -128,6 +142,19 @@ public enum ResourceTypeMapping {
             s += left + "-> " + webKit + (note.isEmpty ? "" : "  (" + note + ")") + "\n"
         }
         return s
+    }
+}
+
+/// A name of up to 16 bytes as two words (and its length), compared without a loop: request names are short.
+struct PackedName: Equatable {
+    var low: UInt64 = 0, high: UInt64 = 0, count: Int
+
+    init?(_ bytes: UnsafeBufferPointer<UInt8>) {
+        guard bytes.count <= 16 else { return nil }
+        count = bytes.count
+        for (i, b) in bytes.enumerated() {
+            if i < 8 { low |= UInt64(b) << (8 * UInt64(i)) } else { high |= UInt64(b) << (8 * UInt64(i - 8)) }
+        }
     }
 }
 
@@ -156,40 +183,36 @@ public struct ResourceLoad: Sendable {
     /// As `init(_:resolver:)`, with the request's URL already parsed (`url` is `CanonicalURL.parse(request.url)`).
     public init(_ request: MatchRequest, url: CanonicalURL?, resolver: URLResolver? = nil) throws {
         var (u, t, f) = (request.url, request.topURL, request.frameURL)
-        self = try u.withUTF8 { u in
-            try t.withUTF8 { t in
-                func load(_ f: UnsafeBufferPointer<UInt8>?) throws -> ResourceLoad {
-                    try ResourceLoad(url: url, rawURL: u, topURL: t, frameURL: f, resourceType: request.resourceType,
-                                     loadContext: request.loadContext, requestMethod: request.requestMethod, resolver: resolver ?? URLResolver())
+        let names = try LoadNames(resourceType: request.resourceType, loadContext: request.loadContext)
+        self = u.withUTF8 { u in
+            t.withUTF8 { t in
+                func load(_ f: UnsafeBufferPointer<UInt8>?) -> ResourceLoad {
+                    ResourceLoad(url: url, rawURL: u, topURL: t, frameURL: f, names: names, requestMethod: request.requestMethod,
+                                 resolver: resolver ?? URLResolver())
                 }
-                if f == nil { return try load(nil) }
-                return try f!.withUTF8 { try load($0) }
+                if f == nil { return load(nil) }
+                return f!.withUTF8 { load($0) }
             }
         }
     }
 
-    /// A request given as its fields' UTF-8 bytes, with its URL already parsed (`url`, from `rawURL`): the path
-    /// of `match --requests`, which builds no String for the URLs.
-    public init(url: CanonicalURL?, rawURL: UnsafeBufferPointer<UInt8>, topURL: UnsafeBufferPointer<UInt8>,
-                frameURL: UnsafeBufferPointer<UInt8>?, resourceType: String, loadContext: String?, requestMethod: String?,
-                resolver: URLResolver) throws
+    /// A request given as its fields' UTF-8 bytes, with its URL already parsed (`url`, from `rawURL`) and its
+    /// names checked: the path of `match --requests`, which builds no String for the URLs.
+    init(url: CanonicalURL?, rawURL: UnsafeBufferPointer<UInt8>, topURL: UnsafeBufferPointer<UInt8>,
+         frameURL: UnsafeBufferPointer<UInt8>?, names: LoadNames, requestMethod: String?, resolver: URLResolver)
     {
-        try Self.checkNames(resourceType: resourceType, loadContext: loadContext)
         let top = resolver.top(utf8: topURL)
         let frame = frameURL.map { resolver.frame(utf8: $0) } ?? top.url
 
         let mainFrameContext: Bool
-        switch loadContext {
-        case nil:
-            if let f = frameURL {
-                mainFrameContext = (frame?.bytes ?? Array(f)) == (top.url?.bytes ?? Array(topURL))
-            } else {
-                mainFrameContext = true
-            }
-        case "top-frame": mainFrameContext = true
-        default: mainFrameContext = false
+        if let context = names.topFrameContext {
+            mainFrameContext = context
+        } else if let f = frameURL {
+            mainFrameContext = (frame?.bytes ?? Array(f)) == (top.url?.bytes ?? Array(topURL))
+        } else {
+            mainFrameContext = true
         }
-        let type = ResourceTypeMapping.resourceType(resourceType, mainFrameContext: mainFrameContext)!
+        let type = ResourceTypeMapping.resolve(names.typeBits, mainFrameContext: mainFrameContext)
         let method = requestMethod.map(Self.methodFlags) ?? 0
 
         // Evaluated with the URLs as given, whatever the type: WebKit's backend (actionsForResourceLoad) takes the
@@ -214,12 +237,47 @@ public struct ResourceLoad: Sendable {
 
     /// The request errors that do not depend on the URLs: an unknown load context, then an unknown resource type.
     public static func checkNames(resourceType: String, loadContext: String?) throws {
-        if let c = loadContext, c != "top-frame", c != "child-frame" {
-            throw RequestError("unknown loadContext \"\(c)\" (expected \"top-frame\" or \"child-frame\")")
+        _ = try LoadNames(resourceType: resourceType, loadContext: loadContext)
+    }
+}
+
+/// A request's resourceType and loadContext, checked (the request errors that do not depend on the URLs).
+struct LoadNames {
+    /// The WebKit ResourceType bit, 0 for "document" (the load context decides).
+    let typeBits: UInt32
+    /// "top-frame": true, "child-frame": false, not given: nil.
+    let topFrameContext: Bool?
+
+    /// Throws for an unknown load context, then for an unknown resource type.
+    init(resourceType: UnsafeBufferPointer<UInt8>, loadContext: UnsafeBufferPointer<UInt8>?) throws {
+        if let c = loadContext {
+            switch PackedName(c) {
+            case Self.topFrame: topFrameContext = true
+            case Self.childFrame: topFrameContext = false
+            default:
+                throw RequestError("unknown loadContext \"\(String(decoding: c, as: UTF8.self))\" (expected \"top-frame\" or \"child-frame\")")
+            }
+        } else {
+            topFrameContext = nil
         }
-        guard ResourceTypeMapping.resourceType(resourceType, mainFrameContext: true) != nil else {
-            throw RequestError("unknown resourceType \"\(resourceType)\"")
+        guard let bits = ResourceTypeMapping.bitOrDocument(utf8: resourceType) else {
+            throw RequestError("unknown resourceType \"\(String(decoding: resourceType, as: UTF8.self))\"")
         }
+        typeBits = bits
+    }
+
+    init(resourceType: String, loadContext: String?) throws {
+        var (type, context) = (resourceType, loadContext)
+        self = try type.withUTF8 { type in
+            if context == nil { return try LoadNames(resourceType: type, loadContext: nil) }
+            return try context!.withUTF8 { try LoadNames(resourceType: type, loadContext: $0) }
+        }
+    }
+
+    private static let topFrame = Self.packed("top-frame"), childFrame = Self.packed("child-frame")
+    private static func packed(_ s: String) -> PackedName {
+        var s = s
+        return s.withUTF8 { PackedName($0)! }
     }
 }
 
@@ -276,12 +334,13 @@ public final class URLResolver {
             return url.bytes[start..<url.hostRange.upperBound]
         }
     }
-    private var lastTopRaw: [UInt8]? = nil
-    private var lastTop = Top(url: nil, domainStart: nil)
-    private var lastFrameRaw: [UInt8]? = nil
-    private var lastFrame: CanonicalURL? = nil
+    // Per thread, as LoadedRuleList's caches are (each engine copy has its own resolver): unchecked for the same reason.
+    @exclusivity(unchecked) private var lastTopRaw: [UInt8]? = nil
+    @exclusivity(unchecked) private var lastTop = Top(url: nil, domainStart: nil)
+    @exclusivity(unchecked) private var lastFrameRaw: [UInt8]? = nil
+    @exclusivity(unchecked) private var lastFrame: CanonicalURL? = nil
     /// Registrable domains by host: sites repeat across a corpus, and a corpus can name a great many.
-    private var domains = ByteKeyCache<Int>(slots: 1 << 17)
+    @exclusivity(unchecked) private var domains = ByteKeyCache<Int>(slots: 1 << 17)
 
     public init() {}
 
@@ -320,6 +379,9 @@ public final class URLResolver {
         storage!.removeAll(keepingCapacity: true)
         storage!.append(contentsOf: raw)
     }
+
+    /// Starts loading the cached registrable domain of `host` (canonical bytes).
+    func prefetchDomain(host: UnsafeBufferPointer<UInt8>) { domains.prefetch(host) }
 
     public func registrableDomain(of url: CanonicalURL) -> [UInt8] {
         Top(url: url, domainStart: registrableDomainStart(of: url)).registrableDomain

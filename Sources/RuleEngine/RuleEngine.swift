@@ -24,6 +24,7 @@ public final class LoadedRuleList {
     let url: Matcher
     let top: Matcher
     let frame: Matcher
+    /// The condition automata's flag-free universal ids.
     let topUniversal: [UInt64]
     let frameUniversal: [UInt64]
     /// Action index for every blob offset that starts an action (-1 elsewhere).
@@ -47,17 +48,38 @@ public final class LoadedRuleList {
     // from there. Sites and trackers repeat across requests, and the automata of host-anchored rules stop at
     // that byte, so a cached prefix often answers without reading the URL's path at all. The values are pure
     // functions of the prefix, so the caches change nothing but speed.
-    private var urlPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 15)
-    private var topPrefixes = ByteKeyCache<ConditionPrefix>(slots: 1 << 17)
-    private var framePrefixes = ByteKeyCache<ConditionPrefix>(slots: 1 << 12)
+    //
+    // This state, the caches and scratch space below, is per thread: each thread answers with its own `copy()`,
+    // and no method that writes it re-enters another. Its accesses are left unchecked: the runtime's checks
+    // were 4% of `match --requests`, for a conflict that cannot arise.
+    @exclusivity(unchecked) private var urlPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 15)
+    // Each entry's flag is the automata's `reportsNothing` for its prefix: most sites and trackers are then
+    // answered without reading the cached prefix itself.
+    @exclusivity(unchecked) private var topPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 17)
+    @exclusivity(unchecked) private var framePrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 12)
     // Condition matches of the last top and frame URL (WebKit caches only these too).
-    private var topCache = ConditionCache()
-    private var frameCache = ConditionCache()
-    private var scratch: [UInt64] = []
-    private var ids: [UInt64] = []
-    private var locations: [UInt32] = []
+    @exclusivity(unchecked) private var topCache = ConditionCache()
+    @exclusivity(unchecked) private var frameCache = ConditionCache()
+    @exclusivity(unchecked) private var scratch: [UInt64] = []
+    @exclusivity(unchecked) private var ids: [UInt64] = []
+    @exclusivity(unchecked) private var locations: [UInt32] = []
     /// The rules of the last `actionsFor` that matched and passed their conditions.
-    private(set) var matchedRules: [Int32] = []
+    @exclusivity(unchecked) private(set) var matchedRules: [Int32] = []
+    /// What the caches store for a head after which an automaton reports nothing (every such prefix is
+    /// equal), and for the condition automata the ids of every URL with such a head (their universal ids):
+    /// made per copy, so that most entries hold no object of their own, an evicted entry releases an object in
+    /// this core's cache, and no reference count is shared by two cores.
+    private let nothing: (url: MatcherPrefix, top: NothingAnswer, frame: NothingAnswer)
+
+    struct NothingAnswer {
+        let prefix: MatcherPrefix
+        let ids: [UInt64]
+
+        init(_ m: Matcher, universal: [UInt64]) {
+            prefix = m.nothingPrefix()
+            ids = LoadedRuleList.conditionIDs(m, universal, resuming: prefix, rest: UnsafeBufferPointer(start: nil, count: 0))
+        }
+    }
 
     public init(_ compiled: CompiledRuleList) throws {
         self.compiled = compiled
@@ -66,6 +88,7 @@ public final class LoadedRuleList {
         frame = try Matcher(serialized: compiled.frameURLMatcher)
         topUniversal = top.universalFlagFree
         frameUniversal = frame.universalFlagFree
+        nothing = (url.nothingPrefix(), NothingAnswer(top, universal: topUniversal), NothingAnswer(frame, universal: frameUniversal))
         let all = try compiled.actions.withUnsafeBytes { try ActionBlob.all($0) }
         var at = [Int32](repeating: -1, count: compiled.actions.count)
         var actions: [StoredAction] = []
@@ -109,6 +132,7 @@ public final class LoadedRuleList {
         frame = other.frame
         topUniversal = other.topUniversal
         frameUniversal = other.frameUniversal
+        nothing = (url.nothingPrefix(), NothingAnswer(top, universal: topUniversal), NothingAnswer(frame, universal: frameUniversal))
         actionAt = other.actionAt
         actions = other.actions
         kinds = other.kinds
@@ -164,46 +188,49 @@ public final class LoadedRuleList {
 
     func topURLMatches(_ urlBytes: [UInt8], hostEnd: Int) -> [UInt64] {
         if let hit = topCache.get(urlBytes) { return hit }
-        let ids = conditionMatches(top, topUniversal, urlBytes, hostEnd: hostEnd, cache: &topPrefixes)
+        let ids = conditionMatches(top, topUniversal, nothing.top, urlBytes, hostEnd: hostEnd, cache: &topPrefixes)
         topCache.put(urlBytes, ids)
         return ids
     }
 
     func frameURLMatches(_ urlBytes: [UInt8], hostEnd: Int) -> [UInt64] {
         if let hit = frameCache.get(urlBytes) { return hit }
-        let ids = conditionMatches(frame, frameUniversal, urlBytes, hostEnd: hostEnd, cache: &framePrefixes)
+        let ids = conditionMatches(frame, frameUniversal, nothing.frame, urlBytes, hostEnd: hostEnd, cache: &framePrefixes)
         frameCache.put(urlBytes, ids)
         return ids
     }
 
     /// The sorted ids of a condition automaton for a URL whose host ends at `hostEnd` (0: no host).
-    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ urlBytes: [UInt8], hostEnd: Int,
-                                  cache: inout ByteKeyCache<ConditionPrefix>) -> [UInt64]
+    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ nothing: NothingAnswer, _ urlBytes: [UInt8], hostEnd: Int,
+                                  cache: inout ByteKeyCache<MatcherPrefix>) -> [UInt64]
     {
         urlBytes.withUnsafeBufferPointer { u in
-            func sorted(_ prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>) -> [UInt64] {
-                var ids: [UInt64] = []
-                m.match(resuming: prefix, rest: rest, requestFlags: webKitAllResourceFlags, into: &ids)
-                ids.append(contentsOf: universal)
-                ids.sort()
-                return ids
-            }
             let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
-            let head = UnsafeBufferPointer(rebasing: u[..<cut]), rest = UnsafeBufferPointer(rebasing: u[cut...])
-            if let hit = cache.get(head) {
-                if let ids = hit.final { return ids }
-                if let prefix = hit.partial { return sorted(prefix, rest: rest) }
+            let head = UnsafeBufferPointer(rebasing: u[..<cut])
+            let prefix: MatcherPrefix
+            switch cache.valueUnlessFlagged(head) {
+            case (true, _)?: return nothing.ids
+            case (false, let cached?)?: prefix = cached
+            default:
+                prefix = m.prefix(head)
+                if m.reportsNothing(prefix) {
+                    cache.put(head, nothing.prefix, flag: true)
+                    return nothing.ids
+                }
+                cache.put(head, prefix)
             }
-            let prefix = m.prefix(head)
-            // A prefix after which every automaton stopped has the same answer for every URL sharing it.
-            guard prefix.isFinal else {
-                cache.put(head, ConditionPrefix(final: nil, partial: prefix))
-                return sorted(prefix, rest: rest)
-            }
-            let ids = sorted(prefix, rest: UnsafeBufferPointer(start: nil, count: 0))
-            cache.put(head, ConditionPrefix(final: ids, partial: nil))
-            return ids
+            // A final prefix reads no more of the URL: the ids are those of the lists it reached.
+            return Self.conditionIDs(m, universal, resuming: prefix, rest: UnsafeBufferPointer(rebasing: u[cut...]))
         }
+    }
+
+    /// A condition automaton's sorted ids for the URL `prefix` + `rest` (run with all resource flags).
+    static func conditionIDs(_ m: Matcher, _ universal: [UInt64], resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>) -> [UInt64] {
+        var ids: [UInt64] = []
+        m.match(resuming: prefix, rest: rest, requestFlags: webKitAllResourceFlags, into: &ids)
+        ids.append(contentsOf: universal)
+        ids.sort()
+        return ids
     }
 
     /// The url automata over a URL whose host ends at `hostEnd`, from the cached prefix.
@@ -217,9 +244,13 @@ public final class LoadedRuleList {
     private func urlPrefix(_ head: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         if let hit = urlPrefixes.get(head) { return hit }
         let prefix = url.prefix(head)
-        urlPrefixes.put(head, prefix, flag: prefix.reportsNothing)
+        let reportsNothing = url.reportsNothing(prefix)
+        urlPrefixes.put(head, reportsNothing ? nothing.url : prefix, flag: reportsNothing)
         return prefix
     }
+
+    /// Starts loading the top-URL cache slot of a URL's `head` (up to `prefixEnd`).
+    func prefetchTopURL(_ head: UnsafeBufferPointer<UInt8>) { topPrefixes.prefetch(head) }
 
     /// True when this list reports no action for any load of a URL whose serialization starts with `head` (up
     /// to `prefixEnd`: `scheme://host/`): no universal action or stylesheet, and the url automata all stop
@@ -228,7 +259,7 @@ public final class LoadedRuleList {
     func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
         guard universal.isEmpty, stylesheet.isEmpty,
               !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious) else { return false }
-        return urlPrefixes.flag(head) ?? urlPrefix(head).reportsNothing
+        return urlPrefixes.flag(head) ?? url.reportsNothing(urlPrefix(head))
     }
 
     /// One list's answer: action indices in WebKit's order, and whether an ignore-previous-rules matched.
@@ -327,15 +358,6 @@ public final class LoadedRuleList {
     a.removeLast(a.count - w)
 }
 
-/// A condition automaton's answer for every URL that shares a scheme and host: the ids when the automata
-/// all stopped within them (most sites: none, which allocates nothing), else where they stand (the rest of
-/// each URL is read from there). A struct of optionals, not an enum with two payloads: such an enum keeps its
-/// case in the spare bits of the pointer, which LeakSanitizer (the fuzz targets) then cannot follow.
-struct ConditionPrefix {
-    var final: [UInt64]?
-    var partial: MatcherPrefix?
-}
-
 /// The last URL's answer (the requests of one page share their top and frame URLs).
 struct ConditionCache {
     private var lastURL: [UInt8]? = nil
@@ -408,6 +430,17 @@ public final class RuleEngine {
             reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: $0[..<prefixEnd(hostEnd: url.hostRange.upperBound, count: $0.count)]),
                            deciding: deciding)
         }
+    }
+
+    /// Starts loading the cache slots that resolving and matching a load with this top URL (raw, as a request
+    /// gives it) read: its registrable domain, and each list's top-URL automata. A request to a tracker then
+    /// waits for memory once for its site, not once per cache. Only plain hosts, whose raw bytes are the keys.
+    func prefetchSite(topURL raw: UnsafeBufferPointer<UInt8>) {
+        guard let (_, host) = CanonicalURL.plainHost(raw) else { return }
+        resolver.prefetchDomain(host: UnsafeBufferPointer(rebasing: raw[host]))
+        guard host.upperBound < raw.count, raw[host.upperBound] == UInt8(ascii: "/") else { return }
+        let head = UnsafeBufferPointer(rebasing: raw[...host.upperBound])
+        for list in lists { list.prefetchTopURL(head) }
     }
 
     /// As `reportsNothing(for:deciding:)`, given only the start of a valid URL's serialization up to

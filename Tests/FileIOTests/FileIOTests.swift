@@ -80,6 +80,26 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(try FileIO.read(fifo), payload)
     }
 
+    /// A regular file is read into an array of its size at once; every size round the first array's end
+    /// reads back whole, and a file whose size stat does not know (/proc) is read to its end too.
+    func testRegularFilesOfEverySizeReadBackWhole() throws {
+        let dir = NSTemporaryDirectory() + "fileio-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for size in [0, 1, 2, 65_535, 65_536, 65_537, 3_000_001] {
+            let bytes = [UInt8]((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+            let path = dir + "/f\(size)"
+            try FileIO.write(bytes, to: path)
+            XCTAssertEqual(try FileIO.read(path), bytes, "size \(size)")
+        }
+        var info = stat()
+        XCTAssertEqual(stat("/proc/self/status", &info), 0)
+        XCTAssertEqual(info.st_size, 0, "procfs reports no size")
+        let status = try FileIO.read("/proc/self/status")
+        XCTAssertTrue(String(decoding: status, as: UTF8.self).contains("VmRSS:"), "read to its end although stat said 0 bytes")
+        XCTAssertGreaterThan(status.count, 500)
+    }
+
     // Issue 16: a 200 MB value used to be echoed whole into stderr and issues.txt.
     func testLongMessagesKeepTheirHeadAndTailOnly() {
         let value = String(repeating: "é", count: 3_000_000)

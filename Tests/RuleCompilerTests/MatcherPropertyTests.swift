@@ -118,7 +118,7 @@ final class MatcherPropertyTests: XCTestCase {
     /// a prefix that claims to report nothing must report nothing for any continuation.
     func testResumingFromAnyPrefixEqualsTheWholeRun() throws {
         var rng = SplitMix64(seed: 0x5EED_0002)
-        var cuts = 0, nothing = 0
+        var cuts = 0, nothing = 0, finals = 0
         for round in 0..<200 {
             var builder = MatcherBuilder()
             if round % 3 == 0 { builder.maximumNFASize = 8 } // several DFAs
@@ -138,7 +138,13 @@ final class MatcherPropertyTests: XCTestCase {
                         matcher.match(resuming: prefix, rest: UnsafeBufferPointer(rebasing: $0[cut...]), requestFlags: flags, into: &resumed)
                     }
                     XCTAssertEqual(Set(resumed), whole, "url \(url) cut \(cut) flags \(flags)")
-                    if prefix.reportsNothing && !matcher.hasUniversalWithFlags {
+                    if matcher.isFinal(prefix) {
+                        var alone: [UInt64] = []
+                        matcher.match(resuming: prefix, rest: UnsafeBufferPointer(start: nil, count: 0), requestFlags: flags, into: &alone)
+                        XCTAssertEqual(Set(alone), whole, "url \(url) cut \(cut): a final prefix reads no more of the URL")
+                        finals += 1
+                    }
+                    if matcher.reportsNothing(prefix) && !matcher.hasUniversalWithFlags {
                         XCTAssertTrue(whole.isEmpty, "url \(url) cut \(cut): the prefix reports nothing, the whole run \(whole.sorted())")
                         nothing += 1
                     }
@@ -148,6 +154,7 @@ final class MatcherPropertyTests: XCTestCase {
         }
         XCTAssertGreaterThan(cuts, 20000)
         XCTAssertGreaterThan(nothing, 1000, "prefixes after which every automaton stopped should be common")
+        XCTAssertGreaterThan(finals, nothing, "final prefixes include those that reached an action")
     }
 
     func testRealisticPatterns() {

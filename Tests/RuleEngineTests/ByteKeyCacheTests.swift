@@ -23,11 +23,34 @@ final class ByteKeyCacheTests: XCTestCase {
         XCTAssertNil(Array("https://c.example".utf8).withUnsafeBufferPointer { c.flag($0) })
     }
 
-    func testTheSmallestCacheIsOneSetOfTwo() {
+    func testTheSmallestCacheIsOneSet() {
         var c = ByteKeyCache<Int>(slots: 1)
-        for (i, k) in ["a", "b", "c"].enumerated() { put(&c, k, i) }
-        XCTAssertEqual([get(c, "a"), get(c, "b"), get(c, "c")].compactMap { $0 }.count, 2, "two ways, the oldest key evicted")
-        XCTAssertEqual(get(c, "c"), 2)
+        let keys = (0...ByteKeyCache<Int>.ways).map { "k\($0)" }
+        for (i, k) in keys.enumerated() { put(&c, k, i) }
+        XCTAssertNil(get(c, keys[0]), "one set: the oldest of nine keys is evicted")
+        for (i, k) in keys.enumerated().dropFirst() { XCTAssertEqual(get(c, k), i) }
+    }
+
+    /// A cache is a value: a copy that is written to leaves the original as it was (the storage is shared
+    /// until then), and values are released with the last copy.
+    func testCopiesAreIndependent() {
+        final class Token {}
+        weak var released: Token?
+        var a = ByteKeyCache<Token>(slots: 16)
+        do {
+            let t = Token()
+            released = t
+            Array("x".utf8).withUnsafeBufferPointer { a.put($0, t) }
+        }
+        var b = a
+        Array("y".utf8).withUnsafeBufferPointer { b.put($0, Token()) }
+        XCTAssertNil(Array("y".utf8).withUnsafeBufferPointer { a.get($0) })
+        XCTAssertNotNil(Array("y".utf8).withUnsafeBufferPointer { b.get($0) })
+        XCTAssertTrue(Array("x".utf8).withUnsafeBufferPointer { a.get($0) } === Array("x".utf8).withUnsafeBufferPointer { b.get($0) })
+        a = ByteKeyCache<Token>(slots: 16)
+        XCTAssertNotNil(released, "the copy still holds the value")
+        b = ByteKeyCache<Token>(slots: 16)
+        XCTAssertNil(released, "the last copy released it")
     }
 
     func testKeysTooLongAreNeverCached() {
@@ -54,14 +77,17 @@ final class ByteKeyCacheTests: XCTestCase {
         }
         XCTAssertLessThanOrEqual(hits, 64)
         XCTAssertEqual(get(c, "https://host4999.example"), 4999, "the last key put is kept")
-        // Two keys of one slot: the first put moves to the slot's other way.
-        let keys = (0..<5000).map { "k\($0)" }
-        let slot = { (k: String) in Array(k.utf8).withUnsafeBufferPointer { Int(truncatingIfNeeded: ByteKeyCache<Int>.hash($0) >> 20) & 63 } }
-        let first = keys[0], second = keys.dropFirst().first { slot($0) == slot(first) }!
+        // The keys of one set: all eight are kept, whatever their tags; a ninth evicts the oldest, and a put
+        // of a key already there replaces its value without evicting another.
         var d = ByteKeyCache<Int>(slots: 64)
-        put(&d, first, 1)
-        put(&d, second, 2)
-        XCTAssertEqual(get(d, first), 1)
-        XCTAssertEqual(get(d, second), 2)
+        let set = { (k: String) in Array(k.utf8).withUnsafeBufferPointer { d.set(of: $0) } }
+        let same = (0..<50_000).map { "k\($0)" }.filter { set($0) == set("k0") }.prefix(ByteKeyCache<Int>.ways + 1)
+        XCTAssertEqual(same.count, ByteKeyCache<Int>.ways + 1)
+        for (i, k) in same.dropLast().enumerated() { put(&d, k, i) }
+        put(&d, same.first!, 100)
+        for (i, k) in same.dropLast().enumerated() { XCTAssertEqual(get(d, k), i == 0 ? 100 : i) }
+        put(&d, same.last!, 8)
+        XCTAssertNil(get(d, same.first!), "the oldest key of the set is the one evicted")
+        for (i, k) in same.enumerated().dropFirst() { XCTAssertEqual(get(d, k), i) }
     }
 }

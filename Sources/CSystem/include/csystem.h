@@ -1,8 +1,12 @@
 #ifndef RADARBLOCK_CSYSTEM_H
 #define RADARBLOCK_CSYSTEM_H
-/* Linux calls that Swift's Glibc module does not expose (they need _GNU_SOURCE). */
+/* Linux calls that Swift's Glibc module does not expose (they need _GNU_SOURCE), and compiler builtins that
+   Swift has no spelling for. */
 
 /* Atomically exchanges two paths (renameat2 RENAME_EXCHANGE). Returns 0 or -1 with errno set. */
 int rb_rename_exchange(const char *from, const char *to);
+
+/* Starts loading the cache line at p for reading, without waiting for it (a hint: never faults). */
+static inline void rb_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
 #endif

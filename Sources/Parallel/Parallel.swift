@@ -10,19 +10,14 @@ public enum Parallel {
         max(1, min(ProcessInfo.processInfo.activeProcessorCount, items))
     }
 
-    /// `body(i)` for every i in 0..<count on all cores; results in index order.
+    /// `body(i)` for every i in 0..<count on all cores; results in index order. Items are handed to whichever
+    /// core is free, so items of unequal cost (the DFAs of a matcher) keep every core busy.
     public static func map<T>(_ count: Int, _ body: (Int) -> T) -> [T] {
-        let workers = workers(for: count)
+        if workers(for: count) == 1 { return (0..<count).map(body) }
         var slots = [T?](repeating: nil, count: count)
         slots.withUnsafeMutableBufferPointer { buffer in
             let out = buffer  // each index is written by exactly one worker
-            DispatchQueue.concurrentPerform(iterations: workers) { w in
-                var i = w
-                while i < count {
-                    out[i] = body(i)
-                    i += workers
-                }
-            }
+            DispatchQueue.concurrentPerform(iterations: count) { i in out[i] = body(i) }
         }
         return slots.map { $0! }
     }

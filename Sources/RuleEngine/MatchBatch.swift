@@ -63,7 +63,7 @@ public struct MatchBatch {
             case .json:
                 if explainer != nil {
                     result.writeJSONLine(into: &out, closingWith: false)
-                    out.append(contentsOf: MatchBatch.decidedByKey)
+                    out.append(contentsOf: ",\"decidedBy\":".utf8)
                     explainer!.write(decidedBy, into: &out)
                     out.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
                 } else {
@@ -141,8 +141,6 @@ public struct MatchBatch {
     private func printable(_ s: String) -> String {
         s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? JSONWriter.string(.string(s)) : s
     }
-
-    static let decidedByKey = Array(",\"decidedBy\":".utf8)
 }
 
 extension MatchBatch {

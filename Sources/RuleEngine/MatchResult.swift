@@ -54,14 +54,15 @@ public struct MatchResult {
     /// Appends the answer's JSON line (with the newline) to `out`; without `closingWith`, leaves the object
     /// open for more members.
     public func writeJSONLine(into out: inout [UInt8], closingWith close: Bool = true) {
-        out.append(contentsOf: MatchResult.actionsPrefix)
+        // Literals' bytes, not static arrays: a static array's reference count is one that every core would write.
+        out.append(contentsOf: "{\"actions\":[".utf8)
         for (i, e) in entries.enumerated() {
             if i > 0 { out.append(UInt8(ascii: ",")) }
             out.append(contentsOf: lists[Int(e.list)].actionJSON[Int(e.action)])
         }
         out.append(UInt8(ascii: "]"))
         if !stylesheetLists.isEmpty {
-            out.append(contentsOf: MatchResult.stylesheetKey)
+            out.append(contentsOf: ",\"stylesheet\":".utf8)
             JSONWriter.writeString(stylesheet, into: &out)
         }
         if close { out.append(contentsOf: [UInt8(ascii: "}"), 0x0A]) }
@@ -73,7 +74,4 @@ public struct MatchResult {
         JSONWriter.writeString(message, into: &out)
         out.append(contentsOf: [UInt8(ascii: "}"), 0x0A])
     }
-
-    static let actionsPrefix = Array("{\"actions\":[".utf8)
-    static let stylesheetKey = Array(",\"stylesheet\":".utf8)
 }

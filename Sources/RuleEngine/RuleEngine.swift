@@ -136,7 +136,9 @@ public final class LoadedRuleList {
         actionAt = other.actionAt
         actions = other.actions
         kinds = other.kinds
-        actionJSON = other.actionJSON
+        // Copied, not shared: each answer appends one of these, and a shared array's reference count would be
+        // written by every core (2% of `match --requests` went to that one cache line).
+        actionJSON = other.actionJSON.map { $0.withUnsafeBufferPointer { Array($0) } }
         universal = other.universal
         ruleActionID = other.ruleActionID
         universalRuleOfAction = other.universalRuleOfAction
@@ -259,7 +261,8 @@ public final class LoadedRuleList {
     func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
         guard universal.isEmpty, stylesheet.isEmpty,
               !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious) else { return false }
-        return urlPrefixes.flag(head) ?? url.reportsNothing(urlPrefix(head))
+        // A request to a host some rule names goes on to resume the cached prefix: start loading it now.
+        return urlPrefixes.flagPrefetchingObject(head) ?? url.reportsNothing(urlPrefix(head))
     }
 
     /// One list's answer: action indices in WebKit's order, and whether an ignore-previous-rules matched.

@@ -140,7 +140,9 @@ public struct DecisionDiff: Sendable {
                          new: (DecisionSide, RuleEngine), into flips: inout [Flip]) -> Int {
         var invalid = 0
         var a = MatchResult(), b = MatchResult()
-        let resolver = URLResolver()
+        // The worker's own resolver (one per engine copy), so that registrable domains stay cached from chunk to
+        // chunk; a fresh one per call allocated its cache anew and looked every site up again.
+        let resolver = old.1.resolver
         for r in requests {
             guard (try? ResourceLoad.checkNames(resourceType: r.resourceType, loadContext: r.loadContext)) != nil else {
                 invalid += 1

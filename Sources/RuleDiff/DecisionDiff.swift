@@ -91,6 +91,8 @@ public struct DecisionDiff: Sendable {
                                progress: ((Int) -> Void)? = nil, pageBytes: Int = FlipLog.defaultPageBytes) throws -> DecisionDiff {
         var diff = DecisionDiff()
         diff.changed = FlipLog(pageBytes: pageBytes)
+        // Per side: each deciding rule's index in the log's table of rules (nil: a rule with no description).
+        var oldRules: [DecidingRule: Int?] = [:], newRules: [DecidingRule: Int?] = [:]
         // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
         try Parallel.stream(state: (old.engine, new.engine), copy: { ($0.0.copy(), $0.1.copy()) },
                             fill: { try requests.next(chunkSize, into: &$0) },
@@ -102,11 +104,12 @@ public struct DecisionDiff: Sendable {
                             },
                             consume: { partial, count in
                                 // Workers take consecutive shares: concatenating their flips keeps corpus order. Each flip
-                                // is described as it arrives, so memory holds it once.
+                                // is recorded as it arrives, so memory holds it once; each deciding rule is described and
+                                // interned once per side.
                                 for p in partial {
                                     for f in p.flips {
-                                        try diff.changed.append(DecisionChange(request: f.request, old: f.old.decision(describing: old),
-                                                                           new: f.new.decision(describing: new)))
+                                        try diff.changed.append(request: f.request, old: f.old.recorded(old, &oldRules, &diff.changed),
+                                                                new: f.new.recorded(new, &newRules, &diff.changed))
                                     }
                                 }
                                 diff.invalid += partial.reduce(0) { $0 + $1.invalid }
@@ -129,9 +132,20 @@ public struct DecisionDiff: Sendable {
         var surrogate: String?
         var decidedBy: DecidingRule?
 
-        func decision(describing side: DecisionSide) -> Decision {
-            Decision(outcome: blocked ? (surrogate != nil ? .surrogate : .blocked) : .allowed, surrogate: surrogate,
-                     rule: decidedBy.flatMap(side.describe))
+        var outcome: Decision.Outcome { blocked ? (surrogate != nil ? .surrogate : .blocked) : .allowed }
+
+        /// The decision as `log` records it, its rule interned there once per side (`known` remembers it).
+        func recorded(_ side: DecisionSide, _ known: inout [DecidingRule: Int?], _ log: inout FlipLog) -> FlipLog.RecordedDecision {
+            var rule: Int? = nil
+            if let d = decidedBy {
+                if let k = known[d] {
+                    rule = k
+                } else {
+                    rule = side.describe(d).map { log.intern($0) }
+                    known.updateValue(rule, forKey: d)
+                }
+            }
+            return FlipLog.RecordedDecision(outcome: outcome, surrogate: surrogate, rule: rule)
         }
     }
 

@@ -39,19 +39,35 @@ public struct FlipLog: Sequence, @unchecked Sendable {
     public var spilledPages: Int { pages.count }
 
     public mutating func append(_ change: DecisionChange) throws {
-        let r = change.request
+        func recorded(_ d: Decision) -> RecordedDecision {
+            RecordedDecision(outcome: d.outcome, surrogate: d.surrogate, rule: d.rule.map { intern($0) })
+        }
+        try append(request: change.request, old: recorded(change.old), new: recorded(change.new))
+    }
+
+    /// One side of a flip as the log keeps it: the deciding rule as its index from `intern`.
+    struct RecordedDecision {
+        var outcome: Decision.Outcome
+        var surrogate: String?
+        var rule: Int?
+    }
+
+    /// As `append(_:)`, with the rules already interned: a diff interns each deciding rule once, not once per
+    /// flip it decides.
+    mutating func append(request r: MatchRequest, old: RecordedDecision, new: RecordedDecision) throws {
         for s in [r.url, r.topURL, r.frameURL, r.resourceType, r.loadContext, r.requestMethod] { Record.write(s, into: &tail) }
-        for d in [change.old, change.new] {
+        for d in [old, new] {
             tail.append(d.outcome.code)
             Record.write(d.surrogate, into: &tail)
-            Record.write(d.rule.map { intern($0) + 1 } ?? 0, into: &tail)
+            Record.write(d.rule.map { $0 + 1 } ?? 0, into: &tail)
         }
         count += 1
         tailCount += 1
         if tail.count >= pageBytes { try spill() }
     }
 
-    private mutating func intern(_ rule: JSONValue) -> Int {
+    /// The index of `rule` in the table of distinct rules, added when new.
+    mutating func intern(_ rule: JSONValue) -> Int {
         let key = JSONWriter.bytes(rule)
         if let i = ruleIndex[key] { return i }
         rules.append(rule)

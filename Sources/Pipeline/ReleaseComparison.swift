@@ -178,10 +178,23 @@ public enum ReleaseComparison {
         RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
     }
 
-    /// The derived corpus and the structure of the diff, one on each core: both are single-threaded and
-    /// independent, and the decisions (on every core) need the corpus first.
+    /// The derived corpus and the structure of the diff. The decisions (on every core) need the corpus first.
+    /// Its parts are single-threaded and independent: the corpus, each side's rule keys, and the dataset diff run
+    /// on whichever core is free (the rule keys alone took longer than the corpus, and a core waited).
     public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> ([MatchRequest], Structure) {
-        Parallel.both({ derivedCorpus(old, new) }, { structure(old, new) })
+        enum Part { case corpus([MatchRequest]), keys([String]), dataset(DatasetDiff?) }
+        let parts = Parallel.map(4) { i -> Part in
+            switch i {
+            case 0: return .corpus(derivedCorpus(old, new))
+            case 1: return .keys(RuleSetDiff.keys(old.rules))
+            case 2: return .keys(RuleSetDiff.keys(new.rules))
+            default: return .dataset(datasetDiff(old, new))
+            }
+        }
+        guard case .corpus(let corpus) = parts[0], case .keys(let oldKeys) = parts[1], case .keys(let newKeys) = parts[2],
+              case .dataset(let dataset) = parts[3] else { preconditionFailure("parts in index order") }
+        let rules = RuleSetDiff.compare(oldKeys: oldKeys, newKeys: newKeys, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
+        return (corpus, (changedInputs(old, new), dataset, rules))
     }
 
     /// Changed components, the dataset diff and the rule diff.
@@ -189,14 +202,21 @@ public enum ReleaseComparison {
 
     /// Components, trackers and rules: everything but the decisions.
     static func structure(_ old: DiffSide, _ new: DiffSide) -> Structure {
+        let rules = RuleSetDiff.compare(old: old.rules, new: new.rules, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
+        return (changedInputs(old, new), datasetDiff(old, new), rules)
+    }
+
+    static func changedInputs(_ old: DiffSide, _ new: DiffSide) -> [String: ValueChange<String?>] {
         var inputs: [String: ValueChange<String?>] = [:]
         for key in Set(old.components.keys).union(new.components.keys) where old.components[key] != new.components[key] {
             inputs[key] = ValueChange(old: old.components[key], new: new.components[key])
         }
-        var dataset: DatasetDiff?
-        if let a = old.tds, let b = new.tds { dataset = DatasetDiff.compare(a, b) }
-        let rules = RuleSetDiff.compare(old: old.rules, new: new.rules, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
-        return (inputs, dataset, rules)
+        return inputs
+    }
+
+    static func datasetDiff(_ old: DiffSide, _ new: DiffSide) -> DatasetDiff? {
+        guard let a = old.tds, let b = new.tds else { return nil }
+        return DatasetDiff.compare(a, b)
     }
 
     static func decisionSide(_ side: DiffSide) -> DecisionSide {

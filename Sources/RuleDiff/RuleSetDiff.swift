@@ -21,8 +21,15 @@ public struct RuleSetDiff: Sendable, Equatable {
 
     public static func compare(old: [ContentRule], new: [ContentRule],
                                oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil) -> RuleSetDiff {
-        func keyed(_ rules: [ContentRule]) -> [String] { rules.map { JSONWriter.string($0.jsonValue) } }
-        let oldKeys = keyed(old), newKeys = keyed(new)
+        compare(oldKeys: keys(old), newKeys: keys(new), oldProvenance: oldProvenance, newProvenance: newProvenance)
+    }
+
+    /// Each rule's identity, its canonical JSON: most of a comparison's time, and independent per side.
+    public static func keys(_ rules: [ContentRule]) -> [String] { rules.map { JSONWriter.string($0.jsonValue) } }
+
+    /// As `compare(old:new:...)`, with each side's `keys` already made.
+    public static func compare(oldKeys: [String], newKeys: [String],
+                               oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil) -> RuleSetDiff {
         var remaining: [String: Int] = [:]
         for k in oldKeys { remaining[k, default: 0] += 1 }
         var diff = RuleSetDiff()

@@ -14,17 +14,19 @@ cflags=$(pkg-config --cflags icu-uc libpsl libidn2 libcrypto 2>/dev/null || true
 includes=(-I "$out/modules" -I Sources/CCrypto -I Sources/CPSL -I Sources/CIDN2 -I Sources/CICU -I Sources/CWebKitIDNA/include)
 for f in $cflags; do includes+=(-Xcc "$f"); done
 
-# C target: CWebKitIDNA (its include/ has the header; give it a module map like SwiftPM does).
-if [ ! -f "$out/modules/CWebKitIDNA/module.modulemap" ]; then
-  mkdir -p "$out/modules/CWebKitIDNA"
-  printf 'module CWebKitIDNA {\n  header "%s"\n  export *\n}\n' "$here/Sources/CWebKitIDNA/include/cwebkitidna.h" \
-    > "$out/modules/CWebKitIDNA/module.modulemap"
-fi
-objects=("$out/objects/cwebkitidna.o")
-if [ Sources/CWebKitIDNA/cwebkitidna.c -nt "$out/objects/cwebkitidna.o" ]; then
-  clang -O1 -fsanitize=fuzzer-no-link,address $cflags -I Sources/CWebKitIDNA/include -c Sources/CWebKitIDNA/cwebkitidna.c \
-    -o "$out/objects/cwebkitidna.o"
-fi
+# C targets: CWebKitIDNA and CSystem (each include/ has the header; give it a module map like SwiftPM does).
+objects=()
+for c in CWebKitIDNA CSystem; do
+  lower=$(echo "$c" | tr '[:upper:]' '[:lower:]')
+  if [ ! -f "$out/modules/$c/module.modulemap" ]; then
+    mkdir -p "$out/modules/$c"
+    printf 'module %s {\n  header "%s"\n  export *\n}\n' "$c" "$here/Sources/$c/include/$lower.h" > "$out/modules/$c/module.modulemap"
+  fi
+  objects+=("$out/objects/$lower.o")
+  if [ Sources/$c/$lower.c -nt "$out/objects/$lower.o" ] || [ Sources/$c/include/$lower.h -nt "$out/objects/$lower.o" ]; then
+    clang -O1 -fsanitize=fuzzer-no-link,address $cflags -I Sources/$c/include -c Sources/$c/$lower.c -o "$out/objects/$lower.o"
+  fi
+done
 
 # Swift modules in dependency order.
 modules=(StrictJSON FileIO Parallel Digest Domains ContentRules TrackerData RuleBuilder RuleCompiler RuleEngine Surrogates)

@@ -8,8 +8,8 @@ does), then measures, each command a separate process under /usr/bin/time (wall,
   1. the release diff with its derived corpus (every deciding rule named), beside two plain `match` runs
      of the same corpus against each side's .rbc: the diff's cost relative to just answering the corpus
      (3 alternating rounds, medians; the corpus is saved by a separate, untimed run);
-  2. `match --requests` end to end on 1,000,000 issue-shaped JSONL lines (gen_issue_requests.py), and
-     the cost of loading the .rbc alone (a one-line run);
+  2. `match --requests` end to end on 1,000,000 issue-shaped JSONL lines (gen_issue_requests.py; the best of
+     5 runs, with their median), and the cost of loading the .rbc alone (a one-line run);
   3. the release diff over 1,000,000 and 10,000,000 such requests (--requests): wall, peak RSS and the
      cost per request, whose ratio between the two sizes shows whether time grows linearly.
 Environment: SHARED; DIFF_SCALE_REQUESTS (default "1000000 10000000"); MATCH_REQUESTS (default 1000000).
@@ -105,8 +105,12 @@ def main():
     rbc = os.path.join(new, "rules.rbc")
     one = prefix(1)
     load = min(timed([rb, "match", rbc, "--requests", one]) for _ in range(3))
-    m = min(timed([rb, "match", rbc, "--requests", prefix(n_match)]) for _ in range(2))
+    # Best of 5, with the median and every run: on a shared machine a neighbour's load can slow a whole run by a
+    # third, and the best run is the one it disturbed least.
+    runs = sorted(timed([rb, "match", rbc, "--requests", prefix(n_match)]) for _ in range(5))
+    m = runs[0]
     results["match"] = {"requests": n_match, "seconds": m[0], "cpuSeconds": m[1], "rssKB": m[2], "perSecond": n_match / m[0],
+                        "medianSeconds": runs[len(runs) // 2][0], "runsSeconds": [r[0] for r in runs],
                         "loadSeconds": load[0], "rbcBytes": os.path.getsize(rbc)}
 
     # 3. Diffs over large request files.
@@ -128,10 +132,11 @@ def main():
              i["twoMatchRunsCPUSeconds"], i["seconds"] / i["twoMatchRunsSeconds"], i["cpuSeconds"] / i["twoMatchRunsCPUSeconds"]))
     print("    ratio of each round (diff / its two match runs): %s" % ", ".join("%.2fx" % x for x in i["ratios"]))
     mm = results["match"]
-    print("  match --requests, %d issue-shaped lines: %.2f s wall (%.2f s CPU) = %s requests/s end to end; "
-          "loading the %d-byte .rbc (a one-line run): %.3f s; peak RSS %.0f MiB"
-          % (mm["requests"], mm["seconds"], mm["cpuSeconds"], format(int(mm["perSecond"]), ","), mm["rbcBytes"],
-             mm["loadSeconds"], mm["rssKB"] / 1024))
+    print("  match --requests, %d issue-shaped lines: %.2f s wall (%.2f s CPU) = %s requests/s end to end (best of 5; "
+          "median %.2f s = %s/s; runs %s); loading the %d-byte .rbc (a one-line run): %.3f s; peak RSS %.0f MiB"
+          % (mm["requests"], mm["seconds"], mm["cpuSeconds"], format(int(mm["perSecond"]), ","), mm["medianSeconds"],
+             format(int(mm["requests"] / mm["medianSeconds"]), ","), ", ".join("%.2f" % x for x in mm["runsSeconds"]),
+             mm["rbcBytes"], mm["loadSeconds"], mm["rssKB"] / 1024))
     for r in results["diff"]:
         print("  diff --requests %10d: %7.2f s wall (%7.2f s CPU), peak RSS %5.0f MiB, %d flips, %.2f µs/request"
               % (r["requests"], r["seconds"], r["cpuSeconds"], r["rssKB"] / 1024, r["flips"], r["microsecondsPerRequest"]))

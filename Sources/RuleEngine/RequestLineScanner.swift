@@ -117,18 +117,15 @@ enum RequestLineScanner {
             } else {
                 return nil
             }
-            if equals(key, url) {
-                urlValue = value
-            } else if equals(key, topURL) {
-                topValue = value
-            } else if equals(key, resourceType) {
-                typeValue = value
-            } else if equals(key, frameURL) {
-                frameValue = value
-            } else if equals(key, loadContext) {
-                contextValue = value
-            } else if equals(key, requestMethod) {
-                methodValue = value
+            // The six keys have six lengths: one comparison per key.
+            switch key.count {
+            case 3: if equals(key, url) { urlValue = value }
+            case 6: if equals(key, topURL) { topValue = value }
+            case 12: if equals(key, resourceType) { typeValue = value }
+            case 8: if equals(key, frameURL) { frameValue = value }
+            case 11: if equals(key, loadContext) { contextValue = value }
+            case 13: if equals(key, requestMethod) { methodValue = value }
+            default: break
             }
             skipWhitespace()
             guard i < n else { return nil }

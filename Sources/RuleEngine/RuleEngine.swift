@@ -221,7 +221,8 @@ public final class LoadedRuleList {
                 }
                 cache.put(head, prefix)
             }
-            // A final prefix reads no more of the URL: the ids are those of the lists it reached.
+            // On from the prefix over the rest of the URL (a final prefix reads none of it: its ids are those of
+            // the lists it reached).
             return Self.conditionIDs(m, universal, resuming: prefix, rest: UnsafeBufferPointer(rebasing: u[cut...]))
         }
     }

@@ -101,7 +101,7 @@ struct DFALayoutPlan {
         self.starts = starts
         self.startsBefore = startsBefore
         order = Self.depthFirstOrder(b, offsets: offsets, k: k, w: w, noneTarget: noneTarget) {
-            Int(startsBefore[$0 >> 6]) + (starts[$0 >> 6] & ((1 << UInt64($0 & 63)) &- 1)).nonzeroBitCount
+            Self.state(at: $0, starts: starts, startsBefore: startsBefore)
         }
         var wordOf = [UInt32](repeating: 0, count: offsets.count)
         var next = 0
@@ -112,6 +112,11 @@ struct DFALayoutPlan {
         self.wordOf = wordOf
         wordCount = next
         (rows, rowOf) = Self.internRows(b, order: order, offsets: offsets, k: k)
+    }
+
+    /// The index of the state that starts at area offset `t`: a rank over the bitmap of starts.
+    private static func state(at t: Int, starts: [UInt64], startsBefore: [Int32]) -> Int {
+        Int(startsBefore[t >> 6]) + (starts[t >> 6] & ((1 << UInt64(t & 63)) &- 1)).nonzeroBitCount
     }
 
     private static func depthFirstOrder(_ b: UnsafeRawBufferPointer, offsets: [Int], k: Int, w: Int, noneTarget: UInt32,
@@ -204,13 +209,10 @@ struct DFALayoutPlan {
     /// Writes the DFA's states into `out[wordBase ..< wordBase + wordCount]`, its targets as word indices of
     /// the whole program and its rows at `rowBase` of the program's rows.
     func write(_ b: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt32>, wordBase: Int, rowBase: Int) {
-        func stateAt(_ t: Int) -> Int {
-            Int(startsBefore[t >> 6]) + (starts[t >> 6] & ((1 << UInt64(t & 63)) &- 1)).nonzeroBitCount
-        }
         // The bytecode ends with 4 bytes of padding, so a 32-bit load at any target is in bounds.
         func word(_ at: Int) -> UInt32 {
             let t = MatcherBytecode.read32(b, at) & noneTarget
-            return t == noneTarget ? MatcherProgram.none : UInt32(wordBase) + wordOf[stateAt(Int(t))]
+            return t == noneTarget ? MatcherProgram.none : UInt32(wordBase) + wordOf[Self.state(at: Int(t), starts: starts, startsBefore: startsBefore)]
         }
         var o = wordBase
         for s in order {

@@ -69,13 +69,7 @@ struct ByteKeyCache<Value> {
     /// slots are spread over megabytes, and a lookup's one cache miss is most of its cost.
     func prefetch(_ key: UnsafeBufferPointer<UInt8>) {
         guard let storage, key.count < Self.keyWidth else { return }
-        let h = Self.hash(key)
-        let set = set(h)
-        var candidates = Self.waysHolding(Self.tag(h), storage.tags[set])
-        while candidates != 0 {
-            rb_prefetch(storage.line(set * Self.ways + candidates.trailingZeroBitCount >> 3))
-            candidates &= candidates - 1
-        }
+        forEachCandidate(Self.hash(key), in: storage) { rb_prefetch(storage.line($0)); return false }
     }
 
     /// Stores `value` for `key`, in place of its old value or of the oldest entry of its set.
@@ -90,7 +84,7 @@ struct ByteKeyCache<Value> {
         let h = Self.hash(key)
         let set = set(h)
         let slot: Int
-        if let existing = find(key, in: s) {
+        if let existing = find(key, hash: h, in: s) {
             slot = existing
             s.value(slot).pointee = value
         } else {
@@ -111,15 +105,27 @@ struct ByteKeyCache<Value> {
 
     private func find(_ key: UnsafeBufferPointer<UInt8>, in s: Storage) -> Int? {
         guard key.count < Self.keyWidth else { return nil }
-        let h = Self.hash(key)
+        return find(key, hash: Self.hash(key), in: s)
+    }
+
+    private func find(_ key: UnsafeBufferPointer<UInt8>, hash h: UInt64, in s: Storage) -> Int? {
+        var found: Int? = nil
+        forEachCandidate(h, in: s) { slot in
+            if Self.holds(s.line(slot), key) { found = slot }
+            return found != nil
+        }
+        return found
+    }
+
+    /// The slots of the key's set whose tag is the key's, until `body` says stop.
+    @inline(__always)
+    private func forEachCandidate(_ h: UInt64, in s: Storage, _ body: (Int) -> Bool) {
         let set = set(h)
         var candidates = Self.waysHolding(Self.tag(h), s.tags[set])
         while candidates != 0 {
-            let slot = set * Self.ways + candidates.trailingZeroBitCount >> 3
-            if Self.holds(s.line(slot), key) { return slot }
+            if body(set * Self.ways + candidates.trailingZeroBitCount >> 3) { return }
             candidates &= candidates - 1
         }
-        return nil
     }
 
     private static func holds(_ line: UnsafeMutableRawPointer, _ key: UnsafeBufferPointer<UInt8>) -> Bool {

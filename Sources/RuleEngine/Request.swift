@@ -128,10 +128,7 @@ public enum ResourceTypeMapping {
     private static let packedBits: [(PackedName, UInt32)] = {
         let first = ["script", "image", "xmlhttprequest", "fetch", "style-sheet", "stylesheet"]
         let rows = table.sorted { (first.firstIndex(of: $0.name) ?? first.count) < (first.firstIndex(of: $1.name) ?? first.count) }
-        return rows.map { row in
-            var name = row.name
-            return (name.withUTF8 { PackedName($0)! }, row.webKit.contains("|") ? 0 : webKitTypes[row.webKit]!)
-        }
+        return rows.map { (PackedName($0.name)!, $0.webKit.contains("|") ? 0 : webKitTypes[$0.webKit]!) }
     }()
 
     /// The help text's table.
@@ -155,6 +152,12 @@ struct PackedName: Equatable {
         for (i, b) in bytes.enumerated() {
             if i < 8 { low |= UInt64(b) << (8 * UInt64(i)) } else { high |= UInt64(b) << (8 * UInt64(i - 8)) }
         }
+    }
+
+    init?(_ s: String) {
+        var s = s
+        guard let p = s.withUTF8({ PackedName($0) }) else { return nil }
+        self = p
     }
 }
 
@@ -274,11 +277,7 @@ struct LoadNames {
         }
     }
 
-    private static let topFrame = Self.packed("top-frame"), childFrame = Self.packed("child-frame")
-    private static func packed(_ s: String) -> PackedName {
-        var s = s
-        return s.withUTF8 { PackedName($0)! }
-    }
+    private static let topFrame = PackedName("top-frame")!, childFrame = PackedName("child-frame")!
 }
 
 extension ResourceLoad {

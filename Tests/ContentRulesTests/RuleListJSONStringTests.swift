@@ -4,6 +4,7 @@
 
 import ContentRules
 import StrictJSON
+import TestSupport
 import XCTest
 
 final class RuleListJSONStringTests: XCTestCase {
@@ -16,7 +17,7 @@ final class RuleListJSONStringTests: XCTestCase {
     ]
 
     func testEscapesDecodeToWTFsCodeUnits() throws {
-        var rng = SplitMix(state: 20261202)
+        var rng = SplitMix64(seed: 20261202)
         for _ in 0..<3000 {
             let n = Int.random(in: 0...8, using: &rng)
             var json = "", units: [UInt16] = []
@@ -42,17 +43,5 @@ final class RuleListJSONStringTests: XCTestCase {
                 XCTAssertEqual(String(describing: error), "line 1, " + message, json)
             }
         }
-    }
-}
-
-/// A fixed sequence of random numbers (SplitMix64), so a failure repeats.
-private struct SplitMix: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

@@ -1,3 +1,4 @@
+import TestSupport
 import XCTest
 @testable import FileIO
 
@@ -38,12 +39,15 @@ final class LineReaderTests: XCTestCase {
     }
 
     /// Lines are slices of the buffer they were read into; later reads go to new buffers, so every line kept
-    /// (as `match` keeps a chunk of them) still holds its bytes at the end.
+    /// (as `match` keeps a chunk of them) still holds its bytes at the end. Lines are terminated, so an empty
+    /// last line is a line (an unterminated file's final newline ends its last line instead).
     func testLinesKeptAcrossReadsKeepTheirBytes() throws {
-        var rng = SystemRandomNumberGenerator()
-        let expected = (0..<500).map { i in String(repeating: Character(Unicode.Scalar(UInt8(97 + i % 26))), count: Int.random(in: 0...40, using: &rng)) }
+        var rng = SplitMix64(seed: 0x11E5)
+        var expected = (0..<500).map { i in String(repeating: Character(Unicode.Scalar(UInt8(97 + i % 26))), count: Int.random(in: 0...40, using: &rng)) }
+        expected[0] = ""
+        expected[499] = ""
         let path = NSTemporaryDirectory() + "linereader-\(UUID().uuidString).jsonl"
-        FileManager.default.createFile(atPath: path, contents: Data(expected.joined(separator: "\n").utf8))
+        FileManager.default.createFile(atPath: path, contents: Data(expected.map { $0 + "\n" }.joined().utf8))
         defer { try? FileManager.default.removeItem(atPath: path) }
         for chunk in [1, 5, 64, 1 << 16] {
             var reader = try LineReader(path: path, chunk: chunk, maximumLineLength: 1000)

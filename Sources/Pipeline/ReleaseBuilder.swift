@@ -504,9 +504,9 @@ public enum ReleaseBuilder {
             ])))
             guard primary else { continue }
             set.counts["rbcBytes", default: 0] += Double(rbc.count)
-            set.counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.count)
-            set.counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.count)
-            set.counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.count)
+            set.counts["urlMatcherBytes", default: 0] += Double(compiled.urlMatcher.statistics.bytes)
+            set.counts["topURLMatcherBytes", default: 0] += Double(compiled.topURLMatcher.statistics.bytes)
+            set.counts["frameURLMatcherBytes", default: 0] += Double(compiled.frameURLMatcher.statistics.bytes)
         }
         return set
     }

@@ -28,14 +28,14 @@ public struct CompiledRuleList: Sendable, Equatable {
     /// The list's global display:none stylesheet ("" when there is none).
     public var stylesheet: String
 
-    /// Serialized automata (RuleCompiler's Matcher format).
-    public var urlMatcher: [UInt8]
-    public var topURLMatcher: [UInt8]
-    public var frameURLMatcher: [UInt8]
+    /// The automata, validated (a file's are validated once, by RBCFile.load).
+    public var urlMatcher: Matcher
+    public var topURLMatcher: Matcher
+    public var frameURLMatcher: Matcher
 
     public init(identifier: String, name: String, dataset: String?, toolVersion: String, sourceSHA256: [UInt8], source: [UInt8],
                 sourceRuleCount: Int, skippedRuleCount: Int, actions: [UInt8], rules: [CompiledRuleInfo],
-                universalActions: [UInt32], stylesheet: String, urlMatcher: [UInt8], topURLMatcher: [UInt8], frameURLMatcher: [UInt8])
+                universalActions: [UInt32], stylesheet: String, urlMatcher: Matcher, topURLMatcher: Matcher, frameURLMatcher: Matcher)
     {
         self.identifier = identifier
         self.name = name

@@ -4,7 +4,8 @@
 //   patterns ─► PrefixTree (terms interned, equal prefixes shared, ids on the last vertex)
 //            ─► batches of whole generation-root groups, ≤ maximumNFASize NFA nodes each (WebKit's NFA split)
 //            ─► NFA per batch (class alphabet) ─► subset construction (NFAToDFA) ─► DFAMinimizer
-//            ─► MatcherBytecode (one DFA per batch; universal ids kept aside)
+//            ─► compact DFA ─► MatcherLayout (the execution form) ─► MatcherBytecode (one DFA per batch;
+//               universal ids kept aside)
 //
 // Small groups are packed into the same NFA (this replaces WebKit's DFACombiner, which merges DFAs of
 // fewer than 100 nodes after the fact). A batch whose DFA grows past `stateLimit(nfaNodes)` (or past the
@@ -273,36 +274,33 @@ public struct MatcherBuilder {
         for id in universal {
             if id >> 32 == 0 { flagFree.insert(id) } else { withFlags.insert(id) }
         }
-        var out: [UInt8] = MatcherBytecode.magic
-        MatcherBytecode.append32(MatcherBytecode.formatVersion, to: &out)
-        MatcherBytecode.append32(UInt32(flagFree.count), to: &out)
-        MatcherBytecode.append32(UInt32(withFlags.count), to: &out)
-        MatcherBytecode.append32(UInt32(usedLists.count), to: &out)
+        var header: [UInt8] = MatcherBytecode.magic
+        MatcherBytecode.append32(MatcherBytecode.formatVersion, to: &header)
+        MatcherBytecode.append32(UInt32(flagFree.count), to: &header)
+        MatcherBytecode.append32(UInt32(withFlags.count), to: &header)
+        MatcherBytecode.append32(UInt32(usedLists.count), to: &header)
         let idCount = usedLists.reduce(0) { $0 + $1.count }
-        MatcherBytecode.append32(UInt32(idCount), to: &out)
-        MatcherBytecode.append32(UInt32(dfas.count), to: &out)
-        MatcherBytecode.append32(0, to: &out) // total length, patched below
-        MatcherBytecode.append32(UInt32(clamping: statistics.patterns), to: &out)
-        MatcherBytecode.append32(UInt32(clamping: statistics.nfaCount), to: &out)
-        MatcherBytecode.append32(UInt32(clamping: statistics.nfaNodes), to: &out)
-        MatcherBytecode.append32(UInt32(clamping: statistics.dfaStatesBeforeMinimization), to: &out)
-        for id in flagFree.sorted() { MatcherBytecode.append64(id, to: &out) }
-        for id in withFlags.sorted() { MatcherBytecode.append64(id, to: &out) }
-        var start: UInt32 = 0
-        for l in usedLists {
-            MatcherBytecode.append32(start, to: &out)
-            start += UInt32(l.count)
+        MatcherBytecode.append32(UInt32(idCount), to: &header)
+        MatcherBytecode.append32(UInt32(dfas.count), to: &header)
+        MatcherBytecode.append32(0, to: &header) // total length, patched by serialize
+        MatcherBytecode.append32(UInt32(clamping: statistics.patterns), to: &header)
+        MatcherBytecode.append32(UInt32(clamping: statistics.nfaCount), to: &header)
+        MatcherBytecode.append32(UInt32(clamping: statistics.nfaNodes), to: &header)
+        MatcherBytecode.append32(UInt32(clamping: statistics.dfaStatesBeforeMinimization), to: &header)
+        var starts: [UInt32] = [0]
+        for l in usedLists { starts.append(starts.last! + UInt32(l.count)) }
+        let compact = dfas.map { d -> [UInt8] in
+            var bytes: [UInt8] = []
+            MatcherBytecode.encode(d, into: &bytes)
+            return bytes + [UInt8](repeating: 0, count: MatcherBytecode.padding)
         }
-        MatcherBytecode.append32(start, to: &out)
-        for l in usedLists { for id in l { MatcherBytecode.append64(id, to: &out) } }
-        for d in dfas { MatcherBytecode.encode(d, into: &out) }
-        out += [UInt8](repeating: 0, count: MatcherBytecode.padding)
-        let total = UInt32(out.count)
-        for k in 0..<4 { out[28 + k] = UInt8(truncatingIfNeeded: total >> (8 * UInt32(k))) }
+        let program = MatcherProgram(laidOut: compact, listStarts: starts, ids: usedLists.flatMap { $0 })
+        let out = MatcherBytecode.serialize(header: header, universalFlagFree: flagFree.sorted(), universalWithFlags: withFlags.sorted(),
+                                            program: program)
         do {
-            return try Matcher(validated: out)
+            return try Matcher(serialized: out)
         } catch {
-            preconditionFailure("MatcherBuilder produced invalid bytecode: \(error)")
+            preconditionFailure("MatcherBuilder produced an invalid matcher: \(error)")
         }
     }
 }

@@ -1,5 +1,10 @@
 // MatcherBytecode: the serialized form of a Matcher (one pattern family), embedded in .rbc files.
-// Changing anything below is a format change: bump `MatcherBytecode.formatVersion`.
+// Changing anything below is a format change: bump `MatcherBytecode.formatVersion` (and RBCFile's).
+//
+// Since format version 2 a file holds the execution form itself (MatcherProgram, MatcherInterpreter.swift):
+// a load validates it and copies it, and plans nothing. Version 1 held each DFA in a compact form that every
+// load laid out again; that was two thirds of the time `match` took to load the iOS list. The compact form
+// (`encode`, below) is now only the compiler's step between a DFA and its layout (MatcherLayout.swift).
 //
 // All integers little-endian. Offsets are byte offsets. The blob is position independent.
 //
@@ -11,28 +16,46 @@
 //    16  u32    L:  number of action lists
 //    20  u32    I:  number of action ids (all lists concatenated)
 //    24  u32    D:  number of DFAs
-//    28  u32    total length of the blob in bytes (including the trailing padding)
+//    28  u32    total length of the blob in bytes
 //    32  u32    build statistics (informational, for `radarblock inspect`): distinct patterns,
 //    36  u32      NFA count, 40 u32 NFA nodes, 44 u32 DFA states before minimization
 //   Body
 //     U0 x u64  universal flag-free ids (sorted, distinct): Matcher.universalFlagFree
 //     U1 x u64  universal ids with flags (sorted, distinct): tested against the request flags on every match
 //     (L+1) x u32  action list starts: list k = ids[start[k] ..< start[k+1]] (non-decreasing, last = I)
-//     I x u64   action ids (each list sorted, distinct); id = (trigger flags << 32) | action location
-//     D x DFA   (each DFA is applied to the whole URL; results are the union)
-//     u8[4]     zero padding (lets the interpreter read targets with one unaligned 32-bit load)
+//     I x u64   action ids (each list sorted, distinct); id = (trigger flags << 32) | rule index
+//     D x DFA header (280 bytes each), in DFA order:
+//        0 u32  first word: the DFA's root (the DFAs' words follow one another, in DFA order)
+//        4 u32  number of words (at least one state)
+//        8 u32  first row byte (the DFAs' rows follow one another, in DFA order)
+//       12 u32  number of rows (K bytes each)
+//       16 u32  number of states
+//       20 u8   K: number of symbol classes (1...129)
+//       21 u8   class of the end-of-string symbol (the virtual byte after the URL)
+//       22 u8[2] 0
+//       24 u8[256] class of each URL byte (bytes >= 0x80 all share the class of symbol 128)
+//     rows      every DFA's rows: K bytes each, the index into a state's targets by class
+//     u8[0-3]   zero padding to a multiple of 4
+//     W x u32   words: per state (a state is its word index),
+//                 header  (first row byte << 1) | has actions
+//                 [action list index]   if it has actions
+//                 targets: T words, where T = 1 + the largest index in its row; each the word index of a
+//                          state of the same DFA, or none (0xFFFFFFFF): the DFA stops
+//   A state's size follows from its header, so validation walks the states of each DFA in order, checks that
+//   they tile its words exactly, then that every target is one of them.
 //
-//   DFA
+// Matching (MatcherInterpreter): for each DFA, start at its root with input index i = 0; at each state
+// first report its actions (ids pass the WebKit flags test, see matcherFlagsTestPasses), stop if
+// i > len, read class = classMap[url[i]] (or the end-of-string class when i == len), follow the
+// transition or stop, i += 1. Reporting actions whenever a state is reached, with the leading `.*` of
+// unanchored patterns, gives substring-search semantics; `$` is a transition on the end-of-string class.
+//
+// The compact form of one DFA (`encode`; the layout's input, never written to a file):
 //     0  u32    byte length of this DFA (header + class map + states)
 //     4  u32    number of states
-//     8  u8     K: number of symbol classes (1...129)
-//     9  u8     W: target width in bytes (2, 3 or 4)
-//    10  u8     class of the end-of-string symbol (the virtual byte 0 after the URL)
-//    11  u8     0
-//    12  u8[256] class of each URL byte (bytes >= 0x80 all share the class of symbol 128)
-//   268  states; a state is identified by its offset from the start of the state area (the root is 0)
-//
-//   State
+//     8  u8     K, 9 u8 W: target width in bytes (2, 3 or 4), 10 u8 end-of-string class, 11 u8 0
+//    12  u8[256] class of each URL byte
+//   268  states; a state is identified by its offset from the start of the state area (the root is 0):
 //     u8 header:  bits 0-1 kind (0 = no transitions, 1 = sparse, 2 = dense)
 //                 bits 2-6 (sparse only) n: number of exception ranges (0...31)
 //                 bit 7    the state has actions
@@ -41,20 +64,16 @@
 //             n x target (W bytes)                 target of each exception range
 //             target (W bytes)                     default target for every other class
 //     dense:  K x target (W bytes)                 target per class
-//   A target is a state offset; all-ones (2^(8W)-1) means "no transition" (the DFA stops).
-//
-// Matching (MatcherInterpreter runs these semantics on MatcherProgram, an execution form it derives
-// from this layout at load; files hold only this layout): for each DFA, start at the root with input
-// index i = 0; at each state
-// first report its actions (ids pass the WebKit flags test, see matcherFlagsTestPasses), stop if
-// i > len, read class = classMap[url[i]] (or the end-of-string class when i == len), follow the
-// transition or stop, i += 1. Reporting actions whenever a state is reached, with the leading `.*` of
-// unanchored patterns, gives substring-search semantics; `$` is a transition on the end-of-string class.
+//   A target is a state offset; all-ones (2^(8W)-1) means "no transition". The encoder writes 4 bytes of
+//   zero padding after the last DFA, so a 32-bit load at any target is in bounds.
 
 enum MatcherBytecode {
     static let magic: [UInt8] = Array("RBMX".utf8)
-    static let formatVersion: UInt32 = 1
+    static let formatVersion: UInt32 = 2
     static let headerSize = 48
+    /// The header of a DFA in a file.
+    static let fileDFAHeaderSize = 280
+    /// The header of a DFA in the compact form.
     static let dfaHeaderSize = 268
     static let padding = 4
     static let maximumSparseExceptions = 8
@@ -183,8 +202,39 @@ enum MatcherBytecode {
         precondition(out.count - start == dfaHeaderSize + total)
     }
 
+    // MARK: writing a file's form
+
+    /// The serialized matcher: `header` (the first 48 bytes, its length field still 0), then `program`.
+    static func serialize(header: [UInt8], universalFlagFree: [UInt64], universalWithFlags: [UInt64], program p: MatcherProgram) -> [UInt8] {
+        precondition(header.count == headerSize)
+        var out = header
+        for id in universalFlagFree { append64(id, to: &out) }
+        for id in universalWithFlags { append64(id, to: &out) }
+        for start in p.listStarts { append32(start, to: &out) }
+        for id in p.ids { append64(id, to: &out) }
+        for d in p.roots.indices {
+            let shape = p.shapes[d]
+            append32(UInt32(p.roots[d]), to: &out)
+            append32(UInt32((d + 1 < p.roots.count ? p.roots[d + 1] : p.words.count) - p.roots[d]), to: &out)
+            append32(UInt32(shape.firstRow), to: &out)
+            append32(UInt32(shape.rowCount), to: &out)
+            append32(UInt32(shape.stateCount), to: &out)
+            out.append(UInt8(shape.classCount))
+            out.append(UInt8(p.eosClasses[d]))
+            out += [0, 0]
+            out += p.classMaps[(256 * d)..<(256 * d + 256)]
+        }
+        out += p.rows
+        out += [UInt8](repeating: 0, count: (4 - out.count % 4) % 4)
+        for w in p.words { append32(w, to: &out) }
+        let total = UInt32(out.count)
+        for k in 0..<4 { out[28 + k] = UInt8(truncatingIfNeeded: total >> (8 * UInt32(k))) }
+        return out
+    }
+
     // MARK: validation
 
+    /// Where a validated blob's parts are, and its counts.
     struct Layout {
         var universalFlagFree: Range<Int>
         var universalWithFlags: Range<Int>
@@ -192,7 +242,9 @@ enum MatcherBytecode {
         var listCount: Int
         var ids: Int
         var idCount: Int
-        var dfaOffsets: [Int]
+        var dfas: [FileDFA]
+        var rows: Range<Int>
+        var words: Range<Int>
         var dfaStates: Int
         var patterns: Int
         var nfaCount: Int
@@ -200,31 +252,40 @@ enum MatcherBytecode {
         var statesBeforeMinimization: Int
     }
 
+    /// A DFA's header in a file.
+    struct FileDFA {
+        var firstWord: Int, wordCount: Int
+        var firstRow: Int, rowCount: Int
+        var stateCount: Int
+        var classCount: Int, eosClass: Int
+        /// Where its class map is in the blob.
+        var classMap: Int
+    }
+
     static func read32(_ b: UnsafeRawBufferPointer, _ o: Int) -> UInt32 {
         b.loadUnaligned(fromByteOffset: o, as: UInt32.self).littleEndian
     }
 
-    /// Checks every size, offset, class and target so the interpreter can run without bounds checks.
+    /// Checks every count, offset, class, row and target so the interpreter can run without bounds checks.
     static func validate(_ b: UnsafeRawBufferPointer) throws -> Layout {
         func fail(_ why: String) -> MatcherError { .corrupt(why) }
-        guard b.count >= headerSize + padding else { throw fail("too short") }
+        guard b.count >= headerSize else { throw fail("too short") }
         guard b[0] == magic[0], b[1] == magic[1], b[2] == magic[2], b[3] == magic[3] else { throw fail("bad magic") }
         guard read32(b, 4) == formatVersion else { throw fail("unsupported matcher format version \(read32(b, 4))") }
         let u0 = Int(read32(b, 8)), u1 = Int(read32(b, 12)), l = Int(read32(b, 16)), ic = Int(read32(b, 20)), d = Int(read32(b, 24))
         guard Int(read32(b, 28)) == b.count else { throw fail("length mismatch") }
-        let end = b.count - padding
-        for k in 0..<padding where b[end + k] != 0 { throw fail("bad padding") }
         var o = headerSize
-        func take(_ bytes: Int) throws -> Int {
-            guard bytes >= 0, bytes <= end - o else { throw fail("section out of bounds") }
+        func take(_ count: Int, of size: Int) throws -> Int {
+            let (bytes, overflow) = count.multipliedReportingOverflow(by: size)
+            guard !overflow, bytes <= b.count - o else { throw fail("section out of bounds") }
             let at = o
             o += bytes
             return at
         }
-        let uf = try take(u0.multipliedReportingOverflow(by: 8).overflow ? -1 : u0 * 8)
-        let uw = try take(u1.multipliedReportingOverflow(by: 8).overflow ? -1 : u1 * 8)
-        let ls = try take((l + 1).multipliedReportingOverflow(by: 4).overflow ? -1 : (l + 1) * 4)
-        let ids = try take(ic.multipliedReportingOverflow(by: 8).overflow ? -1 : ic * 8)
+        let uf = try take(u0, of: 8)
+        let uw = try take(u1, of: 8)
+        let ls = try take(l + 1, of: 4)
+        let ids = try take(ic, of: 8)
         var previous: UInt32 = 0
         for k in 0...l {
             let s = read32(b, ls + 4 * k)
@@ -232,94 +293,92 @@ enum MatcherBytecode {
             previous = s
         }
         guard Int(previous) == ic else { throw fail("bad action list end") }
-        var dfaOffsets: [Int] = []
-        var totalStates = 0
-        for _ in 0..<d {
-            guard end - o >= dfaHeaderSize else { throw fail("DFA header out of bounds") }
-            let dfaStart = o
-            let length = Int(read32(b, o))
-            guard length >= dfaHeaderSize, length <= end - o else { throw fail("DFA length") }
-            let states = Int(read32(b, o + 4))
-            let k = Int(b[o + 8]), w = Int(b[o + 9]), eos = Int(b[o + 10])
-            guard k >= 1, k <= 129, (2...4).contains(w), eos < k, b[o + 11] == 0 else { throw fail("DFA parameters") }
-            for x in 0..<256 where Int(b[o + 12 + x]) >= k { throw fail("class map") }
-            let area = o + dfaHeaderSize
-            let areaEnd = dfaStart + length
-            guard area < areaEnd else { throw fail("DFA without states") }
-            // Pass 1: state boundaries.
-            var isState = [Bool](repeating: false, count: areaEnd - area)
-            var p = area
-            var count = 0
-            while p < areaEnd {
-                isState[p - area] = true
-                count += 1
-                let h = b[p]
-                p += 1
-                if h & 0x80 != 0 {
-                    guard areaEnd - p >= 4 else { throw fail("state out of bounds") }
-                    guard Int(read32(b, p)) < l else { throw fail("action list index") }
-                    p += 4
-                }
-                switch h & 3 {
-                case 0:
-                    guard h & 0x7C == 0 else { throw fail("state header") }
-                case 1:
-                    let nx = Int((h >> 2) & 31)
-                    let size = nx * (2 + w) + w
-                    guard areaEnd - p >= size else { throw fail("state out of bounds") }
-                    var previousHigh = -1
-                    for r in 0..<nx {
-                        let lo = Int(b[p + 2 * r]), hi = Int(b[p + 2 * r + 1])
-                        guard lo > previousHigh, lo <= hi, hi < k else { throw fail("exception ranges") }
-                        previousHigh = hi
-                    }
-                    p += size
-                case 2:
-                    guard h & 0x7C == 0 else { throw fail("state header") }
-                    guard areaEnd - p >= k * w else { throw fail("state out of bounds") }
-                    p += k * w
-                default:
-                    throw fail("state kind")
-                }
+        let headers = try take(d, of: fileDFAHeaderSize)
+        var dfas: [FileDFA] = []
+        var wordCount = 0, rowBytes = 0, states = 0
+        for x in 0..<d {
+            let h = headers + fileDFAHeaderSize * x
+            let dfa = FileDFA(firstWord: Int(read32(b, h)), wordCount: Int(read32(b, h + 4)), firstRow: Int(read32(b, h + 8)),
+                              rowCount: Int(read32(b, h + 12)), stateCount: Int(read32(b, h + 16)), classCount: Int(b[h + 20]),
+                              eosClass: Int(b[h + 21]), classMap: h + 24)
+            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount, b[h + 22] == 0, b[h + 23] == 0 else {
+                throw fail("DFA parameters")
             }
-            guard count == states else { throw fail("state count") }
-            // Pass 2: every target is a state or "none".
-            let none = w == 4 ? UInt32.max : (UInt32(1) << (8 * UInt32(w))) - 1
-            func checkTarget(_ at: Int) throws {
-                // In bounds: a target ends at most at `end`, and 4 bytes of padding follow.
-                let v = read32(b, at) & none
-                if v == none { return }
-                guard Int(v) < areaEnd - area, isState[Int(v)] else { throw fail("bad target") }
-            }
-            p = area
-            while p < areaEnd {
-                let h = b[p]
-                p += 1 + (h & 0x80 != 0 ? 4 : 0)
-                switch h & 3 {
-                case 1:
-                    let nx = Int((h >> 2) & 31)
-                    p += 2 * nx
-                    for _ in 0...nx {
-                        try checkTarget(p)
-                        p += w
-                    }
-                case 2:
-                    for _ in 0..<k {
-                        try checkTarget(p)
-                        p += w
-                    }
-                default:
-                    break
-                }
-            }
-            dfaOffsets.append(dfaStart)
-            totalStates += states
-            o = areaEnd
+            for c in 0..<256 where Int(b[dfa.classMap + c]) >= dfa.classCount { throw fail("class map") }
+            guard dfa.firstWord == wordCount, dfa.wordCount >= 1, dfa.firstRow == rowBytes, dfa.rowCount >= 1 else { throw fail("DFA ranges") }
+            wordCount += dfa.wordCount
+            rowBytes += dfa.rowCount * dfa.classCount
+            guard wordCount < Int(Int32.max), rowBytes < Int(Int32.max) else { throw fail("DFA ranges") }
+            states += dfa.stateCount
+            dfas.append(dfa)
         }
-        guard o == end else { throw fail("trailing bytes") }
+        let rows = try take(rowBytes, of: 1)
+        let pad = try take((4 - o % 4) % 4, of: 1)
+        for k in pad..<o where b[k] != 0 { throw fail("bad padding") }
+        let words = try take(wordCount, of: 4)
+        guard o == b.count else { throw fail("trailing bytes") }
+        let rowsBuffer = UnsafeRawBufferPointer(rebasing: b[rows..<(rows + rowBytes)])
+        var isState = [UInt64](repeating: 0, count: (wordCount + 63) / 64)
+        for dfa in dfas {
+            let targets = rowTargets(rowsBuffer, dfa)
+            try walkStates(b, words: words, dfa, targets: targets, listCount: l, isState: &isState)
+            try checkTargets(b, words: words, dfa, targets: targets, isState: isState)
+        }
         return Layout(universalFlagFree: uf..<uf + 8 * u0, universalWithFlags: uw..<uw + 8 * u1, listStarts: ls,
-                      listCount: l, ids: ids, idCount: ic, dfaOffsets: dfaOffsets, dfaStates: totalStates,
-                      patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
+                      listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<o,
+                      dfaStates: states, patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
                       statesBeforeMinimization: Int(read32(b, 44)))
+    }
+
+    /// Per row of `dfa`: how many targets a state using it has (one more than its largest index).
+    private static func rowTargets(_ rows: UnsafeRawBufferPointer, _ dfa: FileDFA) -> [Int] {
+        (0..<dfa.rowCount).map { r in
+            let row = dfa.firstRow + r * dfa.classCount
+            return Int(rows[row..<(row + dfa.classCount)].max()!) + 1
+        }
+    }
+
+    /// The size of the state whose header is `header`, or nil when its row is not one of `dfa`'s.
+    @inline(__always)
+    private static func stateSize(_ header: UInt32, _ dfa: FileDFA, _ targets: [Int]) -> (size: Int, targets: Int)? {
+        let row = Int(header >> 1) - dfa.firstRow
+        guard row >= 0, row % dfa.classCount == 0, row / dfa.classCount < dfa.rowCount else { return nil }
+        let t = targets[row / dfa.classCount]
+        return (1 + Int(header & 1) + t, t)
+    }
+
+    /// Pass 1: the states tile the DFA's words exactly, each with a row of its DFA and an action list that exists.
+    private static func walkStates(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [Int], listCount: Int,
+                                   isState: inout [UInt64]) throws
+    {
+        var p = dfa.firstWord, count = 0
+        let end = dfa.firstWord + dfa.wordCount
+        while p < end {
+            let header = read32(b, words + 4 * p)
+            guard let (size, _) = stateSize(header, dfa, targets), size <= end - p else { throw MatcherError.corrupt("state out of bounds") }
+            if header & 1 != 0, Int(read32(b, words + 4 * (p + 1))) >= listCount { throw MatcherError.corrupt("action list index") }
+            isState[p >> 6] |= 1 << UInt64(p & 63)
+            count += 1
+            p += size
+        }
+        guard count == dfa.stateCount else { throw MatcherError.corrupt("state count") }
+    }
+
+    /// Pass 2: every target is a state of the same DFA, or none.
+    private static func checkTargets(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [Int], isState: [UInt64]) throws {
+        var p = dfa.firstWord
+        let end = dfa.firstWord + dfa.wordCount
+        while p < end {
+            let header = read32(b, words + 4 * p)
+            let (size, count) = stateSize(header, dfa, targets)!
+            let first = p + size - count
+            for q in first..<(p + size) {
+                let t = read32(b, words + 4 * q)
+                if t == MatcherProgram.none { continue }
+                let v = Int(t)
+                guard v >= dfa.firstWord, v < end, isState[v >> 6] & (1 << UInt64(v & 63)) != 0 else { throw MatcherError.corrupt("bad target") }
+            }
+            p += size
+        }
     }
 }

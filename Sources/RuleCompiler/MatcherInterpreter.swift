@@ -1,36 +1,50 @@
 // MatcherInterpreter: Matcher, a compiled pattern family, and its matching loop.
 //
-// The bytecode (MatcherBytecode.swift) is compact, which makes a step costly: a sparse state is
-// found by scanning its exception ranges. At load, after validation, each DFA is therefore
-// translated once into an execution form (MatcherProgram) where every step is three dependent
-// loads and no search: classMap[byte] -> rows[row + class] -> words[targets + index]. The file
-// format is unchanged; the execution form lives only in memory.
+// Every step of the execution form (MatcherProgram) is three dependent loads and no search:
+// classMap[byte] -> rows[row + class] -> words[targets + index]. The compiler lays each DFA out in it
+// (MatcherLayout.swift), files hold it (MatcherBytecode.swift), and a load validates and copies it.
 
 import ContentRules
 
-public struct Matcher: Sendable {
-    /// The serialized form (validated); `program` is derived from it at load.
-    let bytes: [UInt8]
-    let layout: MatcherBytecode.Layout
-    /// What `match` runs (built from `bytes`).
+public struct Matcher: Sendable, Equatable {
+    /// The serialization's first 48 bytes (counts, length, build statistics): with `program` and the universal
+    /// ids, all that `serialized()` needs, so a load copies nothing but the program.
+    let header: [UInt8]
+    /// Ids whose pattern matches everything and whose flags are 0 (WebKit's actionsMatchingEverything()).
+    public let universalFlagFree: [UInt64]
+    /// Ids whose pattern matches everything and that carry flags (reported by `match` when the flags test passes).
+    public let universalWithFlags: [UInt64]
+    public let statistics: MatcherStatistics
+    /// What `match` runs.
     let program: MatcherProgram
-
-    init(validated bytes: [UInt8]) throws {
-        self.bytes = bytes
-        let layout = try bytes.withUnsafeBytes { try MatcherBytecode.validate($0) }
-        self.layout = layout
-        self.program = bytes.withUnsafeBytes { MatcherProgram(validated: $0, layout: layout) }
-    }
 
     /// Loads a serialized matcher; every offset and target is validated, so corrupted input throws
     /// MatcherError.corrupt and can never make the interpreter read out of bounds.
-    public init(serialized: UnsafeRawBufferPointer) throws {
-        try self.init(validated: Array(serialized))
+    public init(serialized b: UnsafeRawBufferPointer) throws {
+        let layout = try MatcherBytecode.validate(b)
+        func ids(_ range: Range<Int>) -> [UInt64] {
+            stride(from: range.lowerBound, to: range.upperBound, by: 8).map { b.loadUnaligned(fromByteOffset: $0, as: UInt64.self).littleEndian }
+        }
+        header = Array(b[..<MatcherBytecode.headerSize])
+        universalFlagFree = ids(layout.universalFlagFree)
+        universalWithFlags = ids(layout.universalWithFlags)
+        var s = MatcherStatistics()
+        s.patterns = layout.patterns
+        s.universalIds = universalFlagFree.count + universalWithFlags.count
+        s.nfaCount = layout.nfaCount
+        s.nfaNodes = layout.nfaNodes
+        s.dfaCount = layout.dfas.count
+        s.dfaStates = layout.dfaStates
+        s.dfaStatesBeforeMinimization = layout.statesBeforeMinimization
+        s.actionLists = layout.listCount
+        s.actionIds = layout.idCount
+        s.bytes = b.count
+        statistics = s
+        program = MatcherProgram(validated: b, layout: layout)
     }
 
-    /// As `init(serialized:)`, sharing the array instead of copying it.
     public init(serialized bytes: [UInt8]) throws {
-        try self.init(validated: bytes)
+        self = try bytes.withUnsafeBytes { try Matcher(serialized: $0) }
     }
 
     /// Checks a serialized matcher as `init(serialized:)` does, without building its execution form.
@@ -38,47 +52,20 @@ public struct Matcher: Sendable {
         _ = try MatcherBytecode.validate(serialized)
     }
 
-    public func serialized() -> [UInt8] { bytes }
-
-    /// Checks a serialized matcher and returns every id it can report (action lists and universal sets),
-    /// so that a container can check them against its own tables.
-    public static func validatedIDs(serialized b: UnsafeRawBufferPointer) throws -> [UInt64] {
-        let layout = try MatcherBytecode.validate(b)
-        func read(_ from: Int, _ count: Int) -> [UInt64] {
-            (0..<count).map { b.loadUnaligned(fromByteOffset: from + 8 * $0, as: UInt64.self).littleEndian }
-        }
-        return read(layout.ids, layout.idCount) + read(layout.universalFlagFree.lowerBound, layout.universalFlagFree.count / 8)
-            + read(layout.universalWithFlags.lowerBound, layout.universalWithFlags.count / 8)
+    /// The serialization this matcher was loaded from (the form is canonical: a valid blob is the only one
+    /// that gives its matcher).
+    public func serialized() -> [UInt8] {
+        MatcherBytecode.serialize(header: header, universalFlagFree: universalFlagFree, universalWithFlags: universalWithFlags, program: program)
     }
 
-    private func ids(_ range: Range<Int>) -> [UInt64] {
-        bytes.withUnsafeBytes { b in
-            stride(from: range.lowerBound, to: range.upperBound, by: 8).map { b.loadUnaligned(fromByteOffset: $0, as: UInt64.self).littleEndian }
-        }
-    }
+    public static func == (a: Matcher, b: Matcher) -> Bool { a.serialized() == b.serialized() }
 
-    /// Ids whose pattern matches everything and whose flags are 0 (WebKit's actionsMatchingEverything()).
-    public var universalFlagFree: [UInt64] { ids(layout.universalFlagFree) }
+    /// Every id the matcher can report (action lists and universal sets), so that a container can check them
+    /// against its own tables.
+    public var allIDs: [UInt64] { program.ids + universalFlagFree + universalWithFlags }
 
     /// True when some pattern matches everything and carries flags (see universalWithFlags).
-    public var hasUniversalWithFlags: Bool { !layout.universalWithFlags.isEmpty }
-
-    /// Ids whose pattern matches everything and that carry flags (reported by `match` when the flags test passes).
-    public var universalWithFlags: [UInt64] { ids(layout.universalWithFlags) }
-    public var statistics: MatcherStatistics {
-        var s = MatcherStatistics()
-        s.patterns = layout.patterns
-        s.universalIds = layout.universalFlagFree.count / 8 + layout.universalWithFlags.count / 8
-        s.nfaCount = layout.nfaCount
-        s.nfaNodes = layout.nfaNodes
-        s.dfaCount = layout.dfaOffsets.count
-        s.dfaStates = layout.dfaStates
-        s.dfaStatesBeforeMinimization = layout.statesBeforeMinimization
-        s.actionLists = layout.listCount
-        s.actionIds = layout.idCount
-        s.bytes = bytes.count
-        return s
-    }
+    public var hasUniversalWithFlags: Bool { !universalWithFlags.isEmpty }
 
     /// All ids whose pattern matches `url` (see the API contract in MatcherBuilder.swift).
     /// Appends to `result` and allocates nothing else; everything read was validated at load, so the
@@ -89,18 +76,8 @@ public struct Matcher: Sendable {
     }
 
     private func appendUniversalWithFlags(_ requestFlags: UInt32, into result: inout [UInt64]) {
-        let universalWithFlags = layout.universalWithFlags
-        if !universalWithFlags.isEmpty {
-            bytes.withUnsafeBytes { raw in
-                var o = universalWithFlags.lowerBound
-                while o < universalWithFlags.upperBound {
-                    let id = raw.loadUnaligned(fromByteOffset: o, as: UInt64.self).littleEndian
-                    if matcherFlagsTestPasses(ruleFlags: UInt32(truncatingIfNeeded: id >> 32), requestFlags: requestFlags) {
-                        result.append(id)
-                    }
-                    o += 8
-                }
-            }
+        for id in universalWithFlags where matcherFlagsTestPasses(ruleFlags: UInt32(truncatingIfNeeded: id >> 32), requestFlags: requestFlags) {
+            result.append(id)
         }
     }
 
@@ -132,8 +109,8 @@ public struct Matcher: Sendable {
     }
 }
 
-/// The execution form of a matcher's DFAs (see the top of this file). Built only from validated
-/// bytecode, so every row, target and action list it holds is in bounds.
+/// The execution form of a matcher's DFAs (see the top of this file). Built by the layout or from a
+/// validated file, so every row, target and action list it holds is in bounds.
 ///
 ///   words: per state (a state is its word index; DFA d's root is roots[d])
 ///     header  (row << 1) | hasActions: row = offset in `rows` of the state's class -> index row
@@ -141,7 +118,7 @@ public struct Matcher: Sendable {
 ///     targets: a sparse state's exception targets then its default, a dense state's target per
 ///              class, as word indices of states (none = UInt32.max); a state without transitions
 ///              has one target, none, and the all-zero row
-///   States are laid out depth first from each root (see append(dfa:)), not in bytecode order.
+///   States are laid out depth first from each root (DFALayoutPlan), not in the compact form's order.
 ///   rows: K bytes per row (K = the DFA's class count): index into the state's targets by class.
 ///         Rows are shared: a dense state uses the identity row, sparse states with the same
 ///         exception ranges share one.
@@ -155,6 +132,12 @@ struct MatcherProgram: Sendable {
     var eosClasses: [Int] = []
     var listStarts: [UInt32] = []
     var ids: [UInt64] = []
+    /// Per DFA what the file records beside its words: its rows, classes and states.
+    var shapes: [DFAShape] = []
+
+    struct DFAShape: Sendable {
+        var firstRow: Int, rowCount: Int, classCount: Int, stateCount: Int
+    }
 
     func run(_ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
         withTables(requestFlags) { t in

@@ -1,19 +1,20 @@
-// MatcherLayout: the translation of validated bytecode into MatcherProgram's execution form (see
-// MatcherInterpreter.swift for that form), done once at load.
+// MatcherLayout: the translation of the compiler's compact DFAs (MatcherBytecode.encode) into MatcherProgram's
+// execution form (see MatcherInterpreter.swift for that form), done once when a matcher is built; files hold the
+// execution form (MatcherBytecode.swift), so a load only validates and copies it.
 //
 // Each DFA is laid out on its own: first planned (which states are reachable, in what order, how many words
 // each takes, which row each uses), then written into its own range of the program's words. Plans are
 // independent, and once they are made every DFA's range is known, so all DFAs are planned at once and then
-// written at once. The url automaton of a large list is several DFAs (the iOS list's: 6.2, 2.8 and 1.4 MB),
-// and laying them out one after another was most of the time `match` took to load a list.
+// written at once.
 
 import Parallel
 
 extension MatcherProgram {
-    init(validated b: UnsafeRawBufferPointer, layout: MatcherBytecode.Layout) {
-        listStarts = (0...layout.listCount).map { MatcherBytecode.read32(b, layout.listStarts + 4 * $0) }
-        ids = (0..<layout.idCount).map { b.loadUnaligned(fromByteOffset: layout.ids + 8 * $0, as: UInt64.self).littleEndian }
-        let plans = Parallel.map(layout.dfaOffsets.count) { DFALayoutPlan(b, dfa: layout.dfaOffsets[$0]) }
+    /// Lays out `compact`, one DFA each as MatcherBytecode.encode writes it (with its 4 bytes of padding).
+    init(laidOut compact: [[UInt8]], listStarts: [UInt32], ids: [UInt64]) {
+        self.listStarts = listStarts
+        self.ids = ids
+        let plans = Parallel.map(compact.count) { d in compact[d].withUnsafeBytes { DFALayoutPlan($0, dfa: 0) } }
         var wordBases: [Int] = [], rowBases: [Int] = []
         var wordCount = 0, rowBytes = 0
         for p in plans {
@@ -24,7 +25,9 @@ extension MatcherProgram {
         }
         words = [UInt32](unsafeUninitializedCapacity: wordCount) { out, count in
             let out = out  // each DFA writes only its own range
-            _ = Parallel.map(plans.count) { d in plans[d].write(b, into: out, wordBase: wordBases[d], rowBase: rowBases[d]) }
+            _ = Parallel.map(plans.count) { d in
+                compact[d].withUnsafeBytes { plans[d].write($0, into: out, wordBase: wordBases[d], rowBase: rowBases[d]) }
+            }
             count = wordCount
         }
         rows = plans.flatMap(\.rows)
@@ -32,6 +35,27 @@ extension MatcherProgram {
         eosClasses = plans.map(\.eosClass)
         // A DFA's root is the first state of its order.
         roots = wordBases
+        shapes = plans.indices.map { d in
+            DFAShape(firstRow: rowBases[d], rowCount: plans[d].rows.count / plans[d].classCount, classCount: plans[d].classCount,
+                     stateCount: plans[d].stateCount)
+        }
+    }
+
+    /// The program of a blob that MatcherBytecode.validate accepted, with that layout.
+    init(validated b: UnsafeRawBufferPointer, layout: MatcherBytecode.Layout) {
+        listStarts = (0...layout.listCount).map { MatcherBytecode.read32(b, layout.listStarts + 4 * $0) }
+        ids = (0..<layout.idCount).map { b.loadUnaligned(fromByteOffset: layout.ids + 8 * $0, as: UInt64.self).littleEndian }
+        rows = Array(b[layout.rows])
+        let wordBytes = UnsafeRawBufferPointer(rebasing: b[layout.words])
+        words = [UInt32](unsafeUninitializedCapacity: wordBytes.count / 4) { out, count in
+            UnsafeMutableRawBufferPointer(out).copyMemory(from: wordBytes)
+            count = wordBytes.count / 4
+            for i in 0..<count { out[i] = UInt32(littleEndian: out[i]) }  // no-op on little-endian machines
+        }
+        classMaps = layout.dfas.flatMap { b[$0.classMap..<($0.classMap + 256)] }
+        eosClasses = layout.dfas.map(\.eosClass)
+        roots = layout.dfas.map(\.firstWord)
+        shapes = layout.dfas.map { DFAShape(firstRow: $0.firstRow, rowCount: $0.rowCount, classCount: $0.classCount, stateCount: $0.stateCount) }
     }
 }
 
@@ -41,6 +65,8 @@ struct DFALayoutPlan {
     let classMap: [UInt8]
     let eosClass: Int
     let wordCount: Int
+    var classCount: Int { k }
+    var stateCount: Int { order.count }
     /// This DFA's rows: K bytes per row, interned by their exception ranges.
     let rows: [UInt8]
     private let k: Int, w: Int

@@ -21,7 +21,9 @@
 //   STYL  the global display:none stylesheet, UTF-8
 //   MURL  url-filter automaton (Matcher serialization); its ids, and MTOP's and MFRM's, are
 //         (trigger flags << 32) | index into RULE (the rule-index table), since format version 2;
-//         version 1 used WebKit's (trigger flags << 32) | action location, which cannot name a rule
+//         version 1 used WebKit's (trigger flags << 32) | action location, which cannot name a rule.
+//         Since format version 3 the automata are in their execution form (MatcherBytecode format 2), so a
+//         load validates and copies them instead of laying every DFA out again
 //   MTOP  top-URL automaton (if/unless-domain, if/unless-top-url)
 //   MFRM  frame-URL automaton (if/unless-frame-url)
 //   SRCE  the source rule-list JSON, verbatim, or empty when it was not embedded
@@ -36,7 +38,7 @@ import ContentRules
 import Digest
 
 public enum RBCFile {
-    public static let formatVersion: UInt32 = 2
+    public static let formatVersion: UInt32 = 3
     public static let magic: [UInt8] = [0x89, 0x52, 0x42, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
     static let headerSize = 96
     static let sectionEntrySize = 24
@@ -67,7 +69,7 @@ public enum RBCFile {
         for u in list.universalActions { universal.u32(u) }
 
         let sections: [[UInt8]] = [meta.bytes, list.actions, rules.bytes, universal.bytes, Array(list.stylesheet.utf8),
-                                   list.urlMatcher, list.topURLMatcher, list.frameURLMatcher, list.source]
+                                   list.urlMatcher.serialized(), list.topURLMatcher.serialized(), list.frameURLMatcher.serialized(), list.source]
         var offsets: [Int] = []
         var position = headerSize + sectionEntrySize * sections.count
         for s in sections {
@@ -135,15 +137,12 @@ public enum RBCFile {
         let rules = try file.rules(sections[2], actionStarts: starts, sourceRules: meta.sourceRules)
         let universal = try file.universalActions(sections[3], actionStarts: starts)
         guard let stylesheet = String(validating: sections[4], as: UTF8.self) else { throw file.fail("STYL is not UTF-8") }
-        for (i, tag) in [(5, "MURL"), (6, "MTOP"), (7, "MFRM")] {
-            try file.checkAutomaton(sections[i], tag: tag, rules: rules)
-        }
+        let matchers = try [(5, "MURL"), (6, "MTOP"), (7, "MFRM")].map { i, tag in try file.automaton(sections[i], tag: tag, rules: rules) }
         return CompiledRuleList(
             identifier: meta.identifier, name: meta.name, dataset: meta.dataset, toolVersion: meta.toolVersion,
             sourceSHA256: header.sourceDigest, source: source, sourceRuleCount: meta.sourceRules,
             skippedRuleCount: meta.skippedRules, actions: Array(sections[1]), rules: rules, universalActions: universal,
-            stylesheet: stylesheet, urlMatcher: Array(sections[5]), topURLMatcher: Array(sections[6]),
-            frameURLMatcher: Array(sections[7]))
+            stylesheet: stylesheet, urlMatcher: matchers[0], topURLMatcher: matchers[1], frameURLMatcher: matchers[2])
     }
 
     /// Section sizes of a well-formed file (for `inspect`), without the other checks.
@@ -314,19 +313,20 @@ private struct RBCReader {
     }
 
     /// MURL/MTOP/MFRM: Matcher checks its own serialization; every id must name a rule of RULE, with its flags.
-    func checkAutomaton(_ section: UnsafeRawBufferPointer, tag: String, rules: [CompiledRuleInfo]) throws {
-        let ids: [UInt64]
+    func automaton(_ section: UnsafeRawBufferPointer, tag: String, rules: [CompiledRuleInfo]) throws -> Matcher {
+        let matcher: Matcher
         do {
-            ids = try Matcher.validatedIDs(serialized: section)
+            matcher = try Matcher(serialized: section)
         } catch {
             throw fail("\(tag): \(error)")
         }
-        for id in ids {
+        for id in matcher.allIDs {
             let rule = Int(UInt32(truncatingIfNeeded: id))
             guard rule < rules.count, rules[rule].flags == UInt32(truncatingIfNeeded: id >> 32) else {
                 throw fail("\(tag): id \(id) names no rule of the RULE table (or not with that rule's flags)")
             }
         }
+        return matcher
     }
 }
 

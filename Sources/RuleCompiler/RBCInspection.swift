@@ -19,9 +19,8 @@ public struct RBCInspection {
         var counts: [String: Int] = [:]
         for (_, a) in all { counts[a.kind.typeName, default: 0] += 1 }
         actionCounts = counts.sorted { $0.key < $1.key }
-        automata = try [("url", list.urlMatcher), ("top-url", list.topURLMatcher), ("frame-url", list.frameURLMatcher)].map { name, bytes in
-            (name, try bytes.withUnsafeBytes { try Matcher(serialized: $0) }.statistics)
-        }
+        automata = [("url", list.urlMatcher.statistics), ("top-url", list.topURLMatcher.statistics),
+                    ("frame-url", list.frameURLMatcher.statistics)]
     }
 
     public var sections: [(tag: String, offset: Int, size: Int)] { RBCFile.sectionSizes(fileBytes) }

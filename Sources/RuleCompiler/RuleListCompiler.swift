@@ -63,8 +63,7 @@ public enum RuleListCompiler {
             identifier: identifier.string, name: options.name, dataset: options.dataset, toolVersion: options.toolVersion,
             sourceSHA256: Digest.hash(.sha256, source), source: options.embedSource ? source : [], sourceRuleCount: list.sourceRuleCount,
             skippedRuleCount: list.skipped.count, actions: serialized.blob, rules: infos, universalActions: universal,
-            stylesheet: stylesheet, urlMatcher: matchers[0].serialized(), topURLMatcher: matchers[1].serialized(),
-            frameURLMatcher: matchers[2].serialized())
+            stylesheet: stylesheet, urlMatcher: matchers[0], topURLMatcher: matchers[1], frameURLMatcher: matchers[2])
     }
 
     /// The url, top-url and frame-url pattern families of a list, each id = (trigger flags << 32) | rule

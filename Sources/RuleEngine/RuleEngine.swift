@@ -83,9 +83,9 @@ public final class LoadedRuleList {
 
     public init(_ compiled: CompiledRuleList) throws {
         self.compiled = compiled
-        url = try Matcher(serialized: compiled.urlMatcher)
-        top = try Matcher(serialized: compiled.topURLMatcher)
-        frame = try Matcher(serialized: compiled.frameURLMatcher)
+        url = compiled.urlMatcher
+        top = compiled.topURLMatcher
+        frame = compiled.frameURLMatcher
         topUniversal = top.universalFlagFree
         frameUniversal = frame.universalFlagFree
         nothing = (url.nothingPrefix(), NothingAnswer(top, universal: topUniversal), NothingAnswer(frame, universal: frameUniversal))

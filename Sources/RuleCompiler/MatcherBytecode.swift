@@ -67,6 +67,8 @@
 //   A target is a state offset; all-ones (2^(8W)-1) means "no transition". The encoder writes 4 bytes of
 //   zero padding after the last DFA, so a 32-bit load at any target is in bounds.
 
+import Parallel
+
 enum MatcherBytecode {
     static let magic: [UInt8] = Array("RBMX".utf8)
     static let formatVersion: UInt32 = 2
@@ -318,54 +320,66 @@ enum MatcherBytecode {
         let words = try take(wordCount, of: 4)
         guard o == b.count else { throw fail("trailing bytes") }
         let rowsBuffer = UnsafeRawBufferPointer(rebasing: b[rows..<(rows + rowBytes)])
-        var isState = [UInt64](repeating: 0, count: (wordCount + 63) / 64)
-        for dfa in dfas {
-            let targets = rowTargets(rowsBuffer, dfa)
-            try walkStates(b, words: words, dfa, targets: targets, listCount: l, isState: &isState)
-            try checkTargets(b, words: words, dfa, targets: targets, isState: isState)
+        // DFAs are checked at once, one per free core: the walk is bound by reading the words from memory.
+        let refusals = Parallel.map(dfas.count) { x -> MatcherError? in
+            do {
+                let targets = rowTargets(rowsBuffer, dfas[x])
+                let isState = try walkStates(b, words: words, dfas[x], targets: targets, listCount: l)
+                try checkTargets(b, words: words, dfas[x], targets: targets, isState: isState)
+                return nil
+            } catch {
+                return error as? MatcherError ?? .corrupt("\(error)")
+            }
         }
+        if let refused = refusals.lazy.compactMap({ $0 }).first { throw refused }
         return Layout(universalFlagFree: uf..<uf + 8 * u0, universalWithFlags: uw..<uw + 8 * u1, listStarts: ls,
                       listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<o,
                       dfaStates: states, patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
                       statesBeforeMinimization: Int(read32(b, 44)))
     }
 
-    /// Per row of `dfa`: how many targets a state using it has (one more than its largest index).
-    private static func rowTargets(_ rows: UnsafeRawBufferPointer, _ dfa: FileDFA) -> [Int] {
-        (0..<dfa.rowCount).map { r in
-            let row = dfa.firstRow + r * dfa.classCount
-            return Int(rows[row..<(row + dfa.classCount)].max()!) + 1
+    /// Per row byte of `dfa` (from its first row): at a row start, how many targets a state using that row has
+    /// (one more than the row's largest index); 0 elsewhere. A lookup, not a division, per state.
+    private static func rowTargets(_ rows: UnsafeRawBufferPointer, _ dfa: FileDFA) -> [UInt16] {
+        var targets = [UInt16](repeating: 0, count: dfa.rowCount * dfa.classCount)
+        for r in 0..<dfa.rowCount {
+            let row = r * dfa.classCount
+            targets[row] = UInt16(rows[(dfa.firstRow + row)..<(dfa.firstRow + row + dfa.classCount)].max()!) + 1
         }
+        return targets
     }
 
     /// The size of the state whose header is `header`, or nil when its row is not one of `dfa`'s.
     @inline(__always)
-    private static func stateSize(_ header: UInt32, _ dfa: FileDFA, _ targets: [Int]) -> (size: Int, targets: Int)? {
-        let row = Int(header >> 1) - dfa.firstRow
-        guard row >= 0, row % dfa.classCount == 0, row / dfa.classCount < dfa.rowCount else { return nil }
-        let t = targets[row / dfa.classCount]
+    private static func stateSize(_ header: UInt32, _ dfa: FileDFA, _ targets: [UInt16]) -> (size: Int, targets: Int)? {
+        let row = Int(header >> 1) &- dfa.firstRow
+        guard row >= 0, row < targets.count else { return nil }
+        let t = Int(targets[row])
+        guard t > 0 else { return nil }
         return (1 + Int(header & 1) + t, t)
     }
 
     /// Pass 1: the states tile the DFA's words exactly, each with a row of its DFA and an action list that exists.
-    private static func walkStates(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [Int], listCount: Int,
-                                   isState: inout [UInt64]) throws
-    {
+    /// Returns where states start, a bit per word of the DFA (from its first word).
+    private static func walkStates(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], listCount: Int) throws -> [UInt64] {
+        var isState = [UInt64](repeating: 0, count: (dfa.wordCount + 63) / 64)
         var p = dfa.firstWord, count = 0
         let end = dfa.firstWord + dfa.wordCount
         while p < end {
             let header = read32(b, words + 4 * p)
             guard let (size, _) = stateSize(header, dfa, targets), size <= end - p else { throw MatcherError.corrupt("state out of bounds") }
             if header & 1 != 0, Int(read32(b, words + 4 * (p + 1))) >= listCount { throw MatcherError.corrupt("action list index") }
-            isState[p >> 6] |= 1 << UInt64(p & 63)
+            let bit = p - dfa.firstWord
+            isState[bit >> 6] |= 1 << UInt64(bit & 63)
             count += 1
             p += size
         }
         guard count == dfa.stateCount else { throw MatcherError.corrupt("state count") }
+        return isState
     }
 
     /// Pass 2: every target is a state of the same DFA, or none.
-    private static func checkTargets(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [Int], isState: [UInt64]) throws {
+    private static func checkTargets(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], isState: [UInt64]) throws {
         var p = dfa.firstWord
         let end = dfa.firstWord + dfa.wordCount
         while p < end {
@@ -376,7 +390,8 @@ enum MatcherBytecode {
                 let t = read32(b, words + 4 * q)
                 if t == MatcherProgram.none { continue }
                 let v = Int(t)
-                guard v >= dfa.firstWord, v < end, isState[v >> 6] & (1 << UInt64(v & 63)) != 0 else { throw MatcherError.corrupt("bad target") }
+                let bit = v &- dfa.firstWord
+                guard bit >= 0, v < end, isState[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { throw MatcherError.corrupt("bad target") }
             }
             p += size
         }

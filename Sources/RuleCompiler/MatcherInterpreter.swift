@@ -47,11 +47,6 @@ public struct Matcher: Sendable, Equatable {
         self = try bytes.withUnsafeBytes { try Matcher(serialized: $0) }
     }
 
-    /// Checks a serialized matcher as `init(serialized:)` does, without building its execution form.
-    public static func validate(serialized: UnsafeRawBufferPointer) throws {
-        _ = try MatcherBytecode.validate(serialized)
-    }
-
     /// The serialization this matcher was loaded from (the form is canonical: a valid blob is the only one
     /// that gives its matcher).
     public func serialized() -> [UInt8] {

@@ -71,10 +71,10 @@ struct DFALayoutPlan {
     let rows: [UInt8]
     private let k: Int, w: Int
     private let noneTarget: UInt32
-    /// The states in bytecode order: where each starts in the bytecode.
+    /// The states in the compact form's order: where each starts in it.
     private let offsets: [Int]
     /// Where states start, as a bitmap over the DFA's area with a count of starts before each 64-bit word: a
-    /// target (a validated state offset) becomes its state's index by a rank, in 1/32 of the memory of a table
+    /// target (a state offset, as the encoder wrote it) becomes its state's index by a rank, in 1/32 of the memory of a table
     /// indexed by offset.
     private let starts: [UInt64], startsBefore: [Int32]
     /// The layout order: depth first from the root, a state's exception targets before its default target, so
@@ -82,7 +82,7 @@ struct DFALayoutPlan {
     /// matching is bound by memory latency, not by instructions. Unreachable states (none after minimization)
     /// are left out: matching never reaches them.
     private let order: [Int32]
-    /// Per state (bytecode order): its word offset in this DFA's range, and its row's offset in `rows`.
+    /// Per state (compact order): its word offset in this DFA's range, and its row's offset in `rows`.
     private let wordOf: [UInt32], rowOf: [UInt32]
 
     init(_ b: UnsafeRawBufferPointer, dfa o: Int) {
@@ -235,7 +235,7 @@ struct DFALayoutPlan {
     /// Writes the DFA's states into `out[wordBase ..< wordBase + wordCount]`, its targets as word indices of
     /// the whole program and its rows at `rowBase` of the program's rows.
     func write(_ b: UnsafeRawBufferPointer, into out: UnsafeMutableBufferPointer<UInt32>, wordBase: Int, rowBase: Int) {
-        // The bytecode ends with 4 bytes of padding, so a 32-bit load at any target is in bounds.
+        // The compact form ends with 4 bytes of padding, so a 32-bit load at any target is in bounds.
         func word(_ at: Int) -> UInt32 {
             let t = MatcherBytecode.read32(b, at) & noneTarget
             return t == noneTarget ? MatcherProgram.none : UInt32(wordBase) + wordOf[Self.state(at: Int(t), starts: starts, startsBefore: startsBefore)]

@@ -26,7 +26,7 @@ let package = Package(
         .target(name: "CHTMLWalk", dependencies: ["CLibXML2"]),
         .target(name: "CHTTPFetch", dependencies: ["CCurl"]),
         .target(name: "StrictJSON"),
-        .target(name: "FileIO"),
+        .target(name: "FileIO", dependencies: ["CSystem"]),
         .target(name: "Parallel"),
         .target(name: "Digest", dependencies: ["CCrypto"]),
         .target(name: "Domains", dependencies: ["CPSL", "CIDN2"]),

@@ -18,9 +18,12 @@ public struct LineReader {
     let chunk: Int
     let maximumLineLength: Int
 
+    /// The longest line kept by default; a longer one is reported too long.
+    public static let defaultMaximumLineLength = 64 << 20
+
     /// Opens `path` ("-" is stdin); the error names the file.
     public init(path: String) throws {
-        try self.init(path: path, chunk: 1 << 20, maximumLineLength: 64 << 20)
+        try self.init(path: path, chunk: 1 << 20, maximumLineLength: Self.defaultMaximumLineLength)
     }
 
     init(path: String, chunk: Int, maximumLineLength: Int) throws {
@@ -70,7 +73,8 @@ public struct LineReader {
         let line = buffer[start..<end]
         start = nl + 1
         number += 1
-        return Line(bytes: line, number: number, tooLong: tooLong)
+        // A line that arrived whole in one read can still be over the limit.
+        return Line(bytes: line, number: number, tooLong: tooLong || line.count > maximumLineLength)
     }
 
     /// At the end of the file: the unterminated last line, if any.
@@ -79,7 +83,7 @@ public struct LineReader {
             let line = buffer[start...]
             start = buffer.count
             number += 1
-            return Line(bytes: line, number: number, tooLong: tooLong)
+            return Line(bytes: line, number: number, tooLong: tooLong || line.count > maximumLineLength)
         }
         if tooLong {
             number += 1

@@ -42,13 +42,18 @@ public struct MatchBatch {
 
     /// Appends the answer line for one request line (without its newline) to `out`.
     public mutating func answer(line: ArraySlice<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]) {
+        line.withUnsafeBufferPointer { answer(line: $0, lineNumber: lineNumber, tooLong: tooLong, into: &out) }
+    }
+
+    /// As `answer(line:...)`, for a line's bytes in place.
+    public mutating func answer(line: UnsafeBufferPointer<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]) {
         if tooLong {
             MatchResult.writeErrorLine("line \(lineNumber): the line is too long", into: &out)
             return
         }
         do {
             let deciding = explainer != nil || format == .text
-            let (request, load) = try line.withUnsafeBufferPointer { try read($0, deciding: deciding) }
+            let (request, load) = try read(line, deciding: deciding)
             if let load {
                 engine.match(load, into: &result, deciding: deciding && decider == .automaton)
             } else {
@@ -146,22 +151,40 @@ public struct MatchBatch {
 extension MatchBatch {
     /// `match --requests`: the JSONL requests of `path` ("-": stdin) answered on `fd`, one line each, in
     /// order, with buffered reads and writes. Lines are read in chunks, each chunk is answered on every core
-    /// (each with its own copy of `batch`) and written in order; a closed output ends the run quietly.
+    /// (each with its own copy of `batch`) and written in order; a closed output ends the run quietly. A regular
+    /// file is mapped (MappedLines); anything else is read (LineReader).
     public static func answer(requestsFrom path: String, with batch: MatchBatch, to fd: Int32 = 1) throws {
         try answer(requestsFrom: path, with: batch, to: fd, chunk: (chunkLines, chunkBytes))
     }
 
-    static func answer(requestsFrom path: String, with batch: MatchBatch, to fd: Int32, chunk: (lines: Int, bytes: Int)) throws {
+    static func answer(requestsFrom path: String, with batch: MatchBatch, to fd: Int32, chunk: (lines: Int, bytes: Int),
+                       mapping: Bool = true) throws
+    {
+        if mapping, var mapped = try MappedLines.open(path: path) {
+            defer { mapped.close() }
+            try answer(batch, to: fd, fill: { lines in
+                // The previous chunk is answered and written: its pages can go.
+                mapped.release()
+                return readChunk(limits: chunk, into: &lines) { mapped.next() }
+            }, line: { batch, line, out in batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out) })
+            return
+        }
         var reader = try LineReader(path: path)
         defer { reader.close() }
+        try answer(batch, to: fd, fill: { lines in try readChunk(limits: chunk, into: &lines) { try reader.next() } },
+                   line: { batch, line, out in batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out) })
+    }
+
+    /// The stream of chunks: `fill` appends a chunk of lines (false once the input is exhausted), and `line`
+    /// answers one of them.
+    private static func answer<Line>(_ batch: MatchBatch, to fd: Int32, fill: (inout [Line]) throws -> Bool,
+                                     line answerLine: @escaping (inout MatchBatch, Line, inout [UInt8]) -> Void) throws
+    {
         var output = BufferedOutput(fd: fd)
-        try Parallel.stream(state: batch, copy: { $0.copy() },
-                            fill: { lines in try readChunk(&reader, limits: chunk, into: &lines) },
+        try Parallel.stream(state: batch, copy: { $0.copy() }, fill: fill,
                             work: { batch, share in
                                 var out: [UInt8] = []
-                                for line in share {
-                                    batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out)
-                                }
+                                for line in share { answerLine(&batch, line, &out) }
                                 return out
                             },
                             consume: { outputs, _ in
@@ -174,12 +197,12 @@ extension MatchBatch {
         _ = output.flush()
     }
 
-    /// Appends up to a chunk of lines; false once the input is exhausted.
-    static func readChunk(_ reader: inout LineReader, limits: (lines: Int, bytes: Int), into lines: inout [LineReader.Line]) throws -> Bool {
+    /// Appends up to a chunk of lines from `next`; false once it is exhausted.
+    static func readChunk<Line: ChunkLine>(limits: (lines: Int, bytes: Int), into lines: inout [Line], next: () throws -> Line?) rethrows -> Bool {
         var bytes = 0
         while lines.count < limits.lines && bytes < limits.bytes {
-            guard let line = try reader.next() else { return false }
-            bytes += line.bytes.count
+            guard let line = try next() else { return false }
+            bytes += line.byteCount
             lines.append(line)
         }
         return true
@@ -189,6 +212,11 @@ extension MatchBatch {
     static let chunkLines = 16384
     static let chunkBytes = 8 << 20
 }
+
+/// A line of either source, as a chunk counts it.
+protocol ChunkLine { var byteCount: Int { get } }
+extension LineReader.Line: ChunkLine { var byteCount: Int { bytes.count } }
+extension MappedLines.Line: ChunkLine { var byteCount: Int { bytes.count } }
 
 /// Names deciding rules for `match --explain`: {"list", "rule" (index in the list's JSON), "ruleJSON",
 /// "provenance"}, where provenance is the builder's record of the rule (null when not known).

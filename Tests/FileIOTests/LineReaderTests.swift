@@ -96,3 +96,59 @@ final class LineReaderTests: XCTestCase {
         XCTAssertEqual(try FileIO.read(path).count, 300_000)
     }
 }
+
+/// A regular file's mapped lines are LineReader's lines of the same bytes.
+final class MappedLinesTests: XCTestCase {
+    private func file(_ bytes: [UInt8]) -> String {
+        let path = NSTemporaryDirectory() + "mappedlines-\(UUID().uuidString).jsonl"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        return path
+    }
+
+    private func mapped(_ path: String, maximum: Int) throws -> [(String, Int, Bool)] {
+        var lines = try XCTUnwrap(try MappedLines.open(path: path, maximumLineLength: maximum))
+        defer { lines.close() }
+        var out: [(String, Int, Bool)] = []
+        while let line = lines.next() {
+            out.append((String(decoding: line.bytes, as: UTF8.self), line.number, line.tooLong))
+            if line.number % 3 == 0 { lines.release() }  // releasing pages never changes a later line
+        }
+        return out
+    }
+
+    private func read(_ path: String, maximum: Int) throws -> [(String, Int, Bool)] {
+        var reader = try LineReader(path: path, chunk: 5, maximumLineLength: maximum)
+        defer { reader.close() }
+        var out: [(String, Int, Bool)] = []
+        while let line = try reader.next() { out.append((line.tooLong ? "" : String(decoding: line.bytes, as: UTF8.self), line.number, line.tooLong)) }
+        return out
+    }
+
+    /// Random lines of "\n"- and "\r\n"-ended text, empty lines, stray CRs, an unterminated last line or not, and
+    /// lines over the limit by any amount.
+    func testMappedLinesAreLineReadersLines() throws {
+        var rng = SplitMix64(seed: 0x3A99)
+        let pieces = ["a", "bc", "\r", "\r\n", "\n", "\n", "{\"url\":\"x\"}", String(repeating: "z", count: 40)]
+        for _ in 0..<300 {
+            var text = ""
+            for _ in 0..<Int.random(in: 0...30, using: &rng) { text += pieces.randomElement(using: &rng)! }
+            let path = file(Array(text.utf8))
+            defer { try? FileManager.default.removeItem(atPath: path) }
+            let a = try mapped(path, maximum: 20), b = try read(path, maximum: 20)
+            XCTAssertEqual(a.map(\.0), b.map(\.0), text.debugDescription)
+            XCTAssertEqual(a.map(\.1), b.map(\.1), text.debugDescription)
+            XCTAssertEqual(a.map(\.2), b.map(\.2), text.debugDescription)
+        }
+    }
+
+    func testAnEmptyFileHasNoLinesAndAPipeIsNotMapped() throws {
+        let path = file([])
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        XCTAssertTrue(try mapped(path, maximum: 10).isEmpty)
+        XCTAssertNil(try MappedLines.open(path: "-"))
+        XCTAssertNil(try MappedLines.open(path: "/dev/null"), "a device is read, not mapped")
+        XCTAssertThrowsError(try MappedLines.open(path: "/nonexistent/requests.jsonl")) { error in
+            XCTAssertTrue(String(describing: error).hasPrefix("/nonexistent/requests.jsonl: "), "\(error)")
+        }
+    }
+}

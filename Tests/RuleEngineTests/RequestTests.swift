@@ -76,17 +76,19 @@ final class RequestTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let input = dir.appendingPathComponent("requests.jsonl").path, output = dir.appendingPathComponent("answers.jsonl").path
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: input))
-        let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
-        XCTAssertGreaterThanOrEqual(fd, 0)
-        try MatchBatch.answer(requestsFrom: input, with: MatchBatch(engine: engine), to: fd, chunk: (lines: 7, bytes: 1 << 20))
-        close(fd)
-
         var batch = MatchBatch(engine: engine)
         var expected: [UInt8] = []
         for (i, l) in lines.enumerated() { batch.answer(line: ArraySlice(l.utf8), lineNumber: i + 1, into: &expected) }
-        let streamed = try Array(Data(contentsOf: URL(fileURLWithPath: output)))
-        XCTAssertEqual(streamed.count, expected.count)
-        XCTAssertTrue(streamed == expected, "the streamed answers differ from the line-by-line ones")
-        XCTAssertEqual(streamed.filter { $0 == 0x0A }.count, lines.count, "one answer a line")
+        // A regular file is mapped; the same file read through LineReader (as stdin or a pipe is) answers the same.
+        for mapping in [true, false] {
+            let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
+            XCTAssertGreaterThanOrEqual(fd, 0)
+            try MatchBatch.answer(requestsFrom: input, with: MatchBatch(engine: engine), to: fd, chunk: (lines: 7, bytes: 1 << 20), mapping: mapping)
+            close(fd)
+            let streamed = try Array(Data(contentsOf: URL(fileURLWithPath: output)))
+            XCTAssertEqual(streamed.count, expected.count, "mapping: \(mapping)")
+            XCTAssertTrue(streamed == expected, "the streamed answers differ from the line-by-line ones (mapping: \(mapping))")
+            XCTAssertEqual(streamed.filter { $0 == 0x0A }.count, lines.count, "one answer a line")
+        }
     }
 }

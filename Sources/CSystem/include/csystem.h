@@ -9,4 +9,8 @@ int rb_rename_exchange(const char *from, const char *to);
 /* Starts loading the cache line at p for reading, without waiting for it (a hint: never faults). */
 static inline void rb_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
+/* From now on a SIGBUS (a mapped file that shrank under its reader) writes `message` and a newline to stderr
+   and exits with status 2, instead of a crash. The message is copied (at most 1 KB is kept). */
+void rb_exit_on_sigbus(const char *message);
+
 #endif

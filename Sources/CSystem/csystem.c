@@ -12,20 +12,22 @@ int rb_rename_exchange(const char *from, const char *to) {
 
 static char sigbus_message[1026];
 static size_t sigbus_length;
+static int sigbus_status;
 
 static void exit_on_sigbus(int sig) {
     (void)sig;
     ssize_t ignored = write(2, sigbus_message, sigbus_length);
     (void)ignored;
-    _exit(2);
+    _exit(sigbus_status);
 }
 
-void rb_exit_on_sigbus(const char *message) {
+void rb_exit_on_sigbus(const char *message, int status) {
     size_t n = strlen(message);
     if (n > 1024) n = 1024;
     memcpy(sigbus_message, message, n);
     sigbus_message[n] = '\n';
     sigbus_length = n + 1;
+    sigbus_status = status;
     struct sigaction action;
     memset(&action, 0, sizeof action);
     action.sa_handler = exit_on_sigbus;

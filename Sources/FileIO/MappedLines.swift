@@ -48,8 +48,9 @@ public struct MappedLines {
         }
         _ = madvise(p, size, MADV_SEQUENTIAL)
         // Another process that truncates the file makes the pages past its new end unreadable: the read is then
-        // a bus error, reported as an error about this file rather than a crash.
-        rb_exit_on_sigbus("radarblock: error: \(path): the file shrank while it was being read")
+        // a bus error, reported as an error about this file rather than a crash, with DESIGN.md's status for
+        // invalid input.
+        rb_exit_on_sigbus("radarblock: error: \(path): the file shrank while it was being read", 1)
         return MappedLines(path: path, base: UnsafePointer(p.assumingMemoryBound(to: UInt8.self)), size: size, maximumLineLength: maximumLineLength)
     }
 

@@ -34,6 +34,8 @@ enum MatchCommand: Command {
                           "stylesheet" (only when non-empty) is the global display:none stylesheet of
                           every list that saw no ignore-previous-rules for the load, one per line.
                           A line that cannot be answered gets {"error":"line N: ..."}; the run goes on.
+                          A regular file is mapped, not copied: if it shrinks during the run, the run
+                          stops with an error naming it (exit 1).
         --explain         with --requests: each answer also names the rule that decided it,
                             "decidedBy": {"list": NAME, "rule": INDEX, "ruleJSON": {...}, "provenance": {...}}
                           (null when no rule decided): the last matching rule whose block was reported,

@@ -10,7 +10,7 @@ int rb_rename_exchange(const char *from, const char *to);
 static inline void rb_prefetch(const void *p) { __builtin_prefetch(p, 0, 3); }
 
 /* From now on a SIGBUS (a mapped file that shrank under its reader) writes `message` and a newline to stderr
-   and exits with status 2, instead of a crash. The message is copied (at most 1 KB is kept). */
-void rb_exit_on_sigbus(const char *message);
+   and exits with `status`, instead of a crash. The message is copied (at most 1 KB is kept). */
+void rb_exit_on_sigbus(const char *message, int status);
 
 #endif

@@ -166,25 +166,21 @@ extension MatchBatch {
                 // The previous chunk is answered and written: its pages can go.
                 mapped.release()
                 return readChunk(limits: chunk, into: &lines) { mapped.next() }
-            }, line: { batch, line, out in batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out) })
+            })
             return
         }
         var reader = try LineReader(path: path)
         defer { reader.close() }
-        try answer(batch, to: fd, fill: { lines in try readChunk(limits: chunk, into: &lines) { try reader.next() } },
-                   line: { batch, line, out in batch.answer(line: line.bytes, lineNumber: line.number, tooLong: line.tooLong, into: &out) })
+        try answer(batch, to: fd, fill: { lines in try readChunk(limits: chunk, into: &lines) { try reader.next() } })
     }
 
-    /// The stream of chunks: `fill` appends a chunk of lines (false once the input is exhausted), and `line`
-    /// answers one of them.
-    private static func answer<Line>(_ batch: MatchBatch, to fd: Int32, fill: (inout [Line]) throws -> Bool,
-                                     line answerLine: @escaping (inout MatchBatch, Line, inout [UInt8]) -> Void) throws
-    {
+    /// The stream of chunks: `fill` appends a chunk of lines (false once the input is exhausted).
+    private static func answer<Line: ChunkLine>(_ batch: MatchBatch, to fd: Int32, fill: (inout [Line]) throws -> Bool) throws {
         var output = BufferedOutput(fd: fd)
         try Parallel.stream(state: batch, copy: { $0.copy() }, fill: fill,
                             work: { batch, share in
                                 var out: [UInt8] = []
-                                for line in share { answerLine(&batch, line, &out) }
+                                for line in share { line.answer(with: &batch, into: &out) }
                                 return out
                             },
                             consume: { outputs, _ in
@@ -213,10 +209,25 @@ extension MatchBatch {
     static let chunkBytes = 8 << 20
 }
 
-/// A line of either source, as a chunk counts it.
-protocol ChunkLine { var byteCount: Int { get } }
-extension LineReader.Line: ChunkLine { var byteCount: Int { bytes.count } }
-extension MappedLines.Line: ChunkLine { var byteCount: Int { bytes.count } }
+/// A line of either source: what a chunk counts, and its answer.
+protocol ChunkLine {
+    var byteCount: Int { get }
+    func answer(with batch: inout MatchBatch, into out: inout [UInt8])
+}
+
+extension LineReader.Line: ChunkLine {
+    var byteCount: Int { bytes.count }
+    func answer(with batch: inout MatchBatch, into out: inout [UInt8]) {
+        batch.answer(line: bytes, lineNumber: number, tooLong: tooLong, into: &out)
+    }
+}
+
+extension MappedLines.Line: ChunkLine {
+    var byteCount: Int { bytes.count }
+    func answer(with batch: inout MatchBatch, into out: inout [UInt8]) {
+        batch.answer(line: bytes, lineNumber: number, tooLong: tooLong, into: &out)
+    }
+}
 
 /// Names deciding rules for `match --explain`: {"list", "rule" (index in the list's JSON), "ruleJSON",
 /// "provenance"}, where provenance is the builder's record of the rule (null when not known).

@@ -55,7 +55,7 @@ let package = Package(
         // What several test targets share: the ../shared locator, a seeded generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
 
-        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON"]),
+        .testTarget(name: "StrictJSONTests", dependencies: ["StrictJSON", "TestSupport"]),
         .testTarget(name: "DomainsTests", dependencies: ["Domains"]),
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "TestSupport"]),

@@ -82,12 +82,15 @@ public struct MappedLines {
         return Line(bytes: UnsafeBufferPointer(start: base + start, count: stop - start), number: number, tooLong: false)
     }
 
-    /// The lines returned so far are no longer needed: their pages leave this process's memory (the kernel keeps
-    /// them in its page cache), so memory stays bounded however large the file.
-    public mutating func release() {
+    /// Where the next line starts (the file's size once every line is read).
+    public var offset: Int { position }
+
+    /// The lines before `offset` (an `offset` read earlier) are no longer needed: their pages leave this process's
+    /// memory (the kernel keeps them in its page cache), so memory stays bounded however large the file.
+    public mutating func release(before offset: Int) {
         guard let base else { return }
         let page = Int(sysconf(Int32(_SC_PAGESIZE)))
-        let upTo = position / page * page
+        let upTo = min(offset, position) / page * page
         guard upTo > released else { return }
         _ = madvise(UnsafeMutableRawPointer(mutating: base + released), upTo - released, MADV_DONTNEED)
         released = upTo

@@ -3,6 +3,7 @@
 
 import Dispatch
 import Foundation
+import Synchronization
 
 public enum Parallel {
     /// The workers to use for `items` independent items: the cores, at most one per item, at least one.
@@ -66,27 +67,70 @@ public enum Parallel {
     }
 
     /// A stream of items through every core, chunk by chunk: `fill` appends the next chunk to an empty
-    /// array (false once the input is exhausted), the chunk is split into one consecutive share per worker,
-    /// `work` runs a share with that worker's own state, and `consume` gets the shares' results in order
-    /// with the chunk's size (false stops the stream). Memory holds one chunk. The workers' states are
-    /// copies of `state` (an engine with its caches is large), made only once a chunk has items for them:
-    /// never more than the cores.
+    /// array (false once the input is exhausted); `work` runs a block of consecutive items of the chunk with the
+    /// state of the worker that took it, and `consume` gets the blocks' results in item order, with the chunk's
+    /// size (false stops the stream). The workers' states are copies of `state` (an engine with its caches is
+    /// large), made only once a chunk has items for them: never more than the cores.
+    ///
+    /// While a chunk is worked on, one worker fills the next one first, and blocks go to whichever worker is
+    /// free: on two cores, filling between chunks and waiting for the slower half of each left a core idle for a
+    /// twentieth of `match --requests`. Memory holds two chunks. `fill` runs on one thread at a time, while the
+    /// items of the chunk before it are still being worked on; `consume` runs on the caller's thread.
     public static func stream<Item, State, T>(state: State, copy: (State) -> State,
                                               fill: (inout [Item]) throws -> Bool,
                                               work: (inout State, Slice<UnsafeBufferPointer<Item>>) -> T,
-                                              consume: ([T], Int) throws -> Bool) rethrows {
+                                              consume: ([T], Int) throws -> Bool) throws {
         var states = [state]
         var chunk: [Item] = []
-        var more = true
-        while more {
-            chunk.removeAll(keepingCapacity: true)
-            more = try fill(&chunk)
-            if chunk.isEmpty { continue }
-            while states.count < workers(for: chunk.count) { states.append(copy(state)) }
-            let results = chunk.withUnsafeBufferPointer { items in
-                mapShares(items.count, states: &states) { state, share in work(&state, items[share]) }
+        var more = try fill(&chunk)
+        var next: [Item] = []
+        while !chunk.isEmpty || more {
+            if chunk.isEmpty {
+                more = try fill(&chunk)
+                continue
             }
+            while states.count < workers(for: chunk.count) { states.append(copy(state)) }
+            next.removeAll(keepingCapacity: true)
+            var nextMore = false
+            var fillError: Error? = nil
+            let fillNext = more
+            let results = chunk.withUnsafeBufferPointer { items in
+                mapBlocks(items.count, states: &states, first: {
+                    guard fillNext else { return }
+                    do { nextMore = try fill(&next) } catch { fillError = error }
+                }) { state, block in work(&state, items[block]) }
+            }
+            // A chunk read before the input failed is still consumed, as it would be had it been read alone.
             if try !consume(results, chunk.count) { return }
+            if let fillError { throw fillError }
+            swap(&chunk, &next)
+            more = fillNext && nextMore
         }
+    }
+
+    /// `body` for consecutive blocks of 0..<count, handed to whichever worker is free, each with that worker's
+    /// state; results in block order. Worker 0 runs `first` before taking blocks.
+    private static func mapBlocks<State, T>(_ count: Int, states: inout [State], first: () -> Void,
+                                            _ body: (inout State, Range<Int>) -> T) -> [T] {
+        let workers = states.count
+        // Blocks small enough to even out the workers, large enough that taking one costs nothing.
+        let size = max(1, min(512, count / (workers * 8)))
+        let blocks = (count + size - 1) / size
+        var slots = [T?](repeating: nil, count: blocks)
+        let taken = Atomic<Int>(0)
+        slots.withUnsafeMutableBufferPointer { out in
+            states.withUnsafeMutableBufferPointer { states in
+                let (out, states) = (out, states)  // a block's slot is written by the worker that took it
+                DispatchQueue.concurrentPerform(iterations: workers) { w in
+                    if w == 0 { first() }
+                    while true {
+                        let b = taken.wrappingAdd(1, ordering: .relaxed).oldValue
+                        if b >= blocks { return }
+                        out[b] = body(&states[w], b * size..<min(count, (b + 1) * size))
+                    }
+                }
+            }
+        }
+        return slots.map { $0! }
     }
 }

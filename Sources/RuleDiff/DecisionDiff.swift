@@ -1,7 +1,7 @@
 // Which requests now behave differently: a corpus evaluated with the engine against both versions.
 // Decisions and the rules that made them come from the compiled lists (the same code path `match
 // --explain` uses: MatchResult.decidedBy); the corpus streams through in chunks, each chunk split over
-// the cores (Parallel.stream), so memory holds one chunk, never every answer; the flips go to a FlipLog,
+// the cores (Parallel.stream), so memory holds two chunks, never every answer; the flips go to a FlipLog,
 // which keeps a page of them in memory and the rest in a scratch file.
 
 import ContentRules

@@ -162,9 +162,12 @@ extension MatchBatch {
     {
         if mapping, var mapped = try MappedLines.open(path: path) {
             defer { mapped.close() }
+            // Where the chunk being answered starts: a chunk is read while the one before it is answered.
+            var answering = 0
             try answer(batch, to: fd, fill: { lines in
-                // The previous chunk is answered and written: its pages can go.
-                mapped.release()
+                // The chunks before the one being answered are answered and written: their pages can go.
+                mapped.release(before: answering)
+                answering = mapped.offset
                 return readChunk(limits: chunk, into: &lines) { mapped.next() }
             })
             return

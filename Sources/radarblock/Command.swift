@@ -21,6 +21,13 @@ enum ExitCode {
     static let trouble: Int32 = 2
 }
 
+/// Exits with `status` now, with `values` still alive: a command's large structures (a diff's two sides, with
+/// their datasets, rules and provenance) go with the process instead of being freed an allocation at a time,
+/// which took 0.08 s of the iOS release diff's 0.6 s on one core. Everything must be written and committed first.
+func exitKeeping(_ values: Any..., status: Int32) -> Never {
+    withExtendedLifetime(values) { exit(status) }
+}
+
 /// Writes to stderr without buffering surprises; every message is bounded (MessageText).
 enum Console {
     static func error(_ message: String) {

@@ -40,10 +40,11 @@ struct DiffCommand: Command {
                         input), e.g. to ask `match --explain` about the derived corpus
       -o, --output FILE write the report there (default stdout)
 
-    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core. Memory holds a
-    chunk and \(FlipLog.defaultPageBytes >> 20) MiB of flipped requests, whatever the size of --requests: further
-    flips go to an unlinked temporary file in $TMPDIR (default /tmp), and the report is written a page of flips
-    at a time (to a temporary file renamed at the end). Progress goes to stderr when it is a terminal.
+    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core, the next chunk read
+    while one is answered. Memory holds two chunks and \(FlipLog.defaultPageBytes >> 20) MiB of flipped requests,
+    whatever the size of --requests: further flips go to an unlinked temporary file in $TMPDIR (default /tmp), and
+    the report is written a page of flips at a time (to a temporary file renamed at the end). Progress goes to
+    stderr when it is a terminal.
 
     exit status (as diff(1)): 0 no differences, 1 different, 2 trouble.
     """
@@ -99,7 +100,7 @@ struct DiffCommand: Command {
             default: try report.writeText { try output.write($0) }
             }
             try output.commit()
-            return report.isEmpty ? ExitCode.success : ExitCode.different
+            exitKeeping(old, new, report, status: report.isEmpty ? ExitCode.success : ExitCode.different)
         } catch {
             Console.error(String(describing: error))
             return ExitCode.trouble

@@ -37,12 +37,12 @@ final class ParallelTests: XCTestCase {
         XCTAssertEqual(b, "second")
     }
 
-    func testStreamKeepsItemOrderAcrossChunksAndCopiesStatesOnlyWhenNeeded() {
+    func testStreamKeepsItemOrderAcrossChunksAndCopiesStatesOnlyWhenNeeded() throws {
         // Chunks of 5, 5, 5, 2 and 0 items (the last fill appends nothing).
         let sizes = [5, 5, 5, 2, 0]
         var next = 0, chunk = 0, copies = 0
         var seen: [Int] = [], counts: [Int] = []
-        Parallel.stream(state: 0, copy: { s -> Int in copies += 1; return s },
+        try Parallel.stream(state: 0, copy: { s -> Int in copies += 1; return s },
                         fill: { items in
                             items.append(contentsOf: next..<next + sizes[chunk])
                             next += sizes[chunk]
@@ -63,9 +63,9 @@ final class ParallelTests: XCTestCase {
         XCTAssertEqual(copies, Parallel.workers(for: 5) - 1, "one state per core, the first one given")
     }
 
-    func testStreamMakesNoCopyForASingleItemAndStopsWhenConsumeSaysSo() {
+    func testStreamMakesNoCopyForASingleItemAndStopsWhenConsumeSaysSo() throws {
         var copies = 0, fills = 0, consumed = 0
-        Parallel.stream(state: "engine", copy: { s -> String in copies += 1; return s },
+        try Parallel.stream(state: "engine", copy: { s -> String in copies += 1; return s },
                         fill: { items in
                             fills += 1
                             items.append(fills)
@@ -77,7 +77,50 @@ final class ParallelTests: XCTestCase {
                             return consumed < 3
                         })
         XCTAssertEqual(copies, 0, "one item needs one worker: no copy of the state")
-        XCTAssertEqual(fills, 3)
+        XCTAssertEqual(fills, 4, "the chunk after the last one consumed was read while that one was worked on")
         XCTAssertEqual(consumed, 3)
+    }
+
+    func testStreamHandsBlocksToWhicheverWorkerIsFreeAndKeepsTheirOrder() throws {
+        // Items of very unequal cost, in chunks of 1,000: every item is worked on once, results in item order.
+        var next = 0
+        var seen: [Int] = []
+        try Parallel.stream(state: 0, copy: { $0 },
+                            fill: { items in
+                                items.append(contentsOf: next..<min(next + 1000, 3500))
+                                next = min(next + 1000, 3500)
+                                return next < 3500
+                            },
+                            work: { _, block -> [Int] in
+                                block.map { i in
+                                    var x = i
+                                    for _ in 0..<(i % 97 == 0 ? 20000 : 10) { x = (x &* 31) &+ 7 }
+                                    return x == .min ? -1 : i
+                                }
+                            },
+                            consume: { results, _ in
+                                seen += results.flatMap { $0 }
+                                return true
+                            })
+        XCTAssertEqual(seen, Array(0..<3500))
+    }
+
+    func testStreamConsumesTheChunkReadBeforeTheInputFailedThenThrows() {
+        struct ReadFailed: Error {}
+        var fills = 0
+        var consumed: [Int] = []
+        XCTAssertThrowsError(try Parallel.stream(state: 0, copy: { $0 },
+                                                 fill: { items in
+                                                     fills += 1
+                                                     if fills == 2 { throw ReadFailed() }
+                                                     items.append(contentsOf: 0..<100)
+                                                     return true
+                                                 },
+                                                 work: { _, block in Array(block) },
+                                                 consume: { results, _ in
+                                                     consumed += results.flatMap { $0 }
+                                                     return true
+                                                 })) { XCTAssertTrue($0 is ReadFailed) }
+        XCTAssertEqual(consumed, Array(0..<100), "the first chunk's results are consumed before the error")
     }
 }

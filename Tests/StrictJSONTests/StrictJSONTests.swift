@@ -1,5 +1,7 @@
+import Foundation
 import XCTest
 @testable import StrictJSON
+import TestSupport
 
 final class JSONParserTests: XCTestCase {
     func testParsesAllValueKinds() throws {
@@ -118,5 +120,44 @@ final class JSONPathTests: XCTestCase {
         let parsed = try JSONParser.parseReportingDuplicates(Array(text.utf8))
         XCTAssertEqual(parsed.duplicates.count, JSONParser.duplicateListLimit)
         XCTAssertEqual(parsed.duplicateCount, 4999)
+    }
+
+    /// The escape of every scalar, one at a time: the definition the byte-run writer must equal.
+    private func escapedScalarByScalar(_ s: String, scriptSafe: Bool) -> String {
+        var out = "\""
+        for scalar in s.unicodeScalars {
+            switch scalar.value {
+            case 0x22: out += "\\\""
+            case 0x5C: out += "\\\\"
+            case 0x0A: out += "\\n"
+            case 0x0D: out += "\\r"
+            case 0x09: out += "\\t"
+            case 0x08: out += "\\b"
+            case 0x0C: out += "\\f"
+            case 0x00..<0x20, 0x7F, 0x2028, 0x2029: out += String(format: "\\u%04x", scalar.value)
+            case 0x3C, 0x3E, 0x26:
+                if scriptSafe { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
+    func testStringsAreEscapedAsScalarByScalarWhateverTheirBytes() {
+        // Every byte class the writer tells apart: plain runs, each escape, DEL, the HTML characters, the two line
+        // separators and their neighbours (E2 80 A7/AA are not escaped), two-, three- and four-byte scalars.
+        let alphabet: [Unicode.Scalar] = ["a", "Z", "/", " ", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{1F}",
+                                          "\u{7F}", "<", ">", "&", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{E2}", "é",
+                                          "\u{80}", "€", "\u{FFFD}", "😀"]
+        var random = SplitMix64(seed: 18)
+        for _ in 0..<2000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 0...24, using: &random) { s.unicodeScalars.append(alphabet.randomElement(using: &random)!) }
+            for scriptSafe in [false, true] {
+                let written = JSONWriter.string(.string(s), options: scriptSafe ? .scriptSafe : [])
+                XCTAssertEqual(written, escapedScalarByScalar(s, scriptSafe: scriptSafe), "\(s.debugDescription)")
+                XCTAssertEqual(try JSONParser.parse(written), .string(s))
+            }
+        }
     }
 }

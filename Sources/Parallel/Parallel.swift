@@ -37,30 +37,16 @@ public enum Parallel {
         return (first!, second!)
     }
 
-    /// Splits 0..<count into one consecutive share per state and runs `body(&states[w], share)` for each at
-    /// once: a worker keeps its own state (an engine copy with its caches) across calls. Results in share
-    /// order, so concatenating them keeps the order of the items.
-    public static func mapShares<State, T>(_ count: Int, states: inout [State], _ body: (inout State, Range<Int>) -> T) -> [T] {
-        states.withUnsafeMutableBufferPointer { states in
-            let states = states  // each worker touches only its own index
-            return sharesByWorker(count, workers: states.count) { w, share in body(&states[w], share) }
-        }
-    }
-
     /// Splits 0..<count into one consecutive share per worker and runs `body(share)` for each at once;
     /// results in share order.
     public static func mapShares<T>(_ count: Int, workers: Int, _ body: (Range<Int>) -> T) -> [T] {
-        sharesByWorker(count, workers: workers) { _, share in body(share) }
-    }
-
-    private static func sharesByWorker<T>(_ count: Int, workers: Int, _ body: (Int, Range<Int>) -> T) -> [T] {
         let size = (count + workers - 1) / max(workers, 1)
         var slots = [T?](repeating: nil, count: workers)
         slots.withUnsafeMutableBufferPointer { out in
             let out = out  // each worker writes only its own slot
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 let lo = min(count, w * size), hi = min(count, lo + size)
-                out[w] = body(w, lo..<hi)
+                out[w] = body(lo..<hi)
             }
         }
         return slots.map { $0! }

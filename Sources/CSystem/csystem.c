@@ -10,6 +10,10 @@ int rb_rename_exchange(const char *from, const char *to) {
     return renameat2(AT_FDCWD, from, AT_FDCWD, to, RENAME_EXCHANGE);
 }
 
+int rb_start_writeback(int fd, long long offset, long long count) {
+    return sync_file_range(fd, offset, count, SYNC_FILE_RANGE_WRITE);
+}
+
 static char sigbus_message[1026];
 static size_t sigbus_length;
 static int sigbus_status;

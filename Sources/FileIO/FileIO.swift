@@ -2,6 +2,7 @@
 // stdin/stdout, and atomic replacement (write a temporary sibling, fsync, rename) so that a failed
 // or interrupted run never leaves a half-written file where a good one was.
 
+import CSystem
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -122,6 +123,68 @@ public enum FileIO {
         deinit { if fd > 1 { close(fd) } }
     }
 
+    /// Writes to an `Output` on a thread of its own, so that the caller makes the next piece while the last
+    /// one is copied into the file: write(2) of a diff report's 15 MB held a core for a seventh of the time it
+    /// took to write the report. At most `depth` pieces wait. The first error is thrown by the next `write` or by
+    /// `finish`, and nothing after it is written.
+    public final class WriteBehind: @unchecked Sendable {
+        private let output: Output
+        private let depth: Int
+        private let condition = NSCondition()
+        private var queue: [[UInt8]] = []
+        private var closed = false
+        private var failure: Error? = nil
+        private let stopped = DispatchSemaphore(value: 0)
+
+        public init(_ output: Output, depth: Int = 2) {
+            self.output = output
+            self.depth = max(1, depth)
+            let thread = Thread { [self] in run() }
+            thread.start()
+        }
+
+        private func run() {
+            while true {
+                condition.lock()
+                while queue.isEmpty && !closed { condition.wait() }
+                if queue.isEmpty {
+                    condition.unlock()
+                    break
+                }
+                let piece = queue.removeFirst()
+                let failed = failure != nil
+                condition.broadcast()
+                condition.unlock()
+                if failed { continue }
+                do { try output.write(piece) } catch {
+                    condition.lock()
+                    failure = error
+                    condition.unlock()
+                }
+            }
+            stopped.signal()
+        }
+
+        public func write(_ bytes: [UInt8]) throws {
+            condition.lock()
+            defer { condition.unlock() }
+            while queue.count >= depth && failure == nil { condition.wait() }
+            if let failure { throw failure }
+            queue.append(bytes)
+            condition.broadcast()
+        }
+
+        /// Waits until every piece is written.
+        public func finish() throws {
+            condition.lock()
+            closed = true
+            condition.broadcast()
+            condition.unlock()
+            stopped.wait()
+            if let failure { throw failure }
+        }
+    }
+
     public static func write(_ string: String, to path: String) throws { try write(Array(string.utf8), to: path) }
 
     /// Every byte to `fd`, resuming after short writes and EINTR; `path` names the file in the error.
@@ -157,7 +220,19 @@ extension FileIO {
             guard fd >= 0 else { throw FileError(path: path, reason: "cannot create \(temp): \(String(cString: strerror(errno)))") }
         }
 
-        public func write(_ bytes: [UInt8]) throws { try FileIO.writeAll(bytes, to: fd, path: path) }
+        /// Bytes written, and how many of them were handed to the disk's writeback.
+        private var written: Int64 = 0, handedOver: Int64 = 0
+
+        /// Each few MiB written start on their way to the disk at once, so that `commit`'s fsync waits only for
+        /// the last of them (it waited 30 ms for a diff report's 15 MB, a twentieth of that diff).
+        public func write(_ bytes: [UInt8]) throws {
+            try FileIO.writeAll(bytes, to: fd, path: path)
+            written += Int64(bytes.count)
+            if written - handedOver >= 4 << 20 {
+                _ = rb_start_writeback(fd, handedOver, written - handedOver)
+                handedOver = written
+            }
+        }
 
         public func commit() throws {
             guard fsync(fd) == 0 else { throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))") }

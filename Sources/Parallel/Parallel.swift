@@ -52,16 +52,49 @@ public enum Parallel {
         return slots.map { $0! }
     }
 
+    /// A computation on a thread of its own, started now and joined when its result is needed: work that
+    /// nothing waits for until the end (a diff's rule and dataset comparison) runs in the gaps that the other
+    /// stages leave on the cores (a serial step, the end of a chunk), not before them. A thread of its own, not
+    /// Dispatch's pool, whose threads the stages' parallel maps use. Runs at once on one core.
+    public final class Background<T>: @unchecked Sendable {
+        private var result: T?
+        private let done = DispatchSemaphore(value: 0)
+
+        public init(_ body: @escaping () -> T) {
+            if workers() == 1 {
+                result = body()
+                done.signal()
+                return
+            }
+            let thread = Thread { [self] in
+                result = body()
+                done.signal()
+            }
+            thread.stackSize = 8 << 20
+            thread.start()
+        }
+
+        /// Waits for the result (a later call waits no more).
+        public func join() -> T {
+            done.wait()
+            defer { done.signal() }
+            return result!
+        }
+    }
+
     /// A stream of items through every core, chunk by chunk: `fill` appends the next chunk to an empty
     /// array (false once the input is exhausted); `work` runs a block of consecutive items of the chunk with the
     /// state of the worker that took it, and `consume` gets the blocks' results in item order, with the chunk's
     /// size (false stops the stream). The workers' states are copies of `state` (an engine with its caches is
     /// large), made only once a chunk has items for them: never more than the cores.
     ///
-    /// While a chunk is worked on, one worker fills the next one first, and blocks go to whichever worker is
-    /// free: on two cores, filling between chunks and waiting for the slower half of each left a core idle for a
-    /// twentieth of `match --requests`. Memory holds two chunks. `fill` runs on one thread at a time, while the
-    /// items of the chunk before it are still being worked on; `consume` runs on the caller's thread.
+    /// While a chunk is worked on, one worker first consumes the results of the chunk before it, then fills the
+    /// next one, then takes blocks; blocks go to whichever worker is free. On two cores, filling between chunks
+    /// and waiting for the slower half of each left a core idle for a twentieth of `match --requests`, and
+    /// consuming between chunks left one idle at every chunk of a diff (its flips are recorded as they are
+    /// consumed). Memory holds two chunks and the results of one. `fill` and `consume` run one at a time and in
+    /// order, on whichever thread, while the workers work on another chunk: they must not touch the state a
+    /// worker is using. After `consume` says stop, the chunk being worked on is finished and not consumed.
     public static func stream<Item, State, T>(state: State, copy: (State) -> State,
                                               fill: (inout [Item]) throws -> Bool,
                                               work: (inout State, Slice<UnsafeBufferPointer<Item>>) -> T,
@@ -70,28 +103,46 @@ public enum Parallel {
         var chunk: [Item] = []
         var more = try fill(&chunk)
         var next: [Item] = []
+        // The results of the chunk before, consumed while the next one is worked on.
+        var pending: (results: [T], count: Int)? = nil
         while !chunk.isEmpty || more {
             if chunk.isEmpty {
+                if let p = pending {
+                    pending = nil
+                    if try !consume(p.results, p.count) { return }
+                }
                 more = try fill(&chunk)
                 continue
             }
             while states.count < workers(for: chunk.count) { states.append(copy(state)) }
             next.removeAll(keepingCapacity: true)
             var nextMore = false
-            var fillError: Error? = nil
-            let fillNext = more
+            var fillError: Error? = nil, consumeError: Error? = nil
+            var stopped = false
+            let fillNext = more, previous = pending
+            pending = nil
             let results = chunk.withUnsafeBufferPointer { items in
                 mapBlocks(items.count, states: &states, first: {
+                    if let previous {
+                        do { stopped = try !consume(previous.results, previous.count) } catch { consumeError = error }
+                        if stopped || consumeError != nil { return }
+                    }
                     guard fillNext else { return }
                     do { nextMore = try fill(&next) } catch { fillError = error }
                 }) { state, block in work(&state, items[block]) }
             }
+            if let consumeError { throw consumeError }
+            if stopped { return }
             // A chunk read before the input failed is still consumed, as it would be had it been read alone.
-            if try !consume(results, chunk.count) { return }
-            if let fillError { throw fillError }
+            if let fillError {
+                _ = try consume(results, chunk.count)
+                throw fillError
+            }
+            pending = (results, chunk.count)
             swap(&chunk, &next)
             more = fillNext && nextMore
         }
+        if let p = pending { _ = try consume(p.results, p.count) }
     }
 
     /// `body` for consecutive blocks of 0..<count, handed to whichever worker is free, each with that worker's

@@ -166,10 +166,11 @@ public enum ReleaseComparison {
     /// As `compare`, with the requests read from a stream (a corpus larger than memory) instead of
     /// `options.requests`; `progress` gets the number of requests checked so far.
     /// `structure` is `structure(old, new)` when the caller has it already (see derivedCorpusAndStructure).
-    public static func compare(_ old: DiffSide, _ new: DiffSide, requests stream: RequestStream, structure known: Structure? = nil,
+    public static func compare(_ old: DiffSide, _ new: DiffSide, requests stream: RequestStream, structure known: StructureInBackground? = nil,
                                progress: ((Int) -> Void)? = nil) throws -> DiffReport {
-        let (inputs, dataset, rules) = known ?? structure(old, new)
+        let structure = known ?? backgroundStructure(old, new)
         let requests = try DecisionDiff.compare(stream, old: decisionSide(old), new: decisionSide(new), progress: progress)
+        let (inputs, dataset, rules) = structure.join()
         return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
     }
 
@@ -178,27 +179,22 @@ public enum ReleaseComparison {
         RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
     }
 
-    /// The derived corpus and the structure of the diff. The decisions (on every core) need the corpus first.
-    /// Its parts are single-threaded and independent: the corpus, each side's rule keys, and the dataset diff run
-    /// on whichever core is free (the rule keys alone took longer than the corpus, and a core waited).
-    public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> ([MatchRequest], Structure) {
-        enum Part { case corpus([MatchRequest]), keys([String]), dataset(DatasetDiff?) }
-        let parts = Parallel.map(4) { i -> Part in
-            switch i {
-            case 0: return .corpus(derivedCorpus(old, new))
-            case 1: return .keys(RuleSetDiff.keys(old.rules))
-            case 2: return .keys(RuleSetDiff.keys(new.rules))
-            default: return .dataset(datasetDiff(old, new))
-            }
-        }
-        guard case .corpus(let corpus) = parts[0], case .keys(let oldKeys) = parts[1], case .keys(let newKeys) = parts[2],
-              case .dataset(let dataset) = parts[3] else { preconditionFailure("parts in index order") }
-        let rules = RuleSetDiff.compare(oldKeys: oldKeys, newKeys: newKeys, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
-        return (corpus, (changedInputs(old, new), dataset, rules))
+    /// The derived corpus, and the structure of the diff started in the background: the decisions need the
+    /// corpus first, and nothing needs the structure until the report.
+    public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> ([MatchRequest], StructureInBackground) {
+        let structure = backgroundStructure(old, new)
+        return (derivedCorpus(old, new), structure)
+    }
+
+    /// `structure(old, new)` on a thread of its own. It is single-threaded (the rule keys are most of it), and
+    /// the corpus and the decisions leave gaps on the cores that it fills: a serial step, the end of a chunk.
+    static func backgroundStructure(_ old: DiffSide, _ new: DiffSide) -> StructureInBackground {
+        Parallel.Background { structure(old, new) }
     }
 
     /// Changed components, the dataset diff and the rule diff.
     public typealias Structure = ([String: ValueChange<String?>], DatasetDiff?, RuleSetDiff)
+    public typealias StructureInBackground = Parallel.Background<Structure>
 
     /// Components, trackers and rules: everything but the decisions.
     static func structure(_ old: DiffSide, _ new: DiffSide) -> Structure {

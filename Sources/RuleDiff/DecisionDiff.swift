@@ -79,7 +79,7 @@ public struct DecisionDiff: Sendable {
     public init() {}
 
     /// Requests per chunk: enough to keep every core busy, small enough to bound memory.
-    public static let chunkSize = 1 << 16
+    public static let chunkSize = 1 << 14
 
     /// Throws only when the flips cannot be set aside (the scratch file: a full disk).
     public static func compare(_ requests: [MatchRequest], old: DecisionSide, new: DecisionSide) throws -> DecisionDiff {

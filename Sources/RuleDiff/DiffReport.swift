@@ -113,9 +113,12 @@ public struct DiffReport: Sendable {
             out.append(UInt8(ascii: "["))
             var first = true
             try r.changed.forEachPage { page in
-                try emit(out)
-                out = writeFlips(page, leadingComma: !first)
-                first = false
+                // A part of a page at a time: the part before is on its way to the file while the next is made.
+                for part in stride(from: 0, to: page.changes.count, by: Self.flipsPerPart) {
+                    try emit(out)
+                    out = writeFlips(page, part..<min(page.changes.count, part + Self.flipsPerPart), leadingComma: !first)
+                    first = false
+                }
             }
             out.append(contentsOf: Array("]}".utf8))
         }
@@ -123,12 +126,15 @@ public struct DiffReport: Sendable {
         try emit(out)
     }
 
-    /// The flips of a page, comma-separated (with a leading comma after the first page), written in
+    /// Flips written and handed to the output at a time.
+    static let flipsPerPart = 2048
+
+    /// Flips of a page, comma-separated (with a leading comma after the first part), written in
     /// consecutive shares, one per core, concatenated in order: flips are independent.
-    private func writeFlips(_ page: FlipLog.Page, leadingComma: Bool) -> [UInt8] {
-        let parts = Parallel.mapShares(page.changes.count, workers: Parallel.workers(for: page.changes.count / 256 + 1)) { share -> [UInt8] in
+    private func writeFlips(_ page: FlipLog.Page, _ flips: Range<Int>, leadingComma: Bool) -> [UInt8] {
+        let parts = Parallel.mapShares(flips.count, workers: Parallel.workers(for: flips.count / 256 + 1)) { share -> [UInt8] in
             var part: [UInt8] = []
-            for j in share {
+            for j in share.lowerBound + flips.lowerBound..<share.upperBound + flips.lowerBound {
                 if j > 0 || leadingComma { part.append(UInt8(ascii: ",")) }
                 Self.writeChange(page.changes[j], rules: page.ruleJSON[j], into: &part)
             }

@@ -4,48 +4,46 @@
 // Deterministic: the same datasets always give the same corpus in the same order.
 
 import Domains
+import Parallel
 import RuleEngine
 import TrackerData
 
 public enum RequestCorpus {
     static let thirdPartySite = "https://news-site.radarblock.test/"
 
+    /// The corpus, made on every core: each tracker's URLs and sites are independent of the others', and so
+    /// are its requests once the sites each URL was already loaded from are known (a pass in domain order).
     public static func derive(from datasets: [TrackerDataSet]) -> [MatchRequest] {
-        var out: [MatchRequest] = []
+        var domains = Set<String>()
+        for tds in datasets { domains.formUnion(tds.trackers.keys) }
+        let sorted = domains.sorted(by: byteOrder)
+        let shares = Parallel.workers(for: sorted.count) * 8
+        let probes = Parallel.map(shares) { share in
+            slice(of: sorted.count, share: share, of: shares).map { probe(sorted[$0], datasets) }
+        }.flatMap { $0 }
         // Each URL of a tracker is loaded from each of its sites, as a script and as an image. A URL names its
         // tracker's domain, so another tracker rarely gives it again: duplicates are found per URL (the sites
         // it was loaded from), not by hashing every request.
         var sitesOfURL: [String: [String]] = [:]
-        var domains = Set<String>()
-        for tds in datasets { domains.formUnion(tds.trackers.keys) }
-        for domain in domains.sorted(by: byteOrder) {
-            var sites = [thirdPartySite, "https://www.\(domain)/"]
-            var urls = ["https://\(domain)/radarblock-probe.js", "https://cdn.\(domain):8443/p/radarblock-probe.gif"]
-            for tds in datasets {
-                guard let tracker = tds.trackers[domain] else { continue }
-                if let owner = tracker.owner?.name, let other = tds.entities[owner]?.domains.first(where: { $0 != domain }) {
-                    sites.append("https://\(other)/")
-                }
-                for rule in tracker.rules {
-                    if let example = RegexExample.string(matching: rule.rule) {
-                        let url = example.contains(domain) ? "https://" + example : "https://\(domain)/" + example
-                        urls.append(url)
-                        urls.append(url + "-near-miss")
-                    }
-                    for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) { sites.append("https://\(d)/") }
-                }
-            }
-            sites = unique(sites)
-            urls = unique(urls)
-            let earlier = urls.map { sitesOfURL[$0] }
-            for site in sites {
-                for (url, earlier) in zip(urls, earlier) where earlier?.contains(site) != true {
-                    out.append(MatchRequest(url: url, topURL: site, resourceType: "script"))
-                    out.append(MatchRequest(url: url, topURL: site, resourceType: "image"))
-                }
-            }
-            for (url, earlier) in zip(urls, earlier) { sitesOfURL[url] = earlier.map { unique($0 + sites) } ?? sites }
+        var earlier: [[[String]?]] = []
+        earlier.reserveCapacity(probes.count)
+        for p in probes {
+            let seen = p.urls.map { sitesOfURL[$0] }
+            for (url, before) in zip(p.urls, seen) { sitesOfURL[url] = before.map { unique($0 + p.sites) } ?? p.sites }
+            earlier.append(seen)
         }
+        var out = Parallel.map(shares) { share -> [MatchRequest] in
+            var requests: [MatchRequest] = []
+            for d in slice(of: probes.count, share: share, of: shares) {
+                for site in probes[d].sites {
+                    for (url, before) in zip(probes[d].urls, earlier[d]) where before?.contains(site) != true {
+                        requests.append(MatchRequest(url: url, topURL: site, resourceType: "script"))
+                        requests.append(MatchRequest(url: url, topURL: site, resourceType: "image"))
+                    }
+                }
+            }
+            return requests
+        }.flatMap { $0 }
         var aliasProbes = Set<MatchRequest>()
         for tds in datasets {
             for alias in tds.cnames.keys.sorted(by: byteOrder) {
@@ -57,6 +55,32 @@ public enum RequestCorpus {
             }
         }
         return out
+    }
+
+    /// A tracker's URLs (its pattern's examples and near misses) and the sites it is loaded from, each once.
+    private static func probe(_ domain: String, _ datasets: [TrackerDataSet]) -> (sites: [String], urls: [String]) {
+        var sites = [thirdPartySite, "https://www.\(domain)/"]
+        var urls = ["https://\(domain)/radarblock-probe.js", "https://cdn.\(domain):8443/p/radarblock-probe.gif"]
+        for tds in datasets {
+            guard let tracker = tds.trackers[domain] else { continue }
+            if let owner = tracker.owner?.name, let other = tds.entities[owner]?.domains.first(where: { $0 != domain }) {
+                sites.append("https://\(other)/")
+            }
+            for rule in tracker.rules {
+                if let example = RegexExample.string(matching: rule.rule) {
+                    let url = example.contains(domain) ? "https://" + example : "https://\(domain)/" + example
+                    urls.append(url)
+                    urls.append(url + "-near-miss")
+                }
+                for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) { sites.append("https://\(d)/") }
+            }
+        }
+        return (unique(sites), unique(urls))
+    }
+
+    /// Share `share` of `shares` consecutive shares of 0..<count.
+    private static func slice(of count: Int, share: Int, of shares: Int) -> Range<Int> {
+        (count * share / shares)..<(count * (share + 1) / shares)
     }
 
     private static func unique(_ items: [String]) -> [String] {

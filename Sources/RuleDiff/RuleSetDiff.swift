@@ -25,7 +25,7 @@ public struct RuleSetDiff: Sendable, Equatable {
     }
 
     /// Each rule's identity, its canonical JSON: most of a comparison's time, and independent per side.
-    public static func keys(_ rules: [ContentRule]) -> [String] { rules.map { JSONWriter.string($0.jsonValue) } }
+    public static func keys(_ rules: [ContentRule]) -> [String] { rules.map(\.canonicalJSON) }
 
     /// As `compare(old:new:...)`, with each side's `keys` already made.
     public static func compare(oldKeys: [String], newKeys: [String],

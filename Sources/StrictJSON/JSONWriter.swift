@@ -27,12 +27,17 @@ public struct JSONWriter {
     /// A JSON array with one element per line (`[`, elements separated by `,` newline, `]`, newline):
     /// the form of rule lists and provenance files, so that they diff well line by line.
     public static func linesArray<S: Sequence>(_ elements: S, options: Options = [], _ element: (S.Element) -> JSONValue) -> [UInt8] {
+        linesArray(elements) { e, out in write(element(e), into: &out, options: options) }
+    }
+
+    /// As `linesArray(_:options:_:)`, with each element written by `writing`.
+    public static func linesArray<S: Sequence>(_ elements: S, writing: (S.Element, inout [UInt8]) -> Void) -> [UInt8] {
         var out: [UInt8] = [UInt8(ascii: "[")]
         var first = true
         for e in elements {
             out.append(contentsOf: first ? [0x0A] : [UInt8(ascii: ","), 0x0A])
             first = false
-            write(element(e), into: &out, options: options)
+            writing(e, &out)
         }
         out.append(contentsOf: first ? [UInt8(ascii: "]"), 0x0A] : [0x0A, UInt8(ascii: "]"), 0x0A])
         return out
@@ -53,12 +58,17 @@ public struct JSONWriter {
             out.append(UInt8(ascii: "]"))
         case .object(let o):
             out.append(UInt8(ascii: "{"))
-            let keys = options.contains(.sortedKeys) ? o.keys.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) } : o.keys
-            for (i, k) in keys.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                writeString(k, into: &out, options: options)
+            func member(_ p: Int, first: Bool) {
+                if !first { out.append(UInt8(ascii: ",")) }
+                writeString(o.keys[p], into: &out, options: options)
                 out.append(UInt8(ascii: ":"))
-                write(o[k]!, into: &out, options: options)
+                write(o.values[p], into: &out, options: options)
+            }
+            if options.contains(.sortedKeys) {
+                let order = o.keys.indices.sorted { o.keys[$0].utf8.lexicographicallyPrecedes(o.keys[$1].utf8) }
+                for (i, p) in order.enumerated() { member(p, first: i == 0) }
+            } else {
+                for p in o.keys.indices { member(p, first: p == 0) }
             }
             out.append(UInt8(ascii: "}"))
         }

@@ -40,11 +40,11 @@ struct DiffCommand: Command {
                         input), e.g. to ask `match --explain` about the derived corpus
       -o, --output FILE write the report there (default stdout)
 
-    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core, the next chunk read
-    while one is answered. Memory holds two chunks and \(FlipLog.defaultPageBytes >> 20) MiB of flipped requests,
-    whatever the size of --requests: further flips go to an unlinked temporary file in $TMPDIR (default /tmp), and
-    the report is written a page of flips at a time (to a temporary file renamed at the end). Progress goes to
-    stderr when it is a terminal.
+    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core: while one is answered,
+    the flips of the one before are recorded and the next one is read. Memory holds two chunks, the flips of one,
+    and \(FlipLog.defaultPageBytes >> 20) MiB of flipped requests, whatever the size of --requests: further flips go
+    to an unlinked temporary file in $TMPDIR (default /tmp), and the report is written a page of flips at a time (to
+    a temporary file renamed at the end). Progress goes to stderr when it is a terminal.
 
     exit status (as diff(1)): 0 no differences, 1 different, 2 trouble.
     """
@@ -72,7 +72,7 @@ struct DiffCommand: Command {
             defer { file?.close() }
             if let dir = args.value("--pages") { streams.append(ArrayRequests(try PageCorpus.requests(fromDirectory: dir))) }
             let (old, new) = try ReleaseComparison.loadBoth(args.positionals[0], args.positionals[1], options: options)
-            var structure: ReleaseComparison.Structure? = nil
+            var structure: ReleaseComparison.StructureInBackground? = nil
             if streams.isEmpty {
                 let (corpus, parts) = ReleaseComparison.derivedCorpusAndStructure(old, new)
                 streams.append(ArrayRequests(corpus))
@@ -92,13 +92,15 @@ struct DiffCommand: Command {
             try saved?.commit()
             // Streamed: a large corpus's report is never held whole.
             let output = try FileIO.Output(path: args.value("--output") ?? "-")
+            let writer = FileIO.WriteBehind(output)
             switch format {
             case "json":
-                try report.writeJSON { try output.write($0) }
-                try output.write([0x0A])
-            case "markdown": try report.writeMarkdown { try output.write($0) }
-            default: try report.writeText { try output.write($0) }
+                try report.writeJSON { try writer.write($0) }
+                try writer.write([0x0A])
+            case "markdown": try report.writeMarkdown { try writer.write($0) }
+            default: try report.writeText { try writer.write($0) }
             }
+            try writer.finish()
             try output.commit()
             exitKeeping(old, new, report, status: report.isEmpty ? ExitCode.success : ExitCode.different)
         } catch {

@@ -34,6 +34,40 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: dir.path), ["report.json"])
     }
 
+    /// `diff` writes its report behind: every piece arrives in order, large ones included (each few MiB are
+    /// handed to the disk's writeback on the way), and a commit after `finish` replaces the file whole.
+    func testWriteBehindWritesEveryPieceInOrder() throws {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("behind-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let path = dir.appendingPathComponent("report.json").path
+        let output = try FileIO.Output(path: path)
+        let writer = FileIO.WriteBehind(output)
+        var expected: [UInt8] = []
+        for i in 0..<200 {
+            let piece = [UInt8](repeating: UInt8(i % 251), count: i == 100 ? 9 << 20 : i * 37)
+            expected += piece
+            try writer.write(piece)
+        }
+        try writer.finish()
+        try output.commit()
+        XCTAssertEqual(try FileIO.read(path), expected)
+    }
+
+    /// A piece that cannot be written (a full disk) fails the run: the next write or `finish` throws, naming the file.
+    func testWriteBehindReportsAFailedWrite() throws {
+        let output = try FileIO.Output(path: "/dev/full")
+        let writer = FileIO.WriteBehind(output)
+        var message = "nothing thrown"
+        do {
+            for _ in 0..<100 { try writer.write([UInt8](repeating: 0x61, count: 1 << 16)) }
+            try writer.finish()
+        } catch {
+            message = String(describing: error)
+        }
+        XCTAssertTrue(message.contains("/dev/full") && message.contains("write failed"), message)
+    }
+
     func testWriteIntoMissingDirectoryFailsWithoutSideEffects() {
         XCTAssertThrowsError(try FileIO.write("x", to: "/nonexistent-\(UUID().uuidString)/a")) { error in
             XCTAssertTrue(String(describing: error).contains("does not exist"))

@@ -1,3 +1,4 @@
+import Dispatch
 import XCTest
 @testable import Parallel
 
@@ -117,5 +118,58 @@ final class ParallelTests: XCTestCase {
                                                      return true
                                                  })) { XCTAssertTrue($0 is ReadFailed) }
         XCTAssertEqual(consumed, Array(0..<100), "the first chunk's results are consumed before the error")
+    }
+
+    func testStreamConsumesEachChunkWhileTheNextIsWorkedOn() throws {
+        // Chunk k+1's items wait until chunk k is consumed: with two or more cores they are worked on at the same
+        // time, so the stream would hang if consume ran only after every chunk's work. With one core the chunk is
+        // consumed first, and the wait passes at once.
+        let consumed = DispatchSemaphore(value: 0)
+        var chunks = 0, seen: [Int] = []
+        try Parallel.stream(state: 0, copy: { $0 }, fill: { items in
+                                chunks += 1
+                                items.append(contentsOf: (0..<4).map { chunks * 10 + $0 })
+                                return chunks < 3
+                            },
+                            work: { _, share -> [Int] in
+                                if let first = share.first, first >= 20, first % 10 == 0, Parallel.workers() > 1 {
+                                    XCTAssertEqual(consumed.wait(timeout: .now() + 10), .success, "chunk \(first / 10 - 1) consumed meanwhile")
+                                }
+                                return Array(share)
+                            },
+                            consume: { results, _ in
+                                seen += results.flatMap { $0 }
+                                consumed.signal()
+                                return true
+                            })
+        XCTAssertEqual(seen, [10, 11, 12, 13, 20, 21, 22, 23, 30, 31, 32, 33])
+    }
+
+    func testStreamRethrowsWhatConsumeThrowsAndConsumesNothingAfter() {
+        struct WriteFailed: Error {}
+        var fills = 0, consumed = 0
+        XCTAssertThrowsError(try Parallel.stream(state: 0, copy: { $0 }, fill: { items in
+                                                     fills += 1
+                                                     items.append(fills)
+                                                     return true
+                                                 },
+                                                 work: { _, share in share.count },
+                                                 consume: { _, _ in
+                                                     consumed += 1
+                                                     if consumed == 2 { throw WriteFailed() }
+                                                     return true
+                                                 })) { XCTAssertTrue($0 is WriteFailed) }
+        XCTAssertEqual(consumed, 2)
+    }
+
+    func testBackgroundGivesItsResultToEveryJoin() {
+        let started = DispatchSemaphore(value: 0)
+        let task = Parallel.Background { () -> Int in
+            started.signal()
+            return (1...100).reduce(0, +)
+        }
+        XCTAssertEqual(started.wait(timeout: .now() + 10), .success, "the body runs without a join")
+        XCTAssertEqual(task.join(), 5050)
+        XCTAssertEqual(task.join(), 5050)
     }
 }

@@ -161,3 +161,81 @@ final class JSONPathTests: XCTestCase {
         }
     }
 }
+
+/// JSONObject searches small objects in order and indexes large ones: both must behave as the ordered
+/// dictionary it models (keys in first-insertion order, last value wins, keys compared as Strings).
+final class JSONObjectModelTests: XCTestCase {
+    /// The model: a Dictionary for the values and an array for the order.
+    struct Model {
+        var keys: [String] = []
+        var values: [String: JSONValue] = [:]
+        mutating func set(_ k: String, _ v: JSONValue?) {
+            if let v {
+                if values.updateValue(v, forKey: k) == nil { keys.append(k) }
+            } else if values.removeValue(forKey: k) != nil {
+                keys.removeAll { $0 == k }
+            }
+        }
+    }
+
+    // Canonically equivalent spellings ("é" precomposed and decomposed) are one key, as for a Dictionary.
+    static let keyPool = (0..<40).map { "k\($0)" } + ["é", "e\u{301}", "type", ""]
+
+    func testRandomEditsAgreeWithTheModelAcrossTheIndexedSize() {
+        var rng = SplitMix64(seed: 0x4A53_4F4E)
+        for round in 0..<300 {
+            var object = JSONObject(), model = Model()
+            let pool = Self.keyPool.prefix(Int(rng.next() % UInt64(Self.keyPool.count)) + 1)
+            for _ in 0..<Int(rng.next() % 120) {
+                let k = pool.randomElement(using: &rng)!
+                let v: JSONValue? = rng.next() % 5 == 0 ? nil : .number(Double(rng.next() % 1000))
+                object[k] = v
+                model.set(k, v)
+            }
+            XCTAssertEqual(object.keys, model.keys, "round \(round)")
+            XCTAssertEqual(object.count, model.keys.count)
+            for k in Self.keyPool {
+                XCTAssertEqual(object[k], model.values[k], "round \(round), key \(k)")
+                XCTAssertEqual(object.contains(k), model.values[k] != nil)
+            }
+            XCTAssertEqual(object.map(\.key), model.keys)
+            XCTAssertEqual(object.map(\.value), model.keys.map { model.values[$0]! })
+            XCTAssertEqual(object.values, model.keys.map { model.values[$0]! })
+        }
+    }
+
+    func testEqualityAndHashIgnoreKeyOrderAtEverySize() {
+        for n in [0, 1, 2, 8, 9, 30] {
+            let pairs = (0..<n).map { ("k\($0)", JSONValue.number(Double($0))) }
+            let a = JSONObject(pairs), b = JSONObject(pairs.reversed())
+            XCTAssertEqual(a, b, "\(n) keys")
+            XCTAssertEqual(a.hashValue, b.hashValue, "\(n) keys")
+            XCTAssertEqual(Set([JSONValue.object(a), .object(b)]).count, 1)
+            if n > 0 {
+                var c = a
+                c["k0"] = "changed"
+                XCTAssertNotEqual(a, c)
+                var d = a
+                d["extra"] = 1
+                XCTAssertNotEqual(a, d)
+                var e = a
+                e["k0"] = nil
+                e["other"] = .number(0)
+                XCTAssertNotEqual(a, e, "same count, another key")
+            }
+        }
+    }
+
+    func testLargeObjectsParseAndWriteInOrder() throws {
+        let members = (0..<50).map { "\"m\($0)\":\($0)" }
+        let text = "{" + members.joined(separator: ",") + ",\"m3\":\"again\"}"
+        let v = try JSONParser.parse(text)
+        XCTAssertEqual(v.objectValue?.keys, (0..<50).map { "m\($0)" })
+        XCTAssertEqual(v["m3"], "again")
+        XCTAssertEqual(v["m49"], 49)
+        XCTAssertEqual(JSONWriter.string(v), "{" + members.enumerated().map { $0 == 3 ? "\"m3\":\"again\"" : $1 }.joined(separator: ",") + "}")
+        let reversed = JSONValue.object(JSONObject((0..<12).reversed().map { ("s\($0 + 10)", JSONValue.number(Double($0))) }))
+        XCTAssertEqual(JSONWriter.string(reversed, options: [.sortedKeys]),
+                       "{" + (0..<12).map { "\"s\($0 + 10)\":\($0)" }.joined(separator: ",") + "}")
+    }
+}

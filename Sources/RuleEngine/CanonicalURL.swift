@@ -124,7 +124,10 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
                 labelStart = p + 1
             } else if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
                 break
-            } else if !((b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: "-") || WHATWGHost.isDigit(b)) {
+            } else if b == UInt8(ascii: "-") {
+                // "xn--" anywhere in the host: it may be punycode, which the full path decodes and checks.
+                if previous == UInt8(ascii: "-"), p - 3 >= hostStart, u[p - 2] == UInt8(ascii: "n"), u[p - 3] == UInt8(ascii: "x") { return nil }
+            } else if !((b >= 0x61 && b <= 0x7A) || WHATWGHost.isDigit(b)) {
                 return nil
             }
             previous = b
@@ -136,11 +139,6 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         // or '-' fails WebKit's first IPv4 piece there, so the host is a domain; one that starts with a digit may not
         // be ("42949672950x" overflows into a hex piece and is refused), nor may an empty one (a trailing dot).
         if labelStart == hostEnd || WHATWGHost.isDigit(u[labelStart]) { return nil }
-        var k = hostStart
-        while k + 3 < hostEnd {
-            if u[k] == UInt8(ascii: "x"), u[k + 1] == UInt8(ascii: "n"), u[k + 2] == UInt8(ascii: "-"), u[k + 3] == UInt8(ascii: "-") { return nil }
-            k += 1
-        }
         return (schemeEnd, hostStart..<hostEnd)
     }
 

@@ -165,7 +165,7 @@ public enum ReleaseComparison {
 
     /// As `compare`, with the requests read from a stream (a corpus larger than memory) instead of
     /// `options.requests`; `progress` gets the number of requests checked so far.
-    /// `structure` is `structure(old, new)` when the caller has it already (see derivedCorpusAndStructure).
+    /// `structure` is `structure(old, new)` when the caller started it already (see derivedCorpusAndStructure).
     public static func compare(_ old: DiffSide, _ new: DiffSide, requests stream: RequestStream, structure known: StructureInBackground? = nil,
                                progress: ((Int) -> Void)? = nil) throws -> DiffReport {
         let structure = known ?? backgroundStructure(old, new)

@@ -93,8 +93,9 @@ public struct DecisionDiff: Sendable {
         diff.changed = FlipLog(pageBytes: pageBytes)
         // Per side: each deciding rule's index in the log's table of rules (nil: a rule with no description).
         var oldRules: [DecidingRule: Int?] = [:], newRules: [DecidingRule: Int?] = [:]
-        // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run.
-        try Parallel.stream(state: (old.engine, new.engine), copy: { ($0.0.copy(), $0.1.copy()) },
+        // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run. The
+        // sides' own engines are left to `consume`, which describes deciding rules while the workers answer.
+        try Parallel.stream(state: (old.engine.copy(), new.engine.copy()), copy: { ($0.0.copy(), $0.1.copy()) },
                             fill: { try requests.next(chunkSize, into: &$0) },
                             work: { engines, share -> (flips: [Flip], invalid: Int) in
                                 var found: [Flip] = []

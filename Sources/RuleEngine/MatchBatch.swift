@@ -107,12 +107,14 @@ public struct MatchBatch {
         if decider == .automaton, let (_, host) = plain, reportsNothing(raw, hostEnd: host.upperBound, deciding: deciding) {
             return (request, nil)
         }
-        if decider == .automaton { engine.prefetchSite(topURL: bytes(f.topURL)) }
+        let topRaw = bytes(f.topURL), topPlain = CanonicalURL.plainHost(topRaw)
+        if decider == .automaton { engine.prefetchSite(topURL: topRaw, plainHost: topPlain) }
         let url = CanonicalURL.parse(utf8: raw, plainHost: plain)
         // A valid URL with a plain host serializes with the bytes just asked about: no need to ask again.
         if decider == .automaton, plain == nil || url == nil, engine.reportsNothing(for: url, deciding: deciding) { return (request, nil) }
-        let load = ResourceLoad(url: url, rawURL: raw, topURL: bytes(f.topURL), frameURL: f.frameURL.map(bytes), names: names,
-                                requestMethod: f.requestMethod.map(string), resolver: engine.resolver)
+        let load = ResourceLoad(url: url, rawURL: raw, topURL: topRaw, top: engine.resolver.top(utf8: topRaw, plainHost: topPlain),
+                                frameURL: f.frameURL.map(bytes), names: names, requestMethod: f.requestMethod.map(string),
+                                resolver: engine.resolver)
         return (request, load)
     }
 

@@ -201,10 +201,11 @@ public struct ResourceLoad: Sendable {
 
     /// A request given as its fields' UTF-8 bytes, with its URL already parsed (`url`, from `rawURL`) and its
     /// names checked: the path of `match --requests`, which builds no String for the URLs.
-    init(url: CanonicalURL?, rawURL: UnsafeBufferPointer<UInt8>, topURL: UnsafeBufferPointer<UInt8>,
+    /// `top` is `resolver.top(utf8: topURL)` when the caller resolved it already.
+    init(url: CanonicalURL?, rawURL: UnsafeBufferPointer<UInt8>, topURL: UnsafeBufferPointer<UInt8>, top resolved: URLResolver.Top? = nil,
          frameURL: UnsafeBufferPointer<UInt8>?, names: LoadNames, requestMethod: String?, resolver: URLResolver)
     {
-        let top = resolver.top(utf8: topURL)
+        let top = resolved ?? resolver.top(utf8: topURL)
         let frame = frameURL.map { resolver.frame(utf8: $0) } ?? top.url
 
         let mainFrameContext: Bool
@@ -349,8 +350,17 @@ public final class URLResolver {
     }
 
     public func top(utf8 raw: UnsafeBufferPointer<UInt8>) -> Top {
+        top(utf8: raw) { CanonicalURL.parse(utf8: raw) }
+    }
+
+    /// As `top(utf8:)`, given `CanonicalURL.plainHost(raw)` (a caller that read it already).
+    func top(utf8 raw: UnsafeBufferPointer<UInt8>, plainHost: (schemeEnd: Int, hostRange: Range<Int>)?) -> Top {
+        top(utf8: raw) { CanonicalURL.parse(utf8: raw, plainHost: plainHost) }
+    }
+
+    private func top(utf8 raw: UnsafeBufferPointer<UInt8>, parsing parse: () -> CanonicalURL?) -> Top {
         if let l = lastTopRaw, Self.equal(l, raw) { return lastTop }
-        let url = CanonicalURL.parse(utf8: raw)
+        let url = parse()
         lastTop = Top(url: url, domainStart: url.flatMap(registrableDomainStart(of:)))
         Self.remember(raw, in: &lastTopRaw)
         return lastTop

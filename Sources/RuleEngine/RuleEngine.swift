@@ -439,8 +439,9 @@ public final class RuleEngine {
     /// Starts loading the cache slots that resolving and matching a load with this top URL (raw, as a request
     /// gives it) read: its registrable domain, and each list's top-URL automata. A request to a tracker then
     /// waits for memory once for its site, not once per cache. Only plain hosts, whose raw bytes are the keys.
-    func prefetchSite(topURL raw: UnsafeBufferPointer<UInt8>) {
-        guard let (_, host) = CanonicalURL.plainHost(raw) else { return }
+    /// Takes `CanonicalURL.plainHost(raw)`, which the URL's parse reads too.
+    func prefetchSite(topURL raw: UnsafeBufferPointer<UInt8>, plainHost: (schemeEnd: Int, hostRange: Range<Int>)?) {
+        guard let (_, host) = plainHost else { return }
         resolver.prefetchDomain(host: UnsafeBufferPointer(rebasing: raw[host]))
         guard host.upperBound < raw.count, raw[host.upperBound] == UInt8(ascii: "/") else { return }
         let head = UnsafeBufferPointer(rebasing: raw[...host.upperBound])

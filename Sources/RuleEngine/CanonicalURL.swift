@@ -41,7 +41,7 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// As `parse(utf8:)`, given `plainHost(input)` (a caller that read it already).
-    static func parse(utf8 input: UnsafeBufferPointer<UInt8>, plainHost plain: (schemeEnd: Int, hostRange: Range<Int>)?) -> CanonicalURL? {
+    static func parse(utf8 input: UnsafeBufferPointer<UInt8>, plainHost plain: PlainHost?) -> CanonicalURL? {
         if let plain, let fast = alreadyCanonical(input, plainHost: plain) { return fast }
         return parseWithoutShortcut(Array(input))
     }
@@ -58,7 +58,7 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         plainHost(u).flatMap { alreadyCanonical(u, plainHost: $0) }
     }
 
-    private static func alreadyCanonical(_ u: UnsafeBufferPointer<UInt8>, plainHost: (schemeEnd: Int, hostRange: Range<Int>)) -> CanonicalURL? {
+    private static func alreadyCanonical(_ u: UnsafeBufferPointer<UInt8>, plainHost: PlainHost) -> CanonicalURL? {
         let (schemeEnd, hostRange) = plainHost
         let n = u.count, hostEnd = hostRange.upperBound
         var p = hostEnd
@@ -67,6 +67,11 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         var segmentStart = p
         while p < n {
             let b = u[p]
+            // Letters and digits are in no percent-encode set and end no segment: most of a URL, at once.
+            if isLowercaseLetterOrDigit(b) || (b &- 0x41) < 26 {
+                p += 1
+                continue
+            }
             if b <= 0x20 || b >= 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { return nil }
             switch state {
             case 0:
@@ -99,10 +104,15 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         return CanonicalURL(bytes: bytes, schemeEnd: schemeEnd, hostRange: hostRange)
     }
 
+    @inline(__always) static func isLowercaseLetterOrDigit(_ b: UInt8) -> Bool { (b &- 0x61) < 26 || (b &- 0x30) < 10 }
+
+    /// Where a plain host's URL has its scheme end and its host (see `plainHost`).
+    typealias PlainHost = (schemeEnd: Int, hostRange: Range<Int>)
+
     /// The start of the common case: an http(s) URL whose scheme and host WebKit's parser leaves as they are
     /// (lowercase plain host, no user info, no port). Such a URL, when valid, serializes with these same bytes
     /// up to `hostRange.upperBound`, whatever its path (a path only ever changes after the host).
-    static func plainHost(_ u: UnsafeBufferPointer<UInt8>) -> (schemeEnd: Int, hostRange: Range<Int>)? {
+    static func plainHost(_ u: UnsafeBufferPointer<UInt8>) -> PlainHost? {
         let n = u.count
         var p: Int
         let schemeEnd: Int
@@ -119,6 +129,12 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         var previous: UInt8 = UInt8(ascii: ".")
         while p < n {
             let b = u[p]
+            // Letters and digits first: they are most of a host, and need nothing more.
+            if isLowercaseLetterOrDigit(b) {
+                previous = b
+                p += 1
+                continue
+            }
             if b == UInt8(ascii: ".") {
                 if previous == UInt8(ascii: ".") { return nil }
                 labelStart = p + 1
@@ -127,7 +143,7 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
             } else if b == UInt8(ascii: "-") {
                 // "xn--" anywhere in the host: it may be punycode, which the full path decodes and checks.
                 if previous == UInt8(ascii: "-"), p - 3 >= hostStart, u[p - 2] == UInt8(ascii: "n"), u[p - 3] == UInt8(ascii: "x") { return nil }
-            } else if !((b >= 0x61 && b <= 0x7A) || WHATWGHost.isDigit(b)) {
+            } else {
                 return nil
             }
             previous = b

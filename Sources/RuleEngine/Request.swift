@@ -224,12 +224,11 @@ public struct ResourceLoad: Sendable {
         // (the loader passes the navigation's URL as both); a request with another topURL is an artificial load,
         // and WebKit's tests (ContentExtensions.cpp, TopURL and DomainTriggers) evaluate those as given too.
         let mainDocumentString = top.url?.bytes ?? Array(topURL)
-        let mainDomain = top.domain
         // The frame URL is the initiating frame's document URL when valid, else the request URL.
         let frameString: [UInt8] = frame?.bytes ?? url?.bytes ?? Array(rawURL)
         self.mainDocumentHostEnd = top.url?.hostRange.upperBound ?? 0
         self.frameHostEnd = (frame ?? url)?.hostRange.upperBound ?? 0
-        let thirdParty = !RegistrableDomainMatch.matches(domain: mainDomain, url: url)
+        let thirdParty = resolver.isThirdParty(url, on: top)
 
         self.url = url
         self.mainDocumentURL = mainDocumentString
@@ -315,6 +314,45 @@ enum RegistrableDomainMatch {
         }
         return h.count == n || url.bytes[start - 1] == UInt8(ascii: ".")
     }
+
+    /// True when `url`'s host lies outside every registrable domain that `top`'s host could have, so that the
+    /// load is third party whatever the public-suffix list says. WebKit's registrable domain of a host is a
+    /// suffix of it made of whole labels, and of at least two of them when the host has two: eTLD+1, or the
+    /// host itself (a public suffix, localhost, an IP address). A URL whose host shares fewer whole trailing
+    /// labels with the site's host than that is outside: a tracker on another top-level domain, most often.
+    /// Only for a site host with no empty label (WebKit drops leading dots before the lookup).
+    static func outsideEveryRegistrableDomain(of top: CanonicalURL, _ url: CanonicalURL) -> Bool {
+        top.bytes.withUnsafeBufferPointer { t in
+            url.bytes.withUnsafeBufferPointer { u in
+                let (th, uh) = (top.hostRange, url.hostRange)
+                guard !th.isEmpty, !uh.isEmpty else { return false }
+                // Back over the common end, counting the labels it completes.
+                var (i, j, labels) = (th.upperBound, uh.upperBound, 0)
+                while i > th.lowerBound, j > uh.lowerBound, t[i - 1] == u[j - 1] {
+                    i -= 1
+                    j -= 1
+                    if t[i] == UInt8(ascii: ".") { labels += 1 }
+                }
+                // One host is all of the common end, and the other has it as whole labels.
+                if (i == th.lowerBound || t[i - 1] == UInt8(ascii: ".")) && (j == uh.lowerBound || u[j - 1] == UInt8(ascii: ".")) {
+                    labels += 1
+                }
+                guard labels < 2 else { return false }
+                // Two labels are required of the registrable domain when the site's host has them; with one,
+                // only no common label at all rules the URL out. And no empty label anywhere in the site's host.
+                var dots = 0, previous = UInt8(ascii: ".")
+                for b in t[th] {
+                    if b == UInt8(ascii: ".") {
+                        if previous == UInt8(ascii: ".") { return false }
+                        dots += 1
+                    }
+                    previous = b
+                }
+                guard previous != UInt8(ascii: ".") else { return false }
+                return labels < min(2, dots + 1)
+            }
+        }
+    }
 }
 
 /// Parses top and frame URLs once per run of equal values (requests of one page share them) and remembers
@@ -322,21 +360,10 @@ enum RegistrableDomainMatch {
 public final class URLResolver {
     public struct Top {
         public var url: CanonicalURL?
-        /// Where RegistrableDomain of the URL (eTLD+1, or the host itself) starts in `url.bytes`: it ends with the
-        /// host. nil without a host ("nullOrigin").
-        var domainStart: Int?
-
-        /// RegistrableDomain of the URL: eTLD+1, the host itself, or "nullOrigin" without a host.
-        public var registrableDomain: [UInt8] { Array(domain) }
-
-        var domain: ArraySlice<UInt8> {
-            guard let url, let start = domainStart else { return RegistrableDomainMatch.nullOrigin[...] }
-            return url.bytes[start..<url.hostRange.upperBound]
-        }
     }
     // Per thread, as LoadedRuleList's caches are (each engine copy has its own resolver): unchecked for the same reason.
     @exclusivity(unchecked) private var lastTopRaw: [UInt8]? = nil
-    @exclusivity(unchecked) private var lastTop = Top(url: nil, domainStart: nil)
+    @exclusivity(unchecked) private var lastTop = Top(url: nil)
     @exclusivity(unchecked) private var lastFrameRaw: [UInt8]? = nil
     @exclusivity(unchecked) private var lastFrame: CanonicalURL? = nil
     /// Registrable domains by host: sites repeat across a corpus, and a corpus can name a great many.
@@ -354,14 +381,14 @@ public final class URLResolver {
     }
 
     /// As `top(utf8:)`, given `CanonicalURL.plainHost(raw)` (a caller that read it already).
-    func top(utf8 raw: UnsafeBufferPointer<UInt8>, plainHost: (schemeEnd: Int, hostRange: Range<Int>)?) -> Top {
+    func top(utf8 raw: UnsafeBufferPointer<UInt8>, plainHost: CanonicalURL.PlainHost?) -> Top {
         top(utf8: raw) { CanonicalURL.parse(utf8: raw, plainHost: plainHost) }
     }
 
     private func top(utf8 raw: UnsafeBufferPointer<UInt8>, parsing parse: () -> CanonicalURL?) -> Top {
         if let l = lastTopRaw, Self.equal(l, raw) { return lastTop }
         let url = parse()
-        lastTop = Top(url: url, domainStart: url.flatMap(registrableDomainStart(of:)))
+        lastTop = Top(url: url)
         Self.remember(raw, in: &lastTopRaw)
         return lastTop
     }
@@ -389,11 +416,23 @@ public final class URLResolver {
         storage!.append(contentsOf: raw)
     }
 
-    /// Starts loading the cached registrable domain of `host` (canonical bytes).
-    func prefetchDomain(host: UnsafeBufferPointer<UInt8>) { domains.prefetch(host) }
+    /// RegistrableDomain of the URL: eTLD+1, the host itself, or "nullOrigin" without a host.
+    public func registrableDomain(of url: CanonicalURL?) -> ArraySlice<UInt8> {
+        guard let url, let start = registrableDomainStart(of: url) else { return RegistrableDomainMatch.nullOrigin[...] }
+        return url.bytes[start..<url.hostRange.upperBound]
+    }
 
-    public func registrableDomain(of url: CanonicalURL) -> [UInt8] {
-        Top(url: url, domainStart: registrableDomainStart(of: url)).registrableDomain
+    /// WebKit's !RegistrableDomain(mainDocumentURL).matches(url): a load of `url` is third party on the site.
+    /// Most tracker loads are ruled out by their hosts alone, without a public-suffix lookup (whose cache spans
+    /// megabytes, and which costs thousands of instructions for each new site).
+    public func isThirdParty(_ url: CanonicalURL?, on top: Top) -> Bool {
+        if let site = top.url, let url, RegistrableDomainMatch.outsideEveryRegistrableDomain(of: site, url) { return true }
+        return !RegistrableDomainMatch.matches(domain: registrableDomain(of: top.url), url: url)
+    }
+
+    /// The same answer, always from the public-suffix list (tests compare the two).
+    func isThirdPartyByLookup(_ url: CanonicalURL?, on top: Top) -> Bool {
+        !RegistrableDomainMatch.matches(domain: registrableDomain(of: top.url), url: url)
     }
 
     /// Where RegistrableDomain of the URL's host starts in `url.bytes` (nil: no host). WebKit's registrable

@@ -5,6 +5,11 @@
 // required key, invalid UTF-8, malformed JSON), so the general parser still decides every other
 // line, with its exact errors. Duplicate keys: the last one wins, as in JSONObject.
 
+import CSystem
+#if canImport(Glibc)
+import Glibc
+#endif
+
 enum RequestLineScanner {
     /// The byte ranges of a scanned line's values (valid UTF-8, no escapes); nil: absent or null.
     struct Fields {
@@ -23,24 +28,18 @@ enum RequestLineScanner {
                             loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
     }
 
-    /// True when a byte of `w` is '"', '\\' or below 0x20 (bytes of 0x80 and above are none of these). Each test
-    /// is the classic "has a zero byte" trick: exact as to whether any byte qualifies.
-    @inline(__always) static func hasQuoteBackslashOrControl(_ w: UInt64) -> Bool {
-        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
-        func hasZero(_ v: UInt64) -> UInt64 { (v &- ones) & ~v & highs }
-        let below20 = (w &- 0x2020_2020_2020_2020) & ~w & highs
-        return (hasZero(w ^ 0x2222_2222_2222_2222) | hasZero(w ^ 0x5C5C_5C5C_5C5C_5C5C) | below20) != 0
+    /// Where a plain string's bytes end in `bytes` (after its opening quote): the offset of the first '"', '\\'
+    /// or control byte (the count when there is none), and whether a byte of 0x80 or above comes before it.
+    @inline(__always) static func stringEnd(_ bytes: UnsafeRawBufferPointer) -> (end: Int, high: Bool) {
+        guard let p = bytes.baseAddress else { return (0, false) }
+        var high: Int32 = 0
+        let end = rb_json_string_end(p.assumingMemoryBound(to: UInt8.self), bytes.count, &high)
+        return (end, high != 0)
     }
-
-    private static let url = Array("url".utf8)
-    private static let topURL = Array("topURL".utf8)
-    private static let frameURL = Array("frameURL".utf8)
-    private static let resourceType = Array("resourceType".utf8)
-    private static let loadContext = Array("loadContext".utf8)
-    private static let requestMethod = Array("requestMethod".utf8)
 
     static func scan(_ line: UnsafeRawBufferPointer) -> Fields? {
         let n = line.count
+        guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
         var i = 0
         func skipWhitespace() {
             while i < n {
@@ -56,38 +55,15 @@ enum RequestLineScanner {
         func plainString() -> Range<Int>? {
             guard i < n, line[i] == UInt8(ascii: "\"") else { return nil }
             let start = i + 1
-            var j = start
-            var high: UInt8 = 0
-            // Eight bytes at a time while none of them is a quote, a backslash or a control character.
-            var highWord: UInt64 = 0
-            while j + 8 <= n {
-                let w = line.loadUnaligned(fromByteOffset: j, as: UInt64.self)
-                if hasQuoteBackslashOrControl(w) { break }
-                highWord |= w
-                j += 8
-            }
-            if highWord & 0x8080_8080_8080_8080 != 0 { high = 0x80 }
-            while j < n {
-                let b = line[j]
-                if b == UInt8(ascii: "\"") {
-                    i = j + 1
-                    ascii = high < 0x80
-                    return start..<j
-                }
-                if b == UInt8(ascii: "\\") || b < 0x20 { return nil }
-                high |= b
-                j += 1
-            }
-            return nil
+            let (end, high) = stringEnd(UnsafeRawBufferPointer(rebasing: line[start...]))
+            guard start + end < n, line[start + end] == UInt8(ascii: "\"") else { return nil }
+            i = start + end + 1
+            ascii = !high
+            return start..<(start + end)
         }
-        func equals(_ r: Range<Int>, _ key: [UInt8]) -> Bool {
-            guard r.count == key.count else { return false }
-            var k = 0
-            while k < key.count {
-                if line[r.lowerBound + k] != key[k] { return false }
-                k += 1
-            }
-            return true
+        // Static strings: no array, and no lazy global to check on every key.
+        func equals(_ r: Range<Int>, _ key: StaticString) -> Bool {
+            memcmp(base + r.lowerBound, key.utf8Start, r.count) == 0
         }
 
         var urlValue: Range<Int>? = nil, topValue: Range<Int>? = nil, typeValue: Range<Int>? = nil
@@ -119,12 +95,12 @@ enum RequestLineScanner {
             }
             // The six keys have six lengths: one comparison per key.
             switch key.count {
-            case 3: if equals(key, url) { urlValue = value }
-            case 6: if equals(key, topURL) { topValue = value }
-            case 12: if equals(key, resourceType) { typeValue = value }
-            case 8: if equals(key, frameURL) { frameValue = value }
-            case 11: if equals(key, loadContext) { contextValue = value }
-            case 13: if equals(key, requestMethod) { methodValue = value }
+            case 3: if equals(key, "url") { urlValue = value }
+            case 6: if equals(key, "topURL") { topValue = value }
+            case 12: if equals(key, "resourceType") { typeValue = value }
+            case 8: if equals(key, "frameURL") { frameValue = value }
+            case 11: if equals(key, "loadContext") { contextValue = value }
+            case 13: if equals(key, "requestMethod") { methodValue = value }
             default: break
             }
             skipWhitespace()

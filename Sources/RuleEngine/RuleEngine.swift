@@ -255,6 +255,9 @@ public final class LoadedRuleList {
     /// Starts loading the top-URL cache slot of a URL's `head` (up to `prefixEnd`).
     func prefetchTopURL(_ head: UnsafeBufferPointer<UInt8>) { topPrefixes.prefetch(head) }
 
+    /// Starts loading the url-prefix cache slot of a URL's `head` (up to `prefixEnd`).
+    func prefetchURL(_ head: UnsafeBufferPointer<UInt8>) { urlPrefixes.prefetch(head) }
+
     /// True when this list reports no action for any load of a URL whose serialization starts with `head` (up
     /// to `prefixEnd`: `scheme://host/`): no universal action or stylesheet, and the url automata all stop
     /// within `head` having reached no action. Universal rules with flags are allowed when they are all ignore-previous-rules, unless
@@ -436,16 +439,23 @@ public final class RuleEngine {
         }
     }
 
-    /// Starts loading the cache slots that resolving and matching a load with this top URL (raw, as a request
-    /// gives it) read: its registrable domain, and each list's top-URL automata. A request to a tracker then
-    /// waits for memory once for its site, not once per cache. Only plain hosts, whose raw bytes are the keys.
-    /// Takes `CanonicalURL.plainHost(raw)`, which the URL's parse reads too.
-    func prefetchSite(topURL raw: UnsafeBufferPointer<UInt8>, plainHost: (schemeEnd: Int, hostRange: Range<Int>)?) {
+    /// Starts loading the cache slots that matching a load with this top URL (raw, as a request gives it)
+    /// reads: each list's top-URL automata. Only plain hosts, whose raw bytes are the keys. Takes
+    /// `CanonicalURL.plainHost(raw)`, which the URL's parse reads too. (The site's registrable domain is
+    /// rarely needed: see `URLResolver.isThirdParty`.)
+    func prefetchSite(topURL raw: UnsafeBufferPointer<UInt8>, plainHost: CanonicalURL.PlainHost?) {
         guard let (_, host) = plainHost else { return }
-        resolver.prefetchDomain(host: UnsafeBufferPointer(rebasing: raw[host]))
         guard host.upperBound < raw.count, raw[host.upperBound] == UInt8(ascii: "/") else { return }
         let head = UnsafeBufferPointer(rebasing: raw[...host.upperBound])
         for list in lists { list.prefetchTopURL(head) }
+    }
+
+    /// Starts loading each list's url-prefix cache slot for a URL (raw, as a request gives it) with a plain host
+    /// ending at `hostEnd`: `reportsNothing(urlPrefix:)` reads it first. Only when the raw bytes are the key.
+    func prefetchURL(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int) {
+        guard hostEnd < raw.count, raw[hostEnd] == UInt8(ascii: "/") else { return }
+        let head = UnsafeBufferPointer(rebasing: raw[...hostEnd])
+        for list in lists { list.prefetchURL(head) }
     }
 
     /// As `reportsNothing(for:deciding:)`, given only the start of a valid URL's serialization up to

@@ -83,17 +83,20 @@ final class RequestLineScannerTests: XCTestCase {
         XCTAssertThrowsError(try key.withUnsafeBytes { try MatchRequest.decode(line: $0) })
     }
 
-    /// The word-at-a-time test against its definition, byte by byte, on words built from the bytes that matter
-    /// around each boundary (the trick's borrows are where it could go wrong).
-    func testTheWordTestFindsAQuoteABackslashOrAControlByteExactly() {
+    /// Where a string ends, against its definition byte by byte, on runs built from the bytes that matter
+    /// (both sides of 0x20, 0x80, '"' and '\\'), of every length around the sixteen bytes read at a time: the
+    /// first stop, and whether a high byte comes before it.
+    func testTheStringEndIsTheFirstQuoteBackslashOrControlByte() {
         let interesting: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0x9F, 0xA0, 0xA2, 0xDC, 0xFF, 0x61]
         var rng = SplitMix64(seed: 0x22_5C)
-        for round in 0..<200_000 {
-            var bytes = (0..<8).map { _ in interesting.randomElement(using: &rng)! }
-            if round % 3 == 0 { bytes = bytes.map { $0 | 0x40 } }  // mostly harmless words too
-            let w = bytes.withUnsafeBytes { $0.loadUnaligned(as: UInt64.self) }
-            let expected = bytes.contains { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 }
-            XCTAssertEqual(RequestLineScanner.hasQuoteBackslashOrControl(w), expected, "\(bytes)")
+        for round in 0..<100_000 {
+            let count = Int(rng.next() % 40)
+            var bytes = (0..<count).map { _ in interesting.randomElement(using: &rng)! }
+            if round % 3 == 0 { bytes = bytes.map { $0 | 0x40 } }  // mostly runs without a stop
+            let first = bytes.firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } ?? count
+            let (end, high) = bytes.withUnsafeBytes { RequestLineScanner.stringEnd($0) }
+            XCTAssertEqual(end, first, "\(bytes)")
+            XCTAssertEqual(high, bytes[..<first].contains { $0 >= 0x80 }, "\(bytes)")
         }
     }
 

@@ -10,17 +10,38 @@ extension ContentRule {
 }
 
 extension Trigger {
+    /// A member's value: a string, `true`, or a list of strings.
+    enum MemberValue {
+        case string(String)
+        case `true`
+        case strings([String])
+
+        var jsonValue: JSONValue {
+            switch self {
+            case .string(let s): return .string(s)
+            case .true: return true
+            case .strings(let values): return .array(values.map { .string($0) })
+            }
+        }
+    }
+
+    /// The trigger's members in canonical order, absent ones left out: the one list that both `jsonValue`
+    /// and `writeCanonicalJSON` walk.
+    func forEachMember(_ body: (String, MemberValue) -> Void) {
+        body("url-filter", .string(urlFilter))
+        if urlFilterIsCaseSensitive { body("url-filter-is-case-sensitive", .true) }
+        if topURLFilterIsCaseSensitive { body("top-url-filter-is-case-sensitive", .true) }
+        if frameURLFilterIsCaseSensitive { body("frame-url-filter-is-case-sensitive", .true) }
+        if let c = condition { body(c.kind.rawValue, .strings(c.values)) }
+        if let r = resourceTypes { body("resource-type", .strings(r)) }
+        if let l = loadTypes { body("load-type", .strings(l)) }
+        if let l = loadContexts { body("load-context", .strings(l)) }
+        if let m = requestMethod { body("request-method", .string(m)) }
+    }
+
     public var jsonValue: JSONValue {
         var o = JSONObject()
-        o["url-filter"] = .string(urlFilter)
-        if urlFilterIsCaseSensitive { o["url-filter-is-case-sensitive"] = true }
-        if topURLFilterIsCaseSensitive { o["top-url-filter-is-case-sensitive"] = true }
-        if frameURLFilterIsCaseSensitive { o["frame-url-filter-is-case-sensitive"] = true }
-        if let c = condition { o[c.kind.rawValue] = .array(c.values.map { .string($0) }) }
-        if let r = resourceTypes { o["resource-type"] = .array(r.map { .string($0) }) }
-        if let l = loadTypes { o["load-type"] = .array(l.map { .string($0) }) }
-        if let l = loadContexts { o["load-context"] = .array(l.map { .string($0) }) }
-        if let m = requestMethod { o["request-method"] = .string(m) }
+        forEachMember { key, value in o[key] = value.jsonValue }
         return .object(o)
     }
 }
@@ -63,29 +84,25 @@ extension ContentRule {
 
 extension Trigger {
     func writeCanonicalJSON(into out: inout [UInt8]) {
-        func key(_ k: String) {
-            out.append(UInt8(ascii: ","))
-            JSONWriter.writeString(k, into: &out)
+        var first = true
+        out.append(UInt8(ascii: "{"))
+        forEachMember { key, value in
+            if !first { out.append(UInt8(ascii: ",")) }
+            first = false
+            JSONWriter.writeString(key, into: &out)
             out.append(UInt8(ascii: ":"))
-        }
-        func strings(_ values: [String]) {
-            out.append(UInt8(ascii: "["))
-            for (i, v) in values.enumerated() {
-                if i > 0 { out.append(UInt8(ascii: ",")) }
-                JSONWriter.writeString(v, into: &out)
+            switch value {
+            case .string(let s): JSONWriter.writeString(s, into: &out)
+            case .true: out.append(contentsOf: "true".utf8)
+            case .strings(let values):
+                out.append(UInt8(ascii: "["))
+                for (i, v) in values.enumerated() {
+                    if i > 0 { out.append(UInt8(ascii: ",")) }
+                    JSONWriter.writeString(v, into: &out)
+                }
+                out.append(UInt8(ascii: "]"))
             }
-            out.append(UInt8(ascii: "]"))
         }
-        out.append(contentsOf: #"{"url-filter":"#.utf8)
-        JSONWriter.writeString(urlFilter, into: &out)
-        if urlFilterIsCaseSensitive { out.append(contentsOf: #","url-filter-is-case-sensitive":true"#.utf8) }
-        if topURLFilterIsCaseSensitive { out.append(contentsOf: #","top-url-filter-is-case-sensitive":true"#.utf8) }
-        if frameURLFilterIsCaseSensitive { out.append(contentsOf: #","frame-url-filter-is-case-sensitive":true"#.utf8) }
-        if let c = condition { key(c.kind.rawValue); strings(c.values) }
-        if let r = resourceTypes { key("resource-type"); strings(r) }
-        if let l = loadTypes { key("load-type"); strings(l) }
-        if let l = loadContexts { key("load-context"); strings(l) }
-        if let m = requestMethod { key("request-method"); JSONWriter.writeString(m, into: &out) }
         out.append(UInt8(ascii: "}"))
     }
 }

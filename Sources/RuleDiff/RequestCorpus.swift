@@ -18,9 +18,7 @@ public enum RequestCorpus {
         for tds in datasets { domains.formUnion(tds.trackers.keys) }
         let sorted = domains.sorted(by: byteOrder)
         let shares = Parallel.workers(for: sorted.count) * 8
-        let probes = Parallel.map(shares) { share in
-            slice(of: sorted.count, share: share, of: shares).map { probe(sorted[$0], datasets) }
-        }.flatMap { $0 }
+        let probes = Parallel.mapShares(sorted.count, workers: shares) { $0.map { probe(sorted[$0], datasets) } }.flatMap { $0 }
         // Each URL of a tracker is loaded from each of its sites, as a script and as an image. A URL names its
         // tracker's domain, so another tracker rarely gives it again: duplicates are found per URL (the sites
         // it was loaded from), not by hashing every request.
@@ -32,9 +30,9 @@ public enum RequestCorpus {
             for (url, before) in zip(p.urls, seen) { sitesOfURL[url] = before.map { unique($0 + p.sites) } ?? p.sites }
             earlier.append(seen)
         }
-        var out = Parallel.map(shares) { share -> [MatchRequest] in
+        var out = Parallel.mapShares(probes.count, workers: shares) { share -> [MatchRequest] in
             var requests: [MatchRequest] = []
-            for d in slice(of: probes.count, share: share, of: shares) {
+            for d in share {
                 for site in probes[d].sites {
                     for (url, before) in zip(probes[d].urls, earlier[d]) where before?.contains(site) != true {
                         requests.append(MatchRequest(url: url, topURL: site, resourceType: "script"))
@@ -76,11 +74,6 @@ public enum RequestCorpus {
             }
         }
         return (unique(sites), unique(urls))
-    }
-
-    /// Share `share` of `shares` consecutive shares of 0..<count.
-    private static func slice(of count: Int, share: Int, of shares: Int) -> Range<Int> {
-        (count * share / shares)..<(count * (share + 1) / shares)
     }
 
     private static func unique(_ items: [String]) -> [String] {

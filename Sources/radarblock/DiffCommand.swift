@@ -92,15 +92,15 @@ struct DiffCommand: Command {
             try saved?.commit()
             // Streamed: a large corpus's report is never held whole.
             let output = try FileIO.Output(path: args.value("--output") ?? "-")
-            let writer = FileIO.WriteBehind(output)
-            switch format {
-            case "json":
-                try report.writeJSON { try writer.write($0) }
-                try writer.write([0x0A])
-            case "markdown": try report.writeMarkdown { try writer.write($0) }
-            default: try report.writeText { try writer.write($0) }
+            try FileIO.writingBehind(output) { writer in
+                switch format {
+                case "json":
+                    try report.writeJSON { try writer.write($0) }
+                    try writer.write([0x0A])
+                case "markdown": try report.writeMarkdown { try writer.write($0) }
+                default: try report.writeText { try writer.write($0) }
+                }
             }
-            try writer.finish()
             try output.commit()
             exitKeeping(old, new, report, status: report.isEmpty ? ExitCode.success : ExitCode.different)
         } catch {

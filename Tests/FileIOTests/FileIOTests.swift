@@ -42,30 +42,48 @@ final class FileIOTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let path = dir.appendingPathComponent("report.json").path
         let output = try FileIO.Output(path: path)
-        let writer = FileIO.WriteBehind(output)
         var expected: [UInt8] = []
-        for i in 0..<200 {
-            let piece = [UInt8](repeating: UInt8(i % 251), count: i == 100 ? 9 << 20 : i * 37)
-            expected += piece
-            try writer.write(piece)
+        try FileIO.writingBehind(output) { writer in
+            for i in 0..<200 {
+                let piece = [UInt8](repeating: UInt8(i % 251), count: i == 100 ? 9 << 20 : i * 37)
+                expected += piece
+                try writer.write(piece)
+            }
         }
-        try writer.finish()
         try output.commit()
         XCTAssertEqual(try FileIO.read(path), expected)
     }
 
-    /// A piece that cannot be written (a full disk) fails the run: the next write or `finish` throws, naming the file.
+    /// A piece that cannot be written (a full disk) fails the run: the next write or the end throws, naming the file.
     func testWriteBehindReportsAFailedWrite() throws {
         let output = try FileIO.Output(path: "/dev/full")
-        let writer = FileIO.WriteBehind(output)
         var message = "nothing thrown"
         do {
-            for _ in 0..<100 { try writer.write([UInt8](repeating: 0x61, count: 1 << 16)) }
-            try writer.finish()
+            try FileIO.writingBehind(output) { writer in
+                for _ in 0..<100 { try writer.write([UInt8](repeating: 0x61, count: 1 << 16)) }
+            }
         } catch {
             message = String(describing: error)
         }
         XCTAssertTrue(message.contains("/dev/full") && message.contains("write failed"), message)
+    }
+
+    /// When the maker of the pieces fails, its error comes out, the pieces still waiting are dropped, and the
+    /// writer's thread has ended by then (it would otherwise wait for more pieces for ever).
+    func testWriteBehindEndsItsThreadWhenTheBodyThrows() throws {
+        struct Stop: Error {}
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("behind-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: dir) }
+        let output = try FileIO.Output(path: dir.appendingPathComponent("report.json").path)
+        var used: FileIO.WriteBehind? = nil
+        XCTAssertThrowsError(try FileIO.writingBehind(output) { writer in
+            used = writer
+            for _ in 0..<50 { try writer.write([UInt8](repeating: 0x61, count: 1 << 16)) }
+            XCTAssertFalse(writer.ended)
+            throw Stop()
+        }) { XCTAssertTrue($0 is Stop, "\($0)") }
+        XCTAssertEqual(used?.ended, true)
     }
 
     func testWriteIntoMissingDirectoryFailsWithoutSideEffects() {

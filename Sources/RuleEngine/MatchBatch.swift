@@ -102,8 +102,8 @@ public struct MatchBatch {
     /// What is known of a line before its answer: its fields (nil: not a flat line) and its URL's plain host.
     /// The look also starts loading the url automata's cached prefix for that host, which the answer reads
     /// first: the cache spans megabytes, a request to a slot not in the core's cache waited for memory, and
-    /// the answer of the line before now covers that wait (`match --requests` on one core: 7% less time, the best of 15 runs). Offsets
-    /// only, no pointers: the answer reads the line's bytes again.
+    /// the answer of the line before now covers that wait (`match --requests` on one core: 7% less time, the
+    /// best of 15 runs). Offsets only, no pointers: the answer reads the line's bytes again.
     struct Look {
         var fields: RequestLineScanner.Fields? = nil
         var plainHost: CanonicalURL.PlainHost? = nil

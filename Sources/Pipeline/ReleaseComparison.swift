@@ -157,10 +157,8 @@ public enum ReleaseComparison {
     }
 
     public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) throws -> DiffReport {
-        let (inputs, dataset, rules) = structure(old, new)
-        let corpus = options.requests ?? derivedCorpus(old, new)
-        let requests = corpus.isEmpty ? nil : try DecisionDiff.compare(corpus, old: decisionSide(old), new: decisionSide(new))
-        return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests)
+        let requests: RequestStream = options.requests.map { ArrayRequests($0) } ?? derivedCorpus(old, new)
+        return try compare(old, new, requests: requests)
     }
 
     /// As `compare`, with the requests read from a stream (a corpus larger than memory) instead of
@@ -175,13 +173,13 @@ public enum ReleaseComparison {
     }
 
     /// The corpus derived from both sides' datasets (empty when neither has a TDS).
-    public static func derivedCorpus(_ old: DiffSide, _ new: DiffSide) -> [MatchRequest] {
-        RequestCorpus.derive(from: [old.tds, new.tds].compactMap { $0 })
+    public static func derivedCorpus(_ old: DiffSide, _ new: DiffSide) -> DerivedRequests {
+        RequestCorpus.stream(from: [old.tds, new.tds].compactMap { $0 })
     }
 
-    /// The derived corpus, and the structure of the diff started in the background: the decisions need the
-    /// corpus first, and nothing needs the structure until the report.
-    public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> ([MatchRequest], StructureInBackground) {
+    /// The derived corpus as a stream, and the structure of the diff started in the background: the decisions
+    /// need the corpus first, and nothing needs the structure until the report.
+    public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> (DerivedRequests, StructureInBackground) {
         let structure = backgroundStructure(old, new)
         return (derivedCorpus(old, new), structure)
     }

@@ -158,6 +158,9 @@ public struct DecisionDiff: Sendable {
         // The worker's own resolver (one per engine copy), so that registrable domains stay cached from chunk to
         // chunk; a fresh one per call allocated its cache anew and looked every site up again.
         let resolver = old.1.resolver
+        // The URL of the request before, parsed, and whether neither side reports anything for it. A corpus loads
+        // each URL as several types in a row (the derived one: as a script, then as an image), so each is read once.
+        var last: (url: String, parsed: CanonicalURL?, nothing: Bool)? = nil
         for r in requests {
             guard (try? ResourceLoad.checkNames(resourceType: r.resourceType, loadContext: r.loadContext)) != nil else {
                 invalid += 1
@@ -165,8 +168,12 @@ public struct DecisionDiff: Sendable {
             }
             // A URL neither side reports an action for is allowed on both, whatever its site: no flip (a flip is
             // a change of outcome, so the rule that decided "allowed" does not matter).
-            let url = CanonicalURL.parse(r.url)
-            if old.1.reportsNothing(for: url, deciding: false) && new.1.reportsNothing(for: url, deciding: false) { continue }
+            if last?.url != r.url {
+                let parsed = CanonicalURL.parse(r.url)
+                last = (r.url, parsed, old.1.reportsNothing(for: parsed, deciding: false) && new.1.reportsNothing(for: parsed, deciding: false))
+            }
+            if last!.nothing { continue }
+            let url = last!.parsed
             // The load does not depend on the rules: resolve once for both sides.
             guard let load = try? ResourceLoad(r, url: url, resolver: resolver) else {
                 invalid += 1

@@ -11,9 +11,15 @@ import TrackerData
 public enum RequestCorpus {
     static let thirdPartySite = "https://news-site.radarblock.test/"
 
-    /// The corpus, made on every core: each tracker's URLs and sites are independent of the others', and so
-    /// are its requests once the sites each URL was already loaded from are known (a pass in domain order).
+    /// The corpus as an array (tests, `build --previous`); `stream(from:)` is the same requests, made as read.
     public static func derive(from datasets: [TrackerDataSet]) -> [MatchRequest] {
+        stream(from: datasets).all
+    }
+
+    /// The corpus, whose requests are made a chunk at a time as a diff reads them: the probes of every tracker
+    /// are made first, on every core (each tracker's URLs and sites are independent of the others'), then the
+    /// sites each URL was already loaded from are found in a pass in domain order.
+    public static func stream(from datasets: [TrackerDataSet]) -> DerivedRequests {
         var domains = Set<String>()
         for tds in datasets { domains.formUnion(tds.trackers.keys) }
         let sorted = domains.sorted(by: byteOrder)
@@ -21,42 +27,33 @@ public enum RequestCorpus {
         let probes = Parallel.mapShares(sorted.count, workers: shares) { $0.map { probe(sorted[$0], datasets) } }.flatMap { $0 }
         // Each URL of a tracker is loaded from each of its sites, as a script and as an image. A URL names its
         // tracker's domain, so another tracker rarely gives it again: duplicates are found per URL (the sites
-        // it was loaded from), not by hashing every request.
+        // it was loaded from), not by hashing every request, with one lookup for a URL not seen before.
         var sitesOfURL: [String: [String]] = [:]
         var earlier: [[[String]?]] = []
         earlier.reserveCapacity(probes.count)
         for p in probes {
-            let seen = p.urls.map { sitesOfURL[$0] }
-            for (url, before) in zip(p.urls, seen) { sitesOfURL[url] = before.map { unique($0 + p.sites) } ?? p.sites }
-            earlier.append(seen)
+            earlier.append(p.urls.map { url in
+                guard let before = sitesOfURL.updateValue(p.sites, forKey: url) else { return nil }
+                sitesOfURL[url] = unique(before + p.sites)
+                return before
+            })
         }
-        var out = Parallel.mapShares(probes.count, workers: shares) { share -> [MatchRequest] in
-            var requests: [MatchRequest] = []
-            for d in share {
-                for site in probes[d].sites {
-                    for (url, before) in zip(probes[d].urls, earlier[d]) where before?.contains(site) != true {
-                        requests.append(MatchRequest(url: url, topURL: site, resourceType: "script"))
-                        requests.append(MatchRequest(url: url, topURL: site, resourceType: "image"))
-                    }
-                }
-            }
-            return requests
-        }.flatMap { $0 }
-        var aliasProbes = Set<MatchRequest>()
+        var aliasProbes: [MatchRequest] = []
+        var seenAliasProbes = Set<MatchRequest>()
         for tds in datasets {
             for alias in tds.cnames.keys.sorted(by: byteOrder) {
                 let url = "https://\(alias)/radarblock-probe.js"
                 for site in ["https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/", thirdPartySite] {
                     let r = MatchRequest(url: url, topURL: site, resourceType: "script")
-                    if sitesOfURL[url]?.contains(site) != true && aliasProbes.insert(r).inserted { out.append(r) }
+                    if sitesOfURL[url]?.contains(site) != true && seenAliasProbes.insert(r).inserted { aliasProbes.append(r) }
                 }
             }
         }
-        return out
+        return DerivedRequests(probes: probes, earlier: earlier, aliasProbes: aliasProbes)
     }
 
     /// A tracker's URLs (its pattern's examples and near misses) and the sites it is loaded from, each once.
-    private static func probe(_ domain: String, _ datasets: [TrackerDataSet]) -> (sites: [String], urls: [String]) {
+    private static func probe(_ domain: String, _ datasets: [TrackerDataSet]) -> DerivedRequests.Probe {
         var sites = [thirdPartySite, "https://www.\(domain)/"]
         var urls = ["https://\(domain)/radarblock-probe.js", "https://cdn.\(domain):8443/p/radarblock-probe.gif"]
         for tds in datasets {
@@ -73,12 +70,74 @@ public enum RequestCorpus {
                 for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) { sites.append("https://\(d)/") }
             }
         }
-        return (unique(sites), unique(urls))
+        return DerivedRequests.Probe(sites: unique(sites), urls: unique(urls))
     }
 
     private static func unique(_ items: [String]) -> [String] {
         var seen = Set<String>()
         return items.filter { seen.insert($0).inserted }
+    }
+}
+
+/// The derived corpus as a stream: per tracker in domain order, each of its sites, each of its URLs not loaded
+/// from that site before, as a script and as an image; then the CNAME aliases' probes. A chunk's requests are
+/// made when the diff reads it, while the chunk before is answered, so no array of the whole corpus is made.
+public final class DerivedRequests: RequestStream {
+    struct Probe {
+        var sites: [String]
+        var urls: [String]
+    }
+
+    private let probes: [Probe]
+    /// Per probe, per URL: the sites it was loaded from by earlier probes (nil: none).
+    private let earlier: [[[String]?]]
+    private let aliasProbes: [MatchRequest]
+    /// Where the next request comes from: probe, site, URL, type (0: script, 1: image); then the alias probes.
+    private var probe = 0, site = 0, url = 0, type = 0, alias = 0
+
+    init(probes: [Probe], earlier: [[[String]?]], aliasProbes: [MatchRequest]) {
+        self.probes = probes
+        self.earlier = earlier
+        self.aliasProbes = aliasProbes
+    }
+
+    public func next(_ limit: Int, into chunk: inout [MatchRequest]) -> Bool {
+        let end = limit >= Int.max - chunk.count ? Int.max : chunk.count + limit
+        while probe < probes.count {
+            let p = probes[probe]
+            while site < p.sites.count {
+                let s = p.sites[site]
+                while url < p.urls.count {
+                    if earlier[probe][url]?.contains(s) == true {
+                        url += 1
+                        continue
+                    }
+                    guard chunk.count < end else { return true }
+                    chunk.append(MatchRequest(url: p.urls[url], topURL: s, resourceType: type == 0 ? "script" : "image"))
+                    if type == 0 {
+                        type = 1
+                    } else {
+                        type = 0
+                        url += 1
+                    }
+                }
+                url = 0
+                site += 1
+            }
+            site = 0
+            probe += 1
+        }
+        let n = min(aliasProbes.count - alias, end - chunk.count)
+        chunk.append(contentsOf: aliasProbes[alias..<alias + n])
+        alias += n
+        return alias < aliasProbes.count
+    }
+
+    /// Every request of the stream (from where it is now).
+    var all: [MatchRequest] {
+        var out: [MatchRequest] = []
+        while next(1 << 16, into: &out) {}
+        return out
     }
 }
 

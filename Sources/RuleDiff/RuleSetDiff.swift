@@ -30,23 +30,37 @@ public struct RuleSetDiff: Sendable, Equatable {
     /// As `compare(old:new:...)`, with each side's `keys` already made.
     public static func compare(oldKeys: [String], newKeys: [String],
                                oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil) -> RuleSetDiff {
-        var remaining: [String: Int] = [:]
-        for k in oldKeys { remaining[k, default: 0] += 1 }
+        // Each distinct old key gets a slot, found by one hash of the key; counts are kept per slot. Keys are whole
+        // rules (hundreds of bytes), and hashing them again for every count was most of the comparison.
+        var slotOf: [String: Int] = [:]
+        slotOf.reserveCapacity(oldKeys.count)
+        var remaining: [Int] = [], matched: [Int] = []
+        let oldSlots = oldKeys.map { k -> Int in
+            let fresh = remaining.count
+            if let s = slotOf.updateValue(fresh, forKey: k) {
+                slotOf[k] = s  // a rule the old list repeats
+                remaining[s] += 1
+                return s
+            }
+            remaining.append(1)
+            matched.append(0)
+            return fresh
+        }
         var diff = RuleSetDiff()
-        var matchedInOld: [String: Int] = [:]
         for (i, k) in newKeys.enumerated() {
-            if let n = remaining[k], n > 0 {
-                remaining[k] = n - 1
-                matchedInOld[k, default: 0] += 1
+            if let s = slotOf[k], remaining[s] > 0 {
+                remaining[s] -= 1
+                matched[s] += 1
             } else {
                 diff.added.append(Entry(rule: k, index: i, provenance: provenanceAt(newProvenance, i)))
             }
         }
-        for (i, k) in oldKeys.enumerated() {
-            if let n = matchedInOld[k], n > 0 {
-                matchedInOld[k] = n - 1
+        // The first occurrences of a key in the old list are the ones the new list kept.
+        for (i, s) in oldSlots.enumerated() {
+            if matched[s] > 0 {
+                matched[s] -= 1
             } else {
-                diff.removed.append(Entry(rule: k, index: i, provenance: provenanceAt(oldProvenance, i)))
+                diff.removed.append(Entry(rule: oldKeys[i], index: i, provenance: provenanceAt(oldProvenance, i)))
             }
         }
         return diff

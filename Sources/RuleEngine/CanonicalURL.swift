@@ -68,7 +68,7 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         while p < n {
             let b = u[p]
             // Letters and digits are in no percent-encode set and end no segment: most of a URL, at once.
-            if isLowercaseLetterOrDigit(b) || (b &- 0x41) < 26 {
+            if isASCIIAlphanumeric(b) {
                 p += 1
                 continue
             }
@@ -92,19 +92,28 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         }
         if state == 0, p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") { return nil }
         var bytes: [UInt8]
-        if hostEnd == n || u[hostEnd] != UInt8(ascii: "/") {
+        if rawHead(u, hostEnd: hostEnd) != nil {
+            bytes = Array(u)
+        } else {
             bytes = []
             bytes.reserveCapacity(n + 1)
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[0..<hostEnd]))
             bytes.append(UInt8(ascii: "/"))
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[hostEnd...]))
-        } else {
-            bytes = Array(u)
         }
         return CanonicalURL(bytes: bytes, schemeEnd: schemeEnd, hostRange: hostRange)
     }
 
     @inline(__always) static func isLowercaseLetterOrDigit(_ b: UInt8) -> Bool { (b &- 0x61) < 26 || (b &- 0x30) < 10 }
+
+    @inline(__always) static func isASCIIAlphanumeric(_ b: UInt8) -> Bool { isLowercaseLetterOrDigit(b) || (b &- 0x41) < 26 }
+
+    /// A URL with a plain host ending at `hostEnd`, as a request gives it: its bytes up to the '/' after the
+    /// host, when that '/' is there. They begin its serialization (the key of the url-prefix caches); nil
+    /// when '?', '#' or the end follows the host, where the serialization inserts the '/'.
+    static func rawHead(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int) -> UnsafeBufferPointer<UInt8>? {
+        hostEnd < raw.count && raw[hostEnd] == UInt8(ascii: "/") ? UnsafeBufferPointer(rebasing: raw[...hostEnd]) : nil
+    }
 
     /// Where a plain host's URL has its scheme end and its host (see `plainHost`).
     typealias PlainHost = (schemeEnd: Int, hostRange: Range<Int>)

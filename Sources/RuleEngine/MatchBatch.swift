@@ -162,9 +162,7 @@ public struct MatchBatch {
     /// `engine.reportsNothing(urlPrefix:)` for a URL that `CanonicalURL.plainHost` read. Its serialization has
     /// a '/' after the host, where the raw line may have '?', '#' or its end.
     private func reportsNothing(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int, deciding: Bool) -> Bool {
-        if hostEnd < raw.count, raw[hostEnd] == UInt8(ascii: "/") {
-            return engine.reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: raw[...hostEnd]), deciding: deciding)
-        }
+        if let head = CanonicalURL.rawHead(raw, hostEnd: hostEnd) { return engine.reportsNothing(urlPrefix: head, deciding: deciding) }
         var head = Array(raw[..<hostEnd])
         head.append(UInt8(ascii: "/"))
         return head.withUnsafeBufferPointer { engine.reportsNothing(urlPrefix: $0, deciding: deciding) }

@@ -427,7 +427,7 @@ public final class URLResolver {
     /// megabytes, and which costs thousands of instructions for each new site).
     public func isThirdParty(_ url: CanonicalURL?, on top: Top) -> Bool {
         if let site = top.url, let url, RegistrableDomainMatch.outsideEveryRegistrableDomain(of: site, url) { return true }
-        return !RegistrableDomainMatch.matches(domain: registrableDomain(of: top.url), url: url)
+        return isThirdPartyByLookup(url, on: top)
     }
 
     /// The same answer, always from the public-suffix list (tests compare the two).

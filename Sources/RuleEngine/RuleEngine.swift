@@ -445,16 +445,14 @@ public final class RuleEngine {
     /// rarely needed: see `URLResolver.isThirdParty`.)
     func prefetchSite(topURL raw: UnsafeBufferPointer<UInt8>, plainHost: CanonicalURL.PlainHost?) {
         guard let (_, host) = plainHost else { return }
-        guard host.upperBound < raw.count, raw[host.upperBound] == UInt8(ascii: "/") else { return }
-        let head = UnsafeBufferPointer(rebasing: raw[...host.upperBound])
+        guard let head = CanonicalURL.rawHead(raw, hostEnd: host.upperBound) else { return }
         for list in lists { list.prefetchTopURL(head) }
     }
 
     /// Starts loading each list's url-prefix cache slot for a URL (raw, as a request gives it) with a plain host
     /// ending at `hostEnd`: `reportsNothing(urlPrefix:)` reads it first. Only when the raw bytes are the key.
     func prefetchURL(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int) {
-        guard hostEnd < raw.count, raw[hostEnd] == UInt8(ascii: "/") else { return }
-        let head = UnsafeBufferPointer(rebasing: raw[...hostEnd])
+        guard let head = CanonicalURL.rawHead(raw, hostEnd: hostEnd) else { return }
         for list in lists { list.prefetchURL(head) }
     }
 

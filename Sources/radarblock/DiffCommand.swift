@@ -75,7 +75,7 @@ struct DiffCommand: Command {
             var structure: ReleaseComparison.StructureInBackground? = nil
             if streams.isEmpty {
                 let (corpus, parts) = ReleaseComparison.derivedCorpusAndStructure(old, new)
-                streams.append(ArrayRequests(corpus))
+                streams.append(corpus)
                 structure = parts
             }
             var requests: RequestStream = ChainedRequests(streams)

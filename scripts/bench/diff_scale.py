@@ -7,7 +7,7 @@ Builds the two shared iOS TDS releases with the shared iOS config (as scripts/te
 does), then measures, each command a separate process under /usr/bin/time (wall, CPU, peak RSS):
   1. the release diff with its derived corpus (every deciding rule named), beside two plain `match` runs
      of the same corpus against each side's .rbc: the diff's cost relative to just answering the corpus
-     (3 alternating rounds, medians; the corpus is saved by a separate, untimed run);
+     (5 alternating rounds, medians; the corpus is saved by a separate, untimed run);
   2. `match --requests` end to end on 1,000,000 issue-shaped JSONL lines (gen_issue_requests.py; the best of
      5 runs, with their median), and the cost of loading the .rbc alone (a one-line run);
   3. the release diff over 1,000,000 and 10,000,000 such requests (--requests): wall, peak RSS and the
@@ -65,13 +65,14 @@ def main():
     results = {"loadAverage": os.getloadavg()[0], "cpus": os.cpu_count()}
 
     # 1. The derived-corpus diff against two plain match runs of the same corpus. The corpus is saved by a run of
-    # its own (saving is not part of the diff a reviewer runs); then diff and the two matches alternate, 3 rounds,
-    # and each figure is the median of its 3.
+    # its own (saving is not part of the diff a reviewer runs); then diff and the two matches alternate, 5 rounds,
+    # and each figure is the median of its 5: on a machine whose speed drifts within a minute, 3 rounds let one
+    # disturbed round decide.
     corpus = os.path.join(work, "ios-derived-corpus.jsonl")
     diff_json = os.path.join(work, "ios-diff.json")
     timed([rb, "diff", old, new, "--format", "json", "-o", diff_json, "--save-corpus", corpus], ok=(1,))
     rounds = []
-    for _ in range(3):
+    for _ in range(5):
         d = timed([rb, "diff", old, new, "--format", "json", "-o", diff_json], ok=(1,))
         m_old = timed([rb, "match", os.path.join(old, "rules.rbc"), "--requests", corpus])
         m_new = timed([rb, "match", os.path.join(new, "rules.rbc"), "--requests", corpus])

@@ -168,7 +168,7 @@ public struct DecisionDiff: Sendable {
             }
             // A URL neither side reports an action for is allowed on both, whatever its site: no flip (a flip is
             // a change of outcome, so the rule that decided "allowed" does not matter).
-            if last?.url != r.url {
+            if last.map({ !sameBytes($0.url, r.url) }) ?? true {
                 let parsed = CanonicalURL.parse(r.url)
                 last = (r.url, parsed, old.1.reportsNothing(for: parsed, deciding: false) && new.1.reportsNothing(for: parsed, deciding: false))
             }
@@ -189,6 +189,13 @@ public struct DecisionDiff: Sendable {
         return invalid
     }
 
+    /// Whether two strings are the same bytes. Not `==`, which is canonical equivalence: "é" as one scalar and
+    /// as "e" and a combining accent are equal Strings, and two URLs (their paths percent-encode differently).
+    static func sameBytes(_ a: String, _ b: String) -> Bool {
+        var a = a, b = b
+        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+    }
+
     static func outcome(_ result: MatchResult, _ side: DecisionSide) -> Outcome {
         let blocked = result.isBlocked
         var surrogate: String? = nil
@@ -197,7 +204,7 @@ public struct DecisionDiff: Sendable {
     }
 }
 
-/// A corpus read in chunks (a JSONL file larger than memory, or an array).
+/// A corpus read in chunks: a JSONL file larger than memory, an array, or the derived corpus (`DerivedRequests`).
 public protocol RequestStream: AnyObject {
     /// Appends up to `limit` requests to `chunk`; returns false once the stream is exhausted.
     func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool

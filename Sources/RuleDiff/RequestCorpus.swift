@@ -11,7 +11,7 @@ import TrackerData
 public enum RequestCorpus {
     static let thirdPartySite = "https://news-site.radarblock.test/"
 
-    /// The corpus as an array (tests, `build --previous`); `stream(from:)` is the same requests, made as read.
+    /// The corpus as one array; `stream(from:)` gives the same requests a chunk at a time, as a diff reads them.
     public static func derive(from datasets: [TrackerDataSet]) -> [MatchRequest] {
         stream(from: datasets).all
     }

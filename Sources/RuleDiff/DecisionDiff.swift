@@ -160,6 +160,7 @@ public struct DecisionDiff: Sendable {
         let resolver = old.1.resolver
         // The URL of the request before, parsed, and whether neither side reports anything for it. A corpus loads
         // each URL as several types in a row (the derived one: as a script, then as an image), so each is read once.
+        // The same URL is the same bytes (`sameBytes`), not an equal String.
         var last: (url: String, parsed: CanonicalURL?, nothing: Bool)? = nil
         for r in requests {
             guard (try? ResourceLoad.checkNames(resourceType: r.resourceType, loadContext: r.loadContext)) != nil else {
@@ -187,13 +188,6 @@ public struct DecisionDiff: Sendable {
             }
         }
         return invalid
-    }
-
-    /// Whether two strings are the same bytes. Not `==`, which is canonical equivalence: "é" as one scalar and
-    /// as "e" and a combining accent are equal Strings, and two URLs (their paths percent-encode differently).
-    static func sameBytes(_ a: String, _ b: String) -> Bool {
-        var a = a, b = b
-        return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
     }
 
     static func outcome(_ result: MatchResult, _ side: DecisionSide) -> Outcome {

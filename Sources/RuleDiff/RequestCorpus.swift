@@ -28,24 +28,27 @@ public enum RequestCorpus {
         // Each URL of a tracker is loaded from each of its sites, as a script and as an image. A URL names its
         // tracker's domain, so another tracker rarely gives it again: duplicates are found per URL (the sites
         // it was loaded from), not by hashing every request, with one lookup for a URL not seen before.
-        var sitesOfURL: [String: [String]] = [:]
+        // URLs and sites are told apart by their bytes (`ExactString`): equal Strings can be two URLs.
+        var sitesOfURL: [ExactString: [String]] = [:]
         var earlier: [[[String]?]] = []
         earlier.reserveCapacity(probes.count)
         for p in probes {
             earlier.append(p.urls.map { url in
-                guard let before = sitesOfURL.updateValue(p.sites, forKey: url) else { return nil }
-                sitesOfURL[url] = unique(before + p.sites)
+                let key = ExactString(string: url)
+                guard let before = sitesOfURL.updateValue(p.sites, forKey: key) else { return nil }
+                sitesOfURL[key] = unique(before + p.sites)
                 return before
             })
         }
         var aliasProbes: [MatchRequest] = []
-        var seenAliasProbes = Set<MatchRequest>()
+        var seenAliasProbes = Set<[ExactString]>()
         for tds in datasets {
             for alias in tds.cnames.keys.sorted(by: byteOrder) {
                 let url = "https://\(alias)/radarblock-probe.js"
                 for site in ["https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/", thirdPartySite] {
                     let r = MatchRequest(url: url, topURL: site, resourceType: "script")
-                    if sitesOfURL[url]?.contains(site) != true && seenAliasProbes.insert(r).inserted { aliasProbes.append(r) }
+                    if !loaded(sitesOfURL[ExactString(string: url)], from: site),
+                       seenAliasProbes.insert([ExactString(string: url), ExactString(string: site)]).inserted { aliasProbes.append(r) }
                 }
             }
         }
@@ -73,9 +76,14 @@ public enum RequestCorpus {
         return DerivedRequests.Probe(sites: unique(sites), urls: unique(urls))
     }
 
+    /// Whether `site` is one of `sites` (nil: none), by its bytes.
+    static func loaded(_ sites: [String]?, from site: String) -> Bool {
+        sites?.contains { sameBytes($0, site) } ?? false
+    }
+
     private static func unique(_ items: [String]) -> [String] {
-        var seen = Set<String>()
-        return items.filter { seen.insert($0).inserted }
+        var seen = Set<ExactString>()
+        return items.filter { seen.insert(ExactString(string: $0)).inserted }
     }
 }
 
@@ -108,7 +116,7 @@ public final class DerivedRequests: RequestStream {
             while site < p.sites.count {
                 let s = p.sites[site]
                 while url < p.urls.count {
-                    if earlier[probe][url]?.contains(s) == true {
+                    if RequestCorpus.loaded(earlier[probe][url], from: s) {
                         url += 1
                         continue
                     }

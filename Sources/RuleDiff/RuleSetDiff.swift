@@ -31,12 +31,13 @@ public struct RuleSetDiff: Sendable, Equatable {
     public static func compare(oldKeys: [String], newKeys: [String],
                                oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil) -> RuleSetDiff {
         // Each distinct old key gets a slot, found by one hash of the key; counts are kept per slot. Keys are whole
-        // rules (hundreds of bytes), and hashing them again for every count was most of the comparison.
-        var slotOf: [String: Int] = [:]
+        // rules (hundreds of bytes), and hashing them again for every count was most of the comparison. Keys are
+        // compared as bytes (`ExactString`): rules that are equal Strings but not the same bytes are two rules.
+        var slotOf: [ExactString: Int] = [:]
         slotOf.reserveCapacity(oldKeys.count)
         var remaining: [Int] = [], matched: [Int] = []
-        let oldSlots = oldKeys.map { k -> Int in
-            let fresh = remaining.count
+        let oldSlots = oldKeys.map { key -> Int in
+            let k = ExactString(string: key), fresh = remaining.count
             if let s = slotOf.updateValue(fresh, forKey: k) {
                 slotOf[k] = s  // a rule the old list repeats
                 remaining[s] += 1
@@ -48,7 +49,7 @@ public struct RuleSetDiff: Sendable, Equatable {
         }
         var diff = RuleSetDiff()
         for (i, k) in newKeys.enumerated() {
-            if let s = slotOf[k], remaining[s] > 0 {
+            if let s = slotOf[ExactString(string: k)], remaining[s] > 0 {
                 remaining[s] -= 1
                 matched[s] += 1
             } else {

@@ -34,12 +34,4 @@ final class DecisionDiffTests: XCTestCase {
         XCTAssertEqual(diff.checked, 4)
         XCTAssertEqual(diff.changed.map { Array($0.request.url.utf8) }, [Array(decomposed.utf8), Array(decomposed.utf8)])
     }
-
-    func testSameBytes() {
-        XCTAssertTrue(DecisionDiff.sameBytes("", ""))
-        XCTAssertTrue(DecisionDiff.sameBytes("https://a.example/x", "https://a.example/" + "x"))
-        XCTAssertFalse(DecisionDiff.sameBytes("https://a.example/x", "https://a.example/y"))
-        XCTAssertFalse(DecisionDiff.sameBytes("\u{E9}", "e\u{301}"))
-        XCTAssertFalse(DecisionDiff.sameBytes("a", "ab"))
-    }
 }

@@ -38,6 +38,17 @@ final class RequestCorpusTests: XCTestCase {
         XCTAssertEqual(RequestCorpus.derive(from: [tds]), expected)
     }
 
+    /// Rules whose examples are equal Strings but not the same bytes give two URLs, each loaded.
+    func testEquivalentURLsAreTwoURLs() {
+        let tds = TrackerDataSet(trackers: [
+            "s.com": Tracker(domain: "s.com", rules: [TrackerRule(rule: "s\\.com\\/\u{E9}"), TrackerRule(rule: "s\\.com\\/e\u{301}")]),
+        ])
+        let urls = Set(RequestCorpus.derive(from: [tds]).map { Array($0.url.utf8) })
+        XCTAssertTrue(urls.contains(Array("https://s.com/\u{E9}".utf8)))
+        XCTAssertTrue(urls.contains(Array("https://s.com/e\u{301}".utf8)))
+        XCTAssertEqual(urls.count, 6)
+    }
+
     func testTwoDatasetsGiveEachRequestOnce() {
         var other = tds
         other.trackers["u.com"] = Tracker(domain: "u.com", rules: [TrackerRule(rule: "u\\.com\\/x")])

@@ -19,6 +19,16 @@ final class RuleSetDiffTests: XCTestCase {
         XCTAssertEqual(d.added.map(\.provenance), [nil, nil])
     }
 
+    /// A rule is its bytes: equal Strings that are not the same bytes are two rules for WebKit.
+    func testEquivalentStringsAreTwoRules() {
+        let composed = #"{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".\#u{E9}"}}"#
+        let decomposed = #"{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".e\#u{301}"}}"#
+        XCTAssertEqual(composed, decomposed)
+        let d = RuleSetDiff.compare(oldKeys: [composed, "{}"], newKeys: ["{}", decomposed])
+        XCTAssertEqual(d.added.map { Array($0.rule.utf8) }, [Array(decomposed.utf8)])
+        XCTAssertEqual(d.removed.map { Array($0.rule.utf8) }, [Array(composed.utf8)])
+    }
+
     /// Against counting copies one by one, on random lists over a few keys (so that most repeat).
     func testRandomListsAgainstCountingCopies() {
         var random = SplitMix64(seed: 14)

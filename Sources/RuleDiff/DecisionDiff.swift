@@ -11,6 +11,7 @@ import Parallel
 import RuleCompiler
 import RuleEngine
 import StrictJSON
+import TrackerData
 
 /// One side of a decision diff: its compiled lists, provenance per list (parallel to each list's rules), and
 /// the surrogate named by each rule's provenance when the TDS gives one.

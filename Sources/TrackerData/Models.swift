@@ -3,6 +3,7 @@
 // normalised: lowercase ASCII with punycode, so lookups never need to normalise again.
 
 import Domains
+import Foundation
 
 public struct TrackerDataSet: Sendable, Hashable {
     /// Tracker domain (eTLD+1 or deeper) -> tracker.
@@ -63,6 +64,14 @@ public struct TrackerDataSet: Sendable, Hashable {
 
 /// Byte-wise string order (what the canonical JSON writer uses), independent of locale and Unicode folding.
 @inlinable public func byteOrder(_ a: String, _ b: String) -> Bool { a.utf8.lexicographicallyPrecedes(b.utf8) }
+
+/// Byte-wise string equality, the twin of `byteOrder`. Not `==`, which is canonical equivalence: "é" as one scalar
+/// and as "e" with a combining accent are equal Strings, but WebKit, which compares code units, sees two URLs (their
+/// paths percent-encode differently), two selectors, two rules.
+public func sameBytes(_ a: String, _ b: String) -> Bool {
+    var a = a, b = b
+    return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+}
 
 public enum DefaultAction: String, Sendable, Hashable, CaseIterable {
     case block

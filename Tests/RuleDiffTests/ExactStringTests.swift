@@ -1,5 +1,6 @@
 // Strings compared as their bytes, where Swift's String == is canonical equivalence.
 
+import TrackerData
 import XCTest
 
 @testable import RuleDiff

@@ -170,12 +170,16 @@ public struct DecisionDiff: Sendable {
             }
             // A URL neither side reports an action for is allowed on both, whatever its site: no flip (a flip is
             // a change of outcome, so the rule that decided "allowed" does not matter).
-            if last.map({ !sameBytes($0.url, r.url) }) ?? true {
+            let seen: (url: String, parsed: CanonicalURL?, nothing: Bool)
+            if let l = last, sameBytes(l.url, r.url) {
+                seen = l
+            } else {
                 let parsed = CanonicalURL.parse(r.url)
-                last = (r.url, parsed, old.1.reportsNothing(for: parsed, deciding: false) && new.1.reportsNothing(for: parsed, deciding: false))
+                seen = (r.url, parsed, old.1.reportsNothing(for: parsed, deciding: false) && new.1.reportsNothing(for: parsed, deciding: false))
+                last = seen
             }
-            if last!.nothing { continue }
-            let url = last!.parsed
+            if seen.nothing { continue }
+            let url = seen.parsed
             // The load does not depend on the rules: resolve once for both sides.
             guard let load = try? ResourceLoad(r, url: url, resolver: resolver) else {
                 invalid += 1

@@ -273,6 +273,8 @@ public enum ReleaseBuilder {
         try compileClickToLoadLists(built, dataset: dataset, parser: primaryParser, options: options, progress: progress,
                                     files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
         counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
+        try compileAttributionList(built, dataset: dataset, options: options, progress: progress,
+                                   files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
 
         var verification: JSONValue? = nil
         if let verifier = options.webKitVerifier {

@@ -130,6 +130,14 @@ public enum ReleaseComparison {
             side.provenance.append(ctl.provenance.map(\.jsonValue))
             side.listRecords.append(ListRecord(name: name, identifier: compiled.identifier, ruleAction: ctl.ruleAction, rules: ctl.rules))
         }
+        // So does the ad-click attribution list (the app swaps it only while an attribution is active).
+        if let attribution = built.attributionList {
+            let json = CanonicalRuleWriter.bytes(attribution.rules)
+            let compiled = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: ReleaseFiles.attributionRules), embedSource: true))
+            side.lists.append(compiled)
+            side.provenance.append(attribution.provenance.map(\.jsonValue))
+            side.listRecords.append(ListRecord(name: ReleaseFiles.attributionRules, identifier: compiled.identifier, rules: attribution.rules))
+        }
         return side
     }
 

@@ -15,6 +15,7 @@ let commands: [Command.Type] = [
     BuildCommand.self,
     DiffCommand.self,
     InstallCommand.self,
+    AttributionCommand.self,
 ]
 
 func usage() -> String {

@@ -3,6 +3,7 @@
 #   reference.test.js  the page-side matcher against DuckDuckGo's reference suite (full TDS + bundle subset)
 #   bundle.test.js     the bundle for the shared iOS TDS: valid script, regexes compile, known URL cases
 #   clicktoload.test.js the click-to-load reference tests through the bundle's matcher (unblocked rule actions)
+#   attribution.test.js the ad-click attribution decisions of the bundle's matcher (an active vendor or none)
 #   hostile.test.js    the bundle built from our hostile fixtures (cases/hostile-*): inert data, exact round trip
 #                      (also built with --report-trackers: the report's fields round-trip too)
 #   classifier.test.js the tracker report of the real PageScript.js on cases/report-table.jsonl, which the Swift
@@ -60,6 +61,9 @@ node -e 'const fs = require("fs"); const c = JSON.parse(fs.readFileSync(process.
   --all-trackers -o "$tmp/ctl-disabled.js" 2>/dev/null
 node "$here/clicktoload.test.js" "$tmp/ctl-disabled.js" "$ctl/tests.json" --disabled
 node "$here/reference.test.js" "$tmp/full.js" "$tmp/subset.js" "$ref/domain_matching_tests.json"
+"$rb" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" --report-trackers \
+  --config "$here/../webkit/fixtures/attribution-reference-config.json" -o "$tmp/attribution.js" 2>/dev/null
+node "$here/attribution.test.js" "$tmp/attribution.js"
 node "$here/bundle.test.js" "$tmp/ios.js" "$here/cases/ios-tds-2025-06-17.jsonl"
 node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"
 classifier

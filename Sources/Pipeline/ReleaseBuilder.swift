@@ -243,7 +243,7 @@ public enum ReleaseBuilder {
 
         progress("converting \(tds.trackers.count) trackers")
         let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode), if: options.optimize)
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode, splitAttribution: true), if: options.optimize)
         if options.strict, let issue = built.issues.first { throw BuildError(component: "tds", reason: issue.description) }
         warnings += built.issues.map { "conversion: \($0)" }
         guard !built.rules.isEmpty else { throw BuildError(component: "tds", reason: "the conversion produced no rules") }

@@ -114,7 +114,7 @@ public enum ReleaseComparison {
             components["config.sha256"] = Digest_sha256(cb)
         }
         // The lists `build` would make (optimized): decisions are the same either way, deciding rules are not.
-        let built = RuleListOptimizer.optimize(RuleBuilder.build(tds: tds, config: config, unprotectedSites: nil, mode: options.mode)).0
+        let built = RuleListOptimizer.optimize(RuleBuilder.build(tds: tds, config: config, unprotectedSites: nil, mode: options.mode, splitAttribution: true)).0
         let json = CanonicalRuleWriter.bytes(built.rules)
         let list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
         var side = DiffSide(label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)

@@ -67,11 +67,13 @@ public enum RuleBuilder {
     ///   - unprotectedSites: the user's unprotected sites (exact hosts).
     ///   - decodeIssues: the TDS decoder's issues. Rules it dropped shift the indices of the rules after them;
     ///     with the issues, provenance and conversion issues name each rule by its index in the TDS file.
+    ///   - splitAttribution: a release's lists (`build`): the trackers the config's adClickAttribution names go into
+    ///     `attributionList` and leave the main list. Otherwise (`convert`, one list) they stay in it.
     public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
-                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = []) -> RuleBuildResult {
+                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = [], splitAttribution: Bool = false) -> RuleBuildResult {
         if let config, !config.contentBlockingEnabled { return blockingNothing(config) }
         let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites, mode: mode)
-        let split = AttributionSplit.make(tds: tds, config: config, mode: mode)
+        let split = splitAttribution ? AttributionSplit.make(tds: tds, config: config, mode: mode) : nil
         let moved = split?.moved ?? []
         var result: RuleBuildResult
         switch mode {

@@ -54,7 +54,7 @@ final class AdClickAttributionTests: XCTestCase {
         let (config, issues) = Self.config()
         XCTAssertEqual(issues.map(\.description).filter { $0.contains("elsewhere.com is not under the blocklist entry other.org; entry skipped") }.count, 1,
                        "\(issues)")
-        let result = RuleBuilder.build(tds: Self.tds, config: config, mode: .ddg)
+        let result = RuleBuilder.build(tds: Self.tds, config: config, mode: .ddg, splitAttribution: true)
         // The main list: the TDS without conv.net (its CNAME alias finds no tracker any more), with the exceptions.
         assertSameMultiset(result.rules, [
             r(p + "other\\.org[:/]", .block, load: tp, .init(.unlessDomain, ["*other.org"])),
@@ -88,11 +88,12 @@ final class AdClickAttributionTests: XCTestCase {
         let absent = PrivacyConfig.decodeForTest(#"{"features":{"contentBlocking":{"state":"enabled","exceptions":[{"domain":"broken.com"}]},"trackerAllowlist":{"state":"enabled","settings":{"allowlistedTrackers":{"conv.net":{"rules":[{"rule":"conv.net/ok","domains":["<all>"]}]}}}}}}"#)
         for mode in RuleBuildMode.allCases {
             let without = RuleBuilder.build(tds: Self.tds, config: absent, mode: mode)
-            let disabled = RuleBuilder.build(tds: Self.tds, config: Self.config(attribution: "disabled").0, mode: mode)
+            let disabled = RuleBuilder.build(tds: Self.tds, config: Self.config(attribution: "disabled").0, mode: mode, splitAttribution: true)
             XCTAssertNil(disabled.attributionList)
             XCTAssertEqual(CanonicalRuleWriter.bytes(disabled.rules), CanonicalRuleWriter.bytes(without.rules), "\(mode)")
             XCTAssertEqual(disabled.provenance, without.provenance)
-            let off = RuleBuilder.build(tds: Self.tds, config: Self.config(contentBlocking: "disabled").0, mode: mode)
+            XCTAssertNil(RuleBuilder.build(tds: Self.tds, config: Self.config().0, mode: mode).attributionList, "convert keeps one list")
+            let off = RuleBuilder.build(tds: Self.tds, config: Self.config(contentBlocking: "disabled").0, mode: mode, splitAttribution: true)
             XCTAssertNil(off.attributionList)
         }
     }
@@ -102,7 +103,7 @@ final class AdClickAttributionTests: XCTestCase {
     func testFaithfulListsKeepTheTDSMeaning() {
         let (config, _) = Self.config()
         let unsplit = RuleBuilder.build(tds: Self.tds, config: Self.config(attribution: "disabled").0)
-        let split = RuleBuilder.build(tds: Self.tds, config: config)
+        let split = RuleBuilder.build(tds: Self.tds, config: config, splitAttribution: true)
         let list = try! XCTUnwrap(split.attributionList)
         XCTAssertEqual(list.tds.cnames, ["metrics.site.com": "x.conv.net"], "faithful keeps the CNAME aliases of its trackers")
         let before = WebKitSimulator(unsplit.rules), main = WebKitSimulator(split.rules), attribution = WebKitSimulator(list.rules)
@@ -138,7 +139,7 @@ final class AdClickAttributionTests: XCTestCase {
             """, entities: #"{"Big":{"domains":["big.com"]}}"#, domains: #"{"big.com":"Big"}"#)
         let config = PrivacyConfig.decodeForTest(#"{"features":{"contentBlocking":{"state":"enabled"},"adClickAttribution":{"state":"enabled","settings":{"allowlist":[{"blocklistEntry":"ads.big.com","host":"ads.big.com"}]}}}}"#)
         let unsplit = WebKitSimulator(RuleBuilder.build(tds: tds).rules)
-        let split = RuleBuilder.build(tds: tds, config: config)
+        let split = RuleBuilder.build(tds: tds, config: config, splitAttribution: true)
         let main = WebKitSimulator(split.rules), attribution = WebKitSimulator(try! XCTUnwrap(split.attributionList).rules)
         let attributed = WebKitSimulator(RuleBuilder.attributed(tds: split.attributionList!.tds, config: config, vendor: "v.example").rules)
         for url in ["https://big.com/a", "https://ads.big.com/px", "https://ads.big.com/other", "https://cdn.ads.big.com/px", "https://x.cdn.ads.big.com/y"] {

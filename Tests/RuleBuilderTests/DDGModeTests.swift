@@ -11,7 +11,7 @@ final class DDGModeTests: XCTestCase {
     private func assertSameMultiset(tds: String, config: String?, golden: String, file: StaticString = #filePath, line: UInt = #line) throws {
         let data = try Shared.tds(tds)
         let cfg = try config.map(Shared.config)
-        let result = RuleBuilder.build(tds: data, config: cfg, mode: .ddg)
+        let result = RuleBuilder.build(tds: data, config: cfg, mode: .ddg, splitAttribution: true)
         guard case .array(let expected) = try JSONParser.parse(Shared.gunzip(golden)) else { return XCTFail("golden file is not an array") }
         // The golden files are TrackerRadarKit on the whole TDS; the apps' splitter (the iOS config enables
         // adClickAttribution) moves the attribution trackers' rules into the attribution list, which repeats the

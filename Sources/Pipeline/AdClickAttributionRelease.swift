@@ -22,7 +22,7 @@ extension ReleaseFiles {
 }
 
 /// The manifest's entry for the attribution list: the one encoder and decoder of its fields.
-public struct AttributionListEntry: Sendable, Equatable {
+public struct AttributionListEntry: Sendable {
     public static let role = "ad-click-attribution"
 
     public var identifier: String
@@ -31,11 +31,6 @@ public struct AttributionListEntry: Sendable, Equatable {
     /// The allowlist entries the list covers: the app disables the list and adds the attributed variant while
     /// an attribution for one of them is active.
     public var allowlist: [(blocklistEntry: String, host: String)]
-
-    public static func == (a: Self, b: Self) -> Bool {
-        a.identifier == b.identifier && a.ruleCount == b.ruleCount && a.sha256 == b.sha256
-            && a.allowlist.map { [$0.blocklistEntry, $0.host] } == b.allowlist.map { [$0.blocklistEntry, $0.host] }
-    }
 
     var jsonValue: JSONValue {
         .object(JSONObject([

@@ -20,7 +20,7 @@ let commands: [Command.Type] = [
 
 func usage() -> String {
     var s = "usage: radarblock <command> [options]\n\ncommands:\n"
-    let width = max(11, (commands.map(\.name.count).max() ?? 0) + 1)
+    let width = max(11, (commands.map { $0.name.count }.max() ?? 0) + 1)
     for c in commands { s += "  " + c.name.padding(toLength: width, withPad: " ", startingAt: 0) + c.summary + "\n" }
     s += "\nRun 'radarblock <command> --help' for a command's options.\n"
     return s

@@ -8,6 +8,7 @@ usage: check_ad_click_attribution.py RADARBLOCK TDS CONFIG SURROGATES SEED WORKD
 - Attributed for advertiser.example (main + `radarblock attribution RELEASE --vendor advertiser.example`): it is
   allowed on https://advertiser.example/ and https://www.advertiser.example/, still blocked on
   https://other-shop.example/.
+- https://bat.bing.com/bat.js (the same conversion host) likewise.
 - Every other Bing URL below and every request of the 200-tracker iOS sample page (Tests/js: 200 tracker requests,
   50 benign, seeded) decides exactly as in the default state on each of the three pages, and `radarblock match`
   (the release directory, with --attributed-vendor for the attributed state) agrees with WebKit on every load.
@@ -27,7 +28,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
 
 BAT = "https://bat.bing.com/action/0?ti=1"
-BING_OTHERS = ["https://bat.bing.com/bat.js", "https://www.bing.com/th?id=OHR.rb", "https://c.bing.com/c.gif?rb=1",
+# Another URL of the conversion host (the attributed rule covers the whole host), then other Bing URLs.
+BAT_SCRIPT = "https://bat.bing.com/bat.js"
+BING_OTHERS = ["https://www.bing.com/th?id=OHR.rb", "https://c.bing.com/c.gif?rb=1",
                "https://r.bing.com/rp/rb.js", "https://bing.com/fd/ls/l?IG=rb", "https://www.bing.com/api/maps/mapcontrol"]
 PAGES = ["https://advertiser.example/", "https://www.advertiser.example/", "https://other-shop.example/"]
 VENDOR = "advertiser.example"
@@ -116,7 +119,7 @@ def main():
     tracker_set = tracker_report.TrackerSet(tds)
 
     sample = tracker_report.sampled_loads(tds, int(seed))
-    urls = [BAT] + BING_OTHERS + [l["url"] for l in sample]
+    urls = [BAT, BAT_SCRIPT] + BING_OTHERS + [l["url"] for l in sample]
     loads = [{"id": "r%d" % i, "url": u, "type": "script" if i % 2 else "image"} for i, u in enumerate(urls)]
     failures = []
     results = {}
@@ -150,20 +153,21 @@ def main():
     expect = {("default", PAGES[0]): True, ("attributed", PAGES[0]): False, ("attributed", PAGES[1]): False,
               ("attributed", PAGES[2]): True, ("default", PAGES[1]): True, ("default", PAGES[2]): True}
     for (state, page), want in sorted(expect.items()):
-        got = blocked(state, page)
-        print("%s on %s (%s): %s" % (BAT, page, state, {True: "blocked", False: "allowed", None: "no answer"}[got]))
-        if got is not want:
-            failures.append("%s on %s (%s): expected %s" % (BAT, page, state, "blocked" if want else "allowed"))
+        for i in (0, 1):
+            got = blocked(state, page, i)
+            print("%s on %s (%s): %s" % (loads[i]["url"], page, state, {True: "blocked", False: "allowed", None: "no answer"}[got]))
+            if got is not want:
+                failures.append("%s on %s (%s): expected %s" % (loads[i]["url"], page, state, "blocked" if want else "allowed"))
     same = 0
     for page in PAGES:
-        for i, l in enumerate(loads[1:], 1):
+        for i, l in enumerate(loads[2:], 2):
             d, a = blocked("default", page, i), blocked("attributed", page, i)
             if d is a and d is not None:
                 same += 1
             else:
                 failures.append("%s on %s: default blocked=%s, attributed blocked=%s" % (l["url"], page, d, a))
     print("other loads deciding as in the default state: %d of %d (%d Bing URLs + %d sample requests, 3 pages)"
-          % (same, 3 * (len(loads) - 1), len(BING_OTHERS), len(sample)))
+          % (same, 3 * (len(loads) - 2), len(BING_OTHERS), len(sample)))
     for page, want in ((PAGES[0], False), (PAGES[2], True)):
         events = (results[("attributed", page)].get(loads[0]["id"]) or {}).get("trackerEvents") or []
         reasons = [(e.get("reason"), e.get("blocked")) for e in events]

@@ -154,6 +154,27 @@ final class AdClickAttributionTests: XCTestCase {
     }
 }
 
+extension AdClickAttributionTests {
+    /// Malformed features and entries are reported with their JSON path and skipped; nothing else changes.
+    func testBadFeatureInputsAreReportedAndSkipped() throws {
+        for (json, expected) in [
+            (#"{"adClickAttribution":[]}"#, "$.features.adClickAttribution: expected an object"),
+            (#"{"adClickAttribution":{"state":"enabled","settings":7}}"#, "$.features.adClickAttribution.settings: expected an object"),
+            (#"{"adClickAttribution":{"state":"enabled","settings":{"allowlist":{}}}}"#, "allowlist: expected an array"),
+            (#"{"adClickAttribution":{"state":"enabled","settings":{"allowlist":[{"blocklistEntry":"a.com"}]}}}"#,
+             "allowlist[0]: expected an object with string \"blocklistEntry\" and \"host\"; entry skipped"),
+            (#"{"adClickAttribution":{"state":"enabled","settings":{"allowlist":[{"blocklistEntry":"a.com","host":"a.com.evil"}]}}}"#,
+             "allowlist[0].host: the host a.com.evil is not under the blocklist entry a.com; entry skipped"),
+            (#"{"adClickAttribution":{"state":"enabled","settings":{"allowlist":[{"blocklistEntry":"a b","host":"a.com"}]}}}"#,
+             "allowlist[0].blocklistEntry:"),
+        ] {
+            let (config, issues) = try PrivacyConfig.decode(bytes: Array(#"{"features":\#(json)}"#.utf8), source: "c")
+            XCTAssertTrue(issues.contains { $0.description.contains(expected) }, "\(json): \(issues)")
+            XCTAssertEqual(config.adClickAttribution.allowlist, [], json)
+        }
+    }
+}
+
 extension PrivacyConfig {
     static func decodeForTest(_ json: String) -> PrivacyConfig { try! decode(bytes: Array(json.utf8), source: "config").0 }
 }

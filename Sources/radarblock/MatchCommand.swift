@@ -14,7 +14,7 @@ enum MatchCommand: Command {
     static var help: String {
         """
         usage: radarblock match LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE]
-                                        [--explain-with automaton|rules|all-rules]
+                                        [--explain-with automaton|rules|all-rules] [--attributed-vendor DOMAIN]
                radarblock match LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE]
                                         [--method METHOD] [--load-context top-frame|child-frame] [--json]
 

@@ -286,7 +286,8 @@ c = m.get("webkitCompileCost") or {}
 md = open(sys.argv[1] + "/changes.md").read()
 print("webkitCompileCost: WebKitGTK %s, %s s (%s s CPU), %s KiB, %s bytes" % (c.get("webkitVersion"), c.get("seconds"),
       c.get("cpuSeconds"), c.get("memoryKB"), c.get("bytes")))
-ok = c.get("webkitVersion") and c.get("cpuSeconds", 0) > 0 and c.get("bytes", 0) > 0 and [l["list"] for l in c["lists"]] == ["rules.json"]
+ok = c.get("webkitVersion") and c.get("cpuSeconds", 0) > 0 and c.get("memoryKB", 0) > 0 and c.get("bytes", 0) > 0 \
+    and [l["list"] for l in c["lists"]] == ["rules.json"]
 sys.exit(0 if ok and "## WebKit compile cost" in md else 1)
 PY
   # Three times the trackers: about three times WebKit's compile time; the build fails and current stays as it was.
@@ -298,6 +299,22 @@ PY
   [ $rc -eq 1 ] || { echo "expected exit 1, got $rc"; return 1; }
   grep -q "WebKit compile cost regression over --max-compile-regression 50%: compile time .* CPU" "$d/gate.err" || return 1
   [ "$before" = "$after" ] || { echo "the previous release was touched"; return 1; }
+  # Memory alone: a previous release whose recorded compile took far more CPU and next to no memory. The new
+  # release's real peak memory is over the limit, its CPU time under it, and the gate names memory only.
+  cp -r "$d/again" "$d/lean"
+  /usr/bin/python3 - "$d/lean/manifest.json" <<'PY' || return 1
+import json, sys
+m = json.load(open(sys.argv[1]))
+for cost in [m["webkitCompileCost"]] + m["webkitCompileCost"]["lists"]:
+    cost["cpuSeconds"], cost["memoryKB"] = cost["cpuSeconds"] * 100, 1
+json.dump(m, open(sys.argv[1], "w"))
+PY
+  rc=0
+  "$bin" build --tds "$d/tds-3x.json" --out "$d/hungrier" --previous "$d/lean" --max-compile-regression 50 > /dev/null 2> "$d/memory.err" || rc=$?
+  cat "$d/memory.err"
+  [ $rc -eq 1 ] || { echo "expected exit 1 on memory alone, got $rc"; return 1; }
+  grep -q "over --max-compile-regression 50%: peak memory 0.0 MiB -> [0-9.]* MiB (+[0-9]*%) against" "$d/memory.err" || return 1
+  [ ! -e "$d/hungrier" ] || { echo "a release over the memory limit was published"; return 1; }
 }
 
 site_conditions_anchored() {  # faithful's anchored site conditions judge the page's host; WebKit's if-domain also a site named later in the URL

@@ -34,6 +34,8 @@ public struct BuildOptions: Sendable {
     public var mode: RuleBuildMode = .faithful
     /// Run the optimization stage (RuleListOptimizer); `--no-optimize` turns it off.
     public var optimize = true
+    /// Faithful mode's same-entity exemptions; `--per-tracker-exemptions` gives the encoding without a shared one.
+    public var sameEntity: SameEntityEncoding = .shared
     public var name = "tds"
     public var strict = false
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one (`--verify-webkit`).
@@ -216,6 +218,7 @@ public enum ReleaseBuilder {
         guard (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name) else { return false }
         guard (previous.counts["trackerReport"] ?? 0) == (reportsTrackers(inputs, options) ? 1 : 0) else { return false }
         guard (previous.counts["optimized"] ?? 0) == (options.optimize ? 1 : 0) else { return false }
+        guard (previous.counts["perTrackerExemptions"] ?? 0) == (options.sameEntity == .perTracker ? 1 : 0) else { return false }
         let now: [String: String] = recordMap(inputs).mapValues(\.sha256)
         let then = previous.inputs.mapValues(\.sha256)
         return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
@@ -243,7 +246,8 @@ public enum ReleaseBuilder {
 
         progress("converting \(tds.trackers.count) trackers")
         let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode), if: options.optimize)
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode, sameEntity: options.sameEntity),
+            if: options.optimize)
         if options.strict, let issue = built.issues.first { throw BuildError(component: "tds", reason: issue.description) }
         warnings += built.issues.map { "conversion: \($0)" }
         guard !built.rules.isEmpty else { throw BuildError(component: "tds", reason: "the conversion produced no rules") }
@@ -301,6 +305,7 @@ public enum ReleaseBuilder {
             counts["optimized"] = 1
             counts["optimizedAwayRules"] = Double(optimization.rulesIn - optimization.rulesOut)
         }
+        if options.sameEntity == .perTracker { counts["perTrackerExemptions"] = 1 }
         if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
 
         let manifest = Manifest(

@@ -62,15 +62,20 @@ public enum RuleBuilder {
     ///   - config: privacy configuration: the temp list (contentBlocking exceptions + unprotectedTemporary) and,
     ///     when its state is enabled, the tracker allowlist.
     ///   - unprotectedSites: the user's unprotected sites (exact hosts).
+    ///   - sameEntity: faithful mode's encoding of same-entity exemptions (SharedEntityExemption.swift).
     ///   - decodeIssues: the TDS decoder's issues. Rules it dropped shift the indices of the rules after them;
     ///     with the issues, provenance and conversion issues name each rule by its index in the TDS file.
     public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
-                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = []) -> RuleBuildResult {
+                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = [],
+                             sameEntity: SameEntityEncoding = .shared) -> RuleBuildResult {
         if let config, !config.contentBlockingEnabled { return blockingNothing(config) }
         let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites, mode: mode)
         var result: RuleBuildResult
         switch mode {
-        case .faithful: result = FaithfulBuilder(tds: tds, exceptions: exceptions).build()
+        case .faithful:
+            var builder = FaithfulBuilder(tds: tds, exceptions: exceptions)
+            builder.sameEntity = sameEntity
+            result = builder.build()
         case .ddg: result = DDGBuilder(tds: tds, exceptions: exceptions).build()
         }
         let indexMap = SourceIndexMap(decodeIssues: decodeIssues)
@@ -231,13 +236,16 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     public var role: String?
     /// For CNAME copies: the alias (cloaking) host.
     public var cnameAlias: String?
+    /// For an exemption shared by an entity's trackers: the entity's name.
+    public var entity: String?
     /// For allowlist rules: the index within the tracker's allowlist rules, and the rule string.
     public var allowlistIndex: Int?
     public var allowlistRule: String?
 
     public init(source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
-                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil) {
+                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil) {
         self.source = source
+        self.entity = entity
         self.tracker = tracker
         self.part = part
         self.role = role
@@ -254,6 +262,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         if let part { o["rule"] = part.jsonValue }
         if let role { o["role"] = .string(role) }
         if let cnameAlias { o["cname"] = .string(cnameAlias) }
+        if let entity { o["entity"] = .string(entity) }
         if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
         if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
         if source == .requestBlocklist, let tracker, let allowlistIndex { o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)") }

@@ -14,7 +14,7 @@ struct BuildCommand: Command {
     usage: radarblock build (--tds FILE|URL | --radar DIR) [--config FILE|URL] [--surrogates FILE|URL]
                             [--unprotected FILE|URL] --out DIR [--force] [--previous DIR] [--if-changed] [--target NAME]...
                             [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--no-optimize] [--name NAME] [--strict] [--verify-webkit]
-                            [--max-compile-regression PCT] [--no-compile-cost]
+                            [--max-compile-regression PCT] [--no-compile-cost] [--per-tracker-exemptions]
                             [--cache DIR] [--timeout SECONDS] [--retries N] [--max-download-size BYTES]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
                             [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
@@ -93,6 +93,9 @@ struct BuildCommand: Command {
       --mode MODE           faithful (default) or ddg (see `radarblock convert --help`)
       --no-optimize         skip the optimization stage (see `radarblock convert --help`); the manifest's
                             counts.optimized says which one a release had
+      --per-tracker-exemptions
+                            one same-entity exemption per tracker, none shared (see `radarblock convert --help`);
+                            counts.perTrackerExemptions = 1 in the manifest
       --name NAME           identifier name (default "tds")
       --strict              any input problem or conversion issue fails the build
       --verify-webkit       also compile every list with WebKitGTK's own compiler (loaded at run time) and fail the
@@ -120,7 +123,8 @@ struct BuildCommand: Command {
             OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--config"), OptionSpec("--surrogates"),
             OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--report-trackers", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
-            OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--no-optimize", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
+            OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--no-optimize", value: false),
+            OptionSpec("--per-tracker-exemptions", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
             OptionSpec("--max-download-size"), OptionSpec("--target", repeatable: true),
             OptionSpec("--max-compile-regression"), OptionSpec("--no-compile-cost", value: false),
         ] + BudgetOptions.specs)
@@ -140,6 +144,7 @@ struct BuildCommand: Command {
         options.force = args.has("--force")
         options.reportTrackers = args.has("--report-trackers")
         options.optimize = !args.has("--no-optimize")
+        options.sameEntity = args.has("--per-tracker-exemptions") ? .perTracker : .shared
         if args.has("--verify-webkit") { options.webKitVerifier = WebKitEngine.verifier }
         try parseCompileCost(args, into: &options)
         options.budget = try BudgetOptions.parse(args)

@@ -317,6 +317,21 @@ PY
   [ ! -e "$d/hungrier" ] || { echo "a release over the memory limit was published"; return 1; }
 }
 
+shared_entity_exemption() {  # one exemption shared by an entity's trackers decides in WebKit as one per tracker does, and as match says
+  local f=$here/Tests/webkit/fixtures d=$tmp/shared-exemption form
+  mkdir -p "$d"
+  for form in shared per-tracker; do
+    local flag=""
+    [ "$form" = per-tracker ] && flag=--per-tracker-exemptions
+    "$bin" convert --tds "$f/shared-exemption-tds.json" --target "$target" $flag -o "$d/$form.json" --provenance "$d/$form-provenance.json" 2>/dev/null || return 1
+    "$check" reference "$d/$form.json" --tests "$f/shared-exemption-tests.json" --report "$d/$form-report.json" --expect-passed 13 | tail -1 || return 1
+    /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$d/$form.json" "$d/$form-report.json" || return 1
+  done
+  # The default list really shares the exemption, and only the per-tracker one names the entity's sites per tracker.
+  grep -q '"entity":"Rotating Network"' "$d/shared-provenance.json" || { echo "no shared exemption in the default list"; return 1; }
+  if grep -q '"entity":' "$d/per-tracker-provenance.json"; then echo "--per-tracker-exemptions shared an exemption"; return 1; fi
+}
+
 site_conditions_anchored() {  # faithful's anchored site conditions judge the page's host; WebKit's if-domain also a site named later in the URL
   local f=$here/Tests/webkit/fixtures d=$tmp/site-conditions
   mkdir -p "$d"
@@ -372,6 +387,7 @@ run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_dif
 run "every flip of the iOS diff: the engine's deciding rule is Explain's" ios_diff_deciding_rules
 run "optimizer: requests on joined host+in-url rules decided alike in WebKit before and after, as match says (seed $seed)" optimizer_in_webkit
 run "build --verify-webkit: WebKit compiles every list and the manifest records it" verify_webkit_build
+run "same-entity exemption shared by an entity's trackers: 13 cases in WebKit as with one per tracker, match agrees" shared_entity_exemption
 run "compile-cost gate: build --previous records WebKit's cost, --max-compile-regression refuses a list 3x as costly" compile_cost_gate
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction

@@ -271,6 +271,10 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String { JSONWriter.string(jsonValue) }
 
+    /// The exemption an entity's trackers share (SharedEntityExemption.swift): a TDS rule of no one tracker, meant
+    /// to match every URL on the entity's sites.
+    public var isSharedEntityExemption: Bool { source == .tds && part == .entity && tracker == nil && entity != nil }
+
     /// A provenance file: a JSON array parallel to the rules, one object per line.
     public static func listBytes(_ provenance: [RuleProvenance]) -> [UInt8] {
         JSONWriter.linesArray(provenance) { $0.jsonValue }

@@ -40,10 +40,24 @@ def entity_tds(n, base):
     return tds, names
 
 
-def requests(tds, names, count, seed=1):
+def biggest_entity(tds):
+    """The entity with the most tracker domains (ties: the first name)."""
+    counts = {}
+    for t in tds["trackers"].values():
+        name = (t.get("owner") or {}).get("name")
+        if name:
+            counts[name] = counts.get(name, 0) + 1
+    return min(counts, key=lambda n: (-counts[n], n))
+
+
+def requests(tds, entity, count, seed=1):
+    """Requests that put the entity's exemption to work: its sites loading its own and other entities' trackers,
+    other entities' sites and unrelated sites loading its trackers."""
     rng = random.Random(seed)
-    others = sorted(d for d in tds["trackers"] if d not in set(names))
-    other_sites = sorted({s for e, v in tds["entities"].items() if e != ENTITY for s in v.get("domains", [])}) or others
+    names = sorted(d for d, t in tds["trackers"].items() if (t.get("owner") or {}).get("name") == entity)
+    sites = sorted(set(tds["entities"].get(entity, {}).get("domains", [])) | set(names))
+    others = sorted(d for d, t in tds["trackers"].items() if (t.get("owner") or {}).get("name") != entity)
+    other_sites = sorted({s for e, v in tds["entities"].items() if e != entity for s in v.get("domains", [])}) or others
     unrelated = ["news%d.example" % i for i in range(20)]
 
     def url(host):
@@ -54,15 +68,22 @@ def requests(tds, names, count, seed=1):
     for _ in range(count):
         kind = rng.randrange(4)
         if kind == 0:    # an entity site loading its own tracker
-            site, target = rng.choice(names), rng.choice(names)
+            site, target = rng.choice(sites), rng.choice(names)
         elif kind == 1:  # an entity site loading another entity's tracker
-            site, target = rng.choice(names), rng.choice(others)
+            site, target = rng.choice(sites), rng.choice(others)
         elif kind == 2:  # another entity's site loading the entity's tracker
             site, target = rng.choice(other_sites), rng.choice(names)
         else:            # an unrelated site
             site, target = rng.choice(unrelated), rng.choice(names + others)
         top = "https://%s%s/" % (rng.choice(["", "www.", "shop."]), site)
         yield {"url": url(target), "topURL": top, "resourceType": rng.choice(TYPES)}
+
+
+def write_requests(tds, entity, count, path):
+    with open(path + ".tmp", "w", encoding="utf-8") as f:
+        for r in requests(tds, entity, count):
+            f.write(json.dumps(r) + "\n")
+    os.replace(path + ".tmp", path)
 
 
 def main():
@@ -86,13 +107,10 @@ def main():
         else:
             sys.exit("gen_entity_tds: unknown argument %s\n%s" % (args[i], __doc__))
     with open(base_path, encoding="utf-8") as f:
-        tds, names = entity_tds(n, json.load(f))
+        tds, _ = entity_tds(n, json.load(f))
     json.dump(tds, sys.stdout, sort_keys=True)
     if out_requests:
-        with open(out_requests + ".tmp", "w", encoding="utf-8") as f:
-            for r in requests(tds, names, count):
-                f.write(json.dumps(r) + "\n")
-        os.replace(out_requests + ".tmp", out_requests)
+        write_requests(tds, ENTITY, count, out_requests)
 
 
 if __name__ == "__main__":

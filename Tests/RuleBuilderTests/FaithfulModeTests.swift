@@ -115,12 +115,12 @@ final class FaithfulModeTests: XCTestCase {
 
         let exemption = shared.provenance.firstIndex { $0.isSharedEntityExemption }
         XCTAssertEqual(exemption.map { shared.provenance[$0].entity }, "Rot")
-        XCTAssertEqual(shared.provenance[..<(exemption ?? 0)].compactMap(\.tracker), ["r1.com", "r2.net", "r3.org", "r3.org", "r4.io"],
-                       "Rot's movable trackers lead the list, parents first")
+        XCTAssertEqual(shared.provenance[..<(exemption ?? 0)].compactMap(\.tracker), ["r1.com", "r2.net", "r3.org", "r3.org", "r3.org", "r3.org", "r4.io"],
+                       "Rot's movable trackers lead the list (r3.org: its two rules, host and in-URL form each)")
         XCTAssertEqual(exemption.map { shared.rules[$0].trigger.urlFilter }, ".*")
         XCTAssertEqual(exemption.flatMap { shared.rules[$0].trigger.condition?.values.count }, 6, "each of Rot's sites once")
         XCTAssertEqual(shared.provenance.filter { $0.role == "same-entity" && $0.tracker != nil }.compactMap(\.tracker),
-                       ["cdn.r1.com", "r.host.com", "cdn-co.com"])
+                       ["cdn-co.com", "cdn.r1.com", "r.host.com"], "the others keep their own, parents first")
         XCTAssertFalse(perTracker.provenance.contains { $0.isSharedEntityExemption })
 
         let (a, b) = (WebKitSimulator(shared.rules), WebKitSimulator(perTracker.rules))

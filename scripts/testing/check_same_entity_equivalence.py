@@ -20,7 +20,7 @@ import tempfile
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import gen_entity_tds  # noqa: E402
-from check_optimizer_equivalence import flips, rule_count, run  # noqa: E402
+from check_optimizer_equivalence import build_pair, corpus_flips, flips, rule_count, run  # noqa: E402
 
 
 def shared_exemptions(release):
@@ -56,17 +56,11 @@ def main():
         inputs = [(v7, config, "ios-tds_v7 + config"), (v7, None, "ios-tds_v7"), (synthetic, config, "iOS v5 + entity of 1,000 domains + config")]
         for i, (tds_path, cfg, name) in enumerate(inputs):
             base = [rb, "build", "--tds", tds_path] + (["--config", cfg] if cfg else [])
-            old, new = os.path.join(work, "old%d" % i), os.path.join(work, "new%d" % i)
-            run(base + ["--out", old, "--per-tracker-exemptions"])
-            run(base + ["--out", new])
+            old, new = build_pair(rb, base, work, str(i), ["--per-tracker-exemptions"], [])
             before, _ = rule_count(old)
             after, _ = rule_count(new)
             old_bytes, new_bytes = os.path.getsize(os.path.join(old, "rules.json")), os.path.getsize(os.path.join(new, "rules.json"))
-            corpus = os.path.join(work, "corpus%d.jsonl" % i)
-            checked, derived_flips = flips(rb, old, new, work, ["--save-corpus", corpus])
-            random_corpus = os.path.join(work, "random%d.jsonl" % i)
-            run([sys.executable, os.path.join(here, "optimizer_corpus.py"), corpus, str(n), random_corpus, "--seed", str(i + 1)])
-            checked_random, random_flips = flips(rb, old, new, work, ["--requests", random_corpus])
+            _, checked, derived_flips, checked_random, random_flips = corpus_flips(rb, old, new, work, str(i), n, i + 1)
             with open(tds_path, encoding="utf-8") as f:
                 data = json.load(f)
             entity = gen_entity_tds.biggest_entity(data)

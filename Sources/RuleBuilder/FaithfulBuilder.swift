@@ -228,7 +228,7 @@ struct FaithfulBuilder {
         return domains.filter { d in !(psl.isSiteStable(d) && psl.registrableDomain(d) == site) }
     }
 
-    func hasParentTracker(_ domain: String) -> Bool {
+    private func hasParentTracker(_ domain: String) -> Bool {
         Host.suffixes(of: domain).dropFirst().contains { tds.trackers[$0] != nil }
     }
 

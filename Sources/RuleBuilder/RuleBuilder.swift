@@ -245,13 +245,13 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     public init(source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
                 cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil) {
         self.source = source
-        self.entity = entity
         self.tracker = tracker
         self.part = part
         self.role = role
         self.cnameAlias = cnameAlias
         self.allowlistIndex = allowlistIndex
         self.allowlistRule = allowlistRule
+        self.entity = entity
     }
 
     /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.

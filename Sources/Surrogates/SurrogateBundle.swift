@@ -42,11 +42,11 @@ public struct SurrogateBundleOptions: Sendable {
     /// A surrogate referenced by the TDS but missing from surrogates.txt is an error (else a warning).
     public var strict: Bool
     public var scope: PageDataScope
-    /// Report every tracker request as a `radarblock:tracker` event; the bundle then carries every tracker
-    /// (scope .allTrackers) with entity display names and categories.
+    /// Report every tracker request as a `radarblock:tracker` event (the default); the bundle then carries every
+    /// tracker (scope .allTrackers) with entity display names and categories.
     public var reportTrackers: Bool
 
-    public init(strict: Bool = false, scope: PageDataScope = .surrogateTrackers, reportTrackers: Bool = false) {
+    public init(strict: Bool = false, scope: PageDataScope = .surrogateTrackers, reportTrackers: Bool = true) {
         self.strict = strict
         self.scope = reportTrackers ? .allTrackers : scope
         self.reportTrackers = reportTrackers
@@ -92,7 +92,7 @@ public enum SurrogateBundleError: Error, Sendable, Equatable, CustomStringConver
 public enum SurrogateBundleBuilder {
     /// The CustomEvent the bundle dispatches on `window` for every surrogate it applies.
     public static let eventName = "radarblock:surrogate"
-    /// The CustomEvent a --report-trackers bundle dispatches on `window` for every tracker request.
+    /// The CustomEvent a reporting bundle (the default) dispatches on `window` for every tracker request.
     public static let trackerEventName = "radarblock:tracker"
 
     /// - Parameters:
@@ -149,7 +149,8 @@ public enum SurrogateBundleBuilder {
 
         let data = PageData.build(tds: tds, config: config, unprotected: unprotected,
                                   available: referenced, scope: options.scope, report: options.reportTrackers)
-        let json = JSONWriter.string(data.json, options: [.sortedKeys, .scriptSafe])
+        let json = JSONWriter.string(.object(PageTable.layout(data.json.objectValue ?? JSONObject())),
+                                     options: [.sortedKeys, .scriptSafe])
 
         var script = "/* radarblock surrogates.js: \(names.count) surrogates, "
         script += "\(data.surrogateTrackerCount) surrogate trackers, \(data.cnameCount) CNAME aliases. Generated; do not edit.\n"

@@ -89,9 +89,12 @@
 
   // The tables PageTable.swift lays out (see there for the format): the page reads one line when it
   // needs it (binary search in a sorted string), decodes it once and keeps it, and never indexes the rest.
-  var ESCAPE = /%([0-9A-F]{2})/g;
+  var ESCAPE = /%([0-9A-F]{2})/g, BACKSLASH = /`/g;
   function unescapeOne(match, hex) { return String.fromCharCode(parseInt(hex, 16)); }
-  function unesc(text) { return text.indexOf("%") < 0 ? text : text.replace(ESCAPE, unescapeOne); }
+  function unesc(text) {
+    if (text.indexOf("`") >= 0) text = text.replace(BACKSLASH, "\\");
+    return text.indexOf("%") < 0 ? text : text.replace(ESCAPE, unescapeOne);
+  }
   // A field of an entity shape: "$" stands for the host of the tracker that owns it.
   function unescBound(text, host) {
     if (host === null) return unesc(text);
@@ -116,6 +119,18 @@
       if (k < key) lo = end + 1; else hi = start;
     }
     return null;
+  }
+
+  // PageTable.allowlistLines: [{regex, domains?}].
+  function decodeAllowlist(text) {
+    var entries = [];
+    for (var start = 0; start < text.length; start = text.indexOf("|", start) + 1) {
+      var f = text.slice(start, text.indexOf("|", start)).split(";");
+      var e = { regex: f[0].charAt(0) === "~" ? SUBDOMAIN_PREFIX + unesc(f[0].slice(1)) : unesc(f[0].slice(1)) };
+      if (f.length > 1) { e.domains = []; for (var i = 2; i < f.length; i++) e.domains.push(unesc(f[i])); }
+      entries.push(e);
+    }
+    return entries;
   }
 
   function createTables(data) {
@@ -149,7 +164,9 @@
 
     // key;flags;owner;category;site;cname;rule...
     function decodeLine(line) {
-      var f = line.split(";"), key = unesc(f[0]), flags = f[1], tracker = null;
+      var f = line.split(";");
+      while (f.length < 6) f.push("");
+      var key = unesc(f[0]), flags = f[1], tracker = null;
       if (flags === "s") tracker = {};
       else if (flags !== "") {
         tracker = { rules: [] };
@@ -218,7 +235,7 @@
     var ctl = data.clickToLoad || {};
     var ctlEntity = pairsToMap(ctl.supported);
     var ctlExceptions = ctl.exceptions || [];
-    var allowlist = data.allowlist || [];
+    var allowlist = null, allowByHost, allowAlways;
     var blocklist = data.requestBlocklist || [];
     var compiled = new MapCtor();
 
@@ -252,12 +269,17 @@
     // The allowlist indexed by the host its regex names: `^[^:]+://+([^:/]+\.)?` + host can only match a
     // request to that host or a subdomain of it, so a request tests the entries of its host's suffixes (and
     // those whose host part is not a plain name), not all of them: the iOS config has hundreds.
-    var allowByHost = new MapCtor(), allowAlways = [];
-    for (var a = 0; a < allowlist.length; a++) {
-      var named = allowlistHost(allowlist[a].regex);
-      if (named === null) { allowAlways.push(allowlist[a]); continue; }
-      if (!allowByHost.has(named)) allowByHost.set(named, []);
-      allowByHost.get(named).push(allowlist[a]);
+    // Decoded and indexed at the first request that needs it, not at start-up.
+    function loadAllowlist() {
+      allowlist = decodeAllowlist(data.allowlist || "");
+      allowByHost = new MapCtor();
+      allowAlways = [];
+      for (var a = 0; a < allowlist.length; a++) {
+        var named = allowlistHost(allowlist[a].regex);
+        if (named === null) { allowAlways.push(allowlist[a]); continue; }
+        if (!allowByHost.has(named)) allowByHost.set(named, []);
+        allowByHost.get(named).push(allowlist[a]);
+      }
     }
 
     function allowlistHost(regex) {
@@ -278,6 +300,7 @@
     }
 
     function isAllowlisted(req, pageHost) {
+      if (allowlist === null) loadAllowlist();
       // userinfo lets the regex's subdomain part run past the host: test every entry then.
       if (req.userinfo) return allowMatches(allowlist, req.href, pageHost);
       if (allowMatches(allowAlways, req.href, pageHost)) return true;
@@ -691,7 +714,7 @@
     }).observe(doc, { childList: true, subtree: true });
   }
 
-  var api = { createMatcher: createMatcher, createTables: createTables, data: DATA, surrogateFunctions: surrogateFunctions, eventName: EVENT_NAME,
+  var api = { createMatcher: createMatcher, createTables: createTables, decodeAllowlist: decodeAllowlist, data: DATA, surrogateFunctions: surrogateFunctions, eventName: EVENT_NAME,
               trackerEventName: TRACKER_EVENT_NAME };
   if (typeof window === "object" && window !== null && window.document) {
     install(window);

@@ -18,8 +18,11 @@
 //   A shape is the entity of exactly one tracker whose host is one of its domains, written with "$" for that
 //   host, so that entities that differ only by it (1,803 "Leven Labs, Inc. DBA Admiral (host)") are one line.
 // entityRefs: [name, offset] for the click-to-load entities, which the page looks up by name.
+// allowlist: the tracker allowlist's {regex, domains} entries as lines (allowlistLines), read at the first request.
+// A line may stop before its last empty fields.
 //
-// Every dataset string is escaped (% | ; $ become %XX), so a separator or placeholder never comes from the data;
+// Every dataset string is escaped (% | ; $ ` become %XX, \ becomes `: regexes are full of backslashes, which cost
+// two bytes in a JSON string), so a separator or placeholder never comes from the data;
 // the strings are then JSON data written with .scriptSafe, as the rest of DATA. Identity is by exact bytes: two
 // spellings of é are two hosts, as they are for the page.
 
@@ -39,6 +42,7 @@ enum PageTable {
         page["entities"] = .string(entities.text)
         page["categories"] = .array(categories.map { .string($0) })
         page["entityRefs"] = .array(entities.named.map { [.string($0.name), .string(base36($0.offset))] })
+        if let allowlist = tree["allowlist"]?.arrayValue { page["allowlist"] = .string(allowlistLines(allowlist)) }
         return page
     }
 
@@ -68,6 +72,23 @@ enum PageTable {
             if let rules = entry.tracker?["rules"]?.arrayValue {
                 fields += rules.map { ruleField($0, key: entry.key) }
             }
+            // The page reads a missing field as empty.
+            while fields.count > 2, fields.last == "" { fields.removeLast() }
+            out += fields.joined(separator: ";") + "|"
+        }
+        return out
+    }
+
+    /// The allowlist entries ({regex, domains?}) as lines: "~" + the regex after the TDS conventions' subdomain
+    /// prefix (all of them in practice) or "=" + the regex, then, when the entry has sites, ";=" and one field each.
+    static func allowlistLines(_ entries: [JSONValue]) -> String {
+        let prefix = Array(TDSConventions.subdomainPrefix.utf16)
+        var out = ""
+        for e in entries {
+            let units = Array((e["regex"]?.stringValue ?? "").utf16)
+            var fields = [units.starts(with: prefix) ? "~" + escape(String(decoding: units[prefix.count...], as: UTF16.self))
+                                                     : "=" + escape(String(decoding: units, as: UTF16.self))]
+            if let domains = e["domains"]?.arrayValue { fields += ["="] + domains.compactMap(\.stringValue).map { escape($0) } }
             out += fields.joined(separator: ";") + "|"
         }
         return out
@@ -97,7 +118,7 @@ enum PageTable {
         return "=" + escape(text)
     }
 
-    /// `text` with % | ; $ written as %XX (the page's `unesc`).
+    /// `text` with % | ; $ ` written as %XX and \\ as ` (the page's `unesc`).
     static func escape(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
@@ -106,6 +127,9 @@ enum PageTable {
             case "|": out.append(contentsOf: "%7C".unicodeScalars)
             case ";": out.append(contentsOf: "%3B".unicodeScalars)
             case "$": out.append(contentsOf: "%24".unicodeScalars)
+            case "`": out.append(contentsOf: "%60".unicodeScalars)
+            // A backslash costs two bytes in the JSON string and regexes are full of them.
+            case "\\": out.append("`")
             default: out.append(s)
             }
         }
@@ -154,7 +178,9 @@ struct EntityLines {
             .compactMap { $0.arrayValue?.last?.stringValue.map { Array($0.utf8) } })
         let display = Dictionary(PageTable.pairs(tree["displayNames"]).compactMap { p in p.value.stringValue.map { (Array(p.key.utf8), $0) } },
                                  uniquingKeysWith: { a, _ in a })
-        var offsets: [[UInt8]: Int] = [:]
+        // Lines first, then laid out most used first: the shape 1,803 trackers name is at offset 0 ("*0").
+        var lineOf: [(name: String, line: String, boundTo: String?)] = []
+        var uses: [[UInt8]: Int] = [:]
         for (name, value) in PageTable.pairs(tree["entities"]) {
             let nameBytes = Array(name.utf8)
             let domains = (value.arrayValue ?? []).compactMap(\.stringValue)
@@ -171,17 +197,22 @@ struct EntityLines {
             }
             fields += domains.map { PageTable.escape($0, binding: host) }
             let line = fields.joined(separator: ";")
-            let lineBytes = Array(line.utf8)
-            let offset: Int
-            if let known = offsets[lineBytes] {
-                offset = known
-            } else {
-                offset = text.utf16.count
-                offsets[lineBytes] = offset
-                text += line + "|"
-            }
-            lines[nameBytes] = (offset, host)
-            if clickToLoad.contains(nameBytes) { named.append((name, offset)) }
+            lineOf.append((name, line, host))
+            uses[Array(line.utf8), default: 0] += max(owned[nameBytes]?.count ?? 0, 1)
+        }
+        var offsets: [[UInt8]: Int] = [:]
+        let byUse = lineOf.map(\.line).enumerated().sorted { a, b in
+            let (ua, ub) = (uses[Array(a.element.utf8)]!, uses[Array(b.element.utf8)]!)
+            return ua != ub ? ua > ub : a.offset < b.offset
+        }
+        for (_, line) in byUse where offsets[Array(line.utf8)] == nil {
+            offsets[Array(line.utf8)] = text.utf16.count
+            text += line + "|"
+        }
+        for e in lineOf {
+            let offset = offsets[Array(e.line.utf8)]!
+            lines[Array(e.name.utf8)] = (offset, e.boundTo)
+            if clickToLoad.contains(Array(e.name.utf8)) { named.append((e.name, offset)) }
         }
     }
 

@@ -173,12 +173,13 @@ public enum SurrogateBundleBuilder {
         return bundle
     }
 
-    /// PageScript.js as the bundle carries it: without its whole-line `//` comments (the bundle goes into every
-    /// page; the file has no multi-line strings or templates, so such a line is always a comment) and the final
-    /// newline.
+    /// PageScript.js as the bundle carries it: without its whole-line `//` comments, its indentation (the bundle
+    /// goes into every page; the file has no multi-line strings or templates, so such a line is always a comment
+    /// and leading spaces are never inside a string) and the final newline.
     static let runtime: String = {
         var lines = PageScript.source.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.drop(while: { $0 == " " }).hasPrefix("//") }[...]
+            .map { $0.drop(while: { $0 == " " }) }
+            .filter { !$0.hasPrefix("//") }[...]
         while let last = lines.last, last.isEmpty { lines = lines.dropLast() }
         return lines.joined(separator: "\n")
     }()

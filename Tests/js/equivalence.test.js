@@ -36,6 +36,7 @@ function legacyData(api) {
   const old = Object.assign({}, data, { trackers: trackers, cnames: cnames, entities: [...entities],
                                         displayNames: [...displayNames] });
   for (const k of ['hosts', 'categories', 'entityRefs']) delete old[k];
+  if (data.allowlist !== undefined) old.allowlist = api.decodeAllowlist(data.allowlist);
   return old;
 }
 
@@ -48,6 +49,7 @@ function canonical(v) {
 
 function compareData(decoded, old) {
   const byKey = pairs => new Map(pairs.map(p => [p[0], canonical(p[1])]));
+  assert.strictEqual(canonical(decoded.allowlist), canonical(old.allowlist), 'allowlist');
   for (const k of ['trackers', 'cnames', 'entities']) {
     const a = byKey(decoded[k]), b = byKey(old[k]);
     assert.strictEqual(a.size, b.size, `${k}: ${a.size} decoded, ${b.size} in the old bundle`);

@@ -34,7 +34,7 @@
 //   `{url, name, tracker, pageUrl, blocked, executed, error}`, one per script element a surrogate was
 //   applied to, dispatched when the element's fate is known. `executed` is false when the same surrogate
 //   already ran in this document (each runs at most once per document).
-// - Tracker report (bundles built with --report-trackers, which carry every tracker): a CustomEvent
+// - Tracker report (every bundle unless built with --no-report-trackers; it then carries every tracker): a CustomEvent
 //   `radarblock:tracker` on `window`, detail {url, pageUrl, tracker, entity, displayName, category,
 //   blocked, reason, surrogate}, once per distinct tracker URL a document requests. `blocked` is the rule
 //   list's decision as the matcher computes it (the page cannot see a block for every kind of load), and
@@ -42,6 +42,10 @@
 //   document start, added later, src/href/data changed), fetch and XMLHttpRequest (wrapped: the only
 //   page-visible change), and Resource Timing for what the platform reports there (CSS-initiated loads,
 //   beacons, preloads). Nothing is installed when contentBlocking is disabled.
+// - Start-up does not grow with the TDS: trackers, aliases and entities are strings laid out by the build
+//   (PageTable.swift) that a lookup searches (binary search) and decodes one host at a time, keeping what it
+//   decoded for the document; regexes are compiled at their first test and the allowlist is read at the first
+//   request that needs it.
 (function (DATA, surrogateFunctions) {
   "use strict";
   var EVENT_NAME = "radarblock:surrogate";

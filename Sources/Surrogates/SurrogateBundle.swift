@@ -30,7 +30,8 @@
 //   stay plain blocks) and the finished bundle is parsed once more, so the bundle always parses.
 //   No `new Function`/eval: pages with a strict CSP must still work.
 // - Size. Only the surrogates some TDS rule names are carried (others are reported as left out), and only
-//   the TDS subset that "redirect" decisions depend on (PageData.swift).
+//   the TDS subset that "redirect" decisions depend on (PageData.swift), or, with the tracker report (the
+//   default), every tracker in lookup tables (PageTable.swift; the figures are in docs/tracker-report.md).
 // - Missing surrogates: an error with --strict, else a warning and the rule is carried without its
 //   surrogate (it still takes part in first-match, as a plain block).
 
@@ -68,6 +69,8 @@ public struct SurrogateBundle: Sendable {
     public var cnameCount: Int
     public var entityCount: Int
     public var allowlistCount: Int
+    /// What the page reads (PageData), before PageTable lays it out as the bundle's DATA.
+    var pageData: JSONValue = .null
 
     public var bytes: [UInt8] { Array(script.utf8) }
 }
@@ -170,6 +173,7 @@ public enum SurrogateBundleBuilder {
                                      cnameCount: data.cnameCount, entityCount: data.entityCount,
                                      allowlistCount: data.allowlistCount)
         bundle.errors = errors
+        bundle.pageData = data.json
         return bundle
     }
 

@@ -14,31 +14,8 @@ const fs = require('fs');
 const path = require('path');
 const vm = require('vm');
 
-const LEGACY = path.join(__dirname, 'legacy', 'PageScript-report-v1.js');
+const { LEGACY, legacyData } = require('./legacy/legacy-data.js');
 const TYPES = ['script', 'image', 'stylesheet', 'xmlhttprequest', 'subdocument', 'font', 'media', 'ping', 'other'];
-
-// The maps the old page script read, from the new DATA.
-function legacyData(api) {
-  const data = api.data, tables = api.createTables(data);
-  const trackers = [], cnames = [], entities = new Map(), displayNames = new Map();
-  function entity(e) {
-    entities.set(e.name, e.domains);
-    if (e.displayName !== e.name) displayNames.set(e.name, e.displayName);
-  }
-  for (const line of tables.all()) {
-    if (line.cname !== null) cnames.push([line.key, line.cname]);
-    if (line.tracker === null) continue;
-    const t = Object.assign({}, line.tracker);
-    if (t.entity !== undefined) { entity(t.entity); t.owner = t.entity.name; delete t.entity; }
-    trackers.push([line.key, t]);
-  }
-  for (const [name] of data.entityRefs || []) entity(tables.entityNamed(name));
-  const old = Object.assign({}, data, { trackers: trackers, cnames: cnames, entities: [...entities],
-                                        displayNames: [...displayNames] });
-  for (const k of ['hosts', 'categories', 'entityRefs']) delete old[k];
-  if (data.allowlist !== undefined) old.allowlist = api.decodeAllowlist(data.allowlist);
-  return old;
-}
 
 // The old bundle's maps and the decoded ones carry the same trackers, aliases and entities.
 function canonical(v) {

@@ -3,7 +3,7 @@
 #   no bundle; surrogates.js as built by default (with the tracker report); --no-report-trackers; and the tracker
 #   report before the lookup tables (issue 32): built by RB_OLD_BIN (a radarblock of that time, `--report-trackers`)
 #   when given, else the current bundle rebuilt around the legacy runtime (Tests/js/legacy/legacy-data.js).
-# Prints the bundle sizes, then the 500-subresource page (median, quartiles and range of time to load, the
+# Prints the bundle sizes (the default one field by field: scripts/bench/bundle_sizes.py), then the 500-subresource page (median, quartiles and range of time to load, the
 # bundle's start-up per document) and the 20-iframe page (start-up summed over the documents, tracker events).
 # usage: scripts/bench-tracker-report.sh RADARBLOCK [REPEAT]   (default TRACKER_BENCH_REPEAT or 21; needs the
 #        shared iOS TDS + config in ../shared)
@@ -28,6 +28,7 @@ else
 fi
 echo "bundles (iOS TDS v5 + iOS config): default (report) $(wc -c < "$tmp/default.js") bytes," \
      "--no-report-trackers $(wc -c < "$tmp/no-report.js") bytes, $old $(wc -c < "$tmp/old-report.js") bytes"
+python3 "$here/bench/bundle_sizes.py" "$tmp/default.js"
 export WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS=1 WEBKIT_DISABLE_COMPOSITING_MODE=1 LIBGL_ALWAYS_SOFTWARE=1
 export PYTHONPATH="$here${PYTHONPATH:+:$PYTHONPATH}" PYTHONDONTWRITEBYTECODE=1
 xvfb-run -a -s "-screen 0 1280x1024x24 -nolisten tcp" /usr/bin/python3 "$here/bench/tracker_overhead.py" \

@@ -61,7 +61,7 @@ for (const c of expected.decisions || []) {
   assert.strictEqual(d.action === 'redirect' ? d.surrogate : null, c.surrogate, `${c.url}: ${JSON.stringify(d)}`);
   checks++;
 }
-// 5. A --report-trackers bundle: the report's entity, displayName and category (hostile strings in the
+// 5. A reporting bundle (the default): the report's entity, displayName and category (hostile strings in the
 // fixture: each tracker's category and display name are its owner's name) come back exactly.
 if (data.report) {
   // Trackers whose domain a URL can carry as its host (a payload with "/" or "#" in its domain cannot).

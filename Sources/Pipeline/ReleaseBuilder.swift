@@ -49,8 +49,9 @@ public struct BuildOptions: Sendable {
     public var maxCompileRegression: Double? = nil
     /// Replace --out even when it is neither empty nor a radarblock release.
     public var force = false
-    /// surrogates.js also reports every tracker request (`radarblock:tracker`); manifest counts.trackerReport = 1.
-    public var reportTrackers = false
+    /// surrogates.js also reports every tracker request (`radarblock:tracker`, the default; --no-report-trackers
+    /// leaves it out); manifest counts.trackerReport = 1.
+    public var reportTrackers = true
     public var fetch = FetchOptions()
     /// Limits of the compiled automata; a rule whose own automaton is over them is dropped (and reported).
     public var budget = CompileBudget()

@@ -43,7 +43,7 @@ struct BuildCommand: Command {
       provenance.json       where each rule of rules.json comes from
       surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
                             that does not parse is dropped and reported in issues.txt, an error with --strict);
-                            with --report-trackers it also reports every tracker request (see `surrogates --help`)
+                            it also reports every tracker request unless --no-report-trackers (see `surrogates --help`)
       issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
       input-*.json/.txt     copies of the inputs, for fallbacks and diffs
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
@@ -63,8 +63,9 @@ struct BuildCommand: Command {
     options:
       --out DIR             the release directory to write (replaced as a whole), or a link to one
       --force               replace DIR even when it is neither empty nor a radarblock release
-      --report-trackers     surrogates.js dispatches radarblock:tracker for every tracker request (it then carries
-                            every tracker: about 930 kB for the iOS TDS); the manifest says so (counts.trackerReport)
+      --no-report-trackers  surrogates.js does not dispatch radarblock:tracker for every tracker request (by default
+                            it does, and the manifest says so: counts.trackerReport); --report-trackers is accepted
+                            and changes nothing
       --previous DIR        the previous release: write changes.md / changes.json against it. When WebKitGTK is
                             installed, also measure what WebKit pays to compile the new release: every list an app
                             compiles (rules*.json of the first target and the click-to-load lists), each in a fresh
@@ -121,7 +122,7 @@ struct BuildCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--radar"), OptionSpec("--entities"), OptionSpec("--policy"),
             OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--config"), OptionSpec("--surrogates"),
-            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--report-trackers", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
+            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--report-trackers", value: false), OptionSpec("--no-report-trackers", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
             OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--no-optimize", value: false),
             OptionSpec("--per-tracker-exemptions", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
@@ -142,7 +143,7 @@ struct BuildCommand: Command {
         options.fallback = args.value("--fallback")
         options.strict = args.has("--strict")
         options.force = args.has("--force")
-        options.reportTrackers = args.has("--report-trackers")
+        options.reportTrackers = try TrackerReportFlag.parse(args)
         options.optimize = !args.has("--no-optimize")
         options.sameEntity = args.has("--per-tracker-exemptions") ? .perTracker : .shared
         if args.has("--verify-webkit") { options.webKitVerifier = WebKitEngine.verifier }

@@ -6,7 +6,9 @@
 #   - match throughput against the compiled iOS list: end to end (JSONL in, JSONL out) and in memory
 #     on one core (radarblock-bench);
 #   - the tracker report's overhead in real WebKit (scripts/bench-tracker-report.sh): time to `load` of a page
-#     with 500 subresources without a bundle, with surrogates.js and with --report-trackers (SKIP_TRACKER_BENCH=1);
+#     with 500 subresources and of a page with 20 iframes x 10 trackers, and the bundle's start-up, without a
+#     bundle, with surrogates.js (reporting), --no-report-trackers and the report before the lookup tables
+#     (RB_OLD_BIN, or rebuilt around Tests/js/legacy) (SKIP_TRACKER_BENCH=1);
 #   - WebKit's compile cost of the default (faithful) list, faithful --no-optimize (when the binary has it) and
 #     ddg on both shared iOS TDS, with and without the iOS config: in-process compile time (wall and CPU), peak
 #     memory over a one-rule list, WebKit's file size, 3 alternating runs, ratios to ddg

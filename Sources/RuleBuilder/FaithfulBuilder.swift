@@ -10,7 +10,10 @@
 //      Rules whose options do not match simply do not fire, so evaluation falls through to the later TDS rules
 //      (emitted earlier), exactly like the TDS. Exceptions apply only together with their own rule's options.
 //   3. the same-entity exemption: ignore-previous{host in scope, if-domain *entity domains}, less the entity's sites
-//      that are the tracker's own site (load-type third-party already exempts those).
+//      that are the tracker's own site (load-type third-party already exempts those). One entity, the one whose
+//      exemptions would cost the most, shares a single exemption instead (SharedEntityExemption.swift): its
+//      trackers come first in the list, followed by ignore-previous{.*, if-domain *entity domains}, so that its
+//      size grows with trackers + sites rather than trackers x sites.
 // Every tracker rule carries load-type third-party (the TDS only judges third-party requests). CNAME aliases follow
 // the trackers: exact alias host, evaluated with the cloaked target's tracker, its rules rewritten to match the
 // alias URL (HostFilters.swift), any load type (a cloaked tracker is usually first party by its URL). An alias that
@@ -33,7 +36,8 @@ struct FaithfulBuilder {
     /// The attributed variant's first rules: for a vendor site, the conversion hosts per tracker (AdClickAttributionRules.swift).
     var attribution: AttributedHosts? = nil
     private var translations: [String: Result<RegexTranslation, Unexpressible>] = [:]
-    private let entityDomains: [String: [String]]
+    let entityDomains: [String: [String]]
+    var sameEntity: SameEntityEncoding = .shared
 
     static let thirdParty = ["third-party"]
 
@@ -57,7 +61,9 @@ struct FaithfulBuilder {
 
     func build() -> RuleBuildResult {
         var b = self
-        for domain in sortedTrackerDomains(tds) {
+        let shared = sameEntity == .shared ? sharedExemption() : nil
+        if let shared { b.emitSharedEntity(shared) }
+        for domain in sortedTrackerDomains(tds) where shared?.trackerSet.contains(domain) != true {
             if excluded.contains(domain) {
                 b.emitExcludedReset(domain)
                 continue
@@ -146,7 +152,10 @@ struct FaithfulBuilder {
 
     // MARK: trackers
 
-    mutating func emitTracker(_ tracker: Tracker, scope: HostScope, alias: String?) {
+    /// Emits the tracker's rules; `exemption` false leaves out its same-entity exemption (a shared one follows).
+    /// Returns whether any of its rules blocks.
+    @discardableResult
+    mutating func emitTracker(_ tracker: Tracker, scope: HostScope, alias: String?, exemption: Bool = true) -> Bool {
         let load: [String]? = alias == nil ? Self.thirdParty : nil
         let domainFilter = scope.hostFilter
         let report = alias == nil
@@ -209,10 +218,11 @@ struct FaithfulBuilder {
 
         if emitAttributedRules(tracker, scope: scope, load: load) { blocking = true }
 
-        if blocking, let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
+        if blocking, exemption, let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
             sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
                                   action: .ignorePreviousRules), origin(.entity, "same-entity"))
         }
+        return blocking
     }
 
     /// The sites the same-entity exemption of `tracker` must name: the entity's, less those whose pages are always
@@ -221,7 +231,7 @@ struct FaithfulBuilder {
     /// carries load-type third-party, so on those pages it could never fire: naming them only costs WebKit an
     /// ignore-previous-rules rule with its own condition (2,175 of them on the iOS TDS v5, a fifth of WebKit's
     /// compile time: docs/compile-cost.md). A CNAME alias's rules match any load type, so its list stays whole.
-    private func entitySites(_ entity: String, tracker: String, alias: String?) -> [String]? {
+    func entitySites(_ entity: String, tracker: String, alias: String?) -> [String]? {
         guard let domains = entityDomains[entity] else { return nil }
         let psl = PublicSuffixList.shared
         guard alias == nil, psl.isSiteStable(tracker), let site = psl.registrableDomain(tracker) else { return domains }

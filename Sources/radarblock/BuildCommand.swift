@@ -14,7 +14,7 @@ struct BuildCommand: Command {
     usage: radarblock build (--tds FILE|URL | --radar DIR) [--config FILE|URL] [--surrogates FILE|URL]
                             [--unprotected FILE|URL] --out DIR [--force] [--previous DIR] [--if-changed] [--target NAME]...
                             [--fallback DIR] [--max-rules N] [--mode faithful|ddg] [--no-optimize] [--name NAME] [--strict] [--verify-webkit]
-                            [--max-compile-regression PCT] [--no-compile-cost]
+                            [--max-compile-regression PCT] [--no-compile-cost] [--per-tracker-exemptions]
                             [--cache DIR] [--timeout SECONDS] [--retries N] [--max-download-size BYTES]
                             [--entities DIR] [--policy FILE] [--mapping FILE] [--overrides FILE]
                             [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
@@ -47,7 +47,7 @@ struct BuildCommand: Command {
       provenance.json       where each rule of rules.json comes from
       surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
                             that does not parse is dropped and reported in issues.txt, an error with --strict);
-                            with --report-trackers it also reports every tracker request (see `surrogates --help`)
+                            it also reports every tracker request unless --no-report-trackers (see `surrogates --help`)
       issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
       input-*.json/.txt     copies of the inputs, for fallbacks and diffs
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
@@ -67,8 +67,9 @@ struct BuildCommand: Command {
     options:
       --out DIR             the release directory to write (replaced as a whole), or a link to one
       --force               replace DIR even when it is neither empty nor a radarblock release
-      --report-trackers     surrogates.js dispatches radarblock:tracker for every tracker request (it then carries
-                            every tracker: about 930 kB for the iOS TDS); the manifest says so (counts.trackerReport)
+      --no-report-trackers  surrogates.js does not dispatch radarblock:tracker for every tracker request (by default
+                            it does, and the manifest says so: counts.trackerReport); --report-trackers is accepted
+                            and changes nothing
       --previous DIR        the previous release: write changes.md / changes.json against it. When WebKitGTK is
                             installed, also measure what WebKit pays to compile the new release: every list an app
                             compiles (rules*.json of the first target and the click-to-load lists), each in a fresh
@@ -97,6 +98,9 @@ struct BuildCommand: Command {
       --mode MODE           faithful (default) or ddg (see `radarblock convert --help`)
       --no-optimize         skip the optimization stage (see `radarblock convert --help`); the manifest's
                             counts.optimized says which one a release had
+      --per-tracker-exemptions
+                            one same-entity exemption per tracker, none shared (see `radarblock convert --help`);
+                            counts.perTrackerExemptions = 1 in the manifest
       --name NAME           identifier name (default "tds")
       --strict              any input problem or conversion issue fails the build
       --verify-webkit       also compile every list with WebKitGTK's own compiler (loaded at run time) and fail the
@@ -122,9 +126,10 @@ struct BuildCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--radar"), OptionSpec("--entities"), OptionSpec("--policy"),
             OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--config"), OptionSpec("--surrogates"),
-            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--report-trackers", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
+            OptionSpec("--unprotected"), OptionSpec("--out"), OptionSpec("--force", value: false), OptionSpec("--report-trackers", value: false), OptionSpec("--no-report-trackers", value: false), OptionSpec("--previous"), OptionSpec("--if-changed", value: false),
             OptionSpec("--fallback"), OptionSpec("--max-rules"), OptionSpec("--mode"), OptionSpec("--name"),
-            OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--no-optimize", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
+            OptionSpec("--strict", value: false), OptionSpec("--verify-webkit", value: false), OptionSpec("--no-optimize", value: false),
+            OptionSpec("--per-tracker-exemptions", value: false), OptionSpec("--cache"), OptionSpec("--timeout"), OptionSpec("--retries"),
             OptionSpec("--max-download-size"), OptionSpec("--target", repeatable: true),
             OptionSpec("--max-compile-regression"), OptionSpec("--no-compile-cost", value: false),
         ] + BudgetOptions.specs)
@@ -142,8 +147,9 @@ struct BuildCommand: Command {
         options.fallback = args.value("--fallback")
         options.strict = args.has("--strict")
         options.force = args.has("--force")
-        options.reportTrackers = args.has("--report-trackers")
+        options.reportTrackers = try TrackerReportFlag.parse(args)
         options.optimize = !args.has("--no-optimize")
+        options.sameEntity = args.has("--per-tracker-exemptions") ? .perTracker : .shared
         if args.has("--verify-webkit") { options.webKitVerifier = WebKitEngine.verifier }
         try parseCompileCost(args, into: &options)
         options.budget = try BudgetOptions.parse(args)

@@ -11,7 +11,8 @@ struct ConvertCommand: Command {
     static let summary = "convert a TDS (+ config) into a WebKit content rule list"
     static var help: String { """
     usage: radarblock convert --tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]
-                              [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [-o OUT]
+                              [--provenance FILE] [--strict] [--target NAME] [--no-optimize]
+                              [--per-tracker-exemptions] [-o OUT]
 
     Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
 
@@ -23,7 +24,9 @@ struct ConvertCommand: Command {
                           and tracker allowlist override everything. Top-level documents and popups are never
                           blocked. Site conditions judge the page's own host (anchored if-top-url /
                           unless-top-url, not if-domain, which WebKit also applies to a site named later in
-                          the page's URL).
+                          the page's URL). The entity whose same-entity exemptions would name the most sites
+                          leads the list with one shared exemption, so that an entity with thousands of tracker
+                          domains costs trackers + sites conditions, not trackers x sites.
       ddg                 DuckDuckGo's TrackerRadarKit algorithm, rule for rule (only the order across trackers
                           differs: TrackerRadarKit's is random, ours is sorted), with its known gaps. Rules WebKit
                           would reject are repaired when exact, else left out, and reported.
@@ -45,6 +48,7 @@ struct ConvertCommand: Command {
                               "in-url": the regex found later in the URL; "host+in-url": both forms in one
                               url-filter, see --no-optimize); "cname": the alias host for rules
                               of a CNAME-cloaked tracker
+                            {"source":"tds","rule":"entity","role":"same-entity","entity":"E"}  the shared exemption
                             {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
                             {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
                             {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
@@ -54,6 +58,9 @@ struct ConvertCommand: Command {
       --no-optimize       skip the optimization stage. By default the list is rewritten into one WebKit decides
                           identically for every load but compiles with less work: a rule's host-form and in-URL-form
                           url-filters (adjacent, same action and conditions) become one filter matching their union
+      --per-tracker-exemptions
+                          faithful mode: one same-entity exemption per tracker, none shared (the encoding before
+                          the shared exemption: same decisions, larger list; for equivalence checks)
       -o, --output FILE   output file, "-" for stdout (default); written atomically
     \(TargetHelp.option("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)", indent: "  "))
     """ }
@@ -62,7 +69,7 @@ struct ConvertCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--config"), OptionSpec("--unprotected"), OptionSpec("--mode"),
             OptionSpec("--provenance"), OptionSpec("--strict", value: false), OptionSpec("-o", "--output"), .target,
-            OptionSpec("--no-optimize", value: false),
+            OptionSpec("--no-optimize", value: false), OptionSpec("--per-tracker-exemptions", value: false),
         ])
         let target = try args.target()
         let tdsPath = try args.required("--tds")
@@ -81,7 +88,8 @@ struct ConvertCommand: Command {
         let (tds, tdsIssues, config, unprotected) = (inputs.tds, inputs.tdsIssues, inputs.config, inputs.unprotected)
 
         let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues),
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues,
+                              sameEntity: args.has("--per-tracker-exemptions") ? .perTracker : .shared),
             if: !args.has("--no-optimize"))
         let result = TargetEncoding.adapt(built, for: target)
 

@@ -10,7 +10,7 @@ struct SurrogatesCommand: Command {
     static let summary = "build the JavaScript surrogate bundle (surrogates.js)"
     static let help = """
     usage: radarblock surrogates --tds FILE --surrogates FILE [--config FILE] [--unprotected FILE]
-                                 [--strict] [--all-trackers] [--report-trackers] [-o OUT.js]
+                                 [--strict] [--all-trackers] [--no-report-trackers] [-o OUT.js]
 
     Writes one self-contained script to inject at document start in every frame (page content world). When a
     script element's load fails because the rule list blocked it, and the TDS decision for that URL on the page
@@ -28,13 +28,14 @@ struct SurrogatesCommand: Command {
       --strict            a surrogate named by the TDS but missing from surrogates.txt is an error, and so is
                           any TDS or config problem the decoders would otherwise skip (default: warnings)
       --all-trackers      carry every tracker, not only those with surrogates (for testing the matcher)
-      --report-trackers   also report every tracker request the page makes (elements, src/href changes,
-                          fetch, XMLHttpRequest, Resource Timing) as a CustomEvent
-                          "\(SurrogateBundleBuilder.trackerEventName)" on window with detail {url, pageUrl, tracker,
-                          entity, displayName, category, blocked, reason, surrogate}, once per distinct URL in
-                          each document; reason is rule, default, ignore-rule, first-party, tracker-allowlist,
-                          unprotected-site, request-blocklist, click-to-load or surrogate. Implies
-                          --all-trackers (the bundle is then about 9 times larger for the iOS TDS).
+      --no-report-trackers  do not report tracker requests. By default the bundle reports every tracker request
+                          the page makes (elements, src/href changes, fetch, XMLHttpRequest, Resource Timing) as
+                          a CustomEvent "\(SurrogateBundleBuilder.trackerEventName)" on window with detail {url,
+                          pageUrl, tracker, entity, displayName, category, blocked, reason, surrogate}, once per
+                          distinct URL in each document; reason is rule, default, ignore-rule, first-party,
+                          tracker-allowlist, unprotected-site, request-blocklist, click-to-load or surrogate. It
+                          then carries every tracker, in tables the page reads one host at a time (no start-up
+                          cost per tracker). --report-trackers is accepted and changes nothing.
 
     Every surrogate body is checked with JavaScriptCore's parser (WebKitGTK's libjavascriptcoregtk-6.0, loaded at
     run time) as the function it becomes. A body that does not parse, or that cannot be wrapped safely, is dropped
@@ -47,7 +48,8 @@ struct SurrogatesCommand: Command {
         let args = try ParsedArguments.parse(arguments, options: [
             OptionSpec("--tds"), OptionSpec("--surrogates"), OptionSpec("--config"), OptionSpec("--unprotected"),
             OptionSpec("--strict", value: false), OptionSpec("--all-trackers", value: false),
-            OptionSpec("--report-trackers", value: false), OptionSpec("-o", "--output"),
+            OptionSpec("--report-trackers", value: false), OptionSpec("--no-report-trackers", value: false),
+            OptionSpec("-o", "--output"),
         ])
         let tdsPath = try args.required("--tds")
         let surrogatesPath = try args.required("--surrogates")
@@ -64,7 +66,7 @@ struct SurrogatesCommand: Command {
             tds: tds, tdsSource: tdsPath, scripts: scripts, surrogatesSource: surrogatesPath,
             config: config, unprotected: unprotected,
             options: SurrogateBundleOptions(strict: strict, scope: args.has("--all-trackers") ? .allTrackers : .surrogateTrackers,
-                                           reportTrackers: args.has("--report-trackers")))
+                                           reportTrackers: try TrackerReportFlag.parse(args)))
         bundle.warnings.forEach { Console.warning($0) }
         bundle.errors.forEach { Console.error($0) }
         try FileIO.write(bundle.bytes, to: output)

@@ -175,6 +175,34 @@ extension AdClickAttributionTests {
     }
 }
 
+extension AdClickAttributionTests {
+    /// An entity whose trackers share one same-entity exemption in the main list: the moved tracker is not one of them.
+    func testFaithfulSharedEntityExemptionLeavesTheMovedTrackerOut() {
+        let tds = TDSFixture.tds(trackers: """
+            "a.com":{"domain":"a.com","default":"block","owner":{"name":"Big"}},
+            "b.com":{"domain":"b.com","default":"block","owner":{"name":"Big"}},
+            "c.com":{"domain":"c.com","default":"block","owner":{"name":"Big"}}
+            """, entities: #"{"Big":{"domains":["a.com","b.com","c.com","big-site.com"]}}"#,
+            domains: #"{"a.com":"Big","b.com":"Big","c.com":"Big","big-site.com":"Big"}"#)
+        let config = PrivacyConfig.decodeForTest(#"{"features":{"contentBlocking":{"state":"enabled"},"adClickAttribution":{"state":"enabled","settings":{"allowlist":[{"blocklistEntry":"a.com","host":"px.a.com"}]}}}}"#)
+        let unsplit = RuleBuilder.build(tds: tds)
+        XCTAssertTrue(unsplit.provenance.contains { $0.role == "same-entity" && $0.entity == "Big" }, "the fixture exercises the shared exemption")
+        let split = RuleBuilder.build(tds: tds, config: config, splitAttribution: true)
+        XCTAssertFalse(split.provenance.contains { $0.tracker == "a.com" }, "a.com is in the attribution list only")
+        let before = WebKitSimulator(unsplit.rules), main = WebKitSimulator(split.rules)
+        let attribution = WebKitSimulator(try! XCTUnwrap(split.attributionList).rules)
+        let attributed = WebKitSimulator(RuleBuilder.attributed(tds: split.attributionList!.tds, config: config, vendor: "v.example").rules)
+        for url in ["https://a.com/x", "https://px.a.com/y", "https://b.com/z", "https://c.com/w"] {
+            for site in ["https://v.example/", "https://big-site.com/", "https://w.example/"] {
+                let q = SimRequest(url: url, siteURL: site, type: "image")
+                XCTAssertEqual(main.isBlocked(q) || attribution.isBlocked(q), before.isBlocked(q), "\(url) on \(site)")
+                let allowedByAttribution = url.hasPrefix("https://px.a.com/") && site == "https://v.example/"
+                XCTAssertEqual(main.isBlocked(q) || attributed.isBlocked(q), before.isBlocked(q) && !allowedByAttribution, "attributed: \(url) on \(site)")
+            }
+        }
+    }
+}
+
 extension PrivacyConfig {
     static func decodeForTest(_ json: String) -> PrivacyConfig { try! decode(bytes: Array(json.utf8), source: "config").0 }
 }

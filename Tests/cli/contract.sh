@@ -75,6 +75,15 @@ expect "convert not JSON" 1 "$rb" convert --tds garbage.json -o out.json
 expect "convert without --tds" 2 "$rb" convert -o out.json
 expect "surrogates" 0 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" -o s.js
 expect "surrogates missing file" 1 "$rb" surrogates --tds "$data/tds.json" --surrogates missing.txt -o s.js
+# The tracker report is on by default; --report-trackers (the old opt-in) changes nothing, --no-report-trackers
+# leaves it out, and both at once are a usage error.
+grep -q '"report":true' s.js || fail "surrogates: the default bundle does not report trackers"
+expect "surrogates --report-trackers" 0 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" --report-trackers -o s-old-flag.js
+cmp -s s.js s-old-flag.js || fail "surrogates --report-trackers: not the default bundle"
+expect "surrogates --no-report-trackers" 0 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" --no-report-trackers -o s-off.js
+grep -q '"report":true' s-off.js && fail "surrogates --no-report-trackers: the bundle reports trackers"
+expect "surrogates both report flags" 2 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" --report-trackers --no-report-trackers -o s-both.js
+stderr_has "surrogates both report flags" "--report-trackers and --no-report-trackers"
 expect "tds" 0 "$rb" tds --radar "$data/radar" -o tds.json
 expect "tds missing radar" 1 "$rb" tds --radar missing-dir -o tds.json
 expect "build" 0 "$rb" build --tds "$data/tds.json" --config "$data/privacy-config.json" --out release

@@ -360,6 +360,21 @@ sys.exit(failed != ["the entity named in the query", "the exception'"'"'s site n
   /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$d/as-domains.json" "$d/as-domains-report.json"
 }
 
+ad_click_attribution() {  # issue 34: iOS TDS + config: default and attributed lists in WebKit, match agrees, report reason, feature off = no split
+  need_shared || return 77
+  /usr/bin/python3 "$here/scripts/testing/check_ad_click_attribution.py" "$bin" "$ddg/tds/ios-tds_v5_2025-06-17.json" \
+    "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" "$ddg/surrogates/surrogates.txt" "$seed" "$tmp/aca"
+}
+
+attribution_reference() {  # issue 34: the reference suite on a release's main list + ad-click attribution list: 134/134
+  need_shared || return 77
+  "$bin" build --target "$target" --tds "$ref/tracker_radar_reference.json" --config "$here/Tests/webkit/fixtures/attribution-reference-config.json" \
+    --out "$tmp/aca-ref" >/dev/null 2>&1 || return 1
+  grep -q 'third-party.site is not a tracker of the TDS; entry skipped' "$tmp/aca-ref/issues.txt" || { echo "issues.txt lacks the entry naming no tracker"; return 1; }
+  echo "main list alone: $("$check" reference "$tmp/aca-ref/rules.json" | tail -1)"
+  "$check" reference "$tmp/aca-ref/rules.json" --extra-rules "$tmp/aca-ref/attribution.json" --expect-passed 134 | tail -1
+}
+
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
 webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 23 lists, 120 s)
   /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
@@ -389,6 +404,8 @@ run "optimizer: requests on joined host+in-url rules decided alike in WebKit bef
 run "build --verify-webkit: WebKit compiles every list and the manifest records it" verify_webkit_build
 run "same-entity exemption shared by an entity's trackers: 13 cases in WebKit as with one per tracker, match agrees" shared_entity_exemption
 run "compile-cost gate: build --previous records WebKit's cost, --max-compile-regression refuses a list 3x as costly" compile_cost_gate
+run "ad-click attribution: iOS release, default and attributed lists in WebKit, match and the tracker report agree, disabled = unsplit (seed $seed)" ad_click_attribution
+run "ad-click attribution: DuckDuckGo's reference tests on the main list + the attribution list in WebKit" attribution_reference
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 

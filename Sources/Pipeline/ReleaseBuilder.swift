@@ -247,7 +247,8 @@ public enum ReleaseBuilder {
 
         progress("converting \(tds.trackers.count) trackers")
         let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode, sameEntity: options.sameEntity),
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode, sameEntity: options.sameEntity,
+                              splitAttribution: true),
             if: options.optimize)
         if options.strict, let issue = built.issues.first { throw BuildError(component: "tds", reason: issue.description) }
         warnings += built.issues.map { "conversion: \($0)" }
@@ -278,6 +279,8 @@ public enum ReleaseBuilder {
         try compileClickToLoadLists(built, dataset: dataset, parser: primaryParser, options: options, progress: progress,
                                     files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
         counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
+        try compileAttributionList(built, dataset: dataset, options: options, progress: progress,
+                                   files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
 
         var verification: JSONValue? = nil
         if let verifier = options.webKitVerifier {

@@ -31,6 +31,10 @@ struct FaithfulBuilder {
     let tds: TrackerDataSet
     let exceptions: ExceptionInputs
     var sink = RuleSink()
+    /// Trackers that live in another list (the ad-click attribution list): left out here, with their CNAME aliases.
+    var excluded: Set<String> = []
+    /// The attributed variant's first rules: for a vendor site, the conversion hosts per tracker (AdClickAttributionRules.swift).
+    var attribution: AttributedHosts? = nil
     private var translations: [String: Result<RegexTranslation, Unexpressible>] = [:]
     let entityDomains: [String: [String]]
     var sameEntity: SameEntityEncoding = .shared
@@ -60,6 +64,10 @@ struct FaithfulBuilder {
         let shared = sameEntity == .shared ? sharedExemption() : nil
         if let shared { b.emitSharedEntity(shared) }
         for domain in sortedTrackerDomains(tds) where shared?.trackerSet.contains(domain) != true {
+            if excluded.contains(domain) {
+                b.emitExcludedReset(domain)
+                continue
+            }
             b.emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil)
         }
         for alias in tds.cnames.keys.sorted(by: byteOrder) {
@@ -69,7 +77,7 @@ struct FaithfulBuilder {
                     message: "alias is itself under tracker \(own.domain), whose rules decide for it; the TDS never uncloaks it to \(target)"))
                 continue
             }
-            guard let tracker = tds.findTracker(forHost: target) else { continue }
+            guard let tracker = tds.findTracker(forHost: target), !excluded.contains(tracker.domain) else { continue }
             b.emitTracker(tracker, scope: .alias(alias, target: target), alias: alias)
         }
         if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, into: &b.sink) }
@@ -208,6 +216,8 @@ struct FaithfulBuilder {
             }
         }
 
+        if emitAttributedRules(tracker, scope: scope, load: load) { blocking = true }
+
         if blocking, exemption, let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
             sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
                                   action: .ignorePreviousRules), origin(.entity, "same-entity"))
@@ -228,11 +238,11 @@ struct FaithfulBuilder {
         return domains.filter { d in !(psl.isSiteStable(d) && psl.registrableDomain(d) == site) }
     }
 
-    private func hasParentTracker(_ domain: String) -> Bool {
+    func hasParentTracker(_ domain: String) -> Bool {
         Host.suffixes(of: domain).dropFirst().contains { tds.trackers[$0] != nil }
     }
 
-    private func trigger(_ filter: String, _ c: MatchCondition, _ load: [String]?) -> Trigger {
+    func trigger(_ filter: String, _ c: MatchCondition, _ load: [String]?) -> Trigger {
         Trigger(urlFilter: filter, resourceTypes: c.types.map(TDSResourceTypes.names), loadTypes: load,
                 condition: c.domains.map { .init(.ifDomain, $0.wildcards) })
     }
@@ -320,7 +330,7 @@ struct FaithfulBuilder {
 
     // MARK: exceptions
 
-    private mutating func emitExceptions() {
+    mutating func emitExceptions() {
         if !exceptions.tempList.isEmpty {
             sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.tempList).wildcards)),
                                   action: .ignorePreviousRules), RuleProvenance(source: .tempList))

@@ -100,6 +100,8 @@ enum OutputValidator {
             index = origin.allowlistIndex
         case .clickToLoad:
             location = .config(JSONPath.root / "features" / "clickToLoad")
+        case .adClickAttribution:
+            location = .config(JSONPath.root / "features" / "adClickAttribution")
         case .topLevel, .featureState:
             location = .output
         }

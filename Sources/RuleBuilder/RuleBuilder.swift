@@ -30,6 +30,9 @@ public struct RuleBuildResult: Sendable {
     /// One list per supported click-to-load rule action (config order), beside the main list: what the TDS
     /// blocks with that action. The main list does not block it, so dropping a list unblocks exactly that content.
     public var clickToLoadLists: [ClickToLoadList] = []
+    /// The ad-click attribution list when the config's feature is enabled and names a tracker: the trackers it
+    /// names, which the main list then leaves out (AdClickAttributionRules.swift).
+    public var attributionList: AttributionList? = nil
 
     public init(rules: [ContentRule] = [], provenance: [RuleProvenance] = [], issues: [ConversionIssue] = []) {
         self.rules = rules
@@ -65,22 +68,35 @@ public enum RuleBuilder {
     ///   - sameEntity: faithful mode's encoding of same-entity exemptions (SharedEntityExemption.swift).
     ///   - decodeIssues: the TDS decoder's issues. Rules it dropped shift the indices of the rules after them;
     ///     with the issues, provenance and conversion issues name each rule by its index in the TDS file.
+    ///   - splitAttribution: a release's lists (`build`): the trackers the config's adClickAttribution names go into
+    ///     `attributionList` and leave the main list. Otherwise (`convert`, one list) they stay in it.
     public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
                              mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = [],
-                             sameEntity: SameEntityEncoding = .shared) -> RuleBuildResult {
+                             sameEntity: SameEntityEncoding = .shared, splitAttribution: Bool = false) -> RuleBuildResult {
         if let config, !config.contentBlockingEnabled { return blockingNothing(config) }
         let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites, mode: mode)
+        let split = splitAttribution ? AttributionSplit.make(tds: tds, config: config, mode: mode) : nil
+        let moved = split?.moved ?? []
         var result: RuleBuildResult
         switch mode {
         case .faithful:
             var builder = FaithfulBuilder(tds: tds, exceptions: exceptions)
             builder.sameEntity = sameEntity
+            builder.excluded = moved
             result = builder.build()
-        case .ddg: result = DDGBuilder(tds: tds, exceptions: exceptions).build()
+        case .ddg: result = DDGBuilder(tds: moved.isEmpty ? tds : AttributionSplit.mainTDS(tds, moved: moved), exceptions: exceptions).build()
         }
         let indexMap = SourceIndexMap(decodeIssues: decodeIssues)
         OutputValidator.validate(&result, mode: mode)
         indexMap.apply(to: &result)
+        if let split {
+            result.issues += split.issues
+            if !moved.isEmpty {
+                let (list, issues) = attributionList(split, config: config, unprotectedSites: unprotectedSites, mode: mode, indexMap: indexMap)
+                result.attributionList = list
+                result.issues += issues
+            }
+        }
         // Both modes build click-to-load lists the same way (TrackerRadarKit's macOS split keeps whole trackers,
         // which cannot unblock one action of a tracker that has two).
         for (action, entity) in exceptions.clickToLoadActions {
@@ -204,6 +220,8 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         /// A click-to-load list's exemptions: the entity's own sites (role "first-party") and
         /// `clickToLoad.exceptions` (role "exception").
         case clickToLoad = "click-to-load"
+        /// The attributed variant's first rule of a tracker (its conversion host is `allowlistRule`).
+        case adClickAttribution = "ad-click-attribution"
     }
 
     /// What part of a tracker a TDS rule was built from.

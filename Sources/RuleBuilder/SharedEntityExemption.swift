@@ -68,7 +68,8 @@ extension FaithfulBuilder {
     private func movableTrackers() -> [String: [String]] {
         var owner: [String: String] = [:]
         var movable: [String: [String]] = [:]
-        for domain in sortedTrackerDomains(tds) {
+        // A tracker of the ad-click attribution list is not in this one (nor, then, is any tracker under it).
+        for domain in sortedTrackerDomains(tds) where !excluded.contains(domain) {
             guard let name = tds.trackers[domain]!.owner?.name else { continue }
             let parents = Host.suffixes(of: domain).dropFirst().filter { tds.trackers[$0] != nil }
             guard parents.allSatisfy({ owner[$0] == name }) else { continue }

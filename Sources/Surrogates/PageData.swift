@@ -140,6 +140,7 @@ struct PageData {
                 root["allowlist"] = .array(entries)
             }
         }
+        if let attribution = adClickAttributionJSON(config, tds: tds, carried: full) { root["adClickAttribution"] = attribution }
         if report, let blocklist = config?.requestBlocklist, blocklist.enabled, !blocklist.rules.isEmpty {
             root["requestBlocklist"] = .array(blocklist.rules.map(blocklistJSON(exceptions: blocklist.exceptions)))
         }

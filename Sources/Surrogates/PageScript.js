@@ -242,6 +242,8 @@
     var allowlist = null, allowByHost, allowAlways;
     var blocklist = data.requestBlocklist || [];
     var compiled = new MapCtor();
+    // Ad-click attribution: [tracker, conversion host] pairs, and the vendor site of the tab's active attribution.
+    var attribution = { pairs: data.adClickAttribution || [], vendor: null };
 
     function regexFor(source, flags) {
       var key = flags + source;
@@ -393,6 +395,8 @@
       if (pageHost && !cloaked && isSameOrSub(pageHost, siteOf(t, hit.key, req.host))) {
         return result("ignore", "first-party");
       }
+      var attributed = attributionDecision(hit.key, cloaked ? hostOf(url) : req.host, pageHost);
+      if (attributed) return result(attributed, "ad-click-attribution");
       var rules = t.rules || [];
       for (var i = 0; i < rules.length; i++) {
         var r = rules[i];
@@ -413,6 +417,18 @@
         return result("block", reason, extra);
       }
       return result(t["default"] === "block" ? "block" : "ignore", "default");
+    }
+
+    // While an attribution is active, the attributed list's first rule of the tracker decides its conversion host
+    // (and subdomains): allowed on the vendor's site and its subdomains, blocked elsewhere. null otherwise.
+    function attributionDecision(tracker, host, pageHost) {
+      if (attribution.vendor === null) return null;
+      for (var i = 0; i < attribution.pairs.length; i++) {
+        var pair = attribution.pairs[i];
+        if (pair[0] !== tracker || !isSameOrSub(host, pair[1])) continue;
+        return pageHost && isSameOrSub(pageHost, attribution.vendor) ? "ignore" : "block";
+      }
+      return null;
     }
 
     // The report for one request: null for a non-tracker, else the radarblock:tracker detail minus the
@@ -437,7 +453,13 @@
       decideForHost: decideForHost,
       decide: function (requestURL, pageURL, type, unblocked) { return decideForHost(requestURL, hostOf(pageURL), type, unblocked); },
       classifyForHost: classify,
-      classify: function (requestURL, pageURL, type, unblocked) { return classify(requestURL, hostOf(pageURL), type, unblocked); }
+      classify: function (requestURL, pageURL, type, unblocked) { return classify(requestURL, hostOf(pageURL), type, unblocked); },
+      attributedVendor: function () { return attribution.vendor; },
+      setAttributedVendor: function (site) {
+        var v = site === null || site === undefined ? "" : String(site).toLowerCase();
+        if (v.slice(0, 4) === "www.") v = v.slice(4);
+        attribution.vendor = v === "" ? null : v;
+      }
     };
   }
 
@@ -626,6 +648,19 @@
         unblock: function (action) { unblocked.add(String(action)); },
         unblocked: function () { var out = []; unblocked.forEach(function (a) { out.push(a); }); return out; },
         supportedRuleActions: function () { return ctlSupported.slice(); }
+      }) });
+    } catch (e) {}
+
+    // Ad-click attribution: the app names the vendor site of the tab's active attribution before the bundle runs
+    // (window.radarblockAttributedVendor = "shop.example") or later through
+    // window.radarblockAdClickAttribution.activate("shop.example") and .end(), in every frame. The same tab must
+    // then have the release's attributed list instead of its ad-click attribution list.
+    if (typeof win.radarblockAttributedVendor === "string") matcher.setAttributedVendor(win.radarblockAttributedVendor);
+    try {
+      Object.defineProperty(win, "radarblockAdClickAttribution", { value: Object.freeze({
+        activate: function (site) { matcher.setAttributedVendor(site); },
+        end: function () { matcher.setAttributedVendor(null); },
+        vendor: function () { return matcher.attributedVendor(); }
       }) });
     } catch (e) {}
 

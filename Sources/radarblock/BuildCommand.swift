@@ -40,6 +40,10 @@ struct BuildCommand: Command {
                             one click-to-load list per supported rule action of the config's clickToLoad feature
                             (enabled, entity enabled, action listed): what that action blocks, which rules.json
                             does not block; an app leaves it out for a tab where the user clicked to load
+      attribution.json/.rbc/.provenance.json, attribution-tds.json
+                            the ad-click attribution list (config adClickAttribution enabled and naming a tracker):
+                            the trackers its allowlist names, which rules.json leaves out, and the TDS it is built
+                            from; manifest role "ad-click-attribution". See `radarblock attribution --help`
       provenance.json       where each rule of rules.json comes from
       surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
                             that does not parse is dropped and reported in issues.txt, an error with --strict);

@@ -14,7 +14,7 @@ enum MatchCommand: Command {
     static var help: String {
         """
         usage: radarblock match LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE]
-                                        [--explain-with automaton|rules|all-rules]
+                                        [--explain-with automaton|rules|all-rules] [--attributed-vendor DOMAIN]
                radarblock match LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE]
                                         [--method METHOD] [--load-context top-frame|child-frame] [--json]
 
@@ -50,6 +50,10 @@ enum MatchCommand: Command {
                           or all-rules (rule by rule over every rule: slowest, independent of the automata).
                           The three agree; the last two exist to cross-check the first.
         --provenance FILE provenance of the single LIST given (`radarblock convert --provenance`)
+        --attributed-vendor DOMAIN
+                          answer as a tab with an active ad-click attribution for the site DOMAIN: each
+                          release directory's ad-click attribution list is replaced by its attributed
+                          variant for DOMAIN (`radarblock attribution`)
         --url URL         explain one load: the rules that decided it, then the answer line.
         --top-url URL     the main document's URL (required with --url)
         --frame-url URL   the URL of the frame issuing the load (default: the top URL)
@@ -82,6 +86,7 @@ enum MatchCommand: Command {
             OptionSpec("--requests"), OptionSpec("--url"), OptionSpec("--top-url"), OptionSpec("--frame-url"),
             OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false),
             OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"), OptionSpec("--explain-with"), .target,
+            OptionSpec("--attributed-vendor"),
         ], positionals: 1...64)
         let target = try args.target()
         let requests = args.value("--requests")
@@ -112,7 +117,9 @@ enum MatchCommand: Command {
         if args.value("--explain-with") != nil, !args.has("--explain"), format != .text {
             throw UsageError("--explain-with goes with --explain or --format text")
         }
-        var loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil) }
+        let vendor = args.value("--attributed-vendor")
+        if let vendor { do { _ = try AdClickAttributionRelease.vendorSite(vendor) } catch { throw UsageError(String(describing: error)) } }
+        var loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil, vendor: vendor) }
         if let p = args.value("--provenance") {
             guard loaded.count == 1, loaded[0].provenance == nil else {
                 throw UsageError("--provenance goes with exactly one rule-list file (a release directory has its own)")
@@ -165,15 +172,18 @@ enum MatchCommand: Command {
 
     /// A release directory's lists (manifest order; those of `target` when it was given, else of the
     /// primary target, and the click-to-load lists), or the one list of a file.
-    static func loadLists(_ path: String, target: EngineProfile, explicitTarget: Bool) throws -> [NamedList] {
+    static func loadLists(_ path: String, target: EngineProfile, explicitTarget: Bool, vendor: String?) throws -> [NamedList] {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
             guard ReleaseLists.isRelease(path) else {
                 throw InputError("\(path): a directory, but not a release (no \(ReleaseFiles.manifest))")
             }
-            let lists = try ReleaseLists.load(path, target: explicitTarget ? target.name : nil).1
+            let wanted = explicitTarget ? target.name : nil
+            let lists = try vendor.map { try AdClickAttributionRelease.lists(release: path, target: wanted, vendor: $0) }
+                ?? ReleaseLists.load(path, target: wanted).1
             return lists.map { NamedList(list: $0.list, label: $0.name, provenance: $0.provenance) }
         }
+        if vendor != nil { throw UsageError("--attributed-vendor goes with release directories, not \(path)") }
         return [NamedList(list: try loadList(path, target: target), label: URL(fileURLWithPath: path).lastPathComponent, provenance: nil)]
     }
 

@@ -15,11 +15,13 @@ let commands: [Command.Type] = [
     BuildCommand.self,
     DiffCommand.self,
     InstallCommand.self,
+    AttributionCommand.self,
 ]
 
 func usage() -> String {
     var s = "usage: radarblock <command> [options]\n\ncommands:\n"
-    for c in commands { s += "  " + c.name.padding(toLength: 11, withPad: " ", startingAt: 0) + c.summary + "\n" }
+    let width = max(11, (commands.map { $0.name.count }.max() ?? 0) + 1)
+    for c in commands { s += "  " + c.name.padding(toLength: width, withPad: " ", startingAt: 0) + c.summary + "\n" }
     s += "\nRun 'radarblock <command> --help' for a command's options.\n"
     return s
 }

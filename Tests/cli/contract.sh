@@ -90,6 +90,28 @@ expect "build" 0 "$rb" build --tds "$data/tds.json" --config "$data/privacy-conf
 expect "build not JSON" 1 "$rb" build --tds garbage.json --out release-bad
 expect "build without --out" 2 "$rb" build --tds "$data/tds.json"
 
+# attribution: the attributed list of a release with an ad-click attribution list (same bytes for the same vendor,
+# with or without www.), 1 for a release without one, 2 for a missing or malformed --vendor.
+python3 -c 'import json, sys
+c = json.load(open(sys.argv[1])); c["features"]["adClickAttribution"] = {"state": "enabled", "settings": {"allowlist": [
+  {"blocklistEntry": "adnet.example", "host": "convert.adnet.example"}, {"blocklistEntry": "none.example", "host": "none.example"}]}}
+json.dump(c, open(sys.argv[2], "w"))' "$data/privacy-config.json" aca-config.json
+expect "build with ad-click attribution" 0 "$rb" build --tds "$data/tds.json" --config aca-config.json --out aca-release
+grep -q "none.example is not a tracker of the TDS; entry skipped" aca-release/issues.txt || fail "issues.txt lacks the entry naming no tracker"
+expect "attribution" 0 "$rb" attribution aca-release --vendor www.Shop.example -o attributed.json
+json_shape "attribution" 'v["vendor"] == "shop.example" and v["rbc"] == "attributed.rbc" and v["identifier"].startswith("tds-attributed_")'
+[ -s attributed.rbc ] || fail "attribution: no attributed.rbc"
+expect "attribution to stdout" 0 "$rb" attribution aca-release --vendor shop.example
+cmp -s "$tmp/out" attributed.json || fail "attribution: stdout differs from -o for the same vendor"
+expect "attribution without a list" 1 "$rb" attribution release --vendor shop.example
+expect "attribution without --vendor" 2 "$rb" attribution aca-release
+expect "attribution bad --vendor" 2 "$rb" attribution aca-release --vendor "not a host"
+expect "match --attributed-vendor" 0 "$rb" match aca-release --attributed-vendor shop.example \
+  --url https://convert.adnet.example/c --top-url https://shop.example/ --type image --json
+json_shape "match --attributed-vendor" 'v["actions"] == []'
+expect "match without attribution" 0 "$rb" match aca-release --url https://convert.adnet.example/c --top-url https://shop.example/ --type image --json
+json_shape "match without attribution" 'v["actions"] == [{"type": "block"}]'
+
 # diff follows diff(1): 0 no differences, 1 different, 2 trouble (also for usage).
 expect "diff same" 0 "$rb" diff valid.json valid.json
 expect "diff different" 1 "$rb" diff valid.json rules.json

@@ -3,6 +3,7 @@
 #   reference.test.js  the page-side matcher against DuckDuckGo's reference suite (full TDS + bundle subset)
 #   bundle.test.js     the bundle for the shared iOS TDS: valid script, regexes compile, known URL cases
 #   clicktoload.test.js the click-to-load reference tests through the bundle's matcher (unblocked rule actions)
+#   attribution.test.js the ad-click attribution decisions of the bundle's matcher (an active vendor or none)
 #   hostile.test.js    the bundle built from our hostile fixtures (cases/hostile-*): inert data, exact round trip
 #                      (with the tracker report, the default, and without it: the report's fields round-trip too)
 #   equivalence.test.js 100,000 requests generated from the iOS TDS + config: the bundle's classifier answers
@@ -64,6 +65,9 @@ node -e 'const fs = require("fs"); const c = JSON.parse(fs.readFileSync(process.
   --all-trackers -o "$tmp/ctl-disabled.js" 2>/dev/null
 node "$here/clicktoload.test.js" "$tmp/ctl-disabled.js" "$ctl/tests.json" --disabled
 node "$here/reference.test.js" "$tmp/full.js" "$tmp/subset.js" "$ref/domain_matching_tests.json"
+"$rb" surrogates --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" --report-trackers \
+  --config "$here/../webkit/fixtures/attribution-reference-config.json" -o "$tmp/attribution.js" 2>/dev/null
+node "$here/attribution.test.js" "$tmp/attribution.js"
 node "$here/bundle.test.js" "$tmp/ios.js" "$here/cases/ios-tds-2025-06-17.jsonl"
 node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.json"
 "$rb" surrogates --tds "$here/cases/hostile-tds.json" --surrogates "$here/cases/hostile-surrogates.txt" \

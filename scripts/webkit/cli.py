@@ -117,6 +117,8 @@ def build_parser():
     r = sub.add_parser("reference", help="DuckDuckGo's domain_matching_tests.json in real WebKit")
     r.add_argument("rules", help="rule list JSON (may be .gz)")
     r.add_argument("--tests", help="domain_matching_tests.json (default: ../shared copy)")
+    r.add_argument("--extra-rules", action="append", metavar="RULES.json", help="another list installed beside RULES.json "
+                   "(repeatable; e.g. a release's ad-click attribution list)")
     r.add_argument("--surrogates-js", help="surrogate bundle injected as a document-start user script")
     r.add_argument("--tracker-report", metavar="TDS.json", help="the bundle reports trackers (surrogates "
                    "default, reporting bundle of this TDS): each test also checks its radarblock:tracker events")

@@ -12,8 +12,9 @@ import random
 import re
 import urllib.parse
 
-BLOCKING = {"rule", "default", "request-blocklist", "click-to-load", "surrogate"}
-NON_BLOCKING = {"default", "ignore-rule", "first-party", "tracker-allowlist", "unprotected-site", "click-to-load"}
+BLOCKING = {"rule", "default", "request-blocklist", "click-to-load", "surrogate", "ad-click-attribution"}
+NON_BLOCKING = {"default", "ignore-rule", "first-party", "tracker-allowlist", "unprotected-site", "click-to-load",
+                "ad-click-attribution"}
 FIELDS = ("url", "pageUrl", "tracker", "entity", "displayName", "category", "blocked", "reason", "surrogate")
 
 

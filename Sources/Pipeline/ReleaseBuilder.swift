@@ -273,6 +273,9 @@ public enum ReleaseBuilder {
         try compileClickToLoadLists(built, dataset: dataset, parser: primaryParser, options: options, progress: progress,
                                     files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
         counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
+        let cookiePopups = try cookiePopupList(tds: tds, config: config, unprotected: unprotected, options: options, warnings: &warnings)
+        try compileCookiePopupList(cookiePopups, dataset: dataset, parser: primaryParser, options: options, progress: progress,
+                                   files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
 
         var verification: JSONValue? = nil
         if let verifier = options.webKitVerifier {
@@ -280,7 +283,7 @@ public enum ReleaseBuilder {
         }
 
         let surrogateCount = try buildSurrogates(inputs, tds: tds, config: config, unprotected: unprotected, options: options,
-                                                 progress: progress, files: &files, warnings: &warnings)
+                                                 cookiePopups: cookiePopups, progress: progress, files: &files, warnings: &warnings)
 
         files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
         // Input copies make the release self-contained for fallbacks and diffs.
@@ -372,16 +375,23 @@ public enum ReleaseBuilder {
 
     /// The surrogate bundle, when there is a surrogates file; returns how many surrogates it holds.
     static func buildSurrogates(_ inputs: BuildInputs, tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
-                                options: BuildOptions, progress: Progress, files: inout [(name: String, bytes: [UInt8])],
-                                warnings: inout [String]) throws -> Int {
-        guard let s = inputs.surrogates else { return 0 }
+                                options: BuildOptions, cookiePopups: CookiePopupList? = nil, progress: Progress,
+                                files: inout [(name: String, bytes: [UInt8])], warnings: inout [String]) throws -> Int {
+        guard let s = inputs.surrogates else {
+            if let n = cookiePopups?.scripted.count, n > 0 {
+                warnings.append("cookie pop-ups: \(n) filter(s) need the script layer (surrogates.js), which this build has not (no --surrogates); not applied")
+            }
+            return 0
+        }
+        var bundleOptions = SurrogateBundleOptions(strict: options.strict, reportTrackers: options.reportTrackers)
+        bundleOptions.cookiePopups = cookiePopups.map { CookiePopupScriptData(filters: $0.scripted, offSites: $0.offSites) }
         progress("building the surrogate bundle")
         do {
             let scripts = try SurrogatesFile.parse(bytes: s.bytes, source: s.record.source)
             let bundle = try SurrogateBundleBuilder.build(
                 tds: tds, tdsSource: inputs.tds.record.source, scripts: scripts, surrogatesSource: s.record.source,
                 config: config, unprotected: unprotected,
-                options: SurrogateBundleOptions(strict: options.strict, reportTrackers: options.reportTrackers))
+                options: bundleOptions)
             files.append((ReleaseFiles.surrogatesJS, bundle.bytes))
             warnings += bundle.warnings + bundle.errors
             return bundle.surrogateNames.count

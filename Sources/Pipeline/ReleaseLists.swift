@@ -28,6 +28,9 @@ public struct ReleaseList {
     public var target: EngineProfile
     /// The click-to-load action of a click-to-load list; nil for the main list's parts.
     public var ruleAction: String? { entry["ruleAction"]?.stringValue }
+    /// "main", "click-to-load" or "cpm" (ReleaseListRole).
+    public var role: String { ReleaseListRole.of(entry) }
+    public var isMain: Bool { role == ReleaseListRole.main }
 
     /// The list's content rules, parsed as its target parses them (empty when the entry names no JSON).
     public func contentRules() throws -> [ContentRule] {

@@ -30,7 +30,7 @@ public enum RuleListSplitter {
             return PublicSuffixList.shared.registrableDomain(host) ?? host
         case .requestBlocklist:
             return p.tracker.map { "requestBlocklist/" + $0 }
-        case .tempList, .userUnprotected, .allowlist, .topLevel, .featureState, .clickToLoad:
+        case .tempList, .userUnprotected, .allowlist, .topLevel, .featureState, .clickToLoad, .cookiePopups:
             return nil
         }
     }

@@ -100,6 +100,8 @@ enum OutputValidator {
             index = origin.allowlistIndex
         case .clickToLoad:
             location = .config(JSONPath.root / "features" / "clickToLoad")
+        case .cookiePopups:
+            location = .tds(JSONPath.root / "cpm" / "filterList")
         case .topLevel, .featureState:
             location = .output
         }

@@ -199,6 +199,9 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         /// A click-to-load list's exemptions: the entity's own sites (role "first-party") and
         /// `clickToLoad.exceptions` (role "exception").
         case clickToLoad = "click-to-load"
+        /// The cookie pop-up list (`cpm.filterList`): its hiding rules (role "hide") and the config's off sites
+        /// (role "off-sites").
+        case cookiePopups = "cpm"
     }
 
     /// What part of a tracker a TDS rule was built from.
@@ -234,9 +237,11 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     /// For allowlist rules: the index within the tracker's allowlist rules, and the rule string.
     public var allowlistIndex: Int?
     public var allowlistRule: String?
+    /// For cookie pop-up rules: the line numbers of `cpm.filterList` the rule comes from.
+    public var filterLines: [Int]?
 
     public init(source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
-                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil) {
+                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, filterLines: [Int]? = nil) {
         self.source = source
         self.tracker = tracker
         self.part = part
@@ -244,6 +249,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         self.cnameAlias = cnameAlias
         self.allowlistIndex = allowlistIndex
         self.allowlistRule = allowlistRule
+        self.filterLines = filterLines
     }
 
     /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.
@@ -256,6 +262,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         if let cnameAlias { o["cname"] = .string(cnameAlias) }
         if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
         if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
+        if let filterLines { o["lines"] = .array(filterLines.map { .number(Double($0)) }) }
         if source == .requestBlocklist, let tracker, let allowlistIndex { o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)") }
         return .object(o)
     }

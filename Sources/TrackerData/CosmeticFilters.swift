@@ -120,7 +120,7 @@ public struct CosmeticFilterList: Sendable, Hashable {
         }
         guard !selector.isEmpty else { return issue(.malformed, "empty selector; dropped") }
         var sites: [CosmeticFilter.SiteEntry] = []
-        for entry in sitesText.split(separator: ",", omittingEmptySubsequences: false) {
+        for entry in sitesText.isEmpty ? [] : sitesText.split(separator: ",", omittingEmptySubsequences: false) {
             var name = Substring(trimmed(entry))
             let include = !name.hasPrefix("~")
             if !include { name = name.dropFirst() }
@@ -242,4 +242,24 @@ private func trimmed<S: StringProtocol>(_ s: S) -> String {
     let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
     guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
     return String(s[first...last])
+}
+
+/// A hiding filter only the script layer can apply: the elements matching `css` whose text contains `text`
+/// (ABP's `:-abp-contains(text)` at the end of the selector).
+public struct CosmeticScriptHide: Sendable, Hashable {
+    /// The filter's selector as written in the list.
+    public var selector: String
+    /// The CSS part, checked with WebKit's selector parser.
+    public var css: String
+    public var text: String
+    public var sites: CosmeticSites
+    public var lines: [Int]
+
+    public init(selector: String, css: String, text: String, sites: CosmeticSites, lines: [Int]) {
+        self.selector = selector
+        self.css = css
+        self.text = text
+        self.sites = sites
+        self.lines = lines
+    }
 }

@@ -145,11 +145,14 @@ public enum ReleaseComparison {
         side.mainListCount = lists.filter(\.isMain).count
         for list in lists {
             let rules = try list.contentRules()
+            side.listRecords.append(list.record(rules: rules))
+            // The cookie pop-up list blocks nothing: it takes no part in decisions (its off-sites reset would be
+            // named as the rule that let a load through).
+            if list.role == ReleaseListRole.cookiePopups { continue }
             side.lists.append(list.list)
             // Split releases repeat exception rules in every part: provenance.json covers the unsplit list
             // (ReleaseLists gives it to that list only), so parts are diffed by their rules only.
             side.provenance.append(list.provenance ?? [])
-            side.listRecords.append(list.record(rules: rules))
             // Click-to-load lists are reported per list, not with the main list's rules.
             if list.isMain { side.rules += rules }
         }
@@ -249,7 +252,7 @@ public struct ReleaseChanges {
         new.mainListCount = main.count
         new.provenance = main.count > 1 ? main.map { _ in [] } : [newProvenance.map(\.jsonValue)]
         new.listRecords = try newLists.map { try $0.record(rules: $0.contentRules()) }
-        for ctl in newLists where !ctl.isMain {
+        for ctl in newLists where ctl.role == ReleaseListRole.clickToLoad {
             new.lists.append(ctl.list)
             new.provenance.append(ctl.provenance ?? [])
         }

@@ -204,7 +204,7 @@ enum CosmeticSiteCondition {
     static func minimal(_ domains: [String]) -> [String] {
         var seen = Set<String>()
         let unique = domains.filter { seen.insert($0).inserted }
-        return unique.filter { d in !unique.contains { $0 != d && Host.isSameOrSubdomain(d, of: $0) } }
+        return unique.filter { d in !Host.suffixes(of: d).dropFirst().contains(where: seen.contains) }
     }
 }
 

@@ -175,11 +175,12 @@ public struct CosmeticSites: Sendable, Hashable {
         return !entries.contains(where: \.include)
     }
 
-    /// True when no host can be hidden (every positive site lies under an exception, or a generic exception).
+    /// True when no host can be hidden (every positive site lies under an exception).
     public var isEmpty: Bool {
         let positives = entries.filter(\.include).map(\.domain)
         if positives.isEmpty { return false }
-        return positives.allSatisfy { p in exceptions.contains { Host.isSameOrSubdomain(p, of: $0) } }
+        let excepted = Set(exceptions)
+        return positives.allSatisfy { Host.suffixes(of: $0).contains(where: excepted.contains) }
     }
 }
 
@@ -213,13 +214,19 @@ extension CosmeticFilterList {
             if f.sites.isEmpty { everywhere.insert(f.selector) } else { exceptionSites[f.selector, default: []] += f.sites.map(\.domain) }
         }
         var out: [CosmeticHide] = []
+        var indexes: [String: ExceptionIndex] = [:]
         for f in filters where f.kind != .exception {
             if everywhere.contains(f.selector) {
                 notes.append(CosmeticLineIssue(line: f.line, kind: .outOfScope,
                                                message: "selector shown everywhere by a site-less exception (line \(exceptionLines[f.selector]![0])); left out"))
                 continue
             }
-            let sites = CosmeticSites(entries: f.sites, exceptions: uniqued(exceptionSites[f.selector] ?? []))
+            var exceptions: [String] = []
+            if let all = exceptionSites[f.selector] {
+                if indexes[f.selector] == nil { indexes[f.selector] = ExceptionIndex(uniqued(all)) }
+                exceptions = indexes[f.selector]!.relevant(to: f.sites)
+            }
+            let sites = CosmeticSites(entries: f.sites, exceptions: exceptions)
             if sites.isEmpty {
                 notes.append(CosmeticLineIssue(line: f.line, kind: .outOfScope,
                                                message: "every site of the filter is under an exception of its selector; left out"))
@@ -229,6 +236,33 @@ extension CosmeticFilterList {
             out.append(CosmeticHide(selector: f.selector, sites: sites, lines: lines, extended: f.kind == .extended))
         }
         return (out, notes)
+    }
+}
+
+/// The exception sites of one selector, indexed so that a filter takes only those that can matter to it: with
+/// positive sites, the exceptions at, under or above one of them (a list of many exceptions would otherwise be
+/// copied into every site-specific filter of the selector); without, all of them.
+private struct ExceptionIndex {
+    let all: [String]
+    let set: Set<String>
+    /// Domain -> the exceptions strictly under it.
+    var under: [String: [String]] = [:]
+
+    init(_ all: [String]) {
+        self.all = all
+        set = Set(all)
+        for e in all { for s in Host.suffixes(of: e).dropFirst() { under[s, default: []].append(e) } }
+    }
+
+    func relevant(to sites: [CosmeticFilter.SiteEntry]) -> [String] {
+        let positives = sites.filter(\.include).map(\.domain)
+        if positives.isEmpty { return all }
+        var keep = Set<String>()
+        for p in positives {
+            for s in Host.suffixes(of: p) where set.contains(s) { keep.insert(s) }
+            for e in under[p] ?? [] { keep.insert(e) }
+        }
+        return all.filter(keep.contains)
     }
 }
 

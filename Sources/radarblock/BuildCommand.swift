@@ -40,6 +40,11 @@ struct BuildCommand: Command {
                             one click-to-load list per supported rule action of the config's clickToLoad feature
                             (enabled, entity enabled, action listed): what that action blocks, which rules.json
                             does not block; an app leaves it out for a tab where the user clicked to load
+      cpm.json/.rbc/.provenance.json, cpm-script.json
+                            the cookie pop-up list of a TDS v7/v8 (cpm.filterList, Adblock Plus element hiding),
+                            manifest role "cpm", when the config's autoconsent feature and its filterlist
+                            sub-feature are enabled (or without --config); cpm-script.json: the filters only the
+                            script layer applies (appended to surrogates.js). See README, "TDS versions"
       provenance.json       where each rule of rules.json comes from
       surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
                             that does not parse is dropped and reported in issues.txt, an error with --strict);
@@ -49,7 +54,7 @@ struct BuildCommand: Command {
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
                             output's sha256 and size, counts and compile figures, and `lists`: every rule
                             list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists also
-                            ruleAction, entity, provenance)
+                            ruleAction, entity, provenance; the cookie pop-up list role, provenance, script)
       changes.md, changes.json   with --previous: what changed since that release (see `radarblock diff`), and
                             WebKit's compile cost against the previous release's (below)
 

@@ -25,7 +25,7 @@ enum MatchCommand: Command {
         (validated and compiled in memory exactly like `radarblock compile` does), an .rbc file (checked
         and loaded), or a release directory from `radarblock build`: the lists its manifest's "lists"
         array names, in that order, with their provenance: those of the primary target (of --target when
-        given) and the click-to-load lists.
+        given), the click-to-load lists and the cookie pop-up list.
 
         --requests FILE   one JSON request per line ("-" = stdin):
                             {"url": "...", "topURL": "...", "frameURL": "..." (default topURL),
@@ -198,7 +198,7 @@ enum MatchCommand: Command {
     }
 
     /// A release directory's lists (manifest order; those of `target` when it was given, else of the
-    /// primary target, and the click-to-load lists), or the one list of a file.
+    /// primary target, the click-to-load and cookie pop-up lists), or the one list of a file.
     static func loadLists(_ path: String, target: EngineProfile, explicitTarget: Bool) throws -> [NamedList] {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {

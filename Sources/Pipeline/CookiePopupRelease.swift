@@ -18,8 +18,8 @@ extension ReleaseFiles {
     public static let cookiePopupScript = "cpm-script.json"
 }
 
-/// The `role` of a manifest list entry. Entries written before roles existed have none: click-to-load lists are
-/// known by their `ruleAction`, every other one is a part of the main list.
+/// The `role` of a manifest list entry (DESIGN: every list of a release has one). Entries written before roles
+/// existed have none: click-to-load lists are known by their `ruleAction`, every other one is a part of the main list.
 public enum ReleaseListRole {
     public static let main = "main"
     public static let clickToLoad = "click-to-load"

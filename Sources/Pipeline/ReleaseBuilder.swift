@@ -367,6 +367,7 @@ public enum ReleaseBuilder {
                 ("sha256", .string(Digest.hex(.sha256, json))),
                 ("ruleAction", .string(ctl.ruleAction)),
                 ("entity", .string(ctl.entity)),
+                ("role", .string(ReleaseListRole.clickToLoad)),
             ])))
             counts["rbcBytes", default: 0] += Double(rbc.count)
             counts["clickToLoadRules", default: 0] += Double(ctl.rules.count)
@@ -511,6 +512,7 @@ public enum ReleaseBuilder {
                 ("trackerUnits", .number(Double(part.units.count))),
                 ("sha256", .string(Digest.hex(.sha256, json))),
                 ("target", .string(target.name)),
+                ("role", .string(ReleaseListRole.main)),
             ])))
             guard primary else { continue }
             set.counts["rbcBytes", default: 0] += Double(rbc.count)

@@ -45,6 +45,18 @@ json.dump(t, open(sys.argv[2], "w"))' "$here/data/tds.json" "$tmp/hostile-surrog
   "$here/Tests/js/webkit-surrogates.sh" load "$tmp/hostile-bodies.js"
 }
 
+cookie_popup_cases() {  # issue 33: 43 fixture pages of ABP element hiding with the cookie pop-up list, and match --selector agrees on each
+  /usr/bin/python3 "$here/scripts/testing/check_cpm_webkit.py" "$bin" "$tmp/cpm-cases"
+}
+
+cookie_popup_v7() {  # issue 33: WebKit accepts the v7 TDS's cpm.json; 500 real selectors (seed 33) hidden, a control shown
+  local v7=$ddg/tds/ios-tds_v7_2024-07-12.json
+  [ -f "$v7" ] || { echo "SKIP: $v7 not found"; return 77; }
+  "$bin" build --tds "$v7" --out "$tmp/cpm-v7" >/dev/null 2>&1 || return 1
+  "$check" compile "$tmp/cpm-v7/cpm.json" | grep -q '"ok": true' || { echo "WebKit rejects cpm.json"; return 1; }
+  /usr/bin/python3 "$here/scripts/testing/check_cpm_sample.py" "$tmp/cpm-v7" "$tmp/cpm-v7-sample" 500 33
+}
+
 harness_self_test() { /usr/bin/python3 "$here/Tests/webkit/test_harness.py"; }
 
 faithful_reference() {  # 134 of 134 reference cases in real WebKit, and match answers them as WebKit did
@@ -408,6 +420,8 @@ run "ad-click attribution: iOS release, default and attributed lists in WebKit, 
 run "ad-click attribution: DuckDuckGo's reference tests on the main list + the attribution list in WebKit" attribution_reference
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
+run "cookie pop-ups: 43 ABP element-hiding cases in WebKit, match --selector agrees" cookie_popup_cases
+run "cookie pop-ups: the v7 TDS's cpm.json in WebKit, 500 real selectors hidden (seed 33)" cookie_popup_v7
 
 echo "webkit: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -928,3 +928,41 @@ private struct CSSSelectorListParser {
         String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value >= 0x41 && $0.value <= 0x5A ? Unicode.Scalar($0.value + 0x20)! : $0 }))
     }
 }
+
+extension CSSSelectorValidator {
+    /// The selectors of a selector list, split at its top-level commas (not those inside parentheses, brackets or
+    /// strings, nor escaped ones) and trimmed: how a css-display-none action or a global style sheet reads back
+    /// into the selectors it hides.
+    public static func topLevelSelectors(_ list: String) -> [String] {
+        var out: [String] = []
+        var current = ""
+        var depth = 0
+        var quote: Character? = nil
+        var escaped = false
+        for c in list {
+            if escaped {
+                escaped = false
+            } else if c == "\\" {
+                escaped = true
+            } else if let q = quote {
+                if c == q { quote = nil }
+            } else if c == "\"" || c == "'" {
+                quote = c
+            } else if c == "(" || c == "[" {
+                depth += 1
+            } else if c == ")" || c == "]" {
+                depth = max(0, depth - 1)
+            } else if c == ",", depth == 0 {
+                out.append(current)
+                current = ""
+                continue
+            }
+            current.append(c)
+        }
+        out.append(current)
+        return out.map { s in
+            let t = s.drop { $0 == " " || $0 == "\n" || $0 == "\t" }
+            return String(t.reversed().drop { $0 == " " || $0 == "\n" || $0 == "\t" }.reversed())
+        }.filter { !$0.isEmpty }
+    }
+}

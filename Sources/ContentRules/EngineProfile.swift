@@ -84,6 +84,13 @@ public struct EngineProfile: Sendable, Hashable, CustomStringConvertible {
     /// `_identifier` / `_rulesetIdentifier` rules (ReportIdentifierAction).
     public var readsIdentifierRules: Bool { has(GatedFeature.identifierRules) }
     public var readsLoadContext: Bool { has(GatedFeature.loadContext) }
+    /// The `:has()` pseudo-class in css-display-none selectors: Safari 15.4 (WebKit release notes, "Safari 15.4":
+    /// ":has() pseudo-class") and WebKitGTK 2.36 (the 2.36.0 release notes list `:has()`), so every profiled
+    /// WebKitGTK; measured in the installed 2.50.6 (Tests/webkit cookie pop-up cases). An engine without it rejects
+    /// the selector, and a rejected selector makes WebKit skip its whole rule.
+    public var supportsHasPseudoClass: Bool {
+        version >= (family == .safari ? EngineVersion(15, 4) : EngineVersion(2, 36))
+    }
 
     /// False for an action type or resource-type name that a newer engine accepts and this one rejects.
     public func accepts(actionType name: String) -> Bool {

@@ -281,6 +281,9 @@ public enum ReleaseBuilder {
         counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
         try compileAttributionList(built, dataset: dataset, options: options, progress: progress,
                                    files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
+        let cookiePopups = try cookiePopupList(tds: tds, config: config, unprotected: unprotected, options: options, warnings: &warnings)
+        try compileCookiePopupList(cookiePopups, dataset: dataset, parser: primaryParser, options: options, progress: progress,
+                                   files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
 
         var verification: JSONValue? = nil
         if let verifier = options.webKitVerifier {
@@ -288,7 +291,7 @@ public enum ReleaseBuilder {
         }
 
         let surrogateCount = try buildSurrogates(inputs, tds: tds, config: config, unprotected: unprotected, options: options,
-                                                 progress: progress, files: &files, warnings: &warnings)
+                                                 cookiePopups: cookiePopups, progress: progress, files: &files, warnings: &warnings)
 
         files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
         // Input copies make the release self-contained for fallbacks and diffs.
@@ -373,6 +376,7 @@ public enum ReleaseBuilder {
                 ("sha256", .string(Digest.hex(.sha256, json))),
                 ("ruleAction", .string(ctl.ruleAction)),
                 ("entity", .string(ctl.entity)),
+                ("role", .string(ReleaseListRole.clickToLoad)),
             ])))
             counts["rbcBytes", default: 0] += Double(rbc.count)
             counts["clickToLoadRules", default: 0] += Double(ctl.rules.count)
@@ -381,16 +385,23 @@ public enum ReleaseBuilder {
 
     /// The surrogate bundle, when there is a surrogates file; returns how many surrogates it holds.
     static func buildSurrogates(_ inputs: BuildInputs, tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
-                                options: BuildOptions, progress: Progress, files: inout [(name: String, bytes: [UInt8])],
-                                warnings: inout [String]) throws -> Int {
-        guard let s = inputs.surrogates else { return 0 }
+                                options: BuildOptions, cookiePopups: CookiePopupList? = nil, progress: Progress,
+                                files: inout [(name: String, bytes: [UInt8])], warnings: inout [String]) throws -> Int {
+        guard let s = inputs.surrogates else {
+            if let n = cookiePopups?.scripted.count, n > 0 {
+                warnings.append("cookie pop-ups: \(n) filter(s) need the script layer (surrogates.js), which this build has not (no --surrogates); not applied")
+            }
+            return 0
+        }
+        var bundleOptions = SurrogateBundleOptions(strict: options.strict, reportTrackers: options.reportTrackers)
+        bundleOptions.cookiePopups = cookiePopups.map { CookiePopupScriptData(filters: $0.scripted, offSites: $0.offSites) }
         progress("building the surrogate bundle")
         do {
             let scripts = try SurrogatesFile.parse(bytes: s.bytes, source: s.record.source)
             let bundle = try SurrogateBundleBuilder.build(
                 tds: tds, tdsSource: inputs.tds.record.source, scripts: scripts, surrogatesSource: s.record.source,
                 config: config, unprotected: unprotected,
-                options: SurrogateBundleOptions(strict: options.strict, reportTrackers: options.reportTrackers))
+                options: bundleOptions)
             files.append((ReleaseFiles.surrogatesJS, bundle.bytes))
             warnings += bundle.warnings + bundle.errors
             return bundle.surrogateNames.count
@@ -510,6 +521,7 @@ public enum ReleaseBuilder {
                 ("trackerUnits", .number(Double(part.units.count))),
                 ("sha256", .string(Digest.hex(.sha256, json))),
                 ("target", .string(target.name)),
+                ("role", .string(ReleaseListRole.main)),
             ])))
             guard primary else { continue }
             set.counts["rbcBytes", default: 0] += Double(rbc.count)

@@ -150,16 +150,19 @@ public enum ReleaseComparison {
         if FileManager.default.fileExists(atPath: tdsPath) {
             side.tds = try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
         }
-        side.mainListCount = lists.filter { $0.ruleAction == nil }.count
+        side.mainListCount = lists.filter(\.isMain).count
         for list in lists {
             let rules = try list.contentRules()
+            side.listRecords.append(list.record(rules: rules))
+            // The cookie pop-up list blocks nothing: it takes no part in decisions (its off-sites reset would be
+            // named as the rule that let a load through).
+            if list.role == ReleaseListRole.cookiePopups { continue }
             side.lists.append(list.list)
             // Split releases repeat exception rules in every part: provenance.json covers the unsplit list
             // (ReleaseLists gives it to that list only), so parts are diffed by their rules only.
             side.provenance.append(list.provenance ?? [])
-            side.listRecords.append(list.record(rules: rules))
             // Click-to-load lists are reported per list, not with the main list's rules.
-            if list.ruleAction == nil { side.rules += rules }
+            if list.isMain { side.rules += rules }
         }
         return side
     }
@@ -252,12 +255,12 @@ public struct ReleaseChanges {
         var new = DiffSide(label: "new release", identifier: newManifest.identifier, tds: newTDS, rules: newRules)
         new.components = newManifest.components
         for (name, record) in newManifest.inputs { new.components[name + ".sha256"] = record.sha256 }
-        let main = newLists.filter { $0.ruleAction == nil }
+        let main = newLists.filter(\.isMain)
         new.lists = main.map(\.list)
         new.mainListCount = main.count
         new.provenance = main.count > 1 ? main.map { _ in [] } : [newProvenance.map(\.jsonValue)]
         new.listRecords = try newLists.map { try $0.record(rules: $0.contentRules()) }
-        for ctl in newLists where ctl.ruleAction != nil {
+        for ctl in newLists where ctl.role == ReleaseListRole.clickToLoad {
             new.lists.append(ctl.list)
             new.provenance.append(ctl.provenance ?? [])
         }

@@ -1,9 +1,9 @@
 // The rule lists of a release directory, as its manifest's `lists` array names them, in that order: the
 // one place that reads "all lists of a release" (match, diff). A release built for several targets has
 // lists for each ("target"); one target's are read (the primary one unless asked), with the
-// click-to-load lists, which apply whatever the target. An entry names its compiled list ("rbc"), its
-// JSON ("rules") and optionally its provenance ("provenance"); entries may carry more fields
-// (click-to-load lists: "ruleAction", "entity"), which are kept as they are.
+// click-to-load lists and the cookie pop-up list, which apply whatever the target. An entry names its compiled
+// list ("rbc"), its JSON ("rules") and optionally its provenance ("provenance"); entries may carry more fields
+// (click-to-load lists: "ruleAction", "entity"; the cookie pop-up list: "role", "script"), kept as they are.
 
 import ContentRules
 import Digest
@@ -28,6 +28,9 @@ public struct ReleaseList {
     public var target: EngineProfile
     /// The click-to-load action of a click-to-load list; nil for the main list's parts.
     public var ruleAction: String? { entry["ruleAction"]?.stringValue }
+    /// "main", "click-to-load" or "cpm" (ReleaseListRole).
+    public var role: String { ReleaseListRole.of(entry) }
+    public var isMain: Bool { role == ReleaseListRole.main }
 
     /// The list's content rules, parsed as its target parses them (empty when the entry names no JSON).
     public func contentRules() throws -> [ContentRule] {

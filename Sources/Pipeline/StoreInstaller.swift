@@ -22,7 +22,8 @@ public struct StoreListRecord: Sendable, Equatable {
     /// The manifest's extra fields of click-to-load lists (ruleAction, entity), kept so apps can find them.
     public var ruleAction: String?
     public var entity: String?
-    /// The manifest's role of a list an app swaps at run time ("ad-click-attribution"), kept for the same reason.
+    /// The manifest's role of a list an app swaps at run time ("ad-click-attribution") or may leave out per site
+    /// ("cpm": the cookie pop-up list), kept for the same reason.
     public var role: String? = nil
     /// WebKit's compiled file size and the compile time, from the install that compiled the list.
     public var webkitBytes: Int

@@ -102,6 +102,8 @@ enum OutputValidator {
             location = .config(JSONPath.root / "features" / "clickToLoad")
         case .adClickAttribution:
             location = .config(JSONPath.root / "features" / "adClickAttribution")
+        case .cookiePopups:
+            location = .tds(JSONPath.root / "cpm" / "filterList")
         case .topLevel, .featureState:
             location = .output
         }

@@ -222,6 +222,9 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         case clickToLoad = "click-to-load"
         /// The attributed variant's first rule of a tracker (its conversion host is `allowlistRule`).
         case adClickAttribution = "ad-click-attribution"
+        /// The cookie pop-up list (`cpm.filterList`): its hiding rules (role "hide") and the config's off sites
+        /// (role "off-sites").
+        case cookiePopups = "cpm"
     }
 
     /// What part of a tracker a TDS rule was built from.
@@ -259,9 +262,12 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     /// For allowlist rules: the index within the tracker's allowlist rules, and the rule string.
     public var allowlistIndex: Int?
     public var allowlistRule: String?
+    /// For cookie pop-up rules: the line numbers of `cpm.filterList` the rule comes from.
+    public var filterLines: [Int]?
 
     public init(source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
-                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil) {
+                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil,
+                filterLines: [Int]? = nil) {
         self.source = source
         self.tracker = tracker
         self.part = part
@@ -270,6 +276,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         self.allowlistIndex = allowlistIndex
         self.allowlistRule = allowlistRule
         self.entity = entity
+        self.filterLines = filterLines
     }
 
     /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.
@@ -283,6 +290,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         if let entity { o["entity"] = .string(entity) }
         if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
         if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
+        if let filterLines { o["lines"] = .array(filterLines.map { .number(Double($0)) }) }
         if source == .requestBlocklist, let tracker, let allowlistIndex { o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)") }
         return .object(o)
     }

@@ -32,6 +32,9 @@ public struct ListChange: Sendable, Equatable {
     public var ruleCount: ValueChange<Int?>
     public var rulesAdded: Int
     public var rulesRemoved: Int
+    /// Hidden selectors (with the trigger that says where) only in the new list / only in the old one.
+    public var selectorsAdded: [HiddenSelector] = []
+    public var selectorsRemoved: [HiddenSelector] = []
 
     /// The lists whose identifier or rules differ, in the new side's order, then the removed ones. An identifier
     /// digests its list's bytes, so equal identifiers need no rule comparison; `known` gives a comparison already
@@ -47,10 +50,12 @@ public struct ListChange: Sendable, Equatable {
             if let a = o.identifier, a == n.identifier { continue }
             let rules = known[n.name] ?? RuleSetDiff.compare(old: o.rules, new: n.rules)
             guard o.identifier != n.identifier || !rules.isEmpty else { continue }
-            out.append(ListChange(name: n.name, ruleAction: n.ruleAction ?? o.ruleAction, status: .changed,
-                                  identifier: ValueChange(old: o.identifier, new: n.identifier),
-                                  ruleCount: ValueChange(old: o.rules.count, new: n.rules.count),
-                                  rulesAdded: rules.added.count, rulesRemoved: rules.removed.count))
+            var change = ListChange(name: n.name, ruleAction: n.ruleAction ?? o.ruleAction, status: .changed,
+                                    identifier: ValueChange(old: o.identifier, new: n.identifier),
+                                    ruleCount: ValueChange(old: o.rules.count, new: n.rules.count),
+                                    rulesAdded: rules.added.count, rulesRemoved: rules.removed.count)
+            (change.selectorsAdded, change.selectorsRemoved) = HiddenSelector.compare(old: o.rules, new: n.rules)
+            out.append(change)
         }
         for o in old where !new.contains(where: { $0.name == o.name }) {
             out.append(ListChange(name: o.name, ruleAction: o.ruleAction, status: .removed, identifier: ValueChange(old: o.identifier, new: nil),
@@ -68,6 +73,10 @@ public struct ListChange: Sendable, Equatable {
         o["ruleCount"] = ["old": ruleCount.old.map { .number(Double($0)) } ?? .null, "new": ruleCount.new.map { .number(Double($0)) } ?? .null]
         o["rulesAdded"] = .number(Double(rulesAdded))
         o["rulesRemoved"] = .number(Double(rulesRemoved))
+        if !selectorsAdded.isEmpty || !selectorsRemoved.isEmpty {
+            o["selectorsAdded"] = .array(selectorsAdded.map(\.jsonValue))
+            o["selectorsRemoved"] = .array(selectorsRemoved.map(\.jsonValue))
+        }
         return .object(o)
     }
 
@@ -76,7 +85,33 @@ public struct ListChange: Sendable, Equatable {
         switch status {
         case .added: return "list \(name)\(what): added, \(rulesAdded) rules"
         case .removed: return "list \(name)\(what): removed, \(rulesRemoved) rules"
-        case .changed: return "list \(name)\(what): \(rulesAdded) rules added, \(rulesRemoved) removed; identifier \(identifier.old ?? "none") -> \(identifier.new ?? "none")"
+        case .changed:
+            let selectors = selectorsAdded.isEmpty && selectorsRemoved.isEmpty ? ""
+                : "; \(selectorsAdded.count) hidden selectors added, \(selectorsRemoved.count) removed"
+            return "list \(name)\(what): \(rulesAdded) rules added, \(rulesRemoved) removed\(selectors); identifier \(identifier.old ?? "none") -> \(identifier.new ?? "none")"
         }
+    }
+}
+
+/// One selector a css-display-none rule hides, with the rule's trigger.
+public struct HiddenSelector: Sendable, Hashable {
+    public var selector: String
+    public var trigger: Trigger
+
+    public var jsonValue: JSONValue { ["selector": .string(selector), "trigger": trigger.jsonValue] }
+
+    /// Every selector of every css-display-none rule, in rule order.
+    static func all(_ rules: [ContentRule]) -> [HiddenSelector] {
+        rules.flatMap { r -> [HiddenSelector] in
+            guard case .cssDisplayNone(let list) = r.action else { return [] }
+            return CSSSelectorValidator.topLevelSelectors(list).map { HiddenSelector(selector: $0, trigger: r.trigger) }
+        }
+    }
+
+    /// (only in new, only in old), each in its list's order.
+    static func compare(old: [ContentRule], new: [ContentRule]) -> ([HiddenSelector], [HiddenSelector]) {
+        let a = all(old), b = all(new)
+        let inOld = Set(a), inNew = Set(b)
+        return (b.filter { !inOld.contains($0) }, a.filter { !inNew.contains($0) })
     }
 }

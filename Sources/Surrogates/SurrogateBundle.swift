@@ -46,6 +46,8 @@ public struct SurrogateBundleOptions: Sendable {
     /// Report every tracker request as a `radarblock:tracker` event (the default); the bundle then carries every
     /// tracker (scope .allTrackers) with entity display names and categories.
     public var reportTrackers: Bool
+    /// The cookie pop-up filters of the script layer, appended as a piece of their own (CookiePopupScript.swift).
+    public var cookiePopups: CookiePopupScriptData? = nil
 
     public init(strict: Bool = false, scope: PageDataScope = .surrogateTrackers, reportTrackers: Bool = true) {
         self.strict = strict
@@ -164,6 +166,7 @@ public enum SurrogateBundleBuilder {
             script += "   {url, pageUrl, tracker, entity, displayName, category, blocked, reason, surrogate}."
         }
         script += " */\n" + runtime + "(" + json + ", [\n" + functions + "]);\n"
+        if let cookiePopups = options.cookiePopups, !cookiePopups.filters.isEmpty { script += CookiePopupScript.piece(cookiePopups) }
 
         if let failure = try JavaScriptSyntax.check(script) {
             throw SurrogateBundleError.bundleDoesNotParse("line \(failure.line): \(failure.message)")

@@ -14,6 +14,8 @@ public struct TrackerDataSet: Sendable, Hashable {
     public var domains: [String: String]
     /// First-party alias host -> cloaked target host.
     public var cnames: [String: String]
+    /// `cpm.filterList` of TDS v7/v8: the cookie pop-up list (Adblock Plus cosmetic filters), as written.
+    public var cookiePopupFilterList: String? = nil
 
     public init(trackers: [String: Tracker] = [:], entities: [String: Entity] = [:],
                 domains: [String: String] = [:], cnames: [String: String] = [:]) {

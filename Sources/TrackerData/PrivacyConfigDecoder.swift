@@ -79,6 +79,12 @@ extension PrivacyConfig {
                 try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
             }
         }
+        if let v = features.member("autoconsent") {
+            let path = featuresPath / "autoconsent"
+            if case .object(let ac) = v { config.cookiePopups = try decodeCookiePopups(ac, at: path, log: &log) } else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+            }
+        }
         return (config, log.issues)
     }
 

@@ -16,6 +16,8 @@ public struct PrivacyConfig: Sendable, Hashable {
     public var requestBlocklist: RequestBlocklist = RequestBlocklist()
     public var clickToLoad: ClickToLoad = ClickToLoad()
     public var adClickAttribution: AdClickAttribution = AdClickAttribution()
+    /// `features.autoconsent`: governs the cookie pop-up list (CookiePopupConfig.swift).
+    public var cookiePopups: CookiePopupConfig = CookiePopupConfig()
     /// The whole config as parsed (object key order kept), for hashing and for features we do not model.
     public var raw: JSONValue
 

@@ -44,3 +44,32 @@ public enum TDSConventions {
         return subdomainPrefix + escapedDomain(rule) + ".*"
     }
 }
+
+/// A top-level key of a TDS and what radarblock does with it. `TDSConventions.topLevelKeys` is the one list: the
+/// decoder names every other key in a warning (an error under --strict), and the README's table follows it.
+public struct TDSTopLevelKey: Sendable, Hashable {
+    public let name: String
+    /// False for keys documented as ignored (metadata), which raise no warning.
+    public let converted: Bool
+    /// The TDS versions that carry it and what becomes of it.
+    public let use: String
+}
+
+extension TDSConventions {
+    /// Every top-level key of DuckDuckGo's TDS formats: the old `apple-tds` (v2/v3: trackers, entities, domains),
+    /// v4 to v6 (+ cnames), v7 and v8 (+ cpm), and the build metadata they all carry.
+    public static let topLevelKeys: [TDSTopLevelKey] = [
+        TDSTopLevelKey(name: "trackers", converted: true, use: "all versions: tracker rules, the main list and the click-to-load lists"),
+        TDSTopLevelKey(name: "entities", converted: true, use: "all versions: same-entity exemptions, entity names in reports"),
+        TDSTopLevelKey(name: "domains", converted: true, use: "all versions: the entity owning a site (first or third party)"),
+        TDSTopLevelKey(name: "cnames", converted: true, use: "v4 on: CNAME-cloaked aliases, judged by their tracker's rules"),
+        TDSTopLevelKey(name: "cpm", converted: true, use: "v7, v8: `cpm.filterList`, the cookie pop-up list: `cpm.json` (+ the script layer)"),
+        TDSTopLevelKey(name: "_builtWith", converted: false, use: "build metadata (Tracker Radar and surrogates commits): ignored"),
+        TDSTopLevelKey(name: "readme", converted: false, use: "a link to the blocklists' README: ignored"),
+    ]
+
+    public static func topLevelKey(_ name: String) -> TDSTopLevelKey? { topLevelKeys.first { $0.name == name } }
+
+    /// The keys of the `cpm` object radarblock reads.
+    public static let cookiePopupKeys: Set<String> = ["filterList"]
+}

@@ -70,7 +70,34 @@ struct TDSDecoder {
         set.entities = try decodeEntities(top, at: root)
         set.domains = try decodeDomainMap(top, "domains", at: root, required: true)
         set.cnames = try decodeCnames(top, at: root)
+        set.cookiePopupFilterList = try decodeCookiePopups(top, at: root)
+        for key in top.keys where TDSConventions.topLevelKey(key) == nil {
+            let known = TDSConventions.topLevelKeys.filter(\.converted).map(\.name).joined(separator: ", ")
+            try log.report(root / key, "unknown top-level key, not converted (radarblock converts \(known))")
+        }
         return set
+    }
+
+    /// `cpm.filterList` (TDS v7/v8), kept as text; its filters are read by CosmeticFilterList.
+    mutating func decodeCookiePopups(_ top: JSONObject, at root: JSONPath) throws -> String? {
+        guard let v = top.member("cpm") else { return nil }
+        let path = root / "cpm"
+        guard case .object(let cpm) = v else {
+            try log.report(path, "expected an object, found \(v.aTypeName); cookie pop-up list ignored")
+            return nil
+        }
+        for key in cpm.keys where !TDSConventions.cookiePopupKeys.contains(key) {
+            try log.report(path / key, "unknown key of \"cpm\", not converted (radarblock reads filterList)")
+        }
+        guard let lv = cpm.member("filterList") else {
+            try log.report(path, "missing \"filterList\"; no cookie pop-up list")
+            return nil
+        }
+        guard case .string(let text) = lv else {
+            try log.report(path / "filterList", "expected a string, found \(lv.aTypeName); cookie pop-up list ignored")
+            return nil
+        }
+        return text
     }
 
     // MARK: trackers

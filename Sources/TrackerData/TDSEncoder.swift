@@ -4,7 +4,8 @@
 import StrictJSON
 
 extension TrackerDataSet {
-    /// The TDS as JSON: `trackers`, `entities`, `domains`, `cnames` (always present, possibly empty).
+    /// The TDS as JSON: `trackers`, `entities`, `domains`, `cnames` (always present, possibly empty), and
+    /// `cpm` when the set has a cookie pop-up list.
     public var jsonValue: JSONValue {
         var trackersObject = JSONObject()
         for domain in trackers.keys.sorted(by: byteOrder) { trackersObject[domain] = trackers[domain]!.jsonValue }
@@ -14,12 +15,14 @@ extension TrackerDataSet {
         for d in domains.keys.sorted(by: byteOrder) { domainsObject[d] = .string(domains[d]!) }
         var cnamesObject = JSONObject()
         for alias in cnames.keys.sorted(by: byteOrder) { cnamesObject[alias] = .string(cnames[alias]!) }
-        return .object(JSONObject([
+        var top = JSONObject([
             ("trackers", .object(trackersObject)),
             ("entities", .object(entitiesObject)),
             ("domains", .object(domainsObject)),
             ("cnames", .object(cnamesObject)),
-        ]))
+        ])
+        if let cookiePopupFilterList { top["cpm"] = ["filterList": .string(cookiePopupFilterList)] }
+        return .object(top)
     }
 
     /// Deterministic bytes: same data set, same bytes (keys sorted; arrays in model order).

@@ -44,6 +44,11 @@ struct BuildCommand: Command {
                             the ad-click attribution list (config adClickAttribution enabled and naming a tracker):
                             the trackers its allowlist names, which rules.json leaves out, and the TDS it is built
                             from; manifest role "ad-click-attribution". See `radarblock attribution --help`
+      cpm.json/.rbc/.provenance.json, cpm-script.json
+                            the cookie pop-up list of a TDS v7/v8 (cpm.filterList, Adblock Plus element hiding),
+                            manifest role "cpm", when the config's autoconsent feature and its filterlist
+                            sub-feature are enabled (or without --config); cpm-script.json: the filters only the
+                            script layer applies (appended to surrogates.js). See README, "TDS versions"
       provenance.json       where each rule of rules.json comes from
       surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
                             that does not parse is dropped and reported in issues.txt, an error with --strict);
@@ -53,7 +58,7 @@ struct BuildCommand: Command {
       manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
                             output's sha256 and size, counts and compile figures, and `lists`: every rule
                             list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists also
-                            ruleAction, entity, provenance)
+                            ruleAction, entity, provenance; the cookie pop-up list role, provenance, script)
       changes.md, changes.json   with --previous: what changed since that release (see `radarblock diff`), and
                             WebKit's compile cost against the previous release's (below)
 

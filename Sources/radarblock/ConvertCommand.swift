@@ -12,7 +12,7 @@ struct ConvertCommand: Command {
     static var help: String { """
     usage: radarblock convert --tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]
                               [--provenance FILE] [--strict] [--target NAME] [--no-optimize]
-                              [--per-tracker-exemptions] [-o OUT]
+                              [--per-tracker-exemptions] [--cpm FILE] [-o OUT]
 
     Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
 
@@ -61,6 +61,11 @@ struct ConvertCommand: Command {
       --per-tracker-exemptions
                           faithful mode: one same-entity exemption per tracker, none shared (the encoding before
                           the shared exemption: same decisions, larger list; for equivalence checks)
+      --cpm FILE          also write the cookie pop-up list of a TDS v7/v8 (`cpm.filterList`, Adblock Plus element
+                          hiding) as its own rule list, as `build` writes cpm.json (absent when the config's
+                          autoconsent feature or its filterlist sub-feature is not enabled); its lines that cannot
+                          be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
+                          a cookie pop-up list gets a note that this output leaves it out
       -o, --output FILE   output file, "-" for stdout (default); written atomically
     \(TargetHelp.option("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)", indent: "  "))
     """ }
@@ -70,6 +75,7 @@ struct ConvertCommand: Command {
             OptionSpec("--tds"), OptionSpec("--config"), OptionSpec("--unprotected"), OptionSpec("--mode"),
             OptionSpec("--provenance"), OptionSpec("--strict", value: false), OptionSpec("-o", "--output"), .target,
             OptionSpec("--no-optimize", value: false), OptionSpec("--per-tracker-exemptions", value: false),
+            OptionSpec("--cpm"),
         ])
         let target = try args.target()
         let tdsPath = try args.required("--tds")
@@ -119,6 +125,7 @@ struct ConvertCommand: Command {
         if let path = args.value("--provenance") {
             try FileIO.write(RuleProvenance.listBytes(result.provenance), to: path)
         }
+        try writeCookiePopups(tds: tds, config: config, unprotected: unprotected, target: target, to: args.value("--cpm"), strict: strict)
         try FileIO.write(bytes, to: output)
         if output != "-" {
             Console.note("convert (\(mode.rawValue)): \(tds.trackers.count) trackers, \(tds.cnames.count) CNAME aliases -> "
@@ -127,5 +134,28 @@ struct ConvertCommand: Command {
                          + (result.issues.isEmpty ? "" : " (\(result.issues.count) warnings)"))
         }
         return ExitCode.success
+    }
+
+    /// `--cpm FILE`: the cookie pop-up list; without it, a note when the TDS has one.
+    static func writeCookiePopups(tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?, target: EngineProfile,
+                                  to path: String?, strict: Bool) throws {
+        guard let path else {
+            if tds.cookiePopupFilterList != nil {
+                Console.note("the TDS has a cookie pop-up list (cpm), which this output leaves out: give --cpm FILE, or `build` writes cpm.json")
+            }
+            return
+        }
+        guard let list = CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: target) else {
+            throw InputError(tds.cookiePopupFilterList == nil ? "--cpm: the TDS has no cookie pop-up list (cpm.filterList)"
+                             : "--cpm: the config turns the cookie pop-up list off (autoconsent or its filterlist sub-feature is not enabled)")
+        }
+        if strict, let bad = list.issues.first(where: { $0.kind == .malformed }) { throw InputError(bad.description) }
+        list.issues.forEach { Console.warning("cookie pop-ups: \($0)") }
+        if !list.scripted.isEmpty {
+            Console.warning("cookie pop-ups: \(list.scripted.count) filter(s) need the script layer, which `build --surrogates` appends to surrogates.js; not in \(path)")
+        }
+        let bytes = CanonicalRuleWriter.bytes(list.rules)
+        try target.checkGenerated(bytes, ruleCount: list.rules.count)
+        try FileIO.write(bytes, to: path)
     }
 }

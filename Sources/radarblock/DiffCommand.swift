@@ -21,8 +21,10 @@ struct DiffCommand: Command {
       trackers    added, removed and changed (default action, owner, rules added/removed/edited, reordered),
                   entities and CNAMEs (when both sides have a TDS)
       rules       WebKit rules added and removed (by canonical rule, with provenance) in the main list
-      lists       per list (main parts, ctl-<ruleAction>.json click-to-load lists): added, removed or changed,
-                  with identifiers, rule counts and rules added/removed; every list takes part in the requests
+      lists       per list (main parts, ctl-<ruleAction>.json click-to-load lists, cpm.json): added, removed or
+                  changed, with identifiers, rule counts and rules added/removed; element hiding also by
+                  selector ("selectorsAdded"/"selectorsRemoved": each selector with the trigger that says where
+                  it is hidden); every list that can block takes part in the requests (cpm.json blocks nothing)
       requests    every request whose outcome (allowed, blocked, surrogate) differs, with the rule that decided
                   on each side (the last matching block, or the ignore-previous-rules that let it
                   through, named by its provenance). The requests come from --requests (JSONL as for `radarblock match`), from

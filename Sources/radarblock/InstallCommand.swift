@@ -93,7 +93,8 @@ enum InstallCommand: Command {
         for release in state.releases.sorted(by: { $0.path < $1.path }) {
             print("\(release.path): \(release.identifier)")
             for list in release.lists {
-                let extra = [list.ruleAction.map { "ruleAction \($0)" }, list.entity.map { "entity \($0)" }].compactMap { $0 }
+                let extra = [list.ruleAction.map { "ruleAction \($0)" }, list.entity.map { "entity \($0)" },
+                             list.role.map { "role \($0)" }].compactMap { $0 }
                 print("  \(list.identifier) (\(list.rules)\(extra.isEmpty ? "" : ", " + extra.joined(separator: ", "))): "
                     + (present.contains(list.identifier) ? "\(list.webkitBytes) bytes" : "MISSING from the store"))
             }

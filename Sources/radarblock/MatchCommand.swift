@@ -7,6 +7,7 @@ import Pipeline
 import RuleCompiler
 import RuleEngine
 import StrictJSON
+import Surrogates
 
 enum MatchCommand: Command {
     static let name = "match"
@@ -17,13 +18,14 @@ enum MatchCommand: Command {
                                         [--explain-with automaton|rules|all-rules] [--attributed-vendor DOMAIN]
                radarblock match LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE]
                                         [--method METHOD] [--load-context top-frame|child-frame] [--json]
+               radarblock match LIST... --selector S --top-url URL
 
         Reports the actions WebKit's content-extension backend gives a load, in WebKit's order and
         de-duplication, concatenated over the lists in the order given. A LIST is rule-list JSON
         (validated and compiled in memory exactly like `radarblock compile` does), an .rbc file (checked
         and loaded), or a release directory from `radarblock build`: the lists its manifest's "lists"
         array names, in that order, with their provenance: those of the primary target (of --target when
-        given) and the click-to-load lists.
+        given), the click-to-load lists and the cookie pop-up list.
 
         --requests FILE   one JSON request per line ("-" = stdin):
                             {"url": "...", "topURL": "...", "frameURL": "..." (default topURL),
@@ -62,6 +64,12 @@ enum MatchCommand: Command {
         --load-context C  top-frame or child-frame (default: top-frame when the frame URL is the top
                           URL, else child-frame)
         --json            with --url: print only the answer line
+        --selector S      is the element-hiding selector S hidden on the page --top-url (a release's
+                          cookie pop-up list, or any list with css-display-none rules)? Prints
+                            {"selector": S, "topURL": URL, "hidden": true|false, "by": [LIST..., "script"]}
+                          from the page's document load (its css-display-none actions and global style
+                          sheets) and, in a release, the script layer's filters (cpm-script.json). S is one
+                          selector as the list writes it (`:-abp-has(` may be written `:has(`).
         \(TargetHelp.option("JSON lists are read as that engine's parser reads them (keys it does not know are ignored, as it ignores them); an .rbc file keeps the target it was compiled for", indent: ""))
 
         Matching follows WebKit: URLs are canonicalized like WebKit's URL parser (lowercase scheme and
@@ -86,9 +94,10 @@ enum MatchCommand: Command {
             OptionSpec("--requests"), OptionSpec("--url"), OptionSpec("--top-url"), OptionSpec("--frame-url"),
             OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false),
             OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"), OptionSpec("--explain-with"), .target,
-            OptionSpec("--attributed-vendor"),
+            OptionSpec("--attributed-vendor"), OptionSpec("--selector"),
         ], positionals: 1...64)
         let target = try args.target()
+        if let selector = args.value("--selector") { return try answerSelector(selector, args: args, target: target) }
         let requests = args.value("--requests")
         let url = args.value("--url")
         if (requests == nil) == (url == nil) { throw UsageError("give either --requests FILE or --url URL --top-url URL") }
@@ -163,6 +172,31 @@ enum MatchCommand: Command {
         return ExitCode.success
     }
 
+    /// `--selector S --top-url URL`: one JSON line.
+    static func answerSelector(_ selector: String, args: ParsedArguments, target: EngineProfile) throws -> Int32 {
+        for o in ["--requests", "--url", "--frame-url", "--type", "--method", "--load-context", "--explain", "--format", "--provenance",
+                  "--attributed-vendor"]
+        where args.value(o) != nil || args.has(o) {
+            throw UsageError("\(o) does not go with --selector")
+        }
+        guard let top = args.value("--top-url") else { throw UsageError("--selector needs --top-url") }
+        let loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil, vendor: nil) }
+        var scripts: [CookiePopupScriptData] = []
+        for path in args.positionals where ReleaseLists.isRelease(path) { scripts += try SelectorQuery.scripts(release: path) }
+        let answer: SelectorAnswer
+        do {
+            answer = try SelectorQuery.answer(selector: selector, topURL: top, engine: RuleEngine(lists: loaded.map(\.list)),
+                                              labels: loaded.map(\.label), scripts: scripts)
+        } catch let e as RequestError {
+            throw InputError(e.message)
+        }
+        var o = JSONObject([("selector", .string(selector)), ("topURL", .string(top))])
+        o["hidden"] = answer.jsonValue["hidden"]
+        o["by"] = answer.jsonValue["by"]
+        print(JSONWriter.string(.object(o)))
+        return ExitCode.success
+    }
+
     /// A list to match with, the name `--explain` gives it, and its provenance when known.
     struct NamedList {
         var list: LoadedRuleList
@@ -171,7 +205,7 @@ enum MatchCommand: Command {
     }
 
     /// A release directory's lists (manifest order; those of `target` when it was given, else of the
-    /// primary target, and the click-to-load lists), or the one list of a file.
+    /// primary target, the click-to-load and cookie pop-up lists), or the one list of a file.
     static func loadLists(_ path: String, target: EngineProfile, explicitTarget: Bool, vendor: String?) throws -> [NamedList] {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {

@@ -119,6 +119,37 @@ expect "diff missing side" 2 "$rb" diff valid.json missing.json
 stderr_has "diff missing side" "missing.json"
 expect "diff one side" 2 "$rb" diff valid.json
 
+# TDS top-level keys and the cookie pop-up list (issue 33): an unknown key is named (an error with --strict);
+# `cpm.filterList` becomes cpm.json (convert --cpm, build), match --selector answers, diff compares by selector.
+python3 - "$data/tds.json" <<'PY'
+import json, sys
+t = json.load(open(sys.argv[1]))
+json.dump(dict(t, futureKey={"x": 1}), open("tds-unknown.json", "w"))
+json.dump(dict(t, cpm={"filterList": "[Adblock Plus 2.0]\n###cpm-a\nsite.example##.cpm-b\nbad site!##.x\n"}), open("tds-cpm.json", "w"))
+json.dump(dict(t, cpm={"filterList": "###cpm-a\nsite.example,other.example##.cpm-b\n##.cpm-c\n"}), open("tds-cpm2.json", "w"))
+json.dump(dict(t, cpm={"filterList": "##.x", "future": 1}), open("tds-cpm-key.json", "w"))
+PY
+expect "convert --strict, unknown top-level key" 1 "$rb" convert --strict --tds tds-unknown.json -o out.json
+stderr_has "convert --strict, unknown top-level key" '$.futureKey: unknown top-level key'
+expect "convert, unknown top-level key" 0 "$rb" convert --tds tds-unknown.json -o out.json
+stderr_has "convert, unknown top-level key" '$.futureKey: unknown top-level key'
+expect "convert --strict, unknown key of cpm" 1 "$rb" convert --strict --tds tds-cpm-key.json -o out.json
+stderr_has "convert --strict, unknown key of cpm" '$.cpm.future'
+expect "convert --cpm" 0 "$rb" convert --tds tds-cpm.json --cpm cpm.json -o out.json
+stderr_has "convert --cpm" "cpm.filterList line 4:"
+expect "convert --cpm --strict, malformed line" 1 "$rb" convert --strict --tds tds-cpm.json --cpm cpm.json -o out.json
+expect "convert, a TDS with a cookie pop-up list" 0 "$rb" convert --tds tds-cpm.json -o out.json
+stderr_has "convert, a TDS with a cookie pop-up list" "give --cpm FILE"
+expect "build with a cookie pop-up list" 0 "$rb" build --tds tds-cpm.json --out release-cpm
+expect "build with another cookie pop-up list" 0 "$rb" build --tds tds-cpm2.json --out release-cpm2
+expect "match --selector, hidden" 0 "$rb" match release-cpm --selector .cpm-b --top-url https://www.site.example/
+json_shape "match --selector, hidden" 'v["hidden"] is True and v["by"] == ["cpm.json"]'
+expect "match --selector, shown" 0 "$rb" match release-cpm --selector .cpm-b --top-url https://other.example/
+json_shape "match --selector, shown" 'v["hidden"] is False'
+expect "match --selector without --top-url" 2 "$rb" match release-cpm --selector .cpm-b
+expect "diff by selector" 1 "$rb" diff release-cpm release-cpm2 --format json
+json_shape "diff by selector" '[([x["selector"] for x in c["selectorsAdded"]], [x["selector"] for x in c["selectorsRemoved"]], len(c["selectorsAdded"][1]["trigger"]["if-top-url"]), len(c["selectorsRemoved"][0]["trigger"]["if-top-url"])) for c in v["lists"] if c["list"] == "cpm.json"] == [([".cpm-c", ".cpm-b"], [".cpm-b"], 2, 1)]'
+
 # install: a store's status needs no WebKit; a missing release is 1, a missing --store 2.
 expect "install --status" 0 "$rb" install --status --store store
 expect "install a missing release" 1 "$rb" install missing-release --store store

@@ -68,7 +68,8 @@ def cmd_compile_batch(args):
 def cmd_pages(args):
     from .harness import Browser, load_scenarios
     scenarios = load_scenarios(args.scenarios)
-    with Browser(timeout=args.timeout, grace=args.grace) as b:
+    scripts = [open(f, encoding="utf-8").read() for f in args.user_script or []]
+    with Browser(timeout=args.timeout, grace=args.grace, user_scripts=scripts) as b:
         for sc in scenarios:
             _print(b.run_scenario(sc))
     return 0
@@ -112,6 +113,8 @@ def build_parser():
     g.add_argument("scenarios", help="JSONL file or - for stdin")
     g.add_argument("--timeout", type=float, default=20.0, help="per page load (seconds)")
     g.add_argument("--grace", type=float, default=0.25, help="wait for event-less loads (seconds)")
+    g.add_argument("--user-script", action="append", metavar="FILE.js",
+                   help="injected in all frames at document start, as an app injects surrogates.js (repeatable)")
     g.set_defaults(func=cmd_pages)
 
     r = sub.add_parser("reference", help="DuckDuckGo's domain_matching_tests.json in real WebKit")

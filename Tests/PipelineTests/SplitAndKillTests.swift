@@ -42,9 +42,14 @@ final class SplitTests: XCTestCase {
         let parts = try RuleListSplitter.split(rules: built.rules, provenance: built.provenance, maxRules: built.rules.count / 4)
         XCTAssertGreaterThanOrEqual(parts.count, 4)
         for p in parts { XCTAssertLessThanOrEqual(p.rules.count, built.rules.count / 4) }
-        // Every tracker rule is in exactly one part.
-        let trackerRules = built.provenance.filter { $0.source == .tds }.count
-        XCTAssertEqual(parts.map { $0.provenance.filter { $0.source == .tds }.count }.reduce(0, +), trackerRules)
+        // Every tracker rule is in exactly one part; an exemption an entity's trackers share is in every part, like
+        // the global exceptions (it cancels only the part's own share of that entity's trackers, which precede it).
+        let isTrackerRule = { (p: RuleProvenance) in p.source == .tds && !p.isSharedEntityExemption }
+        let trackerRules = built.provenance.filter(isTrackerRule).count
+        XCTAssertEqual(parts.map { $0.provenance.filter(isTrackerRule).count }.reduce(0, +), trackerRules)
+        let shared = built.provenance.filter(\.isSharedEntityExemption).count
+        XCTAssertEqual(shared, 1, "the synthetic entities of three trackers share one exemption")
+        for p in parts { XCTAssertEqual(p.provenance.filter(\.isSharedEntityExemption).count, shared) }
 
         let whole = try LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes(built.rules))
         let split = try parts.map { try LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes($0.rules)) }

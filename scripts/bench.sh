@@ -56,6 +56,12 @@ if [ "${SKIP_COMPILE_COST_BENCH:-0}" != 1 ]; then
   python3 "$here/bench/webkit_compile_cost.py" "$BIN" "$BENCH_DIR/webkit-compile-cost" || status=$?
 fi
 
+# The cookie pop-up list of the v7 TDS beside its tracker list (issue 33).
+if [ "${SKIP_CPM_COST_BENCH:-0}" != 1 ]; then
+  echo
+  python3 "$here/bench/cpm_cost.py" "$BIN" "$BENCH_DIR/cpm-cost" || status=$?
+fi
+
 # Diff and match at scale: the iOS release diff, 1M issue-shaped match requests, 1M and 10M-request diffs.
 if [ "${SKIP_DIFF_SCALE_BENCH:-0}" != 1 ]; then
   python3 "$here/bench/diff_scale.py" "$BIN" "$BENCH_DIR/diff-scale" || status=$?

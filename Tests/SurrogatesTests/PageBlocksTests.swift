@@ -35,7 +35,7 @@ final class PageBlocksTests: XCTestCase {
             + "fs.writeFileSync(process.argv[3], JSON.stringify(JSON.parse(fs.readFileSync(process.argv[2], 'utf8')).map(b.inflate)));"
         let (status, out, err) = try Support.run(node, ["-e", script, dir + "/page.js", dir + "/in.json", dir + "/out.json"])
         XCTAssertEqual(status, 0, out + err)
-        let inflated = try JSONParser.parse(FileManager.default.contents(atPath: dir + "/out.json")!).arrayValue!.map { $0.stringValue! }
+        let inflated = try JSONParser.parse([UInt8](FileManager.default.contents(atPath: dir + "/out.json")!)).arrayValue!.map { $0.stringValue! }
         XCTAssertEqual(inflated.count, texts.count)
         for (a, b) in zip(inflated, texts) { XCTAssertTrue(Array(a.utf16) == Array(b.utf16), "\(a.prefix(40)) != \(b.prefix(40))") }
     }

@@ -125,9 +125,42 @@
     return null;
   }
 
-  // PageTable.allowlistLines: [{regex, domains?}].
-  function decodeAllowlist(text) {
-    var entries = [];
+  // PageBlocks.deflate's text decoded: "#" + 3 digits copies 5-68 units from 1-4,095 units back.
+  var LZ_DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_";
+  function inflate(text) {
+    var out = "";
+    for (var i = 0; i < text.length; ) {
+      var at = text.indexOf("#", i);
+      if (at < 0) return out + text.slice(i);
+      out += text.slice(i, at);
+      var from = out.length - (LZ_DIGITS.indexOf(text.charAt(at + 1)) * 64 + LZ_DIGITS.indexOf(text.charAt(at + 2)));
+      var n = LZ_DIGITS.indexOf(text.charAt(at + 3)) + 5;
+      // A copy may overlap what it writes (a run): then it is written in pieces as they exist.
+      while (n > 0 && from < out.length) { var piece = out.slice(from, from + n); out += piece; from += piece.length; n -= piece.length; }
+      i = at + 4;
+    }
+    return out;
+  }
+
+  // A PageBlocks table: block(b) is block b decoded, at its first use.
+  function blocked(table) {
+    var decoded = [];
+    return function (b) {
+      if (decoded[b] === undefined) decoded[b] = inflate(table.blocks[b]);
+      return decoded[b];
+    };
+  }
+
+  // The last index of sorted `list` whose value is <= `value` (-1 when none is).
+  function lastAtMost(list, value) {
+    var lo = 0, hi = list.length;
+    while (lo < hi) { var mid = (lo + hi) >>> 1; if (list[mid] <= value) lo = mid + 1; else hi = mid; }
+    return lo - 1;
+  }
+
+  // PageTable.allowlistLines (compressed): [{regex, domains?}].
+  function decodeAllowlist(compressed) {
+    var entries = [], text = inflate(compressed);
     for (var start = 0; start < text.length; start = text.indexOf("|", start) + 1) {
       var f = text.slice(start, text.indexOf("|", start)).split(";");
       var e = { regex: f[0].charAt(0) === "~" ? SUBDOMAIN_PREFIX + unesc(f[0].slice(1)) : unesc(f[0].slice(1)) };
@@ -138,14 +171,16 @@
   }
 
   function createTables(data) {
-    var hosts = data.hosts || "", entityText = data.entities || "", categories = data.categories || [];
+    var hosts = data.hosts || { blocks: [], firsts: [] }, entities = data.entities || { blocks: [], starts: [] };
+    var hostBlock = blocked(hosts), entityBlock = blocked(entities), categories = data.categories || [];
     var byHost = new MapCtor(), byRef = new MapCtor();
 
     function entityAt(ref, host) {
       var cacheKey = host === null ? ref : ref + ";" + host;
       if (byRef.has(cacheKey)) return byRef.get(cacheKey);
-      var offset = parseInt(ref, 36);
-      var fields = entityText.slice(offset, entityText.indexOf("|", offset)).split(";");
+      var offset = parseInt(ref, 36), b = lastAtMost(entities.starts, offset), text = entityBlock(b);
+      offset -= entities.starts[b];
+      var fields = text.slice(offset, text.indexOf("|", offset)).split(";");
       var name = unescBound(fields[0], host);
       var domains = [];
       for (var i = 2; i < fields.length; i++) domains.push(unescBound(fields[i], host));
@@ -187,7 +222,8 @@
 
     function host(key) {
       if (!byHost.has(key)) {
-        var line = findLine(hosts, key);
+        var b = lastAtMost(hosts.firsts, key);
+        var line = b < 0 ? null : findLine(hostBlock(b), key);
         byHost.set(key, line === null ? null : decodeLine(line));
       }
       return byHost.get(key);
@@ -201,8 +237,11 @@
       // Every line, decoded (for the tests: the page itself never walks the table).
       all: function () {
         var out = [];
-        for (var start = 0; start < hosts.length; start = hosts.indexOf("|", start) + 1) {
-          out.push(decodeLine(hosts.slice(start, hosts.indexOf("|", start))));
+        for (var b = 0; b < hosts.blocks.length; b++) {
+          var text = hostBlock(b);
+          for (var start = 0; start < text.length; start = text.indexOf("|", start) + 1) {
+            out.push(decodeLine(text.slice(start, text.indexOf("|", start))));
+          }
         }
         return out;
       }
@@ -753,7 +792,7 @@
     }).observe(doc, { childList: true, subtree: true });
   }
 
-  var api = { createMatcher: createMatcher, createTables: createTables, decodeAllowlist: decodeAllowlist, data: DATA, surrogateFunctions: surrogateFunctions, eventName: EVENT_NAME,
+  var api = { createMatcher: createMatcher, createTables: createTables, decodeAllowlist: decodeAllowlist, inflate: inflate, data: DATA, surrogateFunctions: surrogateFunctions, eventName: EVENT_NAME,
               trackerEventName: TRACKER_EVENT_NAME };
   if (typeof window === "object" && window !== null && window.document) {
     install(window);

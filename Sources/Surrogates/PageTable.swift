@@ -3,6 +3,8 @@
 // string literal costs the page almost nothing to load, so start-up no longer grows with the TDS: nothing is
 // indexed before the first request, and a request reads only the lines of its host's suffixes.
 //
+// The three tables are then compressed in blocks (PageBlocks).
+//
 // hosts: one line per host (tracker, alias or both), sorted by the key's UTF-16 code units (JavaScript's `<`,
 // for a binary search), each ended by "|":
 //     key;flags;owner;category;site;cname;rule;rule...
@@ -21,7 +23,7 @@
 // allowlist: the tracker allowlist's {regex, domains} entries as lines (allowlistLines), read at the first request.
 // A line may stop before its last empty fields.
 //
-// Every dataset string is escaped (% | ; $ ` become %XX, \ becomes `: regexes are full of backslashes, which cost
+// Every dataset string is escaped (% | ; $ ` # become %XX, \ becomes `: regexes are full of backslashes, which cost
 // two bytes in a JSON string), so a separator or placeholder never comes from the data;
 // the strings are then JSON data written with .scriptSafe, as the rest of DATA. Identity is by exact bytes: two
 // spellings of é are two hosts, as they are for the page.
@@ -37,12 +39,12 @@ enum PageTable {
         let entities = EntityLines(tree: tree, trackers: trackers)
         var page = tree
         for key in ["trackers", "cnames", "entities", "displayNames"] { page[key] = nil }
-        page["hosts"] = .string(hostLines(trackers: trackers, aliases: pairs(tree["cnames"]),
-                                          entities: entities, categories: categories))
-        page["entities"] = .string(entities.text)
+        page["hosts"] = PageBlocks.keyed(hostLines(trackers: trackers, aliases: pairs(tree["cnames"]),
+                                                   entities: entities, categories: categories))
+        page["entities"] = PageBlocks.offset(entities.text)
         page["categories"] = .array(categories.map { .string($0) })
         page["entityRefs"] = .array(entities.named.map { [.string($0.name), .string(base36($0.offset))] })
-        if let allowlist = tree["allowlist"]?.arrayValue { page["allowlist"] = .string(allowlistLines(allowlist)) }
+        if let allowlist = tree["allowlist"]?.arrayValue { page["allowlist"] = .string(PageBlocks.deflate(allowlistLines(allowlist))) }
         return page
     }
 
@@ -55,12 +57,12 @@ enum PageTable {
     }
 
     static func hostLines(trackers: [(key: String, value: JSONValue)], aliases: [(key: String, value: JSONValue)],
-                          entities: EntityLines, categories: [String]) -> String {
+                          entities: EntityLines, categories: [String]) -> [(key: String, line: String)] {
         var byKey: [[UInt8]: (key: String, tracker: JSONObject?, target: String?)] = [:]
         for t in trackers { byKey[Array(t.key.utf8), default: (t.key, nil, nil)].tracker = t.value.objectValue ?? JSONObject() }
         for a in aliases { byKey[Array(a.key.utf8), default: (a.key, nil, nil)].target = a.value.stringValue }
         let categoryIndex = Dictionary(categories.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { a, _ in a })
-        var out = ""
+        var out: [(key: String, line: String)] = []
         for entry in byKey.values.sorted(by: { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }) {
             var fields = [escape(entry.key)]
             if let t = entry.tracker {
@@ -74,7 +76,7 @@ enum PageTable {
             }
             // The page reads a missing field as empty.
             while fields.count > 2, fields.last == "" { fields.removeLast() }
-            out += fields.joined(separator: ";") + "|"
+            out.append((entry.key, fields.joined(separator: ";") + "|"))
         }
         return out
     }
@@ -118,7 +120,7 @@ enum PageTable {
         return "=" + escape(text)
     }
 
-    /// `text` with % | ; $ ` written as %XX and \\ as ` (the page's `unesc`).
+    /// `text` with % | ; $ ` # written as %XX and \\ as ` (the page's `unesc`).
     static func escape(_ text: String) -> String {
         var out = String.UnicodeScalarView()
         for s in text.unicodeScalars {
@@ -128,6 +130,7 @@ enum PageTable {
             case ";": out.append(contentsOf: "%3B".unicodeScalars)
             case "$": out.append(contentsOf: "%24".unicodeScalars)
             case "`": out.append(contentsOf: "%60".unicodeScalars)
+            case "#": out.append(contentsOf: "%23".unicodeScalars)  // PageBlocks' copy marker
             // A backslash costs two bytes in the JSON string and regexes are full of them.
             case "\\": out.append("`")
             default: out.append(s)

@@ -1,6 +1,7 @@
 """What a surrogates.js costs, field by field: bytes in the file (the DATA literal is JSON, so a field's share is
 its JSON text, escapes included). The tables (PageTable.swift) are split into their fields: host keys, each
-tracker field, rules by kind, entity names, display names and domains, allowlist regexes and sites.
+tracker field, rules by kind, entity names, display names and domains, allowlist regexes and sites, as decoded (the
+tables are compressed in blocks, PageBlocks.swift: each table's bytes in the bundle and its decoded size come first).
 
 usage: bundle_sizes.py BUNDLE.js
 """
@@ -19,6 +20,30 @@ def data_of(source):
     end = source.index("\n", start)
     line = source[start:end]
     return json.loads(line[:line.rindex(", [")]), start, end
+
+
+DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
+
+
+def inflate(text):
+    """PageScript.js's inflate: "#" + 3 digits copies 5-68 characters from 1-4,095 back."""
+    out, i = [], 0
+    while i < len(text):
+        if text[i] != "#":
+            out.append(text[i])
+            i += 1
+            continue
+        distance = DIGITS.index(text[i + 1]) * 64 + DIGITS.index(text[i + 2])
+        for _ in range(DIGITS.index(text[i + 3]) + 5):
+            out.append(out[-distance])
+        i += 4
+    return "".join(out)
+
+
+def table_text(value):
+    """A table's decoded text (PageBlocks: {blocks, ...} or one compressed string) and its bytes in the bundle."""
+    blocks = value["blocks"] if isinstance(value, dict) else [value]
+    return "".join(inflate(b) for b in blocks), len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
 
 
 def table_fields(text, names):
@@ -48,6 +73,10 @@ def main(argv):
             ("surrogate functions", len(source[end:].encode("utf-8")))]
     for key in sorted(data):
         value = data[key]
+        if key in ("hosts", "entities", "allowlist"):
+            text, size = table_text(value)
+            rows.append(("%s: in the bundle (compressed %d -> %d)" % (key, jlen(text), size), size))
+            value = text
         if key == "hosts":
             n, fields = table_fields(value, ["key", "flags", "owner", "category", "site", "cname", "rules"])
             for f, size in fields.items():
@@ -63,9 +92,14 @@ def main(argv):
         else:
             rows.append((key, len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))))
     print("%s: %d bytes" % (argv[0], total))
-    for name, size in rows:
+    in_bundle = [(n, s) for n, s in rows if ":" not in n or "in the bundle" in n]
+    for name, size in in_bundle:
         print("  %-62s %8d  %5.1f%%" % (name, size, 100.0 * size / total))
-    print("  %-62s %8d" % ("(DATA keys and punctuation)", total - sum(s for _, s in rows)))
+    print("  %-62s %8d" % ("(DATA keys and punctuation)", total - sum(s for _, s in in_bundle)))
+    print("  the tables decoded, field by field (JSON bytes as if uncompressed):")
+    for name, size in rows:
+        if (name, size) not in in_bundle:
+            print("    %-60s %8d" % (name, size))
     return 0
 
 

@@ -4,6 +4,15 @@
 // escaping `\`, `.` and `/` only (§2.2; other regex characters stay as they are, §2.8 P6).
 
 public enum TDSConventions {
+    /// The TDS's top-level keys the conversion reads. A key that is neither here nor in `descriptiveTopLevelKeys`
+    /// (today `cpm`, the cookie pop-up rules) is data radarblock leaves out: the decoder names it (a warning; an error
+    /// under --strict), so a release never drops part of its input silently. Converting a key adds it here.
+    public static let convertedTopLevelKeys: Set<String> = ["trackers", "entities", "domains", "cnames"]
+    /// Top-level keys that describe the file and carry no rules.
+    public static let descriptiveTopLevelKeys: Set<String> = ["readme", "_builtWith", "$comment"]
+    /// What marks a privacy configuration (a config given as --tds is named as such).
+    public static let configTopLevelKey = "features"
+
     /// Any scheme, one or more slashes: `^[^:]+://+`.
     public static let schemePrefix = "^[^:]+://+"
     /// `schemePrefix` then an optional run of subdomain labels: what TrackerRadarKit puts in front of a rule.

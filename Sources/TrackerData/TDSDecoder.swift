@@ -60,17 +60,29 @@ struct TDSDecoder {
             throw log.fatal(root, "expected a TDS object, found \(json.aTypeName)")
         }
         guard let trackersValue = top.member("trackers") else {
+            if top.member(TDSConventions.configTopLevelKey) != nil {
+                throw log.fatal(root, "this is a privacy configuration (it has \"features\"), not a tracker data set: give it as --config")
+            }
             throw log.fatal(root, "missing \"trackers\": not a tracker data set")
         }
         guard case .object(let trackersObject) = trackersValue else {
             throw log.fatal(root / "trackers", "expected an object, found \(trackersValue.aTypeName)")
         }
+        try reportUnconvertedKeys(top, at: root)
         var set = TrackerDataSet()
         set.trackers = try decodeTrackers(trackersObject, at: root / "trackers")
         set.entities = try decodeEntities(top, at: root)
         set.domains = try decodeDomainMap(top, "domains", at: root, required: true)
         set.cnames = try decodeCnames(top, at: root)
         return set
+    }
+
+    /// Top-level data the conversion does not read (TDSConventions.convertedTopLevelKeys), named once each.
+    mutating func reportUnconvertedKeys(_ top: JSONObject, at root: JSONPath) throws {
+        for key in top.keys where !TDSConventions.convertedTopLevelKeys.contains(key)
+            && !TDSConventions.descriptiveTopLevelKeys.contains(key) {
+            try log.report(root / key, "top-level key radarblock does not convert; its content is left out of the release")
+        }
     }
 
     // MARK: trackers

@@ -133,6 +133,7 @@ enum MatchCommand: Command {
             return ExitCode.success
         }
         guard let top = args.value("--top-url") else { throw UsageError("--url needs --top-url") }
+        for flag in ["--url", "--top-url", "--frame-url"] { try requireAbsoluteURL(args.value(flag), flag: flag) }
         // A bad option value is a usage error (exit 2), unlike a bad request line in a --requests file.
         if let type = args.value("--type"), ResourceTypeMapping.resourceType(type, mainFrameContext: true) == nil {
             throw UsageError("--type: unknown resource type \"\(type)\" (see the list in --help)")
@@ -154,6 +155,13 @@ enum MatchCommand: Command {
             throw InputError(e.message)
         }
         return ExitCode.success
+    }
+
+    /// A URL option must be what a page could load: an absolute URL WebKit's parser accepts (a --requests line with
+    /// such a URL is answered as WebKit would, with no actions; an option given by hand is a slip).
+    static func requireAbsoluteURL(_ value: String?, flag: String) throws {
+        guard let value, CanonicalURL.parse(value) == nil else { return }
+        throw UsageError("\(flag) \(quoted(value)) is not an absolute URL (e.g. https://example.com/)")
     }
 
     /// A list to match with, the name `--explain` gives it, and its provenance when known.

@@ -54,6 +54,8 @@ test-cli: build
 	Tests/cli/hostile-input.sh $(RELEASE_BIN)
 	Tests/cli/contract.sh $(RELEASE_BIN)
 	Tests/cli/wrong-inputs.sh $(RELEASE_BIN)
+	Tests/cli/match-answers.sh $(RELEASE_BIN)
+	Tests/cli/diff-report.sh $(RELEASE_BIN)
 
 # The optimization stage decides every request as the unoptimized list does (shared iOS data; 1M random requests).
 test-optimizer: build

@@ -159,13 +159,14 @@ public enum ReleaseBuilder {
             // The new release as a later diff reads it, from the files about to be published.
             let lists = try ReleaseLists.lists(of: products.manifest, files: .products(products.files))
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists)
+                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists,
+                                                     newFiles: .products(products.files))
             var json = try changes.json()
             if let change = costs?.1, case .object(var o) = json {
                 o["webkitCompileCost"] = change.jsonValue
                 json = .object(o)
             }
-            products.files.append((ReleaseFiles.changesMarkdown, Array((try changes.markdown() + (costs?.1.markdown ?? "")).utf8)))
+            products.files.append((ReleaseFiles.changesMarkdown, Array(try changes.markdown(compileCost: costs?.1).utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))

@@ -18,9 +18,15 @@ let commands: [Command.Type] = [
 ]
 
 func usage() -> String {
-    var s = "usage: radarblock <command> [options]\n\ncommands:\n"
+    var s = "usage: radarblock <command> [options]\n       radarblock help [COMMAND | --man | --completion bash|zsh]\n"
+        + "       radarblock --version\n\ncommands:\n"
     for c in commands { s += "  " + c.name.padding(toLength: 11, withPad: " ", startingAt: 0) + c.summary + "\n" }
-    s += "\nRun 'radarblock <command> --help' for a command's options.\n"
+    s += """
+
+    Run 'radarblock <command> --help' or 'radarblock help <command>' for a command's options,
+    'radarblock help --man' for the manual page, 'radarblock --version' for the versions.
+
+    """
     return s
 }
 
@@ -44,9 +50,9 @@ func main() -> Int32 {
         print(VersionInfo.text, terminator: "")
         return ExitCode.success
     }
-    guard let command = commands.first(where: { $0.name == name }) else {
-        Console.error("unknown command '\(name)'")
-        FileHandle.standardError.write(Data(usage().utf8))
+    let command: Command.Type
+    do { command = try HelpDocuments.command(named: name) } catch {
+        Console.error(String(describing: error))
         return ExitCode.usage
     }
     let rest = Array(args.dropFirst())
@@ -57,8 +63,8 @@ func main() -> Int32 {
     do {
         return try command.run(rest)
     } catch let e as UsageError {
-        Console.error(e.description)
-        FileHandle.standardError.write(Data("Run 'radarblock \(name) --help' for usage.\n".utf8))
+        // One line: what is wrong, and where the usage is.
+        Console.error(e.description + " (run 'radarblock \(name) --help' for usage)")
         return ExitCode.usage
     } catch {
         Console.error(String(describing: error))

@@ -110,7 +110,7 @@ extension DiffReport {
                 + (r.invalid > 0 ? "; \(r.invalid) invalid requests skipped" : ""))
         }
         details.append("WebKit rules: \(rules.added.count) added, \(rules.removed.count) removed")
-        details.append("WebKit compile cost: " + (compileCostLine ?? "not measured here (`radarblock build --previous` measures it)"))
+        details.append("WebKit compile cost: " + (compileCostLine ?? "not measured here (radarblock build --previous measures it)"))
         if let d = dataset {
             let scoreOnly = scoreOnlyTrackers.count
             details.append("trackers: \(d.trackersAdded.count) added, \(d.trackersRemoved.count) removed, "
@@ -152,7 +152,11 @@ extension DiffReport {
 
     /// The summary-first Markdown report; `.summary` stays within `ReportDetail.markdownLimit` characters.
     public func writeMarkdown(detail: ReportDetail, _ emit: ([UInt8]) throws -> Void) throws {
-        if isEmpty { return try emit(Array("## Rule-set changes\n\nNo differences.\n".utf8)) }
+        if isEmpty {
+            // The same release may still cost WebKit more to compile (another WebKit, another machine).
+            let cost = (compileCostLine.map { "\n- WebKit compile cost: " + escapeMarkdown($0) + "\n" } ?? "") + (compileCostMarkdown ?? "")
+            return try emit(Array(("## Rule-set changes\n\nNo differences.\n" + cost).utf8))
+        }
         let s = try flipSummary()
         // What follows the summary in the bounded form: a line on what was left out, and the way to it.
         var out = BoundedText(limit: ReportDetail.markdownLimit - 600)

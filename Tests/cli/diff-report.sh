@@ -6,19 +6,10 @@
 # usage: Tests/cli/diff-report.sh RADARBLOCK
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$here/../.."
-rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-shared=${SHARED:-$root/../shared}
-ddg="$shared/data/ddg"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$here/lib.sh"
-cd "$tmp"
+start_in_scratch "$1"
+need_ddg_data "the iOS diff"
 
-if [ ! -d "$ddg/tds" ]; then
-  echo "Tests/cli/diff-report.sh: SKIPPED: $ddg/tds not found (DuckDuckGo's data is not in the repository)"
-  exit 0
-fi
 config="$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json"
 
 check_pair() {

@@ -7,19 +7,9 @@
 # usage: Tests/cli/match-answers.sh RADARBLOCK
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-root="$here/../.."
-rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-shared=${SHARED:-$root/../shared}
-ddg="$shared/data/ddg"
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$here/lib.sh"
-cd "$tmp"
-
-if [ ! -d "$ddg/reference-tests" ] || [ ! -d "$ddg/tds" ]; then
-  echo "Tests/cli/match-answers.sh: SKIPPED: $ddg not found (DuckDuckGo's data is not in the repository)"
-  exit 0
-fi
+start_in_scratch "$1"
+need_ddg_data "the reference cases and the iOS corpus"
 
 # The 12 surrogate reference cases: redirect -> "surrogate <the TDS rule's surrogate>", block -> blocked, ignore -> allowed.
 ref="$ddg/reference-tests/tracker-radar-tests/TR-domain-matching"

@@ -7,11 +7,8 @@
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 data="$here/../../data"
-rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 source "$here/lib.sh"
-cd "$tmp"
+start_in_scratch "$1"
 
 # one_error NAME TEXT...: the last command printed exactly one error line, and it holds every TEXT.
 one_error() {

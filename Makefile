@@ -64,6 +64,7 @@ test-optimizer: build
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)
+	Tests/webkit/diff-html.sh $(RELEASE_BIN)
 
 dist: build
 	scripts/dist.sh $(RELEASE_BIN) $(DIST)

@@ -78,6 +78,7 @@ public enum ReleaseFiles {
     public static let surrogatesJS = "surrogates.js"
     public static let manifest = "manifest.json"
     public static let changesMarkdown = "changes.md"
+    public static let changesHTML = "changes.html"
     public static let changesJSON = "changes.json"
     /// Copies of the inputs, so that a later build can fall back to them and a diff can compare datasets.
     public static let inputTDS = "input-tds.json"
@@ -167,6 +168,7 @@ public enum ReleaseBuilder {
                 json = .object(o)
             }
             products.files.append((ReleaseFiles.changesMarkdown, Array(try changes.markdown(compileCost: costs?.1).utf8)))
+            products.files.append((ReleaseFiles.changesHTML, Array(try changes.html(compileCost: costs?.1).utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))

@@ -279,9 +279,18 @@ public struct ReleaseChanges {
 
     /// changes.md: the bounded summary, with WebKit's compile cost change in its verdict when it was measured.
     public func markdown(compileCost: CompileCostChange?) throws -> String {
+        try withCost(compileCost).markdown()
+    }
+
+    /// changes.html: the same as one self-contained page.
+    public func html(compileCost: CompileCostChange?) throws -> String {
+        try withCost(compileCost).html()
+    }
+
+    func withCost(_ compileCost: CompileCostChange?) -> DiffReport {
         var report = report
         report.compileCostLine = compileCost?.summaryLine
         report.compileCostMarkdown = compileCost?.markdown
-        return try report.markdown()
+        return report
     }
 }

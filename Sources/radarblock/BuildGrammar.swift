@@ -34,7 +34,8 @@ extension BuildCommand {
                                     output's sha256 and size, counts and compile figures, and `lists`: every rule
                                     list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists also
                                     ruleAction, entity, provenance)
-              changes.md, changes.json   with --previous: what changed since that release (see `radarblock diff`), and
+              changes.md, changes.json, changes.html   with --previous: what changed since that release (see
+                                    `radarblock diff`; changes.html is its --format html page), and
                                     WebKit's compile cost against the previous release's (below)
             """),
         .options("inputs", [

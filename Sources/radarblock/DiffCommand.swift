@@ -11,7 +11,7 @@ import StrictJSON
 struct DiffCommand: Command {
     static let name = "diff"
     static let summary = "compare two releases, TDS files or rule lists: trackers, rules, flipped requests"
-    static let grammar = CommandGrammar(forms: ["OLD NEW [--format text|markdown|json] [--requests FILE.jsonl] [--pages DIR] [--config FILE] [--mode faithful|ddg]",
+    static let grammar = CommandGrammar(forms: ["OLD NEW [--format text|markdown|json|html] [--requests FILE.jsonl] [--pages DIR] [--config FILE] [--mode faithful|ddg]",
                                                 "OLD NEW [--full | --max-flips N] [--save-corpus FILE] [-o OUT]"],
                                         positionals: ["OLD", "NEW"], positionalCount: 2...2, parts: [
         .text("""
@@ -31,7 +31,11 @@ struct DiffCommand: Command {
                       and rule, URLs its pattern matches and near misses, on first-party, same-entity and third-party sites.
         """),
         .options("options", [
-            OptionSpec("--format", value: "F", help: "text (default), markdown (for a pull request or release note), json (for machines)"),
+            OptionSpec("--format", value: "F", help: """
+                text (default), markdown (for a pull request or release note), json (for machines), html (one
+                self-contained page: the summary as charts, every flip in a table filtered by tracker, entity,
+                outcome and resource type; nothing is fetched)
+                """),
             OptionSpec("--requests", value: "FILE", help: "evaluate these requests instead of the derived corpus"),
             OptionSpec("--pages", value: "DIR", help: "evaluate the subresources of the saved pages in DIR (with --requests: both)"),
             OptionSpec("--config", value: "FILE", help: "privacy config used to convert a side given as a TDS file"),
@@ -70,7 +74,7 @@ struct DiffCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
         let format = args.value("--format") ?? "text"
-        guard ["text", "markdown", "json"].contains(format) else { throw UsageError("--format must be text, markdown or json") }
+        guard ["text", "markdown", "json", "html"].contains(format) else { throw UsageError("--format must be text, markdown, json or html") }
         let detail = try reportDetail(args)
         var options = DiffOptions()
         options.config = args.value("--config")
@@ -116,6 +120,7 @@ struct DiffCommand: Command {
                     try report.writeJSON { try writer.write($0) }
                     try writer.write([0x0A])
                 case "markdown": try report.writeMarkdown(detail: detail) { try writer.write($0) }
+                case "html": try report.writeHTML { try writer.write($0) }
                 default: try report.writeText(detail: detail) { try writer.write($0) }
                 }
             }

@@ -118,3 +118,17 @@ final class DiffReportJSONTests: XCTestCase {
         XCTAssertGreaterThan(try r.markdown(detail: .flips(100)).count, 2 * ReportDetail.markdownLimit, "--max-flips lists past the bound")
     }
 }
+
+final class HTMLReportTests: XCTestCase {
+    /// Dataset strings cannot close the data block, open a comment or add markup: in JSON data "<", ">" and "&"
+    /// are \u escapes; in the page's text they are entities.
+    func testHostileStringsStayData() throws {
+        let evil = "</script><!--<img src=x onerror=alert(1)>&"
+        var out: [UInt8] = []
+        DiffReport.writeScriptJSON(.array([.string(evil)]), into: &out)
+        let text = String(decoding: out, as: UTF8.self)
+        XCTAssertFalse(text.contains("<") || text.contains(">") || text.contains("&"), text)
+        XCTAssertEqual(try JSONParser.parse(out), .array([.string(evil)]), "the data reads back as the string")
+        XCTAssertEqual(DiffReport.escapeHTML(evil), "&lt;/script&gt;&lt;!--&lt;img src=x onerror=alert(1)&gt;&amp;")
+    }
+}

@@ -18,7 +18,7 @@ contains() { output | grep -qF -- "$2" || fail "$1: output lacks '$2': $(output 
 stderr_has() { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(head -c 600 "$tmp/err")"; }
 # finish: the summary line; the status is 0 only without failures.
 finish() {
-  echo "Tests/cli/$(basename "$0"): $cases cases, $failures failures"
+  echo "Tests/$(basename "$(dirname "$0")")/$(basename "$0"): $cases cases, $failures failures"
   [ "$failures" -eq 0 ]
 }
 # start_in_scratch RADARBLOCK: $rb (an absolute path), $tmp (a scratch directory removed at exit) and $root (the
@@ -34,7 +34,7 @@ start_in_scratch() {
 need_ddg_data() {
   ddg=${SHARED:-$root/../shared}/data/ddg
   if [ ! -d "$ddg/tds" ] || [ ! -d "$ddg/reference-tests" ]; then
-    echo "Tests/cli/$(basename "$0"): SKIPPED: $ddg not found ($1 needs DuckDuckGo's data, which is not in the repository)"
+    echo "Tests/$(basename "$(dirname "$0")")/$(basename "$0"): SKIPPED: $ddg not found ($1 needs DuckDuckGo's data, which is not in the repository)"
     exit 0
   fi
 }

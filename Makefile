@@ -57,9 +57,11 @@ test-cli: build
 	Tests/cli/match-answers.sh $(RELEASE_BIN)
 	Tests/cli/diff-report.sh $(RELEASE_BIN)
 
-# The optimization stage decides every request as the unoptimized list does (shared iOS data; 1M random requests).
+# The optimization stage decides every request as the unoptimized list does (shared iOS data; 1M random requests),
+# and the shared same-entity exemption as one exemption per tracker (v7 TDS, an entity of 1,000 domains).
 test-optimizer: build
-	@if [ -d "$(SHARED)/data/ddg/tds" ]; then python3 scripts/testing/check_optimizer_equivalence.py $(RELEASE_BIN) $(SHARED)/data/ddg; \
+	@if [ -d "$(SHARED)/data/ddg/tds" ]; then python3 scripts/testing/check_optimizer_equivalence.py $(RELEASE_BIN) $(SHARED)/data/ddg \
+	  && python3 scripts/testing/check_same_entity_equivalence.py $(RELEASE_BIN) $(SHARED)/data/ddg; \
 	else echo "test-optimizer: SKIPPED: $(SHARED)/data/ddg not found (the shared iOS data is not in the repository)"; fi
 
 test-webkit: build

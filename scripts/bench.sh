@@ -6,7 +6,9 @@
 #   - match throughput against the compiled iOS list: end to end (JSONL in, JSONL out) and in memory
 #     on one core (radarblock-bench);
 #   - the tracker report's overhead in real WebKit (scripts/bench-tracker-report.sh): time to `load` of a page
-#     with 500 subresources without a bundle, with surrogates.js and with --report-trackers (SKIP_TRACKER_BENCH=1);
+#     with 500 subresources and of a page with 20 iframes x 10 trackers, and the bundle's start-up, without a
+#     bundle, with surrogates.js (reporting), --no-report-trackers and the report before the lookup tables
+#     (RB_OLD_BIN, or rebuilt around Tests/js/legacy) (SKIP_TRACKER_BENCH=1);
 #   - WebKit's compile cost of the default (faithful) list, faithful --no-optimize (when the binary has it) and
 #     ddg on both shared iOS TDS, with and without the iOS config: in-process compile time (wall and CPU), peak
 #     memory over a one-rule list, WebKit's file size, 3 alternating runs, ratios to ddg
@@ -14,6 +16,8 @@
 #   - diff and match at scale (scripts/bench/diff_scale.py): the iOS release diff beside two plain match
 #     runs of its corpus, match on 1M issue-shaped requests with the .rbc load cost, and release diffs
 #     over 1M and 10M requests (wall, peak RSS, cost per request); SKIP_DIFF_SCALE_BENCH=1 skips it;
+#   - `radarblock attribution` on the iOS release, faithful and ddg (scripts/bench/attribution.py;
+#     SKIP_ATTRIBUTION_BENCH=1 skips it);
 #   - the radar-ingest benchmark (scripts/bench-radar.sh) when it exists.
 # The table and the goals of the issue are printed at the end; details are in $BENCH_DIR/results.json.
 #
@@ -55,6 +59,12 @@ fi
 # Diff and match at scale: the iOS release diff, 1M issue-shaped match requests, 1M and 10M-request diffs.
 if [ "${SKIP_DIFF_SCALE_BENCH:-0}" != 1 ]; then
   python3 "$here/bench/diff_scale.py" "$BIN" "$BENCH_DIR/diff-scale" || status=$?
+fi
+
+# The attributed ad-click attribution list, made on demand from the iOS release (issue 34: <= 100 ms).
+if [ "${SKIP_ATTRIBUTION_BENCH:-0}" != 1 ]; then
+  echo
+  python3 "$here/bench/attribution.py" "$BIN" "$BENCH_DIR/attribution" || status=$?
 fi
 
 if [ "${SKIP_HOSTILE_BENCH:-0}" != 1 ]; then

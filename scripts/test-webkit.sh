@@ -286,7 +286,8 @@ c = m.get("webkitCompileCost") or {}
 md = open(sys.argv[1] + "/changes.md").read()
 print("webkitCompileCost: WebKitGTK %s, %s s (%s s CPU), %s KiB, %s bytes" % (c.get("webkitVersion"), c.get("seconds"),
       c.get("cpuSeconds"), c.get("memoryKB"), c.get("bytes")))
-ok = c.get("webkitVersion") and c.get("cpuSeconds", 0) > 0 and c.get("bytes", 0) > 0 and [l["list"] for l in c["lists"]] == ["rules.json"]
+ok = c.get("webkitVersion") and c.get("cpuSeconds", 0) > 0 and c.get("memoryKB", 0) > 0 and c.get("bytes", 0) > 0 \
+    and [l["list"] for l in c["lists"]] == ["rules.json"]
 sys.exit(0 if ok and "## WebKit compile cost" in md else 1)
 PY
   # Three times the trackers: about three times WebKit's compile time; the build fails and current stays as it was.
@@ -298,6 +299,37 @@ PY
   [ $rc -eq 1 ] || { echo "expected exit 1, got $rc"; return 1; }
   grep -q "WebKit compile cost regression over --max-compile-regression 50%: compile time .* CPU" "$d/gate.err" || return 1
   [ "$before" = "$after" ] || { echo "the previous release was touched"; return 1; }
+  # Memory alone: a previous release whose recorded compile took far more CPU and next to no memory. The new
+  # release's real peak memory is over the limit, its CPU time under it, and the gate names memory only.
+  cp -r "$d/again" "$d/lean"
+  /usr/bin/python3 - "$d/lean/manifest.json" <<'PY' || return 1
+import json, sys
+m = json.load(open(sys.argv[1]))
+for cost in [m["webkitCompileCost"]] + m["webkitCompileCost"]["lists"]:
+    cost["cpuSeconds"], cost["memoryKB"] = cost["cpuSeconds"] * 100, 1
+json.dump(m, open(sys.argv[1], "w"))
+PY
+  rc=0
+  "$bin" build --tds "$d/tds-3x.json" --out "$d/hungrier" --previous "$d/lean" --max-compile-regression 50 > /dev/null 2> "$d/memory.err" || rc=$?
+  cat "$d/memory.err"
+  [ $rc -eq 1 ] || { echo "expected exit 1 on memory alone, got $rc"; return 1; }
+  grep -q "over --max-compile-regression 50%: peak memory 0.0 MiB -> [0-9.]* MiB (+[0-9]*%) against" "$d/memory.err" || return 1
+  [ ! -e "$d/hungrier" ] || { echo "a release over the memory limit was published"; return 1; }
+}
+
+shared_entity_exemption() {  # one exemption shared by an entity's trackers decides in WebKit as one per tracker does, and as match says
+  local f=$here/Tests/webkit/fixtures d=$tmp/shared-exemption form
+  mkdir -p "$d"
+  for form in shared per-tracker; do
+    local flag=""
+    [ "$form" = per-tracker ] && flag=--per-tracker-exemptions
+    "$bin" convert --tds "$f/shared-exemption-tds.json" --target "$target" $flag -o "$d/$form.json" --provenance "$d/$form-provenance.json" 2>/dev/null || return 1
+    "$check" reference "$d/$form.json" --tests "$f/shared-exemption-tests.json" --report "$d/$form-report.json" --expect-passed 13 | tail -1 || return 1
+    /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$d/$form.json" "$d/$form-report.json" || return 1
+  done
+  # The default list really shares the exemption, and only the per-tracker one names the entity's sites per tracker.
+  grep -q '"entity":"Rotating Network"' "$d/shared-provenance.json" || { echo "no shared exemption in the default list"; return 1; }
+  if grep -q '"entity":' "$d/per-tracker-provenance.json"; then echo "--per-tracker-exemptions shared an exemption"; return 1; fi
 }
 
 site_conditions_anchored() {  # faithful's anchored site conditions judge the page's host; WebKit's if-domain also a site named later in the URL
@@ -328,6 +360,21 @@ sys.exit(failed != ["the entity named in the query", "the exception'"'"'s site n
   /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$d/as-domains.json" "$d/as-domains-report.json"
 }
 
+ad_click_attribution() {  # issue 34: iOS TDS + config: default and attributed lists in WebKit, match agrees, report reason, feature off = no split
+  need_shared || return 77
+  /usr/bin/python3 "$here/scripts/testing/check_ad_click_attribution.py" "$bin" "$ddg/tds/ios-tds_v5_2025-06-17.json" \
+    "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" "$ddg/surrogates/surrogates.txt" "$seed" "$tmp/aca"
+}
+
+attribution_reference() {  # issue 34: the reference suite on a release's main list + ad-click attribution list: 134/134
+  need_shared || return 77
+  "$bin" build --target "$target" --tds "$ref/tracker_radar_reference.json" --config "$here/Tests/webkit/fixtures/attribution-reference-config.json" \
+    --out "$tmp/aca-ref" >/dev/null 2>&1 || return 1
+  grep -q 'third-party.site is not a tracker of the TDS; entry skipped' "$tmp/aca-ref/issues.txt" || { echo "issues.txt lacks the entry naming no tracker"; return 1; }
+  echo "main list alone: $("$check" reference "$tmp/aca-ref/rules.json" | tail -1)"
+  "$check" reference "$tmp/aca-ref/rules.json" --extra-rules "$tmp/aca-ref/attribution.json" --expect-passed 134 | tail -1
+}
+
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
 webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 23 lists, 120 s)
   /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
@@ -355,7 +402,10 @@ run "diff of the two shared iOS TDS releases, flips confirmed in WebKit" ios_dif
 run "every flip of the iOS diff: the engine's deciding rule is Explain's" ios_diff_deciding_rules
 run "optimizer: requests on joined host+in-url rules decided alike in WebKit before and after, as match says (seed $seed)" optimizer_in_webkit
 run "build --verify-webkit: WebKit compiles every list and the manifest records it" verify_webkit_build
+run "same-entity exemption shared by an entity's trackers: 13 cases in WebKit as with one per tracker, match agrees" shared_entity_exemption
 run "compile-cost gate: build --previous records WebKit's cost, --max-compile-regression refuses a list 3x as costly" compile_cost_gate
+run "ad-click attribution: iOS release, default and attributed lists in WebKit, match and the tracker report agree, disabled = unsplit (seed $seed)" ad_click_attribution
+run "ad-click attribution: DuckDuckGo's reference tests on the main list + the attribution list in WebKit" attribution_reference
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 

@@ -34,6 +34,8 @@ public struct BuildOptions: Sendable {
     public var mode: RuleBuildMode = .faithful
     /// Run the optimization stage (RuleListOptimizer); `--no-optimize` turns it off.
     public var optimize = true
+    /// Faithful mode's same-entity exemptions; `--per-tracker-exemptions` gives the encoding without a shared one.
+    public var sameEntity: SameEntityEncoding = .shared
     public var name = "tds"
     public var strict = false
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one (`--verify-webkit`).
@@ -47,8 +49,9 @@ public struct BuildOptions: Sendable {
     public var maxCompileRegression: Double? = nil
     /// Replace --out even when it is neither empty nor a radarblock release.
     public var force = false
-    /// surrogates.js also reports every tracker request (`radarblock:tracker`); manifest counts.trackerReport = 1.
-    public var reportTrackers = false
+    /// surrogates.js also reports every tracker request (`radarblock:tracker`, the default; --no-report-trackers
+    /// leaves it out); manifest counts.trackerReport = 1.
+    public var reportTrackers = true
     public var fetch = FetchOptions()
     /// Limits of the compiled automata; a rule whose own automaton is over them is dropped (and reported).
     public var budget = CompileBudget()
@@ -219,6 +222,7 @@ public enum ReleaseBuilder {
         guard (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name) else { return false }
         guard (previous.counts["trackerReport"] ?? 0) == (reportsTrackers(inputs, options) ? 1 : 0) else { return false }
         guard (previous.counts["optimized"] ?? 0) == (options.optimize ? 1 : 0) else { return false }
+        guard (previous.counts["perTrackerExemptions"] ?? 0) == (options.sameEntity == .perTracker ? 1 : 0) else { return false }
         let now: [String: String] = recordMap(inputs).mapValues(\.sha256)
         let then = previous.inputs.mapValues(\.sha256)
         return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
@@ -246,7 +250,9 @@ public enum ReleaseBuilder {
 
         progress("converting \(tds.trackers.count) trackers")
         let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode), if: options.optimize)
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode, sameEntity: options.sameEntity,
+                              splitAttribution: true),
+            if: options.optimize)
         if options.strict, let issue = built.issues.first { throw BuildError(component: "tds", reason: issue.description) }
         warnings += built.issues.map { "conversion: \($0)" }
         guard !built.rules.isEmpty else { throw BuildError(component: "tds", reason: "the conversion produced no rules") }
@@ -276,6 +282,8 @@ public enum ReleaseBuilder {
         try compileClickToLoadLists(built, dataset: dataset, parser: primaryParser, options: options, progress: progress,
                                     files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
         counts["clickToLoadLists"] = Double(built.clickToLoadLists.count)
+        try compileAttributionList(built, dataset: dataset, options: options, progress: progress,
+                                   files: &files, lists: &lists, listNames: &listNames, identifiers: &identifiers, counts: &counts)
 
         var verification: JSONValue? = nil
         if let verifier = options.webKitVerifier {
@@ -304,6 +312,7 @@ public enum ReleaseBuilder {
             counts["optimized"] = 1
             counts["optimizedAwayRules"] = Double(optimization.rulesIn - optimization.rulesOut)
         }
+        if options.sameEntity == .perTracker { counts["perTrackerExemptions"] = 1 }
         if primary.droppedRules > 0 { counts["rulesOverAutomatonBudget"] = Double(primary.droppedRules) }
 
         let manifest = Manifest(

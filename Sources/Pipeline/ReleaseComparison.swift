@@ -113,7 +113,7 @@ public enum ReleaseComparison {
             components["config.sha256"] = Digest_sha256(cb)
         }
         // The lists `build` would make (optimized): decisions are the same either way, deciding rules are not.
-        let built = RuleListOptimizer.optimize(RuleBuilder.build(tds: tds, config: config, unprotectedSites: nil, mode: options.mode)).0
+        let built = RuleListOptimizer.optimize(RuleBuilder.build(tds: tds, config: config, unprotectedSites: nil, mode: options.mode, splitAttribution: true)).0
         let json = CanonicalRuleWriter.bytes(built.rules)
         let list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
         var side = DiffSide(label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)
@@ -128,6 +128,14 @@ public enum ReleaseComparison {
             side.lists.append(compiled)
             side.provenance.append(ctl.provenance.map(\.jsonValue))
             side.listRecords.append(ListRecord(name: name, identifier: compiled.identifier, ruleAction: ctl.ruleAction, rules: ctl.rules))
+        }
+        // So does the ad-click attribution list (the app swaps it only while an attribution is active).
+        if let attribution = built.attributionList {
+            let json = CanonicalRuleWriter.bytes(attribution.rules)
+            let compiled = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: ReleaseFiles.attributionRules), embedSource: true))
+            side.lists.append(compiled)
+            side.provenance.append(attribution.provenance.map(\.jsonValue))
+            side.listRecords.append(ListRecord(name: ReleaseFiles.attributionRules, identifier: compiled.identifier, rules: attribution.rules))
         }
         return side
     }

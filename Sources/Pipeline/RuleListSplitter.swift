@@ -30,6 +30,9 @@ public enum RuleListSplitter {
             return PublicSuffixList.shared.registrableDomain(host) ?? host
         case .requestBlocklist:
             return p.tracker.map { "requestBlocklist/" + $0 }
+        case .adClickAttribution:
+            guard let host = p.cnameAlias ?? p.tracker else { return nil }
+            return PublicSuffixList.shared.registrableDomain(host) ?? host
         case .tempList, .userUnprotected, .allowlist, .topLevel, .featureState, .clickToLoad:
             return nil
         }

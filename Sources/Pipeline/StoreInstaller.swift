@@ -22,6 +22,8 @@ public struct StoreListRecord: Sendable, Equatable {
     /// The manifest's extra fields of click-to-load lists (ruleAction, entity), kept so apps can find them.
     public var ruleAction: String?
     public var entity: String?
+    /// The manifest's role of a list an app swaps at run time ("ad-click-attribution"), kept for the same reason.
+    public var role: String? = nil
     /// WebKit's compiled file size and the compile time, from the install that compiled the list.
     public var webkitBytes: Int
     public var compileSeconds: Double
@@ -33,6 +35,7 @@ public struct StoreListRecord: Sendable, Equatable {
         o["sha256"] = .string(sha256)
         if let ruleAction { o["ruleAction"] = .string(ruleAction) }
         if let entity { o["entity"] = .string(entity) }
+        if let role { o["role"] = .string(role) }
         o["webkitBytes"] = .number(Double(webkitBytes))
         o["compileSeconds"] = .number((compileSeconds * 1000).rounded() / 1000)
         return .object(o)
@@ -43,6 +46,7 @@ public struct StoreListRecord: Sendable, Equatable {
         self.init(identifier: id, rules: rules, sha256: json["sha256"]?.stringValue ?? "",
                   ruleAction: json["ruleAction"]?.stringValue, entity: json["entity"]?.stringValue,
                   webkitBytes: Int(json["webkitBytes"]?.numberValue ?? 0), compileSeconds: json["compileSeconds"]?.numberValue ?? 0)
+        role = json["role"]?.stringValue
     }
 
     init(identifier: String, rules: String, sha256: String, ruleAction: String?, entity: String?, webkitBytes: Int, compileSeconds: Double) {
@@ -258,8 +262,10 @@ public enum StoreInstaller {
             if let expected = manifest.outputs.first(where: { $0.name == rules })?.sha256, expected != sha {
                 throw StoreInstallError("\(dir)/\(rules): sha256 \(sha) differs from the manifest's \(expected) (outputs.\(rules)): the release is damaged")
             }
-            return StoreListRecord(identifier: id, rules: rules, sha256: sha, ruleAction: entry["ruleAction"]?.stringValue,
-                                   entity: entry["entity"]?.stringValue, webkitBytes: 0, compileSeconds: 0)
+            var record = StoreListRecord(identifier: id, rules: rules, sha256: sha, ruleAction: entry["ruleAction"]?.stringValue,
+                                         entity: entry["entity"]?.stringValue, webkitBytes: 0, compileSeconds: 0)
+            record.role = entry["role"]?.stringValue
+            return record
         }
         return (manifest.identifier, lists)
     }

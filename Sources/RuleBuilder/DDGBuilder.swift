@@ -23,6 +23,8 @@ struct DDGBuilder {
     let tds: TrackerDataSet
     let exceptions: ExceptionInputs
     var sink = RuleSink()
+    /// Rules put before a tracker's TDS rules (the attributed variant of the ad-click attribution list).
+    var firstRules: [String: [TrackerRule]] = [:]
 
     init(tds: TrackerDataSet, exceptions: ExceptionInputs) {
         self.tds = tds
@@ -58,8 +60,12 @@ struct DDGBuilder {
 
     mutating func trackerRules(_ tracker: Tracker, domain: String, loadTypes: [String], alias: String?) {
         let related = tracker.owner?.name.flatMap { tds.entities[$0] }?.domains.wildcards
+        let first = firstRules[tracker.domain] ?? []
         func origin(_ part: RuleProvenance.TrackerPart) -> RuleProvenance {
-            RuleProvenance(source: .tds, tracker: tracker.domain, part: part, cnameAlias: alias)
+            guard case .rule(let i) = part, !first.isEmpty else { return RuleProvenance(source: .tds, tracker: tracker.domain, part: part, cnameAlias: alias) }
+            return i < first.count
+                ? RuleProvenance(source: .adClickAttribution, tracker: tracker.domain, cnameAlias: alias, allowlistRule: first[i].rule)
+                : RuleProvenance(source: .tds, tracker: tracker.domain, part: .rule(i - first.count), cnameAlias: alias)
         }
 
         if tracker.defaultAction == .block {
@@ -72,17 +78,17 @@ struct DDGBuilder {
 
         var groups: [[(ContentRule, Int)]] = []
         let splitOff = Set(exceptions.clickToLoadActions.map(\.ruleAction))
-        for (index, rule) in tracker.rules.enumerated() {
+        for (index, rule) in (first + tracker.rules).enumerated() {
             // TrackerRadarKit's click-to-load split: a supported action's rules live in its own list only.
             if let a = rule.action, splitOff.contains(a.rawValue) { continue }
             if case .blockCTL(let name)? = rule.action, name != "fb" {
                 if alias == nil {
-                    sink.issues.append(.tdsRule(.ignoredInput, tracker: tracker.domain, index: index, field: "action",
+                    sink.issues.append(.tdsRule(.ignoredInput, tracker: tracker.domain, index: index - first.count, field: "action",
                                                 "action \"\(rule.action!.rawValue)\" is unknown to TrackerRadarKit, which drops the rule"))
                 }
                 continue
             }
-            if alias == nil { reportUnmappedTypes(rule, tracker: tracker.domain, index: index) }
+            if alias == nil { reportUnmappedTypes(rule, tracker: tracker.domain, index: index - first.count) }
             groups.append(ruleGroup(rule, tracker: tracker, related: related, loadTypes: loadTypes).map { ($0, index) })
         }
         // Larger groups first; Swift's sort is stable, so equal sizes keep TDS order (as in TrackerRadarKit).

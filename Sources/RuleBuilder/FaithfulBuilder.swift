@@ -10,7 +10,10 @@
 //      Rules whose options do not match simply do not fire, so evaluation falls through to the later TDS rules
 //      (emitted earlier), exactly like the TDS. Exceptions apply only together with their own rule's options.
 //   3. the same-entity exemption: ignore-previous{host in scope, if-domain *entity domains}, less the entity's sites
-//      that are the tracker's own site (load-type third-party already exempts those).
+//      that are the tracker's own site (load-type third-party already exempts those). One entity, the one whose
+//      exemptions would cost the most, shares a single exemption instead (SharedEntityExemption.swift): its
+//      trackers come first in the list, followed by ignore-previous{.*, if-domain *entity domains}, so that its
+//      size grows with trackers + sites rather than trackers x sites.
 // Every tracker rule carries load-type third-party (the TDS only judges third-party requests). CNAME aliases follow
 // the trackers: exact alias host, evaluated with the cloaked target's tracker, its rules rewritten to match the
 // alias URL (HostFilters.swift), any load type (a cloaked tracker is usually first party by its URL). An alias that
@@ -28,8 +31,13 @@ struct FaithfulBuilder {
     let tds: TrackerDataSet
     let exceptions: ExceptionInputs
     var sink = RuleSink()
+    /// Trackers that live in another list (the ad-click attribution list): left out here, with their CNAME aliases.
+    var excluded: Set<String> = []
+    /// The attributed variant's first rules: for a vendor site, the conversion hosts per tracker (AdClickAttributionRules.swift).
+    var attribution: AttributedHosts? = nil
     private var translations: [String: Result<RegexTranslation, Unexpressible>] = [:]
-    private let entityDomains: [String: [String]]
+    let entityDomains: [String: [String]]
+    var sameEntity: SameEntityEncoding = .shared
 
     static let thirdParty = ["third-party"]
 
@@ -53,7 +61,13 @@ struct FaithfulBuilder {
 
     func build() -> RuleBuildResult {
         var b = self
-        for domain in sortedTrackerDomains(tds) {
+        let shared = sameEntity == .shared ? sharedExemption() : nil
+        if let shared { b.emitSharedEntity(shared) }
+        for domain in sortedTrackerDomains(tds) where shared?.trackerSet.contains(domain) != true {
+            if excluded.contains(domain) {
+                b.emitExcludedReset(domain)
+                continue
+            }
             b.emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil)
         }
         for alias in tds.cnames.keys.sorted(by: byteOrder) {
@@ -63,7 +77,7 @@ struct FaithfulBuilder {
                     message: "alias is itself under tracker \(own.domain), whose rules decide for it; the TDS never uncloaks it to \(target)"))
                 continue
             }
-            guard let tracker = tds.findTracker(forHost: target) else { continue }
+            guard let tracker = tds.findTracker(forHost: target), !excluded.contains(tracker.domain) else { continue }
             b.emitTracker(tracker, scope: .alias(alias, target: target), alias: alias)
         }
         if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, into: &b.sink) }
@@ -138,7 +152,10 @@ struct FaithfulBuilder {
 
     // MARK: trackers
 
-    private mutating func emitTracker(_ tracker: Tracker, scope: HostScope, alias: String?) {
+    /// Emits the tracker's rules; `exemption` false leaves out its same-entity exemption (a shared one follows).
+    /// Returns whether any of its rules blocks.
+    @discardableResult
+    mutating func emitTracker(_ tracker: Tracker, scope: HostScope, alias: String?, exemption: Bool = true) -> Bool {
         let load: [String]? = alias == nil ? Self.thirdParty : nil
         let domainFilter = scope.hostFilter
         let report = alias == nil
@@ -199,10 +216,13 @@ struct FaithfulBuilder {
             }
         }
 
-        if blocking, let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
+        if emitAttributedRules(tracker, scope: scope, load: load) { blocking = true }
+
+        if blocking, exemption, let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
             sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
                                   action: .ignorePreviousRules), origin(.entity, "same-entity"))
         }
+        return blocking
     }
 
     /// The sites the same-entity exemption of `tracker` must name: the entity's, less those whose pages are always
@@ -211,18 +231,18 @@ struct FaithfulBuilder {
     /// carries load-type third-party, so on those pages it could never fire: naming them only costs WebKit an
     /// ignore-previous-rules rule with its own condition (2,175 of them on the iOS TDS v5, a fifth of WebKit's
     /// compile time: docs/compile-cost.md). A CNAME alias's rules match any load type, so its list stays whole.
-    private func entitySites(_ entity: String, tracker: String, alias: String?) -> [String]? {
+    func entitySites(_ entity: String, tracker: String, alias: String?) -> [String]? {
         guard let domains = entityDomains[entity] else { return nil }
         let psl = PublicSuffixList.shared
         guard alias == nil, psl.isSiteStable(tracker), let site = psl.registrableDomain(tracker) else { return domains }
         return domains.filter { d in !(psl.isSiteStable(d) && psl.registrableDomain(d) == site) }
     }
 
-    private func hasParentTracker(_ domain: String) -> Bool {
+    func hasParentTracker(_ domain: String) -> Bool {
         Host.suffixes(of: domain).dropFirst().contains { tds.trackers[$0] != nil }
     }
 
-    private func trigger(_ filter: String, _ c: MatchCondition, _ load: [String]?) -> Trigger {
+    func trigger(_ filter: String, _ c: MatchCondition, _ load: [String]?) -> Trigger {
         Trigger(urlFilter: filter, resourceTypes: c.types.map(TDSResourceTypes.names), loadTypes: load,
                 condition: c.domains.map { .init(.ifDomain, $0.wildcards) })
     }
@@ -310,7 +330,7 @@ struct FaithfulBuilder {
 
     // MARK: exceptions
 
-    private mutating func emitExceptions() {
+    mutating func emitExceptions() {
         if !exceptions.tempList.isEmpty {
             sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.tempList).wildcards)),
                                   action: .ignorePreviousRules), RuleProvenance(source: .tempList))

@@ -28,7 +28,7 @@ enum OutputValidator {
             }
             // Only the site-wide exceptions are meant to match every URL; a tracker or allowlist rule that does is a
             // dataset error that would block (or allow) everything.
-            if status == .matchesEverything, origin.source == .tds || origin.source == .allowlist {
+            if status == .matchesEverything, origin.source == .tds || origin.source == .allowlist, !origin.isSharedEntityExemption {
                 result.issues.append(issue(origin, mode, "url-filter \(JSONWriter.string(.string(rule.trigger.urlFilter))) matches every URL; rule left out"))
                 continue
             }
@@ -100,6 +100,8 @@ enum OutputValidator {
             index = origin.allowlistIndex
         case .clickToLoad:
             location = .config(JSONPath.root / "features" / "clickToLoad")
+        case .adClickAttribution:
+            location = .config(JSONPath.root / "features" / "adClickAttribution")
         case .topLevel, .featureState:
             location = .output
         }

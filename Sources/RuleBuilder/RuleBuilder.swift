@@ -30,6 +30,9 @@ public struct RuleBuildResult: Sendable {
     /// One list per supported click-to-load rule action (config order), beside the main list: what the TDS
     /// blocks with that action. The main list does not block it, so dropping a list unblocks exactly that content.
     public var clickToLoadLists: [ClickToLoadList] = []
+    /// The ad-click attribution list when the config's feature is enabled and names a tracker: the trackers it
+    /// names, which the main list then leaves out (AdClickAttributionRules.swift).
+    public var attributionList: AttributionList? = nil
 
     public init(rules: [ContentRule] = [], provenance: [RuleProvenance] = [], issues: [ConversionIssue] = []) {
         self.rules = rules
@@ -62,20 +65,38 @@ public enum RuleBuilder {
     ///   - config: privacy configuration: the temp list (contentBlocking exceptions + unprotectedTemporary) and,
     ///     when its state is enabled, the tracker allowlist.
     ///   - unprotectedSites: the user's unprotected sites (exact hosts).
+    ///   - sameEntity: faithful mode's encoding of same-entity exemptions (SharedEntityExemption.swift).
     ///   - decodeIssues: the TDS decoder's issues. Rules it dropped shift the indices of the rules after them;
     ///     with the issues, provenance and conversion issues name each rule by its index in the TDS file.
+    ///   - splitAttribution: a release's lists (`build`): the trackers the config's adClickAttribution names go into
+    ///     `attributionList` and leave the main list. Otherwise (`convert`, one list) they stay in it.
     public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
-                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = []) -> RuleBuildResult {
+                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = [],
+                             sameEntity: SameEntityEncoding = .shared, splitAttribution: Bool = false) -> RuleBuildResult {
         if let config, !config.contentBlockingEnabled { return blockingNothing(config) }
         let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites, mode: mode)
+        let split = splitAttribution ? AttributionSplit.make(tds: tds, config: config, mode: mode) : nil
+        let moved = split?.moved ?? []
         var result: RuleBuildResult
         switch mode {
-        case .faithful: result = FaithfulBuilder(tds: tds, exceptions: exceptions).build()
-        case .ddg: result = DDGBuilder(tds: tds, exceptions: exceptions).build()
+        case .faithful:
+            var builder = FaithfulBuilder(tds: tds, exceptions: exceptions)
+            builder.sameEntity = sameEntity
+            builder.excluded = moved
+            result = builder.build()
+        case .ddg: result = DDGBuilder(tds: moved.isEmpty ? tds : AttributionSplit.mainTDS(tds, moved: moved), exceptions: exceptions).build()
         }
         let indexMap = SourceIndexMap(decodeIssues: decodeIssues)
         OutputValidator.validate(&result, mode: mode)
         indexMap.apply(to: &result)
+        if let split {
+            result.issues += split.issues
+            if !moved.isEmpty {
+                let (list, issues) = attributionList(split, config: config, unprotectedSites: unprotectedSites, mode: mode, indexMap: indexMap)
+                result.attributionList = list
+                result.issues += issues
+            }
+        }
         // Both modes build click-to-load lists the same way (TrackerRadarKit's macOS split keeps whole trackers,
         // which cannot unblock one action of a tracker that has two).
         for (action, entity) in exceptions.clickToLoadActions {
@@ -199,6 +220,8 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         /// A click-to-load list's exemptions: the entity's own sites (role "first-party") and
         /// `clickToLoad.exceptions` (role "exception").
         case clickToLoad = "click-to-load"
+        /// The attributed variant's first rule of a tracker (its conversion host is `allowlistRule`).
+        case adClickAttribution = "ad-click-attribution"
     }
 
     /// What part of a tracker a TDS rule was built from.
@@ -231,12 +254,14 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     public var role: String?
     /// For CNAME copies: the alias (cloaking) host.
     public var cnameAlias: String?
+    /// For an exemption shared by an entity's trackers: the entity's name.
+    public var entity: String?
     /// For allowlist rules: the index within the tracker's allowlist rules, and the rule string.
     public var allowlistIndex: Int?
     public var allowlistRule: String?
 
     public init(source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
-                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil) {
+                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil) {
         self.source = source
         self.tracker = tracker
         self.part = part
@@ -244,6 +269,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         self.cnameAlias = cnameAlias
         self.allowlistIndex = allowlistIndex
         self.allowlistRule = allowlistRule
+        self.entity = entity
     }
 
     /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.
@@ -254,6 +280,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         if let part { o["rule"] = part.jsonValue }
         if let role { o["role"] = .string(role) }
         if let cnameAlias { o["cname"] = .string(cnameAlias) }
+        if let entity { o["entity"] = .string(entity) }
         if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
         if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
         if source == .requestBlocklist, let tracker, let allowlistIndex { o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)") }
@@ -261,6 +288,10 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String { JSONWriter.string(jsonValue) }
+
+    /// The exemption an entity's trackers share (SharedEntityExemption.swift): a TDS rule of no one tracker, meant
+    /// to match every URL on the entity's sites.
+    public var isSharedEntityExemption: Bool { source == .tds && part == .entity && tracker == nil && entity != nil }
 
     /// A provenance file: a JSON array parallel to the rules, one object per line.
     public static func listBytes(_ provenance: [RuleProvenance]) -> [UInt8] {

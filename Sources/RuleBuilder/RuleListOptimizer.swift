@@ -33,7 +33,7 @@ public enum RuleListOptimizer {
     public static func optimize(_ result: RuleBuildResult, if enabled: Bool) -> (RuleBuildResult, OptimizationReport) {
         guard enabled else {
             var report = OptimizationReport()
-            report.rulesIn = result.rules.count + result.clickToLoadLists.reduce(0) { $0 + $1.rules.count }
+            report.rulesIn = result.rules.count + result.clickToLoadLists.reduce(0) { $0 + $1.rules.count } + (result.attributionList?.rules.count ?? 0)
             report.rulesOut = report.rulesIn
             return (result, report)
         }
@@ -49,6 +49,9 @@ public enum RuleListOptimizer {
             let list = out.clickToLoadLists[i]
             (out.clickToLoadLists[i].rules, out.clickToLoadLists[i].provenance) =
                 optimize(rules: list.rules, provenance: list.provenance, report: &report)
+        }
+        if let list = out.attributionList {
+            (out.attributionList!.rules, out.attributionList!.provenance) = optimize(rules: list.rules, provenance: list.provenance, report: &report)
         }
         return (out, report)
     }

@@ -15,7 +15,8 @@
 // names: each tracker's `category`, the entities' display names, and the request blocklist's rules.
 //
 // Dataset-keyed maps are arrays of [key, value] pairs: an object literal would give a key such as
-// "__proto__" a meaning. Everything is written by JSONWriter with .scriptSafe and sorted keys.
+// "__proto__" a meaning. This is what the page reads; PageTable lays its trackers, aliases, entities and
+// allowlist out as the lookup tables the bundle carries, and JSONWriter writes it with .scriptSafe and sorted keys.
 
 import Domains
 import StrictJSON
@@ -139,6 +140,7 @@ struct PageData {
                 root["allowlist"] = .array(entries)
             }
         }
+        if let attribution = adClickAttributionJSON(config, tds: tds, carried: full) { root["adClickAttribution"] = attribution }
         if report, let blocklist = config?.requestBlocklist, blocklist.enabled, !blocklist.rules.isEmpty {
             root["requestBlocklist"] = .array(blocklist.rules.map(blocklistJSON(exceptions: blocklist.exceptions)))
         }

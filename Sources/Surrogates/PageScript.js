@@ -34,7 +34,7 @@
 //   `{url, name, tracker, pageUrl, blocked, executed, error}`, one per script element a surrogate was
 //   applied to, dispatched when the element's fate is known. `executed` is false when the same surrogate
 //   already ran in this document (each runs at most once per document).
-// - Tracker report (bundles built with --report-trackers, which carry every tracker): a CustomEvent
+// - Tracker report (every bundle unless built with --no-report-trackers; it then carries every tracker): a CustomEvent
 //   `radarblock:tracker` on `window`, detail {url, pageUrl, tracker, entity, displayName, category,
 //   blocked, reason, surrogate}, once per distinct tracker URL a document requests. `blocked` is the rule
 //   list's decision as the matcher computes it (the page cannot see a block for every kind of load), and
@@ -42,6 +42,10 @@
 //   document start, added later, src/href/data changed), fetch and XMLHttpRequest (wrapped: the only
 //   page-visible change), and Resource Timing for what the platform reports there (CSS-initiated loads,
 //   beacons, preloads). Nothing is installed when contentBlocking is disabled.
+// - Start-up does not grow with the TDS: trackers, aliases and entities are strings laid out by the build
+//   (PageTable.swift) that a lookup searches (binary search) and decodes one host at a time, keeping what it
+//   decoded for the document; regexes are compiled at their first test and the allowlist is read at the first
+//   request that needs it.
 (function (DATA, surrogateFunctions) {
   "use strict";
   var EVENT_NAME = "radarblock:surrogate";
@@ -75,15 +79,134 @@
     return m;
   }
 
-  // The value for the longest suffix of host that is a key of map, as {key, value}.
-  function lookup(map, host) {
+  // The value for the longest suffix of host that has one (get returns null for none), as {key, value}.
+  function lookup(get, host) {
     var h = host;
     for (;;) {
-      if (map.has(h)) return { key: h, value: map.get(h) };
+      var value = get(h);
+      if (value !== null) return { key: h, value: value };
       var dot = h.indexOf(".");
       if (dot < 0 || dot === h.length - 1) return null;
       h = h.slice(dot + 1);
     }
+  }
+
+  // The tables PageTable.swift lays out (see there for the format): the page reads one line when it
+  // needs it (binary search in a sorted string), decodes it once and keeps it, and never indexes the rest.
+  var ESCAPE = /%([0-9A-F]{2})/g, BACKSLASH = /`/g;
+  function unescapeOne(match, hex) { return String.fromCharCode(parseInt(hex, 16)); }
+  function unesc(text) {
+    if (text.indexOf("`") >= 0) text = text.replace(BACKSLASH, "\\");
+    return text.indexOf("%") < 0 ? text : text.replace(ESCAPE, unescapeOne);
+  }
+  // A field of an entity shape: "$" stands for the host of the tracker that owns it.
+  function unescBound(text, host) {
+    if (host === null) return unesc(text);
+    var parts = text.split("$");
+    for (var i = 0; i < parts.length; i++) parts[i] = unesc(parts[i]);
+    return parts.join(host);
+  }
+  function keyOf(line) {
+    var end = line.indexOf(";");
+    return unesc(end < 0 ? line : line.slice(0, end));
+  }
+
+  // The line of `table` (sorted "|"-terminated lines, each "key;...") whose key is `key`, or null.
+  function findLine(table, key) {
+    var lo = 0, hi = table.length;
+    while (lo < hi) {
+      var mid = (lo + hi) >>> 1;
+      var start = mid === 0 ? 0 : table.lastIndexOf("|", mid - 1) + 1;
+      var end = table.indexOf("|", start);
+      var line = table.slice(start, end), k = keyOf(line);
+      if (k === key) return line;
+      if (k < key) lo = end + 1; else hi = start;
+    }
+    return null;
+  }
+
+  // PageTable.allowlistLines: [{regex, domains?}].
+  function decodeAllowlist(text) {
+    var entries = [];
+    for (var start = 0; start < text.length; start = text.indexOf("|", start) + 1) {
+      var f = text.slice(start, text.indexOf("|", start)).split(";");
+      var e = { regex: f[0].charAt(0) === "~" ? SUBDOMAIN_PREFIX + unesc(f[0].slice(1)) : unesc(f[0].slice(1)) };
+      if (f.length > 1) { e.domains = []; for (var i = 2; i < f.length; i++) e.domains.push(unesc(f[i])); }
+      entries.push(e);
+    }
+    return entries;
+  }
+
+  function createTables(data) {
+    var hosts = data.hosts || "", entityText = data.entities || "", categories = data.categories || [];
+    var byHost = new MapCtor(), byRef = new MapCtor();
+
+    function entityAt(ref, host) {
+      var cacheKey = host === null ? ref : ref + ";" + host;
+      if (byRef.has(cacheKey)) return byRef.get(cacheKey);
+      var offset = parseInt(ref, 36);
+      var fields = entityText.slice(offset, entityText.indexOf("|", offset)).split(";");
+      var name = unescBound(fields[0], host);
+      var domains = [];
+      for (var i = 2; i < fields.length; i++) domains.push(unescBound(fields[i], host));
+      var e = { name: name, displayName: fields[1] === "" ? name : unescBound(fields[1].slice(1), host), domains: domains };
+      byRef.set(cacheKey, e);
+      return e;
+    }
+
+    function decodeRule(field, key) {
+      var kind = field.charAt(0);
+      if (kind === "~") return { rule: key.split(".").join("\\.") + unesc(field.slice(1)) };
+      if (kind === "=") return { rule: unesc(field.slice(1)) };
+      var a = JSON.parse(unesc(field)), r = { rule: a[0] };
+      if (a[1] !== null) r.surrogate = a[1];
+      if (a[2] !== null) r.action = a[2];
+      if (a[3] !== null) r.options = a[3];
+      if (a[4] !== null) r.exceptions = a[4];
+      return r;
+    }
+
+    // key;flags;owner;category;site;cname;rule...
+    function decodeLine(line) {
+      var f = line.split(";");
+      while (f.length < 6) f.push("");
+      var key = unesc(f[0]), flags = f[1], tracker = null;
+      if (flags === "s") tracker = {};
+      else if (flags !== "") {
+        tracker = { rules: [] };
+        if (flags.charAt(0) === "b") tracker["default"] = "block";
+        else if (flags.charAt(0) === "i") tracker["default"] = "ignore";
+        if (flags.indexOf("p") > 0) tracker.publicSuffix = true;
+        if (f[2] !== "") tracker.entity = f[2].charAt(0) === "*" ? entityAt(f[2].slice(1), key) : entityAt(f[2], null);
+        if (f[3] !== "") tracker.category = categories[parseInt(f[3], 36)];
+        if (f[4] !== "") tracker.site = unesc(f[4].slice(1));
+        for (var i = 6; i < f.length; i++) tracker.rules.push(decodeRule(f[i], key));
+      }
+      return { key: key, tracker: tracker, cname: f[5] === "" ? null : unesc(f[5].slice(1)) };
+    }
+
+    function host(key) {
+      if (!byHost.has(key)) {
+        var line = findLine(hosts, key);
+        byHost.set(key, line === null ? null : decodeLine(line));
+      }
+      return byHost.get(key);
+    }
+
+    var entityRefs = pairsToMap(data.entityRefs);
+    return {
+      tracker: function (key) { var h = host(key); return h === null ? null : h.tracker; },
+      cname: function (key) { var h = host(key); return h === null ? null : h.cname; },
+      entityNamed: function (name) { return entityRefs.has(name) ? entityAt(entityRefs.get(name), null) : null; },
+      // Every line, decoded (for the tests: the page itself never walks the table).
+      all: function () {
+        var out = [];
+        for (var start = 0; start < hosts.length; start = hosts.indexOf("|", start) + 1) {
+          out.push(decodeLine(hosts.slice(start, hosts.indexOf("|", start))));
+        }
+        return out;
+      }
+    };
   }
 
   function parseURL(url, base) {
@@ -110,18 +233,17 @@
   }
 
   function createMatcher(data) {
-    var trackers = pairsToMap(data.trackers);
-    var entities = pairsToMap(data.entities);
-    var displayNames = pairsToMap(data.displayNames);
-    var cnames = pairsToMap(data.cnames);
+    var tables = createTables(data);
     var tempUnprotected = data.tempUnprotected || [];
     var unprotectedSites = data.unprotectedSites || [];
     var ctl = data.clickToLoad || {};
     var ctlEntity = pairsToMap(ctl.supported);
     var ctlExceptions = ctl.exceptions || [];
-    var allowlist = data.allowlist || [];
+    var allowlist = null, allowByHost, allowAlways;
     var blocklist = data.requestBlocklist || [];
     var compiled = new MapCtor();
+    // Ad-click attribution: [tracker, conversion host] pairs, and the vendor site of the tab's active attribution.
+    var attribution = { pairs: data.adClickAttribution || [], vendor: null };
 
     function regexFor(source, flags) {
       var key = flags + source;
@@ -153,12 +275,17 @@
     // The allowlist indexed by the host its regex names: `^[^:]+://+([^:/]+\.)?` + host can only match a
     // request to that host or a subdomain of it, so a request tests the entries of its host's suffixes (and
     // those whose host part is not a plain name), not all of them: the iOS config has hundreds.
-    var allowByHost = new MapCtor(), allowAlways = [];
-    for (var a = 0; a < allowlist.length; a++) {
-      var named = allowlistHost(allowlist[a].regex);
-      if (named === null) { allowAlways.push(allowlist[a]); continue; }
-      if (!allowByHost.has(named)) allowByHost.set(named, []);
-      allowByHost.get(named).push(allowlist[a]);
+    // Decoded and indexed at the first request that needs it, not at start-up.
+    function loadAllowlist() {
+      allowlist = decodeAllowlist(data.allowlist || "");
+      allowByHost = new MapCtor();
+      allowAlways = [];
+      for (var a = 0; a < allowlist.length; a++) {
+        var named = allowlistHost(allowlist[a].regex);
+        if (named === null) { allowAlways.push(allowlist[a]); continue; }
+        if (!allowByHost.has(named)) allowByHost.set(named, []);
+        allowByHost.get(named).push(allowlist[a]);
+      }
     }
 
     function allowlistHost(regex) {
@@ -179,6 +306,7 @@
     }
 
     function isAllowlisted(req, pageHost) {
+      if (allowlist === null) loadAllowlist();
       // userinfo lets the regex's subdomain part run past the host: test every entry then.
       if (req.userinfo) return allowMatches(allowlist, req.href, pageHost);
       if (allowMatches(allowAlways, req.href, pageHost)) return true;
@@ -210,8 +338,8 @@
       if (!ctlEntity.has(action)) return "click-to-load";
       if (unblocked && unblocked.has(action)) return "click-to-load";
       if (pageHost && underAny(pageHost, ctlExceptions)) return "click-to-load";
-      var own = entities.has(ctlEntity.get(action)) ? entities.get(ctlEntity.get(action)) : null;
-      if (pageHost && own && underAny(pageHost, own)) return "first-party";
+      var own = tables.entityNamed(ctlEntity.get(action));
+      if (pageHost && own && underAny(pageHost, own.domains)) return "first-party";
       return null;
     }
 
@@ -224,14 +352,14 @@
       var req = parseURL(requestURL);
       if (!req) return null;
       pageHost = pageHost || "";
-      var hit = lookup(trackers, req.host);
+      var hit = lookup(tables.tracker, req.host);
       var matchHost = req.host, cloaked = false;
       if (!hit) {
         // Exactly the alias host, as the rule list's alias rules match it (WebKit blocks no subdomain of an
         // alias, whatever spec section 1.1 says about parents): the report must say what WebKit did.
-        if (cnames.has(req.host)) {
-          var target = cnames.get(req.host);
-          hit = lookup(trackers, target);
+        var target = tables.cname(req.host);
+        if (target !== null) {
+          hit = lookup(tables.tracker, target);
           if (hit) { matchHost = target; cloaked = true; }
         }
       }
@@ -262,11 +390,13 @@
 
     function decideTracker(hit, req, url, cloaked, pageHost, type, unblocked, result) {
       var t = hit.value;
-      var entityDomains = t.owner !== undefined && entities.has(t.owner) ? entities.get(t.owner) : null;
+      var entityDomains = t.entity !== undefined ? t.entity.domains : null;
       if (pageHost && entityDomains && underAny(pageHost, entityDomains)) return result("ignore", "first-party");
       if (pageHost && !cloaked && isSameOrSub(pageHost, siteOf(t, hit.key, req.host))) {
         return result("ignore", "first-party");
       }
+      var attributed = attributionDecision(hit.key, cloaked ? hostOf(url) : req.host, pageHost);
+      if (attributed) return result(attributed, "ad-click-attribution");
       var rules = t.rules || [];
       for (var i = 0; i < rules.length; i++) {
         var r = rules[i];
@@ -289,17 +419,29 @@
       return result(t["default"] === "block" ? "block" : "ignore", "default");
     }
 
+    // While an attribution is active, the attributed list's first rule of the tracker decides its conversion host
+    // (and subdomains): allowed on the vendor's site and its subdomains, blocked elsewhere. null otherwise.
+    function attributionDecision(tracker, host, pageHost) {
+      if (attribution.vendor === null) return null;
+      for (var i = 0; i < attribution.pairs.length; i++) {
+        var pair = attribution.pairs[i];
+        if (pair[0] !== tracker || !isSameOrSub(host, pair[1])) continue;
+        return pageHost && isSameOrSub(pageHost, attribution.vendor) ? "ignore" : "block";
+      }
+      return null;
+    }
+
     // The report for one request: null for a non-tracker, else the radarblock:tracker detail minus the
     // URLs (the caller adds them).
     function classify(requestURL, pageHost, type, unblocked) {
       var d = decideForHost(requestURL, pageHost, type, unblocked);
       if (!d) return null;
-      var t = d.tracker !== null ? trackers.get(d.tracker) : null;
-      var entity = t && t.owner !== undefined ? t.owner : null;
+      var t = d.tracker !== null ? tables.tracker(d.tracker) : null;
+      var owner = t && t.entity !== undefined ? t.entity : null;
       return {
         tracker: d.tracker,
-        entity: entity,
-        displayName: entity !== null && displayNames.has(entity) ? displayNames.get(entity) : entity,
+        entity: owner !== null ? owner.name : null,
+        displayName: owner !== null ? owner.displayName : null,
         category: t && t.category !== undefined ? t.category : null,
         blocked: d.action !== "ignore",
         reason: d.reason,
@@ -311,7 +453,13 @@
       decideForHost: decideForHost,
       decide: function (requestURL, pageURL, type, unblocked) { return decideForHost(requestURL, hostOf(pageURL), type, unblocked); },
       classifyForHost: classify,
-      classify: function (requestURL, pageURL, type, unblocked) { return classify(requestURL, hostOf(pageURL), type, unblocked); }
+      classify: function (requestURL, pageURL, type, unblocked) { return classify(requestURL, hostOf(pageURL), type, unblocked); },
+      attributedVendor: function () { return attribution.vendor; },
+      setAttributedVendor: function (site) {
+        var v = site === null || site === undefined ? "" : String(site).toLowerCase();
+        if (v.slice(0, 4) === "www.") v = v.slice(4);
+        attribution.vendor = v === "" ? null : v;
+      }
     };
   }
 
@@ -503,6 +651,19 @@
       }) });
     } catch (e) {}
 
+    // Ad-click attribution: the app names the vendor site of the tab's active attribution before the bundle runs
+    // (window.radarblockAttributedVendor = "shop.example") or later through
+    // window.radarblockAdClickAttribution.activate("shop.example") and .end(), in every frame. The same tab must
+    // then have the release's attributed list instead of its ad-click attribution list.
+    if (typeof win.radarblockAttributedVendor === "string") matcher.setAttributedVendor(win.radarblockAttributedVendor);
+    try {
+      Object.defineProperty(win, "radarblockAdClickAttribution", { value: Object.freeze({
+        activate: function (site) { matcher.setAttributedVendor(site); },
+        end: function () { matcher.setAttributedVendor(null); },
+        vendor: function () { return matcher.attributedVendor(); }
+      }) });
+    } catch (e) {}
+
     if (DATA.report && !DATA.contentBlockingDisabled) {
       try { installReport(win, matcher, pageHost, unblocked, dispatchEvent); } catch (e) {}
     }
@@ -592,7 +753,7 @@
     }).observe(doc, { childList: true, subtree: true });
   }
 
-  var api = { createMatcher: createMatcher, data: DATA, surrogateFunctions: surrogateFunctions, eventName: EVENT_NAME,
+  var api = { createMatcher: createMatcher, createTables: createTables, decodeAllowlist: decodeAllowlist, data: DATA, surrogateFunctions: surrogateFunctions, eventName: EVENT_NAME,
               trackerEventName: TRACKER_EVENT_NAME };
   if (typeof window === "object" && window !== null && window.document) {
     install(window);

@@ -30,7 +30,8 @@
 //   stay plain blocks) and the finished bundle is parsed once more, so the bundle always parses.
 //   No `new Function`/eval: pages with a strict CSP must still work.
 // - Size. Only the surrogates some TDS rule names are carried (others are reported as left out), and only
-//   the TDS subset that "redirect" decisions depend on (PageData.swift).
+//   the TDS subset that "redirect" decisions depend on (PageData.swift), or, with the tracker report (the
+//   default), every tracker in lookup tables (PageTable.swift; the figures are in docs/tracker-report.md).
 // - Missing surrogates: an error with --strict, else a warning and the rule is carried without its
 //   surrogate (it still takes part in first-match, as a plain block).
 
@@ -42,11 +43,11 @@ public struct SurrogateBundleOptions: Sendable {
     /// A surrogate referenced by the TDS but missing from surrogates.txt is an error (else a warning).
     public var strict: Bool
     public var scope: PageDataScope
-    /// Report every tracker request as a `radarblock:tracker` event; the bundle then carries every tracker
-    /// (scope .allTrackers) with entity display names and categories.
+    /// Report every tracker request as a `radarblock:tracker` event (the default); the bundle then carries every
+    /// tracker (scope .allTrackers) with entity display names and categories.
     public var reportTrackers: Bool
 
-    public init(strict: Bool = false, scope: PageDataScope = .surrogateTrackers, reportTrackers: Bool = false) {
+    public init(strict: Bool = false, scope: PageDataScope = .surrogateTrackers, reportTrackers: Bool = true) {
         self.strict = strict
         self.scope = reportTrackers ? .allTrackers : scope
         self.reportTrackers = reportTrackers
@@ -68,6 +69,8 @@ public struct SurrogateBundle: Sendable {
     public var cnameCount: Int
     public var entityCount: Int
     public var allowlistCount: Int
+    /// What the page reads (PageData), before PageTable lays it out as the bundle's DATA.
+    var pageData: JSONValue = .null
 
     public var bytes: [UInt8] { Array(script.utf8) }
 }
@@ -92,7 +95,7 @@ public enum SurrogateBundleError: Error, Sendable, Equatable, CustomStringConver
 public enum SurrogateBundleBuilder {
     /// The CustomEvent the bundle dispatches on `window` for every surrogate it applies.
     public static let eventName = "radarblock:surrogate"
-    /// The CustomEvent a --report-trackers bundle dispatches on `window` for every tracker request.
+    /// The CustomEvent a reporting bundle (the default) dispatches on `window` for every tracker request.
     public static let trackerEventName = "radarblock:tracker"
 
     /// - Parameters:
@@ -149,7 +152,8 @@ public enum SurrogateBundleBuilder {
 
         let data = PageData.build(tds: tds, config: config, unprotected: unprotected,
                                   available: referenced, scope: options.scope, report: options.reportTrackers)
-        let json = JSONWriter.string(data.json, options: [.sortedKeys, .scriptSafe])
+        let json = JSONWriter.string(.object(PageTable.layout(data.json.objectValue ?? JSONObject())),
+                                     options: [.sortedKeys, .scriptSafe])
 
         var script = "/* radarblock surrogates.js: \(names.count) surrogates, "
         script += "\(data.surrogateTrackerCount) surrogate trackers, \(data.cnameCount) CNAME aliases. Generated; do not edit.\n"
@@ -169,15 +173,17 @@ public enum SurrogateBundleBuilder {
                                      cnameCount: data.cnameCount, entityCount: data.entityCount,
                                      allowlistCount: data.allowlistCount)
         bundle.errors = errors
+        bundle.pageData = data.json
         return bundle
     }
 
-    /// PageScript.js as the bundle carries it: without its whole-line `//` comments (the bundle goes into every
-    /// page; the file has no multi-line strings or templates, so such a line is always a comment) and the final
-    /// newline.
+    /// PageScript.js as the bundle carries it: without its whole-line `//` comments, its indentation (the bundle
+    /// goes into every page; the file has no multi-line strings or templates, so such a line is always a comment
+    /// and leading spaces are never inside a string) and the final newline.
     static let runtime: String = {
         var lines = PageScript.source.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.drop(while: { $0 == " " }).hasPrefix("//") }[...]
+            .map { $0.drop(while: { $0 == " " }) }
+            .filter { !$0.hasPrefix("//") }[...]
         while let last = lines.last, last.isEmpty { lines = lines.dropLast() }
         return lines.joined(separator: "\n")
     }()

@@ -80,6 +80,12 @@ extension PrivacyConfig {
                 try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
             }
         }
+        if let v = features.member("adClickAttribution") {
+            let path = featuresPath / "adClickAttribution"
+            if case .object(let aca) = v { config.adClickAttribution = try decodeAdClickAttribution(aca, at: path, log: &log) } else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+            }
+        }
         return (config, log.issues)
     }
 

@@ -15,6 +15,7 @@ public struct PrivacyConfig: Sendable, Hashable {
     public var contentBlockingState: String?
     public var requestBlocklist: RequestBlocklist = RequestBlocklist()
     public var clickToLoad: ClickToLoad = ClickToLoad()
+    public var adClickAttribution: AdClickAttribution = AdClickAttribution()
     /// The whole config as parsed (object key order kept), for hashing and for features we do not model.
     public var raw: JSONValue
 

@@ -30,7 +30,7 @@ public struct WebKitCompileResult: Sendable, Equatable {
     public var bytes: Int
     /// Wall time from the save call to its completion callback (WebKit's parse + compile + file write).
     public var seconds: Double
-    /// Peak RSS of this process before the save and after it (getrusage high-water marks, KiB): WebKit
+    /// Peak RSS of this process before the save and after it (VmHWM high-water marks, KiB): WebKit
     /// compiles in-process, so the difference is what compiling cost on top of what was resident.
     public var rssBeforeKB: Int
     public var peakRSSKB: Int
@@ -289,10 +289,18 @@ final class WebKitLibrary: @unchecked Sendable {
         version = "\(major()).\(minor()).\(micro())"
     }
 
+    /// The high-water mark of this process's own address space (VmHWM). Not getrusage's ru_maxrss: Linux carries
+    /// that one over fork and exec, so a child started by a large process (`build --previous` measures each
+    /// list in one) would report its parent's size and never what WebKit needed.
     static func peakRSSKB() -> Int {
-        var usage = rusage()
-        getrusage(RUSAGE_SELF.rawValue, &usage)
-        return Int(usage.ru_maxrss)
+        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
+              let kb = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") else {
+            var usage = rusage()
+            getrusage(RUSAGE_SELF.rawValue, &usage)
+            return Int(usage.ru_maxrss)
+        }
+        return kb
     }
 
     static func cpuSeconds() -> Double {

@@ -28,8 +28,9 @@ struct BuildCommand: Command {
         options.fallback = args.value("--fallback")
         options.strict = args.has("--strict")
         options.force = args.has("--force")
-        options.reportTrackers = args.has("--report-trackers")
+        options.reportTrackers = try TrackerReportFlag.parse(args)
         options.optimize = !args.has("--no-optimize")
+        options.sameEntity = args.has("--per-tracker-exemptions") ? .perTracker : .shared
         if args.has("--verify-webkit") { options.webKitVerifier = WebKitEngine.verifier }
         try parseCompileCost(args, into: &options)
         options.budget = try BudgetOptions.parse(args)

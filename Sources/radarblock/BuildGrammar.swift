@@ -27,7 +27,11 @@ extension BuildCommand {
               provenance.json       where each rule of rules.json comes from
               surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
                                     that does not parse is dropped and reported in issues.txt, an error with --strict);
-                                    with --report-trackers it also reports every tracker request (see `surrogates --help`)
+                                    it also reports every tracker request unless --no-report-trackers (see `surrogates --help`)
+              attribution.json/.rbc/.provenance.json, attribution-tds.json
+                                    the ad-click attribution list (config adClickAttribution enabled and naming a tracker):
+                                    the trackers its allowlist names, which rules.json leaves out, and the TDS it is built
+                                    from; manifest role "ad-click-attribution". See `radarblock attribution --help`
               issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
               input-*.json/.txt     copies of the inputs, for fallbacks and diffs
               manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
@@ -55,10 +59,11 @@ extension BuildCommand {
         .options("options", [
             .output("the release directory to write (replaced as a whole), or a link to one", value: "DIR"),
             OptionSpec("--force", help: "replace DIR even when it is neither empty nor a radarblock release"),
-            OptionSpec("--report-trackers", help: """
-                surrogates.js dispatches radarblock:tracker for every tracker request (it then carries
-                every tracker: about 930 kB for the iOS TDS); the manifest says so (counts.trackerReport)
+            OptionSpec("--no-report-trackers", help: """
+                surrogates.js does not dispatch radarblock:tracker for every tracker request (by default
+                it does, and the manifest says so: counts.trackerReport)
                 """),
+            OptionSpec("--report-trackers", help: "accepted, and changes nothing (reporting is the default)"),
             OptionSpec("--previous", value: "DIR", help: """
                 the previous release: write changes.md / changes.json against it. When WebKitGTK is
                 installed, also measure what WebKit pays to compile the new release: every list an app
@@ -96,6 +101,10 @@ extension BuildCommand {
             OptionSpec("--no-optimize", help: """
                 skip the optimization stage (see `radarblock convert --help`); the manifest's
                 counts.optimized says which one a release had
+                """),
+            OptionSpec("--per-tracker-exemptions", help: """
+                one same-entity exemption per tracker, none shared (see `radarblock convert --help`);
+                counts.perTrackerExemptions = 1 in the manifest
                 """),
             OptionSpec("--name", value: "NAME", help: """
                 identifier name (default "tds")

@@ -10,7 +10,7 @@ struct ConvertCommand: Command {
     static let name = "convert"
     static let summary = "convert a TDS (+ config) into a WebKit content rule list"
     static let grammar = CommandGrammar(forms: ["--tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]",
-                                                "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [-o OUT]"], parts: [
+                                                "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [--per-tracker-exemptions] [-o OUT]"], parts: [
         .text("""
             Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
 
@@ -22,7 +22,9 @@ struct ConvertCommand: Command {
                                   and tracker allowlist override everything. Top-level documents and popups are never
                                   blocked. Site conditions judge the page's own host (anchored if-top-url /
                                   unless-top-url, not if-domain, which WebKit also applies to a site named later in
-                                  the page's URL).
+                                  the page's URL). The entity whose same-entity exemptions would name the most sites
+                              leads the list with one shared exemption, so that an entity with thousands of tracker
+                              domains costs trackers + sites conditions, not trackers x sites.
               ddg                 DuckDuckGo's TrackerRadarKit algorithm, rule for rule (only the order across trackers
                                   differs: TrackerRadarKit's is random, ours is sorted), with its known gaps. Rules WebKit
                                   would reject are repaired when exact, else left out, and reported.
@@ -51,6 +53,7 @@ struct ConvertCommand: Command {
                   {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
                   {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
                   {"source":"feature-state","role":"contentBlocking \"disabled\""}
+                  {"source":"tds","rule":"entity","role":"same-entity","entity":"E"}  the shared exemption
                 """#),
             OptionSpec("--strict", help: """
                 any problem (an input field the decoders would skip, a TDS rule WebKit cannot
@@ -60,6 +63,10 @@ struct ConvertCommand: Command {
                 skip the optimization stage. By default the list is rewritten into one WebKit decides
                 identically for every load but compiles with less work: a rule's host-form and in-URL-form
                 url-filters (adjacent, same action and conditions) become one filter matching their union
+                """),
+            OptionSpec("--per-tracker-exemptions", help: """
+                faithful mode: one same-entity exemption per tracker, none shared (the encoding before
+                the shared exemption: same decisions, larger list; for equivalence checks)
                 """),
             .output(#"output file, "-" for stdout (default); written atomically"#),
             .target("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)"),
@@ -85,7 +92,8 @@ struct ConvertCommand: Command {
         let (tds, tdsIssues, config, unprotected) = (inputs.tds, inputs.tdsIssues, inputs.config, inputs.unprotected)
 
         let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues),
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues,
+                              sameEntity: args.has("--per-tracker-exemptions") ? .perTracker : .shared),
             if: !args.has("--no-optimize"))
         let result = TargetEncoding.adapt(built, for: target)
 

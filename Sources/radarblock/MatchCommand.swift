@@ -13,7 +13,7 @@ import TrackerData
 enum MatchCommand: Command {
     static let name = "match"
     static let summary = "answer what WebKit does with loads, from rule lists (.json or .rbc)"
-    static let grammar = CommandGrammar(forms: ["LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE] [--explain-with W]",
+    static let grammar = CommandGrammar(forms: ["LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE] [--explain-with W] [--attributed-vendor DOMAIN]",
                                                 "LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE] [--method METHOD] [--load-context C] [--json]"],
                                         positionals: ["LIST"], positionalCount: 1...64, parts: [
         .text("""
@@ -59,6 +59,11 @@ enum MatchCommand: Command {
                 The three agree; the last two exist to cross-check the first.
                 """),
             OptionSpec("--provenance", value: "FILE", help: "provenance of the single LIST given (`radarblock convert --provenance`)"),
+            OptionSpec("--attributed-vendor", value: "DOMAIN", help: """
+                answer as a tab with an active ad-click attribution for the site DOMAIN: each
+                release directory's ad-click attribution list is replaced by its attributed
+                variant for DOMAIN (`radarblock attribution`)
+                """),
             OptionSpec("--url", value: "URL", help: "explain one load: what the page gets, the rule that decided it, then the answer line"),
             OptionSpec("--top-url", value: "URL", help: "the main document's URL (required with --url)"),
             OptionSpec("--frame-url", value: "URL", help: "the URL of the frame issuing the load (default: the top URL)"),
@@ -123,7 +128,9 @@ enum MatchCommand: Command {
         if args.value("--explain-with") != nil, !args.has("--explain"), format != .text {
             throw UsageError("--explain-with goes with --explain or --format text")
         }
-        var loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil) }
+        let vendor = args.value("--attributed-vendor")
+        if let vendor { do { _ = try AdClickAttributionRelease.vendorSite(vendor) } catch { throw UsageError(String(describing: error)) } }
+        var loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil, vendor: vendor) }
         if let p = args.value("--provenance") {
             guard loaded.count == 1, loaded[0].provenance == nil else {
                 throw UsageError("--provenance goes with exactly one rule-list file (a release directory has its own)")
@@ -193,16 +200,19 @@ enum MatchCommand: Command {
 
     /// A release directory's lists (manifest order; those of `target` when it was given, else of the
     /// primary target, and the click-to-load lists), or the one list of a file.
-    static func loadLists(_ path: String, target: EngineProfile, explicitTarget: Bool) throws -> [NamedList] {
+    static func loadLists(_ path: String, target: EngineProfile, explicitTarget: Bool, vendor: String?) throws -> [NamedList] {
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir), isDir.boolValue {
             guard ReleaseLists.isRelease(path) else {
                 throw InputError("\(path): a directory, but not a release (no \(ReleaseFiles.manifest))")
             }
-            let lists = try ReleaseLists.load(path, target: explicitTarget ? target.name : nil).1
+            let wanted = explicitTarget ? target.name : nil
+            let lists = try vendor.map { try AdClickAttributionRelease.lists(release: path, target: wanted, vendor: $0) }
+                ?? ReleaseLists.load(path, target: wanted).1
             let (tds, surrogates) = try ReleaseComparison.surrogates(ofRelease: path)
             return lists.map { NamedList(list: $0.list, label: $0.name, provenance: $0.provenance, release: path, tds: tds, surrogates: surrogates) }
         }
+        if vendor != nil { throw UsageError("--attributed-vendor goes with release directories, not \(path)") }
         return [NamedList(list: try loadList(path, target: target), label: URL(fileURLWithPath: path).lastPathComponent, provenance: nil)]
     }
 

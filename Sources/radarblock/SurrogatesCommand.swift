@@ -8,7 +8,7 @@ import TrackerData
 struct SurrogatesCommand: Command {
     static let name = "surrogates"
     static let summary = "build the JavaScript surrogate bundle (surrogates.js)"
-    static let grammar = CommandGrammar(forms: ["--tds FILE --surrogates FILE [--config FILE] [--unprotected FILE] [--strict] [--all-trackers] [--report-trackers] [-o OUT.js]"], parts: [
+    static let grammar = CommandGrammar(forms: ["--tds FILE --surrogates FILE [--config FILE] [--unprotected FILE] [--strict] [--all-trackers] [--no-report-trackers] [-o OUT.js]"], parts: [
         .text("""
             Writes one self-contained script to inject at document start in every frame (page content world). When a
             script element's load fails because the rule list blocked it, and the TDS decision for that URL on the page
@@ -30,15 +30,17 @@ struct SurrogatesCommand: Command {
                 any TDS or config problem the decoders would otherwise skip (default: warnings)
                 """),
             OptionSpec("--all-trackers", help: "carry every tracker, not only those with surrogates (for testing the matcher)"),
-            OptionSpec("--report-trackers", help: """
-                also report every tracker request the page makes (elements, src/href changes,
-                fetch, XMLHttpRequest, Resource Timing) as a CustomEvent
-                "\(SurrogateBundleBuilder.trackerEventName)" on window with detail {url, pageUrl, tracker,
-                entity, displayName, category, blocked, reason, surrogate}, once per distinct URL in
-                each document; reason is rule, default, ignore-rule, first-party, tracker-allowlist,
-                unprotected-site, request-blocklist, click-to-load or surrogate. Implies
-                --all-trackers (the bundle is then about 9 times larger for the iOS TDS).
+            OptionSpec("--no-report-trackers", help: """
+                do not report tracker requests. By default the bundle reports every tracker request
+                the page makes (elements, src/href changes, fetch, XMLHttpRequest, Resource Timing) as
+                a CustomEvent "\(SurrogateBundleBuilder.trackerEventName)" on window with detail {url,
+                pageUrl, tracker, entity, displayName, category, blocked, reason, surrogate}, once per
+                distinct URL in each document; reason is rule, default, ignore-rule, first-party,
+                tracker-allowlist, unprotected-site, request-blocklist, click-to-load or surrogate. It
+                then carries every tracker, in tables the page reads one host at a time (no start-up
+                cost per tracker)
                 """),
+            OptionSpec("--report-trackers", help: "accepted, and changes nothing (reporting is the default)"),
             .output(#"output file, "-" for stdout (default)"#),
         ]),
         .text("""
@@ -66,7 +68,7 @@ struct SurrogatesCommand: Command {
             tds: tds, tdsSource: tdsPath, scripts: scripts, surrogatesSource: surrogatesPath,
             config: config, unprotected: unprotected,
             options: SurrogateBundleOptions(strict: strict, scope: args.has("--all-trackers") ? .allTrackers : .surrogateTrackers,
-                                           reportTrackers: args.has("--report-trackers")))
+                                           reportTrackers: try TrackerReportFlag.parse(args)))
         bundle.warnings.forEach { Console.warning($0) }
         bundle.errors.forEach { Console.error($0) }
         try FileIO.write(bundle.bytes, to: output)

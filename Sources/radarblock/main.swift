@@ -15,12 +15,14 @@ let commands: [Command.Type] = [
     BuildCommand.self,
     DiffCommand.self,
     InstallCommand.self,
+    AttributionCommand.self,
 ]
 
 func usage() -> String {
     var s = "usage: radarblock <command> [options]\n       radarblock help [COMMAND | --man | --completion bash|zsh]\n"
         + "       radarblock --version\n\ncommands:\n"
-    for c in commands { s += "  " + c.name.padding(toLength: 11, withPad: " ", startingAt: 0) + c.summary + "\n" }
+    let width = max(11, (commands.map { $0.name.count }.max() ?? 0) + 1)
+    for c in commands { s += "  " + c.name.padding(toLength: width, withPad: " ", startingAt: 0) + c.summary + "\n" }
     s += """
 
     Run 'radarblock <command> --help' or 'radarblock help <command>' for a command's options,

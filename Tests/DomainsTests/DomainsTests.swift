@@ -34,6 +34,25 @@ final class PublicSuffixTests: XCTestCase {
         XCTAssertFalse(small.isSiteStable("a.hosting.example.com"), "a public suffix by the wildcard")
     }
 
+    /// The byte-wise reader of the list's text gives the names the Character-wise one gave, on the installed list.
+    func testRuleSuffixesReadByteWiseAsCharacterWise() throws {
+        let path = try XCTUnwrap(["/usr/share/publicsuffix/public_suffix_list.dat"].first { FileManager.default.fileExists(atPath: $0) },
+                                 "Debian's publicsuffix package is a build dependency")
+        var text = try String(contentsOfFile: path, encoding: .utf8)
+        text += "\r\n  \t\n!Www.Example.TEST extra\n*.Wild.Test\r\n// c\n"
+        var expected = Set<String>()
+        for line in text.split(whereSeparator: \.isNewline) {
+            var rule = Substring(line.prefix { $0 != " " && $0 != "\t" })
+            if rule.isEmpty || rule.hasPrefix("//") { continue }
+            if rule.hasPrefix("!") { rule = rule.dropFirst() }
+            if rule.hasPrefix("*.") { rule = rule.dropFirst(2) }
+            expected.formUnion(Host.suffixes(of: rule.lowercased()))
+        }
+        let names = PublicSuffixList.ruleSuffixes(ofListText: text)
+        XCTAssertEqual(names, expected)
+        XCTAssertTrue(names.contains("www.example.test") && names.contains("wild.test"))
+    }
+
     func testWebKitRegistrableDomainFallsBackToTheHost() {
         XCTAssertEqual(psl.webKitRegistrableDomain(host: "co.uk"), "co.uk")
         XCTAssertEqual(psl.webKitRegistrableDomain(host: "localhost"), "localhost")

@@ -81,23 +81,24 @@ final class ReleaseBuilderTests: XCTestCase {
         XCTAssertEqual(try directoryDigest(work + "/a"), before)
     }
 
-    /// --report-trackers: surrogates.js carries the tracker report, the manifest says so, and toggling the option
-    /// is a change for --if-changed (the inputs alone are the same).
+    /// The tracker report is on by default: surrogates.js carries it and the manifest says so; toggling it
+    /// (--no-report-trackers) is a change for --if-changed (the inputs alone are the same).
     func testReportTrackersIsRecordedAndDefeatsIfChanged() throws {
         _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
+        XCTAssertEqual(try manifest(work + "/a").counts["trackerReport"], 1)
+        XCTAssertTrue(try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"),
+                      "the bundle's DATA enables the report")
         var o = sampleOptions(out: work + "/a")
         o.previous = work + "/a"
         o.ifChanged = true
-        o.reportTrackers = true
-        guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("toggling --report-trackers must rebuild") }
-        XCTAssertEqual(try manifest(work + "/a").counts["trackerReport"], 1)
-        let js = try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8)
-        XCTAssertTrue(js.contains("\"report\":true"), "the bundle's DATA enables the report")
-        guard case .unchanged = try ReleaseBuilder.run(o) else { return XCTFail("the same options and inputs again: no rebuild") }
         o.reportTrackers = false
-        guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("dropping --report-trackers must rebuild") }
+        guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("--no-report-trackers must rebuild") }
         XCTAssertNil(try manifest(work + "/a").counts["trackerReport"])
         XCTAssertFalse(try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"))
+        guard case .unchanged = try ReleaseBuilder.run(o) else { return XCTFail("the same options and inputs again: no rebuild") }
+        o.reportTrackers = true
+        guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("reporting again must rebuild") }
+        XCTAssertEqual(try manifest(work + "/a").counts["trackerReport"], 1)
     }
 
     func testInputsFromALoopbackServerWithETagsAndASecondIfChangedRunIsANoOp() throws {

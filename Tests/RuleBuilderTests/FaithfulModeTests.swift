@@ -99,6 +99,48 @@ final class FaithfulModeTests: XCTestCase {
         XCTAssertTrue(blocked(sim, "https://a.site.com/t.js", on: "https://tracker.com/"))
     }
 
+    func testAnEntitysTrackersShareOneExemptionAndDecideAsWithOnePerTracker() {
+        // Rot owns four trackers and a fifth site; CDN's tracker sits under one of Rot's, and one of Rot's under
+        // Host's (it cannot move to the front, so it keeps its own exemption).
+        let entities = #"{"Rot":{"domains":["r1.com","r2.net","r3.org","r4.io","rot-home.com"]},"CDN":{"domains":["cdn-co.com"]},"Host":{"domains":["host.com"]}}"#
+        let domains = #"{"r1.com":"Rot","r2.net":"Rot","r3.org":"Rot","r4.io":"Rot","rot-home.com":"Rot","cdn.r1.com":"CDN","cdn-co.com":"CDN","host.com":"Host","r.host.com":"Rot"}"#
+        let trackers = [tracker("block", domain: "r1.com", owner: "Rot"), tracker("block", domain: "r2.net", owner: "Rot"),
+                        tracker("ignore", domain: "r3.org", rules: #"{"rule":"r3\\.org/ad"},{"rule":"r3\\.org/ok","action":"ignore"}"#, owner: "Rot"),
+                        tracker("block", domain: "r4.io", owner: "Rot"), tracker("block", domain: "cdn.r1.com", owner: "CDN"),
+                        tracker("ignore", domain: "host.com", owner: "Host"), tracker("block", domain: "r.host.com", owner: "Rot"),
+                        tracker("block", domain: "cdn-co.com", owner: "CDN")].joined(separator: ",")
+        let tds = TDSFixture.tds(trackers: trackers, entities: entities, domains: domains, cnames: "{}")
+        let shared = RuleBuilder.build(tds: tds, mode: .faithful)
+        let perTracker = RuleBuilder.build(tds: tds, mode: .faithful, sameEntity: .perTracker)
+
+        let exemption = shared.provenance.firstIndex { $0.isSharedEntityExemption }
+        XCTAssertEqual(exemption.map { shared.provenance[$0].entity }, "Rot")
+        XCTAssertEqual(shared.provenance[..<(exemption ?? 0)].compactMap(\.tracker), ["r1.com", "r2.net", "r3.org", "r3.org", "r3.org", "r3.org", "r4.io"],
+                       "Rot's movable trackers lead the list (r3.org: its two rules, host and in-URL form each)")
+        XCTAssertEqual(exemption.map { shared.rules[$0].trigger.urlFilter }, ".*")
+        XCTAssertEqual(exemption.flatMap { shared.rules[$0].trigger.condition?.values.count }, 6, "each of Rot's sites once")
+        XCTAssertEqual(shared.provenance.filter { $0.role == "same-entity" && $0.tracker != nil }.compactMap(\.tracker),
+                       ["cdn-co.com", "cdn.r1.com", "r.host.com"], "the others keep their own, parents first")
+        XCTAssertFalse(perTracker.provenance.contains { $0.isSharedEntityExemption })
+
+        let (a, b) = (WebKitSimulator(shared.rules), WebKitSimulator(perTracker.rules))
+        let hosts = ["r1.com", "www.r2.net", "r3.org", "r4.io", "cdn.r1.com", "x.cdn.r1.com", "host.com", "r.host.com", "cdn-co.com"]
+        let sites = hosts + ["rot-home.com", "www.rot-home.com", "news.example", "news.example/?u=https://r1.com/"]
+        var decided = Set<Bool>()
+        for host in hosts {
+            for path in ["/", "/ad/x.js", "/ok/y.js"] {
+                for site in sites {
+                    let request = SimRequest(url: "https://\(host)\(path)", siteURL: "https://\(site)", type: "script")
+                    XCTAssertEqual(a.isBlocked(request), b.isBlocked(request), "\(request)")
+                    decided.insert(a.isBlocked(request))
+                }
+            }
+        }
+        XCTAssertEqual(decided, [true, false], "the grid holds blocked and allowed requests")
+        XCTAssertFalse(a.isBlocked(SimRequest(url: "https://r1.com/a.js", siteURL: "https://r2.net/", type: "script")))
+        XCTAssertTrue(a.isBlocked(SimRequest(url: "https://cdn.r1.com/a.js", siteURL: "https://r2.net/", type: "script")))
+    }
+
     func testATrackerOnAPublicSuffixKeepsItsSameEntityCondition() {
         // blogspot.com is a public suffix: a.blogspot.com and b.blogspot.com are different sites to WebKit, so only
         // the exemption keeps the entity's own pages from blocking it.

@@ -6,7 +6,7 @@ import TrackerData
 final class BundleTests: XCTestCase {
     private func referenceBundle(scope: PageDataScope = .surrogateTrackers) throws -> SurrogateBundle {
         try SurrogateBundleBuilder.build(tds: Support.referenceTDS(), scripts: Support.referenceSurrogates(),
-                                         options: SurrogateBundleOptions(scope: scope))
+                                         options: SurrogateBundleOptions(scope: scope, reportTrackers: false))
     }
 
     func testReferenceBundleIsValidJavaScript() throws {
@@ -34,7 +34,7 @@ final class BundleTests: XCTestCase {
                        "tds.json: $.trackers[\"surrogates.test\"].rules[1].surrogate: surrogate \"missingsurrogate\" is not in surrogates.txt; the rule stays a plain block")
         XCTAssertTrue(lenient.warnings.contains("surrogates.txt: 1 surrogate(s) not referenced by the TDS left out of the bundle: script.js"))
         // The rule is still carried (it can shadow later rules) but without a surrogate.
-        XCTAssertTrue(lenient.script.contains(#"{"rule":"surrogates\\.test\\/anothertracker"}"#))
+        XCTAssertTrue(JSONWriter.string(lenient.pageData).contains(#"{"rule":"surrogates\\.test\\/anothertracker"}"#))
         XCTAssertFalse(lenient.script.contains("missingsurrogate"))
     }
 
@@ -62,14 +62,15 @@ final class BundleTests: XCTestCase {
         var reordered: [String: Tracker] = [:]
         for k in keys { reordered[k] = tds.trackers[k] }
         tds.trackers = reordered
-        let b = try SurrogateBundleBuilder.build(tds: tds, scripts: Support.referenceSurrogates())
+        let b = try SurrogateBundleBuilder.build(tds: tds, scripts: Support.referenceSurrogates(),
+                                                 options: SurrogateBundleOptions(reportTrackers: false))
         XCTAssertEqual(a.script, b.script)
         XCTAssertEqual(a.script, try referenceBundle().script)
     }
 
     func testSubsetCarriesOnlyWhatSurrogateDecisionsNeed() throws {
         let bundle = try referenceBundle()
-        let data = try bundleData(bundle.script)
+        let data = try bundleData(bundle)
         let trackers = data["trackers"]!.arrayValue!.map { $0.arrayValue![0].stringValue! }
         // The five trackers with a "tracker" surrogate rule; no shadowing trackers in the reference TDS.
         XCTAssertEqual(trackers, ["blockedsurrogates.test", "options1.test", "options2.test", "options3.test",
@@ -92,16 +93,15 @@ final class BundleTests: XCTestCase {
             entities: ["Ads": Entity(domains: ["ads.com", "ads-owned.net"])],
             cnames: ["m.site.com": "x.ads.com", "n.blog.com": "y.other.com"])
         let scripts = try SurrogatesFile.parse("ads.com/s.js application/javascript\nwindow.s = 1;", source: "s")
-        let data = try bundleData(SurrogateBundleBuilder.build(tds: tds, scripts: scripts).script)
+        let data = try bundleData(SurrogateBundleBuilder.build(tds: tds, scripts: scripts,
+                                                               options: SurrogateBundleOptions(reportTrackers: false)))
         XCTAssertEqual(JSONWriter.string(data["trackers"]!, options: [.sortedKeys]),
                        #"[["ads.com",{"default":"block","owner":"Ads","rules":[{"rule":"ads\\.com/s\\.js","surrogate":"s.js"}]}],["cdn.ads.com",{}],["site.com",{}]]"#)
         XCTAssertEqual(JSONWriter.string(data["cnames"]!), #"[["m.site.com","x.ads.com"]]"#)
     }
 
-    /// The DATA literal of a bundle (the runtime's first argument), parsed as JSON.
-    private func bundleData(_ script: String) throws -> JSONObject {
-        let start = try XCTUnwrap(script.range(of: SurrogateBundleBuilder.runtime + "("))
-        let end = try XCTUnwrap(script.range(of: ", [\n", range: start.upperBound..<script.endIndex))
-        return try XCTUnwrap(JSONParser.parse(String(script[start.upperBound..<end.lowerBound])).objectValue)
+    /// What the bundle's page reads (its DATA before PageTable; Tests/js decodes the tables themselves).
+    private func bundleData(_ bundle: SurrogateBundle) throws -> JSONObject {
+        try XCTUnwrap(bundle.pageData.objectValue)
     }
 }

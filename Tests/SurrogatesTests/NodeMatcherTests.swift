@@ -11,8 +11,8 @@ final class NodeMatcherTests: XCTestCase {
         let scripts = try Support.referenceSurrogates()
         let dir = try Support.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        let full = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts, options: SurrogateBundleOptions(reportTrackers: true))
-        let subset = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts)
+        let full = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts)
+        let subset = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts, options: SurrogateBundleOptions(reportTrackers: false))
         try Support.write(full.script, dir + "/full.js")
         try Support.write(subset.script, dir + "/subset.js")
         let tests = try Support.shared(Support.referenceDir + "/domain_matching_tests.json")
@@ -39,7 +39,8 @@ final class SharedIOSBundleTests: XCTestCase {
                                                       options: SurrogateBundleOptions(strict: true))
         XCTAssertEqual(bundle.surrogateNames.count, 17)
         XCTAssertEqual(bundle.surrogateTrackerCount, 15)
-        XCTAssertLessThan(bundle.bytes.count, 100_000, "the bundle is injected into every page")
+        // With the tracker report (the default), which carries every tracker: docs/tracker-report.md.
+        XCTAssertLessThan(bundle.bytes.count, 350_000, "the bundle is injected into every page")
         let dir = try Support.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try Support.write(bundle.script, dir + "/ios.js")

@@ -92,6 +92,15 @@ expect "convert not JSON" 1 "$rb" convert --tds garbage.json -o out.json
 expect "convert without --tds" 2 "$rb" convert -o out.json
 expect "surrogates" 0 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" -o s.js
 expect "surrogates missing file" 1 "$rb" surrogates --tds "$data/tds.json" --surrogates missing.txt -o s.js
+# The tracker report is on by default; --report-trackers (the old opt-in) changes nothing, --no-report-trackers
+# leaves it out, and both at once are a usage error.
+grep -q '"report":true' s.js || fail "surrogates: the default bundle does not report trackers"
+expect "surrogates --report-trackers" 0 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" --report-trackers -o s-old-flag.js
+cmp -s s.js s-old-flag.js || fail "surrogates --report-trackers: not the default bundle"
+expect "surrogates --no-report-trackers" 0 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" --no-report-trackers -o s-off.js
+grep -q '"report":true' s-off.js && fail "surrogates --no-report-trackers: the bundle reports trackers"
+expect "surrogates both report flags" 2 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" --report-trackers --no-report-trackers -o s-both.js
+stderr_has "surrogates both report flags" "--report-trackers and --no-report-trackers"
 expect "tds" 0 "$rb" tds --radar "$data/radar" -o tds.json
 expect "tds missing radar" 1 "$rb" tds --radar missing-dir -o tds.json
 expect "build" 0 "$rb" build --tds "$data/tds.json" --config "$data/privacy-config.json" --out release
@@ -127,6 +136,32 @@ grep -q '^{' "$tmp/out" && fail "match --format text: JSON in the text output: $
 expect "convert --help" 0 "$rb" convert --help
 grep -F '{"source":"feature-state"' "$tmp/out" | sed 's/^ *//' | python3 -c "import json,sys; json.loads(sys.stdin.read())" \
   || fail "convert --help: the feature-state provenance example is not JSON"
+
+# attribution: the attributed list of a release with an ad-click attribution list (same bytes for the same vendor,
+# with or without www.), 1 for a release without one, 2 for a missing or malformed --vendor.
+python3 -c 'import json, sys
+c = json.load(open(sys.argv[1])); c["features"]["adClickAttribution"] = {"state": "enabled", "settings": {"allowlist": [
+  {"blocklistEntry": "adnet.example", "host": "convert.adnet.example"}, {"blocklistEntry": "none.example", "host": "none.example"}]}}
+json.dump(c, open(sys.argv[2], "w"))' "$data/privacy-config.json" aca-config.json
+expect "build with ad-click attribution" 0 "$rb" build --tds "$data/tds.json" --config aca-config.json --out aca-release
+grep -q "none.example is not a tracker of the TDS; entry skipped" aca-release/issues.txt || fail "issues.txt lacks the entry naming no tracker"
+expect "attribution" 0 "$rb" attribution aca-release --vendor www.Shop.example -o attributed.json
+json_shape "attribution" 'v["vendor"] == "shop.example" and v["rbc"] == "attributed.rbc" and v["identifier"].startswith("tds-attributed_")'
+[ -s attributed.rbc ] || fail "attribution: no attributed.rbc"
+expect "attribution to stdout" 0 "$rb" attribution aca-release --vendor shop.example
+cmp -s "$tmp/out" attributed.json || fail "attribution: stdout differs from -o for the same vendor"
+for o in --out --output; do
+  expect "attribution $o" 0 "$rb" attribution aca-release --vendor www.Shop.example "$o" "attributed$o.json"
+  cmp -s "attributed$o.json" attributed.json || fail "attribution $o: differs from -o"
+done
+expect "attribution without a list" 1 "$rb" attribution release --vendor shop.example
+expect "attribution without --vendor" 2 "$rb" attribution aca-release
+expect "attribution bad --vendor" 2 "$rb" attribution aca-release --vendor "not a host"
+expect "match --attributed-vendor" 0 "$rb" match aca-release --attributed-vendor shop.example \
+  --url https://convert.adnet.example/c --top-url https://shop.example/ --type image --json
+json_shape "match --attributed-vendor" 'v["actions"] == []'
+expect "match without attribution" 0 "$rb" match aca-release --url https://convert.adnet.example/c --top-url https://shop.example/ --type image --json
+json_shape "match without attribution" 'v["actions"] == [{"type": "block"}]'
 
 # diff follows diff(1): 0 no differences, 1 different, 2 trouble (also for usage).
 expect "diff same" 0 "$rb" diff valid.json valid.json

@@ -4,7 +4,7 @@
 // usage: node Tests/js/classifier.test.js requests TABLE.jsonl > REQUESTS.jsonl
 //          the table as `radarblock match --requests` lines (the Swift engine's side)
 //        node Tests/js/classifier.test.js check BUNDLE.js TABLE.jsonl ANSWERS.jsonl
-//          BUNDLE.js: `surrogates --report-trackers` of the table's TDS/config (its DATA is what the page gets);
+//          BUNDLE.js: `surrogates` (reporting, the default) of the table's TDS/config (its DATA is what the page gets);
 //          ANSWERS.jsonl: `radarblock match` on the rule list `convert` wrote for the same inputs.
 //          Every row: the classifier's fields equal the row's (fields the row omits are not compared, a
 //          `tracker: null` row expects no report at all), and `blocked` equals the engine's answer.
@@ -40,7 +40,7 @@ function requests(tablePath) {
 
 function check(bundlePath, tablePath, answersPath) {
   const bundle = require(path.resolve(bundlePath));
-  if (!bundle.data.report) throw new Error(`${bundlePath} was not built with --report-trackers`);
+  if (!bundle.data.report) throw new Error(`${bundlePath} does not report trackers (built with --no-report-trackers)`);
   const api = pageScript()(bundle.data, []);
   const matcher = api.createMatcher(bundle.data);
   const rows = readTable(tablePath);

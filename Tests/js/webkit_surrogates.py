@@ -20,16 +20,16 @@ lists, document-start user scripts, page expressions). Run with Tests/js/webkit-
   trackers RULES.json BUNDLE.js TDS.json [SEED]
       The tracker report on a generated page: 200 requests to trackers sampled (seeded) from TDS.json (half to
       a tracker host, half to a URL spelled by one of its plain rules, some through CNAME aliases) and 50
-      benign ones, as scripts and images; BUNDLE.js built with `surrogates --report-trackers` of the same TDS,
+      benign ones, as scripts and images; BUNDLE.js built with `surrogates` (reporting, the default) of the same TDS,
       RULES.json its `convert`. Every tracker request gets exactly one radarblock:tracker event whose
       `blocked` is what WebKit did, every benign one none.
   paths RULES.json BUNDLE.js
-      With cases/report-* (RULES.json its convert, BUNDLE.js its surrogates --report-trackers): every kind of
+      With cases/report-* (RULES.json its convert, BUNDLE.js its surrogates, reporting): every kind of
       load the harness issues, to a blocked (ads.test) and an allowed (quiet.test) tracker, gets exactly the
       events PATHS_SEEN says: one (blocked as WebKit did) where the bundle sees that path, none for the
       documented gaps, so the README's list of what is not seen stays true.
   inert RULES.json BUNDLE.js
-      BUNDLE.js built with --report-trackers from a config whose contentBlocking is disabled: the same loads
+      BUNDLE.js built (reporting) from a config whose contentBlocking is disabled: the same loads
       as `paths` give no event at all, and fetch / XMLHttpRequest are WebKit's own (not wrapped).
   load BUNDLE.js [RULES.json]
       The bundle loads without errors in a real page (a marker after it is set), and, given the rule list

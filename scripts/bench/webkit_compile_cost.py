@@ -1,17 +1,23 @@
 #!/usr/bin/env python3
-"""What WebKit pays to compile radarblock's lists beside DuckDuckGo's (issue 13, item 1).
+"""What WebKit pays to compile radarblock's lists beside DuckDuckGo's (docs/compile-cost.md).
 
 usage: webkit_compile_cost.py RADARBLOCK [WORKDIR]
 
 For each shared iOS TDS (ios-tds_v5_2025-06-17, ios-tds_embedded_2025-02-17), without and with the iOS
-privacy config, converts the lists
+privacy config, and for the v7 TDS of 2024-07-12 (Admiral's 888 tracker domains), converts the lists
   faithful             `convert` (the default output),
   faithful-unopt       `convert --no-optimize` (only when `convert --help` offers the flag),
+  faithful-per-tracker `convert --per-tracker-exemptions` (v7 only: the same-entity encoding before the shared one),
   ddg                  `convert --mode ddg` (DuckDuckGo's TrackerRadarKit algorithm),
 then compiles each with WebKitGTK RUNS times (default 3), the lists of one input alternating so that all see
 the same machine load, and prints, per list, the median of: WebKit's in-process compile time (wall and CPU), its peak
 memory (RSS rise over a one-rule list compiled the same way) and the size of the file in WebKit's store,
 with ratios to ddg. How one compile is measured: webkit_measure.py.
+
+Then the entity table: a TDS with one entity of N tracker domains, each also one of its sites (gen_entity_tds.py on
+the project's data/tds.json), N = 0, 100, 300, 1000, 3000: default and ddg lists, RUNS compiles each, with WebKit's
+compiled bytes per entity domain ((bytes(N) - bytes(0)) / N). ddg's list grows as N x N (N = 3000: 9 million
+unless-domain entries, 200 MB of JSON), so it is compiled only up to DDG_MAX_N (default 1000).
 
 Environment: SHARED (default ../shared beside the package), RUNS (default 3). Writes
 WORKDIR/webkit-compile-cost.json (default WORKDIR /tmp/radarblock-bench/webkit-compile-cost).
@@ -32,6 +38,8 @@ ROOT = os.path.dirname(os.path.dirname(HERE))
 
 TDS = [("ios-tds_v5", "data/ddg/tds/ios-tds_v5_2025-06-17.json"),
        ("embedded TDS", "data/ddg/tds/ios-tds_embedded_2025-02-17.json")]
+V7 = ("ios-tds_v7", "data/ddg/tds/ios-tds_v7_2024-07-12.json")
+ENTITY_SIZES = [0, 100, 300, 1000, 3000]
 CONFIG = "data/ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json"
 
 
@@ -53,12 +61,13 @@ def list_kinds(rb):
 
 
 def inputs(shared):
-    """(label, convert arguments) of the four input combinations."""
+    """(label, convert arguments, extra list kinds) of the four input combinations and the v7 TDS."""
     out = []
     for label, tds in TDS:
         args = ["--tds", os.path.join(shared, tds)]
-        out.append((label, args))
-        out.append((label + " + iOS config", args + ["--config", os.path.join(shared, CONFIG)]))
+        out.append((label, args, []))
+        out.append((label + " + iOS config", args + ["--config", os.path.join(shared, CONFIG)], []))
+    out.append((V7[0], ["--tds", os.path.join(shared, V7[1])], [("faithful-per-tracker", ["--per-tracker-exemptions"])]))
     return out
 
 
@@ -84,7 +93,7 @@ def summarize(runs, base_kb):
 
 
 def measure_input(rb, work, label, args, kinds, runs, base_kb):
-    slug = label.replace(" + iOS config", "-config").replace(" ", "-").lower()
+    slug = label.replace(" + iOS config", "-config").replace(" ", "-").replace(",", "").lower()
     lists = {}
     for kind, extra in kinds:
         path = os.path.join(work, "%s.%s.json" % (slug, kind))
@@ -99,14 +108,13 @@ def measure_input(rb, work, label, args, kinds, runs, base_kb):
     return {"input": label, "lists": lists}
 
 
-def table(results, kinds):
+def table(results):
     head = ("input", "list", "rules", "url-filters", "WebKit s (min-max)", "time x", "CPU s", "CPU x",
             "net MiB", "mem x", "file MB", "size x")
     rows = []
     for res in results:
         ddg = res["lists"]["ddg"]["webkit"]
-        for kind, _ in kinds:
-            entry = res["lists"][kind]
+        for kind, entry in res["lists"].items():
             w = entry["webkit"]
             rows.append((res["input"], kind, "{:,}".format(entry["rules"]), "{:,}".format(entry["urlFilters"]),
                          "%.2f (%.2f-%.2f)" % (w["seconds"], w["secondsRange"][0], w["secondsRange"][1]),
@@ -121,6 +129,49 @@ def table(results, kinds):
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
+def bytes_table(rows):
+    """Where WebKit's file spends its bytes, from its header: rows of (input label, list kind, figures)."""
+    head = ("input", "list", "file MB", "JSON source MB", "actions KB", "url-filter DFA MB", "top-URL DFA MB", "frame-URL KB")
+    out = []
+    for label, kind, w in rows:
+        sec = w["runs"][-1].get("sections")
+        if not sec:
+            continue
+        out.append((label, kind, "%.2f" % (w["bytes"] / 1e6), "%.2f" % (sec["source"] / 1e6), "%.1f" % (sec["actions"] / 1e3),
+                    "%.2f" % (sec["urlFilters"] / 1e6), "%.2f" % (sec["topURLFilters"] / 1e6), "%.1f" % (sec["frameURLFilters"] / 1e3)))
+    widths = [max(len(str(r[i])) for r in out + [head]) for i in range(len(head))]
+    line = lambda cells: "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in out])
+
+
+def entity_table(rb, work, kinds, runs, base_kb):
+    """The entity of N domains: rows of (N, list kind, figures); ddg only up to DDG_MAX_N."""
+    ddg_max = int(os.environ.get("DDG_MAX_N", "1000"))
+    gen = os.path.join(ROOT, "scripts", "testing", "gen_entity_tds.py")
+    results = []
+    for n in ENTITY_SIZES:
+        tds = os.path.join(work, "entity-%d.json" % n)
+        with open(tds, "w") as f:
+            subprocess.run([sys.executable, gen, str(n)], stdout=f, check=True)
+        chosen = [k for k in kinds if k[0] == "faithful" or (k[0] == "ddg" and n <= ddg_max)]
+        results.append((n, measure_input(rb, work, "entity %d" % n, ["--tds", tds], chosen, runs, base_kb)))
+    head = ("N", "list", "rules", "JSON MB", "CPU s", "WebKit s", "net MiB", "file MB", "file bytes / domain", "size x ddg", "CPU x ddg")
+    rows = []
+    zero = dict((k, e["webkit"]["bytes"]) for k, e in results[0][1]["lists"].items())
+    for n, res in results:
+        ddg = res["lists"].get("ddg")
+        for kind, e in res["lists"].items():
+            w = e["webkit"]
+            rows.append(("{:,}".format(n), kind, "{:,}".format(e["rules"]), "%.2f" % (e["jsonBytes"] / 1e6), "%.2f" % w["cpuSeconds"],
+                         "%.2f" % w["seconds"], "%.0f" % (w["netRssKB"] / 1024.0), "%.2f" % (w["bytes"] / 1e6),
+                         "{:,.0f}".format((w["bytes"] - zero[kind]) / n) if n else "-",
+                         "%.2f" % (w["bytes"] / ddg["webkit"]["bytes"]) if ddg else "-",
+                         "%.2f" % (w["cpuSeconds"] / ddg["webkit"]["cpuSeconds"]) if ddg else "-"))
+    widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
+    line = lambda cells: "  ".join(str(c).ljust(widths[i]) if i == 1 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+    return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows]), results
+
+
 def main():
     if len(sys.argv) not in (2, 3) or sys.argv[1] in ("-h", "--help"):
         sys.exit(__doc__)
@@ -128,7 +179,7 @@ def main():
     work = os.path.abspath(sys.argv[2] if len(sys.argv) == 3 else "/tmp/radarblock-bench/webkit-compile-cost")
     shared = os.environ.get("SHARED") or os.path.join(os.path.dirname(ROOT), "shared")
     runs = int(os.environ.get("RUNS", "3"))
-    missing = [p for _, p in TDS + [("", CONFIG)] if not os.path.exists(os.path.join(shared, p))]
+    missing = [p for _, p in TDS + [V7, ("", CONFIG)] if not os.path.exists(os.path.join(shared, p))]
     if missing:
         print("SKIP webkit compile cost: the shared data is not there (%s; set SHARED)" % ", ".join(missing))
         return 0
@@ -136,7 +187,9 @@ def main():
     shutil.rmtree(os.path.join(work, "webkit-store"), ignore_errors=True)
     kinds = list_kinds(rb)
     base = webkit_measure.webkit_baseline(rb, work)
-    results = [measure_input(rb, work, label, args, kinds, runs, base["rssKB"]) for label, args in inputs(shared)]
+    results = [measure_input(rb, work, label, args, kinds[:-1] + extra + kinds[-1:], runs, base["rssKB"])
+               for label, args, extra in inputs(shared)]
+    entities, entity_results = entity_table(rb, work, [k for k in kinds if k[0] in ("faithful", "ddg")], runs, base["rssKB"])
     print()
     print("WebKit compile cost, WebKitGTK %s, %d alternating runs per list, medians; x = list / ddg of the same input"
           % (base["version"], runs))
@@ -146,10 +199,20 @@ def main():
         print("(this radarblock has no convert --no-optimize: faithful only)")
     print("machine: %d CPUs, load average %.1f at the end" % (os.cpu_count(), os.getloadavg()[0]))
     print()
-    print(table(results, kinds))
+    print(table(results))
+    print()
+    print("One entity of N tracker domains, each also its site (gen_entity_tds.py on data/tds.json); file bytes / domain ="
+          " (file(N) - file(0)) / N")
+    print()
+    print(entities)
+    print()
+    print("Where WebKit's file spends its bytes (its header's section sizes)")
+    print()
+    print(bytes_table([(res["input"], kind, e["webkit"]) for res in results + [r for _, r in entity_results]
+                       for kind, e in res["lists"].items()]))
     with open(os.path.join(work, "webkit-compile-cost.json"), "w") as f:
         json.dump({"webkitVersion": base["version"], "baselineRssKB": base["rssKB"], "runs": runs,
-                   "results": results}, f, indent=1, sort_keys=True)
+                   "results": results, "entity": [{"n": n, "result": r} for n, r in entity_results]}, f, indent=1, sort_keys=True)
     return 0
 
 

@@ -41,6 +41,25 @@ def flips(rb, old, new, work, extra):
     return int(requests["checked"]), requests["changed"]
 
 
+def build_pair(rb, base, work, tag, old_extra, new_extra):
+    """Two releases of the same inputs (`base`: the build command without --out), built with different options."""
+    old, new = os.path.join(work, "old-" + tag), os.path.join(work, "new-" + tag)
+    run(base + ["--out", old] + old_extra)
+    run(base + ["--out", new] + new_extra)
+    return old, new
+
+
+def corpus_flips(rb, old, new, work, tag, n, seed):
+    """The two releases' differences over the corpus the diff derives and over n random requests made from it:
+    (derived corpus path, derived requests checked, their flips, random requests checked, their flips)."""
+    corpus = os.path.join(work, "corpus-%s.jsonl" % tag)
+    checked, derived_flips = flips(rb, old, new, work, ["--save-corpus", corpus])
+    random_corpus = os.path.join(work, "random-%s.jsonl" % tag)
+    run([sys.executable, os.path.join(here, "optimizer_corpus.py"), corpus, str(n), random_corpus, "--seed", str(seed)])
+    checked_random, random_flips = flips(rb, old, new, work, ["--requests", random_corpus])
+    return corpus, checked, derived_flips, checked_random, random_flips
+
+
 def main():
     if len(sys.argv) not in (3, 4):
         sys.exit(__doc__)
@@ -56,17 +75,11 @@ def main():
         for i, (tds, cfg) in enumerate(inputs):
             name = os.path.basename(tds).replace(".json", "") + (" + config" if cfg else "")
             base = [rb, "build", "--tds", tds] + (["--config", cfg] if cfg else [])
-            plain, optimized = os.path.join(work, "plain%d" % i), os.path.join(work, "opt%d" % i)
-            run(base + ["--out", plain, "--no-optimize"])
-            run(base + ["--out", optimized])
+            plain, optimized = build_pair(rb, base, work, str(i), ["--no-optimize"], [])
             before, _ = rule_count(plain)
             after, counts = rule_count(optimized)
-            corpus = os.path.join(work, "corpus%d.jsonl" % i)
-            checked, derived_flips = flips(rb, plain, optimized, work, ["--save-corpus", corpus])
             n = big if i == 0 else min(big, 200_000)
-            random_corpus = os.path.join(work, "random%d.jsonl" % i)
-            run([sys.executable, os.path.join(here, "optimizer_corpus.py"), corpus, str(n), random_corpus, "--seed", str(i + 1)])
-            checked_random, random_flips = flips(rb, plain, optimized, work, ["--requests", random_corpus])
+            corpus, checked, derived_flips, checked_random, random_flips = corpus_flips(rb, plain, optimized, work, str(i), n, i + 1)
             status = "ok"
             if derived_flips or random_flips:
                 status = "FAILED: %d + %d requests decided differently, e.g. %s" % (

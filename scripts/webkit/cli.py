@@ -117,9 +117,11 @@ def build_parser():
     r = sub.add_parser("reference", help="DuckDuckGo's domain_matching_tests.json in real WebKit")
     r.add_argument("rules", help="rule list JSON (may be .gz)")
     r.add_argument("--tests", help="domain_matching_tests.json (default: ../shared copy)")
+    r.add_argument("--extra-rules", action="append", metavar="RULES.json", help="another list installed beside RULES.json "
+                   "(repeatable; e.g. a release's ad-click attribution list)")
     r.add_argument("--surrogates-js", help="surrogate bundle injected as a document-start user script")
     r.add_argument("--tracker-report", metavar="TDS.json", help="the bundle reports trackers (surrogates "
-                   "--report-trackers of this TDS): each test also checks its radarblock:tracker events")
+                   "default, reporting bundle of this TDS): each test also checks its radarblock:tracker events")
     r.add_argument("--report", help="write a JSON report here")
     r.add_argument("--one-per-page", action="store_true", help="one page load per test (slower)")
     r.add_argument("--expect-passed", type=int, help="exit 0 iff exactly this many tests pass (known figures)")
@@ -132,7 +134,7 @@ def build_parser():
     f.add_argument("--tests", help="the suite's tests.json (default: ../shared copy)")
     f.add_argument("--surrogates-js", help="surrogate bundle run in every page (click-to-load: after the unblocked-actions preset)")
     f.add_argument("--tracker-report", metavar="TDS.json", help="the bundle reports trackers (surrogates "
-                   "--report-trackers of this TDS): each test also checks its radarblock:tracker events")
+                   "default, reporting bundle of this TDS): each test also checks its radarblock:tracker events")
     f.add_argument("--report", help="write a JSON report here")
     f.add_argument("--timeout", type=float, default=20.0)
     f.set_defaults(func=cmd_features)

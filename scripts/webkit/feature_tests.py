@@ -12,7 +12,7 @@ holds). Each test is a page at the site URL that loads the request URL:
   surrogate replaces a blocked request).
 Tests sharing a page and a set of lists share one page load. Prints one line per test and `N passed, N failed`.
 
-With `--tracker-report TDS.json` (the bundle built with `surrogates --report-trackers`) every test also checks the
+With `--tracker-report TDS.json` (the bundle `surrogates` builds by default, with the report) every test also checks the
 bundle's radarblock:tracker events (tracker_report.py); on the request-blocklist suite the surrogate checks below
 are then left out.
 

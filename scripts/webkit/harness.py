@@ -28,7 +28,7 @@ RESET_URL = "https://reset.radarblock.invalid/"
 # The surrogate bundle announces every surrogate it runs with this DOM event on window
 # (detail: anything JSON-serialisable, e.g. {"name": "tracker.js", "url": "..."}).
 SURROGATE_EVENT = "radarblock:surrogate"
-# A --report-trackers bundle reports every tracker request with this event (detail: {url, blocked, reason, ...});
+# A reporting bundle (the default; not --no-report-trackers) reports every tracker request with this event (detail: {url, blocked, reason, ...});
 # each load's result lists the events whose url is the load's URL (`trackerEvents`).
 TRACKER_EVENT = "radarblock:tracker"
 

@@ -56,9 +56,10 @@ def grouped_in_order(items, key):
     return list(groups.items())
 
 
-def build_scenarios(rules_text, tests, one_per_page=False):
+def build_scenarios(rules_text, tests, one_per_page=False, extra_rules=()):
     """Scenario dicts (harness format) and, for each, the tests it answers."""
     rules = json.loads(rules_text)
+    lists = [rules] + [json.loads(t) for t in extra_rules]  # every list installed, as an app adds a release's lists
 
     def page(t):
         own = one_per_page or bool(t.get("expectExpression"))
@@ -66,7 +67,7 @@ def build_scenarios(rules_text, tests, one_per_page=False):
 
     scenarios = []
     for key, ts in grouped_in_order(tests, page):
-        sc = {"id": "ref:%s" % (key[1],), "rules": [rules], "topURL": ts[0]["siteURL"],
+        sc = {"id": "ref:%s" % (key[1],), "rules": lists, "topURL": ts[0]["siteURL"],
               "loads": [{"id": t["key"], "url": t["requestURL"], "type": t["requestType"]} for t in ts]}
         exprs = {t["key"]: t["expectExpression"] for t in ts if t.get("expectExpression")}
         if exprs:
@@ -75,12 +76,12 @@ def build_scenarios(rules_text, tests, one_per_page=False):
     return scenarios
 
 
-def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False, out=sys.stdout, trackers=None):
+def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False, out=sys.stdout, trackers=None, extra_rules=()):
     """`trackers` (a tracker_report.TrackerSet): the bundle reports trackers; each test also checks its events."""
     scripts = [surrogates_js] if surrogates_js else []
     results = []
     with Browser(timeout=timeout, user_scripts=scripts) as b:
-        for sc, ts in build_scenarios(rules_text, tests, one_per_page):
+        for sc, ts in build_scenarios(rules_text, tests, one_per_page, extra_rules):
             res = b.run_scenario(sc)
             for t in ts:
                 load = (res.get("loads") or {}).get(t["key"])
@@ -151,7 +152,9 @@ def main(args):
             surrogates_js = f.read()
     tests = load_tests(tests_path)
     trackers = tracker_report.TrackerSet(args.tracker_report) if args.tracker_report else None
-    results = run(rules_text, tests, surrogates_js, timeout=args.timeout, one_per_page=args.one_per_page, trackers=trackers)
+    extra = [read_rules(p) for p in args.extra_rules or []]
+    results = run(rules_text, tests, surrogates_js, timeout=args.timeout, one_per_page=args.one_per_page, trackers=trackers,
+                  extra_rules=extra)
     s = summary(results)
     print("%d passed, %d failed" % (s["passed"], s["failed"]), flush=True)
     if trackers is not None:

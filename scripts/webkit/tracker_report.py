@@ -1,4 +1,4 @@
-"""Checks of a --report-trackers bundle's `radarblock:tracker` events against what WebKit did.
+"""Checks of a reporting bundle (the default)'s `radarblock:tracker` events against what WebKit did.
 
 A request is a tracker request when its host or a parent domain is a TDS tracker, or (not under a tracker
 itself) its host or a parent is a CNAME alias whose target is under one; such a request must get exactly one
@@ -12,8 +12,9 @@ import random
 import re
 import urllib.parse
 
-BLOCKING = {"rule", "default", "request-blocklist", "click-to-load", "surrogate"}
-NON_BLOCKING = {"default", "ignore-rule", "first-party", "tracker-allowlist", "unprotected-site", "click-to-load"}
+BLOCKING = {"rule", "default", "request-blocklist", "click-to-load", "surrogate", "ad-click-attribution"}
+NON_BLOCKING = {"default", "ignore-rule", "first-party", "tracker-allowlist", "unprotected-site", "click-to-load",
+                "ad-click-attribution"}
 FIELDS = ("url", "pageUrl", "tracker", "entity", "displayName", "category", "blocked", "reason", "surrogate")
 
 

@@ -1,0 +1,98 @@
+// The shared same-entity exemption: one rule for an entity's trackers instead of one per tracker.
+//
+// Each tracker's own exemption names every site of its entity, so an entity whose many domains are all trackers
+// and all sites (an ad network that rotates domains) costs WebKit trackers x sites top-URL conditions, in the JSON
+// WebKit stores and in the automata it builds (docs/compile-cost.md, "Same-entity exemptions").
+//
+// WebKit's ignore-previous-rules cancels every rule before it in its list, whatever that rule's url-filter. So when
+// an entity's trackers are the first rules of the list, `ignore-previous{.*, if-domain *entity sites}` right after
+// them exempts all of them on the entity's sites and touches nothing else, since no other rule precedes it. Its
+// size is the entity's sites, once. Only one entity per list can be first: a second `.*` exemption would also
+// cancel the first entity's blocks on the second entity's sites. The entity chosen is the one whose per-tracker
+// exemptions would name the most sites.
+//
+// Moving trackers to the front keeps every decision as long as no rule that used to come before them can match
+// their requests. The rules that match a request to host h are those of the trackers whose scope holds h (its
+// parent-domain chain), the CNAME copies of exact alias hosts (never under a tracker), the request blocklist and
+// the global exceptions; the last two follow every tracker anyway. So a tracker moves only when each tracker above
+// it moves too; the others stay in place with their own exemptions. The moved trackers keep their order (parents
+// first), and a tracker of another entity nested under a moved one still follows it.
+//
+// The per-tracker exemption is third-party only, like every rule it cancels: on a first-party load there is nothing
+// to cancel, so the shared one needs no load type. CNAME copies keep their own exemptions.
+
+import ContentRules
+import Domains
+import TrackerData
+
+/// How faithful mode writes same-entity exemptions. `perTracker` is the encoding before the shared exemption, kept
+/// for equivalence checks (`convert --per-tracker-exemptions`).
+public enum SameEntityEncoding: String, Sendable, CaseIterable {
+    case shared
+    case perTracker = "per-tracker"
+}
+
+/// The entity whose trackers lead the list, with one exemption for all of them.
+struct SharedEntity: Equatable {
+    let name: String
+    /// In emission order: parents before subdomain trackers, then byte order.
+    let trackers: [String]
+    let sites: [String]
+    let trackerSet: Set<String>
+
+    init(name: String, trackers: [String], sites: [String]) {
+        self.name = name
+        self.trackers = trackers
+        self.sites = sites
+        trackerSet = Set(trackers)
+    }
+}
+
+extension FaithfulBuilder {
+    /// The entity that saves the most conditions by sharing its exemption, or nil when none saves any.
+    func sharedExemption() -> SharedEntity? {
+        let movable = movableTrackers()
+        var best: (saved: Int, entity: SharedEntity)?
+        for name in movable.keys.sorted(by: byteOrder) {
+            guard let sites = entityDomains[name], !sites.isEmpty else { continue }
+            let trackers = movable[name]!
+            let perTracker = trackers.filter { blocks(tds.trackers[$0]!) }.count * sites.count
+            let saved = perTracker - sites.count
+            if saved > (best?.saved ?? 0) { best = (saved, SharedEntity(name: name, trackers: trackers, sites: sites)) }
+        }
+        return best?.entity
+    }
+
+    /// Per entity, its trackers that can move to the front of the list: every tracker above one (a parent domain)
+    /// is the same entity's and can move too.
+    private func movableTrackers() -> [String: [String]] {
+        var owner: [String: String] = [:]
+        var movable: [String: [String]] = [:]
+        // A tracker of the ad-click attribution list is not in this one (nor, then, is any tracker under it).
+        for domain in sortedTrackerDomains(tds) where !excluded.contains(domain) {
+            guard let name = tds.trackers[domain]!.owner?.name else { continue }
+            let parents = Host.suffixes(of: domain).dropFirst().filter { tds.trackers[$0] != nil }
+            guard parents.allSatisfy({ owner[$0] == name }) else { continue }
+            owner[domain] = name
+            movable[name, default: []].append(domain)
+        }
+        return movable
+    }
+
+    /// Whether some rule of the tracker blocks: the same test `emitTracker` applies, before regexes are translated.
+    private func blocks(_ tracker: Tracker) -> Bool {
+        tracker.defaultAction == .block || tracker.rules.contains { !($0.action == .ignore || $0.action?.isBlockCTL == true) }
+    }
+
+    /// The entity's trackers, then its one exemption (when any of them blocks).
+    mutating func emitSharedEntity(_ shared: SharedEntity) {
+        var blocking = false
+        for domain in shared.trackers {
+            let blocks = emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil, exemption: false)
+            blocking = blocking || blocks
+        }
+        guard blocking else { return }
+        sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, shared.sites.wildcards)), action: .ignorePreviousRules),
+                  RuleProvenance(source: .tds, part: .entity, role: "same-entity", entity: shared.name))
+    }
+}

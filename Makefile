@@ -53,6 +53,9 @@ test-js: build
 test-cli: build
 	Tests/cli/hostile-input.sh $(RELEASE_BIN)
 	Tests/cli/contract.sh $(RELEASE_BIN)
+	Tests/cli/wrong-inputs.sh $(RELEASE_BIN)
+	Tests/cli/match-answers.sh $(RELEASE_BIN)
+	Tests/cli/diff-report.sh $(RELEASE_BIN)
 
 # The optimization stage decides every request as the unoptimized list does (shared iOS data; 1M random requests),
 # and the shared same-entity exemption as one exemption per tracker (v7 TDS, an entity of 1,000 domains).
@@ -63,6 +66,7 @@ test-optimizer: build
 
 test-webkit: build
 	scripts/test-webkit.sh $(RELEASE_BIN) $(SEED) $(CASES)
+	Tests/webkit/diff-html.sh $(RELEASE_BIN)
 
 dist: build
 	scripts/dist.sh $(RELEASE_BIN) $(DIST)

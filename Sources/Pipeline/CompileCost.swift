@@ -169,12 +169,18 @@ public struct CompileCostChange: Sendable, Equatable {
 
     static func format(_ percent: Double) -> String { percent == percent.rounded() ? String(Int(percent)) : String(percent) }
 
-    /// The section of changes.md.
+    /// The verdict's line of changes.md.
+    public var summaryLine: String {
+        String(format: "%.3f s -> %.3f s CPU (%+.1f%%), peak memory %.1f MiB -> %.1f MiB (%+.1f%%)", previous.cpuSeconds, new.cpuSeconds,
+               cpuPercent, Double(previous.memoryKB) / 1024, Double(new.memoryKB) / 1024, memoryPercent)
+    }
+
+    /// The table of changes.md, after its verdict.
     public var markdown: String {
         func row(_ what: String, _ old: String, _ new: String, _ pct: Double) -> String {
             "| \(what) | \(old) | \(new) | \(String(format: "%+.1f%%", pct)) |\n"
         }
-        var s = "\n## WebKit compile cost\n\n"
+        var s = "\n### WebKit compile cost\n\n"
         s += "| | previous | new | change |\n|---|---|---|---|\n"
         s += row("compile time (CPU)", String(format: "%.3f s", previous.cpuSeconds), String(format: "%.3f s", new.cpuSeconds), cpuPercent)
         s += row("compile time (wall)", String(format: "%.3f s", previous.seconds), String(format: "%.3f s", new.seconds),

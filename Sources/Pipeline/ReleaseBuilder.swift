@@ -81,6 +81,7 @@ public enum ReleaseFiles {
     public static let surrogatesJS = "surrogates.js"
     public static let manifest = "manifest.json"
     public static let changesMarkdown = "changes.md"
+    public static let changesHTML = "changes.html"
     public static let changesJSON = "changes.json"
     /// Copies of the inputs, so that a later build can fall back to them and a diff can compare datasets.
     public static let inputTDS = "input-tds.json"
@@ -162,13 +163,15 @@ public enum ReleaseBuilder {
             // The new release as a later diff reads it, from the files about to be published.
             let lists = try ReleaseLists.lists(of: products.manifest, files: .products(products.files))
             let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists)
+                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists,
+                                                     newFiles: .products(products.files))
             var json = try changes.json()
             if let change = costs?.1, case .object(var o) = json {
                 o["webkitCompileCost"] = change.jsonValue
                 json = .object(o)
             }
-            products.files.append((ReleaseFiles.changesMarkdown, Array((try changes.markdown() + (costs?.1.markdown ?? "")).utf8)))
+            products.files.append((ReleaseFiles.changesMarkdown, Array(try changes.markdown(compileCost: costs?.1).utf8)))
+            products.files.append((ReleaseFiles.changesHTML, Array(try changes.html(compileCost: costs?.1).utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))

@@ -13,6 +13,7 @@ import RuleCompiler
 import RuleDiff
 import RuleEngine
 import StrictJSON
+import Surrogates
 import TrackerData
 
 public struct DiffSide {
@@ -35,15 +36,13 @@ public struct DiffSide {
 
     /// Surrogate names by (tracker, rule index), for telling "surrogate" from "blocked".
     var surrogates: [String: String] {
-        guard let tds else { return [:] }
-        var out: [String: String] = [:]
-        for (domain, tracker) in tds.trackers {
-            for (i, rule) in tracker.rules.enumerated() {
-                if let s = rule.surrogate { out[DecisionSide.surrogateKey(tracker: domain, rule: i)] = s }
-            }
-        }
-        return out
+        let all = tds.map(DecisionSide.surrogates) ?? [:]
+        guard let names = surrogateNames else { return all }
+        return all.filter { names.contains($0.value) }
     }
+    /// The surrogates a release's bundle is made from (its input surrogates.txt; none without one): a TDS rule
+    /// naming another surrogate blocks, as the page gets no replacement. Nil for a side given as a TDS file.
+    public var surrogateNames: Set<String>?
 }
 
 public struct DiffOptions {
@@ -146,10 +145,8 @@ public enum ReleaseComparison {
         var side = DiffSide(label: dir, identifier: manifest.identifier)
         side.components = manifest.components
         for (name, record) in manifest.inputs { side.components[name + ".sha256"] = record.sha256 }
-        let tdsPath = dir + "/" + ReleaseFiles.inputTDS
-        if FileManager.default.fileExists(atPath: tdsPath) {
-            side.tds = try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
-        }
+        side.tds = try dataset(ofRelease: dir)
+        side.surrogateNames = try surrogateNames(.directory(dir))
         side.mainListCount = lists.filter(\.isMain).count
         for list in lists {
             let rules = try list.contentRules()
@@ -165,6 +162,27 @@ public enum ReleaseComparison {
             if list.isMain { side.rules += rules }
         }
         return side
+    }
+
+    /// The TDS a release was built from (its input copy), when it has one.
+    public static func dataset(ofRelease dir: String) throws -> TrackerDataSet? {
+        let tdsPath = dir + "/" + ReleaseFiles.inputTDS
+        guard FileManager.default.fileExists(atPath: tdsPath) else { return nil }
+        return try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
+    }
+
+    /// The names of the surrogates in a release's input surrogates.txt (none when it has none).
+    static func surrogateNames(_ files: ReleaseFileSource) throws -> Set<String> {
+        guard files.exists(ReleaseFiles.inputSurrogates) else { return [] }
+        let name = files.path(ReleaseFiles.inputSurrogates)
+        return Set(try SurrogatesFile.parse(bytes: try files.read(ReleaseFiles.inputSurrogates), source: name).map(\.name))
+    }
+
+    /// A release's TDS and the surrogates its pages get (by tracker and TDS rule index), as `diff` reads them.
+    public static func surrogates(ofRelease dir: String) throws -> (tds: TrackerDataSet?, surrogates: [String: String]) {
+        var side = DiffSide(label: dir, tds: try dataset(ofRelease: dir))
+        side.surrogateNames = try surrogateNames(.directory(dir))
+        return (side.tds, side.surrogates)
     }
 
     public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) throws -> DiffReport {
@@ -232,6 +250,7 @@ public enum ReleaseComparison {
                        dataset: DatasetDiff?, requests: DecisionDiff?) -> DiffReport {
         var report = DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
                                 rules: rules, requests: requests)
+        report.attribution = FlipAttribution(datasets: [new.tds, old.tds].compactMap { $0 })
         if !old.listRecords.isEmpty, !new.listRecords.isEmpty {
             // With one main list on each side, its rule comparison is the report's own.
             let known = old.mainListCount == 1 && new.mainListCount == 1 ? ["rules.json": rules] : [:]
@@ -244,15 +263,15 @@ public enum ReleaseComparison {
 /// `changes.md` / `changes.json` of a release built with --previous.
 public struct ReleaseChanges {
     public let report: DiffReport
-    public func markdown() throws -> String { try report.markdown() }
     public func json() throws -> JSONValue { try report.json() }
 
     /// `newLists`: the new release's lists as ReleaseLists reads them (main parts and click-to-load lists);
     /// the main list's rules and provenance are the builder's, unsplit.
     static func compare(previousRelease: String, newManifest: Manifest, newTDS: TrackerDataSet, newRules: [ContentRule],
-                        newProvenance: [RuleProvenance], newLists: [ReleaseList]) throws -> ReleaseChanges {
+                        newProvenance: [RuleProvenance], newLists: [ReleaseList], newFiles: ReleaseFileSource) throws -> ReleaseChanges {
         let old = try ReleaseComparison.loadRelease(previousRelease)
         var new = DiffSide(label: "new release", identifier: newManifest.identifier, tds: newTDS, rules: newRules)
+        new.surrogateNames = try ReleaseComparison.surrogateNames(newFiles)
         new.components = newManifest.components
         for (name, record) in newManifest.inputs { new.components[name + ".sha256"] = record.sha256 }
         let main = newLists.filter(\.isMain)
@@ -264,6 +283,25 @@ public struct ReleaseChanges {
             new.lists.append(ctl.list)
             new.provenance.append(ctl.provenance ?? [])
         }
-        return ReleaseChanges(report: try ReleaseComparison.compare(old, new, options: DiffOptions()))
+        var report = try ReleaseComparison.compare(old, new, options: DiffOptions())
+        report.corpus = CorpusDescription(kind: .derived)
+        return ReleaseChanges(report: report)
+    }
+
+    /// changes.md: the bounded summary, with WebKit's compile cost change in its verdict when it was measured.
+    public func markdown(compileCost: CompileCostChange?) throws -> String {
+        try withCost(compileCost).markdown()
+    }
+
+    /// changes.html: the same as one self-contained page.
+    public func html(compileCost: CompileCostChange?) throws -> String {
+        try withCost(compileCost).html()
+    }
+
+    func withCost(_ compileCost: CompileCostChange?) -> DiffReport {
+        var report = report
+        report.compileCostLine = compileCost?.summaryLine
+        report.compileCostMarkdown = compileCost?.markdown
+        return report
     }
 }

@@ -182,7 +182,11 @@ private struct RBCReader {
     func header() throws -> Header {
         let looksLikeJSON = data.first == UInt8(ascii: "[") || data.first == UInt8(ascii: "{")
         guard data.count >= RBCFile.headerSize, data.prefix(8).elementsEqual(RBCFile.magic) else {
-            if looksLikeJSON { throw fail("this is JSON, not a compiled rule list (.rbc); give rule-list JSON a .json name") }
+            if looksLikeJSON {
+                let name = path.split(separator: "/").last.map(String.init) ?? path
+                let rbc = (name.hasSuffix(".json") ? String(name.dropLast(5)) : name) + ".rbc"
+                throw fail("this is JSON, not a compiled rule list (.rbc): `radarblock compile \(name) -o \(rbc)` compiles rule-list JSON, `radarblock validate \(name)` checks it")
+            }
             if data.count < RBCFile.headerSize {
                 throw fail("too short to be a compiled rule list (\(data.count) bytes, the header alone is \(RBCFile.headerSize))")
             }

@@ -22,7 +22,7 @@ public struct DecisionSide: @unchecked Sendable {
     /// Surrogate name for (tracker, TDS rule index), when the rule has one.
     public let surrogates: [String: String]
     /// Per list, per compiled rule: the surrogate its provenance names (nil for most rules).
-    let surrogateOfRule: [[String?]]
+    public let surrogateOfRule: [[String?]]
 
     public init(lists: [LoadedRuleList], provenance: [[JSONValue]] = [], surrogates: [String: String] = [:]) {
         engine = RuleEngine(lists: lists)
@@ -48,6 +48,24 @@ public struct DecisionSide: @unchecked Sendable {
     }
 
     public static func surrogateKey(tracker: String, rule: Int) -> String { "\(tracker)#\(rule)" }
+
+    /// Surrogate names by (tracker, rule index) of a dataset, for telling "surrogate" from "blocked".
+    public static func surrogates(of tds: TrackerDataSet) -> [String: String] {
+        var out: [String: String] = [:]
+        for (domain, tracker) in tds.trackers {
+            for (i, rule) in tracker.rules.enumerated() {
+                if let s = rule.surrogate { out[surrogateKey(tracker: domain, rule: i)] = s }
+            }
+        }
+        return out
+    }
+
+    /// What the page gets from an answer of this side's engine: blocked, blocked and replaced by a surrogate,
+    /// or allowed (`match` and `diff` both say it this way).
+    public func decision(_ result: MatchResult) -> (outcome: Decision.Outcome, surrogate: String?) {
+        let o = DecisionDiff.outcome(result, self)
+        return (o.outcome, o.surrogate)
+    }
 }
 
 public struct Decision: Sendable, Equatable {

@@ -16,6 +16,13 @@ public struct DiffReport: Sendable {
     public var requests: DecisionDiff?
     /// Per list of a release (main parts, click-to-load lists): the ones that differ.
     public var lists: [ListChange] = []
+    /// What the requests were (a derived corpus is synthetic, and every format says so).
+    public var corpus: CorpusDescription?
+    /// Which tracker and entity each flip belongs to.
+    public var attribution = FlipAttribution(datasets: [])
+    /// WebKit's compile cost change, when a build measured it: one line for the verdict, a table after it.
+    public var compileCostLine: String?
+    public var compileCostMarkdown: String?
 
     public init(identifier: ValueChange<String?>, inputs: [String: ValueChange<String?>], dataset: DatasetDiff?,
                 rules: RuleSetDiff, requests: DecisionDiff?) {
@@ -38,11 +45,11 @@ public struct DiffReport: Sendable {
     public func json() throws -> JSONValue {
         var changed: [JSONValue] = []
         try requests?.changed.forEachPage { changed += $0.changes.map(changeJSON) }
-        return json(changed: changed)
+        return json(changed: changed, summary: try flipSummary())
     }
 
     /// `ruleEntries: false` leaves the added and removed rules out (writeJSON writes them itself).
-    private func json(changed: [JSONValue], ruleEntries: Bool = true) -> JSONValue {
+    private func json(changed: [JSONValue], summary: FlipSummary, ruleEntries: Bool = true) -> JSONValue {
         var o = JSONObject()
         o["identifier"] = ["old": optional(identifier.old), "new": optional(identifier.new)]
         var inputsObject = JSONObject()
@@ -76,6 +83,7 @@ public struct DiffReport: Sendable {
             "removedRules": .array(ruleEntries ? rules.removed.map(ruleEntryJSON) : []),
         ]
         o["lists"] = .array(lists.map(\.jsonValue))
+        o["summary"] = summary.jsonValue
         o["requests"] = requestsJSON(changed: changed)
         return .object(o)
     }
@@ -89,7 +97,7 @@ public struct DiffReport: Sendable {
     /// As `writeJSON(into:)`, handing the bytes to `emit` in pieces (a page of flips at a time, each page
     /// written on every core): memory holds one page of the report, however many flips it lists.
     public func writeJSON(_ emit: ([UInt8]) throws -> Void) throws {
-        let skeleton = json(changed: [], ruleEntries: false)
+        let skeleton = json(changed: [], summary: try flipSummary(), ruleEntries: false)
         guard case .object(let o) = skeleton else { preconditionFailure("a report is a JSON object") }
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, key) in o.keys.enumerated() {
@@ -136,7 +144,7 @@ public struct DiffReport: Sendable {
             var part: [UInt8] = []
             for j in share.lowerBound + flips.lowerBound..<share.upperBound + flips.lowerBound {
                 if j > 0 || leadingComma { part.append(UInt8(ascii: ",")) }
-                Self.writeChange(page.changes[j], rules: page.ruleJSON[j], into: &part)
+                Self.writeChange(page.changes[j], rules: page.ruleJSON[j], attribution: attribution, into: &part)
             }
             return part
         }
@@ -152,13 +160,15 @@ public struct DiffReport: Sendable {
         return [
             "checked": .number(Double(r.checked)),
             "invalid": .number(Double(r.invalid)),
+            "corpus": corpus?.jsonValue ?? .null,
             "changed": .array(changed),
         ]
     }
 
     /// The bytes of `JSONWriter.write(changeJSON(c))`, written without building the value: the rules'
     /// JSON comes written already (`rules`), and a flip's value would cost more than its bytes.
-    static func writeChange(_ c: DecisionChange, rules: (old: [UInt8]?, new: [UInt8]?), into out: inout [UInt8]) {
+    static func writeChange(_ c: DecisionChange, rules: (old: [UInt8]?, new: [UInt8]?), attribution: FlipAttribution,
+                            into out: inout [UInt8]) {
         func member(_ key: StaticString, _ value: String?, first: Bool = false) {
             guard let value else { return }
             if !first { out.append(UInt8(ascii: ",")) }
@@ -190,11 +200,16 @@ public struct DiffReport: Sendable {
         decision(c.new, rules.new)
         raw(",\"rule\":")
         rule(rules.new ?? rules.old)
+        let tracker = attribution.tracker(of: c)
+        member("tracker", tracker)
+        member("entity", attribution.entity(ofTracker: tracker))
         raw("}")
     }
 
     private func changeJSON(_ c: DecisionChange) -> JSONValue {
-        ["request": requestJSON(c.request), "old": c.old.jsonValue, "new": c.new.jsonValue, "rule": c.new.rule ?? c.old.rule ?? .null]
+        let tracker = attribution.tracker(of: c)
+        return ["request": requestJSON(c.request), "old": c.old.jsonValue, "new": c.new.jsonValue, "rule": c.new.rule ?? c.old.rule ?? .null,
+                "tracker": .string(tracker), "entity": .string(attribution.entity(ofTracker: tracker))]
     }
 
     private func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
@@ -255,33 +270,6 @@ public struct DiffReport: Sendable {
 
     func requestJSON(_ r: MatchRequest) -> JSONValue { r.jsonValue }
 
-    // MARK: summary lines shared by text and Markdown
-
-    var summaryLines: [String] {
-        var lines: [String] = []
-        if identifier.old != identifier.new {
-            lines.append("identifier: \(identifier.old ?? "none") -> \(identifier.new ?? "none")")
-        }
-        for key in inputs.keys.sorted() {
-            lines.append("input \(key): \(inputs[key]!.old ?? "none") -> \(inputs[key]!.new ?? "none")")
-        }
-        if let d = dataset {
-            lines.append("trackers: \(d.trackersAdded.count) added, \(d.trackersRemoved.count) removed, \(d.trackersChanged.count) changed")
-            if !(d.entitiesAdded.isEmpty && d.entitiesRemoved.isEmpty && d.entitiesChanged.isEmpty) {
-                lines.append("entities: \(d.entitiesAdded.count) added, \(d.entitiesRemoved.count) removed, \(d.entitiesChanged.count) changed")
-            }
-            if !(d.cnamesAdded.isEmpty && d.cnamesRemoved.isEmpty && d.cnamesRetargeted.isEmpty) {
-                lines.append("cnames: \(d.cnamesAdded.count) added, \(d.cnamesRemoved.count) removed, \(d.cnamesRetargeted.count) retargeted")
-            }
-        }
-        lines.append("WebKit rules: \(rules.added.count) added, \(rules.removed.count) removed")
-        lines += lists.map(\.line)
-        if let r = requests {
-            lines.append("requests: \(r.changed.count) of \(r.checked) changed outcome" + (r.invalid > 0 ? " (\(r.invalid) invalid requests skipped)" : ""))
-        }
-        return lines
-    }
-
     func trackerLine(_ t: TrackerChange) -> String {
         var parts: [String] = []
         if let d = t.defaultAction { parts.append("default \(d.old ?? "none") -> \(d.new ?? "none")") }
@@ -293,63 +281,11 @@ public struct DiffReport: Sendable {
         return "\(t.domain): " + parts.joined(separator: "; ")
     }
 
-    func decisionLine(_ c: DecisionChange) -> String {
-        func describe(_ d: Decision) -> String {
-            var s = d.outcome.rawValue
-            if let sur = d.surrogate { s += " (\(sur))" }
-            return s
-        }
-        var line = "\(c.request.resourceType) \(c.request.url) on \(c.request.topURL): \(describe(c.old)) -> \(describe(c.new))"
-        if let rule = c.new.rule ?? c.old.rule { line += "  by " + JSONWriter.string(rule) }
-        return line
-    }
+    // MARK: text and Markdown (ReviewReport.swift)
 
-    // MARK: text
+    public func text(detail: ReportDetail = .summary) throws -> String { try collect { try writeText(detail: detail, $0) } }
 
-    public func text() throws -> String { try collect(writeText) }
-
-    /// The text report in pieces, the flips a page at a time.
-    public func writeText(_ emit: ([UInt8]) throws -> Void) throws {
-        if isEmpty { return try emit(Array("no differences\n".utf8)) }
-        var out = summaryLines.joined(separator: "\n") + "\n"
-        if let d = dataset {
-            if !d.trackersAdded.isEmpty { out += "\ntrackers added:\n" + d.trackersAdded.map { "  + \($0)" }.joined(separator: "\n") + "\n" }
-            if !d.trackersRemoved.isEmpty { out += "\ntrackers removed:\n" + d.trackersRemoved.map { "  - \($0)" }.joined(separator: "\n") + "\n" }
-            if !d.trackersChanged.isEmpty { out += "\ntrackers changed:\n" + d.trackersChanged.map { "  ~ " + trackerLine($0) }.joined(separator: "\n") + "\n" }
-        }
-        if let r = requests, !r.changed.isEmpty {
-            try emit(Array((out + "\nrequests that changed outcome:\n").utf8))
-            try r.changed.forEachPage { page in try emit(Array(page.changes.map { "  " + decisionLine($0) + "\n" }.joined().utf8)) }
-            return
-        }
-        try emit(Array(out.utf8))
-    }
-
-    // MARK: Markdown
-
-    public func markdown() throws -> String { try collect(writeMarkdown) }
-
-    /// The Markdown report in pieces, the flips a page at a time.
-    public func writeMarkdown(_ emit: ([UInt8]) throws -> Void) throws {
-        var out = "## Rule-set changes\n\n"
-        if isEmpty { return try emit(Array((out + "No differences.\n").utf8)) }
-        out += summaryLines.map { "- " + escapeMarkdown($0) }.joined(separator: "\n") + "\n"
-        if let r = requests, !r.changed.isEmpty {
-            let title = "Requests that changed outcome (\(r.changed.count))"
-            let long = r.changed.count > Self.shortSection
-            try emit(Array((out + (long ? "\n<details><summary>\(escapeMarkdown(title))</summary>\n\n" : "\n### \(title)\n\n")).utf8))
-            try r.changed.forEachPage { page in try emit(Array(page.changes.map { "- " + escapeMarkdown(decisionLine($0)) + "\n" }.joined().utf8)) }
-            out = long ? "\n</details>\n" : ""
-        }
-        if let d = dataset {
-            out += section("Trackers added (\(d.trackersAdded.count))", d.trackersAdded)
-            out += section("Trackers removed (\(d.trackersRemoved.count))", d.trackersRemoved)
-            out += section("Trackers changed (\(d.trackersChanged.count))", d.trackersChanged.map(trackerLine))
-        }
-        out += section("WebKit rules added (\(rules.added.count))", rules.added.map(\.rule), code: true)
-        out += section("WebKit rules removed (\(rules.removed.count))", rules.removed.map(\.rule), code: true)
-        try emit(Array(out.utf8))
-    }
+    public func markdown(detail: ReportDetail = .summary) throws -> String { try collect { try writeMarkdown(detail: detail, $0) } }
 
     private func collect(_ write: (([UInt8]) throws -> Void) throws -> Void) throws -> String {
         var bytes: [UInt8] = []
@@ -357,20 +293,8 @@ public struct DiffReport: Sendable {
         return String(decoding: bytes, as: UTF8.self)
     }
 
-    /// Sections of at most this many items are inline; longer ones are collapsed.
-    static let shortSection = 10
-
-    /// Short sections inline; long ones inside <details> so the summary stays readable.
-    private func section(_ title: String, _ items: [String], code: Bool = false) -> String {
-        guard !items.isEmpty else { return "" }
-        let body = items.map { code ? "- `" + $0.replacingOccurrences(of: "`", with: "'") + "`" : "- " + escapeMarkdown($0) }
-            .joined(separator: "\n")
-        if items.count <= Self.shortSection { return "\n### \(title)\n\n\(body)\n" }
-        return "\n<details><summary>\(escapeMarkdown(title))</summary>\n\n\(body)\n\n</details>\n"
-    }
-
     /// Escapes what Markdown would read as markup or HTML; text like "a -> b" stays readable.
-    private func escapeMarkdown(_ s: String) -> String {
+    func escapeMarkdown(_ s: String) -> String {
         var out = ""
         for ch in s {
             switch ch {

@@ -150,7 +150,9 @@ public enum Explain {
                     let action = list.actions[Int(entry.action)]
                     let location = list.compiled.rules.first { list.actionAt[Int($0.actionLocation)] == entry.action }?.actionLocation
                     let sharing = list.compiled.rules.filter { $0.actionLocation == location }.map { String($0.sourceIndex) }
-                    s += "  \(JSONWriter.string(action.jsonValue))\n      action of rule(s) \(sharing.joined(separator: ", "))\n"
+                    s += "  \(JSONWriter.string(action.jsonValue))\n" + (sharing.count == 1 ? "      the action of rule \(sharing[0])\n"
+                        : "      one action stored once for \(sharing.count) rules (\(sharing.first!) to \(sharing.last!)); without the\n"
+                            + "      source the .rbc cannot tell which of them matched\n")
                 }
                 if !list.stylesheet.isEmpty { s += result.stylesheetLists.contains(li) ? "  global stylesheet: \(list.stylesheet)\n" : "  global stylesheet withheld (an ignore-previous-rules matched)\n" }
                 continue

@@ -11,6 +11,9 @@ public struct MatchBatch {
     private var explainer: DecidingRuleDescriber?
     private var format: Format
     private var decider: Decider
+    /// Per list, per compiled rule: the surrogate the page runs when that rule decides a block (the TDS rule's
+    /// `surrogate`, through the rule's provenance); empty when unknown.
+    public var surrogates: [[String?]] = []
 
     /// Who names the deciding rule. The engine does it from its automata in the same pass as the answer;
     /// Explain re-derives it rule by rule, slowly, as an independent cross-check (scripts/testing compares the two).
@@ -37,7 +40,13 @@ public struct MatchBatch {
     /// A batch answering the same, for another thread.
     public func copy() -> MatchBatch {
         let e = engine.copy()
-        return MatchBatch(engine: e, explainer: explainer?.describing(e), format: format, decider: decider)
+        var batch = MatchBatch(engine: e, explainer: explainer?.describing(e), format: format, decider: decider)
+        batch.surrogates = surrogates
+        return batch
+    }
+
+    func surrogate(of d: DecidingRule) -> String? {
+        d.list < surrogates.count && d.rule < surrogates[d.list].count ? surrogates[d.list][d.rule] : nil
     }
 
     /// Appends the answer line for one request line (without its newline) to `out`.
@@ -64,7 +73,7 @@ public struct MatchBatch {
 
     private mutating func answer(line: UnsafeBufferPointer<UInt8>, look: Look, lineNumber: Int, tooLong: Bool, into out: inout [UInt8]) {
         if tooLong {
-            MatchResult.writeErrorLine("line \(lineNumber): the line is too long", into: &out)
+            writeError("line \(lineNumber): the line is too long", into: &out)
             return
         }
         do {
@@ -93,9 +102,9 @@ public struct MatchBatch {
                 writeTextLine(request!, decidedBy: decidedBy, into: &out)
             }
         } catch let e as RequestError {
-            MatchResult.writeErrorLine("line \(lineNumber): \(e.message)", into: &out)
+            writeError("line \(lineNumber): \(e.message)", into: &out)
         } catch {
-            MatchResult.writeErrorLine("line \(lineNumber): \(error)", into: &out)
+            writeError("line \(lineNumber): \(error)", into: &out)
         }
     }
 
@@ -171,16 +180,26 @@ public struct MatchBatch {
     /// `blocked  script  https://t.example/a.js  on https://site.example/  by rules.json rule 12 (...)`
     private mutating func writeTextLine(_ request: MatchRequest, decidedBy: DecidingRule?, into out: inout [UInt8]) {
         let blocked = result.isBlocked
-        var line = blocked ? "blocked " : (result.entries.isEmpty ? "allowed " : "actions ")
+        let surrogate: String? = blocked ? decidedBy.flatMap { self.surrogate(of: $0) } : nil
+        var line = surrogate != nil ? "surrogate" : blocked ? "blocked " : (result.entries.isEmpty ? "allowed " : "actions ")
         line += " \(request.resourceType)  \(printable(request.url))  on \(printable(request.topURL))"
         if !blocked && !result.entries.isEmpty {
             line += "  (" + result.actions.map { $0.kind.typeName }.joined(separator: ", ") + ")"
         }
+        if let surrogate { line += "  (surrogate \(printable(surrogate)), served by surrogates.js)" }
         if let d = decidedBy {
             line += "  by " + (explainer?.summary(d) ?? "list \(d.list + 1) rule \(engine.lists[d.list].compiled.rules[d.rule].sourceIndex)")
         }
         out.append(contentsOf: Array(line.utf8))
         out.append(0x0A)
+    }
+
+    /// A line's error in place of its answer, in the batch's format.
+    private func writeError(_ message: String, into out: inout [UInt8]) {
+        switch format {
+        case .json: MatchResult.writeErrorLine(message, into: &out)
+        case .text: out.append(contentsOf: Array(("error: " + printable(message) + "\n").utf8))
+        }
     }
 
     /// Control characters would break the one-line-per-request form.

@@ -22,6 +22,13 @@ extension PrivacyConfig {
         guard case .object(let top) = json else {
             throw log.fatal(root, "expected a privacy configuration object, found \(json.aTypeName)")
         }
+        // Without "features" the file is not a config (a TDS given as --config would otherwise build a release that
+        // blocks nothing, its contentBlocking state read as absent).
+        guard top.member(TDSConventions.configTopLevelKey) != nil else {
+            throw log.fatal(root, top.member("trackers") != nil
+                ? "this is a tracker data set (it has \"trackers\"), not a privacy configuration: give it as --tds"
+                : "missing \"features\": not a privacy configuration")
+        }
         var config = PrivacyConfig(raw: json)
         config.version = try log.optional(top, "version", at: root, expected: "a number", Typed.double)
         config.unprotectedTemporary = try decodeDomainList(top, "unprotectedTemporary", at: root, log: &log)
@@ -210,6 +217,7 @@ extension UnprotectedSites {
         var log = IssueLog(source: source, strict: strict)
         var hosts: [String] = []
         var seen = Set<String>()
+        var skipped = 0, firstSkipped = 0
         // Split on LF bytes (a Swift Character would fuse "\r\n" into one grapheme), then strip a CR.
         for (index, rawLine) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
@@ -218,14 +226,32 @@ extension UnprotectedSites {
             }
             let trimmed = line.trimmingWhitespace()  // also removes a trailing "\r"
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
+            if hosts.isEmpty, skipped == 0, let kind = documentKind(trimmed) {
+                throw TrackerDataError.invalid(DecodeIssue(source: source, line: lineNumber,
+                    message: "this is \(kind), not a list of sites (one host per line)"))
+            }
             switch DomainCheck.normalize(trimmed) {
             case .success(let host):
                 if seen.insert(host).inserted { hosts.append(host) }
             case .failure(let problem):
+                skipped += 1
+                if firstSkipped == 0 { firstSkipped = lineNumber }
                 try log.report(line: lineNumber, "\(problem.message); line skipped")
             }
         }
+        if hosts.isEmpty, skipped > 0 {
+            throw TrackerDataError.invalid(DecodeIssue(source: source, line: firstSkipped,
+                message: "not a list of sites: none of its \(skipped) line(s) is a host name"))
+        }
         return (UnprotectedSites(hosts: hosts), log.issues)
+    }
+
+    /// What a file whose first content line is `line` is when it is clearly no host list: a JSON document (a TDS or
+    /// config given by mistake) or an HTML page (a saved error page).
+    static func documentKind(_ line: String) -> String? {
+        if line.hasPrefix("{") || line.hasPrefix("[") { return "a JSON document" }
+        if line.hasPrefix("<") { return "an HTML or XML document" }
+        return nil
     }
 
     public static func load(path: String, strict: Bool = false) throws -> (UnprotectedSites, [DecodeIssue]) {

@@ -4,6 +4,9 @@
 // escaping `\`, `.` and `/` only (§2.2; other regex characters stay as they are, §2.8 P6).
 
 public enum TDSConventions {
+    /// What marks a privacy configuration (a config given as --tds is named as such).
+    public static let configTopLevelKey = "features"
+
     /// Any scheme, one or more slashes: `^[^:]+://+`.
     public static let schemePrefix = "^[^:]+://+"
     /// `schemePrefix` then an optional run of subdomain labels: what TrackerRadarKit puts in front of a rule.

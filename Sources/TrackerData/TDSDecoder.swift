@@ -60,6 +60,9 @@ struct TDSDecoder {
             throw log.fatal(root, "expected a TDS object, found \(json.aTypeName)")
         }
         guard let trackersValue = top.member("trackers") else {
+            if top.member(TDSConventions.configTopLevelKey) != nil {
+                throw log.fatal(root, "this is a privacy configuration (it has \"features\"), not a tracker data set: give it as --config")
+            }
             throw log.fatal(root, "missing \"trackers\": not a tracker data set")
         }
         guard case .object(let trackersObject) = trackersValue else {

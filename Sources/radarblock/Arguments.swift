@@ -14,14 +14,78 @@ struct InputError: Error, CustomStringConvertible {
     init(_ message: String) { description = message }
 }
 
+/// One option of a command: its spellings, the placeholder of its value (nil for a flag) and the paragraph
+/// `--help` gives it. A command's options are a table of these (CommandGrammar): the one place that both
+/// parses them and documents them, so adding an option is adding one entry.
 struct OptionSpec {
-    let names: [String]       // e.g. ["-o", "--output"]
-    let takesValue: Bool
+    let names: [String]       // e.g. ["-o", "--out", "--output"]; the last one is the key a command reads
+    let value: String?
     let repeatable: Bool
-    init(_ names: String..., value: Bool = true, repeatable: Bool = false) {
+    let help: String
+    var takesValue: Bool { value != nil }
+    var key: String { names.last! }
+
+    init(_ names: String..., value: String? = nil, repeatable: Bool = false, help: String) {
         self.names = names
-        takesValue = value
+        self.value = value
         self.repeatable = repeatable
+        self.help = help
+    }
+
+    /// The output every command that writes one takes, under one set of spellings.
+    static func output(_ what: String, value: String = "FILE") -> OptionSpec {
+        OptionSpec("-o", "--out", "--output", value: value, help: what)
+    }
+}
+
+/// A command's grammar: its usage forms, its options (under headings, between paragraphs of prose) and the
+/// names of its positional arguments. Its `--help`, its parser, the man page and the completions all come from it.
+struct CommandGrammar {
+    enum Part {
+        case text(String)
+        case options(String?, [OptionSpec])
+    }
+    /// What follows "usage: radarblock NAME", one line per form.
+    let forms: [String]
+    /// The positionals' names for messages (the last one repeats when `positionalCount` allows more).
+    var positionals: [String] = []
+    var positionalCount: ClosedRange<Int> = 0...0
+    let parts: [Part]
+
+    var options: [OptionSpec] {
+        parts.flatMap { part -> [OptionSpec] in if case .options(_, let o) = part { return o } else { return [] } }
+    }
+
+    /// The column where option descriptions start.
+    static let descriptionColumn = 24
+
+    func help(command name: String) -> String {
+        var s = forms.enumerated().map { i, form in (i == 0 ? "usage: " : "       ") + "radarblock \(name) " + form }
+            .joined(separator: "\n") + "\n"
+        for part in parts {
+            switch part {
+            case .text(let text): s += "\n" + text + (text.hasSuffix("\n") ? "" : "\n")
+            case .options(let title, let specs):
+                s += "\n" + (title.map { $0 + ":\n" } ?? "")
+                for spec in specs { s += Self.render(spec) }
+            }
+        }
+        return s
+    }
+
+    /// `  -o, --out, --output FILE   what it does`, the description's further lines under its first.
+    static func render(_ spec: OptionSpec) -> String {
+        let head = "  " + spec.names.joined(separator: ", ") + (spec.value.map { " " + $0 } ?? "")
+        let pad = String(repeating: " ", count: descriptionColumn)
+        let lines = spec.help.split(separator: "\n", omittingEmptySubsequences: false)
+        var s = head.count + 2 <= descriptionColumn ? head.padding(toLength: descriptionColumn, withPad: " ", startingAt: 0) + lines[0]
+                                                    : head + "\n" + pad + lines[0]
+        for line in lines.dropFirst() { s += "\n" + (line.isEmpty ? "" : pad + line) }
+        return s + "\n"
+    }
+
+    func parse(_ arguments: [String], command: String) throws -> ParsedArguments {
+        try ParsedArguments.parse(arguments, options: options, positionals: positionalCount, names: positionals)
     }
 }
 
@@ -30,7 +94,7 @@ struct ParsedArguments {
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
 
-    /// The value of an option by its canonical (first, long) name.
+    /// The value of an option by its key (the last of its names).
     func value(_ name: String) -> String? { values[name]?.last }
     func all(_ name: String) -> [String] { values[name] ?? [] }
     func has(_ name: String) -> Bool { flags.contains(name) }
@@ -40,7 +104,8 @@ struct ParsedArguments {
         return v
     }
 
-    static func parse(_ args: [String], options: [OptionSpec], positionals range: ClosedRange<Int> = 0...0) throws -> ParsedArguments {
+    static func parse(_ args: [String], options: [OptionSpec], positionals range: ClosedRange<Int> = 0...0,
+                      names: [String] = []) throws -> ParsedArguments {
         var parsed = ParsedArguments()
         var byName: [String: OptionSpec] = [:]
         for spec in options { for n in spec.names { byName[n] = spec } }
@@ -60,8 +125,11 @@ struct ParsedArguments {
                 name = String(arg[..<eq])
                 inline = String(arg[arg.index(after: eq)...])
             }
-            guard let spec = byName[name] else { throw UsageError("unknown option \(name)") }
-            let key = spec.names.last!
+            guard let spec = byName[name] else {
+                let known = options.flatMap(\.names).filter { $0.hasPrefix("--") } + ["--help"]
+                throw UsageError("unknown option \(name)" + (Spelling.nearest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""))
+            }
+            let key = spec.key
             if spec.takesValue {
                 let v: String
                 if let inline { v = inline } else {
@@ -76,9 +144,12 @@ struct ParsedArguments {
                 parsed.flags.insert(key)
             }
         }
-        if !range.contains(parsed.positionals.count) {
+        let count = parsed.positionals.count
+        if !range.contains(count) {
             if range.upperBound == 0 { throw UsageError("unexpected argument \(parsed.positionals.first!)") }
-            throw UsageError(parsed.positionals.count < range.lowerBound ? "missing argument" : "too many arguments")
+            if count > range.upperBound { throw UsageError("too many arguments: \(range.upperBound) at most, \(count) given") }
+            let missing = names.isEmpty ? "" : " " + names[min(count, names.count - 1)]
+            throw UsageError("missing argument\(missing)" + (names.isEmpty ? "" : " (expected \(names.joined(separator: " ")))"))
         }
         return parsed
     }
@@ -89,7 +160,10 @@ struct ParsedArguments {
 import ContentRules
 
 extension OptionSpec {
-    static let target = OptionSpec("--target")
+    /// --target; `what` says what the command does with it.
+    static func target(_ what: String, repeatable: Bool = false) -> OptionSpec {
+        OptionSpec("--target", value: "NAME", repeatable: repeatable, help: TargetHelp.text(what))
+    }
 }
 
 extension ParsedArguments {
@@ -104,14 +178,12 @@ extension ParsedArguments {
 }
 
 enum TargetHelp {
-    /// The --target paragraph of the help texts; `what` says what the command does with it. `indent` is
-    /// the command's option indentation.
-    static func option(_ what: String, indent: String = "  ") -> String {
+    /// The --target paragraph of the help texts; `what` says what the command does with it.
+    static func text(_ what: String) -> String {
         let text = "the engine the output is for (default \(EngineProfile.default.name), a fixed profile: never "
             + "what is installed); " + what + ". Profiles:"
-        let pad = indent + String(repeating: " ", count: 18)
-        var lines = [indent + "--target NAME     " + wrap(text, width: 96 - pad.count).joined(separator: "\n" + pad)]
-        lines += EngineProfile.helpTable.split(separator: "\n").map { pad + $0.dropFirst(2) }
+        var lines = wrap(text, width: 96 - CommandGrammar.descriptionColumn)
+        lines += EngineProfile.helpTable.split(separator: "\n").map { String($0.dropFirst(2)) }
         return lines.joined(separator: "\n")
     }
 
@@ -127,5 +199,34 @@ enum TargetHelp {
         }
         if !line.isEmpty { lines.append(line) }
         return lines
+    }
+}
+
+/// The nearest valid spelling of a mistyped option or command.
+enum Spelling {
+    /// The candidate at the smallest edit distance from `word`, if it is close enough to be a slip (at most a
+    /// third of the word's length, at least 1, at most 3), or the one candidate `word` is a prefix of.
+    static func nearest(to word: String, among candidates: [String]) -> String? {
+        let limit = max(1, min(3, word.count / 3))
+        let scored = candidates.map { ($0, distance(word, $0)) }.filter { $0.1 <= limit }
+        if let best = scored.min(by: { $0.1 < $1.1 }) { return best.0 }
+        let extending = candidates.filter { $0.hasPrefix(word) && word.count >= 3 }
+        return extending.count == 1 ? extending[0] : nil
+    }
+
+    /// Levenshtein distance (adjacent transpositions count once: "--ouptut").
+    static func distance(_ a: String, _ b: String) -> Int {
+        let x = Array(a), y = Array(b)
+        if x.isEmpty || y.isEmpty { return max(x.count, y.count) }
+        var d = [[Int]](repeating: [Int](repeating: 0, count: y.count + 1), count: x.count + 1)
+        for i in 0...x.count { d[i][0] = i }
+        for j in 0...y.count { d[0][j] = j }
+        for i in 1...x.count {
+            for j in 1...y.count {
+                d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+            }
+        }
+        return d[x.count][y.count]
     }
 }

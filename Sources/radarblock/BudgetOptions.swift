@@ -3,20 +3,17 @@
 import RuleCompiler
 
 enum BudgetOptions {
-    static let specs = [
-        OptionSpec("--max-dfa-states"), OptionSpec("--max-dfa-mb"), OptionSpec("--max-total-dfa-states"),
-        OptionSpec("--max-compile-seconds"),
-    ]
-
-    static let help = """
-        Automaton budgets (a rule over them is an error naming the rule, the family and the budget):
-        --max-dfa-states N       DFA states of one automaton in subset construction
-                                 (default \(CompileBudget.defaultStates))
-        --max-dfa-mb N           memory to build one automaton, in MB (default \(CompileBudget.defaultMegabytes))
-        --max-total-dfa-states N DFA states built for one family (url-filter, top-url, frame-url),
-                                 attempts split for size included (default \(CompileBudget.defaultTotalStates))
-        --max-compile-seconds S  time to build one family's automata (default \(Int(CompileBudget.defaultSeconds)))
-        """
+    /// The budget options under their heading, for a command's grammar.
+    static let part = CommandGrammar.Part.options(
+        "Automaton budgets (a rule over them is an error naming the rule, the family and the budget)", [
+            OptionSpec("--max-dfa-states", value: "N", help: "DFA states of one automaton in subset construction\n(default \(CompileBudget.defaultStates))"),
+            OptionSpec("--max-dfa-mb", value: "N", help: "memory to build one automaton, in MB (default \(CompileBudget.defaultMegabytes))"),
+            OptionSpec("--max-total-dfa-states", value: "N", help: """
+                DFA states built for one family (url-filter, top-url, frame-url),
+                attempts split for size included (default \(CompileBudget.defaultTotalStates))
+                """),
+            OptionSpec("--max-compile-seconds", value: "S", help: "time to build one family's automata (default \(Int(CompileBudget.defaultSeconds)))"),
+        ])
 
     static func parse(_ args: ParsedArguments) throws -> CompileBudget {
         var budget = CompileBudget()

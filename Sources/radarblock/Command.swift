@@ -6,10 +6,16 @@ import Foundation
 protocol Command {
     static var name: String { get }
     static var summary: String { get }
-    /// Full usage text printed by `--help`.
-    static var help: String { get }
+    /// The command's usage forms, options and help prose: its parser and its `--help`.
+    static var grammar: CommandGrammar { get }
     /// Returns the exit status (0 success, 1 invalid input / failed check / "different").
     static func run(_ arguments: [String]) throws -> Int32
+}
+
+extension Command {
+    /// Full usage text printed by `--help` and `radarblock help NAME`.
+    static var help: String { grammar.help(command: name) }
+    static func parse(_ arguments: [String]) throws -> ParsedArguments { try grammar.parse(arguments, command: name) }
 }
 
 enum ExitCode {

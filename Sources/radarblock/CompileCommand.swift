@@ -8,46 +8,50 @@ import RuleCompiler
 enum CompileCommand: Command {
     static let name = "compile"
     static let summary = "compile rule-list JSON to a versioned bytecode file (.rbc)"
-    static var help: String {
-        """
-        usage: radarblock compile RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source] [--target NAME]
-                          [--max-dfa-states N] [--max-dfa-mb N] [--max-total-dfa-states N] [--max-compile-seconds S]
-               radarblock compile RULES.json --engine webkit -o STORE_DIR [--name NAME]
-
-        Validates the list exactly like WebKit (same errors, same rule indices), compiles its
-        url-filters and conditions to automata and writes them, with the actions and the source,
-        to OUT.rbc (atomically; "-o -" writes to stdout). Identical input gives identical bytes.
-
-        --name NAME        identifier name (default: the input file's name without extension);
-                           characters A-Z a-z 0-9 . -
-        --dataset VERSION  version of the data the list was made from (e.g. the TDS ETag), part of
-                           the identifier
-        --embed-source     keep the source JSON in the file (like WebKit does), so that
-                           `match LIST.rbc --url ...` can show the triggers of the deciding rules;
-                           without it only the source's SHA-256 is kept and rules are named by index
-        \(TargetHelp.option("the list is parsed as that engine parses it (rule limit, keys it reads); a rule using a key the target would ignore and so match more widely (e.g. if-frame-url for safari-15) is refused, naming the rule and the key", indent: ""))
-        --engine radarblock|webkit
-                           radarblock (default) writes OUT.rbc; webkit compiles with WebKit's own compiler
-                           (WebKitGTK 6.0, loaded at run time) into the store directory given by -o:
-                           -o DIR writes DIR/ContentRuleList-<NAME>, WebKit's file (--dataset is not used)
-
-        The identifier is <name>[@<dataset>]_v<format version>_<tool version>_<16 hex digits of
-        SHA-256 over the versions, name, dataset and source>; `radarblock inspect` shows it.
-
-        \(BudgetOptions.help)
-        Over a budget, compile exits 1 and writes nothing.
-        """
-    }
+    static let grammar = CommandGrammar(forms: ["RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source] [--target NAME] [budgets]",
+                                                "RULES.json --engine webkit -o STORE_DIR [--name NAME]"],
+                                        positionals: ["RULES.json"], positionalCount: 1...1, parts: [
+        .text("""
+            Validates the list exactly like WebKit (same errors, same rule indices), compiles its
+            url-filters and conditions to automata and writes them, with the actions and the source,
+            to OUT.rbc (atomically; "-o -" writes to stdout). Identical input gives identical bytes.
+            """),
+        .options(nil, [
+            .output("the .rbc file to write (with --engine webkit: the store directory)", value: "OUT"),
+            OptionSpec("--name", value: "NAME", help: """
+                identifier name (default: the input file's name without extension);
+                characters A-Z a-z 0-9 . -
+                """),
+            OptionSpec("--dataset", value: "VERSION", help: """
+                version of the data the list was made from (e.g. the TDS ETag), part of
+                the identifier
+                """),
+            OptionSpec("--embed-source", help: """
+                keep the source JSON in the file (like WebKit does), so that
+                `match LIST.rbc --url ...` can show the triggers of the deciding rules;
+                without it only the source's SHA-256 is kept and rules are named by index
+                """),
+            .target("the list is parsed as that engine parses it (rule limit, keys it reads); a rule using a key the target would ignore and so match more widely (e.g. if-frame-url for safari-15) is refused, naming the rule and the key"),
+            OptionSpec("--engine", value: "radarblock|webkit", help: """
+                radarblock (default) writes OUT.rbc; webkit compiles with WebKit's own compiler
+                (WebKitGTK 6.0, loaded at run time) into the store directory given by -o:
+                -o DIR writes DIR/ContentRuleList-<NAME>, WebKit's file (--dataset is not used)
+                """),
+        ]),
+        .text("""
+            The identifier is <name>[@<dataset>]_v<format version>_<tool version>_<16 hex digits of
+            SHA-256 over the versions, name, dataset and source>; `radarblock inspect` shows it.
+            """),
+        BudgetOptions.part,
+        .text("Over a budget, compile exits 1 and writes nothing."),
+    ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [
-            OptionSpec("-o", "--output"), OptionSpec("--name"), OptionSpec("--dataset"), OptionSpec("--engine"),
-            OptionSpec("--embed-source", value: false), .target,
-        ] + BudgetOptions.specs, positionals: 1...1)
+        let args = try parse(arguments)
         let target = try args.target()
         let budget = try BudgetOptions.parse(args)
         let input = args.positionals[0]
-        guard let output = args.value("--output") else { throw UsageError("missing -o OUT.rbc") }
+        guard let output = args.value("--output") else { throw UsageError("missing -o OUT.rbc (or --out)") }
         switch args.value("--engine") ?? "radarblock" {
         case "radarblock": break
         case "webkit": return try WebKitEngine.compile(input: input, storeDirectory: output, name: args.value("--name"), dataset: args.value("--dataset"))

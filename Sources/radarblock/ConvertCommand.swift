@@ -9,74 +9,79 @@ import TrackerData
 struct ConvertCommand: Command {
     static let name = "convert"
     static let summary = "convert a TDS (+ config) into a WebKit content rule list"
-    static var help: String { """
-    usage: radarblock convert --tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]
-                              [--provenance FILE] [--strict] [--target NAME] [--no-optimize]
-                              [--per-tracker-exemptions] [--cpm FILE] [-o OUT]
+    static let grammar = CommandGrammar(forms: ["--tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]",
+                                                "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [--per-tracker-exemptions] [--cpm FILE] [-o OUT]"], parts: [
+        .text("""
+            Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
 
-    Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
-
-    modes:
-      faithful (default)  WebKit does what the TDS means: the first matching TDS rule wins, options that do not
-                          match fall through, exceptions apply only where their rule matched, ports are ignored,
-                          CNAME-cloaked requests are judged by the real tracker's rules, same-entity requests are
-                          first party, the longest tracker host wins, and the temp list, user-unprotected sites
-                          and tracker allowlist override everything. Top-level documents and popups are never
-                          blocked. Site conditions judge the page's own host (anchored if-top-url /
-                          unless-top-url, not if-domain, which WebKit also applies to a site named later in
-                          the page's URL). The entity whose same-entity exemptions would name the most sites
-                          leads the list with one shared exemption, so that an entity with thousands of tracker
-                          domains costs trackers + sites conditions, not trackers x sites.
-      ddg                 DuckDuckGo's TrackerRadarKit algorithm, rule for rule (only the order across trackers
-                          differs: TrackerRadarKit's is random, ours is sorted), with its known gaps. Rules WebKit
-                          would reject are repaired when exact, else left out, and reported.
-
-    options:
-      --tds FILE          tracker data set (TDS v5 JSON)
-      --config FILE       privacy configuration v4 (temp list: unprotectedTemporary + contentBlocking exceptions;
-                          tracker allowlist and request blocklist when their state is "enabled"; a contentBlocking
-                          state other than "enabled" gives one rule that blocks nothing). Click-to-load rules
-                          (block-ctl-*) never block in this list: `radarblock build` writes their own lists
-      --unprotected FILE  user-unprotected sites, one host per line, each with its subdomains (# comments)
-      --mode MODE         faithful (default) or ddg
-      --provenance FILE   also write where each rule comes from: a JSON array parallel to the rules (element i
-                          describes rule i), one object per line:
-                            {"source":"tds","tracker":"a.com","rule":3,"role":"block host"}
-                              rule: the index in the tracker's TDS rules, or "default", "entity", "popup";
-                              role (faithful): block / ignore / exception / reset / same-entity, and the
-                              url-filter form ("host": the rule's host part aligned with the request host;
-                              "in-url": the regex found later in the URL; "host+in-url": both forms in one
-                              url-filter, see --no-optimize); "cname": the alias host for rules
-                              of a CNAME-cloaked tracker
-                            {"source":"tds","rule":"entity","role":"same-entity","entity":"E"}  the shared exemption
-                            {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
-                            {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
-                            {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
-                            {"source":"feature-state","role":"contentBlocking \"disabled\""}
-      --strict            any problem (an input field the decoders would skip, a TDS rule WebKit cannot
-                          express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
-      --no-optimize       skip the optimization stage. By default the list is rewritten into one WebKit decides
-                          identically for every load but compiles with less work: a rule's host-form and in-URL-form
-                          url-filters (adjacent, same action and conditions) become one filter matching their union
-      --per-tracker-exemptions
-                          faithful mode: one same-entity exemption per tracker, none shared (the encoding before
-                          the shared exemption: same decisions, larger list; for equivalence checks)
-      --cpm FILE          also write the cookie pop-up list of a TDS v7/v8 (`cpm.filterList`, Adblock Plus element
-                          hiding) as its own rule list, as `build` writes cpm.json (absent when the config's
-                          autoconsent feature or its filterlist sub-feature is not enabled); its lines that cannot
-                          be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
-                          a cookie pop-up list gets a note that this output leaves it out
-      -o, --output FILE   output file, "-" for stdout (default); written atomically
-    \(TargetHelp.option("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)", indent: "  "))
-    """ }
+            modes:
+              faithful (default)  WebKit does what the TDS means: the first matching TDS rule wins, options that do not
+                                  match fall through, exceptions apply only where their rule matched, ports are ignored,
+                                  CNAME-cloaked requests are judged by the real tracker's rules, same-entity requests are
+                                  first party, the longest tracker host wins, and the temp list, user-unprotected sites
+                                  and tracker allowlist override everything. Top-level documents and popups are never
+                                  blocked. Site conditions judge the page's own host (anchored if-top-url /
+                                  unless-top-url, not if-domain, which WebKit also applies to a site named later in
+                                  the page's URL). The entity whose same-entity exemptions would name the most sites
+                                  leads the list with one shared exemption, so that an entity with thousands of tracker
+                                  domains costs trackers + sites conditions, not trackers x sites.
+              ddg                 DuckDuckGo's TrackerRadarKit algorithm, rule for rule (only the order across trackers
+                                  differs: TrackerRadarKit's is random, ours is sorted), with its known gaps. Rules WebKit
+                                  would reject are repaired when exact, else left out, and reported.
+            """),
+        .options("options", [
+            OptionSpec("--tds", value: "FILE", help: "tracker data set (TDS v5 JSON)"),
+            OptionSpec("--config", value: "FILE", help: """
+                privacy configuration v4 (temp list: unprotectedTemporary + contentBlocking exceptions;
+                tracker allowlist and request blocklist when their state is "enabled"; a contentBlocking
+                state other than "enabled" gives one rule that blocks nothing). Click-to-load rules
+                (block-ctl-*) never block in this list: `radarblock build` writes their own lists
+                """),
+            OptionSpec("--unprotected", value: "FILE", help: "user-unprotected sites, one host per line, each with its subdomains (# comments)"),
+            OptionSpec("--mode", value: "MODE", help: "faithful (default) or ddg"),
+            OptionSpec("--provenance", value: "FILE", help: #"""
+                also write where each rule comes from: a JSON array parallel to the rules (element i
+                describes rule i), one object per line:
+                  {"source":"tds","tracker":"a.com","rule":3,"role":"block host"}
+                    rule: the index in the tracker's TDS rules, or "default", "entity", "popup";
+                    role (faithful): block / ignore / exception / reset / same-entity, and the
+                    url-filter form ("host": the rule's host part aligned with the request host;
+                    "in-url": the regex found later in the URL; "host+in-url": both forms in one
+                    url-filter, see --no-optimize); "cname": the alias host for rules
+                    of a CNAME-cloaked tracker
+                  {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
+                  {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
+                  {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
+                  {"source":"feature-state","role":"contentBlocking \"disabled\""}
+                  {"source":"tds","rule":"entity","role":"same-entity","entity":"E"}  the shared exemption
+                """#),
+            OptionSpec("--strict", help: """
+                any problem (an input field the decoders would skip, a TDS rule WebKit cannot
+                express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
+                """),
+            OptionSpec("--no-optimize", help: """
+                skip the optimization stage. By default the list is rewritten into one WebKit decides
+                identically for every load but compiles with less work: a rule's host-form and in-URL-form
+                url-filters (adjacent, same action and conditions) become one filter matching their union
+                """),
+            OptionSpec("--per-tracker-exemptions", help: """
+                faithful mode: one same-entity exemption per tracker, none shared (the encoding before
+                the shared exemption: same decisions, larger list; for equivalence checks)
+                """),
+            OptionSpec("--cpm", value: "FILE", help: """
+                also write the cookie pop-up list of a TDS v7/v8 (`cpm.filterList`, Adblock Plus element
+                hiding) as its own rule list, as `build` writes cpm.json (absent when the config's
+                autoconsent feature or its filterlist sub-feature is not enabled); its lines that cannot
+                be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
+                a cookie pop-up list gets a note that this output leaves it out
+                """),
+            .output(#"output file, "-" for stdout (default); written atomically"#),
+            .target("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)"),
+        ]),
+    ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [
-            OptionSpec("--tds"), OptionSpec("--config"), OptionSpec("--unprotected"), OptionSpec("--mode"),
-            OptionSpec("--provenance"), OptionSpec("--strict", value: false), OptionSpec("-o", "--output"), .target,
-            OptionSpec("--no-optimize", value: false), OptionSpec("--per-tracker-exemptions", value: false),
-            OptionSpec("--cpm"),
-        ])
+        let args = try parse(arguments)
         let target = try args.target()
         let tdsPath = try args.required("--tds")
         let strict = args.has("--strict")

@@ -11,53 +11,73 @@ import StrictJSON
 struct DiffCommand: Command {
     static let name = "diff"
     static let summary = "compare two releases, TDS files or rule lists: trackers, rules, flipped requests"
-    static let help = """
-    usage: radarblock diff OLD NEW [--format text|markdown|json] [--requests FILE.jsonl] [--pages DIR]
-                           [--config FILE] [--mode faithful|ddg] [--save-corpus FILE] [-o OUT]
+    static let grammar = CommandGrammar(forms: ["OLD NEW [--format text|markdown|json|html] [--requests FILE.jsonl] [--pages DIR] [--config FILE] [--mode faithful|ddg]",
+                                                "OLD NEW [--full | --max-flips N] [--save-corpus FILE] [-o OUT]"],
+                                        positionals: ["OLD", "NEW"], positionalCount: 2...2, parts: [
+        .text("""
+        OLD and NEW are each a release directory (from `radarblock build`), a TDS file (converted first, with
+        --config), or a rule-list JSON. The report has:
+          inputs      the components that changed (TDS ETag or hash, temp list, allowlist, user sites, input hashes)
+          trackers    added, removed and changed (default action, owner, rules added/removed/edited, reordered),
+                      entities and CNAMEs (when both sides have a TDS)
+          rules       WebKit rules added and removed (by canonical rule, with provenance) in the main list
+          lists       per list (main parts, ctl-<ruleAction>.json click-to-load lists, cpm.json): added, removed or
+                      changed, with identifiers, rule counts and rules added/removed; element hiding also by
+                      selector ("selectorsAdded"/"selectorsRemoved": each selector with the trigger that says where
+                      it is hidden); every list that can block takes part in the requests (cpm.json blocks nothing)
+          requests    every request whose outcome (allowed, blocked, surrogate) differs, with the rule that decided
+                      on each side (the last matching block, or the ignore-previous-rules that let it
+                      through, named by its provenance). The requests come from --requests (JSONL as for `radarblock match`), from
+                      --pages (saved HTML pages; a page's URL comes from its "saved from url=" comment, a NAME.html.url
+                      file or <base href>), or by default from a corpus derived from both datasets: for every tracker
+                      and rule, URLs its pattern matches and near misses, on first-party, same-entity and third-party sites.
+        """),
+        .options("options", [
+            OptionSpec("--format", value: "F", help: """
+                text (default), markdown (for a pull request or release note), json (for machines), html (one
+                self-contained page: the summary as charts, every flip in a table filtered by tracker, entity,
+                outcome and resource type; nothing is fetched)
+                """),
+            OptionSpec("--requests", value: "FILE", help: "evaluate these requests instead of the derived corpus"),
+            OptionSpec("--pages", value: "DIR", help: "evaluate the subresources of the saved pages in DIR (with --requests: both)"),
+            OptionSpec("--config", value: "FILE", help: "privacy config used to convert a side given as a TDS file"),
+            OptionSpec("--mode", value: "MODE", help: "conversion mode for TDS sides: faithful (default) or ddg"),
+            OptionSpec("--save-corpus", value: "FILE", help: """
+                also write the requests checked to FILE as JSONL (`radarblock match --requests`
+                input), e.g. to ask `match --explain` about the derived corpus
+                """),
+            OptionSpec("--full", help: """
+                text and markdown: list every flip and every change after the summary (by default they
+                give the summary: the verdict, flips per entity and per tracker, a few examples per
+                tracker; Markdown then fits one pull-request comment, at most \(ReportDetail.markdownLimit) characters)
+                """),
+            OptionSpec("--max-flips", value: "N", help: "text and markdown: the summary, then the first N flips (with both sides' rules)"),
+            .output("write the report there (default stdout)"),
+        ]),
+        .text("""
+        The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core: while one is answered,
+        the flips of the one before are recorded and the next one is read. Memory holds two chunks, the flips of one,
+        and \(FlipLog.defaultPageBytes >> 20) MiB of flipped requests, whatever the size of --requests: further flips go
+        to an unlinked temporary file in $TMPDIR (default /tmp), and the report is written a page of flips at a time (to
+        a temporary file renamed at the end). Progress goes to stderr when it is a terminal.
 
-    OLD and NEW are each a release directory (from `radarblock build`), a TDS file (converted first, with
-    --config), or a rule-list JSON. The report has:
-      inputs      the components that changed (TDS ETag or hash, temp list, allowlist, user sites, input hashes)
-      trackers    added, removed and changed (default action, owner, rules added/removed/edited, reordered),
-                  entities and CNAMEs (when both sides have a TDS)
-      rules       WebKit rules added and removed (by canonical rule, with provenance) in the main list
-      lists       per list (main parts, ctl-<ruleAction>.json click-to-load lists, cpm.json): added, removed or
-                  changed, with identifiers, rule counts and rules added/removed; element hiding also by
-                  selector ("selectorsAdded"/"selectorsRemoved": each selector with the trigger that says where
-                  it is hidden); every list that can block takes part in the requests (cpm.json blocks nothing)
-      requests    every request whose outcome (allowed, blocked, surrogate) differs, with the rule that decided
-                  on each side (the last matching block, or the ignore-previous-rules that let it
-                  through, named by its provenance). The requests come from --requests (JSONL as for `radarblock match`), from
-                  --pages (saved HTML pages; a page's URL comes from its "saved from url=" comment, a NAME.html.url
-                  file or <base href>), or by default from a corpus derived from both datasets: for every tracker
-                  and rule, URLs its pattern matches and near misses, on first-party, same-entity and third-party sites.
+        exit status (as diff(1)): 0 no differences, 1 different, 2 trouble.
+        """),
+    ])
 
-    options:
-      --format F        text (default), markdown (for a pull request or release note), json (for machines)
-      --requests FILE   evaluate these requests instead of the derived corpus
-      --pages DIR       evaluate the subresources of the saved pages in DIR (with --requests: both)
-      --config FILE     privacy config used to convert a side given as a TDS file
-      --mode MODE       conversion mode for TDS sides: faithful (default) or ddg
-      --save-corpus FILE  also write the requests checked to FILE as JSONL (`radarblock match --requests`
-                        input), e.g. to ask `match --explain` about the derived corpus
-      -o, --output FILE write the report there (default stdout)
-
-    The corpus streams through in chunks of \(DecisionDiff.chunkSize) requests on every core: while one is answered,
-    the flips of the one before are recorded and the next one is read. Memory holds two chunks, the flips of one,
-    and \(FlipLog.defaultPageBytes >> 20) MiB of flipped requests, whatever the size of --requests: further flips go
-    to an unlinked temporary file in $TMPDIR (default /tmp), and the report is written a page of flips at a time (to
-    a temporary file renamed at the end). Progress goes to stderr when it is a terminal.
-
-    exit status (as diff(1)): 0 no differences, 1 different, 2 trouble.
-    """
+    /// --full or --max-flips N (one of them), else the bounded summary.
+    static func reportDetail(_ args: ParsedArguments) throws -> ReportDetail {
+        guard let n = args.value("--max-flips") else { return args.has("--full") ? .full : .summary }
+        if args.has("--full") { throw UsageError("give --full or --max-flips N, not both") }
+        guard let v = Int(n), v >= 0 else { throw UsageError("--max-flips must be a whole number, not \(quoted(n))") }
+        return .flips(v)
+    }
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [
-            OptionSpec("--format"), OptionSpec("--requests"), OptionSpec("--pages"), OptionSpec("--config"),
-            OptionSpec("--mode"), OptionSpec("-o", "--output"), OptionSpec("--save-corpus"),
-        ], positionals: 2...2)
+        let args = try parse(arguments)
         let format = args.value("--format") ?? "text"
-        guard ["text", "markdown", "json"].contains(format) else { throw UsageError("--format must be text, markdown or json") }
+        guard ["text", "markdown", "json", "html"].contains(format) else { throw UsageError("--format must be text, markdown, json or html") }
+        let detail = try reportDetail(args)
         var options = DiffOptions()
         options.config = args.value("--config")
         if let m = args.value("--mode") {
@@ -75,6 +95,7 @@ struct DiffCommand: Command {
             if let dir = args.value("--pages") { streams.append(ArrayRequests(try PageCorpus.requests(fromDirectory: dir))) }
             let (old, new) = try ReleaseComparison.loadBoth(args.positionals[0], args.positionals[1], options: options)
             var structure: ReleaseComparison.StructureInBackground? = nil
+            let corpus = CorpusDescription(kind: streams.isEmpty ? .derived : streams.count == 2 ? .mixed : file != nil ? .requests : .pages)
             if streams.isEmpty {
                 let (corpus, parts) = ReleaseComparison.derivedCorpusAndStructure(old, new)
                 streams.append(corpus)
@@ -87,9 +108,10 @@ struct DiffCommand: Command {
                 requests = saved!
             }
             let progress = ProgressLine()
-            let report = try ReleaseComparison.compare(old, new, requests: requests, structure: structure) { checked in
+            var report = try ReleaseComparison.compare(old, new, requests: requests, structure: structure) { checked in
                 progress.update("\(checked) requests checked")
             }
+            report.corpus = corpus
             progress.finish()
             try saved?.commit()
             // Streamed: a large corpus's report is never held whole.
@@ -99,8 +121,9 @@ struct DiffCommand: Command {
                 case "json":
                     try report.writeJSON { try writer.write($0) }
                     try writer.write([0x0A])
-                case "markdown": try report.writeMarkdown { try writer.write($0) }
-                default: try report.writeText { try writer.write($0) }
+                case "markdown": try report.writeMarkdown(detail: detail) { try writer.write($0) }
+                case "html": try report.writeHTML { try writer.write($0) }
+                default: try report.writeText(detail: detail) { try writer.write($0) }
                 }
             }
             try output.commit()

@@ -5,16 +5,25 @@ import ContentRules
 import Foundation
 
 enum HelpDocuments {
-    static let usageText = "usage: radarblock help [--man | --completion bash|zsh]"
+    static let usageText = "usage: radarblock help [COMMAND | --man | --completion bash|zsh]"
 
     static func run(_ arguments: [String]) throws -> Int32 {
         switch arguments {
         case ["--man"]: print(manPage(), terminator: "")
         case ["--completion", "bash"]: print(bashCompletion(), terminator: "")
         case ["--completion", "zsh"]: print(zshCompletion(), terminator: "")
+        case let a where a.count == 1 && !a[0].hasPrefix("-"):
+            print(try command(named: a[0]).help, terminator: "")
         default: throw UsageError(usageText)
         }
         return ExitCode.success
+    }
+
+    /// The command called `name`, or a usage error naming the nearest one.
+    static func command(named name: String) throws -> Command.Type {
+        if let c = commands.first(where: { $0.name == name }) { return c }
+        let hint = Spelling.nearest(to: name, among: commands.map { $0.name }).map { "; did you mean '\($0)'?" } ?? ""
+        throw UsageError("unknown command '\(name)'\(hint) (commands: \(commandNames))")
     }
 
     /// roff text: a preformatted block per help text, so `man` shows exactly what `--help` prints.
@@ -40,27 +49,9 @@ enum HelpDocuments {
         return s + ".fi\n"
     }
 
-    /// The options a command's help defines: those of its usage block (the first paragraph) and of lines that
-    /// start with an option; options merely mentioned in prose are not offered.
+    /// Every spelling of every option of a command's grammar, and --help.
     static func options(of command: Command.Type) -> [String] {
-        let pattern = try! NSRegularExpression(pattern: "(?<![A-Za-z0-9-])(--[a-z][a-z0-9-]*|-[a-z])(?![A-Za-z0-9-])")
-        let lines = command.help.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let usageBlock = lines.prefix { !$0.trimmingCharacters(in: .whitespaces).isEmpty }
-        let definitions = lines.dropFirst(usageBlock.count).compactMap { line -> String? in
-            let t = line.trimmingCharacters(in: .whitespaces)
-            guard t.hasPrefix("-") else { return nil }
-            // "-o, --output FILE   what it does": the option names before the description.
-            return t.components(separatedBy: "  ").first
-        }
-        var seen: [String] = []
-        for text in usageBlock + definitions {
-            for m in pattern.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
-                let option = String(text[Range(m.range(at: 1), in: text)!])
-                if !seen.contains(option) { seen.append(option) }
-            }
-        }
-        if !seen.contains("--help") { seen.append("--help") }
-        return seen
+        command.grammar.options.flatMap(\.names) + ["--help"]
     }
 
     static var commandNames: String { commands.map { $0.name }.joined(separator: " ") }

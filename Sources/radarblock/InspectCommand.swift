@@ -8,18 +8,17 @@ import StrictJSON
 enum InspectCommand: Command {
     static let name = "inspect"
     static let summary = "show an .rbc file's header, identifier, counts and automata sizes"
-    static var help: String {
-        """
-        usage: radarblock inspect LIST.rbc [--json]
-
-        Checks the file completely (magic, format version, size, checksum, sections, identifier) and
-        prints its identifier, versions, rule and action counts, the global stylesheet size and each
-        section's and automaton's size. --json prints one JSON object instead.
-        """
-    }
+    static let grammar = CommandGrammar(forms: ["LIST.rbc [--json]"], positionals: ["LIST.rbc"], positionalCount: 1...1, parts: [
+        .text("""
+            Checks the file completely (magic, format version, size, checksum, sections, identifier) and
+            prints its identifier, versions, rule and action counts, the global stylesheet size and each
+            section's and automaton's size.
+            """),
+        .options(nil, [OptionSpec("--json", help: "print one JSON object instead")]),
+    ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [OptionSpec("--json", value: false)], positionals: 1...1)
+        let args = try parse(arguments)
         let path = args.positionals[0]
         let bytes = try FileIO.read(path)
         let list = try RBCFile.load(bytes, path: path)

@@ -6,36 +6,38 @@ import Pipeline
 enum InstallCommand: Command {
     static let name = "install"
     static let summary = "install a release's lists into a WebKitGTK/WPE filter store (skips unchanged lists)"
-    static let help = """
-    usage: radarblock install RELEASE_DIR --store DIR [--prune]
-           radarblock install --prune --store DIR
-           radarblock install --status --store DIR [--json]
-
-    Compiles every list of the release (the manifest's `lists`, in order, click-to-load lists included)
-    with WebKitGTK's own compiler (loaded at run time) into the WebKitUserContentFilterStore at DIR, under
-    the identifiers the manifest gives them. An app then loads each list with
-    webkit_user_content_filter_store_load(store, identifier) on a store made with
-    webkit_user_content_filter_store_new(DIR).
-
-      --store DIR    the filter store directory (created if missing); DIR/radarblock-install.json records
-                     the releases installed there (written atomically), one entry per release directory
-      --prune        remove every radarblock list in DIR that no installed release needs (lists whose
-                     identifiers are not radarblock's, e.g. an app's own, are left alone)
-      --status       print what is installed in DIR and whether WebKit's file of each list is present
-      --json         with --status: print radarblock-install.json itself
-
-    A list whose identifier is already in the store is not recompiled (the identifier names the content).
-    When WebKit rejects a list, the release is not recorded: the store keeps serving the lists of the
-    release previously installed from RELEASE_DIR, and install exits 1 naming the list.
-    Exit status: 0 installed (or nothing to do), 1 a list failed or the release is invalid (with --status:
-    a recorded list is missing from DIR), 2 usage error.
-    """
+    static let grammar = CommandGrammar(forms: ["RELEASE_DIR --store DIR [--prune]", "--prune --store DIR", "--status --store DIR [--json]"],
+                                        positionals: ["RELEASE_DIR"], positionalCount: 0...1, parts: [
+        .text("""
+            Compiles every list of the release (the manifest's `lists`, in order, click-to-load lists included)
+            with WebKitGTK's own compiler (loaded at run time) into the WebKitUserContentFilterStore at DIR, under
+            the identifiers the manifest gives them. An app then loads each list with
+            webkit_user_content_filter_store_load(store, identifier) on a store made with
+            webkit_user_content_filter_store_new(DIR).
+            """),
+        .options(nil, [
+            OptionSpec("--store", value: "DIR", help: """
+                the filter store directory (created if missing); DIR/radarblock-install.json records
+                the releases installed there (written atomically), one entry per release directory
+                """),
+            OptionSpec("--prune", help: """
+                remove every radarblock list in DIR that no installed release needs (lists whose
+                identifiers are not radarblock's, e.g. an app's own, are left alone)
+                """),
+            OptionSpec("--status", help: "print what is installed in DIR and whether WebKit's file of each list is present"),
+            OptionSpec("--json", help: "with --status: print radarblock-install.json itself"),
+        ]),
+        .text("""
+            A list whose identifier is already in the store is not recompiled (the identifier names the content).
+            When WebKit rejects a list, the release is not recorded: the store keeps serving the lists of the
+            release previously installed from RELEASE_DIR, and install exits 1 naming the list.
+            Exit status: 0 installed (or nothing to do), 1 a list failed or the release is invalid (with --status:
+            a recorded list is missing from DIR), 2 usage error.
+            """),
+    ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [
-            OptionSpec("--store"), OptionSpec("--prune", value: false), OptionSpec("--status", value: false),
-            OptionSpec("--json", value: false),
-        ], positionals: 0...1)
+        let args = try parse(arguments)
         let store = try args.required("--store")
         if args.has("--status") {
             guard args.positionals.isEmpty, !args.has("--prune") else { throw UsageError("--status takes only --store DIR [--json]") }

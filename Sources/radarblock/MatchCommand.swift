@@ -5,97 +5,109 @@ import FileIO
 import Foundation
 import Pipeline
 import RuleCompiler
+import RuleDiff
 import RuleEngine
 import StrictJSON
 import Surrogates
+import TrackerData
 
 enum MatchCommand: Command {
     static let name = "match"
     static let summary = "answer what WebKit does with loads, from rule lists (.json or .rbc)"
-    static var help: String {
-        """
-        usage: radarblock match LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE]
-                                        [--explain-with automaton|rules|all-rules] [--attributed-vendor DOMAIN]
-               radarblock match LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE]
-                                        [--method METHOD] [--load-context top-frame|child-frame] [--json]
-               radarblock match LIST... --selector S --top-url URL
+    static let grammar = CommandGrammar(forms: ["LIST... --requests FILE.jsonl [--explain] [--format json|text] [--provenance FILE] [--explain-with W] [--attributed-vendor DOMAIN]",
+                                                "LIST... --url URL --top-url URL [--frame-url URL] [--type TYPE] [--method METHOD] [--load-context C] [--json]",
+                                                "LIST... --selector S --top-url URL"],
+                                        positionals: ["LIST"], positionalCount: 1...64, parts: [
+        .text("""
+            Reports the actions WebKit's content-extension backend gives a load, in WebKit's order and
+            de-duplication, concatenated over the lists in the order given. A LIST is rule-list JSON
+            (validated and compiled in memory exactly like `radarblock compile` does), an .rbc file (checked
+            and loaded), or a release directory from `radarblock build`: the lists its manifest's "lists"
+            array names, in that order, with their provenance: those of the primary target (of --target when
+            given), the click-to-load lists and the cookie pop-up list.
+            """),
+        .options(nil, [
+            OptionSpec("--requests", value: "FILE", help: """
+                one JSON request per line ("-" = stdin):
+                  {"url": "...", "topURL": "...", "frameURL": "..." (default topURL),
+                   "resourceType": "...", "loadContext": "top-frame"|"child-frame" (optional),
+                   "requestMethod": "get"|... (optional)}
+                Answers, one line each, in the same order:
+                  {"actions":[{"type":"block"},...],"stylesheet":"..."}
+                "stylesheet" (only when non-empty) is the global display:none stylesheet of
+                every list that saw no ignore-previous-rules for the load, one per line.
+                A line that cannot be answered gets {"error":"line N: ..."} (with --format text:
+                "error: line N: ..."); the run goes on.
+                A regular file is mapped, not copied: if it shrinks during the run, the run
+                stops with an error naming it (exit 1).
+                """),
+            OptionSpec("--explain", help: """
+                with --requests: each answer also names the rule that decided it,
+                  "decidedBy": {"list": NAME, "rule": INDEX, "ruleJSON": {...}, "provenance": {...}}
+                (null when no rule decided): the last matching rule whose block was reported,
+                else the last matching ignore-previous-rules rule. "rule" is the rule's index in
+                the list's JSON; "ruleJSON" is null for an .rbc compiled without its source;
+                "provenance" is what the builder recorded for the rule (the TDS tracker and rule,
+                temp list, allowlist, ...) from a release directory or --provenance, else null.
+                """),
+            OptionSpec("--format", value: "F", help: """
+                with --requests: json (default, one answer object per line) or text (one
+                readable line per request: outcome, type, URL, site and the deciding rule)
+                """),
+            OptionSpec("--explain-with", value: "W", help: """
+                who names the deciding rule: automaton (default: the engine, in the same pass as
+                the answer), rules (rule by rule over the rules the url automaton reports: slow)
+                or all-rules (rule by rule over every rule: slowest, independent of the automata).
+                The three agree; the last two exist to cross-check the first.
+                """),
+            OptionSpec("--provenance", value: "FILE", help: "provenance of the single LIST given (`radarblock convert --provenance`)"),
+            OptionSpec("--attributed-vendor", value: "DOMAIN", help: """
+                answer as a tab with an active ad-click attribution for the site DOMAIN: each
+                release directory's ad-click attribution list is replaced by its attributed
+                variant for DOMAIN (`radarblock attribution`)
+                """),
+            OptionSpec("--url", value: "URL", help: "explain one load: what the page gets, the rule that decided it, then the answer line"),
+            OptionSpec("--top-url", value: "URL", help: "the main document's URL (required with --url)"),
+            OptionSpec("--frame-url", value: "URL", help: "the URL of the frame issuing the load (default: the top URL)"),
+            OptionSpec("--type", value: "TYPE", help: "resource type (default: other)"),
+            OptionSpec("--method", value: "METHOD", help: "the initiating document's request method (default: none)"),
+            OptionSpec("--load-context", value: "C", help: """
+                top-frame or child-frame (default: top-frame when the frame URL is the top
+                URL, else child-frame)
+                """),
+            OptionSpec("--json", help: "with --url: print only the answer line"),
+            OptionSpec("--selector", value: "S", help: """
+                is the element-hiding selector S hidden on the page --top-url (a release's
+                cookie pop-up list, or any list with css-display-none rules)? Prints
+                  {"selector": S, "topURL": URL, "hidden": true|false, "by": [LIST..., "script"]}
+                from the page's document load (its css-display-none actions and global style
+                sheets) and, in a release, the script layer's filters (cpm-script.json). S is one
+                selector as the list writes it (`:-abp-has(` may be written `:has(`).
+                """),
+            .target("JSON lists are read as that engine's parser reads them (keys it does not know are ignored, as it ignores them); an .rbc file keeps the target it was compiled for"),
+        ]),
+        .text("""
+            --url, --top-url and --frame-url must be absolute URLs (a usage error otherwise, exit 2).
 
-        Reports the actions WebKit's content-extension backend gives a load, in WebKit's order and
-        de-duplication, concatenated over the lists in the order given. A LIST is rule-list JSON
-        (validated and compiled in memory exactly like `radarblock compile` does), an .rbc file (checked
-        and loaded), or a release directory from `radarblock build`: the lists its manifest's "lists"
-        array names, in that order, with their provenance: those of the primary target (of --target when
-        given), the click-to-load lists and the cookie pop-up list.
+            Matching follows WebKit: URLs are canonicalized like WebKit's URL parser (lowercase scheme and
+            host, IDN to punycode, default port removed, "/" for an empty path, dot segments, percent-
+            encoding; the fragment is kept); invalid URLs and data: URLs get no actions at all. A load is
+            third-party unless its host is the main document's registrable domain (public suffix list) or
+            a subdomain of it. Every load is evaluated with the URLs it was given, as WebKit's backend does.
+            Combinations a browser never produces are answered as given, not rewritten: a browser's
+            top-document load always has topURL = url and loadContext top-frame (its main document is
+            itself), and a popup's frame is about:blank; a top-document request with another topURL is an
+            artificial load (WebKit's own tests use such loads).
 
-        --requests FILE   one JSON request per line ("-" = stdin):
-                            {"url": "...", "topURL": "...", "frameURL": "..." (default topURL),
-                             "resourceType": "...", "loadContext": "top-frame"|"child-frame" (optional),
-                             "requestMethod": "get"|... (optional)}
-                          Answers, one line each, in the same order:
-                            {"actions":[{"type":"block"},...],"stylesheet":"..."}
-                          "stylesheet" (only when non-empty) is the global display:none stylesheet of
-                          every list that saw no ignore-previous-rules for the load, one per line.
-                          A line that cannot be answered gets {"error":"line N: ..."}; the run goes on.
-                          A regular file is mapped, not copied: if it shrinks during the run, the run
-                          stops with an error naming it (exit 1).
-        --explain         with --requests: each answer also names the rule that decided it,
-                            "decidedBy": {"list": NAME, "rule": INDEX, "ruleJSON": {...}, "provenance": {...}}
-                          (null when no rule decided): the last matching rule whose block was reported,
-                          else the last matching ignore-previous-rules rule. "rule" is the rule's index in
-                          the list's JSON; "ruleJSON" is null for an .rbc compiled without its source;
-                          "provenance" is what the builder recorded for the rule (the TDS tracker and rule,
-                          temp list, allowlist, ...) from a release directory or --provenance, else null.
-        --format F        with --requests: json (default, one answer object per line) or text (one
-                          readable line per request: outcome, type, URL, site and the deciding rule)
-        --explain-with W  who names the deciding rule: automaton (default: the engine, in the same pass as
-                          the answer), rules (rule by rule over the rules the url automaton reports: slow)
-                          or all-rules (rule by rule over every rule: slowest, independent of the automata).
-                          The three agree; the last two exist to cross-check the first.
-        --provenance FILE provenance of the single LIST given (`radarblock convert --provenance`)
-        --attributed-vendor DOMAIN
-                          answer as a tab with an active ad-click attribution for the site DOMAIN: each
-                          release directory's ad-click attribution list is replaced by its attributed
-                          variant for DOMAIN (`radarblock attribution`)
-        --url URL         explain one load: the rules that decided it, then the answer line.
-        --top-url URL     the main document's URL (required with --url)
-        --frame-url URL   the URL of the frame issuing the load (default: the top URL)
-        --type TYPE       resource type (default: other)
-        --method METHOD   the initiating document's request method (default: none)
-        --load-context C  top-frame or child-frame (default: top-frame when the frame URL is the top
-                          URL, else child-frame)
-        --json            with --url: print only the answer line
-        --selector S      is the element-hiding selector S hidden on the page --top-url (a release's
-                          cookie pop-up list, or any list with css-display-none rules)? Prints
-                            {"selector": S, "topURL": URL, "hidden": true|false, "by": [LIST..., "script"]}
-                          from the page's document load (its css-display-none actions and global style
-                          sheets) and, in a release, the script layer's filters (cpm-script.json). S is one
-                          selector as the list writes it (`:-abp-has(` may be written `:has(`).
-        \(TargetHelp.option("JSON lists are read as that engine's parser reads them (keys it does not know are ignored, as it ignores them); an .rbc file keeps the target it was compiled for", indent: ""))
-
-        Matching follows WebKit: URLs are canonicalized like WebKit's URL parser (lowercase scheme and
-        host, IDN to punycode, default port removed, "/" for an empty path, dot segments, percent-
-        encoding; the fragment is kept); invalid URLs and data: URLs get no actions at all. A load is
-        third-party unless its host is the main document's registrable domain (public suffix list) or
-        a subdomain of it. Every load is evaluated with the URLs it was given, as WebKit's backend does.
-        Combinations a browser never produces are answered as given, not rewritten: a browser's
-        top-document load always has topURL = url and loadContext top-frame (its main document is
-        itself), and a popup's frame is about:blank; a top-document request with another topURL is an
-        artificial load (WebKit's own tests use such loads).
-
-        Resource types (request name -> the WebKit type it is matched as):
-        \(ResourceTypeMapping.helpTable)
-        Exit status: 0 answered (even if some lines had errors), 1 a list (or its provenance) could not be
-        loaded, 2 usage.
-        """
-    }
+            Resource types (request name -> the WebKit type it is matched as):
+            \(ResourceTypeMapping.helpTable)
+            Exit status: 0 answered (even if some lines had errors), 1 a list (or its provenance) could not be
+            loaded, 2 usage.
+            """),
+    ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [
-            OptionSpec("--requests"), OptionSpec("--url"), OptionSpec("--top-url"), OptionSpec("--frame-url"),
-            OptionSpec("--type"), OptionSpec("--method"), OptionSpec("--load-context"), OptionSpec("--json", value: false),
-            OptionSpec("--explain", value: false), OptionSpec("--format"), OptionSpec("--provenance"), OptionSpec("--explain-with"), .target,
-            OptionSpec("--attributed-vendor"), OptionSpec("--selector"),
-        ], positionals: 1...64)
+        let args = try parse(arguments)
         let target = try args.target()
         if let selector = args.value("--selector") { return try answerSelector(selector, args: args, target: target) }
         let requests = args.value("--requests")
@@ -106,7 +118,8 @@ enum MatchCommand: Command {
                 throw UsageError("\(o) goes with --url, not --requests")
             }
         } else {
-            for o in ["--explain", "--format", "--explain-with"] where args.value(o) != nil || args.has(o) {
+            // --explain is what --url does anyway: accepted, as a person asking for it expects.
+            for o in ["--format", "--explain-with"] where args.value(o) != nil {
                 throw UsageError("\(o) goes with --requests (--url always explains)")
             }
         }
@@ -140,15 +153,20 @@ enum MatchCommand: Command {
             }
             loaded[0].provenance = provenance
         }
-        let engine = RuleEngine(lists: loaded.map(\.list))
+        // The decisions as `diff` makes them: the same side, so both say "surrogate" for the same requests.
+        let side = MatchAnswer.side(loaded)
+        let engine = side.engine
 
         if let requests {
             let explainer = args.has("--explain") || format == .text
                 ? DecidingRuleDescriber(engine: engine, labels: loaded.map(\.label), provenance: loaded.map(\.provenance)) : nil
-            try MatchBatch.answer(requestsFrom: requests, with: MatchBatch(engine: engine, explainer: explainer, format: format, decider: decider))
+            var batch = MatchBatch(engine: engine, explainer: explainer, format: format, decider: decider)
+            batch.surrogates = side.surrogateOfRule
+            try MatchBatch.answer(requestsFrom: requests, with: batch)
             return ExitCode.success
         }
         guard let top = args.value("--top-url") else { throw UsageError("--url needs --top-url") }
+        for flag in ["--url", "--top-url", "--frame-url"] { try requireAbsoluteURL(args.value(flag), flag: flag) }
         // A bad option value is a usage error (exit 2), unlike a bad request line in a --requests file.
         if let type = args.value("--type"), ResourceTypeMapping.resourceType(type, mainFrameContext: true) == nil {
             throw UsageError("--type: unknown resource type \"\(type)\" (see the list in --help)")
@@ -164,7 +182,7 @@ enum MatchCommand: Command {
                 try engine.match(request).writeJSONLine(into: &out)
                 FileHandle.standardOutput.write(Data(out))
             } else {
-                print(try Explain.report(engine: engine, request: request), terminator: "")
+                print(try MatchAnswer.page(request, side: side, lists: loaded) + Explain.report(engine: engine, request: request), terminator: "")
             }
         } catch let e as RequestError {
             throw InputError(e.message)
@@ -180,6 +198,7 @@ enum MatchCommand: Command {
             throw UsageError("\(o) does not go with --selector")
         }
         guard let top = args.value("--top-url") else { throw UsageError("--selector needs --top-url") }
+        try requireAbsoluteURL(top, flag: "--top-url")
         let loaded = try args.positionals.flatMap { try loadLists($0, target: target, explicitTarget: args.value("--target") != nil, vendor: nil) }
         var scripts: [CookiePopupScriptData] = []
         for path in args.positionals where ReleaseLists.isRelease(path) { scripts += try SelectorQuery.scripts(release: path) }
@@ -197,11 +216,23 @@ enum MatchCommand: Command {
         return ExitCode.success
     }
 
+    /// A URL option must be what a page could load: an absolute URL WebKit's parser accepts (a --requests line with
+    /// such a URL is answered as WebKit would, with no actions; an option given by hand is a slip).
+    static func requireAbsoluteURL(_ value: String?, flag: String) throws {
+        guard let value, CanonicalURL.parse(value) == nil else { return }
+        throw UsageError("\(flag) \(quoted(value)) is not an absolute URL (e.g. https://example.com/)")
+    }
+
     /// A list to match with, the name `--explain` gives it, and its provenance when known.
     struct NamedList {
         var list: LoadedRuleList
         var label: String
         var provenance: [JSONValue]?
+        /// The release the list is from, and its TDS (TDS rules, entities and surrogates).
+        var release: String? = nil
+        var tds: TrackerDataSet? = nil
+        /// The surrogates its pages get, by tracker and TDS rule index (ReleaseComparison's reading, as `diff`'s).
+        var surrogates: [String: String] = [:]
     }
 
     /// A release directory's lists (manifest order; those of `target` when it was given, else of the
@@ -215,7 +246,8 @@ enum MatchCommand: Command {
             let wanted = explicitTarget ? target.name : nil
             let lists = try vendor.map { try AdClickAttributionRelease.lists(release: path, target: wanted, vendor: $0) }
                 ?? ReleaseLists.load(path, target: wanted).1
-            return lists.map { NamedList(list: $0.list, label: $0.name, provenance: $0.provenance) }
+            let (tds, surrogates) = try ReleaseComparison.surrogates(ofRelease: path)
+            return lists.map { NamedList(list: $0.list, label: $0.name, provenance: $0.provenance, release: path, tds: tds, surrogates: surrogates) }
         }
         if vendor != nil { throw UsageError("--attributed-vendor goes with release directories, not \(path)") }
         return [NamedList(list: try loadList(path, target: target), label: URL(fileURLWithPath: path).lastPathComponent, provenance: nil)]
@@ -247,7 +279,21 @@ enum MatchCommand: Command {
             }
             return list
         } catch let e as RuleListValidationError {
-            throw InputError("\(path): \(e.description)")
+            throw InputError("\(path): " + (notARuleList(bytes, path: path) ?? e.description))
         }
+    }
+
+    /// A TDS or a privacy config given where a rule list goes: what it is, and what to run first.
+    static func notARuleList(_ bytes: [UInt8], path: String) -> String? {
+        guard bytes.first(where: { ![0x20, 0x09, 0x0A, 0x0D].contains($0) }) == UInt8(ascii: "{"),
+              let top = try? JSONParser.parse(bytes), top.objectValue != nil else { return nil }
+        if top["trackers"] != nil {
+            return "this is a tracker data set, not a rule list: run 'radarblock convert --tds \(path) -o rules.json' "
+                + "(or 'radarblock build') and match the rule list"
+        }
+        if top[TDSConventions.configTopLevelKey] != nil {
+            return "this is a privacy configuration, not a rule list: it goes with --config to 'radarblock convert' or 'radarblock build'"
+        }
+        return nil
     }
 }

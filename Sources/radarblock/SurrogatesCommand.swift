@@ -8,49 +8,51 @@ import TrackerData
 struct SurrogatesCommand: Command {
     static let name = "surrogates"
     static let summary = "build the JavaScript surrogate bundle (surrogates.js)"
-    static let help = """
-    usage: radarblock surrogates --tds FILE --surrogates FILE [--config FILE] [--unprotected FILE]
-                                 [--strict] [--all-trackers] [--no-report-trackers] [-o OUT.js]
-
-    Writes one self-contained script to inject at document start in every frame (page content world). When a
-    script element's load fails because the rule list blocked it, and the TDS decision for that URL on the page
-    is a surrogate rule, it runs the surrogate (at most once per document), suppresses the error, fires the
-    element's load event and reports it as a CustomEvent "\(SurrogateBundleBuilder.eventName)" on window with
-    detail {url, name, tracker, pageUrl, blocked, executed, error}. A parser-blocking script gets its
-    surrogate when it is inserted (WebKit does not wait for a blocked one), and the report follows its fate.
-
-    options:
-      --tds FILE          tracker data set (TDS v5 JSON)
-      --surrogates FILE   surrogates.txt
-      --config FILE       privacy configuration (temp-unprotected sites, tracker allowlist, click-to-load: see
-                          window.radarblockClickToLoad in the README; contentBlocking off makes the bundle inert)
-      --unprotected FILE  user-unprotected sites (each with its subdomains)
-      --strict            a surrogate named by the TDS but missing from surrogates.txt is an error, and so is
-                          any TDS or config problem the decoders would otherwise skip (default: warnings)
-      --all-trackers      carry every tracker, not only those with surrogates (for testing the matcher)
-      --no-report-trackers  do not report tracker requests. By default the bundle reports every tracker request
-                          the page makes (elements, src/href changes, fetch, XMLHttpRequest, Resource Timing) as
-                          a CustomEvent "\(SurrogateBundleBuilder.trackerEventName)" on window with detail {url,
-                          pageUrl, tracker, entity, displayName, category, blocked, reason, surrogate}, once per
-                          distinct URL in each document; reason is rule, default, ignore-rule, first-party,
-                          tracker-allowlist, unprotected-site, request-blocklist, click-to-load or surrogate. It
-                          then carries every tracker, in tables the page reads one host at a time (no start-up
-                          cost per tracker). --report-trackers is accepted and changes nothing.
-
-    Every surrogate body is checked with JavaScriptCore's parser (WebKitGTK's libjavascriptcoregtk-6.0, loaded at
-    run time) as the function it becomes. A body that does not parse, or that cannot be wrapped safely, is dropped
-    with an error naming it and its line (exit status 1; the bundle is still written without it, and its rules
-    stay plain blocks; with --strict nothing is written). The finished bundle is parsed once more.
-      -o, --output FILE   output file, "-" for stdout (default)
-    """
+    static let grammar = CommandGrammar(forms: ["--tds FILE --surrogates FILE [--config FILE] [--unprotected FILE] [--strict] [--all-trackers] [--no-report-trackers] [-o OUT.js]"], parts: [
+        .text("""
+            Writes one self-contained script to inject at document start in every frame (page content world). When a
+            script element's load fails because the rule list blocked it, and the TDS decision for that URL on the page
+            is a surrogate rule, it runs the surrogate (at most once per document), suppresses the error, fires the
+            element's load event and reports it as a CustomEvent "\(SurrogateBundleBuilder.eventName)" on window with
+            detail {url, name, tracker, pageUrl, blocked, executed, error}. A parser-blocking script gets its
+            surrogate when it is inserted (WebKit does not wait for a blocked one), and the report follows its fate.
+            """),
+        .options("options", [
+            OptionSpec("--tds", value: "FILE", help: "tracker data set (TDS v5 JSON)"),
+            OptionSpec("--surrogates", value: "FILE", help: "surrogates.txt"),
+            OptionSpec("--config", value: "FILE", help: """
+                privacy configuration (temp-unprotected sites, tracker allowlist, click-to-load: see
+                window.radarblockClickToLoad in the README; contentBlocking off makes the bundle inert)
+                """),
+            OptionSpec("--unprotected", value: "FILE", help: "user-unprotected sites (each with its subdomains)"),
+            OptionSpec("--strict", help: """
+                a surrogate named by the TDS but missing from surrogates.txt is an error, and so is
+                any TDS or config problem the decoders would otherwise skip (default: warnings)
+                """),
+            OptionSpec("--all-trackers", help: "carry every tracker, not only those with surrogates (for testing the matcher)"),
+            OptionSpec("--no-report-trackers", help: """
+                do not report tracker requests. By default the bundle reports every tracker request
+                the page makes (elements, src/href changes, fetch, XMLHttpRequest, Resource Timing) as
+                a CustomEvent "\(SurrogateBundleBuilder.trackerEventName)" on window with detail {url,
+                pageUrl, tracker, entity, displayName, category, blocked, reason, surrogate}, once per
+                distinct URL in each document; reason is rule, default, ignore-rule, first-party,
+                tracker-allowlist, unprotected-site, request-blocklist, click-to-load or surrogate. It
+                then carries every tracker, in tables the page reads one host at a time (no start-up
+                cost per tracker)
+                """),
+            OptionSpec("--report-trackers", help: "accepted, and changes nothing (reporting is the default)"),
+            .output(#"output file, "-" for stdout (default)"#),
+        ]),
+        .text("""
+            Every surrogate body is checked with JavaScriptCore's parser (WebKitGTK's libjavascriptcoregtk-6.0, loaded at
+            run time) as the function it becomes. A body that does not parse, or that cannot be wrapped safely, is dropped
+            with an error naming it and its line (exit status 1; the bundle is still written without it, and its rules
+            stay plain blocks; with --strict nothing is written). The finished bundle is parsed once more.
+            """),
+    ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [
-            OptionSpec("--tds"), OptionSpec("--surrogates"), OptionSpec("--config"), OptionSpec("--unprotected"),
-            OptionSpec("--strict", value: false), OptionSpec("--all-trackers", value: false),
-            OptionSpec("--report-trackers", value: false), OptionSpec("--no-report-trackers", value: false),
-            OptionSpec("-o", "--output"),
-        ])
+        let args = try parse(arguments)
         let tdsPath = try args.required("--tds")
         let surrogatesPath = try args.required("--surrogates")
         let strict = args.has("--strict")

@@ -10,44 +10,53 @@ import TrackerData
 struct TdsCommand: Command {
     static let name = "tds"
     static let summary = "build a tracker data set (TDS v5) from Tracker Radar files"
-    static let help = """
-    usage: radarblock tds --radar DIR [--entities DIR] [--region R]... [--policy FILE] [--mapping FILE]
-                          [--overrides FILE] [--explain DOMAIN] [--report FILE] [--compare TDS] [--strict] [-o OUT]
-
-    Reads Tracker Radar domain files (DIR/domains/<REGION>/*.json, or a domains folder) and entity files
-    (DIR/entities, or --entities), decides with the policy which domains are trackers and with which
-    default, derives rules from their resources, adds surrogate rules from tracker-surrogates' mapping.json,
-    applies the overrides, and writes the TDS (sorted keys, rules most specific first; same inputs, same bytes).
-
-    options:
-      --radar DIR         tracker-radar checkout or domains folder; several regions are merged (largest
-                          numbers win, see TrackerData's RadarLoader)
-      --entities DIR      entity files (default: DIR/entities)
-      --region R          read only this region folder (repeatable; default: all)
-      --policy FILE       policy JSON (default: the built-in defaults = data/policy.json; docs/tds-policy.md)
-      --mapping FILE      tracker-surrogates mapping.json (surrogate and block-ctl-* rules)
-      --overrides FILE    human decisions (force default, remove, add/drop rules, exceptions, options), applied
-                          last and listed in --report (see data/overrides.example.json)
-      --explain DOMAIN    print why DOMAIN is or is not a tracker and where each rule came from (stdout);
-                          writes no TDS unless -o is given
-      --report FILE       write the generation report (every decision with its reason, rule provenance,
-                          overrides applied, issues) as JSON
-      --compare TDS       print agreement with a reference TDS on which domains are trackers and with which
-                          default (policy decisions, every radar domain), with every disagreement and its reason
-      --strict            a malformed radar file fails the run (default: reported by path and skipped); a
-                          failed strict run writes no TDS (-o OUT is left as it was; --report still says why)
-      -o, --output FILE   output TDS, "-" for stdout (default, unless --explain/--compare); written atomically
-
-    Radar files that are unusable, rule regexes WebKit rejects, overrides that do not apply are reported on
-    stderr (and in --report); exit status 1 when --strict and anything was reported.
-    """
+    static let grammar = CommandGrammar(forms: ["--radar DIR [--entities DIR] [--region R]... [--policy FILE] [--mapping FILE]",
+                                                "--radar DIR [--overrides FILE] [--explain DOMAIN] [--report FILE] [--compare TDS] [--strict] [-o OUT]"], parts: [
+        .text("""
+            Reads Tracker Radar domain files (DIR/domains/<REGION>/*.json, or a domains folder) and entity files
+            (DIR/entities, or --entities), decides with the policy which domains are trackers and with which
+            default, derives rules from their resources, adds surrogate rules from tracker-surrogates' mapping.json,
+            applies the overrides, and writes the TDS (sorted keys, rules most specific first; same inputs, same bytes).
+            """),
+        .options("options", [
+            OptionSpec("--radar", value: "DIR", help: """
+                tracker-radar checkout or domains folder; several regions are merged (largest
+                numbers win, see TrackerData's RadarLoader)
+                """),
+            OptionSpec("--entities", value: "DIR", help: "entity files (default: DIR/entities)"),
+            OptionSpec("--region", value: "R", repeatable: true, help: "read only this region folder (repeatable; default: all)"),
+            OptionSpec("--policy", value: "FILE", help: "policy JSON (default: the built-in defaults = data/policy.json; docs/tds-policy.md)"),
+            OptionSpec("--mapping", value: "FILE", help: "tracker-surrogates mapping.json (surrogate and block-ctl-* rules)"),
+            OptionSpec("--overrides", value: "FILE", help: """
+                human decisions (force default, remove, add/drop rules, exceptions, options), applied
+                last and listed in --report (see data/overrides.example.json)
+                """),
+            OptionSpec("--explain", value: "DOMAIN", repeatable: true, help: """
+                print why DOMAIN is or is not a tracker and where each rule came from (stdout);
+                writes no TDS unless -o is given
+                """),
+            OptionSpec("--report", value: "FILE", help: """
+                write the generation report (every decision with its reason, rule provenance,
+                overrides applied, issues) as JSON
+                """),
+            OptionSpec("--compare", value: "TDS", help: """
+                print agreement with a reference TDS on which domains are trackers and with which
+                default (policy decisions, every radar domain), with every disagreement and its reason
+                """),
+            OptionSpec("--strict", help: """
+                a malformed radar file fails the run (default: reported by path and skipped); a
+                failed strict run writes no TDS (-o OUT is left as it was; --report still says why)
+                """),
+            .output(#"output TDS, "-" for stdout (default, unless --explain/--compare); written atomically"#),
+        ]),
+        .text("""
+            Radar files that are unusable, rule regexes WebKit rejects, overrides that do not apply are reported on
+            stderr (and in --report); exit status 1 when --strict and anything was reported.
+            """),
+    ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [
-            OptionSpec("--radar"), OptionSpec("--entities"), OptionSpec("--region", repeatable: true), OptionSpec("--policy"),
-            OptionSpec("--mapping"), OptionSpec("--overrides"), OptionSpec("--explain", repeatable: true), OptionSpec("--report"),
-            OptionSpec("--compare"), OptionSpec("--strict", value: false), OptionSpec("-o", "--output"),
-        ])
+        let args = try parse(arguments)
         let radarDir = try args.required("--radar")
         let strict = args.has("--strict")
         let regions = args.all("--region")

@@ -9,42 +9,46 @@ import StrictJSON
 struct ValidateCommand: Command {
     static let name = "validate"
     static let summary = "check a rule list exactly as WebKit would (error names and messages)"
-    static let help = """
-        usage: radarblock validate RULES.json [--json] [--target NAME] [--strict] [--identifier-rules]
+    static let grammar = CommandGrammar(forms: ["RULES.json [--json] [--target NAME] [--strict] [--identifier-rules]"],
+                                        positionals: ["RULES.json"], positionalCount: 1...1, parts: [
+        .text("""
+            Checks a content rule list the way WebKit's compiler does (same order of checks, first error wins) and
+            reports WebKit's error name and message. RULES.json may be '-' for standard input.
+            """),
+        .options(nil, [
+            OptionSpec("--json", help: """
+                print {"valid": true, "rules": N} or
+                {"valid": false, "error": NAME, "message": MESSAGE, "rule": INDEX|null};
+                keys the target ignores add "ignored": [{"rule": I, "key": K}, ...]
+                """),
+            .target("the list is checked as that engine checks it: its rule limit, the keys it reads"),
+            OptionSpec("--strict", help: "fail (exit 1) when the target would ignore a key"),
+            OptionSpec("--identifier-rules", help: """
+                read _identifier/_rulesetIdentifier whatever the target (as --target
+                webkitgtk-2.52 does; the installed WebKitGTK 2.50.6 ignores them)
+                """),
+        ]),
+        .text("""
+            A key the target does not read is ignored by it without an error; such a rule matches more widely
+            than written (a frame-url condition ignored by Safari 15 blocks in every frame). validate warns on
+            stderr for every such key, naming the rule index and the key.
 
-        Checks a content rule list the way WebKit's compiler does (same order of checks, first error wins) and
-        reports WebKit's error name and message. RULES.json may be '-' for standard input.
+            Text mode prints "valid: N rules" (plus a note for each rule WebKit would skip) on stdout, or
+            "invalid: rule I: NAME: MESSAGE" and our own explanation on stderr.
+            Exit status: 0 valid, 1 invalid (or, with --strict, a key the target ignores), 2 usage error.
 
-          --json               print {"valid": true, "rules": N} or
-                               {"valid": false, "error": NAME, "message": MESSAGE, "rule": INDEX|null};
-                               keys the target ignores add "ignored": [{"rule": I, "key": K}, ...]
-        \(TargetHelp.option("the list is checked as that engine checks it: its rule limit, the keys it reads", indent: "  "))
-          --strict             fail (exit 1) when the target would ignore a key
-          --identifier-rules   read _identifier/_rulesetIdentifier whatever the target (as --target
-                               webkitgtk-2.52 does; the installed WebKitGTK 2.50.6 ignores them)
-
-        A key the target does not read is ignored by it without an error; such a rule matches more widely
-        than written (a frame-url condition ignored by Safari 15 blocks in every frame). validate warns on
-        stderr for every such key, naming the rule index and the key.
-
-        Text mode prints "valid: N rules" (plus a note for each rule WebKit would skip) on stdout, or
-        "invalid: rule I: NAME: MESSAGE" and our own explanation on stderr.
-        Exit status: 0 valid, 1 invalid (or, with --strict, a key the target ignores), 2 usage error.
-
-        A valid list is also checked for what WebKit's compiler cannot do in reasonable time or memory:
-        WebKit builds one DFA per group of patterns with the same variable-length prefix, with no bound on
-        its size (its 75,000-node NFA split does not bound the DFA). validate runs the same construction
-        and warns (on stderr, "radarblock: warning: rule I: WebKit's compiler will not finish ...") about
-        each automaton over \(WebKitPainThreshold.states) DFA states or \(WebKitPainThreshold.members) NFA nodes summed over its
-        states; with --json they are listed in "webkitPain": [{"rule": I, "message": ...}] (only when
-        there are any). The exit status stays 0: WebKit would accept the list, eventually.
-        """
+            A valid list is also checked for what WebKit's compiler cannot do in reasonable time or memory:
+            WebKit builds one DFA per group of patterns with the same variable-length prefix, with no bound on
+            its size (its 75,000-node NFA split does not bound the DFA). validate runs the same construction
+            and warns (on stderr, "radarblock: warning: rule I: WebKit's compiler will not finish ...") about
+            each automaton over \(WebKitPainThreshold.states) DFA states or \(WebKitPainThreshold.members) NFA nodes summed over its
+            states; with --json they are listed in "webkitPain": [{"rule": I, "message": ...}] (only when
+            there are any). The exit status stays 0: WebKit would accept the list, eventually.
+            """),
+    ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
-        let args = try ParsedArguments.parse(arguments, options: [
-            OptionSpec("--json", value: false),
-            OptionSpec("--identifier-rules", value: false), OptionSpec("--strict", value: false), .target,
-        ], positionals: 1...1)
+        let args = try parse(arguments)
         let path = args.positionals[0]
         let bytes = try FileIO.read(path)
         let target = try args.target()

@@ -19,10 +19,16 @@ let commands: [Command.Type] = [
 ]
 
 func usage() -> String {
-    var s = "usage: radarblock <command> [options]\n\ncommands:\n"
+    var s = "usage: radarblock <command> [options]\n       radarblock help [COMMAND | --man | --completion bash|zsh]\n"
+        + "       radarblock --version\n\ncommands:\n"
     let width = max(11, (commands.map { $0.name.count }.max() ?? 0) + 1)
     for c in commands { s += "  " + c.name.padding(toLength: width, withPad: " ", startingAt: 0) + c.summary + "\n" }
-    s += "\nRun 'radarblock <command> --help' for a command's options.\n"
+    s += """
+
+    Run 'radarblock <command> --help' or 'radarblock help <command>' for a command's options,
+    'radarblock help --man' for the manual page, 'radarblock --version' for the versions.
+
+    """
     return s
 }
 
@@ -46,9 +52,9 @@ func main() -> Int32 {
         print(VersionInfo.text, terminator: "")
         return ExitCode.success
     }
-    guard let command = commands.first(where: { $0.name == name }) else {
-        Console.error("unknown command '\(name)'")
-        FileHandle.standardError.write(Data(usage().utf8))
+    let command: Command.Type
+    do { command = try HelpDocuments.command(named: name) } catch {
+        Console.error(String(describing: error))
         return ExitCode.usage
     }
     let rest = Array(args.dropFirst())
@@ -59,8 +65,8 @@ func main() -> Int32 {
     do {
         return try command.run(rest)
     } catch let e as UsageError {
-        Console.error(e.description)
-        FileHandle.standardError.write(Data("Run 'radarblock \(name) --help' for usage.\n".utf8))
+        // One line: what is wrong, and where the usage is.
+        Console.error(e.description + " (run 'radarblock \(name) --help' for usage)")
         return ExitCode.usage
     } catch {
         Console.error(String(describing: error))

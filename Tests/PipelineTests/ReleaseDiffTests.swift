@@ -67,7 +67,7 @@ final class ReleaseDiffTests: XCTestCase {
         }
         XCTAssertEqual(report.dataset?.trackersChanged.map(\.domain), [tracker])
         let markdown = try report.markdown()
-        XCTAssertTrue(markdown.contains("requests: 2 of 4 changed outcome"), markdown)
+        XCTAssertTrue(markdown.contains("**2 of 4 requests change outcome: 0 newly blocked, 2 newly allowed"), markdown)
     }
 }
 

@@ -66,13 +66,69 @@ final class DiffReportJSONTests: XCTestCase {
         for flips in [0, 3, 11, 1000] {
             let held = try report(flips: flips), spilled = try report(flips: flips, pageBytes: 100)
             if flips >= 3 { XCTAssertGreaterThan(spilled.requests!.changed.spilledPages, 0, "the flips went to the scratch file") }
-            XCTAssertEqual(try held.text(), try spilled.text())
-            XCTAssertEqual(try held.markdown(), try spilled.markdown())
-            XCTAssertEqual(try held.text().components(separatedBy: "\n  ").count - 1, flips, "one line per flip")
+            for detail in [ReportDetail.summary, .full, .flips(5)] {
+                XCTAssertEqual(try held.text(detail: detail), try spilled.text(detail: detail))
+                XCTAssertEqual(try held.markdown(detail: detail), try spilled.markdown(detail: detail))
+            }
+            let listed = try held.text(detail: .full).components(separatedBy: "requests that changed outcome").last!
+            XCTAssertEqual(flips == 0 ? 0 : listed.components(separatedBy: "\n  script ").count - 1, flips, "one line per flip")
         }
-        let md = try report(flips: 11).markdown()
-        XCTAssertTrue(md.contains("<details><summary>Requests that changed outcome (11)</summary>"), md)
-        XCTAssertTrue(md.contains("- script https://t9.example/a.js?q=\"9\" on https://site.example/: allowed -> surrogate (s.js)"), md)
-        XCTAssertTrue(try report(flips: 3).markdown().contains("### Requests that changed outcome (3)\n\n- script"))
+        let md = try report(flips: 11).markdown(detail: .full)
+        XCTAssertTrue(md.contains("<details><summary>Requests that changed outcome (11 of 11)</summary>"), md)
+        XCTAssertTrue(md.contains(#"- script https://t9.example/a.js?q="9" on https://site.example/: allowed -> surrogate (s.js); new by {"#), md)
+        XCTAssertTrue(try report(flips: 11).markdown(detail: .flips(2)).contains("Requests that changed outcome (2 of 11)"))
+    }
+
+    /// The summary leads with the verdict and counts each flip once, by tracker; it agrees with the JSON "summary".
+    func testTheSummaryLeadsWithTheVerdictAndAgreesWithTheJSON() throws {
+        var r = try report(flips: 7)
+        r.corpus = CorpusDescription(kind: .derived)
+        let md = try r.markdown()
+        XCTAssertTrue(md.hasPrefix("## Rule-set changes\n\n**7 of 10 requests change outcome: 7 newly blocked, 0 newly allowed, 0 with another surrogate.**"), md)
+        XCTAssertTrue(md.contains("SYNTHETIC"), "a derived corpus is labelled synthetic")
+        XCTAssertTrue(md.contains("| t3.example | (no entity) | 1 | 0 | 0 | 1 |"), md)
+        XCTAssertTrue(try r.text().contains("SYNTHETIC"))
+        let json = try r.json()
+        XCTAssertEqual(json["summary"]?["flips"]?.numberValue, 7)
+        XCTAssertEqual(json["summary"]?["trackers"]?.arrayValue?.count, 7)
+        XCTAssertEqual(json["requests"]?["corpus"]?["synthetic"], .bool(true))
+        XCTAssertEqual(json["requests"]?["changed"]?.arrayValue?.first?["tracker"]?.stringValue, "t0.example")
+    }
+
+    /// However many flips, trackers and changes, the default Markdown fits one pull-request comment.
+    func testTheDefaultMarkdownIsBounded() throws {
+        var d = DecisionDiff()
+        d.checked = 200_000
+        let long = String(repeating: "x", count: 2000)
+        for i in 0..<4000 {
+            try d.changed.append(DecisionChange(
+                request: MatchRequest(url: "https://t\(i % 1000).example/\(long)", topURL: "https://site.example/", resourceType: "script"),
+                old: Decision(outcome: .blocked, surrogate: nil, rule: ["source": "tds", "tracker": .string("t\(i % 1000).example"), "rule": 1]),
+                new: Decision(outcome: .allowed, surrogate: nil, rule: ["source": "temp-list", "note": .string(long)])))
+        }
+        var dataset = DatasetDiff()
+        dataset.trackersAdded = (0..<1000).map { "added\($0).example" + long }
+        var rules = RuleSetDiff()
+        rules.added = (0..<1000).map { RuleSetDiff.Entry(rule: "{\"x\":\"\(long)\"}", index: $0, provenance: nil) }
+        let r = DiffReport(identifier: ValueChange(old: "a", new: "b"), inputs: [:], dataset: dataset, rules: rules, requests: d)
+        let md = try r.markdown()
+        XCTAssertLessThanOrEqual(md.count, ReportDetail.markdownLimit)
+        XCTAssertTrue(md.contains("**4000 of 200000 requests change outcome: 0 newly blocked, 4000 newly allowed"), String(md.prefix(400)))
+        XCTAssertTrue(md.contains("--full"), "the bounded report says how to get everything")
+        XCTAssertGreaterThan(try r.markdown(detail: .flips(100)).count, 2 * ReportDetail.markdownLimit, "--max-flips lists past the bound")
+    }
+}
+
+final class HTMLReportTests: XCTestCase {
+    /// Dataset strings cannot close the data block, open a comment or add markup: in JSON data "<", ">" and "&"
+    /// are \u escapes; in the page's text they are entities.
+    func testHostileStringsStayData() throws {
+        let evil = "</script><!--<img src=x onerror=alert(1)>&"
+        var out: [UInt8] = []
+        DiffReport.writeScriptJSON(.array([.string(evil)]), into: &out)
+        let text = String(decoding: out, as: UTF8.self)
+        XCTAssertFalse(text.contains("<") || text.contains(">") || text.contains("&"), text)
+        XCTAssertEqual(try JSONParser.parse(out), .array([.string(evil)]), "the data reads back as the string")
+        XCTAssertEqual(DiffReport.escapeHTML(evil), "&lt;/script&gt;&lt;!--&lt;img src=x onerror=alert(1)&gt;&amp;")
     }
 }

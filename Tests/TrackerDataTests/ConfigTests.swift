@@ -95,4 +95,26 @@ final class ConfigTests: XCTestCase {
         }
         XCTAssertEqual(try UnprotectedSites.parse(bytes: [], source: "empty").0.hosts, [])
     }
+
+    /// A TDS, a config or an HTML page given as the sites list is an error, not 78,510 skipped lines.
+    func testUnprotectedSitesThatAreNoList() throws {
+        for (text, message) in [
+            ("# mine\n{\"trackers\": {}}\n", "sites.txt: line 2: this is a JSON document, not a list of sites (one host per line)"),
+            ("[\"a.example\"]\n", "sites.txt: line 1: this is a JSON document, not a list of sites (one host per line)"),
+            ("<!doctype html>\n<p>a.example</p>\n", "sites.txt: line 1: this is an HTML or XML document, not a list of sites (one host per line)"),
+            ("\nnot a host\nhttps://x.example/\n", "sites.txt: line 2: not a list of sites: none of its 2 line(s) is a host name"),
+        ] {
+            XCTAssertThrowsError(try UnprotectedSites.parse(bytes: Array(text.utf8), source: "sites.txt")) { XCTAssertEqual("\($0)", message) }
+        }
+    }
+
+    /// A file without "features" is no config; a TDS given as one is named as a TDS.
+    func testConfigWithoutFeaturesIsAnError() throws {
+        XCTAssertThrowsError(try config(#"{"version": 4, "unprotectedTemporary": []}"#)) {
+            XCTAssertEqual("\($0)", #"config.json: $: missing "features": not a privacy configuration"#)
+        }
+        XCTAssertThrowsError(try config(#"{"trackers": {}, "entities": {}, "domains": {}}"#)) {
+            XCTAssertEqual("\($0)", #"config.json: $: this is a tracker data set (it has "trackers"), not a privacy configuration: give it as --tds"#)
+        }
+    }
 }

@@ -235,4 +235,18 @@ final class DecodingTests: XCTestCase {
             XCTAssertTrue("\(error)".hasPrefix("c.json: $.features: duplicate key"), "\(error)")
         }
     }
+    /// Issue 30: data the conversion leaves out (any key it does not know) is named, not dropped silently.
+    func testAnUnconvertedTopLevelKeyIsNamedAndAnErrorUnderStrict() throws {
+        let json = tds(trackers: "", extra: #", "readme": "x", "_builtWith": {}, "future": 1"#)
+        let message = "unknown top-level key, not converted (radarblock converts trackers, entities, domains, cnames, cpm)"
+        XCTAssertEqual(try decode(json).1.map(\.description), [#"test.json: $.future: "# + message])
+        XCTAssertThrowsError(try decode(json, strict: true)) { XCTAssertEqual("\($0)", #"test.json: $.future: "# + message) }
+        XCTAssertEqual(try decode(tds(trackers: "", extra: #", "cnames": {}, "readme": "x""#), strict: true).1, [])
+    }
+
+    func testAConfigGivenAsTheTDSIsNamed() {
+        XCTAssertThrowsError(try decode(#"{"version": 4, "features": {}}"#)) {
+            XCTAssertEqual("\($0)", #"test.json: $: this is a privacy configuration (it has "features"), not a tracker data set: give it as --config"#)
+        }
+    }
 }

@@ -21,7 +21,13 @@ cd "$tmp"
 expect "no command" 2 "$rb"
 expect "unknown command" 2 "$rb" frobnicate
 stderr_has "unknown command" "unknown command 'frobnicate'"
+[ "$(wc -l < "$tmp/err")" = 1 ] || fail "unknown command: $(wc -l < "$tmp/err") lines on stderr, expected 1"
+expect "misspelt command" 2 "$rb" biuld --out x
+stderr_has "misspelt command" "unknown command 'biuld'; did you mean 'build'?"
+[ "$(wc -l < "$tmp/err")" = 1 ] || fail "misspelt command: $(wc -l < "$tmp/err") lines on stderr, expected 1"
 expect "--help" 0 "$rb" --help
+contains "--help lists --version" "radarblock --version"
+contains "--help lists help --man" "help --man"
 expect "--version" 0 "$rb" --version
 
 # Every command the top-level usage lists has --help (exit 0, its usage on stdout) and refuses an
@@ -31,9 +37,20 @@ commands=$("$rb" --help | sed -n 's/^  \([a-z][a-z-]*\) .*/\1/p')
 for c in $commands; do
   expect "$c --help" 0 "$rb" "$c" --help
   grep -q "^usage: radarblock $c" "$tmp/out" || fail "$c --help: no 'usage: radarblock $c' line"
+  cp "$tmp/out" "$tmp/help-$c"
+  expect "help $c" 0 "$rb" help "$c"
+  cmp -s "$tmp/out" "$tmp/help-$c" || fail "help $c: differs from $c --help"
   expect "$c --no-such-option" 2 "$rb" "$c" --no-such-option
-  stderr_has "$c --no-such-option" "Run 'radarblock $c --help' for usage."
+  stderr_has "$c --no-such-option" "unknown option --no-such-option"
+  stderr_has "$c --no-such-option" "(run 'radarblock $c --help' for usage)"
+  [ "$(wc -l < "$tmp/err")" = 1 ] || fail "$c --no-such-option: $(wc -l < "$tmp/err") lines on stderr, expected 1"
 done
+expect "help of an unknown command" 2 "$rb" help frobnicate
+# A misspelt flag is answered with its nearest valid spelling, on one line.
+expect "misspelt flag" 2 "$rb" convert --tds x.json --ouptut y.json
+stderr_has "misspelt flag" "unknown option --ouptut (did you mean --output?)"
+expect "misspelt flag (build)" 2 "$rb" build --tds x.json --previuos p --out o
+stderr_has "misspelt flag (build)" "unknown option --previuos (did you mean --previous?)"
 
 # Inputs: a valid list, a list WebKit rejects (rule 1 has an invalid regex), and a file that is not JSON.
 echo '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}},
@@ -90,6 +107,36 @@ expect "build" 0 "$rb" build --tds "$data/tds.json" --config "$data/privacy-conf
 expect "build not JSON" 1 "$rb" build --tds garbage.json --out release-bad
 expect "build without --out" 2 "$rb" build --tds "$data/tds.json"
 
+# -o and --out (and --output) wherever a command writes an output: each spelling writes the same bytes.
+for o in -o --out --output; do
+  expect "convert $o" 0 "$rb" convert --tds "$data/tds.json" "$o" "convert$o.json"
+  expect "compile $o" 0 "$rb" compile valid.json "$o" "compile$o.rbc"
+  expect "surrogates $o" 0 "$rb" surrogates --tds "$data/tds.json" --surrogates "$data/surrogates.txt" "$o" "s$o.js"
+  expect "tds $o" 0 "$rb" tds --radar "$data/radar" "$o" "tds$o.json"
+  expect "diff $o" 1 "$rb" diff valid.json rules.json "$o" "diff$o.txt"
+  expect "build $o" 0 "$rb" build --tds "$data/tds.json" "$o" "release$o"
+  [ -f "release$o/manifest.json" ] || fail "build $o: no release written"
+done
+for f in convert.json compile.rbc s.js tds.json diff.txt; do
+  cmp -s "${f%.*}-o.${f##*.}" "${f%.*}--out.${f##*.}" && cmp -s "${f%.*}-o.${f##*.}" "${f%.*}--output.${f##*.}" \
+    || fail "-o, --out and --output wrote different $f"
+done
+
+# Messages that used to mislead.
+expect "inspect rule-list JSON" 1 "$rb" inspect valid.json
+stderr_has "inspect rule-list JSON" "radarblock compile valid.json -o valid.rbc"
+expect "match a TDS" 1 "$rb" match "$data/tds.json" --url https://tracker.example/x.js --top-url https://news.example/
+stderr_has "match a TDS" "is a tracker data set, not a rule list: run 'radarblock convert --tds"
+expect "diff one side names it" 2 "$rb" diff valid.json
+stderr_has "diff one side names it" "missing argument NEW"
+printf '%s\n' '{"url":"https://tracker.example/x.js","topURL":"https://news.example/","resourceType":"script"}' 'not json' > two.jsonl
+expect "match --format text errors" 0 "$rb" match valid.json --requests two.jsonl --format text
+grep -q '^error: line 2: ' "$tmp/out" || fail "match --format text: the error line is not text: $(cat "$tmp/out")"
+grep -q '^{' "$tmp/out" && fail "match --format text: JSON in the text output: $(cat "$tmp/out")"
+expect "convert --help" 0 "$rb" convert --help
+grep -F '{"source":"feature-state"' "$tmp/out" | sed 's/^ *//' | python3 -c "import json,sys; json.loads(sys.stdin.read())" \
+  || fail "convert --help: the feature-state provenance example is not JSON"
+
 # attribution: the attributed list of a release with an ad-click attribution list (same bytes for the same vendor,
 # with or without www.), 1 for a release without one, 2 for a missing or malformed --vendor.
 python3 -c 'import json, sys
@@ -103,6 +150,10 @@ json_shape "attribution" 'v["vendor"] == "shop.example" and v["rbc"] == "attribu
 [ -s attributed.rbc ] || fail "attribution: no attributed.rbc"
 expect "attribution to stdout" 0 "$rb" attribution aca-release --vendor shop.example
 cmp -s "$tmp/out" attributed.json || fail "attribution: stdout differs from -o for the same vendor"
+for o in --out --output; do
+  expect "attribution $o" 0 "$rb" attribution aca-release --vendor www.Shop.example "$o" "attributed$o.json"
+  cmp -s "attributed$o.json" attributed.json || fail "attribution $o: differs from -o"
+done
 expect "attribution without a list" 1 "$rb" attribution release --vendor shop.example
 expect "attribution without --vendor" 2 "$rb" attribution aca-release
 expect "attribution bad --vendor" 2 "$rb" attribution aca-release --vendor "not a host"

@@ -18,6 +18,23 @@ contains() { output | grep -qF -- "$2" || fail "$1: output lacks '$2': $(output 
 stderr_has() { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(head -c 600 "$tmp/err")"; }
 # finish: the summary line; the status is 0 only without failures.
 finish() {
-  echo "Tests/cli/$(basename "$0"): $cases cases, $failures failures"
+  echo "Tests/$(basename "$(dirname "$0")")/$(basename "$0"): $cases cases, $failures failures"
   [ "$failures" -eq 0 ]
+}
+# start_in_scratch RADARBLOCK: $rb (an absolute path), $tmp (a scratch directory removed at exit) and $root (the
+# repository); the script goes on in $tmp. For scripts that source this file before setting $tmp.
+start_in_scratch() {
+  rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+  root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
+  tmp=$(mktemp -d)
+  trap 'rm -rf "$tmp"' EXIT
+  cd "$tmp" || exit 2
+}
+# need_ddg_data WHAT: $ddg is DuckDuckGo's data in ../shared (SHARED); without it the script stops, saying it skipped.
+need_ddg_data() {
+  ddg=${SHARED:-$root/../shared}/data/ddg
+  if [ ! -d "$ddg/tds" ] || [ ! -d "$ddg/reference-tests" ]; then
+    echo "Tests/$(basename "$(dirname "$0")")/$(basename "$0"): SKIPPED: $ddg not found ($1 needs DuckDuckGo's data, which is not in the repository)"
+    exit 0
+  fi
 }

@@ -142,6 +142,13 @@ def build_parser():
     f.add_argument("--timeout", type=float, default=20.0)
     f.set_defaults(func=cmd_features)
 
+    pg = sub.add_parser("page", help="load a self-contained local page (no network), evaluate steps, screenshot")
+    pg.add_argument("page")
+    pg.add_argument("--steps", help='JSON file: [{"eval": "JS expression"}, ...] run in order after the load')
+    pg.add_argument("--screenshot", help="save a PNG of the visible page")
+    pg.add_argument("--timeout", type=float, default=60.0)
+    pg.set_defaults(func=lambda args: __import__("webkit.report_page", fromlist=["cmd_page"]).cmd_page(args))
+
     d = sub.add_parser("differential", help="random rule lists: WebKit vs `radarblock match`")
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--cases", type=int, default=1000)

@@ -72,7 +72,7 @@ grep -q "in store ${first_ids%% *} (rules.json): not recompiled" "$tmp/bad.out" 
 cmp -s "$store/radarblock-install.json" "$tmp/state-1" || fail "a failed install changed the state"
 [ "$(files_state "$first_ids")" = "$before" ] || fail "the previous lists were touched"
 "$bin" install --status --store "$store" > "$tmp/status.out" || fail "status after the failure exited $?"
-grep -q "  ${first_ids##* } (rules-2.json): [0-9]* bytes" "$tmp/status.out" || fail "status does not show the kept list: $(cat "$tmp/status.out")"
+grep -q "  ${first_ids##* } (rules-2.json, role main): [0-9]* bytes" "$tmp/status.out" || fail "status does not show the kept list: $(cat "$tmp/status.out")"
 
 echo "-- a new release, then --prune removes the stale identifier"
 rm -rf "$pub/current"

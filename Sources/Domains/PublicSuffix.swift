@@ -18,8 +18,8 @@ public final class PublicSuffixList: @unchecked Sendable {
 
     /// The list's text form, for the rules libpsl does not enumerate (isSiteStable); nil when unknown.
     private let textPath: String?
-    private let suffixLock = NSLock()
-    private var ruleSuffixesCache: Set<String>??
+    private let ruleIndexLock = NSLock()
+    private var ruleIndexCache: PublicSuffixRuleIndex??
 
     public init?() {
         guard let ctx = psl_latest(nil) else { return nil }
@@ -54,49 +54,22 @@ public final class PublicSuffixList: @unchecked Sendable {
     /// which makes `a.amazonaws.com` and `b.s3.amazonaws.com` different sites). False when the list's text cannot
     /// be read, so a caller that drops a rule on this answer never drops one it would need.
     public func isSiteStable(_ domain: String) -> Bool {
-        guard !domain.isEmpty, !Host.isIPAddress(domain), registrableDomain(domain) != nil, let names = ruleSuffixes else { return false }
-        return !names.contains(domain)
+        guard !domain.isEmpty, !Host.isIPAddress(domain), registrableDomain(domain) != nil, let index = ruleIndex
+        else { return false }
+        return !index.containsRuleAtOrUnder(domain)
     }
 
-    /// Every label suffix of every rule of the list ("*." and "!" taken off), read once from its text form; nil
-    /// when there is none (a compiled .dafsa file only).
-    private var ruleSuffixes: Set<String>? {
-        suffixLock.lock()
-        defer { suffixLock.unlock() }
-        if let cached = ruleSuffixesCache { return cached }
-        let names = textPath.flatMap { try? String(contentsOfFile: $0, encoding: .utf8) }.map(Self.ruleSuffixes(ofListText:))
-        ruleSuffixesCache = .some(names)
-        return names
-    }
-
-    /// Read byte-wise: every radarblock process that builds a faithful list reads the whole list once, and
-    /// splitting it into Characters took a third of an attributed list's build (docs/ad-click-attribution.md).
-    static func ruleSuffixes(ofListText text: String) -> Set<String> {
-        var names = Set<String>(minimumCapacity: 16_384)
-        var text = text
-        text.withUTF8 { bytes in
-            var i = 0
-            while i < bytes.count {
-                var end = i
-                while end < bytes.count, !isLineBreak(bytes[end]) { end += 1 }
-                var stop = i
-                while stop < end, bytes[stop] != UInt8(ascii: " "), bytes[stop] != UInt8(ascii: "\t") { stop += 1 }
-                var start = i
-                let comment = stop - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/")
-                if stop > start, !comment {
-                    if bytes[start] == UInt8(ascii: "!") { start += 1 }
-                    if stop - start >= 2, bytes[start] == UInt8(ascii: "*"), bytes[start + 1] == UInt8(ascii: ".") { start += 2 }
-                    let name = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<stop]), as: UTF8.self).lowercased()
-                    names.formUnion(Host.suffixes(of: name))
-                }
-                i = end + 1
-            }
+    /// The list's rules, read once from its text form; nil when there is none (a compiled .dafsa file only).
+    private var ruleIndex: PublicSuffixRuleIndex? {
+        ruleIndexLock.lock()
+        defer { ruleIndexLock.unlock() }
+        if let cached = ruleIndexCache { return cached }
+        let index = textPath.flatMap { FileManager.default.contents(atPath: $0) }.map {
+            PublicSuffixRuleIndex(listText: [UInt8]($0))
         }
-        return names
+        ruleIndexCache = .some(index)
+        return index
     }
-
-    /// The ASCII line ends Character.isNewline knows (LF, VT, FF, CR); the list has no other.
-    private static func isLineBreak(_ b: UInt8) -> Bool { b >= 0x0A && b <= 0x0D }
 
     /// WebKit's RegistrableDomain: eTLD+1, else the host itself (suffixes, single labels, localhost, IP addresses).
     public func webKitRegistrableDomain(host: String) -> String {

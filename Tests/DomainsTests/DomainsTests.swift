@@ -34,8 +34,10 @@ final class PublicSuffixTests: XCTestCase {
         XCTAssertFalse(small.isSiteStable("a.hosting.example.com"), "a public suffix by the wildcard")
     }
 
-    /// The byte-wise reader of the list's text gives the names the Character-wise one gave, on the installed list.
-    func testRuleSuffixesReadByteWiseAsCharacterWise() throws {
+    /// The index answers as the set of every label suffix of every rule does (the reference, read line by line
+    /// with Characters), on the installed list: for each such name, for each name one label above it, and for
+    /// names the list does not hold.
+    func testRuleIndexAnswersAsTheSetOfRuleSuffixes() throws {
         let path = try XCTUnwrap(["/usr/share/publicsuffix/public_suffix_list.dat"].first { FileManager.default.fileExists(atPath: $0) },
                                  "Debian's publicsuffix package is a build dependency")
         var text = try String(contentsOfFile: path, encoding: .utf8)
@@ -46,11 +48,28 @@ final class PublicSuffixTests: XCTestCase {
             if rule.isEmpty || rule.hasPrefix("//") { continue }
             if rule.hasPrefix("!") { rule = rule.dropFirst() }
             if rule.hasPrefix("*.") { rule = rule.dropFirst(2) }
-            expected.formUnion(Host.suffixes(of: rule.lowercased()))
+            guard let name = try? DomainNormalizer.normalize(String(rule)) else { continue }
+            expected.formUnion(Host.suffixes(of: name))
         }
-        let names = PublicSuffixList.ruleSuffixes(ofListText: text)
-        XCTAssertEqual(names, expected)
-        XCTAssertTrue(names.contains("www.example.test") && names.contains("wild.test"))
+        let index = PublicSuffixRuleIndex(listText: Array(text.utf8))
+        XCTAssertGreaterThan(expected.count, 5_000)
+        for name in expected {
+            XCTAssertTrue(index.containsRuleAtOrUnder(name), name)
+            XCTAssertEqual(index.containsRuleAtOrUnder("x." + name), expected.contains("x." + name), "x." + name)
+        }
+        for name in ["www.example.test", "wild.test", "xn--55qx5d.cn", "ck"] { XCTAssertTrue(index.containsRuleAtOrUnder(name), name) }
+        for name in ["example.test.x", "ild.test", "ample.com", "", "tracker.example"] {
+            XCTAssertFalse(index.containsRuleAtOrUnder(name), name)
+        }
+    }
+
+    /// A rule in Unicode lies at or under the punycode names radarblock asks about.
+    func testRuleIndexReadsUnicodeRulesAsPunycode() {
+        let index = PublicSuffixRuleIndex(listText: Array("bücher.example\n*.Hosting.Ünï.test\n".utf8))
+        XCTAssertTrue(index.containsRuleAtOrUnder("xn--bcher-kva.example"))
+        XCTAssertTrue(index.containsRuleAtOrUnder("hosting.xn--n-nga1b.test"))
+        XCTAssertTrue(index.containsRuleAtOrUnder("xn--n-nga1b.test"))
+        XCTAssertFalse(index.containsRuleAtOrUnder("bcher.example"))
     }
 
     func testWebKitRegistrableDomainFallsBackToTheHost() {

@@ -78,7 +78,7 @@ def run_sh(block, scratch, env):
     if block.marker and block.marker[0] == "sh":
         reason = block.marker[1]
         if reason.startswith("needs "):
-            print(f"  SKIPPED {block.where()}: {reason}")
+            print(f"  SKIPPED {block.where()}: {reason}", flush=True)
             return None
         status = re.fullmatch(r"exit (\d+)", reason)
         if not status:
@@ -92,7 +92,7 @@ def run_sh(block, scratch, env):
     if result.returncode != expected:
         tail = (result.stdout[-1500:] + result.stderr[-1500:]).rstrip()
         return f"exit status {result.returncode}, expected {expected}\n{tail}"
-    print(f"  ok {block.where()}")
+    print(f"  ok {block.where()}", flush=True)
     return None
 
 
@@ -116,7 +116,7 @@ def check_usage(block, binary):
     expected = usage_lines(binary)
     if block.text.split("\n") != expected:
         return "the synopsis differs from the commands' --help; it should read:\n" + "\n".join(expected)
-    print(f"  ok {block.where()} (usage lines of every --help)")
+    print(f"  ok {block.where()} (usage lines of every --help)", flush=True)
     return None
 
 

@@ -16,7 +16,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
 FUZZ_SECONDS ?= 30
-.PHONY: all deps deps-test build demo test test-deps test-js test-cli test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
+.PHONY: all deps deps-test build demo test test-deps test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -38,6 +38,7 @@ test: deps-test build
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
 	$(MAKE) --no-print-directory test-cli
+	$(MAKE) --no-print-directory test-docs
 	$(MAKE) --no-print-directory test-optimizer
 	$(MAKE) --no-print-directory test-webkit
 	$(MAKE) --no-print-directory test-dist
@@ -56,6 +57,10 @@ test-cli: build
 	Tests/cli/wrong-inputs.sh $(RELEASE_BIN)
 	Tests/cli/match-answers.sh $(RELEASE_BIN)
 	Tests/cli/diff-report.sh $(RELEASE_BIN)
+
+# Every fenced sh block of README.md and docs/ runs (docs/testing.md: markers for blocks that cannot run here).
+test-docs: build
+	python3 scripts/testing/check_doc_commands.py $(RELEASE_BIN)
 
 # The optimization stage decides every request as the unoptimized list does (shared iOS data; 1M random requests),
 # and the shared same-entity exemption as one exemption per tracker (v7 TDS, an entity of 1,000 domains).

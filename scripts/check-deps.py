@@ -3,7 +3,7 @@
 import (`import X`, `@testable import X`) are exactly the ones it declares. A missing edge builds only by
 luck (SwiftPM's build order); an unused one is a false line in the module picture.
 
-README.md's module graph must list the same edges.
+docs/architecture.md's module graph must list the same edges.
 
 Usage: scripts/check-deps.py [PACKAGE_DIR]   (exit 1 and one line a difference when they disagree)
 """
@@ -52,38 +52,38 @@ for name, t in sorted(targets.items()):
     for m in sorted(t["deps"] - imported):
         problems.append(f"{name}: declares {m}, which none of its sources imports")
 
-# README.md's module graph (after the module-graph marker, one fenced block of "Name ← A, B" lines,
+# docs/architecture.md's module graph (after the module-graph marker, one fenced block of "Name ← A, B" lines,
 # continued on indented lines) is Package.swift's: every target but the tests and the system libraries.
-readme = open(os.path.join(root, "README.md"), encoding="utf-8").read()
+readme = open(os.path.join(root, "docs", "architecture.md"), encoding="utf-8").read()
 marker = readme.find("<!-- module-graph")
 if marker < 0:
-    problems.append("README.md: no module-graph block")
+    problems.append("docs/architecture.md: no module-graph block")
 else:
-    block = readme[marker:].split("```")[1]
+    block = readme[marker:].split("```")[1].removeprefix("text")
     graph, last = {}, None
     for line in block.strip("\n").split("\n"):
         if "←" in line:
             last, deps = (x.strip() for x in line.split("←", 1))
             graph[last] = set()
         elif last is None or not line.startswith(" "):
-            problems.append(f"README.md module graph: cannot read {line!r}")
+            problems.append(f"docs/architecture.md module graph: cannot read {line!r}")
             continue
         else:
             deps = line
         graph[last] |= {d.strip() for d in deps.split(",") if d.strip() not in ("", "—")}
     wanted = {n: t["deps"] for n, t in targets.items() if t["kind"] in ("target", "executableTarget")}
     for n in sorted(set(wanted) - set(graph)):
-        problems.append(f"README.md module graph: {n} is missing")
+        problems.append(f"docs/architecture.md module graph: {n} is missing")
     for n in sorted(set(graph) - set(wanted)):
-        problems.append(f"README.md module graph: {n} is not a target of Package.swift")
+        problems.append(f"docs/architecture.md module graph: {n} is not a target of Package.swift")
     for n in sorted(set(graph) & set(wanted)):
         for d in sorted(wanted[n] - graph[n]):
-            problems.append(f"README.md module graph: {n} depends on {d} (Package.swift), not shown")
+            problems.append(f"docs/architecture.md module graph: {n} depends on {d} (Package.swift), not shown")
         for d in sorted(graph[n] - wanted[n]):
-            problems.append(f"README.md module graph: {n} shows {d}, which Package.swift does not declare")
+            problems.append(f"docs/architecture.md module graph: {n} shows {d}, which Package.swift does not declare")
 
 for p in problems:
     print(f"check-deps: {p}")
 if problems:
     sys.exit(1)
-print(f"check-deps: {sum(1 for t in targets.values() if t['kind'] != 'systemLibrary')} targets, dependencies equal the imports and README.md's module graph")
+print(f"check-deps: {sum(1 for t in targets.values() if t['kind'] != 'systemLibrary')} targets, dependencies equal the imports and docs/architecture.md's module graph")

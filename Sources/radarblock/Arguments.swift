@@ -1,5 +1,5 @@
-// A small argument parser: the toolchain has no swift-argument-parser here, and the command
-// contract (DESIGN.md) needs only options with values, repeatable options, flags and positionals.
+// A small argument parser: the toolchain has no swift-argument-parser here, and the commands need only
+// options with values, repeatable options, flags and positionals.
 
 import Foundation
 
@@ -93,20 +93,43 @@ struct ParsedArguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    /// The keys of the grammar parsed against: reading any other key is a programming error, not a quiet nil.
+    private(set) var declared: Set<String> = []
 
-    /// The value of an option by its key (the last of its names).
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    /// The value of an option of the command's grammar (its last one, for a repeatable option).
+    func value(_ option: OptionSpec) -> String? { value(key: option.key) }
+    func all(_ option: OptionSpec) -> [String] { values[declaredKey(option.key)] ?? [] }
+    func has(_ option: OptionSpec) -> Bool { flags.contains(declaredKey(option.key)) }
+    /// Given at all: a flag set or a value given.
+    func given(_ option: OptionSpec) -> Bool { value(option) != nil || has(option) }
 
-    func required(_ name: String) throws -> String {
-        guard let v = value(name) else { throw UsageError("missing required option \(name)") }
+    func required(_ option: OptionSpec) throws -> String {
+        guard let v = value(option) else { throw UsageError("missing required option \(option.key)") }
         return v
+    }
+
+    /// By key, for a command that does not yet read its options through its grammar's entries (`tds`).
+    func value(_ key: String) -> String? { value(key: key) }
+    func all(_ key: String) -> [String] { values[declaredKey(key)] ?? [] }
+    func has(_ key: String) -> Bool { flags.contains(declaredKey(key)) }
+    func required(_ key: String) throws -> String {
+        guard let v = value(key: key) else { throw UsageError("missing required option \(key)") }
+        return v
+    }
+
+    private func value(key: String) -> String? { values[declaredKey(key)]?.last }
+
+    /// `key`, stopping the program when the grammar did not declare it: a misspelt key fails the first test
+    /// that reaches it instead of reading as "not given".
+    private func declaredKey(_ key: String) -> String {
+        precondition(declared.contains(key), "option \(key) is read but not declared in the command's grammar")
+        return key
     }
 
     static func parse(_ args: [String], options: [OptionSpec], positionals range: ClosedRange<Int> = 0...0,
                       names: [String] = []) throws -> ParsedArguments {
         var parsed = ParsedArguments()
+        parsed.declared = Set(options.map(\.key))
         var byName: [String: OptionSpec] = [:]
         for spec in options { for n in spec.names { byName[n] = spec } }
         var i = 0
@@ -167,11 +190,18 @@ extension OptionSpec {
 }
 
 extension ParsedArguments {
-    /// The engine profile named by --target, or the fixed default.
-    func target() throws -> EngineProfile {
-        guard let name = value("--target") else { return .default }
+    /// The engine profile named by `option` (the command's --target), or the fixed default.
+    func target(_ option: OptionSpec) throws -> EngineProfile {
+        guard let name = value(option) else { return .default }
+        return try EngineProfile.named(name, option: option)
+    }
+}
+
+extension EngineProfile {
+    /// The profile `name` given to `option`, or a usage error listing the names.
+    static func named(_ name: String, option: OptionSpec) throws -> EngineProfile {
         guard let profile = EngineProfile.named(name) else {
-            throw UsageError("unknown --target \(name): use one of \(EngineProfile.names)")
+            throw UsageError("unknown \(option.key) \(name): use one of \(EngineProfile.names)")
         }
         return profile
     }

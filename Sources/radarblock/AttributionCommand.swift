@@ -8,6 +8,19 @@ import StrictJSON
 enum AttributionCommand: Command {
     static let name = "attribution"
     static let summary = "write the attributed variant of a release's ad-click attribution list for a vendor"
+    /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
+    enum Option {
+        static let vendor = OptionSpec("--vendor", value: "DOMAIN", help: """
+            the advertiser's site (normalised to lowercase punycode; a leading "www." is
+            dropped, as the apps drop it)
+            """)
+        static let output = OptionSpec.output("""
+            write the rules to FILE and the compiled list to FILE with .rbc for .json (or
+            FILE.rbc), both atomically, and print one JSON line: {"identifier", "vendor",
+            "rules", "rbc", "ruleCount"}. "-" or no -o: the rules JSON on stdout.
+            """)
+    }
+
     static let grammar = CommandGrammar(forms: ["RELEASE_DIR --vendor DOMAIN [-o|--out OUT.json]"],
                                         positionals: ["RELEASE_DIR"], positionalCount: 1...1, parts: [
         .text("""
@@ -18,15 +31,8 @@ enum AttributionCommand: Command {
             subdomains. Everything else decides as before. See docs/ad-click-attribution.md.
             """),
         .options(nil, [
-            OptionSpec("--vendor", value: "DOMAIN", help: """
-                the advertiser's site (normalised to lowercase punycode; a leading "www." is
-                dropped, as the apps drop it)
-                """),
-            .output("""
-                write the rules to FILE and the compiled list to FILE with .rbc for .json (or
-                FILE.rbc), both atomically, and print one JSON line: {"identifier", "vendor",
-                "rules", "rbc", "ruleCount"}. "-" or no -o: the rules JSON on stdout.
-                """),
+            Option.vendor,
+            Option.output,
         ]),
         .text("""
             The output depends only on the release and the vendor: same bytes, same identifier.
@@ -37,10 +43,10 @@ enum AttributionCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
-        let vendor = try args.required("--vendor")
+        let vendor = try args.required(Option.vendor)
         do { _ = try AdClickAttributionRelease.vendorSite(vendor) } catch { throw UsageError(String(describing: error)) }
         let list = try AdClickAttributionRelease.attributed(release: args.positionals[0], vendor: vendor)
-        let output = args.value("--output") ?? "-"
+        let output = args.value(Option.output) ?? "-"
         guard output != "-" else {
             try FileIO.write(list.json, to: "-")
             return ExitCode.success

@@ -9,6 +9,57 @@ import TrackerData
 struct ConvertCommand: Command {
     static let name = "convert"
     static let summary = "convert a TDS (+ config) into a WebKit content rule list"
+    /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
+    enum Option {
+        static let tds = OptionSpec("--tds", value: "FILE", help: "tracker data set (TDS v5 JSON)")
+        static let config = OptionSpec("--config", value: "FILE", help: """
+            privacy configuration v4 (temp list: unprotectedTemporary + contentBlocking exceptions;
+            tracker allowlist and request blocklist when their state is "enabled"; a contentBlocking
+            state other than "enabled" gives one rule that blocks nothing). Click-to-load rules
+            (block-ctl-*) never block in this list: `radarblock build` writes their own lists
+            """)
+        static let unprotected = OptionSpec("--unprotected", value: "FILE", help: "user-unprotected sites, one host per line, each with its subdomains (# comments)")
+        static let mode = OptionSpec("--mode", value: "MODE", help: "faithful (default) or ddg")
+        static let provenance = OptionSpec("--provenance", value: "FILE", help: #"""
+            also write where each rule comes from: a JSON array parallel to the rules (element i
+            describes rule i), one object per line:
+              {"source":"tds","tracker":"a.com","rule":3,"role":"block host"}
+                rule: the index in the tracker's TDS rules, or "default", "entity", "popup";
+                role (faithful): block / ignore / exception / reset / same-entity, and the
+                url-filter form ("host": the rule's host part aligned with the request host;
+                "in-url": the regex found later in the URL; "host+in-url": both forms in one
+                url-filter, see --no-optimize); "cname": the alias host for rules
+                of a CNAME-cloaked tracker
+              {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
+              {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
+              {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
+              {"source":"feature-state","role":"contentBlocking \"disabled\""}
+              {"source":"tds","rule":"entity","role":"same-entity","entity":"E"}  the shared exemption
+            """#)
+        static let strict = OptionSpec("--strict", help: """
+            any problem (an input field the decoders would skip, a TDS rule WebKit cannot
+            express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
+            """)
+        static let noOptimize = OptionSpec("--no-optimize", help: """
+            skip the optimization stage. By default the list is rewritten into one WebKit decides
+            identically for every load but compiles with less work: a rule's host-form and in-URL-form
+            url-filters (adjacent, same action and conditions) become one filter matching their union
+            """)
+        static let perTrackerExemptions = OptionSpec("--per-tracker-exemptions", help: """
+            faithful mode: one same-entity exemption per tracker, none shared (the encoding before
+            the shared exemption: same decisions, larger list; for equivalence checks)
+            """)
+        static let cpm = OptionSpec("--cpm", value: "FILE", help: """
+            also write the cookie pop-up list of a TDS v7/v8 (`cpm.filterList`, Adblock Plus element
+            hiding) as its own rule list, as `build` writes cpm.json (absent when the config's
+            autoconsent feature or its filterlist sub-feature is not enabled); its lines that cannot
+            be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
+            a cookie pop-up list gets a note that this output leaves it out
+            """)
+        static let output = OptionSpec.output(#"output file, "-" for stdout (default); written atomically"#)
+        static let target = OptionSpec.target("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)")
+    }
+
     static let grammar = CommandGrammar(forms: ["--tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]",
                                                 "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [--per-tracker-exemptions] [--cpm FILE] [-o OUT]"], parts: [
         .text("""
@@ -30,78 +81,42 @@ struct ConvertCommand: Command {
                                   would reject are repaired when exact, else left out, and reported.
             """),
         .options("options", [
-            OptionSpec("--tds", value: "FILE", help: "tracker data set (TDS v5 JSON)"),
-            OptionSpec("--config", value: "FILE", help: """
-                privacy configuration v4 (temp list: unprotectedTemporary + contentBlocking exceptions;
-                tracker allowlist and request blocklist when their state is "enabled"; a contentBlocking
-                state other than "enabled" gives one rule that blocks nothing). Click-to-load rules
-                (block-ctl-*) never block in this list: `radarblock build` writes their own lists
-                """),
-            OptionSpec("--unprotected", value: "FILE", help: "user-unprotected sites, one host per line, each with its subdomains (# comments)"),
-            OptionSpec("--mode", value: "MODE", help: "faithful (default) or ddg"),
-            OptionSpec("--provenance", value: "FILE", help: #"""
-                also write where each rule comes from: a JSON array parallel to the rules (element i
-                describes rule i), one object per line:
-                  {"source":"tds","tracker":"a.com","rule":3,"role":"block host"}
-                    rule: the index in the tracker's TDS rules, or "default", "entity", "popup";
-                    role (faithful): block / ignore / exception / reset / same-entity, and the
-                    url-filter form ("host": the rule's host part aligned with the request host;
-                    "in-url": the regex found later in the URL; "host+in-url": both forms in one
-                    url-filter, see --no-optimize); "cname": the alias host for rules
-                    of a CNAME-cloaked tracker
-                  {"source":"temp-list"}  {"source":"user-unprotected"}  {"source":"top-level"}
-                  {"source":"allowlist","tracker":"a.com","index":2,"allowlistRule":"a.com/x.js"}
-                  {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
-                  {"source":"feature-state","role":"contentBlocking \"disabled\""}
-                  {"source":"tds","rule":"entity","role":"same-entity","entity":"E"}  the shared exemption
-                """#),
-            OptionSpec("--strict", help: """
-                any problem (an input field the decoders would skip, a TDS rule WebKit cannot
-                express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
-                """),
-            OptionSpec("--no-optimize", help: """
-                skip the optimization stage. By default the list is rewritten into one WebKit decides
-                identically for every load but compiles with less work: a rule's host-form and in-URL-form
-                url-filters (adjacent, same action and conditions) become one filter matching their union
-                """),
-            OptionSpec("--per-tracker-exemptions", help: """
-                faithful mode: one same-entity exemption per tracker, none shared (the encoding before
-                the shared exemption: same decisions, larger list; for equivalence checks)
-                """),
-            OptionSpec("--cpm", value: "FILE", help: """
-                also write the cookie pop-up list of a TDS v7/v8 (`cpm.filterList`, Adblock Plus element
-                hiding) as its own rule list, as `build` writes cpm.json (absent when the config's
-                autoconsent feature or its filterlist sub-feature is not enabled); its lines that cannot
-                be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
-                a cookie pop-up list gets a note that this output leaves it out
-                """),
-            .output(#"output file, "-" for stdout (default); written atomically"#),
-            .target("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)"),
+            Option.tds,
+            Option.config,
+            Option.unprotected,
+            Option.mode,
+            Option.provenance,
+            Option.strict,
+            Option.noOptimize,
+            Option.perTrackerExemptions,
+            Option.cpm,
+            Option.output,
+            Option.target,
         ]),
     ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
-        let target = try args.target()
-        let tdsPath = try args.required("--tds")
-        let strict = args.has("--strict")
-        let output = args.value("--output") ?? "-"
-        let modeName = args.value("--mode") ?? RuleBuildMode.faithful.rawValue
+        let target = try args.target(Option.target)
+        let tdsPath = try args.required(Option.tds)
+        let strict = args.has(Option.strict)
+        let output = args.value(Option.output) ?? "-"
+        let modeName = args.value(Option.mode) ?? RuleBuildMode.faithful.rawValue
         guard let mode = RuleBuildMode(rawValue: modeName) else {
             throw UsageError("--mode must be faithful or ddg, not \(modeName)")
         }
 
         // Decoders throw the first problem in strict mode; otherwise they report and skip.
-        let configPath = args.value("--config")
-        let unprotectedPath = args.value("--unprotected")
+        let configPath = args.value(Option.config)
+        let unprotectedPath = args.value(Option.unprotected)
         let inputs = try ConversionInputs.load(tdsPath: tdsPath, configPath: configPath, unprotectedPath: unprotectedPath, strict: strict)
         inputs.issues.forEach { Console.warning($0.description) }
         let (tds, tdsIssues, config, unprotected) = (inputs.tds, inputs.tdsIssues, inputs.config, inputs.unprotected)
 
         let (built, optimization) = RuleListOptimizer.optimize(
             RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues,
-                              sameEntity: args.has("--per-tracker-exemptions") ? .perTracker : .shared),
-            if: !args.has("--no-optimize"))
+                              sameEntity: args.has(Option.perTrackerExemptions) ? .perTracker : .shared),
+            if: !args.has(Option.noOptimize))
         let result = TargetEncoding.adapt(built, for: target)
 
         func describe(_ issue: ConversionIssue) -> String {
@@ -127,10 +142,10 @@ struct ConvertCommand: Command {
         } catch {
             throw InputError("\(tdsPath): the conversion is not expressible for \(target.name): \(error)")
         }
-        if let path = args.value("--provenance") {
+        if let path = args.value(Option.provenance) {
             try FileIO.write(RuleProvenance.listBytes(result.provenance), to: path)
         }
-        try writeCookiePopups(tds: tds, config: config, unprotected: unprotected, target: target, to: args.value("--cpm"), strict: strict)
+        try writeCookiePopups(tds: tds, config: config, unprotected: unprotected, target: target, to: args.value(Option.cpm), strict: strict)
         try FileIO.write(bytes, to: output)
         if output != "-" {
             Console.note("convert (\(mode.rawValue)): \(tds.trackers.count) trackers, \(tds.cnames.count) CNAME aliases -> "

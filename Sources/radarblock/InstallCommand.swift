@@ -6,6 +6,20 @@ import Pipeline
 enum InstallCommand: Command {
     static let name = "install"
     static let summary = "install a release's lists into a WebKitGTK/WPE filter store (skips unchanged lists)"
+    /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
+    enum Option {
+        static let store = OptionSpec("--store", value: "DIR", help: """
+            the filter store directory (created if missing); DIR/radarblock-install.json records
+            the releases installed there (written atomically), one entry per release directory
+            """)
+        static let prune = OptionSpec("--prune", help: """
+            remove every radarblock list in DIR that no installed release needs (lists whose
+            identifiers are not radarblock's, e.g. an app's own, are left alone)
+            """)
+        static let status = OptionSpec("--status", help: "print what is installed in DIR and whether WebKit's file of each list is present")
+        static let json = OptionSpec("--json", help: "with --status: print radarblock-install.json itself")
+    }
+
     static let grammar = CommandGrammar(forms: ["RELEASE_DIR --store DIR [--prune]", "--prune --store DIR", "--status --store DIR [--json]"],
                                         positionals: ["RELEASE_DIR"], positionalCount: 0...1, parts: [
         .text("""
@@ -16,16 +30,10 @@ enum InstallCommand: Command {
             webkit_user_content_filter_store_new(DIR).
             """),
         .options(nil, [
-            OptionSpec("--store", value: "DIR", help: """
-                the filter store directory (created if missing); DIR/radarblock-install.json records
-                the releases installed there (written atomically), one entry per release directory
-                """),
-            OptionSpec("--prune", help: """
-                remove every radarblock list in DIR that no installed release needs (lists whose
-                identifiers are not radarblock's, e.g. an app's own, are left alone)
-                """),
-            OptionSpec("--status", help: "print what is installed in DIR and whether WebKit's file of each list is present"),
-            OptionSpec("--json", help: "with --status: print radarblock-install.json itself"),
+            Option.store,
+            Option.prune,
+            Option.status,
+            Option.json,
         ]),
         .text("""
             A list whose identifier is already in the store is not recompiled (the identifier names the content).
@@ -38,18 +46,18 @@ enum InstallCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
-        let store = try args.required("--store")
-        if args.has("--status") {
-            guard args.positionals.isEmpty, !args.has("--prune") else { throw UsageError("--status takes only --store DIR [--json]") }
-            return try status(store: store, json: args.has("--json"))
+        let store = try args.required(Option.store)
+        if args.has(Option.status) {
+            guard args.positionals.isEmpty, !args.has(Option.prune) else { throw UsageError("--status takes only --store DIR [--json]") }
+            return try status(store: store, json: args.has(Option.json))
         }
-        if args.has("--json") { throw UsageError("--json goes with --status") }
+        if args.has(Option.json) { throw UsageError("--json goes with --status") }
         guard let release = args.positionals.first else {
-            guard args.has("--prune") else { throw UsageError("missing RELEASE_DIR (or --prune / --status)") }
+            guard args.has(Option.prune) else { throw UsageError("missing RELEASE_DIR (or --prune / --status)") }
             do { printPruned(try StoreInstaller.prune(store: store, fileName: WebKitEngine.fileName)) } catch let e as StoreInstallError { throw InputError(e.description) }
             return ExitCode.success
         }
-        return try install(release: release, store: store, prune: args.has("--prune"))
+        return try install(release: release, store: store, prune: args.has(Option.prune))
     }
 
     static func install(release: String, store: String, prune: Bool) throws -> Int32 {

@@ -9,6 +9,21 @@ import StrictJSON
 struct ValidateCommand: Command {
     static let name = "validate"
     static let summary = "check a rule list exactly as WebKit would (error names and messages)"
+    /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
+    enum Option {
+        static let json = OptionSpec("--json", help: """
+            print {"valid": true, "rules": N} or
+            {"valid": false, "error": NAME, "message": MESSAGE, "rule": INDEX|null};
+            keys the target ignores add "ignored": [{"rule": I, "key": K}, ...]
+            """)
+        static let target = OptionSpec.target("the list is checked as that engine checks it: its rule limit, the keys it reads")
+        static let strict = OptionSpec("--strict", help: "fail (exit 1) when the target would ignore a key")
+        static let identifierRules = OptionSpec("--identifier-rules", help: """
+            read _identifier/_rulesetIdentifier whatever the target (as --target
+            webkitgtk-2.52 does; the installed WebKitGTK 2.50.6 ignores them)
+            """)
+    }
+
     static let grammar = CommandGrammar(forms: ["RULES.json [--json] [--target NAME] [--strict] [--identifier-rules]"],
                                         positionals: ["RULES.json"], positionalCount: 1...1, parts: [
         .text("""
@@ -16,17 +31,10 @@ struct ValidateCommand: Command {
             reports WebKit's error name and message. RULES.json may be '-' for standard input.
             """),
         .options(nil, [
-            OptionSpec("--json", help: """
-                print {"valid": true, "rules": N} or
-                {"valid": false, "error": NAME, "message": MESSAGE, "rule": INDEX|null};
-                keys the target ignores add "ignored": [{"rule": I, "key": K}, ...]
-                """),
-            .target("the list is checked as that engine checks it: its rule limit, the keys it reads"),
-            OptionSpec("--strict", help: "fail (exit 1) when the target would ignore a key"),
-            OptionSpec("--identifier-rules", help: """
-                read _identifier/_rulesetIdentifier whatever the target (as --target
-                webkitgtk-2.52 does; the installed WebKitGTK 2.50.6 ignores them)
-                """),
+            Option.json,
+            Option.target,
+            Option.strict,
+            Option.identifierRules,
         ]),
         .text("""
             A key the target does not read is ignored by it without an error; such a rule matches more widely
@@ -51,9 +59,9 @@ struct ValidateCommand: Command {
         let args = try parse(arguments)
         let path = args.positionals[0]
         let bytes = try FileIO.read(path)
-        let target = try args.target()
-        let options = RuleListParserOptions(identifierRules: args.has("--identifier-rules") ? true : nil, target: target)
-        let json = args.has("--json")
+        let target = try args.target(Option.target)
+        let options = RuleListParserOptions(identifierRules: args.has(Option.identifierRules) ? true : nil, target: target)
+        let json = args.has(Option.json)
         do {
             let list = try RuleListParser.validate(bytes: bytes, options: options)
             let ignored = ignoredKeys(bytes, target: target, options: options)
@@ -73,14 +81,14 @@ struct ValidateCommand: Command {
                     for s in list.skipped { print("  " + s.description) }
                 }
             }
-            if args.has("--strict") && !ignored.isEmpty {
+            if args.has(Option.strict) && !ignored.isEmpty {
                 Console.error("\(path): \(ignored.count) key(s) would be ignored by \(target.name) (--strict)")
                 return ExitCode.failure
             }
             return ExitCode.success
         } catch let e as RuleListValidationError {
             if json {
-                // The layout of DESIGN.md's contract; strings escaped by the project's JSON writer.
+                // The layout `radarblock validate --help` documents; strings escaped by the project's JSON writer.
                 let name = JSONWriter.string(.string(e.error.name))
                 let message = JSONWriter.string(.string(e.error.message))
                 let rule = e.ruleIndex.map(String.init) ?? "null"

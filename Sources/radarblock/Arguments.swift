@@ -18,7 +18,7 @@ struct InputError: Error, CustomStringConvertible {
 /// `--help` gives it. A command's options are a table of these (CommandGrammar): the one place that both
 /// parses them and documents them, so adding an option is adding one entry.
 struct OptionSpec {
-    let names: [String]       // e.g. ["-o", "--out", "--output"]; the last one is the key a command reads
+    let names: [String] // e.g. ["-o", "--out", "--output"]; the last one is the key a command reads
     let value: String?
     let repeatable: Bool
     let help: String
@@ -60,7 +60,8 @@ struct CommandGrammar {
     static let descriptionColumn = 24
 
     func help(command name: String) -> String {
-        var s = forms.enumerated().map { i, form in (i == 0 ? "usage: " : "       ") + "radarblock \(name) " + form }
+        var s =
+            forms.enumerated().map { i, form in (i == 0 ? "usage: " : "       ") + "radarblock \(name) " + form }
             .joined(separator: "\n") + "\n"
         for part in parts {
             switch part {
@@ -78,8 +79,10 @@ struct CommandGrammar {
         let head = "  " + spec.names.joined(separator: ", ") + (spec.value.map { " " + $0 } ?? "")
         let pad = String(repeating: " ", count: descriptionColumn)
         let lines = spec.help.split(separator: "\n", omittingEmptySubsequences: false)
-        var s = head.count + 2 <= descriptionColumn ? head.padding(toLength: descriptionColumn, withPad: " ", startingAt: 0) + lines[0]
-                                                    : head + "\n" + pad + lines[0]
+        var s =
+            head.count + 2 <= descriptionColumn
+            ? head.padding(toLength: descriptionColumn, withPad: " ", startingAt: 0) + lines[0]
+            : head + "\n" + pad + lines[0]
         for line in lines.dropFirst() { s += "\n" + (line.isEmpty ? "" : pad + line) }
         return s + "\n"
     }
@@ -126,8 +129,10 @@ struct ParsedArguments {
         return key
     }
 
-    static func parse(_ args: [String], options: [OptionSpec], positionals range: ClosedRange<Int> = 0...0,
-                      names: [String] = []) throws -> ParsedArguments {
+    static func parse(
+        _ args: [String], options: [OptionSpec], positionals range: ClosedRange<Int> = 0...0,
+        names: [String] = []
+    ) throws -> ParsedArguments {
         var parsed = ParsedArguments()
         parsed.declared = Set(options.map(\.key))
         var byName: [String: OptionSpec] = [:]
@@ -150,12 +155,16 @@ struct ParsedArguments {
             }
             guard let spec = byName[name] else {
                 let known = options.flatMap(\.names).filter { $0.hasPrefix("--") } + ["--help"]
-                throw UsageError("unknown option \(name)" + (Spelling.nearest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""))
+                throw UsageError(
+                    "unknown option \(name)"
+                        + (Spelling.nearest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""))
             }
             let key = spec.key
             if spec.takesValue {
                 let v: String
-                if let inline { v = inline } else {
+                if let inline {
+                    v = inline
+                } else {
                     guard i < args.count else { throw UsageError("option \(name) needs a value") }
                     v = args[i]
                     i += 1
@@ -170,9 +179,12 @@ struct ParsedArguments {
         let count = parsed.positionals.count
         if !range.contains(count) {
             if range.upperBound == 0 { throw UsageError("unexpected argument \(parsed.positionals.first!)") }
-            if count > range.upperBound { throw UsageError("too many arguments: \(range.upperBound) at most, \(count) given") }
+            if count > range.upperBound {
+                throw UsageError("too many arguments: \(range.upperBound) at most, \(count) given")
+            }
             let missing = names.isEmpty ? "" : " " + names[min(count, names.count - 1)]
-            throw UsageError("missing argument\(missing)" + (names.isEmpty ? "" : " (expected \(names.joined(separator: " ")))"))
+            throw UsageError(
+                "missing argument\(missing)" + (names.isEmpty ? "" : " (expected \(names.joined(separator: " ")))"))
         }
         return parsed
     }
@@ -210,7 +222,8 @@ extension EngineProfile {
 enum TargetHelp {
     /// The --target paragraph of the help texts; `what` says what the command does with it.
     static func text(_ what: String) -> String {
-        let text = "the engine the output is for (default \(EngineProfile.default.name), a fixed profile: never "
+        let text =
+            "the engine the output is for (default \(EngineProfile.default.name), a fixed profile: never "
             + "what is installed); " + what + ". Profiles:"
         var lines = wrap(text, width: 96 - CommandGrammar.descriptionColumn)
         lines += EngineProfile.helpTable.split(separator: "\n").map { String($0.dropFirst(2)) }
@@ -254,7 +267,9 @@ enum Spelling {
         for i in 1...x.count {
             for j in 1...y.count {
                 d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
         }
         return d[x.count][y.count]

@@ -3,13 +3,21 @@
 import RuleCompiler
 
 enum BudgetOptions {
-    static let maxDFAStates = OptionSpec("--max-dfa-states", value: "N", help: "DFA states of one automaton in subset construction\n(default \(CompileBudget.defaultStates))")
-    static let maxDFAMB = OptionSpec("--max-dfa-mb", value: "N", help: "memory to build one automaton, in MB (default \(CompileBudget.defaultMegabytes))")
-    static let maxTotalDFAStates = OptionSpec("--max-total-dfa-states", value: "N", help: """
-        DFA states built for one family (url-filter, top-url, frame-url),
-        attempts split for size included (default \(CompileBudget.defaultTotalStates))
-        """)
-    static let maxCompileSeconds = OptionSpec("--max-compile-seconds", value: "S", help: "time to build one family's automata (default \(Int(CompileBudget.defaultSeconds)))")
+    static let maxDFAStates = OptionSpec(
+        "--max-dfa-states", value: "N",
+        help: "DFA states of one automaton in subset construction\n(default \(CompileBudget.defaultStates))")
+    static let maxDFAMB = OptionSpec(
+        "--max-dfa-mb", value: "N",
+        help: "memory to build one automaton, in MB (default \(CompileBudget.defaultMegabytes))")
+    static let maxTotalDFAStates = OptionSpec(
+        "--max-total-dfa-states", value: "N",
+        help: """
+            DFA states built for one family (url-filter, top-url, frame-url),
+            attempts split for size included (default \(CompileBudget.defaultTotalStates))
+            """)
+    static let maxCompileSeconds = OptionSpec(
+        "--max-compile-seconds", value: "S",
+        help: "time to build one family's automata (default \(Int(CompileBudget.defaultSeconds)))")
 
     /// The budget options under their heading, for a command's grammar.
     static let part = CommandGrammar.Part.options(
@@ -20,7 +28,9 @@ enum BudgetOptions {
         var budget = CompileBudget()
         func positive(_ option: OptionSpec) throws -> Int? {
             guard let text = args.value(option) else { return nil }
-            guard let v = Int(text), v > 0 else { throw UsageError("\(option.key) must be a positive whole number, not \"\(text)\"") }
+            guard let v = Int(text), v > 0 else {
+                throw UsageError("\(option.key) must be a positive whole number, not \"\(text)\"")
+            }
             return v
         }
         if let v = try positive(maxDFAStates) { budget.states = v }

@@ -75,16 +75,22 @@ struct BuildCommand: Command {
     /// --max-rules, --target (repeatable, each once), --mode and --name.
     static func parseRulesAndTargets(_ args: ParsedArguments, into options: inout BuildOptions) throws {
         if let n = args.value(Option.maxRules) {
-            guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
+            guard let v = Int(n), v > 0, v <= 150_000 else {
+                throw UsageError("--max-rules must be between 1 and 150000")
+            }
             options.maxRules = v
         }
         let targetNames = args.all(Option.target)
         if !targetNames.isEmpty {
             options.targets = try targetNames.map { try EngineProfile.named($0, option: Option.target) }
-            if Set(targetNames).count != targetNames.count { throw UsageError("--target given twice with the same name") }
+            if Set(targetNames).count != targetNames.count {
+                throw UsageError("--target given twice with the same name")
+            }
         }
         if let m = args.value(Option.mode) {
-            guard let mode = RuleBuildMode(rawValue: m) else { throw UsageError("--mode must be faithful or ddg, not \(m)") }
+            guard let mode = RuleBuildMode(rawValue: m) else {
+                throw UsageError("--mode must be faithful or ddg, not \(m)")
+            }
             options.mode = mode
         }
         if let name = args.value(Option.name) { options.name = name }
@@ -99,7 +105,8 @@ struct BuildCommand: Command {
         }
         if let size = args.value(Option.maxDownloadSize) {
             guard let v = parseByteCount(size), v > 0 else {
-                throw UsageError("--max-download-size must be a positive number of bytes, optionally with k, M or G, not \(size)")
+                throw UsageError(
+                    "--max-download-size must be a positive number of bytes, optionally with k, M or G, not \(size)")
             }
             fetch.maxBytes = v
         }
@@ -137,7 +144,9 @@ struct BuildCommand: Command {
 
     /// "1048576", "512k", "64M", "1G" (powers of 1024).
     static func parseByteCount(_ text: String) -> Int? {
-        let units: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30]
+        let units: [Character: Int] = [
+            "k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30,
+        ]
         var digits = Substring(text)
         var unit = 1
         if let last = text.last, let u = units[last] {
@@ -159,7 +168,9 @@ extension BuildCommand {
                 throw UsageError("--max-compile-regression must be a percentage (a number >= 0), not \(pct)")
             }
             guard options.previous != nil else { throw UsageError("--max-compile-regression needs --previous DIR") }
-            guard !noCost else { throw UsageError("--max-compile-regression needs the compile cost: drop --no-compile-cost") }
+            guard !noCost else {
+                throw UsageError("--max-compile-regression needs the compile cost: drop --no-compile-cost")
+            }
             options.maxCompileRegression = v
         }
         if options.previous != nil && !noCost { options.webKitCostMeter = WebKitEngine.costMeter }

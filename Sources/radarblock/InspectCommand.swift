@@ -13,14 +13,17 @@ enum InspectCommand: Command {
         static let json = OptionSpec("--json", help: "print one JSON object instead")
     }
 
-    static let grammar = CommandGrammar(forms: ["LIST.rbc [--json]"], positionals: ["LIST.rbc"], positionalCount: 1...1, parts: [
-        .text("""
-            Checks the file completely (magic, format version, size, checksum, sections, identifier) and
-            prints its identifier, versions, rule and action counts, the global stylesheet size and each
-            section's and automaton's size.
-            """),
-        .options(nil, [Option.json]),
-    ])
+    static let grammar = CommandGrammar(
+        forms: ["LIST.rbc [--json]"], positionals: ["LIST.rbc"], positionalCount: 1...1,
+        parts: [
+            .text(
+                """
+                Checks the file completely (magic, format version, size, checksum, sections, identifier) and
+                prints its identifier, versions, rule and action counts, the global stylesheet size and each
+                section's and automaton's size.
+                """),
+            .options(nil, [Option.json]),
+        ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)

@@ -1,5 +1,5 @@
-// A small argument parser: the toolchain has no swift-argument-parser here, and the command
-// contract (DESIGN.md) needs only options with values, repeatable options, flags and positionals.
+// A small argument parser: the toolchain has no swift-argument-parser here, and the commands need only
+// options with values, repeatable options, flags and positionals.
 
 import Foundation
 
@@ -18,7 +18,7 @@ struct InputError: Error, CustomStringConvertible {
 /// `--help` gives it. A command's options are a table of these (CommandGrammar): the one place that both
 /// parses them and documents them, so adding an option is adding one entry.
 struct OptionSpec {
-    let names: [String]       // e.g. ["-o", "--out", "--output"]; the last one is the key a command reads
+    let names: [String] // e.g. ["-o", "--out", "--output"]; the last one is the key a command reads
     let value: String?
     let repeatable: Bool
     let help: String
@@ -60,7 +60,8 @@ struct CommandGrammar {
     static let descriptionColumn = 24
 
     func help(command name: String) -> String {
-        var s = forms.enumerated().map { i, form in (i == 0 ? "usage: " : "       ") + "radarblock \(name) " + form }
+        var s =
+            forms.enumerated().map { i, form in (i == 0 ? "usage: " : "       ") + "radarblock \(name) " + form }
             .joined(separator: "\n") + "\n"
         for part in parts {
             switch part {
@@ -78,8 +79,10 @@ struct CommandGrammar {
         let head = "  " + spec.names.joined(separator: ", ") + (spec.value.map { " " + $0 } ?? "")
         let pad = String(repeating: " ", count: descriptionColumn)
         let lines = spec.help.split(separator: "\n", omittingEmptySubsequences: false)
-        var s = head.count + 2 <= descriptionColumn ? head.padding(toLength: descriptionColumn, withPad: " ", startingAt: 0) + lines[0]
-                                                    : head + "\n" + pad + lines[0]
+        var s =
+            head.count + 2 <= descriptionColumn
+            ? head.padding(toLength: descriptionColumn, withPad: " ", startingAt: 0) + lines[0]
+            : head + "\n" + pad + lines[0]
         for line in lines.dropFirst() { s += "\n" + (line.isEmpty ? "" : pad + line) }
         return s + "\n"
     }
@@ -93,20 +96,45 @@ struct ParsedArguments {
     private(set) var values: [String: [String]] = [:]
     private(set) var flags: Set<String> = []
     private(set) var positionals: [String] = []
+    /// The keys of the grammar parsed against: reading any other key is a programming error, not a quiet nil.
+    private(set) var declared: Set<String> = []
 
-    /// The value of an option by its key (the last of its names).
-    func value(_ name: String) -> String? { values[name]?.last }
-    func all(_ name: String) -> [String] { values[name] ?? [] }
-    func has(_ name: String) -> Bool { flags.contains(name) }
+    /// The value of an option of the command's grammar (its last one, for a repeatable option).
+    func value(_ option: OptionSpec) -> String? { value(key: option.key) }
+    func all(_ option: OptionSpec) -> [String] { values[declaredKey(option.key)] ?? [] }
+    func has(_ option: OptionSpec) -> Bool { flags.contains(declaredKey(option.key)) }
+    /// Given at all: a flag set or a value given.
+    func given(_ option: OptionSpec) -> Bool { value(option) != nil || has(option) }
 
-    func required(_ name: String) throws -> String {
-        guard let v = value(name) else { throw UsageError("missing required option \(name)") }
+    func required(_ option: OptionSpec) throws -> String {
+        guard let v = value(option) else { throw UsageError("missing required option \(option.key)") }
         return v
     }
 
-    static func parse(_ args: [String], options: [OptionSpec], positionals range: ClosedRange<Int> = 0...0,
-                      names: [String] = []) throws -> ParsedArguments {
+    /// By key, for a command that does not yet read its options through its grammar's entries (`tds`).
+    func value(_ key: String) -> String? { value(key: key) }
+    func all(_ key: String) -> [String] { values[declaredKey(key)] ?? [] }
+    func has(_ key: String) -> Bool { flags.contains(declaredKey(key)) }
+    func required(_ key: String) throws -> String {
+        guard let v = value(key: key) else { throw UsageError("missing required option \(key)") }
+        return v
+    }
+
+    private func value(key: String) -> String? { values[declaredKey(key)]?.last }
+
+    /// `key`, stopping the program when the grammar did not declare it: a misspelt key fails the first test
+    /// that reaches it instead of reading as "not given".
+    private func declaredKey(_ key: String) -> String {
+        precondition(declared.contains(key), "option \(key) is read but not declared in the command's grammar")
+        return key
+    }
+
+    static func parse(
+        _ args: [String], options: [OptionSpec], positionals range: ClosedRange<Int> = 0...0,
+        names: [String] = []
+    ) throws -> ParsedArguments {
         var parsed = ParsedArguments()
+        parsed.declared = Set(options.map(\.key))
         var byName: [String: OptionSpec] = [:]
         for spec in options { for n in spec.names { byName[n] = spec } }
         var i = 0
@@ -127,12 +155,16 @@ struct ParsedArguments {
             }
             guard let spec = byName[name] else {
                 let known = options.flatMap(\.names).filter { $0.hasPrefix("--") } + ["--help"]
-                throw UsageError("unknown option \(name)" + (Spelling.nearest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""))
+                throw UsageError(
+                    "unknown option \(name)"
+                        + (Spelling.nearest(to: name, among: known).map { " (did you mean \($0)?)" } ?? ""))
             }
             let key = spec.key
             if spec.takesValue {
                 let v: String
-                if let inline { v = inline } else {
+                if let inline {
+                    v = inline
+                } else {
                     guard i < args.count else { throw UsageError("option \(name) needs a value") }
                     v = args[i]
                     i += 1
@@ -147,9 +179,12 @@ struct ParsedArguments {
         let count = parsed.positionals.count
         if !range.contains(count) {
             if range.upperBound == 0 { throw UsageError("unexpected argument \(parsed.positionals.first!)") }
-            if count > range.upperBound { throw UsageError("too many arguments: \(range.upperBound) at most, \(count) given") }
+            if count > range.upperBound {
+                throw UsageError("too many arguments: \(range.upperBound) at most, \(count) given")
+            }
             let missing = names.isEmpty ? "" : " " + names[min(count, names.count - 1)]
-            throw UsageError("missing argument\(missing)" + (names.isEmpty ? "" : " (expected \(names.joined(separator: " ")))"))
+            throw UsageError(
+                "missing argument\(missing)" + (names.isEmpty ? "" : " (expected \(names.joined(separator: " ")))"))
         }
         return parsed
     }
@@ -167,11 +202,18 @@ extension OptionSpec {
 }
 
 extension ParsedArguments {
-    /// The engine profile named by --target, or the fixed default.
-    func target() throws -> EngineProfile {
-        guard let name = value("--target") else { return .default }
+    /// The engine profile named by `option` (the command's --target), or the fixed default.
+    func target(_ option: OptionSpec) throws -> EngineProfile {
+        guard let name = value(option) else { return .default }
+        return try EngineProfile.named(name, option: option)
+    }
+}
+
+extension EngineProfile {
+    /// The profile `name` given to `option`, or a usage error listing the names.
+    static func named(_ name: String, option: OptionSpec) throws -> EngineProfile {
         guard let profile = EngineProfile.named(name) else {
-            throw UsageError("unknown --target \(name): use one of \(EngineProfile.names)")
+            throw UsageError("unknown \(option.key) \(name): use one of \(EngineProfile.names)")
         }
         return profile
     }
@@ -180,7 +222,8 @@ extension ParsedArguments {
 enum TargetHelp {
     /// The --target paragraph of the help texts; `what` says what the command does with it.
     static func text(_ what: String) -> String {
-        let text = "the engine the output is for (default \(EngineProfile.default.name), a fixed profile: never "
+        let text =
+            "the engine the output is for (default \(EngineProfile.default.name), a fixed profile: never "
             + "what is installed); " + what + ". Profiles:"
         var lines = wrap(text, width: 96 - CommandGrammar.descriptionColumn)
         lines += EngineProfile.helpTable.split(separator: "\n").map { String($0.dropFirst(2)) }
@@ -224,7 +267,9 @@ enum Spelling {
         for i in 1...x.count {
             for j in 1...y.count {
                 d[i][j] = min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (x[i - 1] == y[j - 1] ? 0 : 1))
-                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] { d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1) }
+                if i > 1, j > 1, x[i - 1] == y[j - 2], x[i - 2] == y[j - 1] {
+                    d[i][j] = min(d[i][j], d[i - 2][j - 2] + 1)
+                }
             }
         }
         return d[x.count][y.count]

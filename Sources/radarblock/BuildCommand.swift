@@ -13,68 +13,21 @@ struct BuildCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
-        guard let out = args.value("--output") else { throw UsageError("missing --out DIR (or -o DIR)") }
-        var options = BuildOptions(out: out)
-        options.tds = args.value("--tds")
-        let radar = args.value("--radar")
-        if options.tds != nil && radar != nil { throw UsageError("give either --tds or --radar, not both") }
-        if options.tds == nil && radar == nil { throw UsageError("missing --tds FILE|URL (or --radar DIR)") }
-        options.config = args.value("--config")
-        options.surrogates = args.value("--surrogates")
-        options.unprotected = args.value("--unprotected")
-        options.previous = args.value("--previous")
-        options.ifChanged = args.has("--if-changed")
-        if options.ifChanged && options.previous == nil { throw UsageError("--if-changed needs --previous DIR") }
-        options.fallback = args.value("--fallback")
-        options.strict = args.has("--strict")
-        options.force = args.has("--force")
-        options.reportTrackers = try TrackerReportFlag.parse(args)
-        options.optimize = !args.has("--no-optimize")
-        options.sameEntity = args.has("--per-tracker-exemptions") ? .perTracker : .shared
-        if args.has("--verify-webkit") { options.webKitVerifier = WebKitEngine.verifier }
+        var (options, radar) = try inputs(args)
+        try parseBehaviour(args, into: &options)
         try parseCompileCost(args, into: &options)
         options.budget = try BudgetOptions.parse(args)
-        if let n = args.value("--max-rules") {
-            guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
-            options.maxRules = v
-        }
-        let targetNames = args.all("--target")
-        if !targetNames.isEmpty {
-            options.targets = try targetNames.map { name in
-                guard let p = EngineProfile.named(name) else { throw UsageError("unknown --target \(name): use one of \(EngineProfile.names)") }
-                return p
-            }
-            if Set(targetNames).count != targetNames.count { throw UsageError("--target given twice with the same name") }
-        }
-        if let m = args.value("--mode") {
-            guard let mode = RuleBuildMode(rawValue: m) else { throw UsageError("--mode must be faithful or ddg, not \(m)") }
-            options.mode = mode
-        }
-        if let name = args.value("--name") { options.name = name }
-        options.fetch.cacheDirectory = args.value("--cache")
-        if let t = args.value("--timeout") {
-            guard let v = Double(t), v > 0 else { throw UsageError("--timeout must be a positive number of seconds") }
-            options.fetch.timeout = v
-        }
-        if let size = args.value("--max-download-size") {
-            guard let v = parseByteCount(size), v > 0 else {
-                throw UsageError("--max-download-size must be a positive number of bytes, optionally with k, M or G, not \(size)")
-            }
-            options.fetch.maxBytes = v
-        }
-        if let r = args.value("--retries") {
-            guard let v = Int(r), v >= 0 else { throw UsageError("--retries must be a whole number") }
-            options.fetch.retries = v
-        }
+        try parseRulesAndTargets(args, into: &options)
+        try parseFetch(args, into: &options.fetch)
 
         let progress = ProgressLine()
         defer { progress.finish() }
         if let radar {
             progress.update("generating the TDS from \(radar)")
-            options.generatedTDS = try TdsFromRadar.generate(directory: radar, entities: args.value("--entities"),
-                                                             policy: args.value("--policy"), mapping: args.value("--mapping"),
-                                                             overrides: args.value("--overrides"), strict: options.strict,
-                                                             warn: Console.warning)
+            options.generatedTDS = try TdsFromRadar.generate(
+                directory: radar, entities: args.value(Option.entities), policy: args.value(Option.policy),
+                mapping: args.value(Option.mapping), overrides: args.value(Option.overrides), strict: options.strict,
+                warn: Console.warning)
         }
 
         let outcome: BuildOutcome
@@ -87,6 +40,84 @@ struct BuildCommand: Command {
             return ExitCode.failure
         }
         progress.finish()
+        report(outcome, options: options)
+        return ExitCode.success
+    }
+
+    /// The output directory and the inputs; the Tracker Radar directory when the TDS is to be generated from it.
+    static func inputs(_ args: ParsedArguments) throws -> (BuildOptions, radar: String?) {
+        guard let out = args.value(Option.output) else { throw UsageError("missing --out DIR (or -o DIR)") }
+        var options = BuildOptions(out: out)
+        options.tds = args.value(Option.tds)
+        let radar = args.value(Option.radar)
+        if options.tds != nil && radar != nil { throw UsageError("give either --tds or --radar, not both") }
+        if options.tds == nil && radar == nil { throw UsageError("missing --tds FILE|URL (or --radar DIR)") }
+        options.config = args.value(Option.config)
+        options.surrogates = args.value(Option.surrogates)
+        options.unprotected = args.value(Option.unprotected)
+        options.previous = args.value(Option.previous)
+        return (options, radar)
+    }
+
+    /// The switches: --if-changed, --fallback, --strict, --force, tracker reports, optimization, --verify-webkit.
+    static func parseBehaviour(_ args: ParsedArguments, into options: inout BuildOptions) throws {
+        options.ifChanged = args.has(Option.ifChanged)
+        if options.ifChanged && options.previous == nil { throw UsageError("--if-changed needs --previous DIR") }
+        options.fallback = args.value(Option.fallback)
+        options.strict = args.has(Option.strict)
+        options.force = args.has(Option.force)
+        options.reportTrackers = try TrackerReportFlag.parse(args, off: Option.noReportTrackers)
+        options.optimize = !args.has(Option.noOptimize)
+        options.sameEntity = args.has(Option.perTrackerExemptions) ? .perTracker : .shared
+        if args.has(Option.verifyWebkit) { options.webKitVerifier = WebKitEngine.verifier }
+    }
+
+    /// --max-rules, --target (repeatable, each once), --mode and --name.
+    static func parseRulesAndTargets(_ args: ParsedArguments, into options: inout BuildOptions) throws {
+        if let n = args.value(Option.maxRules) {
+            guard let v = Int(n), v > 0, v <= 150_000 else {
+                throw UsageError("--max-rules must be between 1 and 150000")
+            }
+            options.maxRules = v
+        }
+        let targetNames = args.all(Option.target)
+        if !targetNames.isEmpty {
+            options.targets = try targetNames.map { try EngineProfile.named($0, option: Option.target) }
+            if Set(targetNames).count != targetNames.count {
+                throw UsageError("--target given twice with the same name")
+            }
+        }
+        if let m = args.value(Option.mode) {
+            guard let mode = RuleBuildMode(rawValue: m) else {
+                throw UsageError("--mode must be faithful or ddg, not \(m)")
+            }
+            options.mode = mode
+        }
+        if let name = args.value(Option.name) { options.name = name }
+    }
+
+    /// How URL inputs are fetched: --cache, --timeout, --max-download-size, --retries.
+    static func parseFetch(_ args: ParsedArguments, into fetch: inout FetchOptions) throws {
+        fetch.cacheDirectory = args.value(Option.cache)
+        if let t = args.value(Option.timeout) {
+            guard let v = Double(t), v > 0 else { throw UsageError("--timeout must be a positive number of seconds") }
+            fetch.timeout = v
+        }
+        if let size = args.value(Option.maxDownloadSize) {
+            guard let v = parseByteCount(size), v > 0 else {
+                throw UsageError(
+                    "--max-download-size must be a positive number of bytes, optionally with k, M or G, not \(size)")
+            }
+            fetch.maxBytes = v
+        }
+        if let r = args.value(Option.retries) {
+            guard let v = Int(r), v >= 0 else { throw UsageError("--retries must be a whole number") }
+            fetch.retries = v
+        }
+    }
+
+    /// The build's warnings (the first 20, then where the rest are) and its one-line summary on stdout.
+    static func report(_ outcome: BuildOutcome, options: BuildOptions) {
         switch outcome {
         case .unchanged(let identifier):
             print("unchanged: every input is identical to \(options.previous!) (\(identifier)); nothing rebuilt")
@@ -96,15 +127,26 @@ struct BuildCommand: Command {
             if warnings.count > shown {
                 Console.warning("\(warnings.count - shown) more warnings in \(options.out)/\(ReleaseFiles.issues)")
             }
-            let c = manifest.counts
-            print("built \(manifest.identifier) in \(options.out): \(Int(c["trackers"] ?? 0)) trackers, \(Int(c["rules"] ?? 0)) rules in \(Int(c["lists"] ?? 1)) list(s)" + ((c["clickToLoadLists"] ?? 0) > 0 ? " + \(Int(c["clickToLoadLists"]!)) click-to-load list(s)" : "") + ", \(Int(c["surrogates"] ?? 0)) surrogates")
+            print(summary(manifest, out: options.out))
         }
-        return ExitCode.success
+    }
+
+    /// "built ID in DIR: N trackers, N rules in N list(s)[ + N click-to-load list(s)], N surrogates".
+    static func summary(_ manifest: Manifest, out: String) -> String {
+        let c = manifest.counts
+        let count = { (key: String, absent: Double) in Int(c[key] ?? absent) }
+        let clickToLoad = count("clickToLoadLists", 0)
+        return "built \(manifest.identifier) in \(out): \(count("trackers", 0)) trackers, "
+            + "\(count("rules", 0)) rules in \(count("lists", 1)) list(s)"
+            + (clickToLoad > 0 ? " + \(clickToLoad) click-to-load list(s)" : "")
+            + ", \(count("surrogates", 0)) surrogates"
     }
 
     /// "1048576", "512k", "64M", "1G" (powers of 1024).
     static func parseByteCount(_ text: String) -> Int? {
-        let units: [Character: Int] = ["k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30]
+        let units: [Character: Int] = [
+            "k": 1 << 10, "K": 1 << 10, "m": 1 << 20, "M": 1 << 20, "g": 1 << 30, "G": 1 << 30,
+        ]
         var digits = Substring(text)
         var unit = 1
         if let last = text.last, let u = units[last] {
@@ -120,13 +162,15 @@ struct BuildCommand: Command {
 extension BuildCommand {
     /// --previous measures WebKit's compile cost unless --no-compile-cost; --max-compile-regression gates on it.
     static func parseCompileCost(_ args: ParsedArguments, into options: inout BuildOptions) throws {
-        let noCost = args.has("--no-compile-cost")
-        if let pct = args.value("--max-compile-regression") {
+        let noCost = args.has(Option.noCompileCost)
+        if let pct = args.value(Option.maxCompileRegression) {
             guard let v = Double(pct), v.isFinite, v >= 0 else {
                 throw UsageError("--max-compile-regression must be a percentage (a number >= 0), not \(pct)")
             }
             guard options.previous != nil else { throw UsageError("--max-compile-regression needs --previous DIR") }
-            guard !noCost else { throw UsageError("--max-compile-regression needs the compile cost: drop --no-compile-cost") }
+            guard !noCost else {
+                throw UsageError("--max-compile-regression needs the compile cost: drop --no-compile-cost")
+            }
             options.maxCompileRegression = v
         }
         if options.previous != nil && !noCost { options.webKitCostMeter = WebKitEngine.costMeter }

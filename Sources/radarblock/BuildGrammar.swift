@@ -1,75 +1,45 @@
 // `radarblock build`'s grammar: its options and their help, in one table (CommandGrammar).
 
 extension BuildCommand {
-    static let grammar = CommandGrammar(forms: ["(--tds FILE|URL | --radar DIR) --out DIR [--config FILE|URL] [--surrogates FILE|URL] [--unprotected FILE|URL] [--previous DIR] [options]"], parts: [
-        .text("""
-            Writes the release into DIR atomically: the files are written into a temporary sibling directory which
-            then replaces DIR in one rename. A failed or interrupted build leaves DIR exactly as it was.
-            DIR is replaced only when it is absent, empty or a radarblock release (its manifest.json says so);
-            anything else is refused unless --force is given. When DIR is a symbolic link (the layout
-            `current -> releases/<identifier>`), it stays one: the new release is written beside the link's target as
-            releases/<identifier> and the link is swapped to it in one rename; the old release stays where it was.
-            A lock file (.radarblock-lock-<name> beside DIR) makes a second build of the same DIR fail at once.
-
-            release files:
-              rules.json            the WebKit content rule list (canonical, one rule per line)
-              rules.rbc             the same list compiled to radarblock bytecode (see `radarblock inspect`)
-              rules-N.json/.rbc     further lists when the rules exceed --max-rules or the target's rule limit (split by
-                                    tracker, never by index; the exceptions are repeated in every list so each one is
-                                    correct on its own)
-              rules.T.json/.rbc, rules.T-N.json/.rbc
-                                    the list set of each further --target T (the first --target's lists are rules*.json);
-                                    manifest.json lists every list with its "target" and names the targets in "targets"
-              ctl-<ruleAction>.json/.rbc/.provenance.json
-                                    one click-to-load list per supported rule action of the config's clickToLoad feature
-                                    (enabled, entity enabled, action listed): what that action blocks, which rules.json
-                                    does not block; an app leaves it out for a tab where the user clicked to load
-              provenance.json       where each rule of rules.json comes from
-              surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with JavaScriptCore, one
-                                    that does not parse is dropped and reported in issues.txt, an error with --strict);
-                                    it also reports every tracker request unless --no-report-trackers (see `surrogates --help`)
-              attribution.json/.rbc/.provenance.json, attribution-tds.json
-                                    the ad-click attribution list (config adClickAttribution enabled and naming a tracker):
-                                    the trackers its allowlist names, which rules.json leaves out, and the TDS it is built
-                                    from; manifest role "ad-click-attribution". See `radarblock attribution --help`
-              cpm.json/.rbc/.provenance.json, cpm-script.json
-                                    the cookie pop-up list of a TDS v7/v8 (cpm.filterList, Adblock Plus element hiding),
-                                    manifest role "cpm", when the config's autoconsent feature and its filterlist
-                                    sub-feature are enabled (or without --config); cpm-script.json: the filters only the
-                                    script layer applies (appended to surrogates.js). See README, "TDS versions"
-              issues.txt            every input problem and conversion issue, one per line (nothing is dropped silently)
-              input-*.json/.txt     copies of the inputs, for fallbacks and diffs
-              manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
-                                    output's sha256 and size, counts and compile figures, and `lists`: every rule
-                                    list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists also
-                                    ruleAction, entity, provenance; the cookie pop-up list role, provenance, script)
-              changes.md, changes.json, changes.html   with --previous: what changed since that release (see
-                                    `radarblock diff`; changes.html is its --format html page), and
-                                    WebKit's compile cost against the previous release's (below)
-            """),
-        .options("inputs", [
-            OptionSpec("--tds", value: "FILE|URL", help: "tracker data set; URLs are fetched with conditional requests (ETag) when --cache is set"),
-            OptionSpec("--radar", value: "DIR", help: """
+    /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
+    enum Option {
+        static let tds = OptionSpec(
+            "--tds", value: "FILE|URL",
+            help: "tracker data set; URLs are fetched with conditional requests (ETag) when --cache is set")
+        static let radar = OptionSpec(
+            "--radar", value: "DIR",
+            help: """
                 build the TDS from a Tracker Radar checkout instead (see `radarblock tds`),
                 with --entities, --policy, --mapping and --overrides as for `radarblock tds`
-                """),
-            OptionSpec("--config", value: "FILE|URL", help: "privacy configuration v4"),
-            OptionSpec("--surrogates", value: "FILE|URL", help: "surrogates.txt"),
-            OptionSpec("--unprotected", value: "FILE|URL", help: "user-unprotected sites, one host per line (each with its subdomains)"),
-            OptionSpec("--entities", value: "DIR", help: "with --radar: entity files (see `radarblock tds --help`)"),
-            OptionSpec("--policy", value: "FILE", help: "with --radar: the policy (see `radarblock tds --help`)"),
-            OptionSpec("--mapping", value: "FILE", help: "with --radar: tracker-surrogates mapping.json (see `radarblock tds --help`)"),
-            OptionSpec("--overrides", value: "FILE", help: "with --radar: human decisions (see `radarblock tds --help`)"),
-        ]),
-        .options("options", [
-            .output("the release directory to write (replaced as a whole), or a link to one", value: "DIR"),
-            OptionSpec("--force", help: "replace DIR even when it is neither empty nor a radarblock release"),
-            OptionSpec("--no-report-trackers", help: """
+                """)
+        static let config = OptionSpec("--config", value: "FILE|URL", help: "privacy configuration v4")
+        static let surrogates = OptionSpec("--surrogates", value: "FILE|URL", help: "surrogates.txt")
+        static let unprotected = OptionSpec(
+            "--unprotected", value: "FILE|URL",
+            help: "user-unprotected sites, one host per line (each with its subdomains)")
+        static let entities = OptionSpec(
+            "--entities", value: "DIR", help: "with --radar: entity files (see `radarblock tds --help`)")
+        static let policy = OptionSpec(
+            "--policy", value: "FILE", help: "with --radar: the policy (see `radarblock tds --help`)")
+        static let mapping = OptionSpec(
+            "--mapping", value: "FILE",
+            help: "with --radar: tracker-surrogates mapping.json (see `radarblock tds --help`)")
+        static let overrides = OptionSpec(
+            "--overrides", value: "FILE", help: "with --radar: human decisions (see `radarblock tds --help`)")
+        static let output = OptionSpec.output(
+            "the release directory to write (replaced as a whole), or a link to one", value: "DIR")
+        static let force = OptionSpec(
+            "--force", help: "replace DIR even when it is neither empty nor a radarblock release")
+        static let noReportTrackers = OptionSpec(
+            "--no-report-trackers",
+            help: """
                 surrogates.js does not dispatch radarblock:tracker for every tracker request (by default
                 it does, and the manifest says so: counts.trackerReport)
-                """),
-            OptionSpec("--report-trackers", help: "accepted, and changes nothing (reporting is the default)"),
-            OptionSpec("--previous", value: "DIR", help: """
+                """)
+        static let reportTrackers = TrackerReportFlag.reportTrackers
+        static let previous = OptionSpec(
+            "--previous", value: "DIR",
+            help: """
                 the previous release: write changes.md / changes.json against it. When WebKitGTK is
                 installed, also measure what WebKit pays to compile the new release: every list an app
                 compiles (rules*.json of the first target and the click-to-load lists), each in a fresh
@@ -82,61 +52,197 @@ extension BuildCommand {
                 the previous release's recorded cost (or, when it recorded none for this WebKit version,
                 its lists compiled now). Without WebKitGTK nothing is measured; a list WebKit cannot
                 compile is a warning (with --max-compile-regression, the build fails)
-                """),
-            OptionSpec("--max-compile-regression", value: "PCT", help: """
+                """)
+        static let maxCompileRegression = OptionSpec(
+            "--max-compile-regression", value: "PCT",
+            help: """
                 with --previous: fail the build (exit 1, nothing published: DIR, and the
                 `current` link, stay as they were) when the new release's WebKit compile time (CPU) or
                 peak memory is more than PCT percent above the previous release's; needs WebKitGTK.
                 A release over the limit is measured once more and judged by the cheaper of the two
                 runs (a busy machine only slows a compile); rises under 0.05 s CPU or 4 MiB never
                 count. Keep PCT above the measurement's noise (about 10% for CPU time)
-                """),
-            OptionSpec("--no-compile-cost", help: "with --previous: do not measure WebKit's compile cost"),
-            OptionSpec("--if-changed", help: """
+                """)
+        static let noCompileCost = OptionSpec(
+            "--no-compile-cost", help: "with --previous: do not measure WebKit's compile cost")
+        static let ifChanged = OptionSpec(
+            "--if-changed",
+            help: """
                 with --previous: when every input is byte-identical to the previous release's (same
                 tool version and mode), do nothing, say so and exit 0
-                """),
-            OptionSpec("--fallback", value: "DIR", help: """
+                """)
+        static let fallback = OptionSpec(
+            "--fallback", value: "DIR",
+            help: """
                 when the build fails, retry as DuckDuckGo's apps do: the TDS of release DIR, then without
                 the config, the user's sites, the surrogates; the manifest records what was replaced or dropped
-                """),
-            OptionSpec("--max-rules", value: "N", help: "rules per list (default: the target's limit, 150000; safari-14: 50000)"),
-            .target("repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported in issues.txt (--strict: the build fails)", repeatable: true),
-            OptionSpec("--mode", value: "MODE", help: "faithful (default) or ddg (see `radarblock convert --help`)"),
-            OptionSpec("--no-optimize", help: """
+                """)
+        static let maxRules = OptionSpec(
+            "--max-rules", value: "N", help: "rules per list (default: the target's limit, 150000; safari-14: 50000)")
+        static let target = OptionSpec.target(
+            "repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is"
+                + " encoded equivalently (top-document as document + load-context top-frame) or the rule is left out"
+                + " and reported in issues.txt (--strict: the build fails)",
+            repeatable: true)
+        static let mode = OptionSpec(
+            "--mode", value: "MODE", help: "faithful (default) or ddg (see `radarblock convert --help`)")
+        static let noOptimize = OptionSpec(
+            "--no-optimize",
+            help: """
                 skip the optimization stage (see `radarblock convert --help`); the manifest's
                 counts.optimized says which one a release had
-                """),
-            OptionSpec("--per-tracker-exemptions", help: """
+                """)
+        static let perTrackerExemptions = OptionSpec(
+            "--per-tracker-exemptions",
+            help: """
                 one same-entity exemption per tracker, none shared (see `radarblock convert --help`);
                 counts.perTrackerExemptions = 1 in the manifest
-                """),
-            OptionSpec("--name", value: "NAME", help: """
+                """)
+        static let name = OptionSpec(
+            "--name", value: "NAME",
+            help: """
                 identifier name (default "tds")
-                """),
-            OptionSpec("--strict", help: "any input problem or conversion issue fails the build"),
-            OptionSpec("--verify-webkit", help: """
+                """)
+        static let strict = OptionSpec("--strict", help: "any input problem or conversion issue fails the build")
+        static let verifyWebkit = OptionSpec(
+            "--verify-webkit",
+            help: """
                 also compile every list with WebKitGTK's own compiler (loaded at run time) and fail the
                 build if WebKit rejects one; the manifest records the WebKit version and compile times
                 (the only non-deterministic part of a manifest)
-                """),
-            OptionSpec("--cache", value: "DIR", help: "cache for downloaded inputs (conditional requests: If-None-Match / If-Modified-Since)"),
-            OptionSpec("--timeout", value: "SECONDS", help: "per-request timeout for URLs, covering the whole body (default 30)"),
-            OptionSpec("--max-download-size", value: "BYTES", help: """
+                """)
+        static let cache = OptionSpec(
+            "--cache", value: "DIR",
+            help: "cache for downloaded inputs (conditional requests: If-None-Match / If-Modified-Since)")
+        static let timeout = OptionSpec(
+            "--timeout", value: "SECONDS", help: "per-request timeout for URLs, covering the whole body (default 30)")
+        static let maxDownloadSize = OptionSpec(
+            "--max-download-size", value: "BYTES",
+            help: """
                 largest body accepted from a URL, counted after gzip/deflate decoding, with an
                 optional k, M or G suffix (powers of 1024; default 64M); a larger body fails the
                 build (component named) without retrying
-                """),
-            OptionSpec("--retries", value: "N", help: "retries for URLs with exponential backoff (default 3)"),
-        ]),
-        BudgetOptions.part,
-        .text("""
-            A rule whose own automaton is over --max-dfa-states or --max-dfa-mb is dropped from the release and
-            reported in issues.txt (with --strict the build fails instead); the rest of the list is built as usual.
-            Over --max-total-dfa-states or --max-compile-seconds no single rule is to blame: the build fails.
+                """)
+        static let retries = OptionSpec(
+            "--retries", value: "N", help: "retries for URLs with exponential backoff (default 3)")
+    }
 
-            exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the component:
-            tds, config, surrogates, unprotected, rules), 2 usage error.
-            """),
-    ])
+    static let grammar = CommandGrammar(
+        forms: [
+            "(--tds FILE|URL | --radar DIR) --out DIR [--config FILE|URL] [--surrogates FILE|URL] [--unprotected"
+                + " FILE|URL] [--previous DIR] [options]"
+        ],
+        parts: [
+            .text(
+                """
+                Writes the release into DIR atomically: the files are written into a temporary sibling directory which
+                then replaces DIR in one rename. A failed or interrupted build leaves DIR exactly as it was.
+                DIR is replaced only when it is absent, empty or a radarblock release (its manifest.json says so);
+                anything else is refused unless --force is given. When DIR is a symbolic link (the layout
+                `current -> releases/<identifier>`), it stays one: the new release is written beside the link's target\
+                 as
+                releases/<identifier> and the link is swapped to it in one rename; the old release stays where it was.
+                A lock file (.radarblock-lock-<name> beside DIR) makes a second build of the same DIR fail at once.
+
+                release files:
+                  rules.json            the WebKit content rule list (canonical, one rule per line)
+                  rules.rbc             the same list compiled to radarblock bytecode (see `radarblock inspect`)
+                  rules-N.json/.rbc     further lists when the rules exceed --max-rules or the target's rule limit\
+                 (split by
+                                        tracker, never by index; the exceptions are repeated in every list so each one\
+                 is
+                                        correct on its own)
+                  rules.T.json/.rbc, rules.T-N.json/.rbc
+                                        the list set of each further --target T (the first --target's lists are\
+                 rules*.json);
+                                        manifest.json lists every list with its "target" and names the targets in\
+                 "targets"
+                  ctl-<ruleAction>.json/.rbc/.provenance.json
+                                        one click-to-load list per supported rule action of the config's clickToLoad\
+                 feature
+                                        (enabled, entity enabled, action listed): what that action blocks, which\
+                 rules.json
+                                        does not block; an app leaves it out for a tab where the user clicked to load
+                  provenance.json       where each rule of rules.json comes from
+                  surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with\
+                 JavaScriptCore, one
+                                        that does not parse is dropped and reported in issues.txt, an error with\
+                 --strict);
+                                        it also reports every tracker request unless --no-report-trackers (see\
+                 `surrogates --help`)
+                  attribution.json/.rbc/.provenance.json, attribution-tds.json
+                                        the ad-click attribution list (config adClickAttribution enabled and naming a\
+                 tracker):
+                                        the trackers its allowlist names, which rules.json leaves out, and the TDS it\
+                 is built
+                                        from; manifest role "ad-click-attribution". See `radarblock attribution --help`
+                  cpm.json/.rbc/.provenance.json, cpm-script.json
+                                        the cookie pop-up list of a TDS v7/v8 (cpm.filterList, Adblock Plus element\
+                 hiding),
+                                        manifest role "cpm", when the config's autoconsent feature and its filterlist
+                                        sub-feature are enabled (or without --config); cpm-script.json: the filters\
+                 only the
+                                        script layer applies (appended to surrogates.js). See README, "TDS versions"
+                  issues.txt            every input problem and conversion issue, one per line (nothing is dropped\
+                 silently)
+                  input-*.json/.txt     copies of the inputs, for fallbacks and diffs
+                  manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
+                                        output's sha256 and size, counts and compile figures, and `lists`: every rule
+                                        list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists\
+                 also
+                                        ruleAction, entity, provenance; the cookie pop-up list role, provenance, script)
+                  changes.md, changes.json, changes.html   with --previous: what changed since that release (see
+                                        `radarblock diff`; changes.html is its --format html page), and
+                                        WebKit's compile cost against the previous release's (below)
+                """),
+            .options(
+                "inputs",
+                [
+                    Option.tds,
+                    Option.radar,
+                    Option.config,
+                    Option.surrogates,
+                    Option.unprotected,
+                    Option.entities,
+                    Option.policy,
+                    Option.mapping,
+                    Option.overrides,
+                ]),
+            .options(
+                "options",
+                [
+                    Option.output,
+                    Option.force,
+                    Option.noReportTrackers,
+                    Option.reportTrackers,
+                    Option.previous,
+                    Option.maxCompileRegression,
+                    Option.noCompileCost,
+                    Option.ifChanged,
+                    Option.fallback,
+                    Option.maxRules,
+                    Option.target,
+                    Option.mode,
+                    Option.noOptimize,
+                    Option.perTrackerExemptions,
+                    Option.name,
+                    Option.strict,
+                    Option.verifyWebkit,
+                    Option.cache,
+                    Option.timeout,
+                    Option.maxDownloadSize,
+                    Option.retries,
+                ]),
+            BudgetOptions.part,
+            .text(
+                """
+                A rule whose own automaton is over --max-dfa-states or --max-dfa-mb is dropped from the release and
+                reported in issues.txt (with --strict the build fails instead); the rest of the list is built as usual.
+                Over --max-total-dfa-states or --max-compile-seconds no single rule is to blame: the build fails.
+
+                exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the\
+                 component:
+                tds, config, surrogates, unprotected, rules), 2 usage error.
+                """),
+        ])
 }

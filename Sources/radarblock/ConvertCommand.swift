@@ -9,37 +9,24 @@ import TrackerData
 struct ConvertCommand: Command {
     static let name = "convert"
     static let summary = "convert a TDS (+ config) into a WebKit content rule list"
-    static let grammar = CommandGrammar(forms: ["--tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]",
-                                                "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [--per-tracker-exemptions] [--cpm FILE] [-o OUT]"], parts: [
-        .text("""
-            Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
-
-            modes:
-              faithful (default)  WebKit does what the TDS means: the first matching TDS rule wins, options that do not
-                                  match fall through, exceptions apply only where their rule matched, ports are ignored,
-                                  CNAME-cloaked requests are judged by the real tracker's rules, same-entity requests are
-                                  first party, the longest tracker host wins, and the temp list, user-unprotected sites
-                                  and tracker allowlist override everything. Top-level documents and popups are never
-                                  blocked. Site conditions judge the page's own host (anchored if-top-url /
-                                  unless-top-url, not if-domain, which WebKit also applies to a site named later in
-                                  the page's URL). The entity whose same-entity exemptions would name the most sites
-                                  leads the list with one shared exemption, so that an entity with thousands of tracker
-                                  domains costs trackers + sites conditions, not trackers x sites.
-              ddg                 DuckDuckGo's TrackerRadarKit algorithm, rule for rule (only the order across trackers
-                                  differs: TrackerRadarKit's is random, ours is sorted), with its known gaps. Rules WebKit
-                                  would reject are repaired when exact, else left out, and reported.
-            """),
-        .options("options", [
-            OptionSpec("--tds", value: "FILE", help: "tracker data set (TDS v5 JSON)"),
-            OptionSpec("--config", value: "FILE", help: """
+    /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
+    enum Option {
+        static let tds = OptionSpec("--tds", value: "FILE", help: "tracker data set (TDS v5 JSON)")
+        static let config = OptionSpec(
+            "--config", value: "FILE",
+            help: """
                 privacy configuration v4 (temp list: unprotectedTemporary + contentBlocking exceptions;
                 tracker allowlist and request blocklist when their state is "enabled"; a contentBlocking
                 state other than "enabled" gives one rule that blocks nothing). Click-to-load rules
                 (block-ctl-*) never block in this list: `radarblock build` writes their own lists
-                """),
-            OptionSpec("--unprotected", value: "FILE", help: "user-unprotected sites, one host per line, each with its subdomains (# comments)"),
-            OptionSpec("--mode", value: "MODE", help: "faithful (default) or ddg"),
-            OptionSpec("--provenance", value: "FILE", help: #"""
+                """)
+        static let unprotected = OptionSpec(
+            "--unprotected", value: "FILE",
+            help: "user-unprotected sites, one host per line, each with its subdomains (# comments)")
+        static let mode = OptionSpec("--mode", value: "MODE", help: "faithful (default) or ddg")
+        static let provenance = OptionSpec(
+            "--provenance", value: "FILE",
+            help: #"""
                 also write where each rule comes from: a JSON array parallel to the rules (element i
                 describes rule i), one object per line:
                   {"source":"tds","tracker":"a.com","rule":3,"role":"block host"}
@@ -54,61 +41,126 @@ struct ConvertCommand: Command {
                   {"source":"requestBlocklist","tracker":"a.com","index":0,"name":"requestBlocklist/a.com/0"}
                   {"source":"feature-state","role":"contentBlocking \"disabled\""}
                   {"source":"tds","rule":"entity","role":"same-entity","entity":"E"}  the shared exemption
-                """#),
-            OptionSpec("--strict", help: """
+                """#)
+        static let strict = OptionSpec(
+            "--strict",
+            help: """
                 any problem (an input field the decoders would skip, a TDS rule WebKit cannot
                 express, ...) is an error: exit 1 and write nothing (default: warnings on stderr)
-                """),
-            OptionSpec("--no-optimize", help: """
+                """)
+        static let noOptimize = OptionSpec(
+            "--no-optimize",
+            help: """
                 skip the optimization stage. By default the list is rewritten into one WebKit decides
                 identically for every load but compiles with less work: a rule's host-form and in-URL-form
                 url-filters (adjacent, same action and conditions) become one filter matching their union
-                """),
-            OptionSpec("--per-tracker-exemptions", help: """
+                """)
+        static let perTrackerExemptions = OptionSpec(
+            "--per-tracker-exemptions",
+            help: """
                 faithful mode: one same-entity exemption per tracker, none shared (the encoding before
                 the shared exemption: same decisions, larger list; for equivalence checks)
-                """),
-            OptionSpec("--cpm", value: "FILE", help: """
+                """)
+        static let cpm = OptionSpec(
+            "--cpm", value: "FILE",
+            help: """
                 also write the cookie pop-up list of a TDS v7/v8 (`cpm.filterList`, Adblock Plus element
                 hiding) as its own rule list, as `build` writes cpm.json (absent when the config's
                 autoconsent feature or its filterlist sub-feature is not enabled); its lines that cannot
                 be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
                 a cookie pop-up list gets a note that this output leaves it out
+                """)
+        static let output = OptionSpec.output(#"output file, "-" for stdout (default); written atomically"#)
+        static let target = OptionSpec.target(
+            "the list is written for that engine: what it lacks is encoded equivalently (top-document as document +"
+                + " load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict:"
+                + " exit 1); more rules than its limit is an error (build splits)"
+        )
+    }
+
+    static let grammar = CommandGrammar(
+        forms: [
+            "--tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]",
+            "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [--per-tracker-exemptions]"
+                + " [--cpm FILE] [-o OUT]",
+        ],
+        parts: [
+            .text(
+                """
+                Writes the rule list as canonical JSON (one rule per line), ready for WKContentRuleListStore.
+
+                modes:
+                  faithful (default)  WebKit does what the TDS means: the first matching TDS rule wins, options that\
+                 do not
+                                      match fall through, exceptions apply only where their rule matched, ports are\
+                 ignored,
+                                      CNAME-cloaked requests are judged by the real tracker's rules, same-entity\
+                 requests are
+                                      first party, the longest tracker host wins, and the temp list, user-unprotected\
+                 sites
+                                      and tracker allowlist override everything. Top-level documents and popups are\
+                 never
+                                      blocked. Site conditions judge the page's own host (anchored if-top-url /
+                                      unless-top-url, not if-domain, which WebKit also applies to a site named later in
+                                      the page's URL). The entity whose same-entity exemptions would name the most sites
+                                      leads the list with one shared exemption, so that an entity with thousands of\
+                 tracker
+                                      domains costs trackers + sites conditions, not trackers x sites.
+                  ddg                 DuckDuckGo's TrackerRadarKit algorithm, rule for rule (only the order across\
+                 trackers
+                                      differs: TrackerRadarKit's is random, ours is sorted), with its known gaps.\
+                 Rules WebKit
+                                      would reject are repaired when exact, else left out, and reported.
                 """),
-            .output(#"output file, "-" for stdout (default); written atomically"#),
-            .target("the list is written for that engine: what it lacks is encoded equivalently (top-document as document + load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict: exit 1); more rules than its limit is an error (build splits)"),
-        ]),
-    ])
+            .options(
+                "options",
+                [
+                    Option.tds,
+                    Option.config,
+                    Option.unprotected,
+                    Option.mode,
+                    Option.provenance,
+                    Option.strict,
+                    Option.noOptimize,
+                    Option.perTrackerExemptions,
+                    Option.cpm,
+                    Option.output,
+                    Option.target,
+                ]),
+        ])
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
-        let target = try args.target()
-        let tdsPath = try args.required("--tds")
-        let strict = args.has("--strict")
-        let output = args.value("--output") ?? "-"
-        let modeName = args.value("--mode") ?? RuleBuildMode.faithful.rawValue
+        let target = try args.target(Option.target)
+        let tdsPath = try args.required(Option.tds)
+        let strict = args.has(Option.strict)
+        let output = args.value(Option.output) ?? "-"
+        let modeName = args.value(Option.mode) ?? RuleBuildMode.faithful.rawValue
         guard let mode = RuleBuildMode(rawValue: modeName) else {
             throw UsageError("--mode must be faithful or ddg, not \(modeName)")
         }
 
         // Decoders throw the first problem in strict mode; otherwise they report and skip.
-        let configPath = args.value("--config")
-        let unprotectedPath = args.value("--unprotected")
-        let inputs = try ConversionInputs.load(tdsPath: tdsPath, configPath: configPath, unprotectedPath: unprotectedPath, strict: strict)
+        let configPath = args.value(Option.config)
+        let unprotectedPath = args.value(Option.unprotected)
+        let inputs = try ConversionInputs.load(
+            tdsPath: tdsPath, configPath: configPath, unprotectedPath: unprotectedPath, strict: strict)
         inputs.issues.forEach { Console.warning($0.description) }
         let (tds, tdsIssues, config, unprotected) = (inputs.tds, inputs.tdsIssues, inputs.config, inputs.unprotected)
 
         let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues,
-                              sameEntity: args.has("--per-tracker-exemptions") ? .perTracker : .shared),
-            if: !args.has("--no-optimize"))
+            RuleBuilder.build(
+                tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues,
+                sameEntity: args.has(Option.perTrackerExemptions) ? .perTracker : .shared),
+            if: !args.has(Option.noOptimize))
         let result = TargetEncoding.adapt(built, for: target)
 
         func describe(_ issue: ConversionIssue) -> String {
             switch issue.location {
             case .tds(let p): return "\(tdsPath): \(p): \(issue.message) [\(issue.kind.rawValue)]"
             case .config(let p): return "\(configPath ?? "config"): \(p): \(issue.message) [\(issue.kind.rawValue)]"
-            case .unprotected: return "\(unprotectedPath ?? "unprotected sites"): \(issue.message) [\(issue.kind.rawValue)]"
+            case .unprotected:
+                return "\(unprotectedPath ?? "unprotected sites"): \(issue.message) [\(issue.kind.rawValue)]"
             case .output: return "\(output == "-" ? "output" : output): \(issue.message) [\(issue.kind.rawValue)]"
             }
         }
@@ -117,7 +169,8 @@ struct ConvertCommand: Command {
             throw InputError(describe(fatal))
         }
         if strict, let first = result.issues.first {
-            throw InputError(describe(first) + (result.issues.count > 1 ? " (and \(result.issues.count - 1) more)" : ""))
+            throw InputError(
+                describe(first) + (result.issues.count > 1 ? " (and \(result.issues.count - 1) more)" : ""))
         }
         result.issues.forEach { Console.warning(describe($0)) }
 
@@ -127,37 +180,54 @@ struct ConvertCommand: Command {
         } catch {
             throw InputError("\(tdsPath): the conversion is not expressible for \(target.name): \(error)")
         }
-        if let path = args.value("--provenance") {
+        if let path = args.value(Option.provenance) {
             try FileIO.write(RuleProvenance.listBytes(result.provenance), to: path)
         }
-        try writeCookiePopups(tds: tds, config: config, unprotected: unprotected, target: target, to: args.value("--cpm"), strict: strict)
+        try writeCookiePopups(
+            tds: tds, config: config, unprotected: unprotected, target: target, to: args.value(Option.cpm),
+            strict: strict)
         try FileIO.write(bytes, to: output)
         if output != "-" {
-            Console.note("convert (\(mode.rawValue)): \(tds.trackers.count) trackers, \(tds.cnames.count) CNAME aliases -> "
-                         + "\(result.rules.count) rules, \(bytes.count) bytes -> \(output)"
-                         + (optimization.rulesIn == optimization.rulesOut ? "" : " (optimized from \(optimization.rulesIn) rules)")
-                         + (result.issues.isEmpty ? "" : " (\(result.issues.count) warnings)"))
+            Console.note(
+                "convert (\(mode.rawValue)): \(tds.trackers.count) trackers, \(tds.cnames.count) CNAME aliases -> "
+                    + "\(result.rules.count) rules, \(bytes.count) bytes -> \(output)"
+                    + (optimization.rulesIn == optimization.rulesOut
+                        ? "" : " (optimized from \(optimization.rulesIn) rules)")
+                    + (result.issues.isEmpty ? "" : " (\(result.issues.count) warnings)"))
         }
         return ExitCode.success
     }
 
     /// `--cpm FILE`: the cookie pop-up list; without it, a note when the TDS has one.
-    static func writeCookiePopups(tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?, target: EngineProfile,
-                                  to path: String?, strict: Bool) throws {
+    static func writeCookiePopups(
+        tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?, target: EngineProfile,
+        to path: String?, strict: Bool
+    ) throws {
         guard let path else {
             if tds.cookiePopupFilterList != nil {
-                Console.note("the TDS has a cookie pop-up list (cpm), which this output leaves out: give --cpm FILE, or `build` writes cpm.json")
+                Console.note(
+                    "the TDS has a cookie pop-up list (cpm), which this output leaves out: give --cpm FILE, or `build`"
+                        + " writes cpm.json"
+                )
             }
             return
         }
-        guard let list = CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: target) else {
-            throw InputError(tds.cookiePopupFilterList == nil ? "--cpm: the TDS has no cookie pop-up list (cpm.filterList)"
-                             : "--cpm: the config turns the cookie pop-up list off (autoconsent or its filterlist sub-feature is not enabled)")
+        guard let list = CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: target)
+        else {
+            throw InputError(
+                tds.cookiePopupFilterList == nil
+                    ? "--cpm: the TDS has no cookie pop-up list (cpm.filterList)"
+                    : "--cpm: the config turns the cookie pop-up list off (autoconsent or its filterlist sub-feature"
+                        + " is not enabled)"
+            )
         }
         if strict, let bad = list.issues.first(where: { $0.kind == .malformed }) { throw InputError(bad.description) }
         list.issues.forEach { Console.warning("cookie pop-ups: \($0)") }
         if !list.scripted.isEmpty {
-            Console.warning("cookie pop-ups: \(list.scripted.count) filter(s) need the script layer, which `build --surrogates` appends to surrogates.js; not in \(path)")
+            Console.warning(
+                "cookie pop-ups: \(list.scripted.count) filter(s) need the script layer, which `build --surrogates`"
+                    + " appends to surrogates.js; not in \(path)"
+            )
         }
         let bytes = CanonicalRuleWriter.bytes(list.rules)
         try target.checkGenerated(bytes, ruleCount: list.rules.count)

@@ -17,7 +17,8 @@ enum MatchAnswer {
             guard let release = list.release, seen.insert(release).inserted else { continue }
             surrogates.merge(list.surrogates) { first, _ in first }
         }
-        return DecisionSide(lists: lists.map(\.list), provenance: lists.map { $0.provenance ?? [] }, surrogates: surrogates)
+        return DecisionSide(
+            lists: lists.map(\.list), provenance: lists.map { $0.provenance ?? [] }, surrogates: surrogates)
     }
 
     /// "page gets  ..." and "decided by  ..." lines for one load (nothing for a URL WebKit never matches).
@@ -29,19 +30,31 @@ enum MatchAnswer {
         let (outcome, surrogate) = side.decision(result)
         var s: String
         switch outcome {
-        case .surrogate: s = "page gets  surrogate \(surrogate!): the load is blocked and surrogates.js runs \(surrogate!) in its place\n"
+        case .surrogate:
+            s =
+                "page gets  surrogate \(surrogate!): the load is blocked and surrogates.js runs \(surrogate!) in its"
+                + " place\n"
         case .blocked:
-            s = "page gets  blocked" + (side.surrogates.isEmpty ? " (whether surrogates.js replaces it needs the release's TDS: give the release directory)" : "") + "\n"
+            s =
+                "page gets  blocked"
+                + (side.surrogates.isEmpty
+                    ? " (whether surrogates.js replaces it needs the release's TDS: give the release directory)" : "")
+                + "\n"
         case .allowed:
             let hides = result.actions.contains { $0.kind == .cssDisplayNone }
-            s = hides ? "page gets  hidden: the load is allowed, and elements are hidden (css-display-none)\n" : "page gets  allowed\n"
+            s =
+                hides
+                ? "page gets  hidden: the load is allowed, and elements are hidden (css-display-none)\n"
+                : "page gets  allowed\n"
         }
         guard let d = result.decidedBy else { return s + "decided by no rule\n" }
         let list = lists[d.list]
         let source = Int(list.list.compiled.rules[d.rule].sourceIndex)
         s += "decided by \(list.label) rule \(source): "
         guard let provenance = list.provenance, source < provenance.count else {
-            return s + "no provenance (a bare rule list: give the release directory, or --provenance FILE, to name its TDS tracker or config entry)\n"
+            return s
+                + "no provenance (a bare rule list: give the release directory, or --provenance FILE, to name its TDS"
+                + " tracker or config entry)\n"
         }
         return s + describe(provenance[source], tds: list.tds) + "\n"
     }
@@ -53,10 +66,17 @@ enum MatchAnswer {
         guard source == "tds", let tracker = p["tracker"]?.stringValue else {
             let entry = JSONWriter.string(p)
             switch source {
-            case "temp-list": return "config: the temporarily unprotected sites (unprotectedTemporary, contentBlocking exceptions)\(role) \(entry)"
+            case "temp-list":
+                return
+                    "config: the temporarily unprotected sites (unprotectedTemporary, contentBlocking"
+                    + " exceptions)\(role) \(entry)"
             case "user-unprotected": return "the user-unprotected sites (--unprotected)\(role) \(entry)"
-            case "allowlist": return "config feature trackerAllowlist, entry \(p["allowlistRule"]?.stringValue ?? "?") of tracker \(p["tracker"]?.stringValue ?? "?") \(entry)"
-            case "requestBlocklist": return "config feature requestBlocklist, entry \(p["name"]?.stringValue ?? "?") \(entry)"
+            case "allowlist":
+                return
+                    "config feature trackerAllowlist, entry \(p["allowlistRule"]?.stringValue ?? "?") of tracker"
+                    + " \(p["tracker"]?.stringValue ?? "?") \(entry)"
+            case "requestBlocklist":
+                return "config feature requestBlocklist, entry \(p["name"]?.stringValue ?? "?") \(entry)"
             case "feature-state": return "config: a feature's state\(role) \(entry)"
             default: return "\(source)\(role) \(entry)"
             }
@@ -77,6 +97,7 @@ enum MatchAnswer {
 
     /// A pattern as written (between backticks), unless a control character would break the line.
     static func shown(_ pattern: String) -> String {
-        pattern.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "`" } ? quoted(pattern) : "`\(pattern)`"
+        pattern.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "`" }
+            ? quoted(pattern) : "`\(pattern)`"
     }
 }

@@ -2,10 +2,14 @@
 // out, and --report-trackers (the opt-in of earlier releases) is still accepted so that old scripts keep working.
 
 enum TrackerReportFlag {
-    static func parse(_ args: ParsedArguments) throws -> Bool {
-        let off = args.has("--no-report-trackers")
-        if off && args.has("--report-trackers") {
-            throw UsageError("--report-trackers and --no-report-trackers contradict each other: give one")
+    static let reportTrackers = OptionSpec(
+        "--report-trackers", help: "accepted, and changes nothing (reporting is the default)")
+
+    /// Whether to report, from `reportTrackers` and the command's `noReportTrackers` (its help is the command's).
+    static func parse(_ args: ParsedArguments, off noReportTrackers: OptionSpec) throws -> Bool {
+        let off = args.has(noReportTrackers)
+        if off && args.has(reportTrackers) {
+            throw UsageError("\(reportTrackers.key) and \(noReportTrackers.key) contradict each other: give one")
         }
         return !off
     }

@@ -12,7 +12,9 @@ import WebKitBridge
 enum WebKitEngine {
     /// Compiles `input` into the WebKit store directory `storeDirectory` as `ContentRuleList-<name>`.
     static func compile(input: String, storeDirectory: String, name: String?, dataset: String?) throws -> Int32 {
-        if dataset != nil { throw UsageError("--dataset goes with --engine radarblock (WebKit's identifier is --name)") }
+        if dataset != nil {
+            throw UsageError("--dataset goes with --engine radarblock (WebKit's identifier is --name)")
+        }
         if storeDirectory == "-" { throw UsageError("--engine webkit writes into a store directory: give -o DIR") }
         let identifier = name ?? RuleListIdentifier.defaultName(forPath: input)
         let json = try FileIO.read(input)
@@ -40,10 +42,14 @@ enum WebKitEngine {
     static func parseNote(_ text: String) -> (bytes: Int, seconds: Double, peakRSSKB: Int, cpuSeconds: Double)? {
         for line in text.split(separator: "\n") {
             guard let at = line.range(of: ": WebKit ") else { continue }
-            let words = line[at.upperBound...].split(separator: " ").map { $0.trimmingCharacters(in: CharacterSet(charactersIn: ",()")) }
-            // "<version>, <bytes> bytes, compiled in <s> s, peak RSS <kib> KiB (<kib> KiB before compiling), <cpu> s CPU"
+            let words = line[at.upperBound...].split(separator: " ").map {
+                $0.trimmingCharacters(in: CharacterSet(charactersIn: ",()"))
+            }
+            // "<version>, <bytes> bytes, compiled in <s> s, peak RSS <kib> KiB (<kib> KiB before compiling),
+            // <cpu> s CPU"
             guard words.count >= 16, let bytes = Int(words[1]), let seconds = Double(words[5]), let rss = Int(words[9]),
-                  let cpu = Double(words[words.count - 3]), words.last == "CPU" else { continue }
+                let cpu = Double(words[words.count - 3]), words.last == "CPU"
+            else { continue }
             return (bytes, seconds, rss, cpu)
         }
         return nil
@@ -56,22 +62,29 @@ enum WebKitEngine {
     static let costMeter = WebKitCostMeter {
         let compiler = try WebKitContentRuleCompiler()
         let executable = try FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        let baseline = try childCompile(executable, json: Array(#"[{"trigger":{"url-filter":"^x-baseline:"},"action":{"type":"block"}}]"#.utf8))
+        let baseline = try childCompile(
+            executable, json: Array(#"[{"trigger":{"url-filter":"^x-baseline:"},"action":{"type":"block"}}]"#.utf8))
         return WebKitCostMeter.Loaded(version: compiler.webkitVersion) { json in
             let r = try childCompile(executable, json: json)
-            return WebKitCompileCost(seconds: r.seconds, cpuSeconds: r.cpuSeconds, memoryKB: max(0, r.peakRSSKB - baseline.peakRSSKB),
-                                     bytes: r.bytes)
+            return WebKitCompileCost(
+                seconds: r.seconds, cpuSeconds: r.cpuSeconds, memoryKB: max(0, r.peakRSSKB - baseline.peakRSSKB),
+                bytes: r.bytes)
         }
     }
 
-    static func childCompile(_ executable: String, json: [UInt8]) throws -> (bytes: Int, seconds: Double, peakRSSKB: Int, cpuSeconds: Double) {
-        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("radarblock-cost-\(UUID().uuidString)").path
+    static func childCompile(_ executable: String, json: [UInt8]) throws -> (
+        bytes: Int, seconds: Double, peakRSSKB: Int, cpuSeconds: Double
+    ) {
+        let dir = FileManager.default.temporaryDirectory.appendingPathComponent("radarblock-cost-\(UUID().uuidString)")
+            .path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
         try FileIO.write(json, to: dir + "/rules.json")
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
-        child.arguments = ["compile", dir + "/rules.json", "--engine", "webkit", "-o", dir + "/store", "--name", "cost"]
+        child.arguments = [
+            "compile", dir + "/rules.json", "--engine", "webkit", "-o", dir + "/store", "--name", "cost",
+        ]
         let stderr = Pipe()
         child.standardError = stderr
         child.standardOutput = FileHandle.nullDevice
@@ -79,7 +92,10 @@ enum WebKitEngine {
         let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         child.waitUntilExit()
         guard child.terminationStatus == 0, let figures = parseNote(text) else {
-            throw InputError("WebKit's compile failed (exit \(child.terminationStatus)): \(MessageText.bounded(text.trimmingCharacters(in: .whitespacesAndNewlines)))")
+            throw InputError(
+                "WebKit's compile failed (exit \(child.terminationStatus)):"
+                    + " \(MessageText.bounded(text.trimmingCharacters(in: .whitespacesAndNewlines)))"
+            )
         }
         return figures
     }
@@ -89,19 +105,24 @@ enum WebKitEngine {
         let compiler = try WebKitContentRuleCompiler()
         return WebKitVerifier.Loaded(version: compiler.webkitVersion) { json in
             let v = try compiler.verify(rulesJSON: json)
-            return WebKitVerdict(accepted: v.accepted, message: v.message, detail: v.detail, seconds: v.seconds, bytes: v.bytes)
+            return WebKitVerdict(
+                accepted: v.accepted, message: v.message, detail: v.detail, seconds: v.seconds, bytes: v.bytes)
         }
     }
 
-    static func fileName(_ identifier: String) -> String { WebKitContentRuleCompiler.fileName(forIdentifier: identifier) }
+    static func fileName(_ identifier: String) -> String {
+        WebKitContentRuleCompiler.fileName(forIdentifier: identifier)
+    }
 
-    /// `install`: WebKit's store, its compiler loaded on first use (a re-install that compiles nothing never loads WebKit).
+    /// `install`: WebKit's store, its compiler loaded on first use (a re-install that compiles nothing never loads
+    /// WebKit).
     static func store() -> WebKitStore {
         nonisolated(unsafe) var compiler: WebKitContentRuleCompiler? = nil
-        return WebKitStore(compile: { json, identifier, store in
-            if compiler == nil { compiler = try WebKitContentRuleCompiler() }
-            let r = try compiler!.compile(rulesJSON: json, identifier: identifier, storePath: store)
-            return (r.bytes, r.seconds)
-        }, fileName: fileName)
+        return WebKitStore(
+            compile: { json, identifier, store in
+                if compiler == nil { compiler = try WebKitContentRuleCompiler() }
+                let r = try compiler!.compile(rulesJSON: json, identifier: identifier, storePath: store)
+                return (r.bytes, r.seconds)
+            }, fileName: fileName)
     }
 }

@@ -19,16 +19,17 @@ let commands: [Command.Type] = [
 ]
 
 func usage() -> String {
-    var s = "usage: radarblock <command> [options]\n       radarblock help [COMMAND | --man | --completion bash|zsh]\n"
+    var s =
+        "usage: radarblock <command> [options]\n       radarblock help [COMMAND | --man | --completion bash|zsh]\n"
         + "       radarblock --version\n\ncommands:\n"
     let width = max(11, (commands.map { $0.name.count }.max() ?? 0) + 1)
     for c in commands { s += "  " + c.name.padding(toLength: width, withPad: " ", startingAt: 0) + c.summary + "\n" }
     s += """
 
-    Run 'radarblock <command> --help' or 'radarblock help <command>' for a command's options,
-    'radarblock help --man' for the manual page, 'radarblock --version' for the versions.
+        Run 'radarblock <command> --help' or 'radarblock help <command>' for a command's options,
+        'radarblock help --man' for the manual page, 'radarblock --version' for the versions.
 
-    """
+        """
     return s
 }
 

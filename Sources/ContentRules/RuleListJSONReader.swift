@@ -79,12 +79,7 @@ private struct Reader {
                     objects.append(JSONObject())
                     continue outer
                 }
-            case UInt8(ascii: "\""): value = .string(try parseString())
-            case UInt8(ascii: "t"): try expectLiteral("true"); value = .bool(true)
-            case UInt8(ascii: "f"): try expectLiteral("false"); value = .bool(false)
-            case UInt8(ascii: "n"): try expectLiteral("null"); value = .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try parseNumber())
-            default: throw error("expected a value, found \(describe(bytes[index]))")
+            default: value = try parseScalar()
             }
             // Attach the finished value to its container; close containers that end here.
             while true {
@@ -96,36 +91,52 @@ private struct Reader {
                 switch frame {
                 case .array:
                     arrays[arrays.count - 1].append(value)
-                    skipWhitespace()
-                    guard index < bytes.count else { throw error("expected ',' or ']' (the input ends here: truncated?)") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                        skipWhitespace()
-                        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
-                        continue outer
-                    }
-                    guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']', found \(describe(bytes[index]))") }
-                    index += 1
+                    if try anotherMember(closedBy: UInt8(ascii: "]")) { continue outer }
                     frames.removeLast()
                     value = .array(arrays.removeLast())
                 case .object:
                     objects[objects.count - 1][keys.removeLast()] = value
-                    skipWhitespace()
-                    guard index < bytes.count else { throw error("expected ',' or '}' (the input ends here: truncated?)") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                        skipWhitespace()
-                        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+                    if try anotherMember(closedBy: UInt8(ascii: "}")) {
                         keys.append(try parseKeyAndColon())
                         continue outer
                     }
-                    guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}', found \(describe(bytes[index]))") }
-                    index += 1
                     frames.removeLast()
                     value = .object(objects.removeLast())
                 }
             }
         }
+    }
+
+    /// A string, literal or number (not an array or object).
+    @inline(__always) mutating func parseScalar() throws -> JSONValue {
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("expected a value, found \(describe(bytes[index]))")
+        }
+    }
+
+    /// After a member of an array or object (`close` is its closing bracket): true when a comma says another
+    /// member follows, false when the bracket closed the container (both consumed).
+    @inline(__always) mutating func anotherMember(closedBy close: UInt8) throws -> Bool {
+        // Only an error builds the message.
+        func expected() -> String { "expected ',' or '\(Character(Unicode.Scalar(close)))'" }
+        skipWhitespace()
+        guard index < bytes.count else { throw error(expected() + " (the input ends here: truncated?)") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == close {
+                throw error("trailing comma before '\(Character(Unicode.Scalar(close)))'")
+            }
+            return true
+        }
+        guard bytes[index] == close else { throw error(expected() + ", found \(describe(bytes[index]))") }
+        index += 1
+        return false
     }
 
     // MARK: tokens

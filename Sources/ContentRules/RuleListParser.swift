@@ -81,7 +81,7 @@ public struct ParsedRuleList: Sendable, Hashable {
 
 public enum RuleListParser {
     /// WebKit's maximum number of elements in the top-level array (checked before any element is read).
-    public static let maximumRuleCount = 150_000
+    public static let maximumRuleCount = EngineProfile.webKitRuleLimit
 
     /// WebKit's parseRuleList: JSON and rule-by-rule validation, without the regex checks of the compile stage.
     public static func parse(bytes: [UInt8], options: RuleListParserOptions = .installedWebKit) throws -> ParsedRuleList {
@@ -350,7 +350,7 @@ struct ActionCheckFailure: Sendable, Equatable {
 }
 
 extension RuleListParser {
-    /// `validate` with WebKit's url-filter regex subset (URLFilter.parse, spec §3) deciding the regex checks.
+    /// `validate` with WebKit's url-filter regex subset (URLFilter.parse) deciding the regex checks.
     public static func validate(bytes: [UInt8], options: RuleListParserOptions = .installedWebKit) throws -> ParsedRuleList {
         try validate(bytes: bytes, options: options) { pattern, caseSensitive in
             URLFilter.parse(pattern, caseSensitive: caseSensitive).status.isSupported

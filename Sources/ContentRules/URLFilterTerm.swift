@@ -1,5 +1,6 @@
 // URLFilterTerm: the simplified term model of WebKit's url-filter regular-expression subset
-// (specs/webkit-content-rules.md §3), the public URLFilter value and its reference matcher.
+// (WebKit's Source/WebCore/contentextensions/URLFilterParser.cpp and Term.h), the public URLFilter value and its
+// reference matcher.
 //
 // Alphabet. Matching runs over the bytes of the URL followed by one virtual end-of-string byte 0.
 // Terms are character sets over 129 symbols: 0...127 (ASCII; 0 is what `$` consumes at the end) and
@@ -34,8 +35,6 @@ public struct URLFilterCharacterSet: Hashable, Sendable {
 
     /// `.`: 1...127 plus the non-ASCII symbol.
     public static let universal = URLFilterCharacterSet(low: ~UInt64(1), high: ~UInt64(0), nonASCII: true)
-    /// `$`: only the end-of-string symbol 0.
-    public static let endOfString = URLFilterCharacterSet(low: 1, high: 0, nonASCII: false)
 
     @inline(__always)
     public func contains(symbol: Int) -> Bool {

@@ -36,11 +36,6 @@ public final class PublicSuffixList: @unchecked Sendable {
 
     deinit { psl_free(context) }
 
-    /// True when `host` is itself a public suffix (e.g. "com", "co.uk").
-    public func isPublicSuffix(_ host: String) -> Bool {
-        psl_is_public_suffix(context, host) != 0
-    }
-
     /// eTLD+1 of a lowercase ASCII host, or nil when the host is a public suffix itself or empty.
     /// Unknown TLDs fall back to the last two labels (the list's implicit "*" rule).
     public func registrableDomain(_ host: String) -> String? {

@@ -70,7 +70,7 @@ public enum Explain {
                     let target = c.kind.isFrameURL ? load.frameURL : load.mainDocumentURL
                     let cs = c.kind.isFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
                     // The condition automata run with AllResourceFlags, so method-restricted rules never match them.
-                    let conditionMatches = matcherFlagsTestPasses(ruleFlags: info.flags, requestFlags: webKitAllResourceFlags)
+                    let conditionMatches = matcherFlagsTestPasses(ruleFlags: info.flags, requestFlags: allResourceFlags)
                         && c.regexes.contains { filter($0, cs).matches(target) }
                     guard conditionMatches == c.kind.isInclusive else { continue }
                 }
@@ -82,7 +82,17 @@ public enum Explain {
             }
             explanation.matched.append(RuleMatch(ruleIndex: i, sourceIndex: rule.sourceIndex, rule: rule, actionLocation: info.actionLocation))
         }
-        // A set of ids (each location once per flags word), plus the universal list (duplicates kept).
+        reportLocations(of: &explanation, in: list, filter: filter)
+        return explanation
+    }
+
+    /// What WebKit reports of the matched rules: a set of ids (each location once per flags word) plus the
+    /// universal list (duplicates kept), in location order, cut at an ignore-following-rules and after the last
+    /// ignore-previous-rules.
+    static func reportLocations(of explanation: inout ListExplanation, in list: LoadedRuleList,
+                                filter: (String, Bool) -> URLFilter)
+    {
+        let compiled = list.compiled
         var seen = Set<UInt64>()
         var all: [UInt32] = []
         for m in explanation.matched {
@@ -103,7 +113,6 @@ public enum Explain {
             explanation.sawIgnorePreviousRules = true
         }
         explanation.reportedLocations = reported
-        return explanation
     }
 
     /// The deciding rule by the definition of MatchResult.decidedBy, worked out from explanations (one per
@@ -142,25 +151,12 @@ public enum Explain {
         for (li, list) in engine.lists.enumerated() {
             let reported = result.entries.filter { $0.list == Int32(li) }.map { list.actions[Int($0.action)] }
             guard list.compiled.hasSource else {
-                s += "\nlist \(li + 1): \(list.identifier) (compiled without its source: rules are named by index only;\n"
-                s += "  compile with --embed-source, or give the JSON list, to see their triggers)\n"
-                if reported.isEmpty { s += "  no actions\n" }
-                var seen = Set<Int32>()
-                for entry in result.entries where entry.list == Int32(li) && seen.insert(entry.action).inserted {
-                    let action = list.actions[Int(entry.action)]
-                    let location = list.compiled.rules.first { list.actionAt[Int($0.actionLocation)] == entry.action }?.actionLocation
-                    let sharing = list.compiled.rules.filter { $0.actionLocation == location }.map { String($0.sourceIndex) }
-                    s += "  \(JSONWriter.string(action.jsonValue))\n" + (sharing.count == 1 ? "      the action of rule \(sharing[0])\n"
-                        : "      one action stored once for \(sharing.count) rules (\(sharing.first!) to \(sharing.last!)); without the\n"
-                            + "      source the .rbc cannot tell which of them matched\n")
-                }
-                if !list.stylesheet.isEmpty { s += result.stylesheetLists.contains(li) ? "  global stylesheet: \(list.stylesheet)\n" : "  global stylesheet withheld (an ignore-previous-rules matched)\n" }
+                s += reportWithoutSource(list, index: li, result: result, reported: reported)
                 continue
             }
             let e = try explain(list, load)
             s += "\nlist \(li + 1): \(e.identifier)\n"
             if reported.isEmpty { s += "  no actions\n" }
-            let reportedSet = Set(e.reportedLocations)
             for loc in e.reportedLocations {
                 let action = list.actions[Int(list.actionAt[Int(loc)])]
                 s += "  \(JSONWriter.string(action.jsonValue))\n"
@@ -168,21 +164,7 @@ public enum Explain {
                     s += "      from rule \(m.sourceIndex): \(ruleText(m.rule))\n"
                 }
             }
-            let cancelled = e.matched.filter { !reportedSet.contains($0.actionLocation) }
-            let inStylesheet = Set(list.compiled.universalActions)
-            var notReported: [String] = []
-            for m in cancelled {
-                let kind = list.kinds[Int(list.actionAt[Int(m.actionLocation)])]
-                let info = list.compiled.rules[m.ruleIndex]
-                let isStylesheetRule = kind == .cssDisplayNone && info.flags == 0 && !inStylesheet.contains(m.actionLocation)
-                    && URLFilter.parse(m.rule.trigger.urlFilter, caseSensitive: m.rule.trigger.urlFilterIsCaseSensitive).status == .matchesEverything
-                let why: String
-                if isStylesheetRule { why = "in the list's global stylesheet" }
-                else if kind == .ignorePreviousRules { why = "ignore-previous-rules: cancels the actions before it" }
-                else if kind == .ignoreFollowingRules { why = "ignore-following-rules: cuts off the actions after it" }
-                else { why = "cancelled by ignore-previous-rules or cut off by ignore-following-rules" }
-                notReported.append("    rule \(m.sourceIndex) (\(why)): \(ruleText(m.rule))\n")
-            }
+            let notReported = notReportedLines(e, list)
             if !notReported.isEmpty {
                 s += "  matched but not reported:\n" + notReported.joined()
             }
@@ -198,6 +180,48 @@ public enum Explain {
         result.writeJSONLine(into: &line)
         s += "\nanswer     " + String(decoding: line, as: UTF8.self)
         return s
+    }
+
+    /// A list compiled without its source: its actions, each with the rules that share it (by index only).
+    static func reportWithoutSource(_ list: LoadedRuleList, index li: Int, result: MatchResult,
+                                    reported: [StoredAction]) -> String
+    {
+        var s = ""
+        s += "\nlist \(li + 1): \(list.identifier) (compiled without its source: rules are named by index only;\n"
+        s += "  compile with --embed-source, or give the JSON list, to see their triggers)\n"
+        if reported.isEmpty { s += "  no actions\n" }
+        var seen = Set<Int32>()
+        for entry in result.entries where entry.list == Int32(li) && seen.insert(entry.action).inserted {
+            let action = list.actions[Int(entry.action)]
+            let location = list.compiled.rules.first { list.actionAt[Int($0.actionLocation)] == entry.action }?.actionLocation
+            let sharing = list.compiled.rules.filter { $0.actionLocation == location }.map { String($0.sourceIndex) }
+            s += "  \(JSONWriter.string(action.jsonValue))\n" + (sharing.count == 1 ? "      the action of rule \(sharing[0])\n"
+                : "      one action stored once for \(sharing.count) rules (\(sharing.first!) to \(sharing.last!)); without the\n"
+                    + "      source the .rbc cannot tell which of them matched\n")
+        }
+        if !list.stylesheet.isEmpty { s += result.stylesheetLists.contains(li) ? "  global stylesheet: \(list.stylesheet)\n" : "  global stylesheet withheld (an ignore-previous-rules matched)\n" }
+        return s
+    }
+
+    /// The matched rules whose actions were not reported, each with why.
+    static func notReportedLines(_ e: ListExplanation, _ list: LoadedRuleList) -> [String] {
+        let reportedSet = Set(e.reportedLocations)
+        let cancelled = e.matched.filter { !reportedSet.contains($0.actionLocation) }
+        let inStylesheet = Set(list.compiled.universalActions)
+        var lines: [String] = []
+        for m in cancelled {
+            let kind = list.kinds[Int(list.actionAt[Int(m.actionLocation)])]
+            let info = list.compiled.rules[m.ruleIndex]
+            let isStylesheetRule = kind == .cssDisplayNone && info.flags == 0 && !inStylesheet.contains(m.actionLocation)
+                && URLFilter.parse(m.rule.trigger.urlFilter, caseSensitive: m.rule.trigger.urlFilterIsCaseSensitive).status == .matchesEverything
+            let why: String
+            if isStylesheetRule { why = "in the list's global stylesheet" }
+            else if kind == .ignorePreviousRules { why = "ignore-previous-rules: cancels the actions before it" }
+            else if kind == .ignoreFollowingRules { why = "ignore-following-rules: cuts off the actions after it" }
+            else { why = "cancelled by ignore-previous-rules or cut off by ignore-following-rules" }
+            lines.append("    rule \(m.sourceIndex) (\(why)): \(ruleText(m.rule))\n")
+        }
+        return lines
     }
 
     static func ruleText(_ rule: ParsedRule) -> String { JSONWriter.string(ruleValue(rule)) }

@@ -24,7 +24,7 @@ public struct MatchBatch {
     }
 
     public enum Format: Sendable {
-        /// DESIGN.md's answer line (with "decidedBy" when explaining).
+        /// The `match --requests` answer line of `MatchResult` (with "decidedBy" when explaining).
         case json
         /// One readable line per request: outcome, type, URL, site, deciding rule.
         case text
@@ -56,13 +56,13 @@ public struct MatchBatch {
 
     /// As `answer(line:...)`, for a line's bytes in place.
     public mutating func answer(line: UnsafeBufferPointer<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]) {
-        answer(line: line, look: tooLong ? Look() : look(at: line), lineNumber: lineNumber, tooLong: tooLong, into: &out)
+        answer(line: line, look: tooLong ? ScannedLine() : look(at: line), lineNumber: lineNumber, tooLong: tooLong, into: &out)
     }
 
-    /// Answers lines in order, each looked at (see `Look`) while the one before it is answered.
+    /// Answers lines in order, each looked at (see `ScannedLine`) while the one before it is answered.
     mutating func answer<Line: ChunkLine>(_ lines: Slice<UnsafeBufferPointer<Line>>, into out: inout [UInt8]) {
-        func look(_ i: Int) -> Look { lines[i].tooLong ? Look() : lines[i].withBytes { self.look(at: $0) } }
-        var next = lines.isEmpty ? Look() : look(lines.startIndex)
+        func look(_ i: Int) -> ScannedLine { lines[i].tooLong ? ScannedLine() : lines[i].withBytes { self.look(at: $0) } }
+        var next = lines.isEmpty ? ScannedLine() : look(lines.startIndex)
         for i in lines.indices {
             let current = next
             if i + 1 < lines.endIndex { next = look(i + 1) }
@@ -71,7 +71,7 @@ public struct MatchBatch {
         }
     }
 
-    private mutating func answer(line: UnsafeBufferPointer<UInt8>, look: Look, lineNumber: Int, tooLong: Bool, into out: inout [UInt8]) {
+    private mutating func answer(line: UnsafeBufferPointer<UInt8>, look: ScannedLine, lineNumber: Int, tooLong: Bool, into out: inout [UInt8]) {
         if tooLong {
             writeError("line \(lineNumber): the line is too long", into: &out)
             return
@@ -111,27 +111,27 @@ public struct MatchBatch {
     /// What is known of a line before its answer: its fields (nil: not a flat line) and its URL's plain host.
     /// The look also starts loading the url automata's cached prefix for that host, which the answer reads
     /// first: the cache spans megabytes, a request to a slot not in the core's cache waited for memory, and
-    /// the answer of the line before now covers that wait (`match --requests` on one core: 7% less time, the
-    /// best of 15 runs). Offsets only, no pointers: the answer reads the line's bytes again.
-    struct Look {
+    /// the answer of the line before now covers that wait (docs/matching.md has the measurement). Offsets only,
+    /// no pointers: the answer reads the line's bytes again.
+    struct ScannedLine {
         var fields: RequestLineScanner.Fields? = nil
         var plainHost: CanonicalURL.PlainHost? = nil
     }
 
     private var deciding: Bool { explainer != nil || format == .text }
 
-    func look(at line: UnsafeBufferPointer<UInt8>) -> Look {
-        guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else { return Look() }
+    func look(at line: UnsafeBufferPointer<UInt8>) -> ScannedLine {
+        guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else { return ScannedLine() }
         let raw = UnsafeBufferPointer(rebasing: line[f.url])
         let plain = CanonicalURL.plainHost(raw)
         if decider == .automaton, let (_, host) = plain { engine.prefetchURL(raw, hostEnd: host.upperBound) }
-        return Look(fields: f, plainHost: plain)
+        return ScannedLine(fields: f, plainHost: plain)
     }
 
     /// Decodes and resolves one line: the request (built only for the text form, or when the line is not a flat
     /// object of plain strings) and its load, nil when the engine reports nothing for its URL whatever the rest.
     /// A flat line is read in place: no String for its URLs, and no site resolved for a URL no rule can match.
-    private func read(_ line: UnsafeBufferPointer<UInt8>, _ look: Look, deciding: Bool) throws -> (MatchRequest?, ResourceLoad?) {
+    private func read(_ line: UnsafeBufferPointer<UInt8>, _ look: ScannedLine, deciding: Bool) throws -> (MatchRequest?, ResourceLoad?) {
         guard let f = look.fields else {
             let request = try MatchRequest.decode(line: UnsafeRawBufferPointer(line))
             return (request, try engine.resolve(request))

@@ -1,6 +1,6 @@
 // What WebKit's content-extension backend reports for a load (ContentExtensionsBackend::
 // actionsForResourceLoad / actionsFromContentRuleList, ContentExtension's caches), for one or
-// more compiled rule lists. Specs §7.2:
+// more compiled rule lists:
 //
 //   no lists, invalid URL or data: URL            -> nothing at all (not even the stylesheet)
 //   flags = type | load type | load context | method | all condition bits
@@ -51,7 +51,7 @@ public final class LoadedRuleList {
     //
     // This state, the caches and scratch space below, is per thread: each thread answers with its own `copy()`,
     // and no method that writes it re-enters another. Its accesses are left unchecked: the runtime's checks
-    // were 4% of `match --requests`, for a conflict that cannot arise.
+    // cost time (docs/matching.md) for a conflict that cannot arise.
     @exclusivity(unchecked) private var urlPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 15)
     // Each entry's flag is the automata's `reportsNothing` for its prefix: most sites and trackers are then
     // answered without reading the cached prefix itself.
@@ -69,9 +69,10 @@ public final class LoadedRuleList {
     /// equal), and for the condition automata the ids of every URL with such a head (their universal ids):
     /// made per copy, so that most entries hold no object of their own, an evicted entry releases an object in
     /// this core's cache, and no reference count is shared by two cores.
-    private let nothing: (url: MatcherPrefix, top: NothingAnswer, frame: NothingAnswer)
+    private let nothing: (url: MatcherPrefix, top: DeadEndAnswer, frame: DeadEndAnswer)
 
-    struct NothingAnswer {
+    /// The answer at a dead end: a head after which the automaton reports nothing.
+    struct DeadEndAnswer {
         let prefix: MatcherPrefix
         let ids: [UInt64]
 
@@ -88,7 +89,7 @@ public final class LoadedRuleList {
         frame = compiled.frameURLMatcher
         topUniversal = top.universalFlagFree
         frameUniversal = frame.universalFlagFree
-        nothing = (url.nothingPrefix(), NothingAnswer(top, universal: topUniversal), NothingAnswer(frame, universal: frameUniversal))
+        nothing = (url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal), DeadEndAnswer(frame, universal: frameUniversal))
         let all = try compiled.actions.withUnsafeBytes { try ActionBlob.all($0) }
         var at = [Int32](repeating: -1, count: compiled.actions.count)
         var actions: [StoredAction] = []
@@ -132,12 +133,12 @@ public final class LoadedRuleList {
         frame = other.frame
         topUniversal = other.topUniversal
         frameUniversal = other.frameUniversal
-        nothing = (url.nothingPrefix(), NothingAnswer(top, universal: topUniversal), NothingAnswer(frame, universal: frameUniversal))
+        nothing = (url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal), DeadEndAnswer(frame, universal: frameUniversal))
         actionAt = other.actionAt
         actions = other.actions
         kinds = other.kinds
         // Copied, not shared: each answer appends one of these, and a shared array's reference count would be
-        // written by every core (2% of `match --requests` went to that one cache line).
+        // written by every core, moving its cache line between them on every answer (docs/matching.md).
         actionJSON = other.actionJSON.map { $0.withUnsafeBufferPointer { Array($0) } }
         universal = other.universal
         ruleActionID = other.ruleActionID
@@ -203,7 +204,7 @@ public final class LoadedRuleList {
     }
 
     /// The sorted ids of a condition automaton for a URL whose host ends at `hostEnd` (0: no host).
-    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ nothing: NothingAnswer, _ urlBytes: [UInt8], hostEnd: Int,
+    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ nothing: DeadEndAnswer, _ urlBytes: [UInt8], hostEnd: Int,
                                   cache: inout ByteKeyCache<MatcherPrefix>) -> [UInt64]
     {
         urlBytes.withUnsafeBufferPointer { u in
@@ -230,7 +231,7 @@ public final class LoadedRuleList {
     /// A condition automaton's sorted ids for the URL `prefix` + `rest` (run with all resource flags).
     static func conditionIDs(_ m: Matcher, _ universal: [UInt64], resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>) -> [UInt64] {
         var ids: [UInt64] = []
-        m.match(resuming: prefix, rest: rest, requestFlags: webKitAllResourceFlags, into: &ids)
+        m.match(resuming: prefix, rest: rest, requestFlags: allResourceFlags, into: &ids)
         ids.append(contentsOf: universal)
         ids.sort()
         return ids

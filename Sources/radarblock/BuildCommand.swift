@@ -35,7 +35,7 @@ struct BuildCommand: Command {
         try parseCompileCost(args, into: &options)
         options.budget = try BudgetOptions.parse(args)
         if let n = args.value("--max-rules") {
-            guard let v = Int(n), v > 0, v <= 150_000 else { throw UsageError("--max-rules must be between 1 and 150000") }
+            guard let v = Int(n), v > 0, v <= EngineProfile.webKitRuleLimit else { throw UsageError("--max-rules must be between 1 and \(EngineProfile.webKitRuleLimit)") }
             options.maxRules = v
         }
         let targetNames = args.all("--target")

@@ -145,7 +145,7 @@ final class EngineProfileTests: XCTestCase {
     }
 }
 
-/// `_identifier` rules as WebKitGTK 2.52 reads them (ContentExtensionParser.cpp of 2.52.6, specs §2.2): after
+/// `_identifier` rules as WebKitGTK 2.52 reads them (ContentExtensionParser.cpp of 2.52.6): after
 /// each rule whose `_identifier` is a number comes a rule with the same trigger and a report-identifier action.
 final class IdentifierRulesByTargetTests: XCTestCase {
     let json = #"[{"trigger":{"url-filter":"a","resource-type":["script"]},"action":{"type":"block"},"_identifier":1,"_rulesetIdentifier":"Test Ruleset"},"#

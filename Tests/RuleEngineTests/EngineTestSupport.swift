@@ -6,8 +6,14 @@ import XCTest
 @testable import RuleEngine
 
 /// Builds an engine from JSON rule lists (compiled in memory through the .rbc path).
+/// A list that does not compile fails the test at the caller's line, then the error is rethrown.
 func makeEngine(_ lists: String..., file: StaticString = #filePath, line: UInt = #line) throws -> RuleEngine {
-    RuleEngine(lists: try lists.map { try LoadedRuleList.compiling(json: Array($0.utf8)) })
+    do {
+        return RuleEngine(lists: try lists.map { try LoadedRuleList.compiling(json: Array($0.utf8)) })
+    } catch {
+        XCTFail("the rule list does not compile: \(error)", file: file, line: line)
+        throw error
+    }
 }
 
 /// The answer line for one load.

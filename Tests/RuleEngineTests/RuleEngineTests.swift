@@ -1,4 +1,4 @@
-// Matching semantics of WebKit's content-extension backend (specs/webkit-content-rules.md §4.1, §7).
+// Matching semantics of WebKit's content-extension backend (ContentExtensionsBackend.cpp, ContentExtension.cpp).
 
 import XCTest
 

@@ -14,18 +14,22 @@ enum CSSPseudoTables {
     /// ("" none, "required", "optional"). Disabled here: -internal-*, -apple-*, popover-open, active-view-transition*.
     static let pseudoClasses: [String: String] = {
         var t: [String: String] = [:]
-        for name in ["active", "any-link", "-webkit-any-link", "autofill", "-webkit-autofill", "buffering", "checked",
-                     "corner-present", "decrement", "default", "defined", "disabled", "double-button", "empty", "enabled",
-                     "end", "first-child", "first-of-type", "focus", "focus-visible", "focus-within", "fullscreen",
-                     "-webkit-full-screen", "future", "horizontal", "hover", "in-range", "increment", "indeterminate",
-                     "invalid", "last-child", "last-of-type", "link", "modal", "muted", "no-button", "only-child",
-                     "only-of-type", "optional", "out-of-range", "past", "paused", "placeholder-shown", "playing",
-                     "read-only", "read-write", "required", "root", "scope", "seeking", "stalled", "single-button", "start",
-                     "target", "user-invalid", "user-valid", "valid", "vertical", "visited", "volume-locked",
-                     "window-inactive", "-webkit-autofill-and-obscured", "-webkit-autofill-strong-password",
-                     "-webkit-autofill-strong-password-viewable", "-webkit-drag"] { t[name] = "" }
-        for name in ["dir", "has", "is", "matches", "lang", "not", "nth-child", "nth-last-child", "nth-last-of-type",
-                     "nth-of-type", "state", "where", "-webkit-any"] { t[name] = "required" }
+        for name in [
+            "active", "any-link", "-webkit-any-link", "autofill", "-webkit-autofill", "buffering", "checked",
+            "corner-present", "decrement", "default", "defined", "disabled", "double-button", "empty", "enabled",
+            "end", "first-child", "first-of-type", "focus", "focus-visible", "focus-within", "fullscreen",
+            "-webkit-full-screen", "future", "horizontal", "hover", "in-range", "increment", "indeterminate",
+            "invalid", "last-child", "last-of-type", "link", "modal", "muted", "no-button", "only-child",
+            "only-of-type", "optional", "out-of-range", "past", "paused", "placeholder-shown", "playing",
+            "read-only", "read-write", "required", "root", "scope", "seeking", "stalled", "single-button", "start",
+            "target", "user-invalid", "user-valid", "valid", "vertical", "visited", "volume-locked",
+            "window-inactive", "-webkit-autofill-and-obscured", "-webkit-autofill-strong-password",
+            "-webkit-autofill-strong-password-viewable", "-webkit-drag",
+        ] { t[name] = "" }
+        for name in [
+            "dir", "has", "is", "matches", "lang", "not", "nth-child", "nth-last-child", "nth-last-of-type",
+            "nth-of-type", "state", "where", "-webkit-any",
+        ] { t[name] = "required" }
         t["host"] = "optional"
         return t
     }()
@@ -37,16 +41,21 @@ enum CSSPseudoTables {
 
     static let userAgentParts: Set<String> = [
         "-webkit-caps-lock-indicator", "-webkit-color-swatch", "-webkit-color-swatch-wrapper",
-        "-webkit-contacts-auto-fill-button", "-webkit-credentials-auto-fill-button", "-webkit-credit-card-auto-fill-button",
+        "-webkit-contacts-auto-fill-button", "-webkit-credentials-auto-fill-button",
+        "-webkit-credit-card-auto-fill-button",
         "-webkit-date-and-time-value", "-webkit-datetime-edit", "-webkit-datetime-edit-day-field",
-        "-webkit-datetime-edit-fields-wrapper", "-webkit-datetime-edit-hour-field", "-webkit-datetime-edit-meridiem-field",
-        "-webkit-datetime-edit-millisecond-field", "-webkit-datetime-edit-minute-field", "-webkit-datetime-edit-month-field",
+        "-webkit-datetime-edit-fields-wrapper", "-webkit-datetime-edit-hour-field",
+        "-webkit-datetime-edit-meridiem-field",
+        "-webkit-datetime-edit-millisecond-field", "-webkit-datetime-edit-minute-field",
+        "-webkit-datetime-edit-month-field",
         "-webkit-datetime-edit-second-field", "-webkit-datetime-edit-text", "-webkit-datetime-edit-year-field",
         "-webkit-generic-cue-root", "-webkit-inner-spin-button", "-webkit-list-button", "-webkit-media-controls",
-        "-webkit-media-text-track-container", "-webkit-media-text-track-display", "-webkit-media-text-track-display-backdrop",
+        "-webkit-media-text-track-container", "-webkit-media-text-track-display",
+        "-webkit-media-text-track-display-backdrop",
         "-webkit-media-text-track-region", "-webkit-media-text-track-region-container", "-webkit-meter-bar",
         "-webkit-meter-even-less-good-value", "-webkit-meter-inner-element", "-webkit-meter-optimum-value",
-        "-webkit-meter-suboptimum-value", "-webkit-progress-bar", "-webkit-progress-inner-element", "-webkit-progress-value",
+        "-webkit-meter-suboptimum-value", "-webkit-progress-bar", "-webkit-progress-inner-element",
+        "-webkit-progress-value",
         "-webkit-search-cancel-button", "-webkit-search-decoration", "-webkit-search-results-button",
         "-webkit-search-results-decoration", "-webkit-slider-container", "-webkit-slider-runnable-track",
         "-webkit-slider-thumb", "-webkit-strong-password-auto-fill-button", "-webkit-textfield-decoration-container",
@@ -63,7 +72,8 @@ enum CSSPseudoTables {
     /// Known names that this context does not enable (so they are not "unknown -webkit-" either).
     static let disabledPseudoElements: Set<String> = [
         "-apple-attachment-controls-container", "-internal-loading-auto-fill-button", "-internal-writing-suggestions",
-        "-internal-color-swatch-overlay", "-internal-cue-background", "target-text", "thumb", "track", "view-transition",
+        "-internal-color-swatch-overlay", "-internal-cue-background", "target-text", "thumb", "track",
+        "view-transition",
         "view-transition-group", "view-transition-image-pair", "view-transition-new", "view-transition-old",
     ]
 

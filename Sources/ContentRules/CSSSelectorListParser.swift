@@ -53,7 +53,7 @@ struct CSSSelectorListParser {
             if (!range.atEnd && range.peek().kind != .comma) || !ok {
                 while !range.atEnd, range.peek().kind != .comma { range.consume() }
             }
-            count += 1  // either the selector or an unknown placeholder
+            count += 1 // either the selector or an unknown placeholder
         }
         one(&self, &range)
         while !range.atEnd, range.peek().kind == .comma {
@@ -135,7 +135,7 @@ struct CSSSelectorListParser {
 
     /// consumeName: nil = no type selector; .some(prefix) = a type/universal selector with that namespace prefix
     /// (prefix nil = none given).
-    mutating func consumeName(_ range: inout TokenRange) -> String??  {
+    mutating func consumeName(_ range: inout TokenRange) -> String?? {
         let first = range.peek()
         var name: String
         if first.kind == .ident {
@@ -168,7 +168,11 @@ struct CSSSelectorListParser {
         case .hashUnrestricted: fail("\"#\(t.text)\" is not a valid id selector"); selector = nil
         case .delim where t.delim == 0x2E:
             range.consume()
-            if range.peek().kind == .ident { range.consume(); selector = .className } else { fail("'.' must be followed by a class name") }
+            if range.peek().kind == .ident {
+                range.consume(); selector = .className
+            } else {
+                fail("'.' must be followed by a class name")
+            }
         case .delim where t.delim == 0x26: range.consume(); selector = .nesting
         case .leftBracket: selector = consumeAttribute(&range)
         case .colon: selector = consumePseudo(&range)
@@ -195,7 +199,8 @@ struct CSSSelectorListParser {
         case .slotted: return false
         case .scrollbar: return CSSPseudoTables.scrollbarPseudoClasses.contains(pc)
         case .selection: return pc == "window-inactive"
-        case .userAgentPart, .userAgentPartLegacyAlias, .webKitUnknown: return CSSPseudoTables.userActionPseudoClasses.contains(pc)
+        case .userAgentPart, .userAgentPartLegacyAlias, .webKitUnknown:
+            return CSSPseudoTables.userActionPseudoClasses.contains(pc)
         default: return false
         }
     }
@@ -203,7 +208,9 @@ struct CSSSelectorListParser {
     mutating func consumeAttribute(_ range: inout TokenRange) -> SimpleSelector? {
         var block = range.consumeBlock()
         block.consumeWhitespace()
-        guard case .some(let prefix) = consumeName(&block) else { fail("an attribute selector needs a name"); return nil }
+        guard case .some(let prefix) = consumeName(&block) else {
+            fail("an attribute selector needs a name"); return nil
+        }
         if let p = prefix, p != "", p != "*" { fail("the namespace prefix \"\(p)\" cannot be resolved"); return nil }
         block.consumeWhitespace()
         if block.atEnd { return .attribute }
@@ -216,7 +223,9 @@ struct CSSSelectorListParser {
             fail("unknown attribute operator")
         }
         let value = block.consumeIncludingWhitespace()
-        guard value.kind == .ident || value.kind == .string else { fail("an attribute value must be an identifier or a string"); return nil }
+        guard value.kind == .ident || value.kind == .string else {
+            fail("an attribute value must be an identifier or a string"); return nil
+        }
         if block.peek().kind == .ident {
             let flag = block.consumeIncludingWhitespace()
             if flag.text.lowercased() != "i" {
@@ -233,7 +242,9 @@ struct CSSSelectorListParser {
         var colons = 1
         if range.peek().kind == .colon { range.consume(); colons = 2 }
         let token = range.peek()
-        guard token.kind == .ident || token.kind == .function else { fail("':' must be followed by a name"); return nil }
+        guard token.kind == .ident || token.kind == .function else {
+            fail("':' must be followed by a name"); return nil
+        }
         let name = asciiLowercase(token.text)
         guard let (selector, argument) = lookUpPseudo(name, token: token, colons: colons) else { return nil }
         if selector.pseudoElementKind != nil, disallowPseudoElements {
@@ -246,7 +257,9 @@ struct CSSSelectorListParser {
 
         if token.kind == .ident {
             range.consume()
-            if let k = selector.pseudoElementKind, k.requiresArgument { fail("::\(name) needs an argument"); return nil }
+            if let k = selector.pseudoElementKind, k.requiresArgument {
+                fail("::\(name) needs an argument"); return nil
+            }
             if argument == "required" { fail(":\(name) needs an argument"); return nil }
             return selector
         }
@@ -328,12 +341,15 @@ struct CSSSelectorListParser {
     }
 
     /// The argument block of a functional pseudo-element; false after `fail`.
-    mutating func consumePseudoElementArgument(_ kind: PseudoElementKind?, name: String,
-                                               _ block: inout TokenRange) -> Bool
-    {
+    mutating func consumePseudoElementArgument(
+        _ kind: PseudoElementKind?, name: String,
+        _ block: inout TokenRange
+    ) -> Bool {
         switch kind {
         case .cue?:
-            guard consumeCompoundSelectorList(&block), block.atEnd else { fail("invalid ::cue() argument"); return false }
+            guard consumeCompoundSelectorList(&block), block.atEnd else {
+                fail("invalid ::cue() argument"); return false
+            }
         case .highlight?:
             let ident = block.consumeIncludingWhitespace()
             if ident.kind != .ident || !block.atEnd { fail("invalid ::highlight() argument"); return false }
@@ -436,6 +452,8 @@ struct CSSSelectorListParser {
     }
 
     func asciiLowercase(_ s: String) -> String {
-        String(String.UnicodeScalarView(s.unicodeScalars.map { $0.value >= 0x41 && $0.value <= 0x5A ? Unicode.Scalar($0.value + 0x20)! : $0 }))
+        String(
+            String.UnicodeScalarView(
+                s.unicodeScalars.map { $0.value >= 0x41 && $0.value <= 0x5A ? Unicode.Scalar($0.value + 0x20)! : $0 }))
     }
 }

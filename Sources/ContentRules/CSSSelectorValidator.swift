@@ -34,7 +34,9 @@ public enum CSSSelectorValidator {
         var range = TokenRange(tokens: tokens, start: 0, end: tokens.count)
         range.consumeWhitespace()
         let count = parser.consumeComplexSelectorList(&range)
-        if count == 0 || !range.atEnd { return parser.reason ?? (count == 0 ? "not a selector list" : "unexpected tokens after the selector") }
+        if count == 0 || !range.atEnd {
+            return parser.reason ?? (count == 0 ? "not a selector list" : "unexpected tokens after the selector")
+        }
         return nil
     }
 }

@@ -11,7 +11,7 @@ struct CSSToken {
     enum BlockType { case none, start, end }
     enum Sign { case none, plus, minus }
     var kind: CSSTokenKind
-    var value: [UInt32] = []     // ident/function/hash/string/url text, or the unit of a dimension
+    var value: [UInt32] = [] // ident/function/hash/string/url text, or the unit of a dimension
     var delim: UInt32 = 0
     var numberValue: Double = 0
     var isInteger = false
@@ -77,10 +77,12 @@ enum CSSTokenizer {
             i += 1
             switch c {
             case 0x09, 0x20, 0x0A, 0x0C, 0x0D:
-                while i < input.count, input[i] == 0x09 || input[i] == 0x20 || CSSTokenizer.isNewline(input[i]) { i += 1 }
+                while i < input.count, input[i] == 0x09 || input[i] == 0x20 || CSSTokenizer.isNewline(input[i]) {
+                    i += 1
+                }
                 return CSSToken(kind: .whitespace)
             case 0x22, 0x27: return consumeString(until: c)
-            case 0x23:  // #
+            case 0x23: // #
                 if CSSTokenizer.isName(peek()) || CSSTokenizer.validEscape(peek(), peek(1)) {
                     let isID = startsIdentifier(peek(), peek(1), peek(2))
                     return CSSToken(kind: isID ? .hashID : .hashUnrestricted, value: consumeName())
@@ -90,16 +92,16 @@ enum CSSTokenizer {
             case 0x28: return blockStart(.leftParen)
             case 0x29: return blockEnd(.rightParen, .leftParen)
             case 0x2A: if peek() == 0x3D { i += 1; return CSSToken(kind: .substringMatch) }; return delim(c)
-            case 0x2B, 0x2E:  // + .
+            case 0x2B, 0x2E: // + .
                 if startsNumber(c, peek(), peek(1)) { i -= 1; return consumeNumeric() }
                 return delim(c)
             case 0x2C: return CSSToken(kind: .comma)
-            case 0x2D:  // -
+            case 0x2D: // -
                 if startsNumber(c, peek(), peek(1)) { i -= 1; return consumeNumeric() }
                 if peek() == 0x2D, peek(1) == 0x3E { i += 2; return CSSToken(kind: .cdc) }
                 if startsIdentifier(c, peek(), peek(1)) { i -= 1; return consumeIdentLike() }
                 return delim(c)
-            case 0x2F:  // /
+            case 0x2F: // /
                 if peek() == 0x2A {
                     i += 1
                     while i < input.count {
@@ -116,7 +118,9 @@ enum CSSTokenizer {
                 if peek() == 0x21, peek(1) == 0x2D, peek(2) == 0x2D { i += 3; return CSSToken(kind: .cdo) }
                 return delim(c)
             case 0x40:
-                if startsIdentifier(peek(), peek(1), peek(2)) { return CSSToken(kind: .atKeyword, value: consumeName()) }
+                if startsIdentifier(peek(), peek(1), peek(2)) {
+                    return CSSToken(kind: .atKeyword, value: consumeName())
+                }
                 return delim(c)
             case 0x5B: return blockStart(.leftBracket)
             case 0x5C:
@@ -177,7 +181,11 @@ enum CSSTokenizer {
                     d = input[i]
                     i += 1
                 }
-                if peek() == 0x0D, peek(1) == 0x0A { i += 2 } else if [0x20, 0x09, 0x0A, 0x0C, 0x0D].contains(peek()) { i += 1 }
+                if peek() == 0x0D, peek(1) == 0x0A {
+                    i += 2
+                } else if [0x20, 0x09, 0x0A, 0x0C, 0x0D].contains(peek()) {
+                    i += 1
+                }
                 if v == 0 || (v >= 0xD800 && v <= 0xDFFF) || v > 0x10FFFF { return 0xFFFD }
                 return v
             }
@@ -221,7 +229,7 @@ enum CSSTokenizer {
             let name = consumeName()
             if peek() == 0x28 {
                 i += 1
-                if name.count == 3, name.map({ $0 | 0x20 }) == [0x75, 0x72, 0x6C] {  // url(
+                if name.count == 3, name.map({ $0 | 0x20 }) == [0x75, 0x72, 0x6C] { // url(
                     while [0x20, 0x09, 0x0A, 0x0C, 0x0D].contains(peek()) { i += 1 }
                     if peek() != 0x22, peek() != 0x27 { return consumeURL() }
                 }
@@ -264,7 +272,11 @@ enum CSSTokenizer {
                     if i >= input.count { return CSSToken(kind: .url, value: out) }
                     break
                 }
-                if c == 0x22 || c == 0x27 || c == 0x28 || c <= 0x08 || c == 0x0B || (c >= 0x0E && c <= 0x1F) || c == 0x7F { break }
+                if c == 0x22 || c == 0x27 || c == 0x28 || c <= 0x08 || c == 0x0B || (c >= 0x0E && c <= 0x1F)
+                    || c == 0x7F
+                {
+                    break
+                }
                 if c == 0x5C {
                     if CSSTokenizer.validEscape(c, peek()) { out.append(consumeEscape()); continue }
                     break

@@ -20,7 +20,8 @@ public struct Trigger: Sendable, Hashable {
     /// Applies to if/unless-domain and if/unless-top-url conditions.
     public var topURLFilterIsCaseSensitive = false
     public var frameURLFilterIsCaseSensitive = false
-    /// Names as written in the JSON (`nil`: the key is absent; `[]`: present and empty, which WebKit accepts as "no restriction").
+    /// Names as written in the JSON (`nil`: the key is absent; `[]`: present and empty, which WebKit accepts as "no
+    /// restriction").
     public var resourceTypes: [String]?
     public var loadTypes: [String]?
     public var loadContexts: [String]?
@@ -28,10 +29,11 @@ public struct Trigger: Sendable, Hashable {
     public var requestMethod: String?
     public var condition: TriggerCondition?
 
-    public init(urlFilter: String, urlFilterIsCaseSensitive: Bool = false, resourceTypes: [String]? = nil,
-                loadTypes: [String]? = nil, loadContexts: [String]? = nil, requestMethod: String? = nil,
-                condition: TriggerCondition? = nil)
-    {
+    public init(
+        urlFilter: String, urlFilterIsCaseSensitive: Bool = false, resourceTypes: [String]? = nil,
+        loadTypes: [String]? = nil, loadContexts: [String]? = nil, requestMethod: String? = nil,
+        condition: TriggerCondition? = nil
+    ) {
         self.urlFilter = urlFilter
         self.urlFilterIsCaseSensitive = urlFilterIsCaseSensitive
         self.resourceTypes = resourceTypes
@@ -170,7 +172,8 @@ public enum ResourceTypeName {
     /// Trigger names accepted by WebKit's parser, in the order WebKit documents them.
     public static let names: [(String, UInt32)] = [
         ("document", topDocument | childDocument), ("top-document", topDocument), ("child-document", childDocument),
-        ("image", image), ("style-sheet", styleSheet), ("script", script), ("font", font), ("raw", fetch | webSocket | other | ping),
+        ("image", image), ("style-sheet", styleSheet), ("script", script), ("font", font),
+        ("raw", fetch | webSocket | other | ping),
         ("svg-document", svgDocument), ("media", media), ("popup", popup), ("ping", ping), ("fetch", fetch),
         ("websocket", webSocket), ("other", other | ping | cspReport), ("csp-report", cspReport),
     ]

@@ -137,13 +137,15 @@ extension GatedFeature {
         source: safari14Parser + "; read by WebKitGTK 2.50.6; Safari 15 unverified")
 
     public static let documentTypes = GatedFeature(
-        name: "top-document and child-document resource types", keys: [], resourceTypes: ["top-document", "child-document"],
+        name: "top-document and child-document resource types", keys: [],
+        resourceTypes: ["top-document", "child-document"],
         safari: EngineVersion(26), webKitGTK: EngineVersion(2, 50), place: "trigger", widensMatching: false,
         source: "read by WebKitGTK 2.50.6 and 2.52.6; WebKit's ResourceLoadInfo.cpp at 481f0d2c7f82 reads only "
             + "\"document\"; release placement inferred")
 
     /// docs/targets.md, "The WebKitGTK 2.42.2 source".
-    static let gtk242Source = "WebKitGTK 2.42.2 source: ContentExtensionParser.cpp reads if-frame-url, not unless-frame-url"
+    static let gtk242Source =
+        "WebKitGTK 2.42.2 source: ContentExtensionParser.cpp reads if-frame-url, not unless-frame-url"
 
     public static let frameURLConditions = GatedFeature(
         name: "if-frame-url conditions", keys: ["if-frame-url", "frame-url-filter-is-case-sensitive"],
@@ -166,26 +168,32 @@ extension GatedFeature {
         source: "WebKitGTK 2.52.6 source (ContentExtensionParser.cpp loadRuleIdentifier); ignored by 2.50.6; "
             + "no Safari source")
 
-    public static let all = [loadContext, extensionActions, documentTypes, frameURLConditions, unlessFrameURL, requestMethod,
-                             identifierRules]
+    public static let all = [
+        loadContext, extensionActions, documentTypes, frameURLConditions, unlessFrameURL, requestMethod,
+        identifierRules,
+    ]
 }
 
 extension EngineProfile {
-    static let safariLimitSource = "AdGuard SafariConverterLib SafariVersion.rulesLimit; WebKit's parser before "
+    static let safariLimitSource =
+        "AdGuard SafariConverterLib SafariVersion.rulesLimit; WebKit's parser before "
         + "Safari 15: 50,000"
-    static let gtkLimitSource = "ContentExtensionParser.cpp maximum of 150,000 rules (WebKitGTK 2.52.6 source; "
+    static let gtkLimitSource =
+        "ContentExtensionParser.cpp maximum of 150,000 rules (WebKitGTK 2.52.6 source; "
         + "measured in 2.50.6)"
 
     static func safari(_ major: Int, _ minor: Int = 0, _ os: String) -> EngineProfile {
         let v = EngineVersion(major, minor)
-        return EngineProfile(name: "safari-\(v)", family: .safari, version: v,
-                             maximumRuleCount: v < EngineVersion(15) ? safari14RuleLimit : webKitRuleLimit,
-                             source: "\(os) (SafariConverterLib SafariVersion.autodetect); " + safariLimitSource)
+        return EngineProfile(
+            name: "safari-\(v)", family: .safari, version: v,
+            maximumRuleCount: v < EngineVersion(15) ? safari14RuleLimit : webKitRuleLimit,
+            source: "\(os) (SafariConverterLib SafariVersion.autodetect); " + safariLimitSource)
     }
 
     static func webKitGTK(_ minor: Int, _ note: String) -> EngineProfile {
-        EngineProfile(name: "webkitgtk-2.\(minor)", family: .webKitGTK, version: EngineVersion(2, minor),
-                      maximumRuleCount: webKitRuleLimit, source: note + "; " + gtkLimitSource)
+        EngineProfile(
+            name: "webkitgtk-2.\(minor)", family: .webKitGTK, version: EngineVersion(2, minor),
+            maximumRuleCount: webKitRuleLimit, source: note + "; " + gtkLimitSource)
     }
 
     /// Every profile, oldest first within each family.
@@ -226,10 +234,13 @@ extension EngineProfile {
     public static var helpTable: String {
         all.map { p in
             var features: [String] = []
-            for f in GatedFeature.all where !p.has(f) { features.append(f.keys.first ?? f.actions.first ?? f.resourceTypes[0]) }
+            for f in GatedFeature.all where !p.has(f) {
+                features.append(f.keys.first ?? f.actions.first ?? f.resourceTypes[0])
+            }
             let limit = withThousandsSeparators(p.maximumRuleCount)
             let pad = String(repeating: " ", count: max(1, 16 - p.name.count))
-            return "  \(p.name)\(pad)\(limit) rules" + (features.isEmpty ? "" : "; lacks " + features.joined(separator: ", "))
+            return "  \(p.name)\(pad)\(limit) rules"
+                + (features.isEmpty ? "" : "; lacks " + features.joined(separator: ", "))
                 + (p == .default ? "  (default)" : "")
         }.joined(separator: "\n")
     }
@@ -247,10 +258,14 @@ public struct IgnoredKey: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         if let feature, !feature.widensMatching {
-            return "rule \(ruleIndex): \(place) key \"\(key)\" is ignored by \(target) (\(feature.name) are not read there)"
+            return
+                "rule \(ruleIndex): \(place) key \"\(key)\" is ignored by \(target) (\(feature.name) are not read "
+                + "there)"
         }
         if let feature {
-            return "rule \(ruleIndex): \(place) key \"\(key)\" is ignored by \(target) (\(feature.name) are not read there), "
+            return
+                "rule \(ruleIndex): \(place) key \"\(key)\" is ignored by \(target) (\(feature.name) are not read "
+                + "there), "
                 + "so the rule matches more widely than written"
         }
         return "rule \(ruleIndex): \(place) key \"\(key)\" is not a WebKit key; \(target) ignores it"
@@ -268,11 +283,15 @@ extension EngineProfile {
             for key in r.keys.sorted() where key != "trigger" && key != "action" {
                 let gated = GatedFeature.identifierRules.keys.contains(key)
                 if gated && readsIdentifierRules { continue }
-                out.append(IgnoredKey(ruleIndex: i, place: "rule", key: key, feature: gated ? .identifierRules : nil, target: name))
+                out.append(
+                    IgnoredKey(
+                        ruleIndex: i, place: "rule", key: key, feature: gated ? .identifierRules : nil, target: name))
             }
             guard case .object(let t)? = r["trigger"] else { continue }
             for key in t.keys.sorted() where !trigger.contains(key) {
-                out.append(IgnoredKey(ruleIndex: i, place: "trigger", key: key, feature: missingFeature(forKey: key), target: name))
+                out.append(
+                    IgnoredKey(
+                        ruleIndex: i, place: "trigger", key: key, feature: missingFeature(forKey: key), target: name))
             }
         }
         return out
@@ -296,7 +315,8 @@ public struct UnsupportedOnTargetError: Error, Sendable, CustomStringConvertible
         let first = keys[0]
         let since = [first.feature?.safari.map { "Safari \($0)" }, first.feature?.webKitGTK.map { "WebKitGTK \($0)" }]
             .compactMap { $0 }.joined(separator: " / ")
-        var s = "rule \(first.ruleIndex): \(first.place) key \"\(first.key)\" is not supported by \(target.name) "
+        var s =
+            "rule \(first.ruleIndex): \(first.place) key \"\(first.key)\" is not supported by \(target.name) "
             + "(\(first.feature?.name ?? "") are read from \(since.isEmpty ? "no profiled release" : since) on): "
             + "\(target.name) would ignore it and the rule would match more widely than written"
         if keys.count > 1 { s += " (\(keys.count - 1) more such key\(keys.count == 2 ? "" : "s"))" }

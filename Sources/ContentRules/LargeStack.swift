@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// Runs a closure on a thread with a 256 MB stack (reserved address space, touched only as deep as used).
@@ -20,13 +20,15 @@ enum LargeStack {
         pthread_attr_setstacksize(&attributes, 256 << 20)
         var thread = pthread_t()
         let context = Unmanaged.passRetained(job).toOpaque()
-        let created = pthread_create(&thread, &attributes, { raw in
-            Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
-            return nil
-        }, context)
+        let created = pthread_create(
+            &thread, &attributes,
+            { raw in
+                Unmanaged<Job>.fromOpaque(raw!).takeRetainedValue().body()
+                return nil
+            }, context)
         guard created == 0 else {
             Unmanaged<Job>.fromOpaque(context).release()
-            return body()  // no thread available: run here
+            return body() // no thread available: run here
         }
         pthread_join(thread, nil)
         return result!

@@ -143,10 +143,14 @@ private struct Reader {
 
     mutating func parseKeyAndColon() throws -> String {
         guard index < bytes.count else { throw error("expected a key string (the input ends here: truncated?)") }
-        guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key string, found \(describe(bytes[index]))") }
+        guard bytes[index] == UInt8(ascii: "\"") else {
+            throw error("expected a key string, found \(describe(bytes[index]))")
+        }
         let key = try parseString()
         skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw error("expected ':' after an object key")
+        }
         index += 1
         return key
     }
@@ -172,7 +176,9 @@ private struct Reader {
         let intStart = index
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         if index == intStart { throw error("invalid number", at: start) }
-        if index - intStart > 1, bytes[intStart] == UInt8(ascii: "0") { throw error("invalid number: leading zero", at: start) }
+        if index - intStart > 1, bytes[intStart] == UInt8(ascii: "0") {
+            throw error("invalid number: leading zero", at: start)
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fracStart = index
@@ -181,7 +187,9 @@ private struct Reader {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             let expStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             if index == expStart { throw error("invalid number: exponent digits expected", at: start) }
@@ -272,7 +280,9 @@ private struct Reader {
     /// As `parseEscapedString`, decoding to UTF-16 code units, which is what WTF's escapes produce.
     private mutating func parseStringThroughUTF16(open: Int, contentStart: Int) throws -> String {
         utf16Scratch.removeAll(keepingCapacity: true)
-        utf16Scratch.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self).utf16)
+        utf16Scratch.append(
+            contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
+                .utf16)
         var runStart = index
         while index < bytes.count {
             let b = bytes[index]
@@ -298,7 +308,9 @@ private struct Reader {
                 guard index + digits <= bytes.count else { throw error("truncated escape sequence", at: escapeStart) }
                 var unit: UInt16 = 0
                 for i in 0..<digits {
-                    guard let d = hexValue(bytes[index + i]) else { throw error("invalid escape sequence", at: escapeStart) }
+                    guard let d = hexValue(bytes[index + i]) else {
+                        throw error("invalid escape sequence", at: escapeStart)
+                    }
                     unit = unit << 4 | d
                 }
                 index += digits
@@ -313,7 +325,8 @@ private struct Reader {
 
     private mutating func flushRun(from start: Int) {
         guard start < index else { return }
-        utf16Scratch.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).utf16)
+        utf16Scratch.append(
+            contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).utf16)
     }
 
     // MARK: UTF-8 and errors

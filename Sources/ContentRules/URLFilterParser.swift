@@ -123,9 +123,11 @@ struct RawTerm {
         case .set:
             if inverted {
                 // Inverted sets range over 1...127 (never the end-of-string 0) plus non-ASCII bytes.
-                return .characterSet(URLFilterCharacterSet(low: ~bits0 & ~UInt64(1), high: ~bits1, nonASCII: true), quantifier)
+                return .characterSet(
+                    URLFilterCharacterSet(low: ~bits0 & ~UInt64(1), high: ~bits1, nonASCII: true), quantifier)
             }
-            return .characterSet(URLFilterCharacterSet(low: bits0, high: bits1, nonASCII: isUniversalTransition), quantifier)
+            return .characterSet(
+                URLFilterCharacterSet(low: bits0, high: bits1, nonASCII: isUniversalTransition), quantifier)
         case .group:
             return .group(terms.map { $0.publicTerm() }, quantifier)
         case .empty:
@@ -289,7 +291,8 @@ struct PatternDelegate {
             sunkTerms.insert(canonicalDotStar, at: 0)
         }
         if sunkTerms.count > 2 && sunkTerms[sunkTerms.count - 1].isEndOfLineAssertion
-            && sunkTerms[sunkTerms.count - 2].isKnownToMatchAnyString {
+            && sunkTerms[sunkTerms.count - 2].isKnownToMatchAnyString
+        {
             sunkTerms.removeLast(2)
         }
         if let last = sunkTerms.last, last.isEndOfLineAssertion { return }
@@ -304,7 +307,9 @@ struct PatternDelegate {
 struct YarrSyntax {
     enum TokenType { case notAtom, atom, lookbehind }
     enum ParenType { case subpattern, assertion, lookbehind }
-    enum ClassState { case empty, cachedCharacter, cachedCharacterHyphen, afterCharacterClass, afterCharacterClassHyphen }
+    enum ClassState {
+        case empty, cachedCharacter, cachedCharacterHyphen, afterCharacterClass, afterCharacterClassHyphen
+    }
 
     static let errorCodePoint = UInt32.max
 
@@ -417,7 +422,9 @@ struct YarrSyntax {
                 if min == UInt64.max {
                     error = true // QuantifierTooLarge
                 } else if min <= max {
-                    parseQuantifier(&d, last, UInt32(Swift.min(min, UInt64(UInt32.max))), UInt32(Swift.min(max, UInt64(UInt32.max))))
+                    parseQuantifier(
+                        &d, last, UInt32(Swift.min(min, UInt64(UInt32.max))), UInt32(Swift.min(max, UInt64(UInt32.max)))
+                    )
                 } else {
                     error = true // QuantifierOutOfOrder
                 }
@@ -479,7 +486,8 @@ struct YarrSyntax {
 
     /// Escape handling shared by atoms (inClass == nil) and classes (inClass != nil: the class delegate state).
     @discardableResult
-    mutating func parseEscape(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?) -> TokenType {
+    mutating func parseEscape(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?) -> TokenType
+    {
         index += 1 // '\'
         if atEnd { error = true; return .notAtom } // EscapeUnterminated
         func emit(_ c: UInt32, _ d: inout PatternDelegate) { Self.emitCharacter(c, cls, &d) }
@@ -495,7 +503,7 @@ struct YarrSyntax {
             index += 1
             if cls != nil { emit(c, &d) } else { d.assertionWordBoundary(); return .notAtom }
         case UInt32(UInt8(ascii: "d")), UInt32(UInt8(ascii: "s")), UInt32(UInt8(ascii: "w")),
-             UInt32(UInt8(ascii: "D")), UInt32(UInt8(ascii: "S")), UInt32(UInt8(ascii: "W")):
+            UInt32(UInt8(ascii: "D")), UInt32(UInt8(ascii: "S")), UInt32(UInt8(ascii: "W")):
             index += 1
             builtin(&d)
         case UInt32(UInt8(ascii: "0")):
@@ -553,7 +561,8 @@ struct YarrSyntax {
 
     /// At the `k` of `\k`: outside a class, `<name>` of a known group is a named back-reference; anything else
     /// is an identity escape of `k`.
-    mutating func parseNamedBackReference(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?) {
+    mutating func parseNamedBackReference(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?)
+    {
         index += 1
         let state = index
         if cls == nil && tryConsume(UInt8(ascii: "<")) {
@@ -790,7 +799,8 @@ struct YarrSyntax {
         guard let s = Unicode.Scalar(c) else { return false }
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation: return true
+            .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation:
+            return true
         default: return false
         }
     }

@@ -44,7 +44,13 @@ public struct URLFilterCharacterSet: Hashable, Sendable {
     }
 
     public mutating func insert(symbol: Int) {
-        if symbol < 64 { low |= 1 << UInt64(symbol) } else if symbol < 128 { high |= 1 << UInt64(symbol - 64) } else { nonASCII = true }
+        if symbol < 64 {
+            low |= 1 << UInt64(symbol)
+        } else if symbol < 128 {
+            high |= 1 << UInt64(symbol - 64)
+        } else {
+            nonASCII = true
+        }
     }
 
     public var isEmpty: Bool { low == 0 && high == 0 && !nonASCII }
@@ -80,8 +86,8 @@ public indirect enum URLFilterTerm: Hashable, Sendable {
 /// Status of a url-filter pattern, with WebKit's URLFilterParser::statusString messages.
 public enum URLFilterStatus: String, Sendable, CaseIterable {
     case ok, matchesEverything, nonASCII, unsupportedCharacterClass, backReference, forwardReference,
-         misplacedStartOfLine, wordBoundary, atomCharacter, group, disjunction, misplacedEndOfLine,
-         emptyPattern, yarrError, invalidQuantifier
+        misplacedStartOfLine, wordBoundary, atomCharacter, group, disjunction, misplacedEndOfLine,
+        emptyPattern, yarrError, invalidQuantifier
 
     public var message: String {
         switch self {
@@ -128,7 +134,8 @@ public struct URLFilter: Sendable, Hashable {
 
     public static func parse(_ pattern: String, caseSensitive: Bool) -> URLFilter {
         let (status, terms) = URLFilterParser.parse(pattern, caseSensitive: caseSensitive)
-        return URLFilter(pattern: pattern, caseSensitive: caseSensitive, status: status, terms: status == .ok ? terms : [])
+        return URLFilter(
+            pattern: pattern, caseSensitive: caseSensitive, status: status, terms: status == .ok ? terms : [])
     }
 
     public static func == (a: URLFilter, b: URLFilter) -> Bool {

@@ -25,7 +25,9 @@ public final class PublicSuffixList: @unchecked Sendable {
         guard let ctx = psl_latest(nil) else { return nil }
         context = ctx
         // Debian installs the list twice, as text (.dat) and compiled (.dafsa); psl_latest loads the newer.
-        textPath = [psl_builtin_filename(), psl_dist_filename()].compactMap { $0.map { String(cString: $0) } }.first { $0.hasSuffix(".dat") }
+        textPath = [psl_builtin_filename(), psl_dist_filename()].compactMap { $0.map { String(cString: $0) } }.first {
+            $0.hasSuffix(".dat")
+        }
     }
 
     public init?(file path: String) {

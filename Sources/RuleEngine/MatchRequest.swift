@@ -15,9 +15,10 @@ public struct MatchRequest: Sendable, Hashable {
     /// An HTTP method name; nil or an unknown method means WebKit's RequestMethod::None.
     public var requestMethod: String?
 
-    public init(url: String, topURL: String, frameURL: String? = nil, resourceType: String,
-                loadContext: String? = nil, requestMethod: String? = nil)
-    {
+    public init(
+        url: String, topURL: String, frameURL: String? = nil, resourceType: String,
+        loadContext: String? = nil, requestMethod: String? = nil
+    ) {
         self.url = url
         self.topURL = topURL
         self.frameURL = frameURL
@@ -61,7 +62,9 @@ extension MatchRequest {
     }
 
     public static func decode(_ value: JSONValue) throws -> MatchRequest {
-        guard case .object(let o) = value else { throw RequestError("a request must be a JSON object, not \(value.typeName)") }
+        guard case .object(let o) = value else {
+            throw RequestError("a request must be a JSON object, not \(value.typeName)")
+        }
         func string(_ key: String, required: Bool) throws -> String? {
             guard let v = o[key] else {
                 if required { throw RequestError("missing \"\(key)\"") }

@@ -36,7 +36,9 @@ enum RegistrableDomainMatch {
                     if t[i] == UInt8(ascii: ".") { labels += 1 }
                 }
                 // One host is all of the common end, and the other has it as whole labels.
-                if (i == th.lowerBound || t[i - 1] == UInt8(ascii: ".")) && (j == uh.lowerBound || u[j - 1] == UInt8(ascii: ".")) {
+                if (i == th.lowerBound || t[i - 1] == UInt8(ascii: "."))
+                    && (j == uh.lowerBound || u[j - 1] == UInt8(ascii: "."))
+                {
                     labels += 1
                 }
                 guard labels < 2 else { return false }

@@ -7,7 +7,7 @@
 
 import CSystem
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum RequestLineScanner {
@@ -23,9 +23,13 @@ enum RequestLineScanner {
 
     static func decode(_ line: UnsafeRawBufferPointer) -> MatchRequest? {
         guard let f = scan(line) else { return nil }
-        func string(_ r: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self) }
-        return MatchRequest(url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string), resourceType: string(f.resourceType),
-                            loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
+        func string(_ r: Range<Int>) -> String {
+            String(decoding: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self)
+        }
+        return MatchRequest(
+            url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string),
+            resourceType: string(f.resourceType),
+            loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
     }
 
     /// Where a plain string's bytes end in `bytes` (after its opening quote): the offset of the first '"', '\\'
@@ -43,7 +47,7 @@ enum RequestLineScanner {
         c.skipWhitespace()
         guard c.take(UInt8(ascii: "{")) else { return nil }
         c.skipWhitespace()
-        if c.at(UInt8(ascii: "}")) { return nil }  // {}: the general path reports the missing key
+        if c.at(UInt8(ascii: "}")) { return nil } // {}: the general path reports the missing key
         while true {
             // A non-ASCII key must still be valid UTF-8 (the general parser rejects the line otherwise).
             guard let key = c.plainString(), c.lastStringIsValid(key) else { return nil }
@@ -68,8 +72,9 @@ enum RequestLineScanner {
         }
         c.skipWhitespace()
         guard c.atEnd, let url = values.url, let top = values.topURL, let type = values.resourceType else { return nil }
-        return Fields(url: url, topURL: top, resourceType: type, frameURL: values.frameURL,
-                      loadContext: values.loadContext, requestMethod: values.requestMethod)
+        return Fields(
+            url: url, topURL: top, resourceType: type, frameURL: values.frameURL,
+            loadContext: values.loadContext, requestMethod: values.requestMethod)
     }
 
     /// The values of the six request keys met so far (nil: absent or null; the last of duplicate keys wins).
@@ -78,7 +83,8 @@ enum RequestLineScanner {
         var frameURL: Range<Int>? = nil, loadContext: Range<Int>? = nil, requestMethod: Range<Int>? = nil
 
         /// Keeps `value` when `key` (a range of the line at `base`) is a request key.
-        @inline(__always) mutating func assign(_ value: Range<Int>?, to key: Range<Int>, in base: UnsafePointer<UInt8>) {
+        @inline(__always) mutating func assign(_ value: Range<Int>?, to key: Range<Int>, in base: UnsafePointer<UInt8>)
+        {
             // Static strings: no array, and no lazy global to check on every key.
             func equals(_ name: StaticString) -> Bool { memcmp(base + key.lowerBound, name.utf8Start, key.count) == 0 }
             // The six keys have six lengths: one comparison per key.

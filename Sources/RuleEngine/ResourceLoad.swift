@@ -29,8 +29,9 @@ public struct ResourceLoad: Sendable {
         self = u.withUTF8 { u in
             t.withUTF8 { t in
                 func load(_ f: UnsafeBufferPointer<UInt8>?) -> ResourceLoad {
-                    ResourceLoad(url: url, rawURL: u, topURL: t, frameURL: f, names: names, requestMethod: request.requestMethod,
-                                 resolver: resolver ?? URLResolver())
+                    ResourceLoad(
+                        url: url, rawURL: u, topURL: t, frameURL: f, names: names, requestMethod: request.requestMethod,
+                        resolver: resolver ?? URLResolver())
                 }
                 if f == nil { return load(nil) }
                 return f!.withUTF8 { load($0) }
@@ -41,9 +42,11 @@ public struct ResourceLoad: Sendable {
     /// A request given as its fields' UTF-8 bytes, with its URL already parsed (`url`, from `rawURL`) and its
     /// names checked: the path of `match --requests`, which builds no String for the URLs.
     /// `top` is `resolver.top(utf8: topURL)` when the caller resolved it already.
-    init(url: CanonicalURL?, rawURL: UnsafeBufferPointer<UInt8>, topURL: UnsafeBufferPointer<UInt8>, top resolved: URLResolver.Top? = nil,
-         frameURL: UnsafeBufferPointer<UInt8>?, names: LoadNames, requestMethod: String?, resolver: URLResolver)
-    {
+    init(
+        url: CanonicalURL?, rawURL: UnsafeBufferPointer<UInt8>, topURL: UnsafeBufferPointer<UInt8>,
+        top resolved: URLResolver.Top? = nil,
+        frameURL: UnsafeBufferPointer<UInt8>?, names: LoadNames, requestMethod: String?, resolver: URLResolver
+    ) {
         let top = resolved ?? resolver.top(utf8: topURL)
         let frame = frameURL.map { resolver.frame(utf8: $0) } ?? top.url
 
@@ -73,7 +76,8 @@ public struct ResourceLoad: Sendable {
         self.mainDocumentURL = mainDocumentString
         self.frameURL = frameString
         self.isData = url?.isData ?? false
-        self.flags = type | (thirdParty ? LoadTypeName.thirdParty : LoadTypeName.firstParty)
+        self.flags =
+            type | (thirdParty ? LoadTypeName.thirdParty : LoadTypeName.firstParty)
             | (mainFrameContext ? LoadContextName.topFrame : LoadContextName.childFrame) | method
     }
 
@@ -97,7 +101,10 @@ struct LoadNames {
             case Self.topFrame: topFrameContext = true
             case Self.childFrame: topFrameContext = false
             default:
-                throw RequestError("unknown loadContext \"\(String(decoding: c, as: UTF8.self))\" (expected \"top-frame\" or \"child-frame\")")
+                throw RequestError(
+                    "unknown loadContext \"\(String(decoding: c, as: UTF8.self))\" (expected \"top-frame\" or "
+                        + "\"child-frame\")"
+                )
             }
         } else {
             topFrameContext = nil
@@ -128,7 +135,9 @@ extension ResourceLoad {
         default:
             // ASCII case-insensitive only (no Unicode case mapping).
             for (i, m) in RequestMethodName.all.enumerated() where m.utf8.count == name.utf8.count {
-                if zip(m.utf8, name.utf8).allSatisfy({ a, b in a == ((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b) }) { return RequestMethodName.flags(at: i) }
+                if zip(m.utf8, name.utf8).allSatisfy({ a, b in a == ((b >= 0x41 && b <= 0x5A) ? b | 0x20 : b) }) {
+                    return RequestMethodName.flags(at: i)
+                }
             }
             return 0
         }

@@ -37,13 +37,15 @@ public enum ResourceTypeMapping {
         ("eventsource", "other", "raw loads not issued by XHR/fetch"),
     ]
 
-    /// WebKit's single ResourceType bits by name (a trigger's "other" also covers ping and csp-report; a load's does not).
+    /// WebKit's single ResourceType bits by name (a trigger's "other" also covers ping and csp-report; a load's does
+    /// not).
     static let webKitTypes: [String: UInt32] = [
         "top-document": ResourceTypeName.topDocument, "child-document": ResourceTypeName.childDocument,
         "image": ResourceTypeName.image, "style-sheet": ResourceTypeName.styleSheet, "script": ResourceTypeName.script,
         "font": ResourceTypeName.font, "svg-document": ResourceTypeName.svgDocument, "media": ResourceTypeName.media,
         "popup": ResourceTypeName.popup, "ping": ResourceTypeName.ping, "fetch": ResourceTypeName.fetch,
-        "websocket": ResourceTypeName.webSocket, "csp-report": ResourceTypeName.cspReport, "other": ResourceTypeName.other,
+        "websocket": ResourceTypeName.webSocket, "csp-report": ResourceTypeName.cspReport,
+        "other": ResourceTypeName.other,
     ]
 
     /// The WebKit ResourceType bit for a request's type name; "document" needs the load context.
@@ -74,7 +76,9 @@ public enum ResourceTypeMapping {
     /// The table's names packed, with their bits (0: "document"), the most common first.
     private static let packedBits: [(PackedName, UInt32)] = {
         let first = ["script", "image", "xmlhttprequest", "fetch", "style-sheet", "stylesheet"]
-        let rows = table.sorted { (first.firstIndex(of: $0.name) ?? first.count) < (first.firstIndex(of: $1.name) ?? first.count) }
+        let rows = table.sorted {
+            (first.firstIndex(of: $0.name) ?? first.count) < (first.firstIndex(of: $1.name) ?? first.count)
+        }
         return rows.map { (PackedName($0.name)!, $0.webKit.contains("|") ? 0 : webKitTypes[$0.webKit]!) }
     }()
 

@@ -78,7 +78,8 @@ public final class LoadedRuleList {
 
         init(_ m: Matcher, universal: [UInt64]) {
             prefix = m.nothingPrefix()
-            ids = LoadedRuleList.conditionIDs(m, universal, resuming: prefix, rest: UnsafeBufferPointer(start: nil, count: 0))
+            ids = LoadedRuleList.conditionIDs(
+                m, universal, resuming: prefix, rest: UnsafeBufferPointer(start: nil, count: 0))
         }
     }
 
@@ -89,7 +90,10 @@ public final class LoadedRuleList {
         frame = compiled.frameURLMatcher
         topUniversal = top.universalFlagFree
         frameUniversal = frame.universalFlagFree
-        nothing = (url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal), DeadEndAnswer(frame, universal: frameUniversal))
+        nothing = (
+            url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal),
+            DeadEndAnswer(frame, universal: frameUniversal)
+        )
         let all = try compiled.actions.withUnsafeBytes { try ActionBlob.all($0) }
         var at = [Int32](repeating: -1, count: compiled.actions.count)
         var actions: [StoredAction] = []
@@ -123,7 +127,9 @@ public final class LoadedRuleList {
             universalRule[a] = max(universalRule[a], Int32(rule))
         }
         universalRuleOfAction = universalRule
-        flaggedUniversalOnlyIgnorePrevious = try url.universalWithFlags.allSatisfy { actions[try ruleAndAction($0).action].kind == .ignorePreviousRules }
+        flaggedUniversalOnlyIgnorePrevious = try url.universalWithFlags.allSatisfy {
+            actions[try ruleAndAction($0).action].kind == .ignorePreviousRules
+        }
     }
 
     private init(sharing other: LoadedRuleList) {
@@ -133,7 +139,10 @@ public final class LoadedRuleList {
         frame = other.frame
         topUniversal = other.topUniversal
         frameUniversal = other.frameUniversal
-        nothing = (url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal), DeadEndAnswer(frame, universal: frameUniversal))
+        nothing = (
+            url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal),
+            DeadEndAnswer(frame, universal: frameUniversal)
+        )
         actionAt = other.actionAt
         actions = other.actions
         kinds = other.kinds
@@ -198,15 +207,17 @@ public final class LoadedRuleList {
 
     func frameURLMatches(_ urlBytes: [UInt8], hostEnd: Int) -> [UInt64] {
         if let hit = frameCache.get(urlBytes) { return hit }
-        let ids = conditionMatches(frame, frameUniversal, nothing.frame, urlBytes, hostEnd: hostEnd, cache: &framePrefixes)
+        let ids = conditionMatches(
+            frame, frameUniversal, nothing.frame, urlBytes, hostEnd: hostEnd, cache: &framePrefixes)
         frameCache.put(urlBytes, ids)
         return ids
     }
 
     /// The sorted ids of a condition automaton for a URL whose host ends at `hostEnd` (0: no host).
-    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ nothing: DeadEndAnswer, _ urlBytes: [UInt8], hostEnd: Int,
-                                  cache: inout ByteKeyCache<MatcherPrefix>) -> [UInt64]
-    {
+    private func conditionMatches(
+        _ m: Matcher, _ universal: [UInt64], _ nothing: DeadEndAnswer, _ urlBytes: [UInt8], hostEnd: Int,
+        cache: inout ByteKeyCache<MatcherPrefix>
+    ) -> [UInt64] {
         urlBytes.withUnsafeBufferPointer { u in
             let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
             let head = UnsafeBufferPointer(rebasing: u[..<cut])
@@ -229,7 +240,9 @@ public final class LoadedRuleList {
     }
 
     /// A condition automaton's sorted ids for the URL `prefix` + `rest` (run with all resource flags).
-    static func conditionIDs(_ m: Matcher, _ universal: [UInt64], resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>) -> [UInt64] {
+    static func conditionIDs(
+        _ m: Matcher, _ universal: [UInt64], resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>
+    ) -> [UInt64] {
         var ids: [UInt64] = []
         m.match(resuming: prefix, rest: rest, requestFlags: allResourceFlags, into: &ids)
         ids.append(contentsOf: universal)
@@ -240,8 +253,10 @@ public final class LoadedRuleList {
     /// The url automata over a URL whose host ends at `hostEnd`, from the cached prefix.
     private func urlMatches(_ u: UnsafeBufferPointer<UInt8>, hostEnd: Int, flags: UInt32, into result: inout [UInt64]) {
         let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
-        url.match(resuming: urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut])), rest: UnsafeBufferPointer(rebasing: u[cut...]),
-                  requestFlags: flags, into: &result)
+        url.match(
+            resuming: urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut])),
+            rest: UnsafeBufferPointer(rebasing: u[cut...]),
+            requestFlags: flags, into: &result)
     }
 
     /// The url automata after `head`, cached with its `reportsNothing` as the entry's flag.
@@ -261,11 +276,13 @@ public final class LoadedRuleList {
 
     /// True when this list reports no action for any load of a URL whose serialization starts with `head` (up
     /// to `prefixEnd`: `scheme://host/`): no universal action or stylesheet, and the url automata all stop
-    /// within `head` having reached no action. Universal rules with flags are allowed when they are all ignore-previous-rules, unless
+    /// within `head` having reached no action. Universal rules with flags are allowed when they are all
+    /// ignore-previous-rules, unless
     /// `deciding`: one of them may then be the rule that decided (an allowlisted site), with no action reported.
     func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
         guard universal.isEmpty, stylesheet.isEmpty,
-              !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious) else { return false }
+            !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious)
+        else { return false }
         // A request to a host some rule names goes on to resume the cached prefix: start loading it now.
         return urlPrefixes.flagPrefetchingObject(head) ?? url.reportsNothing(urlPrefix(head))
     }
@@ -284,10 +301,14 @@ public final class LoadedRuleList {
             if condition != 0 {
                 let keep: Bool
                 switch condition {
-                case ConditionFlags.ifTopURL: keep = binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
-                case ConditionFlags.unlessTopURL: keep = !binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
-                case ConditionFlags.ifFrameURL: keep = binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
-                case ConditionFlags.unlessFrameURL: keep = !binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
+                case ConditionFlags.ifTopURL:
+                    keep = binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
+                case ConditionFlags.unlessTopURL:
+                    keep = !binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
+                case ConditionFlags.ifFrameURL:
+                    keep = binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
+                case ConditionFlags.unlessFrameURL:
+                    keep = !binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
                 default: keep = true
                 }
                 if !keep { continue }
@@ -335,7 +356,9 @@ public final class LoadedRuleList {
         var reportedBlock = false
         for a in reported where kinds[Int(a)] == .block { reportedBlock = true; break }
         var lastIgnorePrevious: UInt32? = nil
-        for loc in locations where loc < cut && kinds[Int(actionAt[Int(loc)])] == .ignorePreviousRules { lastIgnorePrevious = loc }
+        for loc in locations where loc < cut && kinds[Int(actionAt[Int(loc)])] == .ignorePreviousRules {
+            lastIgnorePrevious = loc
+        }
         func consider(_ rule: Int32) {
             let loc = compiled.rules[Int(rule)].actionLocation
             guard loc < cut else { return }
@@ -435,8 +458,10 @@ public final class RuleEngine {
     public func reportsNothing(for url: CanonicalURL?, deciding: Bool) -> Bool {
         guard !lists.isEmpty, let url, !url.isData else { return true }
         return url.bytes.withUnsafeBufferPointer {
-            reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: $0[..<prefixEnd(hostEnd: url.hostRange.upperBound, count: $0.count)]),
-                           deciding: deciding)
+            reportsNothing(
+                urlPrefix: UnsafeBufferPointer(
+                    rebasing: $0[..<prefixEnd(hostEnd: url.hostRange.upperBound, count: $0.count)]),
+                deciding: deciding)
         }
     }
 
@@ -479,7 +504,9 @@ public final class RuleEngine {
                 if deciding {
                     let d = list.decidingRules(reported: result.indices[...])
                     if d.block >= 0 { lastBlock = DecidingRule(list: li, rule: Int(d.block)) }
-                    if d.ignorePrevious >= 0 { lastIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious)) }
+                    if d.ignorePrevious >= 0 {
+                        lastIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious))
+                    }
                 }
             }
         }

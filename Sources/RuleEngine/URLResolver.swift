@@ -1,6 +1,6 @@
 import Domains
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Parses top and frame URLs once per run of equal values (requests of one page share them) and remembers
@@ -9,7 +9,8 @@ public final class URLResolver {
     public struct Top {
         public var url: CanonicalURL?
     }
-    // Per thread, as LoadedRuleList's caches are (each engine copy has its own resolver): unchecked for the same reason.
+    // Per thread, as LoadedRuleList's caches are (each engine copy has its own resolver): unchecked for the same
+    // reason.
     @exclusivity(unchecked) private var lastTopRaw: [UInt8]? = nil
     @exclusivity(unchecked) private var lastTop = Top(url: nil)
     @exclusivity(unchecked) private var lastFrameRaw: [UInt8]? = nil
@@ -54,7 +55,8 @@ public final class URLResolver {
     }
 
     private static func equal(_ a: [UInt8], _ b: UnsafeBufferPointer<UInt8>) -> Bool {
-        a.count == b.count && a.withUnsafeBufferPointer { a in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
+        a.count == b.count
+            && a.withUnsafeBufferPointer { a in a.isEmpty || memcmp(a.baseAddress!, b.baseAddress!, a.count) == 0 }
     }
 
     /// Keeps a copy of the last raw URL in storage that is reused.
@@ -66,7 +68,9 @@ public final class URLResolver {
 
     /// RegistrableDomain of the URL: eTLD+1, the host itself, or "nullOrigin" without a host.
     public func registrableDomain(of url: CanonicalURL?) -> ArraySlice<UInt8> {
-        guard let url, let start = registrableDomainStart(of: url) else { return RegistrableDomainMatch.nullOrigin[...] }
+        guard let url, let start = registrableDomainStart(of: url) else {
+            return RegistrableDomainMatch.nullOrigin[...]
+        }
         return url.bytes[start..<url.hostRange.upperBound]
     }
 
@@ -74,7 +78,9 @@ public final class URLResolver {
     /// Most tracker loads are ruled out by their hosts alone, without a public-suffix lookup (whose cache spans
     /// megabytes, and which costs thousands of instructions for each new site).
     public func isThirdParty(_ url: CanonicalURL?, on top: Top) -> Bool {
-        if let site = top.url, let url, RegistrableDomainMatch.outsideEveryRegistrableDomain(of: site, url) { return true }
+        if let site = top.url, let url, RegistrableDomainMatch.outsideEveryRegistrableDomain(of: site, url) {
+            return true
+        }
         return isThirdPartyByLookup(url, on: top)
     }
 
@@ -93,7 +99,8 @@ public final class URLResolver {
             if let offset = domains.get(host) { return h.lowerBound + Int(offset) }
             let domain = PublicSuffixLookup.webKitRegistrableDomain(url.host).utf8
             let offset = h.count - domain.count
-            precondition(offset >= 0 && host[offset...].elementsEqual(domain), "a registrable domain is a suffix of its host")
+            precondition(
+                offset >= 0 && host[offset...].elementsEqual(domain), "a registrable domain is a suffix of its host")
             domains.put(host, offset) // a cached host is shorter than ByteKeyCache.keyWidth
             return h.lowerBound + offset
         }

@@ -6,8 +6,10 @@ final class ResourceFlagsTests: XCTestCase {
     func testAllResourceFlagsIsEveryFieldOfTheFlagsWord() {
         // Bits 0-24: types 0-13, load type 14-15, load context 16-17, condition 18-20, method 21-24.
         XCTAssertEqual(allResourceFlags, 0x1FF_FFFF)
-        for mask in [ResourceTypeName.mask, LoadTypeName.mask, LoadContextName.mask, ConditionFlags.mask,
-                     RequestMethodName.mask] {
+        for mask in [
+            ResourceTypeName.mask, LoadTypeName.mask, LoadContextName.mask, ConditionFlags.mask,
+            RequestMethodName.mask,
+        ] {
             XCTAssertEqual(allResourceFlags & mask, mask)
         }
     }

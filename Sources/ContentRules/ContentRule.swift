@@ -20,7 +20,8 @@ public struct Trigger: Sendable, Hashable {
     /// Applies to if/unless-domain and if/unless-top-url conditions.
     public var topURLFilterIsCaseSensitive = false
     public var frameURLFilterIsCaseSensitive = false
-    /// Names as written in the JSON (`nil`: the key is absent; `[]`: present and empty, which WebKit accepts as "no restriction").
+    /// Names as written in the JSON (`nil`: the key is absent; `[]`: present and empty, which WebKit accepts as "no
+    /// restriction").
     public var resourceTypes: [String]?
     public var loadTypes: [String]?
     public var loadContexts: [String]?
@@ -28,10 +29,11 @@ public struct Trigger: Sendable, Hashable {
     public var requestMethod: String?
     public var condition: TriggerCondition?
 
-    public init(urlFilter: String, urlFilterIsCaseSensitive: Bool = false, resourceTypes: [String]? = nil,
-                loadTypes: [String]? = nil, loadContexts: [String]? = nil, requestMethod: String? = nil,
-                condition: TriggerCondition? = nil)
-    {
+    public init(
+        urlFilter: String, urlFilterIsCaseSensitive: Bool = false, resourceTypes: [String]? = nil,
+        loadTypes: [String]? = nil, loadContexts: [String]? = nil, requestMethod: String? = nil,
+        condition: TriggerCondition? = nil
+    ) {
         self.urlFilter = urlFilter
         self.urlFilterIsCaseSensitive = urlFilterIsCaseSensitive
         self.resourceTypes = resourceTypes
@@ -170,7 +172,8 @@ public enum ResourceTypeName {
     /// Trigger names accepted by WebKit's parser, in the order WebKit documents them.
     public static let names: [(String, UInt32)] = [
         ("document", topDocument | childDocument), ("top-document", topDocument), ("child-document", childDocument),
-        ("image", image), ("style-sheet", styleSheet), ("script", script), ("font", font), ("raw", fetch | webSocket | other | ping),
+        ("image", image), ("style-sheet", styleSheet), ("script", script), ("font", font),
+        ("raw", fetch | webSocket | other | ping),
         ("svg-document", svgDocument), ("media", media), ("popup", popup), ("ping", ping), ("fetch", fetch),
         ("websocket", webSocket), ("other", other | ping | cspReport), ("csp-report", cspReport),
     ]
@@ -216,12 +219,19 @@ public enum ConditionFlags {
 public enum RequestMethodName {
     public static let all = ["get", "head", "options", "trace", "put", "delete", "post", "patch", "connect"]
     public static let mask: UInt32 = 0x1E00000
+    /// WebKit's RequestMethod::Get and ::Post, the methods requests name most.
+    public static let get = flags(at: 0)
+    public static let post = flags(at: all.firstIndex(of: "post")!)
     public static func flags(of name: String) -> UInt32? {
         guard let i = all.firstIndex(of: name.lowercased()) else { return nil }
-        return UInt32(i + 1) << 21
+        return flags(at: i)
     }
+    /// The value of `all[index]` in the method field (0 is RequestMethod::None).
+    public static func flags(at index: Int) -> UInt32 { UInt32(index + 1) << 21 }
 }
 
-/// All resource, load-type and load-context bits plus every method bit: what WebKit uses to interpret
-/// the top-URL and frame-URL automata (so a method-restricted rule never passes a condition test).
-public let allResourceFlags: UInt32 = ResourceTypeName.mask | LoadTypeName.mask | LoadContextName.mask | RequestMethodName.mask
+/// WebKit's AllResourceFlags (ResourceLoadInfo.h): every resource-type, load-type, load-context and condition
+/// bit and the whole method field. The top-URL and frame-URL automata are run with it, and its method field
+/// equals no single method, so a method-restricted rule never passes a condition test.
+public let allResourceFlags: UInt32 =
+    ResourceTypeName.mask | LoadTypeName.mask | LoadContextName.mask | ConditionFlags.mask | RequestMethodName.mask

@@ -71,10 +71,14 @@ public enum ContentRuleListError: String, Error, CaseIterable, Sendable {
         case .jsonDomainNotLowerCaseASCII:
             return "Domains must be lower case ASCII. Use punycode to encode non-ASCII characters."
         case .jsonMultipleConditions:
-            return "A trigger cannot have more than one condition (if-domain, unless-domain, if-top-url, or unless-top-url)"
+            return
+                "A trigger cannot have more than one condition (if-domain, unless-domain, if-top-url, or "
+                + "unless-top-url)"
         case .jsonTooManyRules: return "Too many rules in JSON array."
         case .jsonInvalidRequestMethod:
-            return "The request-method string must be \"get\", \"head\", \"options\", \"trace\", \"put\", \"delete\", \"post\", \"patch\", or \"connect\"."
+            return
+                "The request-method string must be \"get\", \"head\", \"options\", \"trace\", \"put\", \"delete\", "
+                + "\"post\", \"patch\", or \"connect\"."
         case .jsonInvalidAction: return "Invalid action object."
         case .jsonInvalidActionType: return "Invalid action type."
         case .jsonInvalidCSSDisplayNoneActionType: return "Invalid css-display-none action type. Requires a selector."
@@ -86,7 +90,9 @@ public enum ContentRuleListError: String, Error, CaseIterable, Sendable {
         case .jsonRedirectToJavaScriptURL: return "A redirect url can't have a scheme of javascript"
         case .jsonRedirectURLInvalid: return "A redirect url must be valid"
         case .jsonRedirectInvalidType:
-            return "A redirect must have a member named \"extension-path\", \"regex-substitution\", \"transform\" or \"url\""
+            return
+                "A redirect must have a member named \"extension-path\", \"regex-substitution\", \"transform\" or "
+                + "\"url\""
         case .jsonRedirectInvalidPort:
             return "A redirect port must be either empty or a number between 0 and 65535, inclusive"
         case .jsonRedirectInvalidQuery: return "A redirect query must either be empty or begin with '?'"
@@ -105,7 +111,8 @@ public enum ContentRuleListError: String, Error, CaseIterable, Sendable {
         case .jsonModifyHeadersInvalidOperation:
             return "A modify-headers operation must have an operation that is either \"set\", \"append\", or \"remove\""
         case .jsonModifyHeadersMissingHeader: return "A modify-headers operation must have a header"
-        case .jsonModifyHeadersMissingValue: return "A modify-headers operation of \"set\" or \"append\" must have a value"
+        case .jsonModifyHeadersMissingValue:
+            return "A modify-headers operation of \"set\" or \"append\" must have a value"
         case .jsonModifyHeadersInvalidPriority: return "A priority must be a positive integer"
         case .errorWritingSerializedNFA: return "Internal I/O error"
         }

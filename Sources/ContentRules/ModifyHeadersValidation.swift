@@ -7,7 +7,7 @@ enum ModifyHeadersValidation {
     /// The first problem WebKit would report for this action object, or nil when WebKit accepts it.
     static func check(action: JSONObject) -> ActionCheckFailure? {
         for key in ["request-headers", "response-headers"] {
-            guard let value = action[key] else { continue }  // absent is fine; JSON null is present
+            guard let value = action[key] else { continue } // absent is fine; JSON null is present
             guard case .array(let operations) = value else {
                 return ActionCheckFailure(.jsonModifyHeadersNotArray, "\(key) is \(RuleListParser.describe(value))")
             }
@@ -18,12 +18,14 @@ enum ModifyHeadersValidation {
             }
         }
         guard let value = action["priority"], case .number(let number) = value else {
-            return ActionCheckFailure(.jsonModifyHeadersInvalidPriority,
-                                      action["priority"].map { "priority is \(RuleListParser.describe($0))" } ?? "the action has no priority")
+            return ActionCheckFailure(
+                .jsonModifyHeadersInvalidPriority,
+                action["priority"].map { "priority is \(RuleListParser.describe($0))" } ?? "the action has no priority")
         }
         let priority = webKitIntegerConversion(number)
         if priority < 0 {
-            return ActionCheckFailure(.jsonModifyHeadersInvalidPriority, "priority \(number) is \(priority) as WebKit reads it")
+            return ActionCheckFailure(
+                .jsonModifyHeadersInvalidPriority, "priority \(number) is \(priority) as WebKit reads it")
         }
         return nil
     }

@@ -7,18 +7,24 @@ enum RedirectValidation {
     /// The first problem WebKit would report for this action object (type "redirect"), or nil.
     static func check(action: JSONObject) -> ActionCheckFailure? {
         guard case .object(let redirect)? = action["redirect"] else {
-            return ActionCheckFailure(.jsonRedirectMissing,
-                                      action["redirect"].map { "redirect is \(RuleListParser.describe($0))" } ?? "the action has no redirect member")
+            return ActionCheckFailure(
+                .jsonRedirectMissing,
+                action["redirect"].map { "redirect is \(RuleListParser.describe($0))" }
+                    ?? "the action has no redirect member")
         }
         if case .string(let path)? = redirect["extension-path"] {
-            return path.hasPrefix("/") ? nil
-                : ActionCheckFailure(.jsonRedirectExtensionPathDoesNotStartWithSlash, "extension-path \(RuleListParser.abbreviated(path))")
+            return path.hasPrefix("/")
+                ? nil
+                : ActionCheckFailure(
+                    .jsonRedirectExtensionPathDoesNotStartWithSlash,
+                    "extension-path \(RuleListParser.abbreviated(path))")
         }
         if case .string? = redirect["regex-substitution"] { return nil }
         if case .object(let transform)? = redirect["transform"] { return checkTransform(transform) }
         if case .string(let url)? = redirect["url"] {
             guard let parsed = WebKitURLValidity.parse(url) else {
-                return ActionCheckFailure(.jsonRedirectURLInvalid, "url \(RuleListParser.abbreviated(url)) is not a valid URL")
+                return ActionCheckFailure(
+                    .jsonRedirectURLInvalid, "url \(RuleListParser.abbreviated(url)) is not a valid URL")
             }
             if parsed.scheme == "javascript" {
                 return ActionCheckFailure(.jsonRedirectToJavaScriptURL, "url \(RuleListParser.abbreviated(url))")
@@ -38,10 +44,12 @@ enum RedirectValidation {
         }
         if case .string(let rawScheme)? = t["scheme"] {
             guard let scheme = WebKitURLValidity.canonicalizeScheme(rawScheme) else {
-                return ActionCheckFailure(.jsonRedirectURLSchemeInvalid, "scheme \(RuleListParser.abbreviated(rawScheme))")
+                return ActionCheckFailure(
+                    .jsonRedirectURLSchemeInvalid, "scheme \(RuleListParser.abbreviated(rawScheme))")
             }
             if scheme == "javascript" {
-                return ActionCheckFailure(.jsonRedirectToJavaScriptURL, "scheme \(RuleListParser.abbreviated(rawScheme))")
+                return ActionCheckFailure(
+                    .jsonRedirectToJavaScriptURL, "scheme \(RuleListParser.abbreviated(rawScheme))")
             }
         }
         if case .object(let queryTransform)? = t["query-transform"] {
@@ -56,25 +64,35 @@ enum RedirectValidation {
     static func checkQueryTransform(_ q: JSONObject) -> ActionCheckFailure? {
         if let value = q["remove-parameters"] {
             guard case .array(let names) = value else {
-                return ActionCheckFailure(.jsonRemoveParametersNotStringArray, "remove-parameters is \(RuleListParser.describe(value))")
+                return ActionCheckFailure(
+                    .jsonRemoveParametersNotStringArray, "remove-parameters is \(RuleListParser.describe(value))")
             }
             for (i, name) in names.enumerated() {
                 guard case .string = name else {
-                    return ActionCheckFailure(.jsonRemoveParametersNotStringArray, "remove-parameters[\(i)] is \(RuleListParser.describe(name))")
+                    return ActionCheckFailure(
+                        .jsonRemoveParametersNotStringArray,
+                        "remove-parameters[\(i)] is \(RuleListParser.describe(name))")
                 }
             }
         }
         if let value = q["add-or-replace-parameters"] {
             guard case .array(let entries) = value else {
-                return ActionCheckFailure(.jsonAddOrReplaceParametersNotArray, "add-or-replace-parameters is \(RuleListParser.describe(value))")
+                return ActionCheckFailure(
+                    .jsonAddOrReplaceParametersNotArray,
+                    "add-or-replace-parameters is \(RuleListParser.describe(value))")
             }
             for (i, entry) in entries.enumerated() {
                 let at = "add-or-replace-parameters[\(i)]"
                 guard case .object(let kv) = entry else {
-                    return ActionCheckFailure(.jsonAddOrReplaceParametersKeyValueNotADictionary, "\(at) is \(RuleListParser.describe(entry))")
+                    return ActionCheckFailure(
+                        .jsonAddOrReplaceParametersKeyValueNotADictionary, "\(at) is \(RuleListParser.describe(entry))")
                 }
-                guard case .string? = kv["key"] else { return ActionCheckFailure(.jsonAddOrReplaceParametersKeyValueMissingKeyString, at) }
-                guard case .string? = kv["value"] else { return ActionCheckFailure(.jsonAddOrReplaceParametersKeyValueMissingValueString, at) }
+                guard case .string? = kv["key"] else {
+                    return ActionCheckFailure(.jsonAddOrReplaceParametersKeyValueMissingKeyString, at)
+                }
+                guard case .string? = kv["value"] else {
+                    return ActionCheckFailure(.jsonAddOrReplaceParametersKeyValueMissingValueString, at)
+                }
             }
         }
         return nil

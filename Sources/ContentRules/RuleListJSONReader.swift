@@ -79,12 +79,7 @@ private struct Reader {
                     objects.append(JSONObject())
                     continue outer
                 }
-            case UInt8(ascii: "\""): value = .string(try parseString())
-            case UInt8(ascii: "t"): try expectLiteral("true"); value = .bool(true)
-            case UInt8(ascii: "f"): try expectLiteral("false"); value = .bool(false)
-            case UInt8(ascii: "n"): try expectLiteral("null"); value = .null
-            case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): value = .number(try parseNumber())
-            default: throw error("expected a value, found \(describe(bytes[index]))")
+            default: value = try parseScalar()
             }
             // Attach the finished value to its container; close containers that end here.
             while true {
@@ -96,31 +91,15 @@ private struct Reader {
                 switch frame {
                 case .array:
                     arrays[arrays.count - 1].append(value)
-                    skipWhitespace()
-                    guard index < bytes.count else { throw error("expected ',' or ']' (the input ends here: truncated?)") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                        skipWhitespace()
-                        if index < bytes.count, bytes[index] == UInt8(ascii: "]") { throw error("trailing comma before ']'") }
-                        continue outer
-                    }
-                    guard bytes[index] == UInt8(ascii: "]") else { throw error("expected ',' or ']', found \(describe(bytes[index]))") }
-                    index += 1
+                    if try anotherMember(closedBy: UInt8(ascii: "]")) { continue outer }
                     frames.removeLast()
                     value = .array(arrays.removeLast())
                 case .object:
                     objects[objects.count - 1][keys.removeLast()] = value
-                    skipWhitespace()
-                    guard index < bytes.count else { throw error("expected ',' or '}' (the input ends here: truncated?)") }
-                    if bytes[index] == UInt8(ascii: ",") {
-                        index += 1
-                        skipWhitespace()
-                        if index < bytes.count, bytes[index] == UInt8(ascii: "}") { throw error("trailing comma before '}'") }
+                    if try anotherMember(closedBy: UInt8(ascii: "}")) {
                         keys.append(try parseKeyAndColon())
                         continue outer
                     }
-                    guard bytes[index] == UInt8(ascii: "}") else { throw error("expected ',' or '}', found \(describe(bytes[index]))") }
-                    index += 1
                     frames.removeLast()
                     value = .object(objects.removeLast())
                 }
@@ -128,14 +107,50 @@ private struct Reader {
         }
     }
 
+    /// A string, literal or number (not an array or object).
+    @inline(__always) mutating func parseScalar() throws -> JSONValue {
+        switch bytes[index] {
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try expectLiteral("true"); return .bool(true)
+        case UInt8(ascii: "f"): try expectLiteral("false"); return .bool(false)
+        case UInt8(ascii: "n"): try expectLiteral("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw error("expected a value, found \(describe(bytes[index]))")
+        }
+    }
+
+    /// After a member of an array or object (`close` is its closing bracket): true when a comma says another
+    /// member follows, false when the bracket closed the container (both consumed).
+    @inline(__always) mutating func anotherMember(closedBy close: UInt8) throws -> Bool {
+        // Only an error builds the message.
+        func expected() -> String { "expected ',' or '\(Character(Unicode.Scalar(close)))'" }
+        skipWhitespace()
+        guard index < bytes.count else { throw error(expected() + " (the input ends here: truncated?)") }
+        if bytes[index] == UInt8(ascii: ",") {
+            index += 1
+            skipWhitespace()
+            if index < bytes.count, bytes[index] == close {
+                throw error("trailing comma before '\(Character(Unicode.Scalar(close)))'")
+            }
+            return true
+        }
+        guard bytes[index] == close else { throw error(expected() + ", found \(describe(bytes[index]))") }
+        index += 1
+        return false
+    }
+
     // MARK: tokens
 
     mutating func parseKeyAndColon() throws -> String {
         guard index < bytes.count else { throw error("expected a key string (the input ends here: truncated?)") }
-        guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key string, found \(describe(bytes[index]))") }
+        guard bytes[index] == UInt8(ascii: "\"") else {
+            throw error("expected a key string, found \(describe(bytes[index]))")
+        }
         let key = try parseString()
         skipWhitespace()
-        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+        guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+            throw error("expected ':' after an object key")
+        }
         index += 1
         return key
     }
@@ -161,7 +176,9 @@ private struct Reader {
         let intStart = index
         while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         if index == intStart { throw error("invalid number", at: start) }
-        if index - intStart > 1, bytes[intStart] == UInt8(ascii: "0") { throw error("invalid number: leading zero", at: start) }
+        if index - intStart > 1, bytes[intStart] == UInt8(ascii: "0") {
+            throw error("invalid number: leading zero", at: start)
+        }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
             let fracStart = index
@@ -170,7 +187,9 @@ private struct Reader {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
             let expStart = index
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
             if index == expStart { throw error("invalid number: exponent digits expected", at: start) }
@@ -261,7 +280,9 @@ private struct Reader {
     /// As `parseEscapedString`, decoding to UTF-16 code units, which is what WTF's escapes produce.
     private mutating func parseStringThroughUTF16(open: Int, contentStart: Int) throws -> String {
         utf16Scratch.removeAll(keepingCapacity: true)
-        utf16Scratch.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self).utf16)
+        utf16Scratch.append(
+            contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[contentStart..<index]), as: UTF8.self)
+                .utf16)
         var runStart = index
         while index < bytes.count {
             let b = bytes[index]
@@ -287,7 +308,9 @@ private struct Reader {
                 guard index + digits <= bytes.count else { throw error("truncated escape sequence", at: escapeStart) }
                 var unit: UInt16 = 0
                 for i in 0..<digits {
-                    guard let d = hexValue(bytes[index + i]) else { throw error("invalid escape sequence", at: escapeStart) }
+                    guard let d = hexValue(bytes[index + i]) else {
+                        throw error("invalid escape sequence", at: escapeStart)
+                    }
                     unit = unit << 4 | d
                 }
                 index += digits
@@ -302,7 +325,8 @@ private struct Reader {
 
     private mutating func flushRun(from start: Int) {
         guard start < index else { return }
-        utf16Scratch.append(contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).utf16)
+        utf16Scratch.append(
+            contentsOf: String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self).utf16)
     }
 
     // MARK: UTF-8 and errors

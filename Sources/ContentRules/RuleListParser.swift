@@ -7,7 +7,8 @@ import StrictJSON
 
 /// What to accept, where WebKit versions or entry points differ.
 public struct RuleListParserOptions: Sendable, Hashable {
-    /// False reproduces the declarativeNetRequest path (CSSSelectorsAllowed::No): every css-display-none rule is skipped.
+    /// False reproduces the declarativeNetRequest path (CSSSelectorsAllowed::No): every css-display-none rule is
+    /// skipped.
     public var cssSelectorsAllowed: Bool
     /// True reproduces WebKit 2.52+, which reads `_identifier` / `_rulesetIdentifier` and appends a report-identifier
     /// rule after each rule that has one. The installed WebKitGTK 2.50.6 ignores those keys (false, the default).
@@ -59,7 +60,9 @@ public struct SkippedRule: Sendable, Hashable {
     public var description: String {
         switch reason {
         case .invalidSelector(let selector, let detail):
-            return "rule \(sourceIndex): css-display-none selector \(quoted(selector)) is rejected by WebKit's CSS parser (\(detail)); WebKit skips the rule"
+            return
+                "rule \(sourceIndex): css-display-none selector \(quoted(selector)) is rejected by WebKit's CSS "
+                + "parser (\(detail)); WebKit skips the rule"
         case .cssSelectorsNotAllowed:
             return "rule \(sourceIndex): css-display-none rules are skipped when CSS selectors are not allowed"
         }
@@ -81,10 +84,11 @@ public struct ParsedRuleList: Sendable, Hashable {
 
 public enum RuleListParser {
     /// WebKit's maximum number of elements in the top-level array (checked before any element is read).
-    public static let maximumRuleCount = 150_000
+    public static let maximumRuleCount = EngineProfile.webKitRuleLimit
 
     /// WebKit's parseRuleList: JSON and rule-by-rule validation, without the regex checks of the compile stage.
-    public static func parse(bytes: [UInt8], options: RuleListParserOptions = .installedWebKit) throws -> ParsedRuleList {
+    public static func parse(bytes: [UInt8], options: RuleListParserOptions = .installedWebKit) throws -> ParsedRuleList
+    {
         let root: JSONValue
         do {
             root = try RuleListJSONReader.parse(bytes)
@@ -96,20 +100,26 @@ public enum RuleListParser {
 
     /// The same checks on an already-decoded JSON value. Note that decoding with StrictJSON instead of
     /// `RuleListJSONReader` differs from WebKit for a few inputs (see RuleListJSONReader.swift).
-    public static func parse(_ root: JSONValue, options: RuleListParserOptions = .installedWebKit) throws -> ParsedRuleList {
+    public static func parse(_ root: JSONValue, options: RuleListParserOptions = .installedWebKit) throws
+        -> ParsedRuleList
+    {
         guard case .array(let elements) = root else {
-            throw RuleListValidationError(.jsonTopLevelStructureNotAnArray, detail: "the top-level value is \(describe(root))")
+            throw RuleListValidationError(
+                .jsonTopLevelStructureNotAnArray, detail: "the top-level value is \(describe(root))")
         }
         let limit = options.target.maximumRuleCount
         if elements.count > limit {
-            throw RuleListValidationError(.jsonTooManyRules, detail: "\(elements.count) rules, at most \(limit) allowed by \(options.target.name)")
+            throw RuleListValidationError(
+                .jsonTooManyRules, detail: "\(elements.count) rules, at most \(limit) allowed by \(options.target.name)"
+            )
         }
         var rules: [ParsedRule] = []
         rules.reserveCapacity(elements.count)
         var skipped: [SkippedRule] = []
         for (index, element) in elements.enumerated() {
             guard case .object(let ruleObject) = element else {
-                throw RuleListValidationError(.jsonInvalidRule, ruleIndex: index, detail: "the rule is \(describe(element)), not an object")
+                throw RuleListValidationError(
+                    .jsonInvalidRule, ruleIndex: index, detail: "the rule is \(describe(element)), not an object")
             }
             do {
                 switch try loadRule(ruleObject, options: options) {
@@ -118,8 +128,11 @@ public enum RuleListParser {
                 case .rule(let rule, let identifier):
                     rules.append(ParsedRule(kind: .content(rule), sourceIndex: index))
                     if let identifier {
-                        rules.append(ParsedRule(kind: .reportIdentifier(trigger: rule.trigger, identifier: identifier.0,
-                                                                         rulesetIdentifier: identifier.1), sourceIndex: index))
+                        rules.append(
+                            ParsedRule(
+                                kind: .reportIdentifier(
+                                    trigger: rule.trigger, identifier: identifier.0,
+                                    rulesetIdentifier: identifier.1), sourceIndex: index))
                     }
                 }
             } catch let failure as RuleFailure {
@@ -137,8 +150,10 @@ public enum RuleListParser {
     /// succeeded) every url-filter and every condition regex, rule by rule, url-filter first.
     /// `regexIsSupported(pattern, caseSensitive)` must say whether WebKit's URLFilterParser accepts the pattern
     /// (status Ok or MatchesEverything).
-    public static func validate(bytes: [UInt8], options: RuleListParserOptions = .installedWebKit,
-                                regexIsSupported: (String, Bool) -> Bool) throws -> ParsedRuleList {
+    public static func validate(
+        bytes: [UInt8], options: RuleListParserOptions = .installedWebKit,
+        regexIsSupported: (String, Bool) -> Bool
+    ) throws -> ParsedRuleList {
         let list = try parse(bytes: bytes, options: options)
         try checkRegexes(list, regexIsSupported: regexIsSupported)
         return list
@@ -149,13 +164,18 @@ public enum RuleListParser {
         for rule in list.rules {
             let trigger = rule.trigger
             if !regexIsSupported(trigger.urlFilter, trigger.urlFilterIsCaseSensitive) {
-                throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex,
-                                              detail: "url-filter \(abbreviated(trigger.urlFilter))")
+                throw RuleListValidationError(
+                    .jsonInvalidRegex, ruleIndex: rule.sourceIndex,
+                    detail: "url-filter \(abbreviated(trigger.urlFilter))")
             }
             guard let condition = trigger.condition else { continue }
-            let caseSensitive = condition.kind.isFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
-            for (value, regex) in zip(condition.values, condition.regexes) where !regexIsSupported(regex, caseSensitive) {
-                let what = condition.kind.isDomainList ? "\(condition.kind.rawValue) entry \(abbreviated(value)) (as the regex \(abbreviated(regex)))"
+            let caseSensitive =
+                condition.kind.isFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
+            for (value, regex) in zip(condition.values, condition.regexes) where !regexIsSupported(regex, caseSensitive)
+            {
+                let what =
+                    condition.kind.isDomainList
+                    ? "\(condition.kind.rawValue) entry \(abbreviated(value)) (as the regex \(abbreviated(regex)))"
                     : "\(condition.kind.rawValue) entry \(abbreviated(value))"
                 throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex, detail: what)
             }
@@ -198,19 +218,25 @@ public enum RuleListParser {
     /// Keys the target does not read are skipped exactly as that engine skips them (silently).
     static func loadTrigger(_ rule: JSONObject, target: EngineProfile = .default) throws -> Trigger {
         guard case .object(let t)? = rule["trigger"] else {
-            throw RuleFailure(.jsonInvalidTrigger, rule["trigger"].map { "trigger is \(describe($0))" } ?? "the rule has no trigger")
+            throw RuleFailure(
+                .jsonInvalidTrigger, rule["trigger"].map { "trigger is \(describe($0))" } ?? "the rule has no trigger")
         }
         guard case .string(let urlFilter)? = t["url-filter"], !urlFilter.isEmpty else {
-            throw RuleFailure(.jsonInvalidURLFilterInTrigger,
-                              t["url-filter"].map { "url-filter is \(describe($0))" } ?? "the trigger has no url-filter")
+            throw RuleFailure(
+                .jsonInvalidURLFilterInTrigger,
+                t["url-filter"].map { "url-filter is \(describe($0))" } ?? "the trigger has no url-filter")
         }
         var trigger = Trigger(urlFilter: urlFilter)
         // Only JSON booleans count; any other value is ignored.
         if case .bool(let b)? = t["url-filter-is-case-sensitive"] { trigger.urlFilterIsCaseSensitive = b }
         if case .bool(let b)? = t["top-url-filter-is-case-sensitive"] { trigger.topURLFilterIsCaseSensitive = b }
-        if target.readsFrameURLConditions, case .bool(let b)? = t["frame-url-filter-is-case-sensitive"] { trigger.frameURLFilterIsCaseSensitive = b }
+        if target.readsFrameURLConditions, case .bool(let b)? = t["frame-url-filter-is-case-sensitive"] {
+            trigger.frameURLFilterIsCaseSensitive = b
+        }
 
-        trigger.resourceTypes = try flagNames(t, "resource-type") { ResourceTypeName.flags(of: $0) != nil && target.accepts(resourceType: $0) }
+        trigger.resourceTypes = try flagNames(t, "resource-type") {
+            ResourceTypeName.flags(of: $0) != nil && target.accepts(resourceType: $0)
+        }
         trigger.loadTypes = try flagNames(t, "load-type") { LoadTypeName.flags(of: $0) != nil }
         if target.readsLoadContext {
             trigger.loadContexts = try flagNames(t, "load-context") { LoadContextName.flags(of: $0) != nil }
@@ -236,12 +262,15 @@ public enum RuleListParser {
             strings.reserveCapacity(items.count)
             for (i, item) in items.enumerated() {
                 guard case .string(let s) = item, !s.isEmpty else {
-                    throw RuleFailure(.jsonInvalidConditionList, "\(kind.rawValue)[\(i)] is \(describe(item)), not a non-empty string")
+                    throw RuleFailure(
+                        .jsonInvalidConditionList, "\(kind.rawValue)[\(i)] is \(describe(item)), not a non-empty string"
+                    )
                 }
                 strings.append(s)
             }
             if kind.isDomainList {
-                for (i, domain) in strings.enumerated() where !domain.utf16.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) {
+                for (i, domain) in strings.enumerated()
+                where !domain.utf16.allSatisfy({ $0 < 0x80 && !($0 >= 0x41 && $0 <= 0x5A) }) {
                     throw RuleFailure(.jsonDomainNotLowerCaseASCII, "\(kind.rawValue)[\(i)] is \(abbreviated(domain))")
                 }
             }
@@ -274,7 +303,8 @@ public enum RuleListParser {
 
     static func loadAction(_ rule: JSONObject, options: RuleListParserOptions) throws -> LoadedAction {
         guard case .object(let a)? = rule["action"] else {
-            throw RuleFailure(.jsonInvalidAction, rule["action"].map { "action is \(describe($0))" } ?? "the rule has no action")
+            throw RuleFailure(
+                .jsonInvalidAction, rule["action"].map { "action is \(describe($0))" } ?? "the rule has no action")
         }
         let type = a["type"]?.stringValue ?? ""
         if !options.target.accepts(actionType: type) {
@@ -288,8 +318,9 @@ public enum RuleListParser {
         case "css-display-none":
             if !options.cssSelectorsAllowed { return .skip(.cssSelectorsNotAllowed) }
             guard case .string(let selector)? = a["selector"] else {
-                throw RuleFailure(.jsonInvalidCSSDisplayNoneActionType,
-                                  a["selector"].map { "selector is \(describe($0))" } ?? "the action has no selector")
+                throw RuleFailure(
+                    .jsonInvalidCSSDisplayNoneActionType,
+                    a["selector"].map { "selector is \(describe($0))" } ?? "the action has no selector")
             }
             if let problem = CSSSelectorValidator.problem(in: selector) {
                 return .skip(.invalidSelector(selector: selector, detail: problem))
@@ -298,20 +329,24 @@ public enum RuleListParser {
         case "make-https": return .action(.makeHTTPS)
         case "notify":
             guard case .string(let notification)? = a["notification"] else {
-                throw RuleFailure(.jsonInvalidNotification,
-                                  a["notification"].map { "notification is \(describe($0))" } ?? "the action has no notification")
+                throw RuleFailure(
+                    .jsonInvalidNotification,
+                    a["notification"].map { "notification is \(describe($0))" } ?? "the action has no notification")
             }
             return .action(.notify(notification: notification))
         case "redirect":
             if let failure = RedirectValidation.check(action: a) { throw RuleFailure(failure.error, failure.detail) }
             return .action(.redirect(a["redirect"]?.objectValue ?? JSONObject()))
         case "modify-headers":
-            if let failure = ModifyHeadersValidation.check(action: a) { throw RuleFailure(failure.error, failure.detail) }
+            if let failure = ModifyHeadersValidation.check(action: a) {
+                throw RuleFailure(failure.error, failure.detail)
+            }
             var rest = JSONObject()
             for (k, v) in a where k != "type" { rest[k] = v }
             return .action(.modifyHeaders(rest))
         default:
-            throw RuleFailure(.jsonInvalidActionType, a["type"].map { "type is \(describe($0))" } ?? "the action has no type")
+            throw RuleFailure(
+                .jsonInvalidActionType, a["type"].map { "type is \(describe($0))" } ?? "the action has no type")
         }
     }
 
@@ -350,8 +385,10 @@ struct ActionCheckFailure: Sendable, Equatable {
 }
 
 extension RuleListParser {
-    /// `validate` with WebKit's url-filter regex subset (URLFilter.parse, spec §3) deciding the regex checks.
-    public static func validate(bytes: [UInt8], options: RuleListParserOptions = .installedWebKit) throws -> ParsedRuleList {
+    /// `validate` with WebKit's url-filter regex subset (URLFilter.parse) deciding the regex checks.
+    public static func validate(bytes: [UInt8], options: RuleListParserOptions = .installedWebKit) throws
+        -> ParsedRuleList
+    {
         try validate(bytes: bytes, options: options) { pattern, caseSensitive in
             URLFilter.parse(pattern, caseSensitive: caseSensitive).status.isSupported
         }

@@ -1,4 +1,5 @@
-// URLFilterParser: WebKit's url-filter regular-expression subset (specs/webkit-content-rules.md §3).
+// URLFilterParser: WebKit's url-filter regular-expression subset (WebKit's
+// Source/WebCore/contentextensions/URLFilterParser.cpp).
 //
 // Two layers, mirroring WebKit:
 //  * a syntax checker that follows JavaScriptCore's YARR parser in legacy (non-unicode, Annex B) mode with
@@ -122,9 +123,11 @@ struct RawTerm {
         case .set:
             if inverted {
                 // Inverted sets range over 1...127 (never the end-of-string 0) plus non-ASCII bytes.
-                return .characterSet(URLFilterCharacterSet(low: ~bits0 & ~UInt64(1), high: ~bits1, nonASCII: true), quantifier)
+                return .characterSet(
+                    URLFilterCharacterSet(low: ~bits0 & ~UInt64(1), high: ~bits1, nonASCII: true), quantifier)
             }
-            return .characterSet(URLFilterCharacterSet(low: bits0, high: bits1, nonASCII: isUniversalTransition), quantifier)
+            return .characterSet(
+                URLFilterCharacterSet(low: bits0, high: bits1, nonASCII: isUniversalTransition), quantifier)
         case .group:
             return .group(terms.map { $0.publicTerm() }, quantifier)
         case .empty:
@@ -288,7 +291,8 @@ struct PatternDelegate {
             sunkTerms.insert(canonicalDotStar, at: 0)
         }
         if sunkTerms.count > 2 && sunkTerms[sunkTerms.count - 1].isEndOfLineAssertion
-            && sunkTerms[sunkTerms.count - 2].isKnownToMatchAnyString {
+            && sunkTerms[sunkTerms.count - 2].isKnownToMatchAnyString
+        {
             sunkTerms.removeLast(2)
         }
         if let last = sunkTerms.last, last.isEndOfLineAssertion { return }
@@ -303,7 +307,9 @@ struct PatternDelegate {
 struct YarrSyntax {
     enum TokenType { case notAtom, atom, lookbehind }
     enum ParenType { case subpattern, assertion, lookbehind }
-    enum ClassState { case empty, cachedCharacter, cachedCharacterHyphen, afterCharacterClass, afterCharacterClassHyphen }
+    enum ClassState {
+        case empty, cachedCharacter, cachedCharacterHyphen, afterCharacterClass, afterCharacterClassHyphen
+    }
 
     static let errorCodePoint = UInt32.max
 
@@ -348,12 +354,8 @@ struct YarrSyntax {
         while !atEnd {
             switch data[index] {
             case UInt8(ascii: "|"):
-                index += 1
-                d.disjunction()
+                parseDisjunction(&d)
                 last = .notAtom
-                nestedNames[nestedNames.count - 1].formUnion(activeNames[activeNames.count - 1])
-                activeNames[activeNames.count - 1] = []
-                if activeNames.count > 1 { activeNames[activeNames.count - 1].formUnion(activeNames[activeNames.count - 2]) }
             case UInt8(ascii: "("):
                 parseParenthesesBegin(&d)
                 last = .notAtom
@@ -389,30 +391,7 @@ struct YarrSyntax {
                 parseQuantifier(&d, last, 0, 1)
                 last = .notAtom
             case UInt8(ascii: "{"):
-                let state = index
-                index += 1
-                var handled = false
-                if peekIsDigit {
-                    let min = consumeNumber64()
-                    var max = min
-                    if tryConsume(UInt8(ascii: ",")) { max = peekIsDigit ? consumeNumber64() : UInt64.max }
-                    if tryConsume(UInt8(ascii: "}")) {
-                        if min == UInt64.max {
-                            error = true // QuantifierTooLarge
-                        } else if min <= max {
-                            parseQuantifier(&d, last, UInt32(Swift.min(min, UInt64(UInt32.max))), UInt32(Swift.min(max, UInt64(UInt32.max))))
-                        } else {
-                            error = true // QuantifierOutOfOrder
-                        }
-                        last = .notAtom
-                        handled = true
-                    }
-                }
-                if !handled {
-                    index = state
-                    d.atomPatternCharacter(consume())
-                    last = .atom
-                }
+                last = parseBraceQuantifier(&d, last)
             default:
                 d.atomPatternCharacter(consume())
                 last = .atom
@@ -420,6 +399,41 @@ struct YarrSyntax {
             if error { return }
         }
         if !parenthesesStack.isEmpty { error = true } // MissingParentheses
+    }
+
+    /// `|`: a new alternative; the names captured in the one before it stay known to the enclosing group.
+    mutating func parseDisjunction(_ d: inout PatternDelegate) {
+        index += 1
+        d.disjunction()
+        nestedNames[nestedNames.count - 1].formUnion(activeNames[activeNames.count - 1])
+        activeNames[activeNames.count - 1] = []
+        if activeNames.count > 1 { activeNames[activeNames.count - 1].formUnion(activeNames[activeNames.count - 2]) }
+    }
+
+    /// At `{`: a `{min}`, `{min,}` or `{min,max}` quantifier, or else a literal `{`. The type of the last term.
+    mutating func parseBraceQuantifier(_ d: inout PatternDelegate, _ last: TokenType) -> TokenType {
+        let state = index
+        index += 1
+        if peekIsDigit {
+            let min = consumeNumber64()
+            var max = min
+            if tryConsume(UInt8(ascii: ",")) { max = peekIsDigit ? consumeNumber64() : UInt64.max }
+            if tryConsume(UInt8(ascii: "}")) {
+                if min == UInt64.max {
+                    error = true // QuantifierTooLarge
+                } else if min <= max {
+                    parseQuantifier(
+                        &d, last, UInt32(Swift.min(min, UInt64(UInt32.max))), UInt32(Swift.min(max, UInt64(UInt32.max)))
+                    )
+                } else {
+                    error = true // QuantifierOutOfOrder
+                }
+                return .notAtom
+            }
+        }
+        index = state
+        d.atomPatternCharacter(consume())
+        return .atom
     }
 
     mutating func consumeNumber64() -> UInt64 {
@@ -472,12 +486,11 @@ struct YarrSyntax {
 
     /// Escape handling shared by atoms (inClass == nil) and classes (inClass != nil: the class delegate state).
     @discardableResult
-    mutating func parseEscape(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?) -> TokenType {
+    mutating func parseEscape(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?) -> TokenType
+    {
         index += 1 // '\'
         if atEnd { error = true; return .notAtom } // EscapeUnterminated
-        func emit(_ c: UInt32, _ d: inout PatternDelegate) {
-            if let cls { cls.pointee.atomPatternCharacter(c, hyphenIsRange: false, &d) } else { d.atomPatternCharacter(c) }
-        }
+        func emit(_ c: UInt32, _ d: inout PatternDelegate) { Self.emitCharacter(c, cls, &d) }
         func builtin(_ d: inout PatternDelegate) {
             if let cls { cls.pointee.atomBuiltInCharacterClass(&d) } else { d.atomBuiltInCharacterClass(isDot: false) }
         }
@@ -490,7 +503,7 @@ struct YarrSyntax {
             index += 1
             if cls != nil { emit(c, &d) } else { d.assertionWordBoundary(); return .notAtom }
         case UInt32(UInt8(ascii: "d")), UInt32(UInt8(ascii: "s")), UInt32(UInt8(ascii: "w")),
-             UInt32(UInt8(ascii: "D")), UInt32(UInt8(ascii: "S")), UInt32(UInt8(ascii: "W")):
+            UInt32(UInt8(ascii: "D")), UInt32(UInt8(ascii: "S")), UInt32(UInt8(ascii: "W")):
             index += 1
             builtin(&d)
         case UInt32(UInt8(ascii: "0")):
@@ -504,36 +517,13 @@ struct YarrSyntax {
         case UInt32(UInt8(ascii: "t")): index += 1; emit(9, &d)
         case UInt32(UInt8(ascii: "v")): index += 1; emit(11, &d)
         case UInt32(UInt8(ascii: "c")):
-            let state = index
-            index += 1
-            if !atEnd {
-                let control = consume()
-                if YarrSyntax.isAlpha(control) { emit(control & 0x1f, &d); return .atom }
-                if cls != nil && (YarrSyntax.isDigit(control) || control == UInt32(UInt8(ascii: "_"))) {
-                    emit(control & 0x1f, &d)
-                    return .atom
-                }
-            }
-            index = state
-            emit(UInt32(UInt8(ascii: "\\")), &d)
+            parseControlEscape(&d, inClass: cls)
         case UInt32(UInt8(ascii: "x")):
             index += 1
             let x = tryConsumeHex(2)
             emit(x == YarrSyntax.errorCodePoint ? c : x, &d)
         case UInt32(UInt8(ascii: "k")):
-            index += 1
-            let state = index
-            if cls == nil && tryConsume(UInt8(ascii: "<")) {
-                let name = tryConsumeGroupName()
-                if error { return .atom }
-                if let name, captureGroupNames.contains(name) {
-                    d.atomNamedBackReference()
-                    return .atom
-                }
-            }
-            index = state
-            emit(c, &d)
-            kIdentityEscapeSeen = true
+            parseNamedBackReference(&d, inClass: cls)
         case UInt32(UInt8(ascii: "u")):
             index += 1 // tryConsume('u')
             var codePoint = YarrSyntax.errorCodePoint
@@ -544,6 +534,48 @@ struct YarrSyntax {
             emit(consume(), &d)
         }
         return .atom
+    }
+
+    /// A character of an escape, as an atom or as a member of the class being built.
+    static func emitCharacter(_ c: UInt32, _ cls: UnsafeMutablePointer<ClassBuilder>?, _ d: inout PatternDelegate) {
+        if let cls { cls.pointee.atomPatternCharacter(c, hyphenIsRange: false, &d) } else { d.atomPatternCharacter(c) }
+    }
+
+    /// At the `c` of `\c`: a control letter (in a class also a digit or `_`) gives its low five bits; anything
+    /// else leaves a literal backslash, with the `c` still to be read.
+    mutating func parseControlEscape(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?) {
+        let state = index
+        index += 1
+        if !atEnd {
+            let control = consume()
+            if YarrSyntax.isAlpha(control)
+                || (cls != nil && (YarrSyntax.isDigit(control) || control == UInt32(UInt8(ascii: "_"))))
+            {
+                Self.emitCharacter(control & 0x1f, cls, &d)
+                return
+            }
+        }
+        index = state
+        Self.emitCharacter(UInt32(UInt8(ascii: "\\")), cls, &d)
+    }
+
+    /// At the `k` of `\k`: outside a class, `<name>` of a known group is a named back-reference; anything else
+    /// is an identity escape of `k`.
+    mutating func parseNamedBackReference(_ d: inout PatternDelegate, inClass cls: UnsafeMutablePointer<ClassBuilder>?)
+    {
+        index += 1
+        let state = index
+        if cls == nil && tryConsume(UInt8(ascii: "<")) {
+            let name = tryConsumeGroupName()
+            if error { return }
+            if let name, captureGroupNames.contains(name) {
+                d.atomNamedBackReference()
+                return
+            }
+        }
+        index = state
+        Self.emitCharacter(UInt32(UInt8(ascii: "k")), cls, &d)
+        kIdentityEscapeSeen = true
     }
 
     // MARK: classes
@@ -767,7 +799,8 @@ struct YarrSyntax {
         guard let s = Unicode.Scalar(c) else { return false }
         switch s.properties.generalCategory {
         case .uppercaseLetter, .lowercaseLetter, .titlecaseLetter, .modifierLetter, .otherLetter,
-             .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation: return true
+            .nonspacingMark, .spacingMark, .decimalNumber, .connectorPunctuation:
+            return true
         default: return false
         }
     }

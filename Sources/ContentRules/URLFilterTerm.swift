@@ -1,5 +1,6 @@
 // URLFilterTerm: the simplified term model of WebKit's url-filter regular-expression subset
-// (specs/webkit-content-rules.md §3), the public URLFilter value and its reference matcher.
+// (WebKit's Source/WebCore/contentextensions/URLFilterParser.cpp and Term.h), the public URLFilter value and its
+// reference matcher.
 //
 // Alphabet. Matching runs over the bytes of the URL followed by one virtual end-of-string byte 0.
 // Terms are character sets over 129 symbols: 0...127 (ASCII; 0 is what `$` consumes at the end) and
@@ -34,8 +35,6 @@ public struct URLFilterCharacterSet: Hashable, Sendable {
 
     /// `.`: 1...127 plus the non-ASCII symbol.
     public static let universal = URLFilterCharacterSet(low: ~UInt64(1), high: ~UInt64(0), nonASCII: true)
-    /// `$`: only the end-of-string symbol 0.
-    public static let endOfString = URLFilterCharacterSet(low: 1, high: 0, nonASCII: false)
 
     @inline(__always)
     public func contains(symbol: Int) -> Bool {
@@ -45,7 +44,13 @@ public struct URLFilterCharacterSet: Hashable, Sendable {
     }
 
     public mutating func insert(symbol: Int) {
-        if symbol < 64 { low |= 1 << UInt64(symbol) } else if symbol < 128 { high |= 1 << UInt64(symbol - 64) } else { nonASCII = true }
+        if symbol < 64 {
+            low |= 1 << UInt64(symbol)
+        } else if symbol < 128 {
+            high |= 1 << UInt64(symbol - 64)
+        } else {
+            nonASCII = true
+        }
     }
 
     public var isEmpty: Bool { low == 0 && high == 0 && !nonASCII }
@@ -81,8 +86,8 @@ public indirect enum URLFilterTerm: Hashable, Sendable {
 /// Status of a url-filter pattern, with WebKit's URLFilterParser::statusString messages.
 public enum URLFilterStatus: String, Sendable, CaseIterable {
     case ok, matchesEverything, nonASCII, unsupportedCharacterClass, backReference, forwardReference,
-         misplacedStartOfLine, wordBoundary, atomCharacter, group, disjunction, misplacedEndOfLine,
-         emptyPattern, yarrError, invalidQuantifier
+        misplacedStartOfLine, wordBoundary, atomCharacter, group, disjunction, misplacedEndOfLine,
+        emptyPattern, yarrError, invalidQuantifier
 
     public var message: String {
         switch self {
@@ -129,7 +134,8 @@ public struct URLFilter: Sendable, Hashable {
 
     public static func parse(_ pattern: String, caseSensitive: Bool) -> URLFilter {
         let (status, terms) = URLFilterParser.parse(pattern, caseSensitive: caseSensitive)
-        return URLFilter(pattern: pattern, caseSensitive: caseSensitive, status: status, terms: status == .ok ? terms : [])
+        return URLFilter(
+            pattern: pattern, caseSensitive: caseSensitive, status: status, terms: status == .ok ? terms : [])
     }
 
     public static func == (a: URLFilter, b: URLFilter) -> Bool {

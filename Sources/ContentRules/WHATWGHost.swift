@@ -67,7 +67,8 @@ public enum WHATWGHost {
     static func domainToASCII(_ decoded: [UInt8]) -> [UInt8]? {
         if decoded.allSatisfy({ $0 < 0x80 }) && !hasPunycodeLabel(decoded) { return decoded.map(lowercased) }
         guard let domain = String(validating: decoded, as: UTF8.self), let converted = WebKitIDNA.toASCII(domain),
-              converted.allSatisfy({ $0 < 0x80 }) else { return nil }
+            converted.allSatisfy({ $0 < 0x80 })
+        else { return nil }
         return converted.map { UInt8(truncatingIfNeeded: $0) }
     }
 
@@ -75,8 +76,12 @@ public enum WHATWGHost {
     public static func hasPunycodeLabel(_ host: [UInt8]) -> Bool {
         var labelStart = 0
         for (k, b) in host.enumerated() where b == UInt8(ascii: ".") || k == host.count - 1 {
-            if k + 1 - labelStart >= 4, lowercased(host[labelStart]) == UInt8(ascii: "x"), lowercased(host[labelStart + 1]) == UInt8(ascii: "n"),
-               host[labelStart + 2] == UInt8(ascii: "-"), host[labelStart + 3] == UInt8(ascii: "-") { return true }
+            if k + 1 - labelStart >= 4, lowercased(host[labelStart]) == UInt8(ascii: "x"),
+                lowercased(host[labelStart + 1]) == UInt8(ascii: "n"),
+                host[labelStart + 2] == UInt8(ascii: "-"), host[labelStart + 3] == UInt8(ascii: "-")
+            {
+                return true
+            }
             labelStart = k + 1
         }
         return false
@@ -293,8 +298,10 @@ public enum WHATWGHost {
     public static func isForbiddenHostCodePoint(_ b: UInt8) -> Bool {
         switch b {
         case 0x00, 0x09, 0x0A, 0x0D, 0x20, UInt8(ascii: "#"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: "<"),
-             UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"),
-             UInt8(ascii: "^"), UInt8(ascii: "|"): return true
+            UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"), UInt8(ascii: "["), UInt8(ascii: "\\"),
+            UInt8(ascii: "]"),
+            UInt8(ascii: "^"), UInt8(ascii: "|"):
+            return true
         default: return false
         }
     }

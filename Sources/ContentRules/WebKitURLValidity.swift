@@ -25,7 +25,10 @@ enum WebKitURLValidity {
                 guard isAlpha(b) else { return nil }
                 sawFirst = true
             } else {
-                guard isAlpha(b) || isDigit(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-") || b == UInt8(ascii: ".") else { return nil }
+                guard
+                    isAlpha(b) || isDigit(b) || b == UInt8(ascii: "+") || b == UInt8(ascii: "-")
+                        || b == UInt8(ascii: ".")
+                else { return nil }
             }
             out.append(lower(b))
         }

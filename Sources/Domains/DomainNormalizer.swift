@@ -3,7 +3,7 @@
 
 import CIDN2
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public enum DomainError: Error, Equatable, CustomStringConvertible {

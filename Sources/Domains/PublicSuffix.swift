@@ -25,7 +25,9 @@ public final class PublicSuffixList: @unchecked Sendable {
         guard let ctx = psl_latest(nil) else { return nil }
         context = ctx
         // Debian installs the list twice, as text (.dat) and compiled (.dafsa); psl_latest loads the newer.
-        textPath = [psl_builtin_filename(), psl_dist_filename()].compactMap { $0.map { String(cString: $0) } }.first { $0.hasSuffix(".dat") }
+        textPath = [psl_builtin_filename(), psl_dist_filename()].compactMap { $0.map { String(cString: $0) } }.first {
+            $0.hasSuffix(".dat")
+        }
     }
 
     public init?(file path: String) {
@@ -35,11 +37,6 @@ public final class PublicSuffixList: @unchecked Sendable {
     }
 
     deinit { psl_free(context) }
-
-    /// True when `host` is itself a public suffix (e.g. "com", "co.uk").
-    public func isPublicSuffix(_ host: String) -> Bool {
-        psl_is_public_suffix(context, host) != 0
-    }
 
     /// eTLD+1 of a lowercase ASCII host, or nil when the host is a public suffix itself or empty.
     /// Unknown TLDs fall back to the last two labels (the list's implicit "*" rule).

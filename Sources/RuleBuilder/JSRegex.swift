@@ -31,13 +31,6 @@ struct ASCIISet: Hashable {
         return out
     }
 
-    /// Both cases of every letter (the pattern is matched case-insensitively).
-    var caseFolded: ASCIISet {
-        var s = self
-        for b in UInt8(ascii: "a")...UInt8(ascii: "z") where contains(b) || contains(b - 32) { s.insert(b); s.insert(b - 32) }
-        return s
-    }
-
     static let digits = ASCIISet(range: UInt8(ascii: "0")...UInt8(ascii: "9"))
     static let word: ASCIISet = {
         var s = ASCIISet(range: UInt8(ascii: "a")...UInt8(ascii: "z"))

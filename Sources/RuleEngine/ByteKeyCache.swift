@@ -24,8 +24,9 @@ struct ByteKeyCache<Value> {
 
     /// `slots` is rounded up to a power of two, at least one set; storage is allocated on the first `put`.
     init(slots: Int) {
-        precondition(MemoryLayout<Value>.size <= Self.slotBytes - Self.valueOffset && MemoryLayout<Value>.alignment <= 8,
-                     "a cached value is at most a word")
+        precondition(
+            MemoryLayout<Value>.size <= Self.slotBytes - Self.valueOffset && MemoryLayout<Value>.alignment <= 8,
+            "a cached value is at most a word")
         var n = Self.ways
         while n < slots { n <<= 1 }
         setCount = n / Self.ways
@@ -69,7 +70,9 @@ struct ByteKeyCache<Value> {
     /// slots are spread over megabytes, and a lookup's one cache miss is most of its cost.
     func prefetch(_ key: UnsafeBufferPointer<UInt8>) {
         guard let storage, key.count < Self.keyWidth else { return }
-        forEachCandidate(Self.hash(key), in: storage) { rb_prefetch(storage.line($0)); return false }
+        forEachCandidate(Self.hash(key), in: storage) {
+            rb_prefetch(storage.line($0)); return false
+        }
     }
 
     /// Stores `value` for `key`, in place of its old value or of the oldest entry of its set.
@@ -134,7 +137,11 @@ struct ByteKeyCache<Value> {
         let stored = UnsafeRawPointer(line + 1), given = UnsafeRawPointer(k)
         var i = 0
         while i + 8 <= key.count {
-            if stored.loadUnaligned(fromByteOffset: i, as: UInt64.self) != given.loadUnaligned(fromByteOffset: i, as: UInt64.self) { return false }
+            if stored.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+                != given.loadUnaligned(fromByteOffset: i, as: UInt64.self)
+            {
+                return false
+            }
             i += 8
         }
         while i < key.count {
@@ -152,7 +159,9 @@ struct ByteKeyCache<Value> {
     /// A slot's tag: the hash's top byte, never 0 (the tag of an empty slot). Bits the set index never uses.
     private static func tag(_ hash: UInt64) -> UInt8 { max(UInt8(truncatingIfNeeded: hash >> 56), 1) }
 
-    private static func tagByte(_ tags: UInt64, _ way: Int) -> UInt8 { UInt8(truncatingIfNeeded: tags >> (UInt64(way) * 8)) }
+    private static func tagByte(_ tags: UInt64, _ way: Int) -> UInt8 {
+        UInt8(truncatingIfNeeded: tags >> (UInt64(way) * 8))
+    }
 
     /// Bit 7 of each byte of the result is set where `tags` holds `tag` (exact: no carries between bytes).
     private static func waysHolding(_ tag: UInt8, _ tags: UInt64) -> UInt64 {
@@ -224,7 +233,9 @@ struct ByteKeyCache<Value> {
 
         private func forEachFilled(_ body: (Int) -> Void) {
             for set in 0..<sets {
-                for way in 0..<ByteKeyCache.ways where ByteKeyCache.tagByte(tags[set], way) != 0 { body(set * ByteKeyCache.ways + way) }
+                for way in 0..<ByteKeyCache.ways where ByteKeyCache.tagByte(tags[set], way) != 0 {
+                    body(set * ByteKeyCache.ways + way)
+                }
             }
         }
 

@@ -23,7 +23,8 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     /// The host as WebKit's `URL::host()` returns it (IPv6 with brackets); empty when there is none.
     public var host: String { String(decoding: bytes[hostRange], as: UTF8.self) }
     public var isData: Bool {
-        schemeEnd == 4 && bytes[0] == UInt8(ascii: "d") && bytes[1] == UInt8(ascii: "a") && bytes[2] == UInt8(ascii: "t") && bytes[3] == UInt8(ascii: "a")
+        schemeEnd == 4 && bytes[0] == UInt8(ascii: "d") && bytes[1] == UInt8(ascii: "a")
+            && bytes[2] == UInt8(ascii: "t") && bytes[3] == UInt8(ascii: "a")
     }
 
     /// Parses `input` as an absolute URL (there is no base URL); nil when WebKit would consider it invalid.
@@ -63,7 +64,7 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         let n = u.count, hostEnd = hostRange.upperBound
         var p = hostEnd
         // Path: no dot segments, nothing from the path percent-encode set, no backslash.
-        var state = 0  // 0 path, 1 query, 2 fragment
+        var state = 0 // 0 path, 1 query, 2 fragment
         var segmentStart = p
         while p < n {
             let b = u[p]
@@ -72,14 +73,20 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
                 p += 1
                 continue
             }
-            if b <= 0x20 || b >= 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") { return nil }
+            if b <= 0x20 || b >= 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") {
+                return nil
+            }
             switch state {
             case 0:
                 if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
-                    if p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") { return nil }
+                    if p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") {
+                        return nil
+                    }
                     segmentStart = p + 1
                     if b == UInt8(ascii: "?") { state = 1 } else if b == UInt8(ascii: "#") { state = 2 }
-                } else if b == UInt8(ascii: "\\") || b == UInt8(ascii: "^") || b == UInt8(ascii: "`") || b == UInt8(ascii: "{") || b == UInt8(ascii: "}") {
+                } else if b == UInt8(ascii: "\\") || b == UInt8(ascii: "^") || b == UInt8(ascii: "`")
+                    || b == UInt8(ascii: "{") || b == UInt8(ascii: "}")
+                {
                     return nil
                 }
             case 1:
@@ -90,7 +97,9 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
             }
             p += 1
         }
-        if state == 0, p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") { return nil }
+        if state == 0, p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") {
+            return nil
+        }
         var bytes: [UInt8]
         if rawHead(u, hostEnd: hostEnd) != nil {
             bytes = Array(u)
@@ -106,7 +115,9 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
 
     @inline(__always) static func isLowercaseLetterOrDigit(_ b: UInt8) -> Bool { (b &- 0x61) < 26 || (b &- 0x30) < 10 }
 
-    @inline(__always) static func isASCIIAlphanumeric(_ b: UInt8) -> Bool { isLowercaseLetterOrDigit(b) || (b &- 0x41) < 26 }
+    @inline(__always) static func isASCIIAlphanumeric(_ b: UInt8) -> Bool {
+        isLowercaseLetterOrDigit(b) || (b &- 0x41) < 26
+    }
 
     /// A URL with a plain host ending at `hostEnd`, as a request gives it: its bytes up to the '/' after the
     /// host, when that '/' is there. They begin its serialization (the key of the url-prefix caches); nil
@@ -125,8 +136,14 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         let n = u.count
         var p: Int
         let schemeEnd: Int
-        if n > 8, u[0] == 0x68, u[1] == 0x74, u[2] == 0x74, u[3] == 0x70 {  // "http"
-            if u[4] == UInt8(ascii: ":") { schemeEnd = 4 } else if u[4] == UInt8(ascii: "s"), u[5] == UInt8(ascii: ":") { schemeEnd = 5 } else { return nil }
+        if n > 8, u[0] == 0x68, u[1] == 0x74, u[2] == 0x74, u[3] == 0x70 { // "http"
+            if u[4] == UInt8(ascii: ":") {
+                schemeEnd = 4
+            } else if u[4] == UInt8(ascii: "s"), u[5] == UInt8(ascii: ":") {
+                schemeEnd = 5
+            } else {
+                return nil
+            }
         } else {
             return nil
         }
@@ -151,7 +168,11 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
                 break
             } else if b == UInt8(ascii: "-") {
                 // "xn--" anywhere in the host: it may be punycode, which the full path decodes and checks.
-                if previous == UInt8(ascii: "-"), p - 3 >= hostStart, u[p - 2] == UInt8(ascii: "n"), u[p - 3] == UInt8(ascii: "x") { return nil }
+                if previous == UInt8(ascii: "-"), p - 3 >= hostStart, u[p - 2] == UInt8(ascii: "n"),
+                    u[p - 3] == UInt8(ascii: "x")
+                {
+                    return nil
+                }
             } else {
                 return nil
             }
@@ -181,7 +202,8 @@ private enum EncodeSet {
         switch self {
         case .c0Control: return false
         case .fragment:
-            return b == 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") || b == UInt8(ascii: "`")
+            return b == 0x20 || b == UInt8(ascii: "\"") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">")
+                || b == UInt8(ascii: "`")
         case .query, .specialQuery:
             switch b {
             case 0x20, UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "<"), UInt8(ascii: ">"): return true
@@ -191,15 +213,17 @@ private enum EncodeSet {
         case .path:
             switch b {
             case 0x20, UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "<"), UInt8(ascii: ">"), UInt8(ascii: "?"),
-                 UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "}"): return true
+                UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "}"):
+                return true
             default: return false
             }
         case .userInfo:
             switch b {
             case 0x20, UInt8(ascii: "\""), UInt8(ascii: "#"), UInt8(ascii: "/"), UInt8(ascii: ":"), UInt8(ascii: ";"),
-                 UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"),
-                 UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "`"),
-                 UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"): return true
+                UInt8(ascii: "<"), UInt8(ascii: "="), UInt8(ascii: ">"), UInt8(ascii: "?"), UInt8(ascii: "@"),
+                UInt8(ascii: "["), UInt8(ascii: "\\"), UInt8(ascii: "]"), UInt8(ascii: "^"), UInt8(ascii: "`"),
+                UInt8(ascii: "{"), UInt8(ascii: "|"), UInt8(ascii: "}"):
+                return true
             default: return false
             }
         }
@@ -312,7 +336,11 @@ private struct URLCanonicalizer {
         var end = p
         while end < input.count {
             let b = input[end]
-            if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") || (special && b == UInt8(ascii: "\\")) { break }
+            if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
+                || (special && b == UInt8(ascii: "\\"))
+            {
+                break
+            }
             end += 1
         }
         guard let hostRange = parseAuthority(p..<end, special: special, scheme: scheme) else { return nil }
@@ -348,9 +376,11 @@ private struct URLCanonicalizer {
         var j = hostStart
         while j < range.upperBound {
             let b = input[j]
-            if b == UInt8(ascii: "[") { inBrackets = true }
-            else if b == UInt8(ascii: "]") { inBrackets = false }
-            else if b == UInt8(ascii: ":"), !inBrackets {
+            if b == UInt8(ascii: "[") {
+                inBrackets = true
+            } else if b == UInt8(ascii: "]") {
+                inBrackets = false
+            } else if b == UInt8(ascii: ":"), !inBrackets {
                 hostEnd = j
                 portStart = j + 1
                 break
@@ -398,11 +428,15 @@ private struct URLCanonicalizer {
             var end = p
             while end < input.count {
                 let b = input[end]
-                if b == UInt8(ascii: "/") || b == UInt8(ascii: "\\") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { break }
+                if b == UInt8(ascii: "/") || b == UInt8(ascii: "\\") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#")
+                {
+                    break
+                }
                 end += 1
             }
             let raw = Array(input[p..<end])
-            let isDrive = raw.count == 2 && isAlpha(raw[0]) && (raw[1] == UInt8(ascii: ":") || raw[1] == UInt8(ascii: "|"))
+            let isDrive =
+                raw.count == 2 && isAlpha(raw[0]) && (raw[1] == UInt8(ascii: ":") || raw[1] == UInt8(ascii: "|"))
             if !raw.isEmpty, !isDrive {
                 guard let host = WHATWGHost.parseSpecial(raw) else { return nil }
                 if host != Array("localhost".utf8) {
@@ -468,13 +502,19 @@ private struct URLCanonicalizer {
     }
 
     static func isSingleDot(_ s: [UInt8]) -> Bool {
-        s == [UInt8(ascii: ".")] || (s.count == 3 && s[0] == UInt8(ascii: "%") && s[1] == UInt8(ascii: "2") && s[2] | 0x20 == UInt8(ascii: "e"))
+        s == [UInt8(ascii: ".")]
+            || (s.count == 3 && s[0] == UInt8(ascii: "%") && s[1] == UInt8(ascii: "2")
+                && s[2] | 0x20 == UInt8(ascii: "e"))
     }
 
     static func isDoubleDot(_ s: [UInt8]) -> Bool {
         func dotAt(_ i: Int) -> Int? {
             if i < s.count, s[i] == UInt8(ascii: ".") { return i + 1 }
-            if i + 2 < s.count, s[i] == UInt8(ascii: "%"), s[i + 1] == UInt8(ascii: "2"), s[i + 2] | 0x20 == UInt8(ascii: "e") { return i + 3 }
+            if i + 2 < s.count, s[i] == UInt8(ascii: "%"), s[i + 1] == UInt8(ascii: "2"),
+                s[i + 2] | 0x20 == UInt8(ascii: "e")
+            {
+                return i + 3
+            }
             return nil
         }
         guard let a = dotAt(0), let b = dotAt(a) else { return false }

@@ -31,14 +31,20 @@ public enum Explain {
     ///   (or that match everything). Exact whenever the automaton is (the property tests and the WebKit
     ///   differential hold it to that), and far cheaper on large lists; `false` keeps Explain an independent
     ///   rule-by-rule check of the automata.
-    public static func explain(_ list: LoadedRuleList, _ load: ResourceLoad, prefilter: Bool = false) throws -> ListExplanation {
+    public static func explain(_ list: LoadedRuleList, _ load: ResourceLoad, prefilter: Bool = false) throws
+        -> ListExplanation
+    {
         let compiled = list.compiled
         let parsed = try list.parsedSource()
         guard parsed.rules.count == compiled.rules.count else {
-            throw RuleEngineError("\(compiled.identifier): the embedded source has \(parsed.rules.count) rules, the compiled list \(compiled.rules.count)")
+            throw RuleEngineError(
+                "\(compiled.identifier): the embedded source has \(parsed.rules.count) rules, the compiled list "
+                    + "\(compiled.rules.count)"
+            )
         }
-        var explanation = ListExplanation(identifier: compiled.identifier, matched: [], reportedLocations: [],
-                                          sawIgnorePreviousRules: false, stylesheet: compiled.stylesheet)
+        var explanation = ListExplanation(
+            identifier: compiled.identifier, matched: [], reportedLocations: [],
+            sawIgnorePreviousRules: false, stylesheet: compiled.stylesheet)
         guard let url = load.url, !load.isData else { return explanation }
         let flags = load.flags | ConditionFlags.mask
         // Parsed patterns are kept with the list: conditions repeat long domain lists across rules and loads.
@@ -50,11 +56,9 @@ public enum Explain {
             return f
         }
         let universal = Set(compiled.universalActions)
-        // The automata report rule indices: with the prefilter, only those rules are examined.
-        let examined: [Int] = prefilter
-            ? Array(Set((list.url.match(url.bytes, requestFlags: flags) + list.url.universalFlagFree).map { Int(UInt32(truncatingIfNeeded: $0)) })
-                .filter { $0 < parsed.rules.count }).sorted()
-            : Array(parsed.rules.indices)
+        let examined =
+            prefilter
+            ? reportedRules(list, url, flags: flags, ruleCount: parsed.rules.count) : Array(parsed.rules.indices)
         var locations: [UInt32] = []
         for i in examined {
             let rule = parsed.rules[i]
@@ -68,21 +72,44 @@ public enum Explain {
                 guard matcherFlagsTestPasses(ruleFlags: info.flags, requestFlags: flags) else { continue }
                 if let c = trigger.condition {
                     let target = c.kind.isFrameURL ? load.frameURL : load.mainDocumentURL
-                    let cs = c.kind.isFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
+                    let cs =
+                        c.kind.isFrameURL ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
                     // The condition automata run with AllResourceFlags, so method-restricted rules never match them.
-                    let conditionMatches = matcherFlagsTestPasses(ruleFlags: info.flags, requestFlags: webKitAllResourceFlags)
+                    let conditionMatches =
+                        matcherFlagsTestPasses(ruleFlags: info.flags, requestFlags: allResourceFlags)
                         && c.regexes.contains { filter($0, cs).matches(target) }
                     guard conditionMatches == c.kind.isInclusive else { continue }
                 }
                 locations.append(info.actionLocation)
             } else if !universal.contains(info.actionLocation) {
                 // In the stylesheet: matches, but is not reported per load.
-                explanation.matched.append(RuleMatch(ruleIndex: i, sourceIndex: rule.sourceIndex, rule: rule, actionLocation: info.actionLocation))
+                explanation.matched.append(
+                    RuleMatch(
+                        ruleIndex: i, sourceIndex: rule.sourceIndex, rule: rule, actionLocation: info.actionLocation))
                 continue
             }
-            explanation.matched.append(RuleMatch(ruleIndex: i, sourceIndex: rule.sourceIndex, rule: rule, actionLocation: info.actionLocation))
+            explanation.matched.append(
+                RuleMatch(ruleIndex: i, sourceIndex: rule.sourceIndex, rule: rule, actionLocation: info.actionLocation))
         }
-        // A set of ids (each location once per flags word), plus the universal list (duplicates kept).
+        reportLocations(of: &explanation, in: list, filter: filter)
+        return explanation
+    }
+
+    /// The rules the list's url automaton reports for `url` (they report rule indices), in order: with the
+    /// prefilter, only those are examined.
+    static func reportedRules(_ list: LoadedRuleList, _ url: CanonicalURL, flags: UInt32, ruleCount: Int) -> [Int] {
+        let ids = list.url.match(url.bytes, requestFlags: flags) + list.url.universalFlagFree
+        return Set(ids.map { Int(UInt32(truncatingIfNeeded: $0)) }).filter { $0 < ruleCount }.sorted()
+    }
+
+    /// What WebKit reports of the matched rules: a set of ids (each location once per flags word) plus the
+    /// universal list (duplicates kept), in location order, cut at an ignore-following-rules and after the last
+    /// ignore-previous-rules.
+    static func reportLocations(
+        of explanation: inout ListExplanation, in list: LoadedRuleList,
+        filter: (String, Bool) -> URLFilter
+    ) {
+        let compiled = list.compiled
         var seen = Set<UInt64>()
         var all: [UInt32] = []
         for m in explanation.matched {
@@ -103,7 +130,6 @@ public enum Explain {
             explanation.sawIgnorePreviousRules = true
         }
         explanation.reportedLocations = reported
-        return explanation
     }
 
     /// The deciding rule by the definition of MatchResult.decidedBy, worked out from explanations (one per
@@ -115,11 +141,16 @@ public enum Explain {
             let reported = Set(e.reportedLocations)
             // An ignore-following-rules cuts off everything after it (its location and later).
             let counted = e.matched
-            let cut = counted.filter { kind($0.actionLocation) == .ignoreFollowingRules }.map(\.actionLocation).min() ?? UInt32.max
-            if let b = counted.last(where: { kind($0.actionLocation) == .block && reported.contains($0.actionLocation) }) {
+            let cut =
+                counted.filter { kind($0.actionLocation) == .ignoreFollowingRules }.map(\.actionLocation).min()
+                ?? UInt32.max
+            if let b = counted.last(where: { kind($0.actionLocation) == .block && reported.contains($0.actionLocation) }
+            ) {
                 lastBlock = DecidingRule(list: li, rule: b.ruleIndex)
             }
-            if let p = counted.last(where: { kind($0.actionLocation) == .ignorePreviousRules && $0.actionLocation < cut }) {
+            if let p = counted.last(where: {
+                kind($0.actionLocation) == .ignorePreviousRules && $0.actionLocation < cut
+            }) {
                 lastIgnorePrevious = DecidingRule(list: li, rule: p.ruleIndex)
             }
         }
@@ -142,25 +173,12 @@ public enum Explain {
         for (li, list) in engine.lists.enumerated() {
             let reported = result.entries.filter { $0.list == Int32(li) }.map { list.actions[Int($0.action)] }
             guard list.compiled.hasSource else {
-                s += "\nlist \(li + 1): \(list.identifier) (compiled without its source: rules are named by index only;\n"
-                s += "  compile with --embed-source, or give the JSON list, to see their triggers)\n"
-                if reported.isEmpty { s += "  no actions\n" }
-                var seen = Set<Int32>()
-                for entry in result.entries where entry.list == Int32(li) && seen.insert(entry.action).inserted {
-                    let action = list.actions[Int(entry.action)]
-                    let location = list.compiled.rules.first { list.actionAt[Int($0.actionLocation)] == entry.action }?.actionLocation
-                    let sharing = list.compiled.rules.filter { $0.actionLocation == location }.map { String($0.sourceIndex) }
-                    s += "  \(JSONWriter.string(action.jsonValue))\n" + (sharing.count == 1 ? "      the action of rule \(sharing[0])\n"
-                        : "      one action stored once for \(sharing.count) rules (\(sharing.first!) to \(sharing.last!)); without the\n"
-                            + "      source the .rbc cannot tell which of them matched\n")
-                }
-                if !list.stylesheet.isEmpty { s += result.stylesheetLists.contains(li) ? "  global stylesheet: \(list.stylesheet)\n" : "  global stylesheet withheld (an ignore-previous-rules matched)\n" }
+                s += reportWithoutSource(list, index: li, result: result, reported: reported)
                 continue
             }
             let e = try explain(list, load)
             s += "\nlist \(li + 1): \(e.identifier)\n"
             if reported.isEmpty { s += "  no actions\n" }
-            let reportedSet = Set(e.reportedLocations)
             for loc in e.reportedLocations {
                 let action = list.actions[Int(list.actionAt[Int(loc)])]
                 s += "  \(JSONWriter.string(action.jsonValue))\n"
@@ -168,29 +186,19 @@ public enum Explain {
                     s += "      from rule \(m.sourceIndex): \(ruleText(m.rule))\n"
                 }
             }
-            let cancelled = e.matched.filter { !reportedSet.contains($0.actionLocation) }
-            let inStylesheet = Set(list.compiled.universalActions)
-            var notReported: [String] = []
-            for m in cancelled {
-                let kind = list.kinds[Int(list.actionAt[Int(m.actionLocation)])]
-                let info = list.compiled.rules[m.ruleIndex]
-                let isStylesheetRule = kind == .cssDisplayNone && info.flags == 0 && !inStylesheet.contains(m.actionLocation)
-                    && URLFilter.parse(m.rule.trigger.urlFilter, caseSensitive: m.rule.trigger.urlFilterIsCaseSensitive).status == .matchesEverything
-                let why: String
-                if isStylesheetRule { why = "in the list's global stylesheet" }
-                else if kind == .ignorePreviousRules { why = "ignore-previous-rules: cancels the actions before it" }
-                else if kind == .ignoreFollowingRules { why = "ignore-following-rules: cuts off the actions after it" }
-                else { why = "cancelled by ignore-previous-rules or cut off by ignore-following-rules" }
-                notReported.append("    rule \(m.sourceIndex) (\(why)): \(ruleText(m.rule))\n")
-            }
+            let notReported = notReportedLines(e, list)
             if !notReported.isEmpty {
                 s += "  matched but not reported:\n" + notReported.joined()
             }
             if !list.stylesheet.isEmpty {
-                s += e.sawIgnorePreviousRules ? "  global stylesheet withheld (an ignore-previous-rules matched)\n"
+                s +=
+                    e.sawIgnorePreviousRules
+                    ? "  global stylesheet withheld (an ignore-previous-rules matched)\n"
                     : "  global stylesheet: \(list.stylesheet)\n"
             }
-            if reported.map(\.jsonValue) != e.reportedLocations.map({ list.actions[Int(list.actionAt[Int($0)])].jsonValue }) {
+            if reported.map(\.jsonValue)
+                != e.reportedLocations.map({ list.actions[Int(list.actionAt[Int($0)])].jsonValue })
+            {
                 s += "  WARNING: the automaton's answer differs from the rule-by-rule answer (please report this)\n"
             }
         }
@@ -200,19 +208,84 @@ public enum Explain {
         return s
     }
 
+    /// A list compiled without its source: its actions, each with the rules that share it (by index only).
+    static func reportWithoutSource(
+        _ list: LoadedRuleList, index li: Int, result: MatchResult,
+        reported: [StoredAction]
+    ) -> String {
+        var s = ""
+        s += "\nlist \(li + 1): \(list.identifier) (compiled without its source: rules are named by index only;\n"
+        s += "  compile with --embed-source, or give the JSON list, to see their triggers)\n"
+        if reported.isEmpty { s += "  no actions\n" }
+        var seen = Set<Int32>()
+        for entry in result.entries where entry.list == Int32(li) && seen.insert(entry.action).inserted {
+            let action = list.actions[Int(entry.action)]
+            let location = list.compiled.rules.first { list.actionAt[Int($0.actionLocation)] == entry.action }?
+                .actionLocation
+            let sharing = list.compiled.rules.filter { $0.actionLocation == location }.map { String($0.sourceIndex) }
+            s +=
+                "  \(JSONWriter.string(action.jsonValue))\n"
+                + (sharing.count == 1
+                    ? "      the action of rule \(sharing[0])\n"
+                    : "      one action stored once for \(sharing.count) rules (\(sharing.first!) to "
+                        + "\(sharing.last!)); without the\n"
+                        + "      source the .rbc cannot tell which of them matched\n")
+        }
+        if !list.stylesheet.isEmpty {
+            s +=
+                result.stylesheetLists.contains(li)
+                ? "  global stylesheet: \(list.stylesheet)\n"
+                : "  global stylesheet withheld (an ignore-previous-rules matched)\n"
+        }
+        return s
+    }
+
+    /// The matched rules whose actions were not reported, each with why.
+    static func notReportedLines(_ e: ListExplanation, _ list: LoadedRuleList) -> [String] {
+        let reportedSet = Set(e.reportedLocations)
+        let cancelled = e.matched.filter { !reportedSet.contains($0.actionLocation) }
+        let inStylesheet = Set(list.compiled.universalActions)
+        var lines: [String] = []
+        for m in cancelled {
+            let kind = list.kinds[Int(list.actionAt[Int(m.actionLocation)])]
+            let info = list.compiled.rules[m.ruleIndex]
+            let isStylesheetRule =
+                kind == .cssDisplayNone && info.flags == 0 && !inStylesheet.contains(m.actionLocation)
+                && URLFilter.parse(m.rule.trigger.urlFilter, caseSensitive: m.rule.trigger.urlFilterIsCaseSensitive)
+                    .status == .matchesEverything
+            let why: String
+            if isStylesheetRule {
+                why = "in the list's global stylesheet"
+            } else if kind == .ignorePreviousRules {
+                why = "ignore-previous-rules: cancels the actions before it"
+            } else if kind == .ignoreFollowingRules {
+                why = "ignore-following-rules: cuts off the actions after it"
+            } else {
+                why = "cancelled by ignore-previous-rules or cut off by ignore-following-rules"
+            }
+            lines.append("    rule \(m.sourceIndex) (\(why)): \(ruleText(m.rule))\n")
+        }
+        return lines
+    }
+
     static func ruleText(_ rule: ParsedRule) -> String { JSONWriter.string(ruleValue(rule)) }
 
     static func ruleValue(_ rule: ParsedRule) -> JSONValue {
         switch rule.kind {
         case .content(let r): return r.jsonValue
         case .reportIdentifier(let t, let id, let rs):
-            return .object(JSONObject([("trigger", t.jsonValue), ("_identifier", .number(id)), ("_rulesetIdentifier", .string(rs))]))
+            return .object(
+                JSONObject([
+                    ("trigger", t.jsonValue), ("_identifier", .number(id)), ("_rulesetIdentifier", .string(rs)),
+                ]))
         }
     }
 
     static func describeFlags(_ flags: UInt32) -> String {
         var parts: [String] = []
-        if let name = ResourceTypeMapping.webKitTypes.first(where: { $0.value == flags & ResourceTypeName.mask })?.key { parts.append(name) }
+        if let name = ResourceTypeMapping.webKitTypes.first(where: { $0.value == flags & ResourceTypeName.mask })?.key {
+            parts.append(name)
+        }
         parts.append(flags & LoadTypeName.thirdParty != 0 ? "third-party" : "first-party")
         parts.append(flags & LoadContextName.topFrame != 0 ? "top-frame" : "child-frame")
         let m = flags & RequestMethodName.mask

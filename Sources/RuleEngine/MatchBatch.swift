@@ -24,13 +24,16 @@ public struct MatchBatch {
     }
 
     public enum Format: Sendable {
-        /// DESIGN.md's answer line (with "decidedBy" when explaining).
+        /// The `match --requests` answer line of `MatchResult` (with "decidedBy" when explaining).
         case json
         /// One readable line per request: outcome, type, URL, site, deciding rule.
         case text
     }
 
-    public init(engine: RuleEngine, explainer: DecidingRuleDescriber? = nil, format: Format = .json, decider: Decider = .automaton) {
+    public init(
+        engine: RuleEngine, explainer: DecidingRuleDescriber? = nil, format: Format = .json,
+        decider: Decider = .automaton
+    ) {
         self.engine = engine
         self.explainer = explainer
         self.format = format
@@ -50,28 +53,40 @@ public struct MatchBatch {
     }
 
     /// Appends the answer line for one request line (without its newline) to `out`.
-    public mutating func answer(line: ArraySlice<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]) {
+    public mutating func answer(
+        line: ArraySlice<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]
+    ) {
         line.withUnsafeBufferPointer { answer(line: $0, lineNumber: lineNumber, tooLong: tooLong, into: &out) }
     }
 
     /// As `answer(line:...)`, for a line's bytes in place.
-    public mutating func answer(line: UnsafeBufferPointer<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]) {
-        answer(line: line, look: tooLong ? Look() : look(at: line), lineNumber: lineNumber, tooLong: tooLong, into: &out)
+    public mutating func answer(
+        line: UnsafeBufferPointer<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]
+    ) {
+        answer(
+            line: line, look: tooLong ? ScannedLine() : look(at: line), lineNumber: lineNumber, tooLong: tooLong,
+            into: &out)
     }
 
-    /// Answers lines in order, each looked at (see `Look`) while the one before it is answered.
+    /// Answers lines in order, each looked at (see `ScannedLine`) while the one before it is answered.
     mutating func answer<Line: ChunkLine>(_ lines: Slice<UnsafeBufferPointer<Line>>, into out: inout [UInt8]) {
-        func look(_ i: Int) -> Look { lines[i].tooLong ? Look() : lines[i].withBytes { self.look(at: $0) } }
-        var next = lines.isEmpty ? Look() : look(lines.startIndex)
+        func look(_ i: Int) -> ScannedLine {
+            lines[i].tooLong ? ScannedLine() : lines[i].withBytes { self.look(at: $0) }
+        }
+        var next = lines.isEmpty ? ScannedLine() : look(lines.startIndex)
         for i in lines.indices {
             let current = next
             if i + 1 < lines.endIndex { next = look(i + 1) }
             let line = lines[i]
-            line.withBytes { answer(line: $0, look: current, lineNumber: line.number, tooLong: line.tooLong, into: &out) }
+            line.withBytes {
+                answer(line: $0, look: current, lineNumber: line.number, tooLong: line.tooLong, into: &out)
+            }
         }
     }
 
-    private mutating func answer(line: UnsafeBufferPointer<UInt8>, look: Look, lineNumber: Int, tooLong: Bool, into out: inout [UInt8]) {
+    private mutating func answer(
+        line: UnsafeBufferPointer<UInt8>, look: ScannedLine, lineNumber: Int, tooLong: Bool, into out: inout [UInt8]
+    ) {
         if tooLong {
             writeError("line \(lineNumber): the line is too long", into: &out)
             return
@@ -86,7 +101,8 @@ public struct MatchBatch {
             var decidedBy = result.decidedBy
             if deciding, case .explain(let allRules) = decider, let load {
                 let lists = engine.lists
-                decidedBy = Explain.decidingRule(lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
+                decidedBy = Explain.decidingRule(
+                    lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
             }
             switch format {
             case .json:
@@ -111,48 +127,57 @@ public struct MatchBatch {
     /// What is known of a line before its answer: its fields (nil: not a flat line) and its URL's plain host.
     /// The look also starts loading the url automata's cached prefix for that host, which the answer reads
     /// first: the cache spans megabytes, a request to a slot not in the core's cache waited for memory, and
-    /// the answer of the line before now covers that wait (`match --requests` on one core: 7% less time, the
-    /// best of 15 runs). Offsets only, no pointers: the answer reads the line's bytes again.
-    struct Look {
+    /// the answer of the line before now covers that wait (docs/matching.md has the measurement). Offsets only,
+    /// no pointers: the answer reads the line's bytes again.
+    struct ScannedLine {
         var fields: RequestLineScanner.Fields? = nil
         var plainHost: CanonicalURL.PlainHost? = nil
     }
 
     private var deciding: Bool { explainer != nil || format == .text }
 
-    func look(at line: UnsafeBufferPointer<UInt8>) -> Look {
-        guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else { return Look() }
+    func look(at line: UnsafeBufferPointer<UInt8>) -> ScannedLine {
+        guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else { return ScannedLine() }
         let raw = UnsafeBufferPointer(rebasing: line[f.url])
         let plain = CanonicalURL.plainHost(raw)
         if decider == .automaton, let (_, host) = plain { engine.prefetchURL(raw, hostEnd: host.upperBound) }
-        return Look(fields: f, plainHost: plain)
+        return ScannedLine(fields: f, plainHost: plain)
     }
 
     /// Decodes and resolves one line: the request (built only for the text form, or when the line is not a flat
     /// object of plain strings) and its load, nil when the engine reports nothing for its URL whatever the rest.
     /// A flat line is read in place: no String for its URLs, and no site resolved for a URL no rule can match.
-    private func read(_ line: UnsafeBufferPointer<UInt8>, _ look: Look, deciding: Bool) throws -> (MatchRequest?, ResourceLoad?) {
+    private func read(_ line: UnsafeBufferPointer<UInt8>, _ look: ScannedLine, deciding: Bool) throws -> (
+        MatchRequest?, ResourceLoad?
+    ) {
         guard let f = look.fields else {
             let request = try MatchRequest.decode(line: UnsafeRawBufferPointer(line))
             return (request, try engine.resolve(request))
         }
         func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[r]) }
         func string(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
-        let request = format == .text
-            ? MatchRequest(url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string), resourceType: string(f.resourceType),
-                           loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
+        let request =
+            format == .text
+            ? MatchRequest(
+                url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string),
+                resourceType: string(f.resourceType),
+                loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
             : nil
         let names = try LoadNames(resourceType: bytes(f.resourceType), loadContext: f.loadContext.map(bytes))
         // Explain's cross-check reads every request in full. A plain scheme and host decide "nothing" before the
         // rest of the URL is read: when the URL is valid they begin its serialization, and when it is not, WebKit
         // reports nothing for it either.
         let raw = bytes(f.url), plain = look.plainHost
-        if decider == .automaton, let (_, host) = plain, reportsNothing(raw, hostEnd: host.upperBound, deciding: deciding) {
+        if decider == .automaton, let (_, host) = plain,
+            reportsNothing(raw, hostEnd: host.upperBound, deciding: deciding)
+        {
             return (request, nil)
         }
         let url = CanonicalURL.parse(utf8: raw, plainHost: plain)
         // A valid URL with a plain host serializes with the bytes just asked about: no need to ask again.
-        if decider == .automaton, plain == nil || url == nil, engine.reportsNothing(for: url, deciding: deciding) { return (request, nil) }
+        if decider == .automaton, plain == nil || url == nil, engine.reportsNothing(for: url, deciding: deciding) {
+            return (request, nil)
+        }
         // Explain's cross-check parses the top URL only when it is not the last one.
         let topRaw = bytes(f.topURL)
         let top: URLResolver.Top
@@ -163,15 +188,18 @@ public struct MatchBatch {
         } else {
             top = engine.resolver.top(utf8: topRaw)
         }
-        let load = ResourceLoad(url: url, rawURL: raw, topURL: topRaw, top: top, frameURL: f.frameURL.map(bytes), names: names,
-                                requestMethod: f.requestMethod.map(string), resolver: engine.resolver)
+        let load = ResourceLoad(
+            url: url, rawURL: raw, topURL: topRaw, top: top, frameURL: f.frameURL.map(bytes), names: names,
+            requestMethod: f.requestMethod.map(string), resolver: engine.resolver)
         return (request, load)
     }
 
     /// `engine.reportsNothing(urlPrefix:)` for a URL that `CanonicalURL.plainHost` read. Its serialization has
     /// a '/' after the host, where the raw line may have '?', '#' or its end.
     private func reportsNothing(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int, deciding: Bool) -> Bool {
-        if let head = CanonicalURL.rawHead(raw, hostEnd: hostEnd) { return engine.reportsNothing(urlPrefix: head, deciding: deciding) }
+        if let head = CanonicalURL.rawHead(raw, hostEnd: hostEnd) {
+            return engine.reportsNothing(urlPrefix: head, deciding: deciding)
+        }
         var head = Array(raw[..<hostEnd])
         head.append(UInt8(ascii: "/"))
         return head.withUnsafeBufferPointer { engine.reportsNothing(urlPrefix: $0, deciding: deciding) }
@@ -181,14 +209,18 @@ public struct MatchBatch {
     private mutating func writeTextLine(_ request: MatchRequest, decidedBy: DecidingRule?, into out: inout [UInt8]) {
         let blocked = result.isBlocked
         let surrogate: String? = blocked ? decidedBy.flatMap { self.surrogate(of: $0) } : nil
-        var line = surrogate != nil ? "surrogate" : blocked ? "blocked " : (result.entries.isEmpty ? "allowed " : "actions ")
+        var line =
+            surrogate != nil ? "surrogate" : blocked ? "blocked " : (result.entries.isEmpty ? "allowed " : "actions ")
         line += " \(request.resourceType)  \(printable(request.url))  on \(printable(request.topURL))"
         if !blocked && !result.entries.isEmpty {
             line += "  (" + result.actions.map { $0.kind.typeName }.joined(separator: ", ") + ")"
         }
         if let surrogate { line += "  (surrogate \(printable(surrogate)), served by surrogates.js)" }
         if let d = decidedBy {
-            line += "  by " + (explainer?.summary(d) ?? "list \(d.list + 1) rule \(engine.lists[d.list].compiled.rules[d.rule].sourceIndex)")
+            line +=
+                "  by "
+                + (explainer?.summary(d)
+                    ?? "list \(d.list + 1) rule \(engine.lists[d.list].compiled.rules[d.rule].sourceIndex)")
         }
         out.append(contentsOf: Array(line.utf8))
         out.append(0x0A)
@@ -217,19 +249,22 @@ extension MatchBatch {
         try answer(requestsFrom: path, with: batch, to: fd, chunk: (chunkLines, chunkBytes))
     }
 
-    static func answer(requestsFrom path: String, with batch: MatchBatch, to fd: Int32, chunk: (lines: Int, bytes: Int),
-                       mapping: Bool = true) throws
-    {
+    static func answer(
+        requestsFrom path: String, with batch: MatchBatch, to fd: Int32, chunk: (lines: Int, bytes: Int),
+        mapping: Bool = true
+    ) throws {
         if mapping, var mapped = try MappedLines.open(path: path) {
             defer { mapped.close() }
             // Where the chunk being answered starts: a chunk is read while the one before it is answered.
             var answering = 0
-            try answer(batch, to: fd, fill: { lines in
-                // The chunks before the one being answered are answered and written: their pages can go.
-                mapped.release(before: answering)
-                answering = mapped.offset
-                return readChunk(limits: chunk, into: &lines) { mapped.next() }
-            })
+            try answer(
+                batch, to: fd,
+                fill: { lines in
+                    // The chunks before the one being answered are answered and written: their pages can go.
+                    mapped.release(before: answering)
+                    answering = mapped.offset
+                    return readChunk(limits: chunk, into: &lines) { mapped.next() }
+                })
             return
         }
         var reader = try LineReader(path: path)
@@ -238,26 +273,31 @@ extension MatchBatch {
     }
 
     /// The stream of chunks: `fill` appends a chunk of lines (false once the input is exhausted).
-    private static func answer<Line: ChunkLine>(_ batch: MatchBatch, to fd: Int32, fill: (inout [Line]) throws -> Bool) throws {
+    private static func answer<Line: ChunkLine>(_ batch: MatchBatch, to fd: Int32, fill: (inout [Line]) throws -> Bool)
+        throws
+    {
         var output = BufferedOutput(fd: fd)
-        try Parallel.stream(state: batch, copy: { $0.copy() }, fill: fill,
-                            work: { batch, share in
-                                var out: [UInt8] = []
-                                batch.answer(share, into: &out)
-                                return out
-                            },
-                            consume: { outputs, _ in
-                                for o in outputs {
-                                    output.buffer.append(contentsOf: o)
-                                    if !output.flush() { return false }
-                                }
-                                return true
-                            })
+        try Parallel.stream(
+            state: batch, copy: { $0.copy() }, fill: fill,
+            work: { batch, share in
+                var out: [UInt8] = []
+                batch.answer(share, into: &out)
+                return out
+            },
+            consume: { outputs, _ in
+                for o in outputs {
+                    output.buffer.append(contentsOf: o)
+                    if !output.flush() { return false }
+                }
+                return true
+            })
         _ = output.flush()
     }
 
     /// Appends up to a chunk of lines from `next`; false once it is exhausted.
-    static func readChunk<Line: ChunkLine>(limits: (lines: Int, bytes: Int), into lines: inout [Line], next: () throws -> Line?) rethrows -> Bool {
+    static func readChunk<Line: ChunkLine>(
+        limits: (lines: Int, bytes: Int), into lines: inout [Line], next: () throws -> Line?
+    ) rethrows -> Bool {
         var bytes = 0
         while lines.count < limits.lines && bytes < limits.bytes {
             guard let line = try next() else { return false }
@@ -322,7 +362,11 @@ public struct DecidingRuleDescriber {
         o["list"] = .string(d.list < labels.count ? labels[d.list] : list.identifier)
         o["rule"] = .number(Double(source))
         o["ruleJSON"] = list.ruleJSON(d.rule) ?? .null
-        if d.list < provenance.count, let p = provenance[d.list], source < p.count { o["provenance"] = p[source] } else { o["provenance"] = .null }
+        if d.list < provenance.count, let p = provenance[d.list], source < p.count {
+            o["provenance"] = p[source]
+        } else {
+            o["provenance"] = .null
+        }
         return .object(o)
     }
 
@@ -345,8 +389,11 @@ public struct DecidingRuleDescriber {
     func summary(_ d: DecidingRule) -> String {
         guard case .object(let o) = value(d) else { return "" }
         var s = "\(o["list"]?.stringValue ?? "") rule \(Int(o["rule"]?.numberValue ?? 0))"
-        if let p = o["provenance"], p != .null { s += ": " + JSONWriter.string(p) }
-        else if let r = o["ruleJSON"], r != .null { s += ": " + JSONWriter.string(r) }
+        if let p = o["provenance"], p != .null {
+            s += ": " + JSONWriter.string(p)
+        } else if let r = o["ruleJSON"], r != .null {
+            s += ": " + JSONWriter.string(r)
+        }
         return s
     }
 }

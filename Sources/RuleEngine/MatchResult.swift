@@ -1,4 +1,4 @@
-// The answer to one load, and its JSON line (DESIGN.md `match --requests`):
+// The answer to one load, and its `match --requests` JSON line:
 //   {"actions":[{"type":"block"},{"type":"css-display-none","selector":"a,.b"},...],"stylesheet":"..."}
 // `stylesheet` is present only when non-empty: the global display:none stylesheets of the lists that
 // did not see an ignore-previous-rules for this load, one per line, in list order.

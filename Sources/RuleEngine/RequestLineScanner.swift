@@ -7,7 +7,7 @@
 
 import CSystem
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 enum RequestLineScanner {
@@ -23,9 +23,13 @@ enum RequestLineScanner {
 
     static func decode(_ line: UnsafeRawBufferPointer) -> MatchRequest? {
         guard let f = scan(line) else { return nil }
-        func string(_ r: Range<Int>) -> String { String(decoding: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self) }
-        return MatchRequest(url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string), resourceType: string(f.resourceType),
-                            loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
+        func string(_ r: Range<Int>) -> String {
+            String(decoding: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self)
+        }
+        return MatchRequest(
+            url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string),
+            resourceType: string(f.resourceType),
+            loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
     }
 
     /// Where a plain string's bytes end in `bytes` (after its opening quote): the offset of the first '"', '\\'
@@ -38,10 +42,91 @@ enum RequestLineScanner {
     }
 
     static func scan(_ line: UnsafeRawBufferPointer) -> Fields? {
-        let n = line.count
-        guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+        guard var c = Cursor(line) else { return nil }
+        var values = FoundValues()
+        c.skipWhitespace()
+        guard c.take(UInt8(ascii: "{")) else { return nil }
+        c.skipWhitespace()
+        if c.at(UInt8(ascii: "}")) { return nil } // {}: the general path reports the missing key
+        while true {
+            // A non-ASCII key must still be valid UTF-8 (the general parser rejects the line otherwise).
+            guard let key = c.plainString(), c.lastStringIsValid(key) else { return nil }
+            c.skipWhitespace()
+            guard c.take(UInt8(ascii: ":")) else { return nil }
+            c.skipWhitespace()
+            var value: Range<Int>? = nil
+            if let r = c.plainString() {
+                guard c.lastStringIsValid(r) else { return nil }
+                value = r
+            } else if !c.takeNull() {
+                return nil
+            }
+            values.assign(value, to: key, in: c.base)
+            c.skipWhitespace()
+            if c.take(UInt8(ascii: ",")) {
+                c.skipWhitespace()
+                continue
+            }
+            guard c.take(UInt8(ascii: "}")) else { return nil }
+            break
+        }
+        c.skipWhitespace()
+        guard c.atEnd, let url = values.url, let top = values.topURL, let type = values.resourceType else { return nil }
+        return Fields(
+            url: url, topURL: top, resourceType: type, frameURL: values.frameURL,
+            loadContext: values.loadContext, requestMethod: values.requestMethod)
+    }
+
+    /// The values of the six request keys met so far (nil: absent or null; the last of duplicate keys wins).
+    struct FoundValues {
+        var url: Range<Int>? = nil, topURL: Range<Int>? = nil, resourceType: Range<Int>? = nil
+        var frameURL: Range<Int>? = nil, loadContext: Range<Int>? = nil, requestMethod: Range<Int>? = nil
+
+        /// Keeps `value` when `key` (a range of the line at `base`) is a request key.
+        @inline(__always) mutating func assign(_ value: Range<Int>?, to key: Range<Int>, in base: UnsafePointer<UInt8>)
+        {
+            // Static strings: no array, and no lazy global to check on every key.
+            func equals(_ name: StaticString) -> Bool { memcmp(base + key.lowerBound, name.utf8Start, key.count) == 0 }
+            // The six keys have six lengths: one comparison per key.
+            switch key.count {
+            case 3: if equals("url") { url = value }
+            case 6: if equals("topURL") { topURL = value }
+            case 12: if equals("resourceType") { resourceType = value }
+            case 8: if equals("frameURL") { frameURL = value }
+            case 11: if equals("loadContext") { loadContext = value }
+            case 13: if equals("requestMethod") { requestMethod = value }
+            default: break
+            }
+        }
+    }
+
+    /// A read position in a line.
+    struct Cursor {
+        let line: UnsafeRawBufferPointer
+        let base: UnsafePointer<UInt8>
+        let n: Int
         var i = 0
-        func skipWhitespace() {
+        /// Whether the last plain string read was all ASCII.
+        var ascii = true
+
+        @inline(__always) init?(_ line: UnsafeRawBufferPointer) {
+            guard let base = line.baseAddress?.assumingMemoryBound(to: UInt8.self) else { return nil }
+            self.line = line
+            self.base = base
+            n = line.count
+        }
+
+        @inline(__always) var atEnd: Bool { i == n }
+        @inline(__always) func at(_ byte: UInt8) -> Bool { i < n && line[i] == byte }
+
+        /// Consumes `byte` when it is next.
+        @inline(__always) mutating func take(_ byte: UInt8) -> Bool {
+            guard at(byte) else { return false }
+            i += 1
+            return true
+        }
+
+        @inline(__always) mutating func skipWhitespace() {
             while i < n {
                 switch line[i] {
                 case 0x20, 0x09, 0x0A, 0x0D: i += 1
@@ -49,11 +134,11 @@ enum RequestLineScanner {
                 }
             }
         }
+
         /// At an opening quote: the range of the string's bytes (the quote after it is consumed), or nil
         /// when the string has an escape or a control character or does not end.
-        var ascii = true
-        func plainString() -> Range<Int>? {
-            guard i < n, line[i] == UInt8(ascii: "\"") else { return nil }
+        @inline(__always) mutating func plainString() -> Range<Int>? {
+            guard at(UInt8(ascii: "\"")) else { return nil }
             let start = i + 1
             let (end, high) = stringEnd(UnsafeRawBufferPointer(rebasing: line[start...]))
             guard start + end < n, line[start + end] == UInt8(ascii: "\"") else { return nil }
@@ -61,62 +146,19 @@ enum RequestLineScanner {
             ascii = !high
             return start..<(start + end)
         }
-        // Static strings: no array, and no lazy global to check on every key.
-        func equals(_ r: Range<Int>, _ key: StaticString) -> Bool {
-            memcmp(base + r.lowerBound, key.utf8Start, r.count) == 0
+
+        /// The last plain string read, `r`, is valid UTF-8 (ASCII: nothing to validate).
+        @inline(__always) func lastStringIsValid(_ r: Range<Int>) -> Bool {
+            ascii || String(validating: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self) != nil
         }
 
-        var urlValue: Range<Int>? = nil, topValue: Range<Int>? = nil, typeValue: Range<Int>? = nil
-        var frameValue: Range<Int>? = nil, contextValue: Range<Int>? = nil, methodValue: Range<Int>? = nil
-        skipWhitespace()
-        guard i < n, line[i] == UInt8(ascii: "{") else { return nil }
-        i += 1
-        skipWhitespace()
-        if i < n, line[i] == UInt8(ascii: "}") { return nil } // {}: the general path reports the missing key
-        while true {
-            guard let key = plainString() else { return nil }
-            // A non-ASCII key must still be valid UTF-8 (the general parser rejects the line otherwise).
-            if !ascii, String(validating: UnsafeRawBufferPointer(rebasing: line[key]), as: UTF8.self) == nil { return nil }
-            skipWhitespace()
-            guard i < n, line[i] == UInt8(ascii: ":") else { return nil }
-            i += 1
-            skipWhitespace()
-            var value: Range<Int>? = nil
-            if let r = plainString() {
-                // ASCII: nothing to validate.
-                if !ascii, String(validating: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self) == nil { return nil }
-                value = r
-            } else if n - i >= 4, line[i] == UInt8(ascii: "n"), line[i + 1] == UInt8(ascii: "u"),
-                      line[i + 2] == UInt8(ascii: "l"), line[i + 3] == UInt8(ascii: "l")
-            {
-                i += 4
-            } else {
-                return nil
-            }
-            // The six keys have six lengths: one comparison per key.
-            switch key.count {
-            case 3: if equals(key, "url") { urlValue = value }
-            case 6: if equals(key, "topURL") { topValue = value }
-            case 12: if equals(key, "resourceType") { typeValue = value }
-            case 8: if equals(key, "frameURL") { frameValue = value }
-            case 11: if equals(key, "loadContext") { contextValue = value }
-            case 13: if equals(key, "requestMethod") { methodValue = value }
-            default: break
-            }
-            skipWhitespace()
-            guard i < n else { return nil }
-            if line[i] == UInt8(ascii: ",") {
-                i += 1
-                skipWhitespace()
-                continue
-            }
-            guard line[i] == UInt8(ascii: "}") else { return nil }
-            i += 1
-            break
+        /// Consumes a `null` literal when it is next.
+        @inline(__always) mutating func takeNull() -> Bool {
+            guard n - i >= 4, line[i] == UInt8(ascii: "n"), line[i + 1] == UInt8(ascii: "u"),
+                line[i + 2] == UInt8(ascii: "l"), line[i + 3] == UInt8(ascii: "l")
+            else { return false }
+            i += 4
+            return true
         }
-        skipWhitespace()
-        guard i == n, let urlValue, let topValue, let typeValue else { return nil }
-        return Fields(url: urlValue, topURL: topValue, resourceType: typeValue, frameURL: frameValue,
-                      loadContext: contextValue, requestMethod: methodValue)
     }
 }

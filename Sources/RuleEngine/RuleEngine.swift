@@ -1,6 +1,6 @@
 // What WebKit's content-extension backend reports for a load (ContentExtensionsBackend::
 // actionsForResourceLoad / actionsFromContentRuleList, ContentExtension's caches), for one or
-// more compiled rule lists. Specs §7.2:
+// more compiled rule lists:
 //
 //   no lists, invalid URL or data: URL            -> nothing at all (not even the stylesheet)
 //   flags = type | load type | load context | method | all condition bits
@@ -51,7 +51,7 @@ public final class LoadedRuleList {
     //
     // This state, the caches and scratch space below, is per thread: each thread answers with its own `copy()`,
     // and no method that writes it re-enters another. Its accesses are left unchecked: the runtime's checks
-    // were 4% of `match --requests`, for a conflict that cannot arise.
+    // cost time (docs/matching.md) for a conflict that cannot arise.
     @exclusivity(unchecked) private var urlPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 15)
     // Each entry's flag is the automata's `reportsNothing` for its prefix: most sites and trackers are then
     // answered without reading the cached prefix itself.
@@ -69,15 +69,17 @@ public final class LoadedRuleList {
     /// equal), and for the condition automata the ids of every URL with such a head (their universal ids):
     /// made per copy, so that most entries hold no object of their own, an evicted entry releases an object in
     /// this core's cache, and no reference count is shared by two cores.
-    private let nothing: (url: MatcherPrefix, top: NothingAnswer, frame: NothingAnswer)
+    private let nothing: (url: MatcherPrefix, top: DeadEndAnswer, frame: DeadEndAnswer)
 
-    struct NothingAnswer {
+    /// The answer at a dead end: a head after which the automaton reports nothing.
+    struct DeadEndAnswer {
         let prefix: MatcherPrefix
         let ids: [UInt64]
 
         init(_ m: Matcher, universal: [UInt64]) {
             prefix = m.nothingPrefix()
-            ids = LoadedRuleList.conditionIDs(m, universal, resuming: prefix, rest: UnsafeBufferPointer(start: nil, count: 0))
+            ids = LoadedRuleList.conditionIDs(
+                m, universal, resuming: prefix, rest: UnsafeBufferPointer(start: nil, count: 0))
         }
     }
 
@@ -88,7 +90,10 @@ public final class LoadedRuleList {
         frame = compiled.frameURLMatcher
         topUniversal = top.universalFlagFree
         frameUniversal = frame.universalFlagFree
-        nothing = (url.nothingPrefix(), NothingAnswer(top, universal: topUniversal), NothingAnswer(frame, universal: frameUniversal))
+        nothing = (
+            url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal),
+            DeadEndAnswer(frame, universal: frameUniversal)
+        )
         let all = try compiled.actions.withUnsafeBytes { try ActionBlob.all($0) }
         var at = [Int32](repeating: -1, count: compiled.actions.count)
         var actions: [StoredAction] = []
@@ -122,7 +127,9 @@ public final class LoadedRuleList {
             universalRule[a] = max(universalRule[a], Int32(rule))
         }
         universalRuleOfAction = universalRule
-        flaggedUniversalOnlyIgnorePrevious = try url.universalWithFlags.allSatisfy { actions[try ruleAndAction($0).action].kind == .ignorePreviousRules }
+        flaggedUniversalOnlyIgnorePrevious = try url.universalWithFlags.allSatisfy {
+            actions[try ruleAndAction($0).action].kind == .ignorePreviousRules
+        }
     }
 
     private init(sharing other: LoadedRuleList) {
@@ -132,12 +139,15 @@ public final class LoadedRuleList {
         frame = other.frame
         topUniversal = other.topUniversal
         frameUniversal = other.frameUniversal
-        nothing = (url.nothingPrefix(), NothingAnswer(top, universal: topUniversal), NothingAnswer(frame, universal: frameUniversal))
+        nothing = (
+            url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal),
+            DeadEndAnswer(frame, universal: frameUniversal)
+        )
         actionAt = other.actionAt
         actions = other.actions
         kinds = other.kinds
         // Copied, not shared: each answer appends one of these, and a shared array's reference count would be
-        // written by every core (2% of `match --requests` went to that one cache line).
+        // written by every core, moving its cache line between them on every answer (docs/matching.md).
         actionJSON = other.actionJSON.map { $0.withUnsafeBufferPointer { Array($0) } }
         universal = other.universal
         ruleActionID = other.ruleActionID
@@ -197,15 +207,17 @@ public final class LoadedRuleList {
 
     func frameURLMatches(_ urlBytes: [UInt8], hostEnd: Int) -> [UInt64] {
         if let hit = frameCache.get(urlBytes) { return hit }
-        let ids = conditionMatches(frame, frameUniversal, nothing.frame, urlBytes, hostEnd: hostEnd, cache: &framePrefixes)
+        let ids = conditionMatches(
+            frame, frameUniversal, nothing.frame, urlBytes, hostEnd: hostEnd, cache: &framePrefixes)
         frameCache.put(urlBytes, ids)
         return ids
     }
 
     /// The sorted ids of a condition automaton for a URL whose host ends at `hostEnd` (0: no host).
-    private func conditionMatches(_ m: Matcher, _ universal: [UInt64], _ nothing: NothingAnswer, _ urlBytes: [UInt8], hostEnd: Int,
-                                  cache: inout ByteKeyCache<MatcherPrefix>) -> [UInt64]
-    {
+    private func conditionMatches(
+        _ m: Matcher, _ universal: [UInt64], _ nothing: DeadEndAnswer, _ urlBytes: [UInt8], hostEnd: Int,
+        cache: inout ByteKeyCache<MatcherPrefix>
+    ) -> [UInt64] {
         urlBytes.withUnsafeBufferPointer { u in
             let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
             let head = UnsafeBufferPointer(rebasing: u[..<cut])
@@ -228,9 +240,11 @@ public final class LoadedRuleList {
     }
 
     /// A condition automaton's sorted ids for the URL `prefix` + `rest` (run with all resource flags).
-    static func conditionIDs(_ m: Matcher, _ universal: [UInt64], resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>) -> [UInt64] {
+    static func conditionIDs(
+        _ m: Matcher, _ universal: [UInt64], resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>
+    ) -> [UInt64] {
         var ids: [UInt64] = []
-        m.match(resuming: prefix, rest: rest, requestFlags: webKitAllResourceFlags, into: &ids)
+        m.match(resuming: prefix, rest: rest, requestFlags: allResourceFlags, into: &ids)
         ids.append(contentsOf: universal)
         ids.sort()
         return ids
@@ -239,8 +253,10 @@ public final class LoadedRuleList {
     /// The url automata over a URL whose host ends at `hostEnd`, from the cached prefix.
     private func urlMatches(_ u: UnsafeBufferPointer<UInt8>, hostEnd: Int, flags: UInt32, into result: inout [UInt64]) {
         let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
-        url.match(resuming: urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut])), rest: UnsafeBufferPointer(rebasing: u[cut...]),
-                  requestFlags: flags, into: &result)
+        url.match(
+            resuming: urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut])),
+            rest: UnsafeBufferPointer(rebasing: u[cut...]),
+            requestFlags: flags, into: &result)
     }
 
     /// The url automata after `head`, cached with its `reportsNothing` as the entry's flag.
@@ -260,11 +276,13 @@ public final class LoadedRuleList {
 
     /// True when this list reports no action for any load of a URL whose serialization starts with `head` (up
     /// to `prefixEnd`: `scheme://host/`): no universal action or stylesheet, and the url automata all stop
-    /// within `head` having reached no action. Universal rules with flags are allowed when they are all ignore-previous-rules, unless
+    /// within `head` having reached no action. Universal rules with flags are allowed when they are all
+    /// ignore-previous-rules, unless
     /// `deciding`: one of them may then be the rule that decided (an allowlisted site), with no action reported.
     func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
         guard universal.isEmpty, stylesheet.isEmpty,
-              !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious) else { return false }
+            !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious)
+        else { return false }
         // A request to a host some rule names goes on to resume the cached prefix: start loading it now.
         return urlPrefixes.flagPrefetchingObject(head) ?? url.reportsNothing(urlPrefix(head))
     }
@@ -283,10 +301,14 @@ public final class LoadedRuleList {
             if condition != 0 {
                 let keep: Bool
                 switch condition {
-                case ConditionFlags.ifTopURL: keep = binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
-                case ConditionFlags.unlessTopURL: keep = !binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
-                case ConditionFlags.ifFrameURL: keep = binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
-                case ConditionFlags.unlessFrameURL: keep = !binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
+                case ConditionFlags.ifTopURL:
+                    keep = binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
+                case ConditionFlags.unlessTopURL:
+                    keep = !binaryContains(topURLMatches(load.mainDocumentURL, hostEnd: load.mainDocumentHostEnd), id)
+                case ConditionFlags.ifFrameURL:
+                    keep = binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
+                case ConditionFlags.unlessFrameURL:
+                    keep = !binaryContains(frameURLMatches(load.frameURL, hostEnd: load.frameHostEnd), id)
                 default: keep = true
                 }
                 if !keep { continue }
@@ -334,7 +356,9 @@ public final class LoadedRuleList {
         var reportedBlock = false
         for a in reported where kinds[Int(a)] == .block { reportedBlock = true; break }
         var lastIgnorePrevious: UInt32? = nil
-        for loc in locations where loc < cut && kinds[Int(actionAt[Int(loc)])] == .ignorePreviousRules { lastIgnorePrevious = loc }
+        for loc in locations where loc < cut && kinds[Int(actionAt[Int(loc)])] == .ignorePreviousRules {
+            lastIgnorePrevious = loc
+        }
         func consider(_ rule: Int32) {
             let loc = compiled.rules[Int(rule)].actionLocation
             guard loc < cut else { return }
@@ -434,8 +458,10 @@ public final class RuleEngine {
     public func reportsNothing(for url: CanonicalURL?, deciding: Bool) -> Bool {
         guard !lists.isEmpty, let url, !url.isData else { return true }
         return url.bytes.withUnsafeBufferPointer {
-            reportsNothing(urlPrefix: UnsafeBufferPointer(rebasing: $0[..<prefixEnd(hostEnd: url.hostRange.upperBound, count: $0.count)]),
-                           deciding: deciding)
+            reportsNothing(
+                urlPrefix: UnsafeBufferPointer(
+                    rebasing: $0[..<prefixEnd(hostEnd: url.hostRange.upperBound, count: $0.count)]),
+                deciding: deciding)
         }
     }
 
@@ -478,7 +504,9 @@ public final class RuleEngine {
                 if deciding {
                     let d = list.decidingRules(reported: result.indices[...])
                     if d.block >= 0 { lastBlock = DecidingRule(list: li, rule: Int(d.block)) }
-                    if d.ignorePrevious >= 0 { lastIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious)) }
+                    if d.ignorePrevious >= 0 {
+                        lastIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious))
+                    }
                 }
             }
         }

@@ -75,8 +75,8 @@ struct BuildCommand: Command {
     /// --max-rules, --target (repeatable, each once), --mode and --name.
     static func parseRulesAndTargets(_ args: ParsedArguments, into options: inout BuildOptions) throws {
         if let n = args.value(Option.maxRules) {
-            guard let v = Int(n), v > 0, v <= 150_000 else {
-                throw UsageError("--max-rules must be between 1 and 150000")
+            guard let v = Int(n), v > 0, v <= EngineProfile.webKitRuleLimit else {
+                throw UsageError("--max-rules must be between 1 and \(EngineProfile.webKitRuleLimit)")
             }
             options.maxRules = v
         }

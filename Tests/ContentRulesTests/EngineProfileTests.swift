@@ -22,12 +22,17 @@ final class EngineProfileTests: XCTestCase {
         }
     }
 
-    let frameRule = #"[{"trigger":{"url-filter":"ads","if-frame-url":["^https://frame\\.example/"]},"action":{"type":"block"}}]"#
-    let methodRule = #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"}},{"trigger":{"url-filter":"ads","request-method":"post"},"action":{"type":"block"}}]"#
+    let frameRule =
+        #"[{"trigger":{"url-filter":"ads","if-frame-url":["^https://frame\\.example/"]},"action":{"type":"block"}}]"#
+    let methodRule =
+        #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"}},{"trigger":{"url-filter":"ads","#
+        + #""request-method":"post"},"action":{"type":"block"}}]"#
 
     func testTheIssueTargetsExistAndTheDefaultIsFixed() {
-        for name in ["safari-14", "safari-15", "safari-16.4", "safari-17", "safari-18", "safari-26",
-                     "webkitgtk-2.44", "webkitgtk-2.46", "webkitgtk-2.48", "webkitgtk-2.50", "webkitgtk-2.52"] {
+        for name in [
+            "safari-14", "safari-15", "safari-16.4", "safari-17", "safari-18", "safari-26",
+            "webkitgtk-2.44", "webkitgtk-2.46", "webkitgtk-2.48", "webkitgtk-2.50", "webkitgtk-2.52",
+        ] {
             XCTAssertNotNil(EngineProfile.named(name), name)
         }
         XCTAssertEqual(EngineProfile.default.name, "webkitgtk-2.50")
@@ -58,23 +63,31 @@ final class EngineProfileTests: XCTestCase {
         XCTAssertEqual(ignored.map(\.key), ["if-frame-url"])
         XCTAssertThrowsError(try profile("safari-15").requireSupport(in: root)) { e in
             let text = String(describing: e)
-            XCTAssertTrue(text.contains("rule 0") && text.contains("\"if-frame-url\"") && text.contains("safari-15"), text)
+            XCTAssertTrue(
+                text.contains("rule 0") && text.contains("\"if-frame-url\"") && text.contains("safari-15"), text)
         }
         // Read by Safari 17: WebKitGTK 2.42.2's parser (the 2023 engine) reads if-frame-url (EngineProfile source).
-        for name in ["safari-17", "safari-26", "webkitgtk-2.50"] { XCTAssertNoThrow(try profile(name).requireSupport(in: root), name) }
+        for name in ["safari-17", "safari-26", "webkitgtk-2.50"] {
+            XCTAssertNoThrow(try profile(name).requireSupport(in: root), name)
+        }
     }
 
     /// unless-frame-url came a year after if-frame-url's engines shipped (WebKit PR #36341, 2024-11-07), and
     /// WebKitGTK 2.42.2's parser reads if-frame-url but not unless-frame-url.
     func testUnlessFrameURLIsReadFromSafari26AndWebKitGTK248() throws {
-        let json = #"[{"trigger":{"url-filter":"ads","unless-frame-url":["^https://frame\\.example/"]},"action":{"type":"block"}}]"#
+        let json =
+            #"[{"trigger":{"url-filter":"ads","unless-frame-url":["^https://frame\\.example/"]},"action":{"type":"#
+            + #""block"}}]"#
         let root = try RuleListJSONReader.parse(Array(json.utf8))
         for name in ["safari-16.4", "safari-17", "safari-18", "webkitgtk-2.44", "webkitgtk-2.46"] {
             XCTAssertNil(try parse(json, name).rules[0].trigger.condition, name)
-            XCTAssertEqual(profile(name).unsupportedKeys(in: root).map { "\($0.ruleIndex):\($0.key)" }, ["0:unless-frame-url"], name)
+            XCTAssertEqual(
+                profile(name).unsupportedKeys(in: root).map { "\($0.ruleIndex):\($0.key)" }, ["0:unless-frame-url"],
+                name)
             XCTAssertThrowsError(try profile(name).requireSupport(in: root), name) { e in
                 let text = String(describing: e)
-                XCTAssertTrue(text.contains("unless-frame-url conditions are read from Safari 26 / WebKitGTK 2.48 on"), text)
+                XCTAssertTrue(
+                    text.contains("unless-frame-url conditions are read from Safari 26 / WebKitGTK 2.48 on"), text)
             }
             XCTAssertTrue(profile(name).readsFrameURLConditions, name)
         }
@@ -83,16 +96,21 @@ final class EngineProfileTests: XCTestCase {
             XCTAssertNoThrow(try profile(name).requireSupport(in: root), name)
         }
         // The case-sensitivity key belongs to if-frame-url's generation (2.42.2 reads it).
-        let cased = #"[{"trigger":{"url-filter":"a","unless-frame-url":["X"],"frame-url-filter-is-case-sensitive":true},"action":{"type":"block"}}]"#
+        let cased =
+            #"[{"trigger":{"url-filter":"a","unless-frame-url":["X"],"frame-url-filter-is-case-sensitive":true},"#
+            + #""action":{"type":"block"}}]"#
         XCTAssertTrue(try parse(cased, "safari-17").rules[0].trigger.frameURLFilterIsCaseSensitive)
-        XCTAssertEqual(profile("safari-17").ignoredKeys(in: try RuleListJSONReader.parse(Array(cased.utf8))).map(\.key), ["unless-frame-url"])
+        XCTAssertEqual(
+            profile("safari-17").ignoredKeys(in: try RuleListJSONReader.parse(Array(cased.utf8))).map(\.key),
+            ["unless-frame-url"])
     }
 
     func testRequestMethodIsASafari26Key() throws {
         let root = try RuleListJSONReader.parse(Array(methodRule.utf8))
         for name in ["safari-17", "safari-18", "webkitgtk-2.48"] {
             XCTAssertNil(try parse(methodRule, name).rules[1].trigger.requestMethod, name)
-            XCTAssertEqual(profile(name).unsupportedKeys(in: root).map { "\($0.ruleIndex):\($0.key)" }, ["1:request-method"], name)
+            XCTAssertEqual(
+                profile(name).unsupportedKeys(in: root).map { "\($0.ruleIndex):\($0.key)" }, ["1:request-method"], name)
             XCTAssertThrowsError(try profile(name).requireSupport(in: root), name)
         }
         for name in ["safari-26", "webkitgtk-2.50", "webkitgtk-2.52"] {
@@ -109,7 +127,8 @@ final class EngineProfileTests: XCTestCase {
     }
 
     func testNamesAnEngineDoesNotKnowAreRejectedWithItsError() {
-        let topDocument = #"[{"trigger":{"url-filter":"a","resource-type":["top-document","popup"]},"action":{"type":"block"}}]"#
+        let topDocument =
+            #"[{"trigger":{"url-filter":"a","resource-type":["top-document","popup"]},"action":{"type":"block"}}]"#
         for name in ["safari-14", "safari-17", "safari-18", "webkitgtk-2.48"] {
             XCTAssertEqual(error(topDocument, name), .jsonInvalidStringInTriggerFlagsArray, name)
         }
@@ -145,31 +164,41 @@ final class EngineProfileTests: XCTestCase {
     }
 }
 
-/// `_identifier` rules as WebKitGTK 2.52 reads them (ContentExtensionParser.cpp of 2.52.6, specs §2.2): after
+/// `_identifier` rules as WebKitGTK 2.52 reads them (ContentExtensionParser.cpp of 2.52.6): after
 /// each rule whose `_identifier` is a number comes a rule with the same trigger and a report-identifier action.
 final class IdentifierRulesByTargetTests: XCTestCase {
-    let json = #"[{"trigger":{"url-filter":"a","resource-type":["script"]},"action":{"type":"block"},"_identifier":1,"_rulesetIdentifier":"Test Ruleset"},"#
+    let json =
+        #"[{"trigger":{"url-filter":"a","resource-type":["script"]},"action":{"type":"block"},"_identifier":1,"#
+        + #""_rulesetIdentifier":"Test Ruleset"},"#
         + #"{"trigger":{"url-filter":"b"},"action":{"type":"css-display-none","selector":"["},"_identifier":2},"#
         + #"{"trigger":{"url-filter":"c"},"action":{"type":"block-cookies"},"_identifier":3.5}]"#
 
     func parse(_ target: String, _ text: String? = nil) throws -> ParsedRuleList {
-        try RuleListParser.parse(bytes: Array((text ?? json).utf8), options: RuleListParserOptions(target: EngineProfile.named(target)!))
+        try RuleListParser.parse(
+            bytes: Array((text ?? json).utf8), options: RuleListParserOptions(target: EngineProfile.named(target)!))
     }
 
     func test252AppendsAReportIdentifierRuleAfterEachIdentifiedRule() throws {
         let list = try parse("webkitgtk-2.52")
         XCTAssertEqual(list.rules.map(\.sourceIndex), [0, 0, 2, 2])
-        XCTAssertEqual(list.rules[1].kind, .reportIdentifier(trigger: Trigger(urlFilter: "a", resourceTypes: ["script"]), identifier: 1,
-                                                             rulesetIdentifier: "Test Ruleset"))
+        XCTAssertEqual(
+            list.rules[1].kind,
+            .reportIdentifier(
+                trigger: Trigger(urlFilter: "a", resourceTypes: ["script"]), identifier: 1,
+                rulesetIdentifier: "Test Ruleset"))
         // The skipped css rule takes its identifier with it; a missing _rulesetIdentifier is "".
-        XCTAssertEqual(list.rules[3].kind, .reportIdentifier(trigger: Trigger(urlFilter: "c"), identifier: 3.5, rulesetIdentifier: ""))
+        XCTAssertEqual(
+            list.rules[3].kind,
+            .reportIdentifier(trigger: Trigger(urlFilter: "c"), identifier: 3.5, rulesetIdentifier: ""))
         XCTAssertEqual(list.skipped.map(\.sourceIndex), [1])
     }
 
     func testEarlierEnginesIgnoreTheKeys() throws {
         for target in ["webkitgtk-2.50", "webkitgtk-2.44", "safari-26", "safari-17"] {
             XCTAssertEqual(try parse(target).rules.count, 2, target)
-            XCTAssertNoThrow(try parse(target, #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"},"_identifier":"x"}]"#), target)
+            XCTAssertNoThrow(
+                try parse(target, #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"},"_identifier":"x"}]"#),
+                target)
         }
     }
 
@@ -183,11 +212,16 @@ final class IdentifierRulesByTargetTests: XCTestCase {
             }
             XCTAssertEqual(try parse("webkitgtk-2.50", json).rules.count, 1, value)
         }
-        XCTAssertEqual(ContentRuleListError.jsonInvalidRuleIdentifier.message, "Invalid rule identifier, which must be an integer.")
+        XCTAssertEqual(
+            ContentRuleListError.jsonInvalidRuleIdentifier.message, "Invalid rule identifier, which must be an integer."
+        )
     }
 
     func test252RejectsANonNumberIdentifier() {
-        XCTAssertThrowsError(try parse("webkitgtk-2.52", #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"},"_identifier":"x"}]"#)) { e in
+        XCTAssertThrowsError(
+            try parse(
+                "webkitgtk-2.52", #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"},"_identifier":"x"}]"#)
+        ) { e in
             XCTAssertEqual((e as? RuleListValidationError)?.error, .jsonInvalidRuleIdentifier)
             XCTAssertEqual((e as? RuleListValidationError)?.ruleIndex, 0)
         }
@@ -197,7 +231,9 @@ final class IdentifierRulesByTargetTests: XCTestCase {
         let root = try RuleListJSONReader.parse(Array(json.utf8))
         XCTAssertTrue(EngineProfile.named("webkitgtk-2.52")!.ignoredKeys(in: root).isEmpty)
         let ignored = EngineProfile.default.ignoredKeys(in: root)
-        XCTAssertEqual(ignored.map { "\($0.ruleIndex):\($0.key)" }, ["0:_identifier", "0:_rulesetIdentifier", "1:_identifier", "2:_identifier"])
+        XCTAssertEqual(
+            ignored.map { "\($0.ruleIndex):\($0.key)" },
+            ["0:_identifier", "0:_rulesetIdentifier", "1:_identifier", "2:_identifier"])
         // Losing the identifier report does not widen the rule: not a reason to refuse the list.
         XCTAssertTrue(EngineProfile.default.unsupportedKeys(in: root).isEmpty)
     }

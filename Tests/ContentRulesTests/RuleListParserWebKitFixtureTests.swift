@@ -20,7 +20,8 @@ final class RuleListParserWebKitFixtureTests: XCTestCase {
         var checked = 0
         for c in cases {
             guard let name = c["name"]?.stringValue, let source = c["source"]?.stringValue,
-                  let valid = c["webkit"]?["valid"]?.boolValue else { XCTFail("malformed case \(c)"); continue }
+                let valid = c["webkit"]?["valid"]?.boolValue
+            else { XCTFail("malformed case \(c)"); continue }
             let expected = c["webkit"]?["error"]?.stringValue
             do {
                 _ = try RuleListParser.validate(bytes: Array(source.utf8))
@@ -44,7 +45,11 @@ final class RuleListParserWebKitFixtureTests: XCTestCase {
                 XCTFail("malformed entry \(s)"); continue
             }
             let problem = CSSSelectorValidator.problem(in: selector)
-            XCTAssertEqual(problem == nil, webkit, "selector \(selector.debugDescription): WebKit \(webkit ? "accepts" : "rejects"), we say \(problem ?? "valid")")
+            XCTAssertEqual(
+                problem == nil, webkit,
+                "selector \(selector.debugDescription): WebKit \(webkit ? "accepts" : "rejects"), we say "
+                    + "\(problem ?? "valid")"
+            )
             if webkit { accepted += 1 } else { rejected += 1 }
         }
         // The fixture must exercise both outcomes.

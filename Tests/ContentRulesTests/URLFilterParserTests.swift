@@ -2,8 +2,10 @@ import XCTest
 @testable import ContentRules
 
 final class URLFilterParserTests: XCTestCase {
-    private func check(_ pattern: String, _ expected: URLFilterStatus, caseSensitive: Bool = false,
-                       file: StaticString = #filePath, line: UInt = #line) {
+    private func check(
+        _ pattern: String, _ expected: URLFilterStatus, caseSensitive: Bool = false,
+        file: StaticString = #filePath, line: UInt = #line
+    ) {
         let f = URLFilter.parse(pattern, caseSensitive: caseSensitive)
         XCTAssertEqual(f.status, expected, "pattern \(pattern.debugDescription)", file: file, line: line)
     }
@@ -60,8 +62,10 @@ final class URLFilterParserTests: XCTestCase {
         check("\\k<A>(<A>a)", .ok)
         check("\\k<A>(?<A>a)", .yarrError)
         check("\\k<A>(a)", .ok)
-        for p in [".*", "a*", ".?", "a?", "[a-z]*", "[a-z]?", "(foobar)*", "(foobar)?", "(.*)", "(a*)", "(.?)", "(a?)",
-                  "([a-z]*)", "([a-z]?)", "(.)*", "(.+)*", "(.?)*", "(.*)*", "(.+)?", "(.?)+", "((foo)?((.)*)(bar)*)"] {
+        for p in [
+            ".*", "a*", ".?", "a?", "[a-z]*", "[a-z]?", "(foobar)*", "(foobar)?", "(.*)", "(a*)", "(.?)", "(a?)",
+            "([a-z]*)", "([a-z]?)", "(.)*", "(.+)*", "(.?)*", "(.*)*", "(.+)?", "(.?)+", "((foo)?((.)*)(bar)*)",
+        ] {
             check(p, .matchesEverything)
         }
     }
@@ -72,23 +76,30 @@ final class URLFilterParserTests: XCTestCase {
         check("\\cA", .ok); check("\\x41", .ok); check("\\u0041", .ok)
         check("\\x7f", .ok); check("\\x80", .nonASCII); check("\\u00e9", .nonASCII); check("\\uD800", .nonASCII)
         // Annex B literals
-        check("\\x", .ok); check("\\xg", .ok); check("\\u", .ok); check("\\u12", .ok); check("\\h", .ok); check("\\i", .ok)
+        check("\\x", .ok); check("\\xg", .ok); check("\\u", .ok); check("\\u12", .ok); check("\\h", .ok);
+        check("\\i", .ok)
         check("\\8", .ok); check("\\9", .ok); check("\\k<A>", .ok); check("\\p{L}", .ok); check("\\q", .ok)
         check("\\c", .ok); check("\\c1", .ok); check("[\\c1]", .ok); check("[\\c_]", .ok)
         // octal
         check("\\1", .ok); check("\\7", .ok); check("\\0", .matchesEverything); check("\\01", .ok)
         check("\\177", .ok); check("\\200", .nonASCII); check("\\377", .nonASCII); check("\\400", .ok)
         // dot and classes
-        check(".", .ok); check("[abc]", .ok); check("[^abc]", .ok); check("[a-z]", .ok); check("[]", .ok); check("[^]", .ok)
+        check(".", .ok); check("[abc]", .ok); check("[^abc]", .ok); check("[a-z]", .ok); check("[]", .ok);
+        check("[^]", .ok)
         check("[z-a]", .yarrError); check("[\\xff]", .nonASCII); check("[a-\\xff]", .nonASCII)
         check("[\\w]", .atomCharacter); check("[a\\s]", .atomCharacter); check("[\\d-a]", .atomCharacter)
-        check("\\d", .unsupportedCharacterClass); check("\\D", .unsupportedCharacterClass); check("\\w", .unsupportedCharacterClass)
-        check("\\W", .unsupportedCharacterClass); check("\\s", .unsupportedCharacterClass); check("\\S", .unsupportedCharacterClass)
+        check("\\d", .unsupportedCharacterClass); check("\\D", .unsupportedCharacterClass);
+        check("\\w", .unsupportedCharacterClass)
+        check("\\W", .unsupportedCharacterClass); check("\\s", .unsupportedCharacterClass);
+        check("\\S", .unsupportedCharacterClass)
         check("\\B", .wordBoundary); check("[\\b]", .ok); check("[\\B]", .ok)
         // groups
-        check("(a)", .ok); check("(?:a)", .ok); check("(?<name>a)", .ok); check("((a)b)", .ok); check("()a", .ok); check("a()", .ok)
-        check("(?<=a)b", .group); check("(?<!a)b", .group); check("(?i:a)", .group); check("(?-i:a)", .group); check("(?ims:a)", .group)
-        check("(?ii:a)", .yarrError); check("(?i-i:a)", .yarrError); check("(?-:a)", .yarrError); check("(?x:a)", .yarrError)
+        check("(a)", .ok); check("(?:a)", .ok); check("(?<name>a)", .ok); check("((a)b)", .ok); check("()a", .ok);
+        check("a()", .ok)
+        check("(?<=a)b", .group); check("(?<!a)b", .group); check("(?i:a)", .group); check("(?-i:a)", .group);
+        check("(?ims:a)", .group)
+        check("(?ii:a)", .yarrError); check("(?i-i:a)", .yarrError); check("(?-:a)", .yarrError);
+        check("(?x:a)", .yarrError)
         check("(?", .yarrError); check("(?a)", .yarrError); check("(?<)", .yarrError); check("(?<1a>b)", .yarrError)
         check("(?<a>x)(?<a>y)", .yarrError); check("(?<a>x)|(?<a>y)", .disjunction)
         check("(?<=a)*b", .yarrError); check("(?=a)*b", .group)
@@ -98,28 +109,37 @@ final class URLFilterParserTests: XCTestCase {
         // disjunction
         check("|", .disjunction); check("a|", .disjunction); check("(a|b)", .disjunction)
         // quantifiers
-        check("a?", .matchesEverything); check("ab*", .ok); check("ab+", .ok); check("a??b", .ok); check("a*?b", .ok); check("a+?", .ok)
+        check("a?", .matchesEverything); check("ab*", .ok); check("ab+", .ok); check("a??b", .ok); check("a*?b", .ok);
+        check("a+?", .ok)
         check("a{0,}b", .ok); check("a{1,}", .ok); check("a{0,1}b", .ok)
-        check("a{0,2}", .invalidQuantifier); check("a{1}", .invalidQuantifier); check("a{2,}", .invalidQuantifier); check("a{0}", .invalidQuantifier)
+        check("a{0,2}", .invalidQuantifier); check("a{1}", .invalidQuantifier); check("a{2,}", .invalidQuantifier);
+        check("a{0}", .invalidQuantifier)
         check("a{1,1}", .invalidQuantifier); check("a{2,1}", .yarrError); check("{2,1}", .yarrError)
         check("a{0,4294967295}b", .ok); check("a{1,99999999999999}", .ok); check("a{99999999999999999999}", .yarrError)
         check("{1}", .yarrError); check("a{", .ok); check("a}", .ok); check("}", .ok); check("]", .ok)
-        check("*", .yarrError); check("?", .yarrError); check("^*", .yarrError); check("$?", .yarrError); check("|*", .yarrError)
+        check("*", .yarrError); check("?", .yarrError); check("^*", .yarrError); check("$?", .yarrError);
+        check("|*", .yarrError)
         check("a***", .yarrError); check("\\b+", .yarrError); check("(*)", .yarrError)
         // unbalanced
-        check(")", .yarrError); check("a)", .yarrError); check("(", .yarrError); check("[a", .yarrError); check("\\", .yarrError); check("a\\", .yarrError)
+        check(")", .yarrError); check("a)", .yarrError); check("(", .yarrError); check("[a", .yarrError);
+        check("\\", .yarrError); check("a\\", .yarrError)
         // ^
-        check("^a", .ok); check("^", .matchesEverything); check("^^a", .ok); check("a^b", .misplacedStartOfLine); check("(^a)", .misplacedStartOfLine)
+        check("^a", .ok); check("^", .matchesEverything); check("^^a", .ok); check("a^b", .misplacedStartOfLine);
+        check("(^a)", .misplacedStartOfLine)
         check("()^a", .misplacedStartOfLine); check("[^a]", .ok)
         // $
-        check("a$", .ok); check("^a$", .ok); check("a$b", .misplacedEndOfLine); check("(a$)", .misplacedEndOfLine); check("(a$)b", .misplacedEndOfLine)
-        check("a$$", .misplacedEndOfLine); check("^$", .matchesEverything); check("$", .matchesEverything); check("a*$", .matchesEverything)
+        check("a$", .ok); check("^a$", .ok); check("a$b", .misplacedEndOfLine); check("(a$)", .misplacedEndOfLine);
+        check("(a$)b", .misplacedEndOfLine)
+        check("a$$", .misplacedEndOfLine); check("^$", .matchesEverything); check("$", .matchesEverything);
+        check("a*$", .matchesEverything)
         check(".*$", .matchesEverything); check("[$]", .ok)
         // \0 is the end-of-line character set (Term::isEndOfLineAssertion is content based)
-        check("a\\0", .ok); check("a\\0b", .misplacedEndOfLine); check("\\0\\0", .misplacedEndOfLine); check("a[\\0]", .ok); check("a[^\\0]b", .misplacedEndOfLine)
+        check("a\\0", .ok); check("a\\0b", .misplacedEndOfLine); check("\\0\\0", .misplacedEndOfLine);
+        check("a[\\0]", .ok); check("a[^\\0]b", .misplacedEndOfLine)
         check("[^\\0]", .matchesEverything)
         // first failure wins, YARR errors win over everything
-        check("\\d|", .unsupportedCharacterClass); check("|\\d", .disjunction); check("\\d(", .yarrError); check("a|b{2,1}", .yarrError)
+        check("\\d|", .unsupportedCharacterClass); check("|\\d", .disjunction); check("\\d(", .yarrError);
+        check("a|b{2,1}", .yarrError)
         check("é|", .nonASCII); check("\\xff|", .nonASCII)
         // pattern size limit
         check(String(repeating: "A", count: 100_000), .ok)
@@ -134,12 +154,16 @@ final class URLFilterParserTests: XCTestCase {
         XCTAssertEqual(URLFilterStatus.unsupportedCharacterClass.message, "Character class is not supported.")
         XCTAssertEqual(URLFilterStatus.backReference.message, "Patterns cannot contain backreferences.")
         XCTAssertEqual(URLFilterStatus.forwardReference.message, "Patterns cannot contain forward references.")
-        XCTAssertEqual(URLFilterStatus.misplacedStartOfLine.message, "Start of line assertion can only appear as the first term in a filter.")
+        XCTAssertEqual(
+            URLFilterStatus.misplacedStartOfLine.message,
+            "Start of line assertion can only appear as the first term in a filter.")
         XCTAssertEqual(URLFilterStatus.wordBoundary.message, "Word boundaries assertions are not supported yet.")
         XCTAssertEqual(URLFilterStatus.atomCharacter.message, "Builtins character class atoms are not supported yet.")
         XCTAssertEqual(URLFilterStatus.group.message, "Groups are not supported yet.")
         XCTAssertEqual(URLFilterStatus.disjunction.message, "Disjunctions are not supported yet.")
-        XCTAssertEqual(URLFilterStatus.misplacedEndOfLine.message, "The end of line assertion must be the last term in an expression.")
+        XCTAssertEqual(
+            URLFilterStatus.misplacedEndOfLine.message,
+            "The end of line assertion must be the last term in an expression.")
         XCTAssertEqual(URLFilterStatus.emptyPattern.message, "Empty pattern.")
         XCTAssertEqual(URLFilterStatus.yarrError.message, "Internal error in YARR.")
         XCTAssertEqual(URLFilterStatus.invalidQuantifier.message, "Arbitrary atom repetitions are not supported.")
@@ -159,14 +183,14 @@ final class URLFilterParserTests: XCTestCase {
         XCTAssertFalse(m("^ttp:", "http://a/"))
         XCTAssertTrue(m("org/$", "http://webkit.org/"))
         XCTAssertFalse(m("org$", "http://webkit.org/"))
-        XCTAssertTrue(m("a\\0", "xa"))      // \0 consumes the end of string like $
+        XCTAssertTrue(m("a\\0", "xa")) // \0 consumes the end of string like $
         XCTAssertFalse(m("a\\0", "xab"))
-        XCTAssertTrue(m("^$", "anything"))   // quirk: MatchesEverything
-        XCTAssertFalse(m("a[]", "aaa"))      // empty class matches nothing
+        XCTAssertTrue(m("^$", "anything")) // quirk: MatchesEverything
+        XCTAssertFalse(m("a[]", "aaa")) // empty class matches nothing
         XCTAssertTrue(m("a[^]", "ab"))
-        XCTAssertFalse(m("a[^]", "a"))       // inverted sets never match the end
+        XCTAssertFalse(m("a[^]", "a")) // inverted sets never match the end
         XCTAssertFalse(m("a.", "a"))
-        XCTAssertTrue(m("a.", "a\u{E9}"))    // non-ASCII bytes: matched by . and negated classes
+        XCTAssertTrue(m("a.", "a\u{E9}")) // non-ASCII bytes: matched by . and negated classes
         XCTAssertFalse(m("a[a-z]", "a\u{E9}"))
         XCTAssertTrue(m("a[^b]", "a\u{E9}"))
         XCTAssertTrue(m("^[^:]+://+([^:/]+\\.)?tracker\\.com[:/]", "https://x.y.tracker.com/p"))

@@ -5,8 +5,12 @@ import XCTest
 /// where the two former parsers disagreed; each expectation is what real WebKit 2.50.6 does (redirect urls compiled
 /// with `scripts/webkit-check compile-batch`).
 final class WHATWGHostTests: XCTestCase {
-    func special(_ s: String) -> String? { WHATWGHost.parseSpecial(Array(s.utf8)).map { String(decoding: $0, as: UTF8.self) } }
-    func opaque(_ s: String) -> String? { WHATWGHost.parseOpaque(Array(s.utf8)).map { String(decoding: $0, as: UTF8.self) } }
+    func special(_ s: String) -> String? {
+        WHATWGHost.parseSpecial(Array(s.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
+    func opaque(_ s: String) -> String? {
+        WHATWGHost.parseOpaque(Array(s.utf8)).map { String(decoding: $0, as: UTF8.self) }
+    }
 
     func testSpecialHostsSerialize() {
         XCTAssertEqual(special("EX%41MPLE.com"), "example.com")
@@ -23,8 +27,12 @@ final class WHATWGHostTests: XCTestCase {
     }
 
     func testSpecialHostsWebKitRefuses() {
-        for bad in ["", "%ff.com", "a%20b", "a b", "a<b", "a%2Fb", "xn--a", "foo.09", "a.1", "a.0x", "256.0.0.1", "1.2.3.4.5", "127..1", ".1",
-                    "4294967296", "999.1.1.1", "[::1", "[1:2:3:4:5:6:7:8:9]", "[1:2:3:4:5:6:7:]", "[::1.2.3]", "[::01.2.3.4]", "[g::]"] {
+        for bad in [
+            "", "%ff.com", "a%20b", "a b", "a<b", "a%2Fb", "xn--a", "foo.09", "a.1", "a.0x", "256.0.0.1", "1.2.3.4.5",
+            "127..1", ".1",
+            "4294967296", "999.1.1.1", "[::1", "[1:2:3:4:5:6:7:8:9]", "[1:2:3:4:5:6:7:]", "[::1.2.3]", "[::01.2.3.4]",
+            "[g::]",
+        ] {
             XCTAssertNil(special(bad), bad)
         }
     }

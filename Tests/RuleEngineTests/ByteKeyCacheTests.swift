@@ -4,7 +4,9 @@ import XCTest
 
 final class ByteKeyCacheTests: XCTestCase {
     func get(_ c: ByteKeyCache<Int>, _ key: String) -> Int? { Array(key.utf8).withUnsafeBufferPointer { c.get($0) } }
-    func put(_ c: inout ByteKeyCache<Int>, _ key: String, _ v: Int) { Array(key.utf8).withUnsafeBufferPointer { c.put($0, v) } }
+    func put(_ c: inout ByteKeyCache<Int>, _ key: String, _ v: Int) {
+        Array(key.utf8).withUnsafeBufferPointer { c.put($0, v) }
+    }
 
     func testStoredKeysAnswerAndOthersMiss() {
         var c = ByteKeyCache<Int>(slots: 1 << 10)
@@ -19,7 +21,9 @@ final class ByteKeyCacheTests: XCTestCase {
         XCTAssertEqual(get(c, "https://a.example"), 3, "a put replaces the value")
         XCTAssertEqual(Array("https://a.example".utf8).withUnsafeBufferPointer { c.flag($0) }, false)
         Array("https://b.example".utf8).withUnsafeBufferPointer { c.put($0, 4, flag: true) }
-        XCTAssertEqual(Array("https://b.example".utf8).withUnsafeBufferPointer { c.flag($0) }, true, "the flag is kept with the entry")
+        XCTAssertEqual(
+            Array("https://b.example".utf8).withUnsafeBufferPointer { c.flag($0) }, true,
+            "the flag is kept with the entry")
         XCTAssertNil(Array("https://c.example".utf8).withUnsafeBufferPointer { c.flag($0) })
     }
 
@@ -46,7 +50,9 @@ final class ByteKeyCacheTests: XCTestCase {
         Array("y".utf8).withUnsafeBufferPointer { b.put($0, Token()) }
         XCTAssertNil(Array("y".utf8).withUnsafeBufferPointer { a.get($0) })
         XCTAssertNotNil(Array("y".utf8).withUnsafeBufferPointer { b.get($0) })
-        XCTAssertTrue(Array("x".utf8).withUnsafeBufferPointer { a.get($0) } === Array("x".utf8).withUnsafeBufferPointer { b.get($0) })
+        XCTAssertTrue(
+            Array("x".utf8).withUnsafeBufferPointer { a.get($0) }
+                === Array("x".utf8).withUnsafeBufferPointer { b.get($0) })
         a = ByteKeyCache<Token>(slots: 16)
         XCTAssertNotNil(released, "the copy still holds the value")
         b = ByteKeyCache<Token>(slots: 16)

@@ -123,13 +123,19 @@ final class CanonicalURLShortcutTests: XCTestCase {
     /// The one-pass shortcut for already-canonical URLs must agree with the full parser on every input.
     func testShortcutAgreesWithTheFullParser() {
         var generator = SplitMix64(seed: 0xC0FFEE)
-        let pieces = ["http://", "https://", "HTTP://", "http:", "a", "b", "Z", "0", "9", ".", "..", "-", "xn--", "0x", "/", "//", "?", "#",
-                      "%2e", "%41", ":", ":80", ":8080", "@", " ", "\\", "^", "`", "{", "}", "'", "\"", "<", "|", "~", "ü", "\t", "=", "&", "com", "co.uk", "1", "255"]
+        let pieces = [
+            "http://", "https://", "HTTP://", "http:", "a", "b", "Z", "0", "9", ".", "..", "-", "xn--", "0x", "/", "//",
+            "?", "#",
+            "%2e", "%41", ":", ":80", ":8080", "@", " ", "\\", "^", "`", "{", "}", "'", "\"", "<", "|", "~", "ü", "\t",
+            "=", "&", "com", "co.uk", "1", "255",
+        ]
         var checked = 0, plainHosts = 0
         /// `match` answers "nothing" from a plain scheme and host alone: when the URL is valid, its serialization
         /// must begin with exactly those bytes, and its host must end there.
         func checkPlainHost(_ s: String, _ full: CanonicalURL?) {
-            guard let (schemeEnd, host) = Array(s.utf8).withUnsafeBufferPointer({ CanonicalURL.plainHost($0) }) else { return }
+            guard let (schemeEnd, host) = Array(s.utf8).withUnsafeBufferPointer({ CanonicalURL.plainHost($0) }) else {
+                return
+            }
             plainHosts += 1
             guard let full else { return }
             XCTAssertEqual(full.hostRange, host, s)
@@ -147,8 +153,13 @@ final class CanonicalURLShortcutTests: XCTestCase {
             checkPlainHost(s, full)
         }
         // Structured inputs: a plausible host, then path/query/fragment pieces.
-        let hostPieces = ["a", "b", "z9", "-", ".", "com", "0", "xn--x", "0x1", "Q", "_", "42949672950x", "999999999999", "1a"]
-        let rest = ["/", "/a", "/.", "/..", "/%2e", "?", "?q=1", "#", "#f", "'", "`", "{", "^", "|", "\\", "%", "~", "&b=2", " "]
+        let hostPieces = [
+            "a", "b", "z9", "-", ".", "com", "0", "xn--x", "0x1", "Q", "_", "42949672950x", "999999999999", "1a",
+        ]
+        let rest = [
+            "/", "/a", "/.", "/..", "/%2e", "?", "?q=1", "#", "#f", "'", "`", "{", "^", "|", "\\", "%", "~", "&b=2",
+            " ",
+        ]
         for _ in 0..<20000 {
             var s = Bool.random(using: &generator) ? "https://" : "http://"
             for _ in 0..<Int.random(in: 1...5, using: &generator) { s += hostPieces.randomElement(using: &generator)! }
@@ -162,9 +173,13 @@ final class CanonicalURLShortcutTests: XCTestCase {
         }
         XCTAssertGreaterThan(checked, 1000)
         XCTAssertGreaterThan(plainHosts, 1000)
-        for s in ["https://example.com", "https://a.example.com/p/q?x=1&y='2'#f", "http://1.2.3.4/", "http://a.b.c.0x1/", "http://example.com./",
-                  "http://ex..ample.com/", "https://example.com/.well-known/x", "https://example.com/a/%2e/b", "http://42949672950x/",
-                  "http://a.42949672950x/", "http://1a/"] {
+        for s in [
+            "https://example.com", "https://a.example.com/p/q?x=1&y='2'#f", "http://1.2.3.4/", "http://a.b.c.0x1/",
+            "http://example.com./",
+            "http://ex..ample.com/", "https://example.com/.well-known/x", "https://example.com/a/%2e/b",
+            "http://42949672950x/",
+            "http://a.42949672950x/", "http://1a/",
+        ] {
             let fast = Array(s.utf8).withUnsafeBufferPointer { CanonicalURL.alreadyCanonical($0) }
             if let fast { XCTAssertEqual(fast, CanonicalURL.parseWithoutShortcut(Array(s.utf8)), s) }
         }

@@ -21,7 +21,8 @@ final class DecidingRuleTests: XCTestCase {
 
     func testTheLastMatchingBlockDecidesAmongRulesSharingOneAction() throws {
         // Rules 0, 1 and 2 share one block action (same flags, no ignore rule between them).
-        let engine = try makeEngine(list(rule("tracker", block), rule("tracker\\.com/ads", block), rule("other", block)))
+        let engine = try makeEngine(
+            list(rule("tracker", block), rule("tracker\\.com/ads", block), rule("other", block)))
         let list = engine.lists[0]
         XCTAssertEqual(Set(list.compiled.rules.map(\.actionLocation)).count, 1, "the three rules must share a location")
         XCTAssertEqual(try decided(engine, url: "https://tracker.com/ads/x.js", top: "https://site.example/"), [0, 1])
@@ -31,14 +32,16 @@ final class DecidingRuleTests: XCTestCase {
     }
 
     func testAnIgnorePreviousRulesDecidesWhenItCancelsTheBlock() throws {
-        let engine = try makeEngine(list(rule("tracker", block), rule("tracker\\.com/ok", ignorePrevious), rule("tracker\\.com/ok/bad", block)))
+        let engine = try makeEngine(
+            list(rule("tracker", block), rule("tracker\\.com/ok", ignorePrevious), rule("tracker\\.com/ok/bad", block)))
         XCTAssertEqual(try decided(engine, url: "https://tracker.com/ok/x", top: "https://site.example/"), [0, 1])
         XCTAssertEqual(try decided(engine, url: "https://tracker.com/ok/bad", top: "https://site.example/"), [0, 2])
         XCTAssertEqual(try decided(engine, url: "https://tracker.com/else", top: "https://site.example/"), [0, 0])
     }
 
     func testRulesAfterAnIgnoreFollowingRulesDecideNothing() throws {
-        let engine = try makeEngine(list(rule("tracker", block), rule("stop", ignoreFollowing), rule("tracker", ignorePrevious)))
+        let engine = try makeEngine(
+            list(rule("tracker", block), rule("stop", ignoreFollowing), rule("tracker", ignorePrevious)))
         XCTAssertEqual(try decided(engine, url: "https://tracker.com/stop", top: "https://site.example/"), [0, 0])
         XCTAssertEqual(try decided(engine, url: "https://tracker.com/", top: "https://site.example/"), [0, 2])
     }

@@ -15,14 +15,23 @@ typealias SeededGenerator = SplitMix64
 
 struct CorpusGenerator {
     var rng: SeededGenerator
-    let hosts = ["a.com", "www.a.com", "b.com", "cdn.b.com", "x.co.uk", "y.x.co.uk", "z.co.uk", "127.0.0.1", "localhost"]
-    let filters = ["a", "b\\\\.com", "^https?://", ".*", "track", "ad", "/p", "x$", "[a-c]+d", "^http:", "\\\\.js", "co\\\\.uk[:/]", "A", "q=1"]
+    let hosts = [
+        "a.com", "www.a.com", "b.com", "cdn.b.com", "x.co.uk", "y.x.co.uk", "z.co.uk", "127.0.0.1", "localhost",
+    ]
+    let filters = [
+        "a", "b\\\\.com", "^https?://", ".*", "track", "ad", "/p", "x$", "[a-c]+d", "^http:", "\\\\.js",
+        "co\\\\.uk[:/]", "A", "q=1",
+    ]
     let domains = ["a.com", "*a.com", "b.com", "*co.uk", "x.co.uk", "localhost"]
     let topFilters = ["a\\\\.com", "^https://", "co\\\\.uk", "www", ".*"]
-    let types = ["document", "top-document", "child-document", "image", "style-sheet", "script", "font", "raw", "svg-document",
-                 "media", "popup", "ping", "fetch", "websocket", "other", "csp-report"]
-    let requestTypes = ["top-document", "child-document", "image", "style-sheet", "script", "font", "svg-document", "media", "popup",
-                        "ping", "fetch", "websocket", "csp-report", "other", "main_frame", "sub_frame", "xmlhttprequest", "beacon"]
+    let types = [
+        "document", "top-document", "child-document", "image", "style-sheet", "script", "font", "raw", "svg-document",
+        "media", "popup", "ping", "fetch", "websocket", "other", "csp-report",
+    ]
+    let requestTypes = [
+        "top-document", "child-document", "image", "style-sheet", "script", "font", "svg-document", "media", "popup",
+        "ping", "fetch", "websocket", "csp-report", "other", "main_frame", "sub_frame", "xmlhttprequest", "beacon",
+    ]
 
     init(seed: UInt64) { rng = SeededGenerator(seed: seed) }
 
@@ -73,7 +82,9 @@ struct CorpusGenerator {
     mutating func url() -> String {
         let scheme = pick(["https", "http", "HTTPS"])
         let port = chance(0.1) ? ":8080" : ""
-        let path = (0..<Int.random(in: 0...3, using: &rng)).map { _ in pick(["p", "track", "ad.js", "A", "x", "q=1", "bcd"]) }.joined(separator: "/")
+        let path = (0..<Int.random(in: 0...3, using: &rng)).map { _ in
+            pick(["p", "track", "ad.js", "A", "x", "q=1", "bcd"])
+        }.joined(separator: "/")
         let query = chance(0.2) ? "?q=1" : ""
         return "\(scheme)://\(pick(hosts))\(port)/\(path)\(query)"
     }
@@ -81,9 +92,11 @@ struct CorpusGenerator {
     mutating func request() -> MatchRequest {
         let top = url()
         let frame: String? = chance(0.3) ? url() : nil
-        return MatchRequest(url: chance(0.03) ? "data:text/plain,ad" : url(), topURL: top, frameURL: frame, resourceType: pick(requestTypes),
-                            loadContext: chance(0.1) ? pick(["top-frame", "child-frame"]) : nil,
-                            requestMethod: chance(0.3) ? pick(["get", "post", "GET"]) : nil)
+        return MatchRequest(
+            url: chance(0.03) ? "data:text/plain,ad" : url(), topURL: top, frameURL: frame,
+            resourceType: pick(requestTypes),
+            loadContext: chance(0.1) ? pick(["top-frame", "child-frame"]) : nil,
+            requestMethod: chance(0.3) ? pick(["get", "post", "GET"]) : nil)
     }
 }
 
@@ -112,7 +125,8 @@ final class GeneratedCorpusTests: XCTestCase {
                 let got = result.actions
                 let expected = reference.reportedLocations.map { list.actions[Int(list.actionAt[Int($0)])] }
                 XCTAssertEqual(got, expected, "list \(listNumber) seed \(seed)\n\(json)\n\(request)")
-                let expectedSheet = (load.url == nil || load.isData || reference.sawIgnorePreviousRules) ? "" : list.stylesheet
+                let expectedSheet =
+                    (load.url == nil || load.isData || reference.sawIgnorePreviousRules) ? "" : list.stylesheet
                 XCTAssertEqual(result.stylesheet, expectedSheet, "list \(listNumber)\n\(json)\n\(request)")
                 checked += 1
                 if !got.isEmpty { nonEmpty += 1 }
@@ -142,7 +156,8 @@ final class GeneratedCorpusTests: XCTestCase {
                 } catch let e as RequestError {
                     MatchResult.writeErrorLine("line \(n + 1): \(e.message)", into: &want)
                 }
-                XCTAssertEqual(String(decoding: got, as: UTF8.self), String(decoding: want, as: UTF8.self), "\(request)")
+                XCTAssertEqual(
+                    String(decoding: got, as: UTF8.self), String(decoding: want, as: UTF8.self), "\(request)")
                 compared += 1
                 if want.starts(with: Array(#"{"actions":[]}"#.utf8)) { empty += 1 }
             }
@@ -160,41 +175,67 @@ final class GeneratedCorpusTests: XCTestCase {
         var rng = SeededGenerator(seed: seed &+ 3)
         func pick<T>(_ a: [T]) -> T { a.randomElement(using: &rng)! }
         let hosts = ["t.example", "cdn.t.example", "other.example", "a.com", "www.a.com", "u.example"]
-        let sites = ["https://site-a.example/", "https://www.site-a.example/p", "https://site-b.example/", "https://t.example/"]
+        let sites = [
+            "https://site-a.example/", "https://www.site-a.example/p", "https://site-b.example/", "https://t.example/",
+        ]
         var compared = 0, shortcut = 0, allowlistDecided = 0
         for _ in 0..<80 {
-            var rules = [#"{"trigger":{"url-filter":"^https?://([^/]*\\.)?t\\.example[:/]","load-type":["third-party"]},"action":{"type":"block"}}"#]
-            if Bool.random(using: &rng) { rules.append(#"{"trigger":{"url-filter":"^https?://([^/]*\\.)?t\\.example/ok"},"action":{"type":"ignore-previous-rules"}}"#) }
+            var rules = [
+                #"{"trigger":{"url-filter":"^https?://([^/]*\\.)?t\\.example[:/]","load-type":["third-party"]},"#
+                    + #""action":{"type":"block"}}"#
+            ]
+            if Bool.random(using: &rng) {
+                rules.append(
+                    #"{"trigger":{"url-filter":"^https?://([^/]*\\.)?t\\.example/ok"},"action":{"type":"#
+                        + #""ignore-previous-rules"}}"#
+                )
+            }
             var flags = ""
             if Bool.random(using: &rng) { flags += #","load-type":["third-party"]"# }
             if Bool.random(using: &rng) { flags += #","resource-type":["script","image"]"# }
-            rules.append(#"{"trigger":{"url-filter":".*","if-top-url":["^[^:]+://([^/]*\\.)?site-a\\.example[:/]"]"# + flags + #"},"action":{"type":"ignore-previous-rules"}}"#)
-            if Bool.random(using: &rng) { rules.append(#"{"trigger":{"url-filter":"u\\.example"},"action":{"type":"block"}}"#) }
+            rules.append(
+                #"{"trigger":{"url-filter":".*","if-top-url":["^[^:]+://([^/]*\\.)?site-a\\.example[:/]"]"# + flags
+                    + #"},"action":{"type":"ignore-previous-rules"}}"#)
+            if Bool.random(using: &rng) {
+                rules.append(#"{"trigger":{"url-filter":"u\\.example"},"action":{"type":"block"}}"#)
+            }
             if Bool.random(using: &rng) { rules.shuffle(using: &rng) }
             let list = try LoadedRuleList.compiling(json: Array(("[" + rules.joined(separator: ",") + "]").utf8))
             var json = MatchBatch(engine: RuleEngine(lists: [list]))
             var text = MatchBatch(engine: RuleEngine(lists: [list.copy()]), format: .text)
             for n in 0..<40 {
-                let request = MatchRequest(url: "https://\(pick(hosts))/\(pick(["a.js", "ok/b.js", "p?q=1"]))", topURL: pick(sites),
-                                           resourceType: pick(["script", "image", "fetch", "top-document"]))
+                let request = MatchRequest(
+                    url: "https://\(pick(hosts))/\(pick(["a.js", "ok/b.js", "p?q=1"]))", topURL: pick(sites),
+                    resourceType: pick(["script", "image", "fetch", "top-document"]))
                 var line: [UInt8] = []
                 JSONWriter.write(request.jsonValue, into: &line)
                 let fresh = RuleEngine(lists: [list.copy()])
                 let url = CanonicalURL.parse(request.url)
-                if fresh.reportsNothing(for: url, deciding: false) && !fresh.reportsNothing(for: url, deciding: true) { shortcut += 1 }
+                if fresh.reportsNothing(for: url, deciding: false) && !fresh.reportsNothing(for: url, deciding: true) {
+                    shortcut += 1
+                }
                 var got: [UInt8] = [], want: [UInt8] = []
                 json.answer(line: line[...], lineNumber: n + 1, into: &got)
                 try fresh.match(request).writeJSONLine(into: &want)
-                XCTAssertEqual(String(decoding: got, as: UTF8.self), String(decoding: want, as: UTF8.self), "\(request)\n\(rules)")
+                XCTAssertEqual(
+                    String(decoding: got, as: UTF8.self), String(decoding: want, as: UTF8.self), "\(request)\n\(rules)")
                 var result = MatchResult()
                 RuleEngine(lists: [list.copy()]).match(try fresh.resolve(request), into: &result, deciding: true)
                 var explained: [UInt8] = []
                 text.answer(line: line[...], lineNumber: n + 1, into: &explained)
                 let by = String(decoding: explained, as: UTF8.self).components(separatedBy: "  by ").dropFirst().first
-                XCTAssertEqual(by?.hasPrefix("list 1 rule \(result.decidedBy.map { String(list.compiled.rules[$0.rule].sourceIndex) } ?? "")"),
-                               result.decidedBy.map { _ in true }, "\(request)\n\(rules)")
-                if let d = result.decidedBy, list.kinds[Int(list.actionAt[Int(list.compiled.rules[d.rule].actionLocation)])] == .ignorePreviousRules,
-                   request.url.contains("other.example") { allowlistDecided += 1 }
+                XCTAssertEqual(
+                    by?.hasPrefix(
+                        "list 1 rule \(result.decidedBy.map { String(list.compiled.rules[$0.rule].sourceIndex) } ?? "")"
+                    ),
+                    result.decidedBy.map { _ in true }, "\(request)\n\(rules)")
+                if let d = result.decidedBy,
+                    list.kinds[Int(list.actionAt[Int(list.compiled.rules[d.rule].actionLocation)])]
+                        == .ignorePreviousRules,
+                    request.url.contains("other.example")
+                {
+                    allowlistDecided += 1
+                }
                 compared += 1
             }
         }
@@ -207,7 +248,9 @@ final class GeneratedCorpusTests: XCTestCase {
         var compared = 0
         for _ in 0..<100 {
             let jsons = (0..<Int.random(in: 1...3, using: &g.rng)).map { _ in g.ruleList() }
-            guard let fromJSON = try? jsons.map({ try LoadedRuleList.compiling(json: Array($0.utf8)) }) else { continue }
+            guard let fromJSON = try? jsons.map({ try LoadedRuleList.compiling(json: Array($0.utf8)) }) else {
+                continue
+            }
             let fromRBC = try jsons.map { json -> LoadedRuleList in
                 let compiled = try RuleListCompiler.compile(json: Array(json.utf8))
                 return try LoadedRuleList(RBCFile.load(RBCFile.bytes(compiled)))
@@ -218,7 +261,8 @@ final class GeneratedCorpusTests: XCTestCase {
                 var x: [UInt8] = [], y: [UInt8] = []
                 try a.match(request).writeJSONLine(into: &x)
                 try b.match(request).writeJSONLine(into: &y)
-                XCTAssertEqual(String(decoding: x, as: UTF8.self), String(decoding: y, as: UTF8.self), "\(jsons)\n\(request)")
+                XCTAssertEqual(
+                    String(decoding: x, as: UTF8.self), String(decoding: y, as: UTF8.self), "\(jsons)\n\(request)")
                 compared += 1
             }
         }

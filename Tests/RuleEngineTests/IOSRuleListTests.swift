@@ -50,8 +50,9 @@ final class IOSRuleListTests: XCTestCase {
         for i in 0..<2000 {
             let host = hosts.randomElement(using: &rng)!
             let sub = Bool.random(using: &rng) ? "www." : ""
-            let request = MatchRequest(url: "https://\(sub)\(host)/p/\(i).js?q=\(i)", topURL: "https://\(hosts.randomElement(using: &rng)!)/",
-                                       resourceType: types.randomElement(using: &rng)!)
+            let request = MatchRequest(
+                url: "https://\(sub)\(host)/p/\(i).js?q=\(i)", topURL: "https://\(hosts.randomElement(using: &rng)!)/",
+                resourceType: types.randomElement(using: &rng)!)
             var x: [UInt8] = [], y: [UInt8] = []
             let ra = try a.match(request)
             ra.writeJSONLine(into: &x)
@@ -61,12 +62,17 @@ final class IOSRuleListTests: XCTestCase {
             if i % 50 == 0 {
                 let load = try a.resolve(request)
                 let reference = try Explain.explain(fromJSON, load)
-                XCTAssertEqual(ra.actions, reference.reportedLocations.map { fromJSON.actions[Int(fromJSON.actionAt[Int($0)])] }, "\(request)")
+                XCTAssertEqual(
+                    ra.actions, reference.reportedLocations.map { fromJSON.actions[Int(fromJSON.actionAt[Int($0)])] },
+                    "\(request)")
             }
         }
         XCTAssertGreaterThan(blocked, 200, "tracker hosts should be blocked as third parties")
         // A tracker loaded by its own site is first party: the iOS list does not block it.
         let ownSite = hosts.first { !$0.hasSuffix("example.com") }!
-        XCTAssertEqual(try a.match(MatchRequest(url: "https://\(ownSite)/x.js", topURL: "https://\(ownSite)/", resourceType: "script")).actions, [])
+        XCTAssertEqual(
+            try a.match(
+                MatchRequest(url: "https://\(ownSite)/x.js", topURL: "https://\(ownSite)/", resourceType: "script")
+            ).actions, [])
     }
 }

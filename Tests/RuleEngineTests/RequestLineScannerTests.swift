@@ -47,8 +47,13 @@ final class RequestLineScannerTests: XCTestCase {
 
     func testFlatLinesTakeTheFastPathWithTheSameResult() {
         check(#"{"url":"https://a.com/x","topURL":"https://b.com/","resourceType":"image"}"#, fast: true)
-        check(" { \"url\" : \"https://a.com/x\" ,\t\"topURL\":\"https://b.com/\",\r\n\"resourceType\":\"script\" , \"frameURL\":\"https://c.com/\"} ", fast: true)
-        check(#"{"resourceType":"image","requestMethod":"POST","loadContext":"child-frame","topURL":"t","url":"u"}"#, fast: true)
+        check(
+            " { \"url\" : \"https://a.com/x\" ,\t\"topURL\":\"https://b.com/\",\r\n\"resourceType\":\"script\" , "
+                + "\"frameURL\":\"https://c.com/\"} ",
+            fast: true)
+        check(
+            #"{"resourceType":"image","requestMethod":"POST","loadContext":"child-frame","topURL":"t","url":"u"}"#,
+            fast: true)
         check(#"{"url":"a","topURL":"b","resourceType":"image","frameURL":null,"requestMethod":null}"#, fast: true)
         check(#"{"url":"a","topURL":"b","resourceType":"image","unknown":"x","other":null}"#, fast: true)
         check(#"{"url":"first","url":"last","topURL":"b","resourceType":"image"}"#, fast: true)
@@ -57,20 +62,20 @@ final class RequestLineScannerTests: XCTestCase {
     }
 
     func testAnythingElseIsLeftToTheGeneralParser() {
-        check(#"{"url":"a\/b","topURL":"b","resourceType":"image"}"#, fast: false)          // escape
-        check(#"{"url":"a","topURL":"b","resourceType":"image","n":1}"#, fast: false)         // number
-        check(#"{"url":"a","topURL":"b","resourceType":"image","o":{}}"#, fast: false)        // nesting
-        check(#"{"url":"a","topURL":"b"}"#, fast: false)                                       // missing key
-        check(#"{"url":null,"topURL":"b","resourceType":"image"}"#, fast: false)              // null required
-        check(#"{"url":"a","topURL":"b","resourceType":"image",}"#, fast: false)              // trailing comma
-        check(#"{"url":"a","topURL":"b","resourceType":"image"} x"#, fast: false)             // trailing bytes
-        check(#"{"url":"a","topURL":"b","resourceType":"image""#, fast: false)                // unterminated
-        check(#"{"url":"a","topURL":"b","resourceType":"image","x":nul}"#, fast: false)       // bad literal
+        check(#"{"url":"a\/b","topURL":"b","resourceType":"image"}"#, fast: false) // escape
+        check(#"{"url":"a","topURL":"b","resourceType":"image","n":1}"#, fast: false) // number
+        check(#"{"url":"a","topURL":"b","resourceType":"image","o":{}}"#, fast: false) // nesting
+        check(#"{"url":"a","topURL":"b"}"#, fast: false) // missing key
+        check(#"{"url":null,"topURL":"b","resourceType":"image"}"#, fast: false) // null required
+        check(#"{"url":"a","topURL":"b","resourceType":"image",}"#, fast: false) // trailing comma
+        check(#"{"url":"a","topURL":"b","resourceType":"image"} x"#, fast: false) // trailing bytes
+        check(#"{"url":"a","topURL":"b","resourceType":"image""#, fast: false) // unterminated
+        check(#"{"url":"a","topURL":"b","resourceType":"image","x":nul}"#, fast: false) // bad literal
         check(#"{}"#, fast: false)
         check(#"[]"#, fast: false)
         check("", fast: false)
         check("\u{FEFF}{\"url\":\"a\",\"topURL\":\"b\",\"resourceType\":\"image\"}", fast: false) // byte-order mark
-        check("{\"url\":\"a\tb\",\"topURL\":\"b\",\"resourceType\":\"image\"}", fast: false)     // control character
+        check("{\"url\":\"a\tb\",\"topURL\":\"b\",\"resourceType\":\"image\"}", fast: false) // control character
         // Invalid UTF-8 in a value.
         var bytes = Array(#"{"url":"a","topURL":"b","resourceType":"image"}"#.utf8)
         bytes.insert(0xFF, at: 8)
@@ -87,12 +92,14 @@ final class RequestLineScannerTests: XCTestCase {
     /// (both sides of 0x20, 0x80, '"' and '\\'), of every length around the sixteen bytes read at a time: the
     /// first stop, and whether a high byte comes before it.
     func testTheStringEndIsTheFirstQuoteBackslashOrControlByte() {
-        let interesting: [UInt8] = [0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0x9F, 0xA0, 0xA2, 0xDC, 0xFF, 0x61]
+        let interesting: [UInt8] = [
+            0x00, 0x01, 0x1F, 0x20, 0x21, 0x22, 0x23, 0x5B, 0x5C, 0x5D, 0x7F, 0x80, 0x9F, 0xA0, 0xA2, 0xDC, 0xFF, 0x61,
+        ]
         var rng = SplitMix64(seed: 0x22_5C)
         for round in 0..<100_000 {
             let count = Int(rng.next() % 40)
             var bytes = (0..<count).map { _ in interesting.randomElement(using: &rng)! }
-            if round % 3 == 0 { bytes = bytes.map { $0 | 0x40 } }  // mostly runs without a stop
+            if round % 3 == 0 { bytes = bytes.map { $0 | 0x40 } } // mostly runs without a stop
             let first = bytes.firstIndex { $0 == 0x22 || $0 == 0x5C || $0 < 0x20 } ?? count
             let (end, high) = bytes.withUnsafeBytes { RequestLineScanner.stringEnd($0) }
             XCTAssertEqual(end, first, "\(bytes)")

@@ -20,20 +20,36 @@ final class RequestTests: XCTestCase {
     }
 
     func testBadLinesAreErrorsNamingTheField() {
-        XCTAssertThrowsError(try decode("[1]")) { XCTAssertEqual(($0 as? RequestError)?.message, "a request must be a JSON object, not array") }
-        XCTAssertThrowsError(try decode(#"{"topURL":"x","resourceType":"image"}"#)) { XCTAssertEqual(($0 as? RequestError)?.message, "missing \"url\"") }
+        XCTAssertThrowsError(try decode("[1]")) {
+            XCTAssertEqual(($0 as? RequestError)?.message, "a request must be a JSON object, not array")
+        }
+        XCTAssertThrowsError(try decode(#"{"topURL":"x","resourceType":"image"}"#)) {
+            XCTAssertEqual(($0 as? RequestError)?.message, "missing \"url\"")
+        }
         XCTAssertThrowsError(try decode(#"{"url":5,"topURL":"x","resourceType":"image"}"#)) {
             XCTAssertEqual(($0 as? RequestError)?.message, "\"url\" must be a string, not number")
         }
-        XCTAssertThrowsError(try decode(#"{"url":"#)) { XCTAssertTrue(($0 as? RequestError)?.message.hasPrefix("invalid JSON") ?? false) }
-        XCTAssertThrowsError(try ResourceLoad(MatchRequest(url: "https://a.com/", topURL: "https://a.com/", resourceType: "image", loadContext: "side-frame")))
+        XCTAssertThrowsError(try decode(#"{"url":"#)) {
+            XCTAssertTrue(($0 as? RequestError)?.message.hasPrefix("invalid JSON") ?? false)
+        }
+        XCTAssertThrowsError(
+            try ResourceLoad(
+                MatchRequest(
+                    url: "https://a.com/", topURL: "https://a.com/", resourceType: "image", loadContext: "side-frame")))
     }
 
     func testMethodAndContextFlags() throws {
-        let load = try ResourceLoad(MatchRequest(url: "https://a.com/", topURL: "https://www.a.com/", frameURL: "https://f.com/",
-                                                 resourceType: "fetch", requestMethod: "PATCH"))
-        XCTAssertEqual(load.flags, ResourceTypeName.fetch | LoadTypeName.firstParty | LoadContextName.childFrame | RequestMethodName.flags(of: "patch")!)
-        let unknown = try ResourceLoad(MatchRequest(url: "https://a.com/", topURL: "https://a.com/", resourceType: "fetch", requestMethod: "PROPFIND"))
+        let load = try ResourceLoad(
+            MatchRequest(
+                url: "https://a.com/", topURL: "https://www.a.com/", frameURL: "https://f.com/",
+                resourceType: "fetch", requestMethod: "PATCH"))
+        XCTAssertEqual(
+            load.flags,
+            ResourceTypeName.fetch | LoadTypeName.firstParty | LoadContextName.childFrame | RequestMethodName.flags(
+                of: "patch")!)
+        let unknown = try ResourceLoad(
+            MatchRequest(
+                url: "https://a.com/", topURL: "https://a.com/", resourceType: "fetch", requestMethod: "PROPFIND"))
         XCTAssertEqual(unknown.flags & RequestMethodName.mask, 0)
     }
 
@@ -43,8 +59,10 @@ final class RequestTests: XCTestCase {
             XCTAssertEqual(bits.nonzeroBitCount, 1, name)
             XCTAssertEqual(bits & ~ResourceTypeName.mask, 0, name)
         }
-        XCTAssertEqual(ResourceTypeMapping.resourceType("document", mainFrameContext: false), ResourceTypeName.childDocument)
-        XCTAssertEqual(ResourceTypeMapping.resourceType("xmlhttprequest", mainFrameContext: true), ResourceTypeName.fetch)
+        XCTAssertEqual(
+            ResourceTypeMapping.resourceType("document", mainFrameContext: false), ResourceTypeName.childDocument)
+        XCTAssertEqual(
+            ResourceTypeMapping.resourceType("xmlhttprequest", mainFrameContext: true), ResourceTypeName.fetch)
         XCTAssertEqual(ResourceTypeMapping.resourceType("beacon", mainFrameContext: true), ResourceTypeName.other)
         XCTAssertNil(ResourceTypeMapping.resourceType("raw", mainFrameContext: true))
     }
@@ -53,7 +71,10 @@ final class RequestTests: XCTestCase {
         let engine = try makeEngine(list(rule("tracker", block)))
         var batch = MatchBatch(engine: engine)
         var out: [UInt8] = []
-        let lines = [#"{"url":"https://tracker.com/","topURL":"https://a.com/","resourceType":"script"}"#, "", "{", #"{"url":"https://x.com/","topURL":"https://a.com/","resourceType":"script"}"#]
+        let lines = [
+            #"{"url":"https://tracker.com/","topURL":"https://a.com/","resourceType":"script"}"#, "", "{",
+            #"{"url":"https://x.com/","topURL":"https://a.com/","resourceType":"script"}"#,
+        ]
         for (i, l) in lines.enumerated() { batch.answer(line: ArraySlice(l.utf8), lineNumber: i + 1, into: &out) }
         let answers = String(decoding: out, as: UTF8.self).split(separator: "\n").map(String.init)
         XCTAssertEqual(answers.count, 4)
@@ -65,16 +86,20 @@ final class RequestTests: XCTestCase {
     }
 
     func testStreamedAnswersAreTheLineByLineOnesInOrderAcrossChunks() throws {
-        let engine = try makeEngine(list(rule("tracker", block), rule("^https://a\\.com/", css(".ad"), #""resource-type":["document"]"#)))
-        let kinds = [#"{"url":"https://tracker.com/%d.js","topURL":"https://a.com/","resourceType":"script"}"#,
-                     #"{"url":"https://x.com/%d","topURL":"https://a.com/","resourceType":"image"}"#, "{", "",
-                     #"{"url":"https://a.com/%d","topURL":"https://a.com/","resourceType":"top-document"}"#]
+        let engine = try makeEngine(
+            list(rule("tracker", block), rule("^https://a\\.com/", css(".ad"), #""resource-type":["document"]"#)))
+        let kinds = [
+            #"{"url":"https://tracker.com/%d.js","topURL":"https://a.com/","resourceType":"script"}"#,
+            #"{"url":"https://x.com/%d","topURL":"https://a.com/","resourceType":"image"}"#, "{", "",
+            #"{"url":"https://a.com/%d","topURL":"https://a.com/","resourceType":"top-document"}"#,
+        ]
         // Chunks of 7 lines, the last one short: each chunk's answers must follow the one before.
         let lines = (0..<40).map { kinds[$0 % kinds.count].replacingOccurrences(of: "%d", with: "\($0)") }
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("matchstream-\(getpid())")
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
-        let input = dir.appendingPathComponent("requests.jsonl").path, output = dir.appendingPathComponent("answers.jsonl").path
+        let input = dir.appendingPathComponent("requests.jsonl").path,
+            output = dir.appendingPathComponent("answers.jsonl").path
         try Data(lines.joined(separator: "\n").utf8).write(to: URL(fileURLWithPath: input))
         var batch = MatchBatch(engine: engine)
         var expected: [UInt8] = []
@@ -83,11 +108,14 @@ final class RequestTests: XCTestCase {
         for mapping in [true, false] {
             let fd = open(output, O_WRONLY | O_CREAT | O_TRUNC, 0o644)
             XCTAssertGreaterThanOrEqual(fd, 0)
-            try MatchBatch.answer(requestsFrom: input, with: MatchBatch(engine: engine), to: fd, chunk: (lines: 7, bytes: 1 << 20), mapping: mapping)
+            try MatchBatch.answer(
+                requestsFrom: input, with: MatchBatch(engine: engine), to: fd, chunk: (lines: 7, bytes: 1 << 20),
+                mapping: mapping)
             close(fd)
             let streamed = try Array(Data(contentsOf: URL(fileURLWithPath: output)))
             XCTAssertEqual(streamed.count, expected.count, "mapping: \(mapping)")
-            XCTAssertTrue(streamed == expected, "the streamed answers differ from the line-by-line ones (mapping: \(mapping))")
+            XCTAssertTrue(
+                streamed == expected, "the streamed answers differ from the line-by-line ones (mapping: \(mapping))")
             XCTAssertEqual(streamed.filter { $0 == 0x0A }.count, lines.count, "one answer a line")
         }
     }

@@ -39,14 +39,22 @@ final class ThirdPartyTests: XCTestCase {
 
     /// Random hosts built from labels that share endings (so that common suffixes of every length occur).
     func testRandomHostsAgree() {
-        let labels = ["a", "b", "ab", "co", "uk", "com", "github", "io", "jp", "kawasaki", "city", "x", "www", "blogspot"]
+        let labels = [
+            "a", "b", "ab", "co", "uk", "com", "github", "io", "jp", "kawasaki", "city", "x", "www", "blogspot",
+        ]
         var rng = SplitMix64(seed: 3)
         let resolver = URLResolver()
-        func host() -> String { (0..<Int(1 + rng.next() % 4)).map { _ in labels[Int(rng.next() % UInt64(labels.count))] }.joined(separator: ".") }
+        func host() -> String {
+            (0..<Int(1 + rng.next() % 4)).map { _ in labels[Int(rng.next() % UInt64(labels.count))] }.joined(
+                separator: ".")
+        }
         for _ in 0..<20_000 {
-            guard let site = CanonicalURL.parse("https://\(host())/"), let url = CanonicalURL.parse("https://\(host())/") else { continue }
+            guard let site = CanonicalURL.parse("https://\(host())/"),
+                let url = CanonicalURL.parse("https://\(host())/")
+            else { continue }
             let top = URLResolver.Top(url: site)
-            XCTAssertEqual(resolver.isThirdParty(url, on: top), resolver.isThirdPartyByLookup(url, on: top), "\(url) on \(site)")
+            XCTAssertEqual(
+                resolver.isThirdParty(url, on: top), resolver.isThirdPartyByLookup(url, on: top), "\(url) on \(site)")
         }
     }
 }

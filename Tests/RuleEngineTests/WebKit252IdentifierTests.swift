@@ -40,7 +40,9 @@ final class WebKit252IdentifierTests: XCTestCase {
         render(try e.match(MatchRequest(url: url, topURL: main, frameURL: main, resourceType: "child-document")))
     }
 
-    func rule(_ filter: String, _ action: String, _ extra: String = "", id: Int? = nil, ruleset: String? = nil) -> String {
+    func rule(_ filter: String, _ action: String, _ extra: String = "", id: Int? = nil, ruleset: String? = nil)
+        -> String
+    {
         var s = #"{"action":\#(action),"trigger":{"url-filter":"\#(filter)"\#(extra.isEmpty ? "" : "," + extra)}"#
         if let id { s += #","_identifier":\#(id)"# }
         if let ruleset { s += #","_rulesetIdentifier":"\#(ruleset)""# }
@@ -49,8 +51,10 @@ final class WebKit252IdentifierTests: XCTestCase {
 
     // "Different identifiers"
     func testDifferentIdentifiers() throws {
-        let e = try engine(list(rule("https://www.example.com/first", block, id: 1, ruleset: "Test Ruleset 1"),
-                                rule("https://www.example.com/second", block, id: 2, ruleset: "Test Ruleset 2")))
+        let e = try engine(
+            list(
+                rule("https://www.example.com/first", block, id: 1, ruleset: "Test Ruleset 1"),
+                rule("https://www.example.com/second", block, id: 2, ruleset: "Test Ruleset 2")))
         XCTAssertEqual(try mainDocument(e, "https://www.example.com/first"), ["block", "id:Test Ruleset 1:1"])
         XCTAssertEqual(try mainDocument(e, "https://www.example.com/second"), ["block", "id:Test Ruleset 2:2"])
     }
@@ -58,9 +62,11 @@ final class WebKit252IdentifierTests: XCTestCase {
     // "Different action types and identifiers": the css-display-none action comes after its report, because
     // WebKit serializes pending display-none groups at the end of the list.
     func testDifferentActionTypes() throws {
-        let e = try engine(list(rule("cookies", blockCookies, id: 1, ruleset: "Test Ruleset"),
-                                rule("css", css(".hidden"), id: 2, ruleset: "Test Ruleset"),
-                                rule("notify", notify("test"), id: 3, ruleset: "Test Ruleset")))
+        let e = try engine(
+            list(
+                rule("cookies", blockCookies, id: 1, ruleset: "Test Ruleset"),
+                rule("css", css(".hidden"), id: 2, ruleset: "Test Ruleset"),
+                rule("notify", notify("test"), id: 3, ruleset: "Test Ruleset")))
         XCTAssertEqual(try mainDocument(e, "https://example.com/cookies"), ["block-cookies", "id:Test Ruleset:1"])
         XCTAssertEqual(try mainDocument(e, "https://example.com/css"), ["id:Test Ruleset:2", "css:.hidden"])
         XCTAssertEqual(try mainDocument(e, "https://example.com/notify"), ["notify:test", "id:Test Ruleset:3"])
@@ -75,27 +81,36 @@ final class WebKit252IdentifierTests: XCTestCase {
 
     // "Multiple matches with one request"
     func testMultipleMatchesWithOneRequest() throws {
-        let e = try engine(list(rule("test", block, id: 1, ruleset: "Test Ruleset"),
-                                rule("multi", blockCookies, id: 2, ruleset: "Test Ruleset"),
-                                rule("multi", css(".ad"), id: 3, ruleset: "Test Ruleset")))
-        XCTAssertEqual(try mainDocument(e, "https://example.com/multi-test"),
-                       ["block", "id:Test Ruleset:1", "block-cookies", "id:Test Ruleset:2", "id:Test Ruleset:3", "css:.ad"])
+        let e = try engine(
+            list(
+                rule("test", block, id: 1, ruleset: "Test Ruleset"),
+                rule("multi", blockCookies, id: 2, ruleset: "Test Ruleset"),
+                rule("multi", css(".ad"), id: 3, ruleset: "Test Ruleset")))
+        XCTAssertEqual(
+            try mainDocument(e, "https://example.com/multi-test"),
+            ["block", "id:Test Ruleset:1", "block-cookies", "id:Test Ruleset:2", "id:Test Ruleset:3", "css:.ad"])
     }
 
     // "With conditions"
     func testWithConditions() throws {
-        let e = try engine(list(rule("ads", block, #""if-domain":["example.com"]"#, id: 1, ruleset: "Test Ruleset"),
-                                rule("ads", block, #""unless-domain":["trusted.com"]"#, id: 2, ruleset: "Test Ruleset")))
-        XCTAssertEqual(try subResource(e, "https://cdn.com/ads.js", "https://example.com/"),
-                       ["block", "id:Test Ruleset:1", "block", "id:Test Ruleset:2"])
-        XCTAssertEqual(try subResource(e, "https://cdn.com/ads.js", "https://other.com/"), ["block", "id:Test Ruleset:2"])
+        let e = try engine(
+            list(
+                rule("ads", block, #""if-domain":["example.com"]"#, id: 1, ruleset: "Test Ruleset"),
+                rule("ads", block, #""unless-domain":["trusted.com"]"#, id: 2, ruleset: "Test Ruleset")))
+        XCTAssertEqual(
+            try subResource(e, "https://cdn.com/ads.js", "https://example.com/"),
+            ["block", "id:Test Ruleset:1", "block", "id:Test Ruleset:2"])
+        XCTAssertEqual(
+            try subResource(e, "https://cdn.com/ads.js", "https://other.com/"), ["block", "id:Test Ruleset:2"])
         XCTAssertEqual(try subResource(e, "https://cdn.com/ads.js", "https://trusted.com/"), [])
     }
 
     // "With resource types"
     func testWithResourceTypes() throws {
-        let e = try engine(list(rule("track", block, #""resource-type":["script"]"#, id: 1, ruleset: "Test Ruleset"),
-                                rule("track", block, #""resource-type":["image"]"#, id: 2, ruleset: "Test Ruleset")))
+        let e = try engine(
+            list(
+                rule("track", block, #""resource-type":["script"]"#, id: 1, ruleset: "Test Ruleset"),
+                rule("track", block, #""resource-type":["image"]"#, id: 2, ruleset: "Test Ruleset")))
         XCTAssertEqual(try mainDocument(e, "https://example.com/track.js", "script"), ["block", "id:Test Ruleset:1"])
         XCTAssertEqual(try mainDocument(e, "https://example.com/track.png", "image"), ["block", "id:Test Ruleset:2"])
         XCTAssertEqual(try mainDocument(e, "https://example.com/track.html"), [])
@@ -104,40 +119,55 @@ final class WebKit252IdentifierTests: XCTestCase {
     // "With ignore rules": ignore-previous-rules drops the first rule and its report, and the list's
     // stylesheet (WebKit's actionsEqual(..., true) expects no identifiersApplyingStylesheets).
     func testWithIgnoreRules() throws {
-        let e = try engine(list(rule("block-me", block, id: 1, ruleset: "Test Ruleset"),
-                                rule("ignore-previous", ignorePrevious),
-                                rule("block-me", block, id: 2, ruleset: "Test Ruleset")))
-        XCTAssertEqual(try mainDocument(e, "https://example.com/block-me"),
-                       ["block", "id:Test Ruleset:1", "block", "id:Test Ruleset:2"])
-        let ignored = try e.match(MatchRequest(url: "https://example.com/ignore-previous-block-me", topURL: "https://example.com/ignore-previous-block-me",
-                                               resourceType: "top-document"))
+        let e = try engine(
+            list(
+                rule("block-me", block, id: 1, ruleset: "Test Ruleset"),
+                rule("ignore-previous", ignorePrevious),
+                rule("block-me", block, id: 2, ruleset: "Test Ruleset")))
+        XCTAssertEqual(
+            try mainDocument(e, "https://example.com/block-me"),
+            ["block", "id:Test Ruleset:1", "block", "id:Test Ruleset:2"])
+        let ignored = try e.match(
+            MatchRequest(
+                url: "https://example.com/ignore-previous-block-me",
+                topURL: "https://example.com/ignore-previous-block-me",
+                resourceType: "top-document"))
         XCTAssertEqual(render(ignored), ["block", "id:Test Ruleset:2"])
         XCTAssertEqual(ignored.stylesheetLists, [])
     }
 
     // "With load types"
     func testWithLoadTypes() throws {
-        let e = try engine(list(rule("analytics", block, #""load-type":["third-party"]"#, id: 1, ruleset: "Test Ruleset"),
-                                rule("analytics", block, #""load-type":["first-party"]"#, id: 2, ruleset: "Test Ruleset")))
-        XCTAssertEqual(try subResource(e, "https://analytics.com/track.js", "https://example.com/"), ["block", "id:Test Ruleset:1"])
+        let e = try engine(
+            list(
+                rule("analytics", block, #""load-type":["third-party"]"#, id: 1, ruleset: "Test Ruleset"),
+                rule("analytics", block, #""load-type":["first-party"]"#, id: 2, ruleset: "Test Ruleset")))
+        XCTAssertEqual(
+            try subResource(e, "https://analytics.com/track.js", "https://example.com/"),
+            ["block", "id:Test Ruleset:1"])
         XCTAssertEqual(try mainDocument(e, "https://example.com/analytics"), ["block", "id:Test Ruleset:2"])
     }
 
     // "With complex regex"
     func testWithComplexRegex() throws {
-        let e = try engine(list(rule(#"^https://[a-z]+\\.ads\\.com/"#, block, id: 1, ruleset: "Test Ruleset"),
-                                rule(#"\\.jpg\\?.*tracking"#, block, id: 2, ruleset: "Test Ruleset")))
+        let e = try engine(
+            list(
+                rule(#"^https://[a-z]+\\.ads\\.com/"#, block, id: 1, ruleset: "Test Ruleset"),
+                rule(#"\\.jpg\\?.*tracking"#, block, id: 2, ruleset: "Test Ruleset")))
         XCTAssertEqual(try mainDocument(e, "https://cdn.ads.com/banner"), ["block", "id:Test Ruleset:1"])
-        XCTAssertEqual(try mainDocument(e, "https://example.com/image.jpg?tracking=123"), ["block", "id:Test Ruleset:2"])
+        XCTAssertEqual(
+            try mainDocument(e, "https://example.com/image.jpg?tracking=123"), ["block", "id:Test Ruleset:2"])
     }
 
     // The same list under the installed engine's profile: WebKitGTK 2.50.6's parser has no _identifier code
     // (diff of Source/WebCore/contentextensions 2.50.6..2.52.6), so the reports disappear and nothing else changes.
     func testTheSameListUnder250HasNoReports() throws {
-        let json = list(rule("test", block, id: 1, ruleset: "Test Ruleset"),
-                        rule("multi", blockCookies, id: 2, ruleset: "Test Ruleset"),
-                        rule("multi", css(".ad"), id: 3, ruleset: "Test Ruleset"))
-        XCTAssertEqual(try mainDocument(try engine(json, "webkitgtk-2.50"), "https://example.com/multi-test"),
-                       ["block", "block-cookies", "css:.ad"])
+        let json = list(
+            rule("test", block, id: 1, ruleset: "Test Ruleset"),
+            rule("multi", blockCookies, id: 2, ruleset: "Test Ruleset"),
+            rule("multi", css(".ad"), id: 3, ruleset: "Test Ruleset"))
+        XCTAssertEqual(
+            try mainDocument(try engine(json, "webkitgtk-2.50"), "https://example.com/multi-test"),
+            ["block", "block-cookies", "css:.ad"])
     }
 }

@@ -1,5 +1,5 @@
-// Action serialization with WebKit's location sharing (ContentExtensionCompiler.cpp serializeActions,
-// specs/webkit-content-rules.md §4.1). A rule's *action location* is the offset of its action in the
+// Action serialization with WebKit's location sharing (serializeActions in WebKit's
+// Source/WebCore/contentextensions/ContentExtensionCompiler.cpp). A rule's *action location* is the offset of its action in the
 // actions blob; WebKit reports actions in ascending location order and collapses rules that share a
 // location, so the sharing rules below are what make our answers de-duplicate and order like WebKit's:
 //

@@ -11,8 +11,9 @@
 //    blame).
 //  * seconds: wall-clock time of one family (subset constructions and minimizations); same.
 //
-// The defaults are far above what real lists need (the iOS TDS lists: about 250,000 states built in all,
-// under 200,000 in their largest family) and keep two families compiling at once well under 1 GB. Budgets only ever turn a compilation into an error: below them the output is unchanged.
+// The defaults are far above what real lists need and keep two families compiling at once within the
+// machine (figures in docs/compile-cost.md, "Compile budgets"). Budgets only ever turn a compilation into
+// an error: below them the output is unchanged.
 
 #if canImport(Glibc)
 import Glibc

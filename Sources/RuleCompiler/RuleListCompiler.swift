@@ -9,7 +9,8 @@
 // options' CompileBudget.
 //
 // At the end we also derive what WebKit's ContentExtension computes when it loads the list: the
-// universal actions in its order and the global display:none stylesheet (specs §7.2), so that a
+// universal actions in its order and the global display:none stylesheet (WebKit's
+// Source/WebCore/contentextensions/ContentExtension.cpp), so that a
 // loaded .rbc is ready to answer without any further analysis.
 
 import ContentRules

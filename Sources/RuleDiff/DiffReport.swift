@@ -1,5 +1,5 @@
 // A release diff: identifiers, changed input components, tracker-level changes, WebKit rules added and
-// removed, and the requests whose outcome flipped. Rendered as JSON (for machines; DESIGN.md contract),
+// removed, and the requests whose outcome flipped. Rendered as JSON (for machines: a stable contract),
 // Markdown (pull requests and release notes: summary first, long sections collapsible) and text.
 
 import Parallel

@@ -128,9 +128,18 @@ public struct FlipLog: Sequence, @unchecked Sendable {
         return out
     }
 
-    /// Iterating reads spilled pages back. The scratch file is this process's own, unlinked and never
-    /// truncated, so a failed read is a failing disk: `forEachPage`, which the reports use, throws it;
-    /// plain iteration (tests, small diffs) stops the program with the reason.
+    /// Every flip in order, read back whole: for tests and small diffs (the reports use `forEachPage`).
+    /// A failed read of the scratch file (a failing disk: the file is this process's own, unlinked and never
+    /// truncated) is thrown, naming the file.
+    public func changes() throws -> [DecisionChange] {
+        var all: [DecisionChange] = []
+        all.reserveCapacity(count)
+        try forEachPage { all += $0.changes }
+        return all
+    }
+
+    /// Iterating reads spilled pages back and stops the program on a failed read, which `changes()` and
+    /// `forEachPage` throw instead: nothing in radarblock iterates a log, tests do.
     public func makeIterator() -> Iterator { Iterator(log: self) }
 
     public struct Iterator: IteratorProtocol {

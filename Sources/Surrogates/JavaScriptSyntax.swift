@@ -1,7 +1,7 @@
 // A real JavaScript parse for surrogate bodies: JavaScriptCore's own parser (JSCheckScriptSyntax), the
 // engine WebKit runs the bundle with, loaded at run time from WebKitGTK's libjavascriptcoregtk so radarblock
 // neither links it nor builds differently without it. A bracket scanner cannot see `var = ;`, `await 1;` in
-// a plain function or a duplicate `const`; one such body used to make the whole bundle fail to parse.
+// a plain function or a duplicate `const`, and one such body would make the whole bundle fail to parse.
 //
 // Without the library there is no check that cannot pass a syntax error, so surrogates cannot be built:
 // `JavaScriptSyntaxError.unavailable` says which package to install.

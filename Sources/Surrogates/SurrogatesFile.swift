@@ -1,4 +1,4 @@
-// surrogates.txt (spec ddg-tds-conversion.md §1.3): `#` comment lines, blocks separated by blank lines,
+// surrogates.txt (DuckDuckGo's tracker surrogates): `#` comment lines, blocks separated by blank lines,
 // each block a header `<domain>/<name> <content-type>` followed by the script body. TDS rules refer to a
 // surrogate by `<name>`.
 //

@@ -1,5 +1,6 @@
 // Action serialization (location sharing), universal actions, the global stylesheet, compile errors
-// and identifiers (specs/webkit-content-rules.md §4.1, §4.2, §7.2).
+// and identifiers (WebKit's Source/WebCore/contentextensions/ContentExtensionCompiler.cpp and
+// ContentExtension.cpp).
 
 import ContentRules
 import StrictJSON

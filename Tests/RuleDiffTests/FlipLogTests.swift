@@ -55,7 +55,7 @@ final class FlipLogTests: XCTestCase {
             let read = pages.flatMap { $0 }
             XCTAssertEqual(read.count, expected.count)
             for (i, (a, b)) in zip(read, expected).enumerated() { assertSame(a, b, i) }
-            let iterated = Array(log)
+            let iterated = try log.changes()
             XCTAssertEqual(iterated.count, expected.count)
             for (i, (a, b)) in zip(iterated, expected).enumerated() { assertSame(a, b, i) }
         }
@@ -67,8 +67,8 @@ final class FlipLogTests: XCTestCase {
         var b = a
         for i in 10..<20 { try a.append(change(i)) }
         for i in 100..<105 { try b.append(change(i)) }
-        XCTAssertEqual(a.map(\.request.url), (0..<20).map { change($0).request.url })
-        XCTAssertEqual(b.map(\.request.url), (Array(0..<10) + Array(100..<105)).map { change($0).request.url })
+        XCTAssertEqual(try a.changes().map(\.request.url), (0..<20).map { change($0).request.url })
+        XCTAssertEqual(try b.changes().map(\.request.url), (Array(0..<10) + Array(100..<105)).map { change($0).request.url })
     }
 
     func testAnUnusableTemporaryDirectoryIsAnErrorNamingIt() throws {

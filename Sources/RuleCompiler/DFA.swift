@@ -19,7 +19,9 @@ struct DFA {
     /// Appends the interval lo...hi -> target to the row of the state being built (whose row starts at
     /// `rowStart`), extending the previous interval instead when it is contiguous and goes to the same target.
     mutating func appendTransition(lo: Int, hi: Int, target: Int32, previousTarget: Int32, rowStart: Int32) {
-        if target == previousTarget, let last = transitionHigh.last, Int(last) + 1 == lo, transitionLow.count > Int(rowStart) {
+        if target == previousTarget, let last = transitionHigh.last, Int(last) + 1 == lo,
+            transitionLow.count > Int(rowStart)
+        {
             transitionHigh[transitionHigh.count - 1] = UInt8(hi)
         } else {
             transitionLow.append(UInt8(lo))
@@ -43,7 +45,8 @@ struct DFA {
             let symbol = i < url.count ? URLFilterCharacterSet.symbol(forByte: url[i]) : 0
             let c = classOfSymbol[symbol]
             var next = -1
-            for t in Int(transitionStart[s])..<Int(transitionStart[s + 1]) where transitionLow[t] <= c && c <= transitionHigh[t] {
+            for t in Int(transitionStart[s])..<Int(transitionStart[s + 1])
+            where transitionLow[t] <= c && c <= transitionHigh[t] {
                 next = Int(transitionTarget[t])
                 break
             }

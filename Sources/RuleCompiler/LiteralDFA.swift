@@ -44,7 +44,9 @@ enum LiteralDFA {
             v = tree.parent[Int(v)]
         }
         path.reverse()
-        guard path.count >= 2, case .characterSet(let anySet, .zeroOrMore) = terms.terms[Int(path[0])] else { return nil }
+        guard path.count >= 2, case .characterSet(let anySet, .zeroOrMore) = terms.terms[Int(path[0])] else {
+            return nil
+        }
         let loopRanges = alphabet.setRanges[Int(alphabet.setId(anySet))]
         var loopCovers = [Bool](repeating: false, count: alphabet.classCount)
         for (lo, hi) in loopRanges {
@@ -92,7 +94,7 @@ enum LiteralDFA {
                     for c in 0..<classCount { row[to + c] = row[from + c] }
                     boundaries[k] = boundaries[failure]
                 }
-                members += 1 + Int(depth[k])  // and the `.*` loop
+                members += 1 + Int(depth[k]) // and the `.*` loop
                 if k < n {
                     let letter = letters[k]
                     DFABoundarySet.insert(letter, &boundaries[k])
@@ -119,7 +121,8 @@ enum LiteralDFA {
                     defer { lo = following }
                     let target = row[k * classCount + lo]
                     if target < 0 { lastTarget = -1; continue }
-                    dfa.appendTransition(lo: lo, hi: hi, target: target, previousTarget: lastTarget, rowStart: dfa.transitionStart[k])
+                    dfa.appendTransition(
+                        lo: lo, hi: hi, target: target, previousTarget: lastTarget, rowStart: dfa.transitionStart[k])
                     lastTarget = target
                 }
                 dfa.transitionStart.append(Int32(dfa.transitionLow.count))

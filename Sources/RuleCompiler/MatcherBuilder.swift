@@ -41,16 +41,16 @@ public func matcherFlagsTestPasses(ruleFlags: UInt32, requestFlags: UInt32) -> B
 }
 
 public struct MatcherStatistics: Sendable, Hashable {
-    public var patterns = 0          // distinct non-universal patterns
-    public var universalIds = 0      // distinct ids of match-everything patterns (with and without flags)
+    public var patterns = 0 // distinct non-universal patterns
+    public var universalIds = 0 // distinct ids of match-everything patterns (with and without flags)
     public var nfaCount = 0
     public var nfaNodes = 0
     public var dfaCount = 0
-    public var dfaStates = 0         // after minimization
+    public var dfaStates = 0 // after minimization
     public var dfaStatesBeforeMinimization = 0
     public var actionLists = 0
     public var actionIds = 0
-    public var bytes = 0             // serialized size
+    public var bytes = 0 // serialized size
     public init() {}
 }
 
@@ -142,25 +142,36 @@ public struct MatcherBuilder {
         for batch in tree.batches(terms: terms, maxNodes: maximumNFASize, packGroups: false) {
             let nfa = NFA(tree: tree, terms: terms, batch: batch)
             // A long literal: its size is known without storing WebKit's quadratic state sets.
-            if batch.count == 1, let literal = LiteralDFA.build(tree: tree, terms: terms, vertex: batch[0], nfa: nfa, stateLimit: .max, byteLimit: 1 << 30) {
-                let over = literal.dfa.stateCount > states ? WebKitPainWarning.Reason.states(states)
+            if batch.count == 1,
+                let literal = LiteralDFA.build(
+                    tree: tree, terms: terms, vertex: batch[0], nfa: nfa, stateLimit: .max, byteLimit: 1 << 30)
+            {
+                let over =
+                    literal.dfa.stateCount > states
+                    ? WebKitPainWarning.Reason.states(states)
                     : literal.members > members ? .members(members) : nil
                 if let over {
                     let p = firstPattern(of: batch, vertexPattern)
-                    warnings.append(WebKitPainWarning(family: family, rule: patternRule[p], pattern: patterns[p].pattern,
-                                                      patternsInAutomaton: 1, nfaNodes: nfa.nodeCount, reason: over))
+                    warnings.append(
+                        WebKitPainWarning(
+                            family: family, rule: patternRule[p], pattern: patterns[p].pattern,
+                            patternsInAutomaton: 1, nfaNodes: nfa.nodeCount, reason: over))
                 }
                 continue
             }
             var construction = SubsetConstruction(nfa: nfa)
             // 4 bytes per member in the state pool: the member bound is a byte bound of the construction.
-            let outcome = construction.run(actionLists: &actionLists, stateLimit: states, byteLimit: members.multipliedReportingOverflow(by: 4).overflow ? Int.max : 4 * members,
-                                           deadline: .infinity)
+            let outcome = construction.run(
+                actionLists: &actionLists, stateLimit: states,
+                byteLimit: members.multipliedReportingOverflow(by: 4).overflow ? Int.max : 4 * members,
+                deadline: .infinity)
             guard case .over(let kind) = outcome else { continue }
             let p = firstPattern(of: batch, vertexPattern)
-            warnings.append(WebKitPainWarning(family: family, rule: patternRule[p], pattern: patterns[p].pattern,
-                                              patternsInAutomaton: batch.count, nfaNodes: nfa.nodeCount,
-                                              reason: kind == .states ? .states(states) : .members(members)))
+            warnings.append(
+                WebKitPainWarning(
+                    family: family, rule: patternRule[p], pattern: patterns[p].pattern,
+                    patternsInAutomaton: batch.count, nfaNodes: nfa.nodeCount,
+                    reason: kind == .states ? .states(states) : .members(members)))
         }
         return warnings
     }
@@ -215,8 +226,9 @@ public struct MatcherBuilder {
         var (terms, tree, actionLists, vertexPattern) = prefixTree()
         func exceeded(_ kind: CompileBudget.Kind, batch: [Int32]) -> CompileBudgetExceeded {
             let p = firstPattern(of: batch, vertexPattern)
-            return CompileBudgetExceeded(family: family, rule: patternRule[p], pattern: patterns[p].pattern, kind: kind,
-                                         limit: budget.limit(kind))
+            return CompileBudgetExceeded(
+                family: family, rule: patternRule[p], pattern: patterns[p].pattern, kind: kind,
+                limit: budget.limit(kind))
         }
         var pending = tree.batches(terms: terms, maxNodes: maximumNFASize).reversed().map { $0 }
         var dfas: [DFA] = []
@@ -229,8 +241,9 @@ public struct MatcherBuilder {
             // States built for the family so far count against totalStates, failed attempts included:
             // splitting a combination that explodes (thousands of `.*x.*y.*z`) cannot spin either.
             let remaining = budget.totalStates - builtStates
-            let (outcome, built) = determinize(nfa, batch: batch, tree: tree, terms: terms, actionLists: &actionLists,
-                                               stateLimit: min(limit, remaining), deadline: deadline)
+            let (outcome, built) = determinize(
+                nfa, batch: batch, tree: tree, terms: terms, actionLists: &actionLists,
+                stateLimit: min(limit, remaining), deadline: deadline)
             builtStates += built
             guard case .dfa(let dfa) = outcome else {
                 guard case .over(let kind) = outcome, kind != .seconds else {
@@ -252,25 +265,35 @@ public struct MatcherBuilder {
             statistics.nfaNodes += nfa.nodeCount
             statistics.dfaStatesBeforeMinimization += dfa.stateCount
             let minimized = DFAMinimizer.minimize(dfa)
-            if deadline.isFinite && monotonicSeconds() > deadline { throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)]) }
+            if deadline.isFinite && monotonicSeconds() > deadline {
+                throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)])
+            }
             dfas.append(minimized)
         }
-        if !offenders.isEmpty { throw CompileBudgetErrors(exceeded: offenders.sorted { ($0.rule, $0.pattern) < ($1.rule, $1.pattern) }) }
+        if !offenders.isEmpty {
+            throw CompileBudgetErrors(exceeded: offenders.sorted { ($0.rule, $0.pattern) < ($1.rule, $1.pattern) })
+        }
         return (dfas, actionLists)
     }
 
     /// One batch's DFA: a lone literal pattern by LiteralDFA, anything else by the subset construction;
     /// with the number of states built (they count against the family's budget even when over it).
-    private func determinize(_ nfa: NFA, batch: [Int32], tree: PrefixTree, terms: TermTable,
-                             actionLists: inout ActionListTable, stateLimit: Int,
-                             deadline: Double) -> (SubsetConstruction.Outcome, Int) {
-        if batch.count == 1, let literal = LiteralDFA.build(tree: tree, terms: terms, vertex: batch[0], nfa: nfa,
-                                                           stateLimit: stateLimit, byteLimit: budget.bytes) {
+    private func determinize(
+        _ nfa: NFA, batch: [Int32], tree: PrefixTree, terms: TermTable,
+        actionLists: inout ActionListTable, stateLimit: Int,
+        deadline: Double
+    ) -> (SubsetConstruction.Outcome, Int) {
+        if batch.count == 1,
+            let literal = LiteralDFA.build(
+                tree: tree, terms: terms, vertex: batch[0], nfa: nfa,
+                stateLimit: stateLimit, byteLimit: budget.bytes)
+        {
             return (.dfa(literal.dfa), literal.dfa.stateCount)
         }
         var construction = SubsetConstruction(nfa: nfa)
-        let outcome = construction.run(actionLists: &actionLists, stateLimit: stateLimit, byteLimit: budget.bytes,
-                                       deadline: deadline)
+        let outcome = construction.run(
+            actionLists: &actionLists, stateLimit: stateLimit, byteLimit: budget.bytes,
+            deadline: deadline)
         return (outcome, construction.builtStates)
     }
 
@@ -308,8 +331,9 @@ public struct MatcherBuilder {
             return bytes + [UInt8](repeating: 0, count: MatcherBytecode.padding)
         }
         let program = MatcherProgram(laidOut: compact, listStarts: starts, ids: usedLists.flatMap { $0 })
-        let out = MatcherBytecode.serialize(header: header, universalFlagFree: flagFree.sorted(), universalWithFlags: withFlags.sorted(),
-                                            program: program)
+        let out = MatcherBytecode.serialize(
+            header: header, universalFlagFree: flagFree.sorted(), universalWithFlags: withFlags.sorted(),
+            program: program)
         do {
             return try Matcher(serialized: out)
         } catch {

@@ -96,8 +96,10 @@ enum MatcherBytecode {
     }
 
     /// The 48-byte header, its length field still 0 (`serialize` fills it in).
-    static func header(universalFlagFree: Int, universalWithFlags: Int, actionLists: [[UInt64]], dfaCount: Int,
-                       statistics: MatcherStatistics) -> [UInt8] {
+    static func header(
+        universalFlagFree: Int, universalWithFlags: Int, actionLists: [[UInt64]], dfaCount: Int,
+        statistics: MatcherStatistics
+    ) -> [UInt8] {
         var header: [UInt8] = magic
         append32(formatVersion, to: &header)
         append32(UInt32(universalFlagFree), to: &header)
@@ -132,8 +134,10 @@ enum MatcherBytecode {
     }
 
     /// One state in the compact form: header, action list, then its sparse or dense targets.
-    private static func appendState(_ l: CompactState, action: Int32, classCount k: Int, _ placement: CompactPlacement,
-                                    to out: inout [UInt8]) {
+    private static func appendState(
+        _ l: CompactState, action: Int32, classCount k: Int, _ placement: CompactPlacement,
+        to out: inout [UInt8]
+    ) {
         let width = placement.width
         var header: UInt8 = action >= 0 ? 0x80 : 0
         if l.hasTransitions { header |= l.dense ? 2 : (1 | UInt8(l.runs.count) << 2) }
@@ -161,7 +165,9 @@ enum MatcherBytecode {
     // MARK: writing a file's form
 
     /// The serialized matcher: `header` (the first 48 bytes, its length field still 0), then `program`.
-    static func serialize(header: [UInt8], universalFlagFree: [UInt64], universalWithFlags: [UInt64], program p: MatcherProgram) -> [UInt8] {
+    static func serialize(
+        header: [UInt8], universalFlagFree: [UInt64], universalWithFlags: [UInt64], program p: MatcherProgram
+    ) -> [UInt8] {
         precondition(header.count == headerSize)
         var out = header
         for id in universalFlagFree { append64(id, to: &out) }
@@ -228,7 +234,8 @@ enum MatcherBytecode {
         guard b.count >= headerSize else { throw fail("too short") }
         guard b[0] == magic[0], b[1] == magic[1], b[2] == magic[2], b[3] == magic[3] else { throw fail("bad magic") }
         guard read32(b, 4) == formatVersion else { throw fail("unsupported matcher format version \(read32(b, 4))") }
-        let u0 = Int(read32(b, 8)), u1 = Int(read32(b, 12)), l = Int(read32(b, 16)), ic = Int(read32(b, 20)), d = Int(read32(b, 24))
+        let u0 = Int(read32(b, 8)), u1 = Int(read32(b, 12)), l = Int(read32(b, 16)), ic = Int(read32(b, 20)),
+            d = Int(read32(b, 24))
         guard Int(read32(b, 28)) == b.count else { throw fail("length mismatch") }
         var o = headerSize
         func take(_ count: Int, of size: Int) throws -> Int {
@@ -254,14 +261,19 @@ enum MatcherBytecode {
         var wordCount = 0, rowBytes = 0, states = 0
         for x in 0..<d {
             let h = headers + fileDFAHeaderSize * x
-            let dfa = FileDFA(firstWord: Int(read32(b, h)), wordCount: Int(read32(b, h + 4)), firstRow: Int(read32(b, h + 8)),
-                              rowCount: Int(read32(b, h + 12)), stateCount: Int(read32(b, h + 16)), classCount: Int(b[h + 20]),
-                              eosClass: Int(b[h + 21]), classMap: h + 24)
-            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount, b[h + 22] == 0, b[h + 23] == 0 else {
+            let dfa = FileDFA(
+                firstWord: Int(read32(b, h)), wordCount: Int(read32(b, h + 4)), firstRow: Int(read32(b, h + 8)),
+                rowCount: Int(read32(b, h + 12)), stateCount: Int(read32(b, h + 16)), classCount: Int(b[h + 20]),
+                eosClass: Int(b[h + 21]), classMap: h + 24)
+            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount, b[h + 22] == 0,
+                b[h + 23] == 0
+            else {
                 throw fail("DFA parameters")
             }
             for c in 0..<256 where Int(b[dfa.classMap + c]) >= dfa.classCount { throw fail("class map") }
-            guard dfa.firstWord == wordCount, dfa.wordCount >= 1, dfa.firstRow == rowBytes, dfa.rowCount >= 1 else { throw fail("DFA ranges") }
+            guard dfa.firstWord == wordCount, dfa.wordCount >= 1, dfa.firstRow == rowBytes, dfa.rowCount >= 1 else {
+                throw fail("DFA ranges")
+            }
             wordCount += dfa.wordCount
             rowBytes += dfa.rowCount * dfa.classCount
             guard wordCount < Int(Int32.max), rowBytes < Int(Int32.max) else { throw fail("DFA ranges") }
@@ -286,10 +298,11 @@ enum MatcherBytecode {
             }
         }
         if let refused = refusals.lazy.compactMap({ $0 }).first { throw refused }
-        return Layout(universalFlagFree: uf..<uf + 8 * u0, universalWithFlags: uw..<uw + 8 * u1, listStarts: ls,
-                      listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<o,
-                      dfaStates: states, patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
-                      statesBeforeMinimization: Int(read32(b, 44)))
+        return Layout(
+            universalFlagFree: uf..<uf + 8 * u0, universalWithFlags: uw..<uw + 8 * u1, listStarts: ls,
+            listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<o,
+            dfaStates: states, patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
+            statesBeforeMinimization: Int(read32(b, 44)))
     }
 
     /// Per row byte of `dfa` (from its first row): at a row start, how many targets a state using that row has
@@ -315,14 +328,20 @@ enum MatcherBytecode {
 
     /// Pass 1: the states tile the DFA's words exactly, each with a row of its DFA and an action list that exists.
     /// Returns where states start, a bit per word of the DFA (from its first word).
-    private static func walkStates(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], listCount: Int) throws -> [UInt64] {
+    private static func walkStates(
+        _ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], listCount: Int
+    ) throws -> [UInt64] {
         var isState = [UInt64](repeating: 0, count: (dfa.wordCount + 63) / 64)
         var p = dfa.firstWord, count = 0
         let end = dfa.firstWord + dfa.wordCount
         while p < end {
             let header = read32(b, words + 4 * p)
-            guard let (size, _) = stateSize(header, dfa, targets), size <= end - p else { throw MatcherError.corrupt("state out of bounds") }
-            if header & 1 != 0, Int(read32(b, words + 4 * (p + 1))) >= listCount { throw MatcherError.corrupt("action list index") }
+            guard let (size, _) = stateSize(header, dfa, targets), size <= end - p else {
+                throw MatcherError.corrupt("state out of bounds")
+            }
+            if header & 1 != 0, Int(read32(b, words + 4 * (p + 1))) >= listCount {
+                throw MatcherError.corrupt("action list index")
+            }
             let bit = p - dfa.firstWord
             isState[bit >> 6] |= 1 << UInt64(bit & 63)
             count += 1
@@ -333,7 +352,9 @@ enum MatcherBytecode {
     }
 
     /// Pass 2: every target is a state of the same DFA, or none.
-    private static func checkTargets(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], isState: [UInt64]) throws {
+    private static func checkTargets(
+        _ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], isState: [UInt64]
+    ) throws {
         var p = dfa.firstWord
         let end = dfa.firstWord + dfa.wordCount
         while p < end {
@@ -345,7 +366,9 @@ enum MatcherBytecode {
                 if t == MatcherProgram.none { continue }
                 let v = Int(t)
                 let bit = v &- dfa.firstWord
-                guard bit >= 0, v < end, isState[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { throw MatcherError.corrupt("bad target") }
+                guard bit >= 0, v < end, isState[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else {
+                    throw MatcherError.corrupt("bad target")
+                }
             }
             p += size
         }

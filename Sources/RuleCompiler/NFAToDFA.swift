@@ -138,7 +138,8 @@ struct SubsetConstruction {
 
     /// Runs the construction under limits: stops as soon as more than `stateLimit` states or
     /// `byteLimit` bytes would be needed, or the monotonic clock passes `deadline`.
-    mutating func run(actionLists: inout ActionListTable, stateLimit: Int, byteLimit: Int, deadline: Double) -> Outcome {
+    mutating func run(actionLists: inout ActionListTable, stateLimit: Int, byteLimit: Int, deadline: Double) -> Outcome
+    {
         var dfa = DFA(classCount: nfa.alphabet.classCount, classOfSymbol: nfa.alphabet.classOfSymbol)
         let (rs, rl) = closure(0)
         _ = intern(Array(closurePool[rs..<rs + rl]))
@@ -193,13 +194,16 @@ struct SubsetConstruction {
             if scratch.members.isEmpty { lastTarget = -1; continue }
             scratch.members.sort()
             let (target, _) = intern(scratch.members)
-            dfa.appendTransition(lo: lo, hi: hi, target: target, previousTarget: lastTarget, rowStart: dfa.transitionStart[state])
+            dfa.appendTransition(
+                lo: lo, hi: hi, target: target, previousTarget: lastTarget, rowStart: dfa.transitionStart[state])
             lastTarget = target
         }
     }
 
     /// `members` = the union of the closures of the targets of the ranges covering [lo, hi], unsorted.
-    private mutating func unionOfClosures(covering lo: Int, _ hi: Int, _ ranges: [NodeRange], into members: inout [Int32]) {
+    private mutating func unionOfClosures(
+        covering lo: Int, _ hi: Int, _ ranges: [NodeRange], into members: inout [Int32]
+    ) {
         let s = nextStamp()
         members.removeAll(keepingCapacity: true)
         ranges.withUnsafeBufferPointer { ranges in

@@ -50,7 +50,7 @@ public enum RegexExample {
         case "(":
             i += 1
             if i + 1 < c.count, c[i] == "?" {
-                if c[i + 1] == ":" { i += 2 } else { return nil }  // lookarounds are not examples
+                if c[i + 1] == ":" { i += 2 } else { return nil } // lookarounds are not examples
             }
             guard let inner = sequence(&c, &i, depth: depth + 1), i < c.count, c[i] == ")" else { return nil }
             i += 1
@@ -101,7 +101,7 @@ public enum RegexExample {
             }
         default: break
         }
-        if i < c.count, c[i] == "?" { i += 1 }  // lazy
+        if i < c.count, c[i] == "?" { i += 1 } // lazy
         return atom
     }
 
@@ -123,7 +123,11 @@ public enum RegexExample {
             if i + 1 < c.count, c[i] == "-", c[i + 1] != "]" {
                 let hi = c[i + 1]
                 i += 2
-                if ch.value <= hi.value { for v in ch.value...min(hi.value, ch.value + 64) { if let s = Unicode.Scalar(v) { members.append(s) } } }
+                if ch.value <= hi.value {
+                    for v in ch.value...min(hi.value, ch.value + 64) {
+                        if let s = Unicode.Scalar(v) { members.append(s) }
+                    }
+                }
             } else {
                 members.append(ch)
             }

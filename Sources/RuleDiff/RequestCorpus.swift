@@ -24,7 +24,8 @@ public enum RequestCorpus {
         for tds in datasets { domains.formUnion(tds.trackers.keys) }
         let sorted = domains.sorted(by: byteOrder)
         let shares = Parallel.workers(for: sorted.count) * 8
-        let probes = Parallel.mapShares(sorted.count, workers: shares) { $0.map { probe(sorted[$0], datasets) } }.flatMap { $0 }
+        let probes = Parallel.mapShares(sorted.count, workers: shares) { $0.map { probe(sorted[$0], datasets) } }
+            .flatMap { $0 }
         // Each URL of a tracker is loaded from each of its sites, as a script and as an image. A URL names its
         // tracker's domain, so another tracker rarely gives it again: duplicates are found per URL (the sites
         // it was loaded from), not by hashing every request, with one lookup for a URL not seen before.
@@ -33,22 +34,28 @@ public enum RequestCorpus {
         var earlier: [[[String]?]] = []
         earlier.reserveCapacity(probes.count)
         for p in probes {
-            earlier.append(p.urls.map { url in
-                let key = ExactString(string: url)
-                guard let before = sitesOfURL.updateValue(p.sites, forKey: key) else { return nil }
-                sitesOfURL[key] = unique(before + p.sites)
-                return before
-            })
+            earlier.append(
+                p.urls.map { url in
+                    let key = ExactString(string: url)
+                    guard let before = sitesOfURL.updateValue(p.sites, forKey: key) else { return nil }
+                    sitesOfURL[key] = unique(before + p.sites)
+                    return before
+                })
         }
         var aliasProbes: [MatchRequest] = []
         var seenAliasProbes = Set<[ExactString]>()
         for tds in datasets {
             for alias in tds.cnames.keys.sorted(by: byteOrder) {
                 let url = "https://\(alias)/radarblock-probe.js"
-                for site in ["https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/", thirdPartySite] {
+                for site in [
+                    "https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/", thirdPartySite,
+                ] {
                     let r = MatchRequest(url: url, topURL: site, resourceType: "script")
                     if !loaded(sitesOfURL[ExactString(string: url)], from: site),
-                       seenAliasProbes.insert([ExactString(string: url), ExactString(string: site)]).inserted { aliasProbes.append(r) }
+                        seenAliasProbes.insert([ExactString(string: url), ExactString(string: site)]).inserted
+                    {
+                        aliasProbes.append(r)
+                    }
                 }
             }
         }
@@ -61,7 +68,8 @@ public enum RequestCorpus {
         var urls = ["https://\(domain)/radarblock-probe.js", "https://cdn.\(domain):8443/p/radarblock-probe.gif"]
         for tds in datasets {
             guard let tracker = tds.trackers[domain] else { continue }
-            if let owner = tracker.owner?.name, let other = tds.entities[owner]?.domains.first(where: { $0 != domain }) {
+            if let owner = tracker.owner?.name, let other = tds.entities[owner]?.domains.first(where: { $0 != domain })
+            {
                 sites.append("https://\(other)/")
             }
             for rule in tracker.rules {
@@ -70,7 +78,9 @@ public enum RequestCorpus {
                     urls.append(url)
                     urls.append(url + "-near-miss")
                 }
-                for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) { sites.append("https://\(d)/") }
+                for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) {
+                    sites.append("https://\(d)/")
+                }
             }
         }
         return DerivedRequests.Probe(sites: unique(sites), urls: unique(urls))
@@ -121,7 +131,8 @@ public final class DerivedRequests: RequestStream {
                         continue
                     }
                     guard chunk.count < end else { return true }
-                    chunk.append(MatchRequest(url: p.urls[url], topURL: s, resourceType: type == 0 ? "script" : "image"))
+                    chunk.append(
+                        MatchRequest(url: p.urls[url], topURL: s, resourceType: type == 0 ? "script" : "image"))
                     if type == 0 {
                         type = 1
                     } else {

@@ -37,13 +37,18 @@ struct PageData {
 
     /// `available`: surrogate names present in the bundle; rules naming any other surrogate are carried
     /// without `surrogate` (a plain block), which the caller has already reported.
-    static func build(tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
-                      available: Set<String>, scope: PageDataScope, report: Bool = false,
-                      psl: PublicSuffixList = .shared) -> PageData {
+    static func build(
+        tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
+        available: Set<String>, scope: PageDataScope, report: Bool = false,
+        psl: PublicSuffixList = .shared
+    ) -> PageData {
         let selection = PageDataSelection(tds: tds, available: available, all: scope == .allTrackers)
-        var (trackerPairs, entityNames) = trackersJSON(selection, tds: tds, available: available, report: report, psl: psl)
+        var (trackerPairs, entityNames) = trackersJSON(
+            selection, tds: tds, available: available, report: report, psl: psl)
         // Click-to-load entities: their sites are first party for their rule actions.
-        for (_, entity) in config?.clickToLoad.supportedRuleActions ?? [] where tds.entities[entity] != nil { entityNames.insert(entity) }
+        for (_, entity) in config?.clickToLoad.supportedRuleActions ?? [] where tds.entities[entity] != nil {
+            entityNames.insert(entity)
+        }
         if selection.all { entityNames = Set(tds.entities.keys) }
         let entityPairs: [JSONValue] = entityNames.sorted(by: byteOrder).compactMap { name in
             guard let e = tds.entities[name] else { return nil }
@@ -59,10 +64,11 @@ struct PageData {
         root["subdomainPrefix"] = .string(TDSConventions.subdomainPrefix)
         if report {
             root["report"] = true
-            root["displayNames"] = .array(entityNames.sorted(by: byteOrder).compactMap { name -> JSONValue? in
-                guard let shown = tds.entities[name]?.displayName else { return nil }
-                return [.string(name), .string(shown)]
-            })
+            root["displayNames"] = .array(
+                entityNames.sorted(by: byteOrder).compactMap { name -> JSONValue? in
+                    guard let shown = tds.entities[name]?.displayName else { return nil }
+                    return [.string(name), .string(shown)]
+                })
         }
         let allowCount = config.map { addConfig($0, selection, to: &root) } ?? 0
         if let attribution = adClickAttributionJSON(config, tds: tds, carried: selection.full) {
@@ -76,15 +82,18 @@ struct PageData {
         }
         root["surrogates"] = .array(available.sorted(by: byteOrder).map { .string($0) })
 
-        return PageData(json: .object(root), trackerCount: trackerPairs.count,
-                        surrogateTrackerCount: selection.surrogateTrackers.count, cnameCount: cnamePairs.count,
-                        entityCount: entityPairs.count, allowlistCount: allowCount)
+        return PageData(
+            json: .object(root), trackerCount: trackerPairs.count,
+            surrogateTrackerCount: selection.surrogateTrackers.count, cnameCount: cnamePairs.count,
+            entityCount: entityPairs.count, allowlistCount: allowCount)
     }
 
     /// The carried trackers as [domain, tracker] pairs in byte order (shadows as `{}`), with the entities
     /// that own them.
-    private static func trackersJSON(_ selection: PageDataSelection, tds: TrackerDataSet, available: Set<String>,
-                                     report: Bool, psl: PublicSuffixList) -> ([JSONValue], Set<String>) {
+    private static func trackersJSON(
+        _ selection: PageDataSelection, tds: TrackerDataSet, available: Set<String>,
+        report: Bool, psl: PublicSuffixList
+    ) -> ([JSONValue], Set<String>) {
         var trackerPairs: [JSONValue] = []
         var entityNames: Set<String> = []
         for domain in (selection.full.union(selection.shadows)).sorted(by: byteOrder) {
@@ -113,8 +122,10 @@ struct PageData {
 
     /// The config's part: content blocking off, click-to-load, temp-unprotected sites and the allowlist;
     /// returns the number of allowlist entries carried.
-    private static func addConfig(_ config: PrivacyConfig, _ selection: PageDataSelection,
-                                  to root: inout JSONObject) -> Int {
+    private static func addConfig(
+        _ config: PrivacyConfig, _ selection: PageDataSelection,
+        to root: inout JSONObject
+    ) -> Int {
         // The rule list blocks nothing then; the page must not run surrogates for unblocked scripts either.
         if !config.contentBlockingEnabled { root["contentBlockingDisabled"] = true }
         let supported = config.clickToLoad.supportedRuleActions
@@ -137,9 +148,12 @@ struct PageData {
         var entries: [JSONValue] = []
         for e in allowlist.entries {
             let host = allowlistHost(e.rule)
-            guard selection.all || anchors.contains(where: { a in
-                Host.isSameOrSubdomain(host, of: a) || Host.isSameOrSubdomain(a, of: host)
-            }) else { continue }
+            guard
+                selection.all
+                    || anchors.contains(where: { a in
+                        Host.isSameOrSubdomain(host, of: a) || Host.isSameOrSubdomain(a, of: host)
+                    })
+            else { continue }
             var o = JSONObject()
             o["regex"] = .string(TDSConventions.allowlistFilter(e.rule))
             if case .domains(let sites) = e.sites { o["domains"] = .array(sites.map { .string($0) }) }
@@ -205,9 +219,10 @@ private struct PageDataSelection {
 
     init(tds: TrackerDataSet, available: Set<String>, all: Bool) {
         self.all = all
-        let surrogateTrackers = Set(tds.trackers.values.filter { t in
-            t.rules.contains { r in r.surrogate.map(available.contains) ?? false }
-        }.map(\.domain))
+        let surrogateTrackers = Set(
+            tds.trackers.values.filter { t in
+                t.rules.contains { r in r.surrogate.map(available.contains) ?? false }
+            }.map(\.domain))
         var aliases: [String: String] = [:]
         for (alias, target) in tds.cnames {
             guard let t = tds.findTracker(forHost: target) else { continue }
@@ -219,7 +234,8 @@ private struct PageDataSelection {
             let anchors = Array(surrogateTrackers) + Array(aliases.keys)
             for domain in tds.trackers.keys where !full.contains(domain) {
                 let related = anchors.contains { a in
-                    Host.isSameOrSubdomain(domain, of: a) || (aliases[a] != nil && Host.isSameOrSubdomain(a, of: domain))
+                    Host.isSameOrSubdomain(domain, of: a)
+                        || (aliases[a] != nil && Host.isSameOrSubdomain(a, of: domain))
                 }
                 if related { shadows.insert(domain) }
             }

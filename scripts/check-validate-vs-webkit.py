@@ -76,7 +76,8 @@ def list_cases():
     cases = []
 
     def c(name, source, note=""):
-        cases.append({"name": name, "source": source})
+        # `note`: why the case exists, printed when WebKit and radarblock disagree on it.
+        cases.append({"name": name, "source": source, "note": note})
 
     def R(trigger=None, action=None, extra=None):
         r = {}
@@ -620,8 +621,11 @@ def main():
     radarblock = find_radarblock(args.radarblock)
 
     items = []  # (kind, name, source)
+    notes = {}
     if not args.only_css:
-        items += [("list", c["name"], c["source"]) for c in list_cases() if c["name"] not in WEBKIT_SKIP]
+        cases = [c for c in list_cases() if c["name"] not in WEBKIT_SKIP]
+        items += [("list", c["name"], c["source"]) for c in cases]
+        notes = {c["name"]: c["note"] for c in cases if c["note"]}
     if not args.only_lists:
         items += [("css", s, css_list(s)) for s in css_selectors()]
     sources = [s for _, _, s in items]
@@ -639,7 +643,9 @@ def main():
         if same:
             agree += 1
         else:
-            print("DIFFER %s %s: WebKit %s, radarblock %s" % (kind, json.dumps(name), w_error or "valid", o.get("error", "valid")))
+            print("DIFFER %s %s: WebKit %s, radarblock %s%s" % (kind, json.dumps(name), w_error or "valid",
+                                                               o.get("error", "valid"),
+                                                               " (%s)" % notes[name] if kind == "list" and name in notes else ""))
         if kind == "list" and len(source.encode("utf-8")) <= FIXTURE_MAX_BYTES:
             list_fixture.append({"name": name, "source": source, "webkit": {"valid": w["ok"], "error": w_error}})
         if kind == "css":

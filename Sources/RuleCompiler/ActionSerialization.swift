@@ -1,5 +1,6 @@
-// Action serialization with WebKit's location sharing (ContentExtensionCompiler.cpp serializeActions,
-// specs/webkit-content-rules.md §4.1). A rule's *action location* is the offset of its action in the
+// Action serialization with WebKit's location sharing (serializeActions in WebKit's
+// Source/WebCore/contentextensions/ContentExtensionCompiler.cpp). A rule's *action location* is the offset of its
+// action in the
 // actions blob; WebKit reports actions in ascending location order and collapses rules that share a
 // location, so the sharing rules below are what make our answers de-duplicate and order like WebKit's:
 //
@@ -27,7 +28,7 @@ import StrictJSON
 
 public enum ActionKind: UInt8, Sendable, CaseIterable {
     case block = 0, blockCookies, cssDisplayNone, notify, ignorePreviousRules, ignoreFollowingRules, makeHTTPS,
-         modifyHeaders, redirect, reportIdentifier
+        modifyHeaders, redirect, reportIdentifier
 
     public var typeName: String {
         switch self {
@@ -135,14 +136,18 @@ public enum ActionSerializer {
             switch action.kind {
             case .cssDisplayNone:
                 pendingCSS.add(selector: action.text, trigger: TriggerKey(trigger), ruleSlot: locations.count)
-                location = UInt32.max  // filled in when the group is flushed
+                location = UInt32.max // filled in when the group is flushed
             case .block: location = shared(&blockMap, flags) { append(action) }
             case .blockCookies: location = shared(&blockCookiesMap, flags) { append(action) }
             case .makeHTTPS: location = shared(&makeHTTPSMap, flags) { append(action) }
             case .ignorePreviousRules: location = shared(&ignorePreviousMap, flags) { append(action) }
             case .notify: location = shared(&notifyMap, TextKey(action.text, flags)) { append(action) }
-            case .redirect: location = shared(&redirectMap, TextKey(PayloadIdentity.redirect(rule), flags)) { append(action) }
-            case .modifyHeaders: location = shared(&modifyHeadersMap, TextKey(PayloadIdentity.modifyHeaders(rule), flags)) { append(action) }
+            case .redirect:
+                location = shared(&redirectMap, TextKey(PayloadIdentity.redirect(rule), flags)) { append(action) }
+            case .modifyHeaders:
+                location = shared(&modifyHeadersMap, TextKey(PayloadIdentity.modifyHeaders(rule), flags)) {
+                    append(action)
+                }
             case .ignoreFollowingRules, .reportIdentifier: preconditionFailure("handled above")
             }
             locations.append(location)
@@ -176,7 +181,8 @@ public enum ActionSerializer {
             case .modifyHeaders(let o):
                 var members = o
                 members["type"] = nil
-                return StoredAction(kind: .modifyHeaders, text: JSONWriter.string(.object(members), options: [.sortedKeys]))
+                return StoredAction(
+                    kind: .modifyHeaders, text: JSONWriter.string(.object(members), options: [.sortedKeys]))
             }
         }
     }
@@ -227,13 +233,14 @@ enum PayloadIdentity {
                 var qt = JSONObject()
                 if let remove = q["remove-parameters"] { qt["remove-parameters"] = remove }
                 if case .array(let entries)? = q["add-or-replace-parameters"] {
-                    qt["add-or-replace-parameters"] = .array(entries.map { e in
-                        var kv = JSONObject()
-                        kv["key"] = e["key"] ?? .null
-                        kv["value"] = e["value"] ?? .null
-                        kv["replace-only"] = .bool(e["replace-only"]?.boolValue ?? false)
-                        return .object(kv)
-                    })
+                    qt["add-or-replace-parameters"] = .array(
+                        entries.map { e in
+                            var kv = JSONObject()
+                            kv["key"] = e["key"] ?? .null
+                            kv["value"] = e["value"] ?? .null
+                            kv["replace-only"] = .bool(e["replace-only"]?.boolValue ?? false)
+                            return .object(kv)
+                        })
                 }
                 transform["query-transform"] = .object(qt)
             } else if case .string(let v)? = t["query"] {
@@ -251,12 +258,15 @@ enum PayloadIdentity {
         var key = JSONObject()
         for list in ["request-headers", "response-headers"] {
             guard case .array(let infos)? = o[list] else { key[list] = .array([]); continue }
-            key[list] = .array(infos.map { info in
-                var i = JSONObject()
-                for k in ["operation", "header", "value"] { if case .string(let v)? = info[k] { i[k] = .string(v) } }
-                if i["operation"]?.stringValue == "remove" { i["value"] = nil }
-                return .object(i)
-            })
+            key[list] = .array(
+                infos.map { info in
+                    var i = JSONObject()
+                    for k in ["operation", "header", "value"] {
+                        if case .string(let v)? = info[k] { i[k] = .string(v) }
+                    }
+                    if i["operation"]?.stringValue == "remove" { i["value"] = nil }
+                    return .object(i)
+                })
         }
         // getInteger: JavaScript ToInt32 truncation.
         if case .number(let d)? = o["priority"] { key["priority"] = .number(Double(toInt32(d))) }
@@ -318,7 +328,8 @@ struct PendingDisplayNoneGroups {
         for i in WebKitHashOrder.triggerMapOrder(order.map(\.key)) {
             let group = order[i]
             let location = UInt32(blob.count)
-            ActionSerializer.write(StoredAction(kind: .cssDisplayNone, text: group.selectors.joined(separator: ",")), into: &blob)
+            ActionSerializer.write(
+                StoredAction(kind: .cssDisplayNone, text: group.selectors.joined(separator: ",")), into: &blob)
             for slot in group.slots { locations[slot] = location }
         }
         groups.removeAll()
@@ -337,7 +348,9 @@ public struct ActionBlobError: Error, Sendable, Equatable, CustomStringConvertib
 public enum ActionBlob {
     /// Decodes the action at `location`; returns it and the offset just after it.
     public static func decode(_ blob: UnsafeRawBufferPointer, at location: Int) throws -> (StoredAction, next: Int) {
-        guard location >= 0, location < blob.count else { throw ActionBlobError(location: location, reason: "outside the actions section") }
+        guard location >= 0, location < blob.count else {
+            throw ActionBlobError(location: location, reason: "outside the actions section")
+        }
         guard let kind = ActionKind(rawValue: blob[location]) else {
             throw ActionBlobError(location: location, reason: "unknown action kind \(blob[location])")
         }
@@ -356,7 +369,9 @@ public enum ActionBlob {
             var n = 0
             for i in 0..<4 { n |= Int(blob[p + i]) << (8 * i) }
             p += 4
-            guard n <= blob.count - p else { throw ActionBlobError(location: location, reason: "text runs past the end") }
+            guard n <= blob.count - p else {
+                throw ActionBlobError(location: location, reason: "text runs past the end")
+            }
             guard let s = String(validating: UnsafeRawBufferPointer(rebasing: blob[p..<p + n]), as: UTF8.self) else {
                 throw ActionBlobError(location: location, reason: "text is not UTF-8")
             }

@@ -11,13 +11,14 @@
 //    blame).
 //  * seconds: wall-clock time of one family (subset constructions and minimizations); same.
 //
-// The defaults are far above what real lists need (the iOS TDS lists: about 250,000 states built in all,
-// under 200,000 in their largest family) and keep two families compiling at once well under 1 GB. Budgets only ever turn a compilation into an error: below them the output is unchanged.
+// The defaults are far above what real lists need and keep two families compiling at once within the
+// machine (figures in docs/compile-cost.md, "Compile budgets"). Budgets only ever turn a compilation into
+// an error: below them the output is unchanged.
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 public struct CompileBudget: Sendable, Hashable {
@@ -31,9 +32,10 @@ public struct CompileBudget: Sendable, Hashable {
     public static let defaultTotalStates = 3_000_000
     public static let defaultSeconds = 120.0
 
-    public init(states: Int = CompileBudget.defaultStates, bytes: Int = CompileBudget.defaultMegabytes << 20,
-                totalStates: Int = CompileBudget.defaultTotalStates, seconds: Double = CompileBudget.defaultSeconds)
-    {
+    public init(
+        states: Int = CompileBudget.defaultStates, bytes: Int = CompileBudget.defaultMegabytes << 20,
+        totalStates: Int = CompileBudget.defaultTotalStates, seconds: Double = CompileBudget.defaultSeconds
+    ) {
         self.states = states
         self.bytes = bytes
         self.totalStates = totalStates
@@ -41,7 +43,8 @@ public struct CompileBudget: Sendable, Hashable {
     }
 
     /// No limits (tests and tools on trusted input).
-    public static let unlimited = CompileBudget(states: Int.max, bytes: Int.max, totalStates: Int.max, seconds: .infinity)
+    public static let unlimited = CompileBudget(
+        states: Int.max, bytes: Int.max, totalStates: Int.max, seconds: .infinity)
 
     /// Which budget ran out, with the option that raises it.
     public enum Kind: String, Sendable, Hashable {
@@ -90,7 +93,9 @@ public struct CompileBudgetExceeded: Error, Sendable, Hashable, CustomStringConv
 
     public var description: String {
         let short = pattern.count > 80 ? String(pattern.prefix(77)) + "..." : pattern
-        let what = isRuleLevel ? "its \(family) automaton for \"\(short)\" needs"
+        let what =
+            isRuleLevel
+            ? "its \(family) automaton for \"\(short)\" needs"
             : "the \(family) automata (building the one for \"\(short)\") need"
         return "rule \(rule): \(what) \(kind.describe(limit: limit)) (automaton budget; raise it with \(kind.option))"
     }
@@ -128,13 +133,16 @@ public struct WebKitPainWarning: Sendable, Hashable, CustomStringConvertible {
 
     public var description: String {
         let short = pattern.count > 80 ? String(pattern.prefix(77)) + "..." : pattern
-        let others = patternsInAutomaton > 1 ? " (with \(patternsInAutomaton - 1) other pattern(s) of the same prefix)" : ""
+        let others =
+            patternsInAutomaton > 1 ? " (with \(patternsInAutomaton - 1) other pattern(s) of the same prefix)" : ""
         let why: String
         switch reason {
         case .states(let n): why = "more than \(n) DFA states"
         case .members(let n): why = "state sets of more than \(n) NFA nodes in total"
         }
-        return "rule \(rule): WebKit's compiler will not finish in reasonable time or memory: its \(family) automaton for \"\(short)\"\(others) has \(nfaNodes) NFA nodes and needs \(why)"
+        return
+            "rule \(rule): WebKit's compiler will not finish in reasonable time or memory: its \(family) automaton "
+            + "for \"\(short)\"\(others) has \(nfaNodes) NFA nodes and needs \(why)"
     }
 }
 

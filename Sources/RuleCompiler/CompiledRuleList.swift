@@ -33,10 +33,12 @@ public struct CompiledRuleList: Sendable, Equatable {
     public var topURLMatcher: Matcher
     public var frameURLMatcher: Matcher
 
-    public init(identifier: String, name: String, dataset: String?, toolVersion: String, sourceSHA256: [UInt8], source: [UInt8],
-                sourceRuleCount: Int, skippedRuleCount: Int, actions: [UInt8], rules: [CompiledRuleInfo],
-                universalActions: [UInt32], stylesheet: String, urlMatcher: Matcher, topURLMatcher: Matcher, frameURLMatcher: Matcher)
-    {
+    public init(
+        identifier: String, name: String, dataset: String?, toolVersion: String, sourceSHA256: [UInt8], source: [UInt8],
+        sourceRuleCount: Int, skippedRuleCount: Int, actions: [UInt8], rules: [CompiledRuleInfo],
+        universalActions: [UInt32], stylesheet: String, urlMatcher: Matcher, topURLMatcher: Matcher,
+        frameURLMatcher: Matcher
+    ) {
         self.identifier = identifier
         self.name = name
         self.dataset = dataset

@@ -15,9 +15,9 @@
 // breadth-first from the root (deterministic output).
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 enum DFAMinimizer {
@@ -77,8 +77,8 @@ enum DFAMinimizer {
         var tableSize = 1
         while tableSize < 2 * n { tableSize <<= 1 }
         var table = [Int32](repeating: -1, count: tableSize)
-        var pool: [Int32] = []          // signatures of the classes, concatenated
-        var poolStart: [Int32] = [0]    // class c = pool[poolStart[c] ..< poolStart[c + 1]]
+        var pool: [Int32] = [] // signatures of the classes, concatenated
+        var poolStart: [Int32] = [0] // class c = pool[poolStart[c] ..< poolStart[c + 1]]
         var classHash: [UInt32] = []
         var signature: [Int32] = []
         var classCount = n + 1
@@ -131,7 +131,9 @@ enum DFAMinimizer {
         let n = dfa.stateCount
         var result = DFA(classCount: dfa.classCount, classOfSymbol: dfa.classOfSymbol)
         var representativeOf = [Int32](repeating: -1, count: blockCount)
-        for s in 0..<n where classOf[s] >= 0 && representativeOf[Int(classOf[s])] < 0 { representativeOf[Int(classOf[s])] = Int32(s) }
+        for s in 0..<n where classOf[s] >= 0 && representativeOf[Int(classOf[s])] < 0 {
+            representativeOf[Int(classOf[s])] = Int32(s)
+        }
         var newIndex = [Int32](repeating: -1, count: blockCount)
         var order: [Int32] = []
         let rootBlock = Int(classOf[0])
@@ -154,7 +156,8 @@ enum DFAMinimizer {
                 let target = newIndex[targetBlock]
                 let lo = dfa.transitionLow[t], hi = dfa.transitionHigh[t]
                 if result.transitionLow.count > Int(result.transitionStart.last!),
-                   result.transitionTarget.last == target, Int(result.transitionHigh.last!) + 1 == Int(lo) {
+                    result.transitionTarget.last == target, Int(result.transitionHigh.last!) + 1 == Int(lo)
+                {
                     result.transitionHigh[result.transitionHigh.count - 1] = hi
                 } else {
                     result.transitionLow.append(lo)
@@ -168,8 +171,10 @@ enum DFAMinimizer {
     }
 
     /// Interns a class signature; returns its class number.
-    private static func intern(_ sig: UnsafeBufferPointer<Int32>, table: inout [Int32], pool: inout [Int32],
-                               poolStart: inout [Int32], hashes: inout [UInt32]) -> Int32 {
+    private static func intern(
+        _ sig: UnsafeBufferPointer<Int32>, table: inout [Int32], pool: inout [Int32],
+        poolStart: inout [Int32], hashes: inout [UInt32]
+    ) -> Int32 {
         var h: UInt32 = 2166136261
         for x in sig { h = (h ^ UInt32(bitPattern: x)) &* 16777619 }
         h ^= h >> 15
@@ -183,7 +188,8 @@ enum DFAMinimizer {
                         if c < 0 { return nil }
                         if hashes[c] == h {
                             let a = Int(poolStart[c]), b = Int(poolStart[c + 1])
-                            if b - a == sig.count && memcmp(pool.baseAddress! + a, sig.baseAddress!, 4 * sig.count) == 0 {
+                            if b - a == sig.count && memcmp(pool.baseAddress! + a, sig.baseAddress!, 4 * sig.count) == 0
+                            {
                                 return Int32(c)
                             }
                         }

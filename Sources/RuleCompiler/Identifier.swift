@@ -29,9 +29,10 @@ public struct RuleListIdentifier: Sendable, Hashable, CustomStringConvertible {
         name + (dataset.map { "@" + $0 } ?? "") + "_v\(formatVersion)_" + toolVersion + "_" + digest
     }
 
-    public static func make(name: String, dataset: String? = nil, formatVersion: UInt32, toolVersion: String,
-                            source: [UInt8]) throws -> RuleListIdentifier
-    {
+    public static func make(
+        name: String, dataset: String? = nil, formatVersion: UInt32, toolVersion: String,
+        source: [UInt8]
+    ) throws -> RuleListIdentifier {
         try validateComponent(name, what: "name")
         if let d = dataset { try validateComponent(d, what: "dataset version") }
         try validateComponent(toolVersion, what: "tool version")
@@ -50,23 +51,29 @@ public struct RuleListIdentifier: Sendable, Hashable, CustomStringConvertible {
         field(Array((dataset ?? "").utf8))
         field(source)
         let hex = hexString(d.finalize())
-        return RuleListIdentifier(name: name, dataset: dataset, formatVersion: formatVersion, toolVersion: toolVersion,
-                                  digest: String(hex.prefix(16)))
+        return RuleListIdentifier(
+            name: name, dataset: dataset, formatVersion: formatVersion, toolVersion: toolVersion,
+            digest: String(hex.prefix(16)))
     }
 
     /// Splits an identifier string back into its components (nil if it is not one of ours).
-    public static func parse(_ s: String) -> (name: String, dataset: String?, formatVersion: UInt32, toolVersion: String, digest: String)? {
+    public static func parse(_ s: String) -> (
+        name: String, dataset: String?, formatVersion: UInt32, toolVersion: String, digest: String
+    )? {
         let parts = s.split(separator: "_", omittingEmptySubsequences: false).map(String.init)
         guard parts.count == 4, parts[1].hasPrefix("v"), let version = UInt32(parts[1].dropFirst()),
-              parts[3].count == 16, parts[3].allSatisfy({ $0.isHexDigit && !$0.isUppercase }) else { return nil }
+            parts[3].count == 16, parts[3].allSatisfy({ $0.isHexDigit && !$0.isUppercase })
+        else { return nil }
         let nameParts = parts[0].split(separator: "@", maxSplits: 1, omittingEmptySubsequences: false).map(String.init)
         return (nameParts[0], nameParts.count > 1 ? nameParts[1] : nil, version, parts[2], parts[3])
     }
 
     public static func isValidComponent(_ s: String) -> Bool {
-        !s.isEmpty && s.utf8.count <= 100 && s.utf8.allSatisfy { b in
-            (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A) || b == UInt8(ascii: ".") || b == UInt8(ascii: "-")
-        }
+        !s.isEmpty && s.utf8.count <= 100
+            && s.utf8.allSatisfy { b in
+                (b >= 0x30 && b <= 0x39) || (b >= 0x41 && b <= 0x5A) || (b >= 0x61 && b <= 0x7A)
+                    || b == UInt8(ascii: ".") || b == UInt8(ascii: "-")
+            }
     }
 
     static func validateComponent(_ s: String, what: String) throws {

@@ -25,7 +25,8 @@ import ContentRules
 import Dispatch
 import Parallel
 
-/// WebKit trigger-flag test (spec §5 TestFlagsAndAppendAction). `ruleFlags` = id >> 32.
+/// WebKit's trigger-flag test (TestFlagsAndAppendAction in WebKit's
+/// Source/WebCore/contentextensions/DFABytecodeInterpreter.cpp). `ruleFlags` = id >> 32.
 @inline(__always)
 public func matcherFlagsTestPasses(ruleFlags: UInt32, requestFlags: UInt32) -> Bool {
     let loadType = ruleFlags & 0xC000
@@ -40,16 +41,16 @@ public func matcherFlagsTestPasses(ruleFlags: UInt32, requestFlags: UInt32) -> B
 }
 
 public struct MatcherStatistics: Sendable, Hashable {
-    public var patterns = 0          // distinct non-universal patterns
-    public var universalIds = 0      // distinct ids of match-everything patterns (with and without flags)
+    public var patterns = 0 // distinct non-universal patterns
+    public var universalIds = 0 // distinct ids of match-everything patterns (with and without flags)
     public var nfaCount = 0
     public var nfaNodes = 0
     public var dfaCount = 0
-    public var dfaStates = 0         // after minimization
+    public var dfaStates = 0 // after minimization
     public var dfaStatesBeforeMinimization = 0
     public var actionLists = 0
     public var actionIds = 0
-    public var bytes = 0             // serialized size
+    public var bytes = 0 // serialized size
     public init() {}
 }
 
@@ -141,25 +142,36 @@ public struct MatcherBuilder {
         for batch in tree.batches(terms: terms, maxNodes: maximumNFASize, packGroups: false) {
             let nfa = NFA(tree: tree, terms: terms, batch: batch)
             // A long literal: its size is known without storing WebKit's quadratic state sets.
-            if batch.count == 1, let literal = LiteralDFA.build(tree: tree, terms: terms, vertex: batch[0], nfa: nfa, stateLimit: .max, byteLimit: 1 << 30) {
-                let over = literal.dfa.stateCount > states ? WebKitPainWarning.Reason.states(states)
+            if batch.count == 1,
+                let literal = LiteralDFA.build(
+                    tree: tree, terms: terms, vertex: batch[0], nfa: nfa, stateLimit: .max, byteLimit: 1 << 30)
+            {
+                let over =
+                    literal.dfa.stateCount > states
+                    ? WebKitPainWarning.Reason.states(states)
                     : literal.members > members ? .members(members) : nil
                 if let over {
                     let p = firstPattern(of: batch, vertexPattern)
-                    warnings.append(WebKitPainWarning(family: family, rule: patternRule[p], pattern: patterns[p].pattern,
-                                                      patternsInAutomaton: 1, nfaNodes: nfa.nodeCount, reason: over))
+                    warnings.append(
+                        WebKitPainWarning(
+                            family: family, rule: patternRule[p], pattern: patterns[p].pattern,
+                            patternsInAutomaton: 1, nfaNodes: nfa.nodeCount, reason: over))
                 }
                 continue
             }
             var construction = SubsetConstruction(nfa: nfa)
             // 4 bytes per member in the state pool: the member bound is a byte bound of the construction.
-            let outcome = construction.run(actionLists: &actionLists, stateLimit: states, byteLimit: members.multipliedReportingOverflow(by: 4).overflow ? Int.max : 4 * members,
-                                           deadline: .infinity)
+            let outcome = construction.run(
+                actionLists: &actionLists, stateLimit: states,
+                byteLimit: members.multipliedReportingOverflow(by: 4).overflow ? Int.max : 4 * members,
+                deadline: .infinity)
             guard case .over(let kind) = outcome else { continue }
             let p = firstPattern(of: batch, vertexPattern)
-            warnings.append(WebKitPainWarning(family: family, rule: patternRule[p], pattern: patterns[p].pattern,
-                                              patternsInAutomaton: batch.count, nfaNodes: nfa.nodeCount,
-                                              reason: kind == .states ? .states(states) : .members(members)))
+            warnings.append(
+                WebKitPainWarning(
+                    family: family, rule: patternRule[p], pattern: patterns[p].pattern,
+                    patternsInAutomaton: batch.count, nfaNodes: nfa.nodeCount,
+                    reason: kind == .states ? .states(states) : .members(members)))
         }
         return warnings
     }
@@ -200,36 +212,39 @@ public struct MatcherBuilder {
     /// it (the others are still built, so all offenders are found in one run), or the family-wide budget
     /// that ran out.
     public func buildWithinBudget() throws -> Matcher {
-        let deadline = budget.seconds.isFinite ? monotonicSeconds() + budget.seconds : .infinity
         var statistics = MatcherStatistics()
         statistics.patterns = patterns.count
         statistics.universalIds = Set(universal).count
+        var (dfas, actionLists) = try minimizedDFAs(statistics: &statistics)
+        let usedLists = MatcherBuilder.keepUsedActionLists(of: &dfas, from: actionLists)
+        return serializedMatcher(dfas: dfas, usedLists: usedLists, statistics: statistics)
+    }
 
+    /// Batches -> NFA -> DFA -> minimized DFA, splitting a batch over its limits in two.
+    private func minimizedDFAs(statistics: inout MatcherStatistics) throws -> ([DFA], ActionListTable) {
+        let deadline = budget.seconds.isFinite ? monotonicSeconds() + budget.seconds : .infinity
         var (terms, tree, actionLists, vertexPattern) = prefixTree()
         func exceeded(_ kind: CompileBudget.Kind, batch: [Int32]) -> CompileBudgetExceeded {
             let p = firstPattern(of: batch, vertexPattern)
-            return CompileBudgetExceeded(family: family, rule: patternRule[p], pattern: patterns[p].pattern, kind: kind,
-                                         limit: budget.limit(kind))
+            return CompileBudgetExceeded(
+                family: family, rule: patternRule[p], pattern: patterns[p].pattern, kind: kind,
+                limit: budget.limit(kind))
         }
-
-        // Batches -> NFA -> DFA -> minimized DFA.
         var pending = tree.batches(terms: terms, maxNodes: maximumNFASize).reversed().map { $0 }
         var dfas: [DFA] = []
         var offenders: [CompileBudgetExceeded] = []
         var builtStates = 0
         while let batch = pending.popLast() {
             let nfa = NFA(tree: tree, terms: terms, batch: batch)
-            var construction = SubsetConstruction(nfa: nfa)
             let combinationLimit = batch.count > 1 ? MatcherBuilder.stateLimit(nfaNodes: nfa.nodeCount) : Int.max
             let limit = min(combinationLimit, budget.states)
             // States built for the family so far count against totalStates, failed attempts included:
             // splitting a combination that explodes (thousands of `.*x.*y.*z`) cannot spin either.
             let remaining = budget.totalStates - builtStates
-            let literal = batch.count == 1 ? LiteralDFA.build(tree: tree, terms: terms, vertex: batch[0], nfa: nfa,
-                                                              stateLimit: min(limit, remaining), byteLimit: budget.bytes) : nil
-            let outcome = literal.map { .dfa($0.dfa) } ?? construction.run(actionLists: &actionLists, stateLimit: min(limit, remaining),
-                                                                     byteLimit: budget.bytes, deadline: deadline)
-            builtStates += literal?.dfa.stateCount ?? construction.builtStates
+            let (outcome, built) = determinize(
+                nfa, batch: batch, tree: tree, terms: terms, actionLists: &actionLists,
+                stateLimit: min(limit, remaining), deadline: deadline)
+            builtStates += built
             guard case .dfa(let dfa) = outcome else {
                 guard case .over(let kind) = outcome, kind != .seconds else {
                     throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)])
@@ -250,12 +265,40 @@ public struct MatcherBuilder {
             statistics.nfaNodes += nfa.nodeCount
             statistics.dfaStatesBeforeMinimization += dfa.stateCount
             let minimized = DFAMinimizer.minimize(dfa)
-            if deadline.isFinite && monotonicSeconds() > deadline { throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)]) }
+            if deadline.isFinite && monotonicSeconds() > deadline {
+                throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)])
+            }
             dfas.append(minimized)
         }
-        if !offenders.isEmpty { throw CompileBudgetErrors(exceeded: offenders.sorted { ($0.rule, $0.pattern) < ($1.rule, $1.pattern) }) }
+        if !offenders.isEmpty {
+            throw CompileBudgetErrors(exceeded: offenders.sorted { ($0.rule, $0.pattern) < ($1.rule, $1.pattern) })
+        }
+        return (dfas, actionLists)
+    }
 
-        // Keep only the action lists the DFAs use, numbered in order of use.
+    /// One batch's DFA: a lone literal pattern by LiteralDFA, anything else by the subset construction;
+    /// with the number of states built (they count against the family's budget even when over it).
+    private func determinize(
+        _ nfa: NFA, batch: [Int32], tree: PrefixTree, terms: TermTable,
+        actionLists: inout ActionListTable, stateLimit: Int,
+        deadline: Double
+    ) -> (SubsetConstruction.Outcome, Int) {
+        if batch.count == 1,
+            let literal = LiteralDFA.build(
+                tree: tree, terms: terms, vertex: batch[0], nfa: nfa,
+                stateLimit: stateLimit, byteLimit: budget.bytes)
+        {
+            return (.dfa(literal.dfa), literal.dfa.stateCount)
+        }
+        var construction = SubsetConstruction(nfa: nfa)
+        let outcome = construction.run(
+            actionLists: &actionLists, stateLimit: stateLimit, byteLimit: budget.bytes,
+            deadline: deadline)
+        return (outcome, construction.builtStates)
+    }
+
+    /// Keeps only the action lists the DFAs use, numbered in order of use.
+    private static func keepUsedActionLists(of dfas: inout [DFA], from actionLists: ActionListTable) -> [[UInt64]] {
         var listRemap = [Int32](repeating: -1, count: actionLists.lists.count)
         var usedLists: [[UInt64]] = []
         for d in dfas.indices {
@@ -268,25 +311,18 @@ public struct MatcherBuilder {
                 dfas[d].actions[s] = listRemap[old]
             }
         }
+        return usedLists
+    }
 
-        // Serialize.
+    /// The DFAs laid out and serialized with the universal ids and the action lists, loaded back.
+    private func serializedMatcher(dfas: [DFA], usedLists: [[UInt64]], statistics: MatcherStatistics) -> Matcher {
         var flagFree = Set<UInt64>(), withFlags = Set<UInt64>()
         for id in universal {
             if id >> 32 == 0 { flagFree.insert(id) } else { withFlags.insert(id) }
         }
-        var header: [UInt8] = MatcherBytecode.magic
-        MatcherBytecode.append32(MatcherBytecode.formatVersion, to: &header)
-        MatcherBytecode.append32(UInt32(flagFree.count), to: &header)
-        MatcherBytecode.append32(UInt32(withFlags.count), to: &header)
-        MatcherBytecode.append32(UInt32(usedLists.count), to: &header)
-        let idCount = usedLists.reduce(0) { $0 + $1.count }
-        MatcherBytecode.append32(UInt32(idCount), to: &header)
-        MatcherBytecode.append32(UInt32(dfas.count), to: &header)
-        MatcherBytecode.append32(0, to: &header) // total length, patched by serialize
-        MatcherBytecode.append32(UInt32(clamping: statistics.patterns), to: &header)
-        MatcherBytecode.append32(UInt32(clamping: statistics.nfaCount), to: &header)
-        MatcherBytecode.append32(UInt32(clamping: statistics.nfaNodes), to: &header)
-        MatcherBytecode.append32(UInt32(clamping: statistics.dfaStatesBeforeMinimization), to: &header)
+        let header = MatcherBytecode.header(
+            universalFlagFree: flagFree.count, universalWithFlags: withFlags.count, actionLists: usedLists,
+            dfaCount: dfas.count, statistics: statistics)
         var starts: [UInt32] = [0]
         for l in usedLists { starts.append(starts.last! + UInt32(l.count)) }
         let compact = dfas.map { d -> [UInt8] in
@@ -295,8 +331,9 @@ public struct MatcherBuilder {
             return bytes + [UInt8](repeating: 0, count: MatcherBytecode.padding)
         }
         let program = MatcherProgram(laidOut: compact, listStarts: starts, ids: usedLists.flatMap { $0 })
-        let out = MatcherBytecode.serialize(header: header, universalFlagFree: flagFree.sorted(), universalWithFlags: withFlags.sorted(),
-                                            program: program)
+        let out = MatcherBytecode.serialize(
+            header: header, universalFlagFree: flagFree.sorted(), universalWithFlags: withFlags.sorted(),
+            program: program)
         do {
             return try Matcher(serialized: out)
         } catch {

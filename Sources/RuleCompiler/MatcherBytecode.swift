@@ -1,10 +1,9 @@
 // MatcherBytecode: the serialized form of a Matcher (one pattern family), embedded in .rbc files.
 // Changing anything below is a format change: bump `MatcherBytecode.formatVersion` (and RBCFile's).
 //
-// Since format version 2 a file holds the execution form itself (MatcherProgram, MatcherInterpreter.swift):
-// a load validates it and copies it, and plans nothing. Version 1 held each DFA in a compact form that every
-// load laid out again; that was two thirds of the time `match` took to load the iOS list. The compact form
-// (`encode`, below) is now only the compiler's step between a DFA and its layout (MatcherLayout.swift).
+// A file holds the execution form itself (MatcherProgram, MatcherInterpreter.swift): a load validates it and
+// copies it, and plans nothing (docs/matching.md, "Loading the .rbc"). The compact form (`encode`, below) is
+// only the compiler's step between a DFA and its layout (MatcherLayout.swift).
 //
 // All integers little-endian. Offsets are byte offsets. The blob is position independent.
 //
@@ -96,118 +95,79 @@ enum MatcherBytecode {
         for k in 0..<width { out.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(k)))) }
     }
 
+    /// The 48-byte header, its length field still 0 (`serialize` fills it in).
+    static func header(
+        universalFlagFree: Int, universalWithFlags: Int, actionLists: [[UInt64]], dfaCount: Int,
+        statistics: MatcherStatistics
+    ) -> [UInt8] {
+        var header: [UInt8] = magic
+        append32(formatVersion, to: &header)
+        append32(UInt32(universalFlagFree), to: &header)
+        append32(UInt32(universalWithFlags), to: &header)
+        append32(UInt32(actionLists.count), to: &header)
+        append32(UInt32(actionLists.reduce(0) { $0 + $1.count }), to: &header)
+        append32(UInt32(dfaCount), to: &header)
+        append32(0, to: &header)
+        append32(UInt32(clamping: statistics.patterns), to: &header)
+        append32(UInt32(clamping: statistics.nfaCount), to: &header)
+        append32(UInt32(clamping: statistics.nfaNodes), to: &header)
+        append32(UInt32(clamping: statistics.dfaStatesBeforeMinimization), to: &header)
+        return header
+    }
+
     /// Encodes one DFA (minimized, root = state 0).
     static func encode(_ dfa: DFA, into out: inout [UInt8]) {
-        let k = dfa.classCount
-        let n = dfa.stateCount
-        // Per state: target per class (-1 = none), default, exception runs.
-        struct Layout { var defaultTarget: Int32; var runs: [(UInt8, UInt8, Int32)]; var dense: Bool }
-        var layouts: [Layout] = []
-        layouts.reserveCapacity(n)
-        // Candidate targets with their class counts (a handful per state).
-        var candidates: [(target: Int32, count: Int)] = []
-        for s in 0..<n {
-            let from = Int(dfa.transitionStart[s]), to = Int(dfa.transitionStart[s + 1])
-            if from == to {
-                layouts.append(Layout(defaultTarget: -1, runs: [], dense: false))
-                continue
-            }
-            candidates.removeAll(keepingCapacity: true)
-            var covered = 0
-            for t in from..<to {
-                let width = Int(dfa.transitionHigh[t]) - Int(dfa.transitionLow[t]) + 1
-                covered += width
-                if let i = candidates.firstIndex(where: { $0.target == dfa.transitionTarget[t] }) {
-                    candidates[i].count += width
-                } else {
-                    candidates.append((dfa.transitionTarget[t], width))
-                }
-            }
-            if covered < k { candidates.append((-1, k - covered)) }
-            // Most frequent target; ties go to the smallest target (deterministic).
-            var best: Int32 = -1, bestCount = -1
-            for (target, count) in candidates where count > bestCount || (count == bestCount && target < best) {
-                best = target
-                bestCount = count
-            }
-            // Runs (in class order) whose target differs from the default: transitions and gaps.
-            var runs: [(UInt8, UInt8, Int32)] = []
-            var next = 0
-            for t in from..<to {
-                let lo = Int(dfa.transitionLow[t]), hi = Int(dfa.transitionHigh[t])
-                if lo > next && best != -1 { runs.append((UInt8(next), UInt8(lo - 1), -1)) }
-                if dfa.transitionTarget[t] != best { runs.append((UInt8(lo), UInt8(hi), dfa.transitionTarget[t])) }
-                next = hi + 1
-            }
-            if next < k && best != -1 { runs.append((UInt8(next), UInt8(k - 1), -1)) }
-            layouts.append(Layout(defaultTarget: best, runs: runs, dense: runs.count > maximumSparseExceptions))
-        }
-        // Offsets: pick the smallest width that fits.
-        func sizes(width: Int) -> (offsets: [Int], total: Int) {
-            var offsets: [Int] = []
-            offsets.reserveCapacity(n)
-            var o = 0
-            for s in 0..<n {
-                offsets.append(o)
-                let l = layouts[s]
-                o += 1 + (dfa.actions[s] >= 0 ? 4 : 0)
-                if dfa.transitionStart[s] == dfa.transitionStart[s + 1] { continue }
-                o += l.dense ? k * width : l.runs.count * (2 + width) + width
-            }
-            return (offsets, o)
-        }
-        var width = 2
-        var (offsets, total) = sizes(width: 2)
-        if total >= 0xFFFF {
-            width = 3
-            (offsets, total) = sizes(width: 3)
-            if total >= 0xFF_FFFF {
-                width = 4
-                (offsets, total) = sizes(width: 4)
-            }
-        }
-        let none = width == 4 ? UInt32.max : (UInt32(1) << (8 * UInt32(width))) - 1
-        func target(_ t: Int32) -> UInt32 { t < 0 ? none : UInt32(offsets[Int(t)]) }
-
+        let layouts = (0..<dfa.stateCount).map { CompactState(dfa, state: $0) }
+        let placement = CompactPlacement(dfa, layouts)
         let start = out.count
-        append32(UInt32(dfaHeaderSize + total), to: &out)
-        append32(UInt32(n), to: &out)
-        out.append(UInt8(k))
-        out.append(UInt8(width))
+        append32(UInt32(dfaHeaderSize + placement.total), to: &out)
+        append32(UInt32(dfa.stateCount), to: &out)
+        out.append(UInt8(dfa.classCount))
+        out.append(UInt8(placement.width))
         out.append(dfa.classOfSymbol[0])
         out.append(0)
         for b in 0..<256 { out.append(dfa.classOfSymbol[b < 128 ? b : 128]) }
-        for s in 0..<n {
-            let l = layouts[s]
-            let hasTransitions = dfa.transitionStart[s] != dfa.transitionStart[s + 1]
-            var header: UInt8 = dfa.actions[s] >= 0 ? 0x80 : 0
-            if hasTransitions { header |= l.dense ? 2 : (1 | UInt8(l.runs.count) << 2) }
-            out.append(header)
-            if dfa.actions[s] >= 0 { append32(UInt32(dfa.actions[s]), to: &out) }
-            guard hasTransitions else { continue }
-            if l.dense {
-                var c = 0
-                for r in l.runs {
-                    while c < Int(r.0) { appendTarget(target(l.defaultTarget), width: width, to: &out); c += 1 }
-                    while c <= Int(r.1) { appendTarget(target(r.2), width: width, to: &out); c += 1 }
-                }
-                while c < k { appendTarget(target(l.defaultTarget), width: width, to: &out); c += 1 }
-            } else {
-                for r in l.runs {
-                    out.append(r.0)
-                    out.append(r.1)
-                }
-                for r in l.runs { appendTarget(target(r.2), width: width, to: &out) }
-                appendTarget(target(l.defaultTarget), width: width, to: &out)
-            }
+        for s in 0..<dfa.stateCount {
+            appendState(layouts[s], action: dfa.actions[s], classCount: dfa.classCount, placement, to: &out)
         }
-        precondition(out.count - start == dfaHeaderSize + total)
+        precondition(out.count - start == dfaHeaderSize + placement.total)
+    }
+
+    /// One state in the compact form: header, action list, then its sparse or dense targets.
+    private static func appendState(
+        _ l: CompactState, action: Int32, classCount k: Int, _ placement: CompactPlacement,
+        to out: inout [UInt8]
+    ) {
+        let width = placement.width
+        var header: UInt8 = action >= 0 ? 0x80 : 0
+        if l.hasTransitions { header |= l.dense ? 2 : (1 | UInt8(l.runs.count) << 2) }
+        out.append(header)
+        if action >= 0 { append32(UInt32(action), to: &out) }
+        guard l.hasTransitions else { return }
+        let defaultTarget = placement.target(l.defaultTarget)
+        if l.dense {
+            var c = 0
+            for r in l.runs {
+                while c < Int(r.0) { appendTarget(defaultTarget, width: width, to: &out); c += 1 }
+                while c <= Int(r.1) { appendTarget(placement.target(r.2), width: width, to: &out); c += 1 }
+            }
+            while c < k { appendTarget(defaultTarget, width: width, to: &out); c += 1 }
+        } else {
+            for r in l.runs {
+                out.append(r.0)
+                out.append(r.1)
+            }
+            for r in l.runs { appendTarget(placement.target(r.2), width: width, to: &out) }
+            appendTarget(defaultTarget, width: width, to: &out)
+        }
     }
 
     // MARK: writing a file's form
 
     /// The serialized matcher: `header` (the first 48 bytes, its length field still 0), then `program`.
-    static func serialize(header: [UInt8], universalFlagFree: [UInt64], universalWithFlags: [UInt64], program p: MatcherProgram) -> [UInt8] {
+    static func serialize(
+        header: [UInt8], universalFlagFree: [UInt64], universalWithFlags: [UInt64], program p: MatcherProgram
+    ) -> [UInt8] {
         precondition(header.count == headerSize)
         var out = header
         for id in universalFlagFree { append64(id, to: &out) }
@@ -274,7 +234,8 @@ enum MatcherBytecode {
         guard b.count >= headerSize else { throw fail("too short") }
         guard b[0] == magic[0], b[1] == magic[1], b[2] == magic[2], b[3] == magic[3] else { throw fail("bad magic") }
         guard read32(b, 4) == formatVersion else { throw fail("unsupported matcher format version \(read32(b, 4))") }
-        let u0 = Int(read32(b, 8)), u1 = Int(read32(b, 12)), l = Int(read32(b, 16)), ic = Int(read32(b, 20)), d = Int(read32(b, 24))
+        let u0 = Int(read32(b, 8)), u1 = Int(read32(b, 12)), l = Int(read32(b, 16)), ic = Int(read32(b, 20)),
+            d = Int(read32(b, 24))
         guard Int(read32(b, 28)) == b.count else { throw fail("length mismatch") }
         var o = headerSize
         func take(_ count: Int, of size: Int) throws -> Int {
@@ -300,14 +261,19 @@ enum MatcherBytecode {
         var wordCount = 0, rowBytes = 0, states = 0
         for x in 0..<d {
             let h = headers + fileDFAHeaderSize * x
-            let dfa = FileDFA(firstWord: Int(read32(b, h)), wordCount: Int(read32(b, h + 4)), firstRow: Int(read32(b, h + 8)),
-                              rowCount: Int(read32(b, h + 12)), stateCount: Int(read32(b, h + 16)), classCount: Int(b[h + 20]),
-                              eosClass: Int(b[h + 21]), classMap: h + 24)
-            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount, b[h + 22] == 0, b[h + 23] == 0 else {
+            let dfa = FileDFA(
+                firstWord: Int(read32(b, h)), wordCount: Int(read32(b, h + 4)), firstRow: Int(read32(b, h + 8)),
+                rowCount: Int(read32(b, h + 12)), stateCount: Int(read32(b, h + 16)), classCount: Int(b[h + 20]),
+                eosClass: Int(b[h + 21]), classMap: h + 24)
+            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount, b[h + 22] == 0,
+                b[h + 23] == 0
+            else {
                 throw fail("DFA parameters")
             }
             for c in 0..<256 where Int(b[dfa.classMap + c]) >= dfa.classCount { throw fail("class map") }
-            guard dfa.firstWord == wordCount, dfa.wordCount >= 1, dfa.firstRow == rowBytes, dfa.rowCount >= 1 else { throw fail("DFA ranges") }
+            guard dfa.firstWord == wordCount, dfa.wordCount >= 1, dfa.firstRow == rowBytes, dfa.rowCount >= 1 else {
+                throw fail("DFA ranges")
+            }
             wordCount += dfa.wordCount
             rowBytes += dfa.rowCount * dfa.classCount
             guard wordCount < Int(Int32.max), rowBytes < Int(Int32.max) else { throw fail("DFA ranges") }
@@ -332,10 +298,11 @@ enum MatcherBytecode {
             }
         }
         if let refused = refusals.lazy.compactMap({ $0 }).first { throw refused }
-        return Layout(universalFlagFree: uf..<uf + 8 * u0, universalWithFlags: uw..<uw + 8 * u1, listStarts: ls,
-                      listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<o,
-                      dfaStates: states, patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
-                      statesBeforeMinimization: Int(read32(b, 44)))
+        return Layout(
+            universalFlagFree: uf..<uf + 8 * u0, universalWithFlags: uw..<uw + 8 * u1, listStarts: ls,
+            listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<o,
+            dfaStates: states, patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
+            statesBeforeMinimization: Int(read32(b, 44)))
     }
 
     /// Per row byte of `dfa` (from its first row): at a row start, how many targets a state using that row has
@@ -361,14 +328,20 @@ enum MatcherBytecode {
 
     /// Pass 1: the states tile the DFA's words exactly, each with a row of its DFA and an action list that exists.
     /// Returns where states start, a bit per word of the DFA (from its first word).
-    private static func walkStates(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], listCount: Int) throws -> [UInt64] {
+    private static func walkStates(
+        _ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], listCount: Int
+    ) throws -> [UInt64] {
         var isState = [UInt64](repeating: 0, count: (dfa.wordCount + 63) / 64)
         var p = dfa.firstWord, count = 0
         let end = dfa.firstWord + dfa.wordCount
         while p < end {
             let header = read32(b, words + 4 * p)
-            guard let (size, _) = stateSize(header, dfa, targets), size <= end - p else { throw MatcherError.corrupt("state out of bounds") }
-            if header & 1 != 0, Int(read32(b, words + 4 * (p + 1))) >= listCount { throw MatcherError.corrupt("action list index") }
+            guard let (size, _) = stateSize(header, dfa, targets), size <= end - p else {
+                throw MatcherError.corrupt("state out of bounds")
+            }
+            if header & 1 != 0, Int(read32(b, words + 4 * (p + 1))) >= listCount {
+                throw MatcherError.corrupt("action list index")
+            }
             let bit = p - dfa.firstWord
             isState[bit >> 6] |= 1 << UInt64(bit & 63)
             count += 1
@@ -379,7 +352,9 @@ enum MatcherBytecode {
     }
 
     /// Pass 2: every target is a state of the same DFA, or none.
-    private static func checkTargets(_ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], isState: [UInt64]) throws {
+    private static func checkTargets(
+        _ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], isState: [UInt64]
+    ) throws {
         var p = dfa.firstWord
         let end = dfa.firstWord + dfa.wordCount
         while p < end {
@@ -391,9 +366,106 @@ enum MatcherBytecode {
                 if t == MatcherProgram.none { continue }
                 let v = Int(t)
                 let bit = v &- dfa.firstWord
-                guard bit >= 0, v < end, isState[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else { throw MatcherError.corrupt("bad target") }
+                guard bit >= 0, v < end, isState[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else {
+                    throw MatcherError.corrupt("bad target")
+                }
             }
             p += size
         }
+    }
+}
+
+/// A state of the compact form before placement: its default target (the most frequent, -1 = none) and
+/// the runs of classes, in class order, whose target differs from it (transitions and gaps).
+private struct CompactState {
+    var hasTransitions: Bool
+    var defaultTarget: Int32
+    var runs: [(UInt8, UInt8, Int32)]
+    var dense: Bool
+
+    init(_ dfa: DFA, state s: Int) {
+        let k = dfa.classCount
+        let from = Int(dfa.transitionStart[s]), to = Int(dfa.transitionStart[s + 1])
+        hasTransitions = from != to
+        guard hasTransitions else {
+            (defaultTarget, runs, dense) = (-1, [], false)
+            return
+        }
+        let best = CompactState.mostFrequentTarget(dfa, from..<to)
+        var runs: [(UInt8, UInt8, Int32)] = []
+        var next = 0
+        for t in from..<to {
+            let lo = Int(dfa.transitionLow[t]), hi = Int(dfa.transitionHigh[t])
+            if lo > next && best != -1 { runs.append((UInt8(next), UInt8(lo - 1), -1)) }
+            if dfa.transitionTarget[t] != best { runs.append((UInt8(lo), UInt8(hi), dfa.transitionTarget[t])) }
+            next = hi + 1
+        }
+        if next < k && best != -1 { runs.append((UInt8(next), UInt8(k - 1), -1)) }
+        self.defaultTarget = best
+        self.runs = runs
+        self.dense = runs.count > MatcherBytecode.maximumSparseExceptions
+    }
+
+    /// The target (-1 = none) of the most classes among `transitions`; ties go to the smallest target
+    /// (deterministic).
+    private static func mostFrequentTarget(_ dfa: DFA, _ transitions: Range<Int>) -> Int32 {
+        // Candidate targets with their class counts (a handful per state).
+        var candidates: [(target: Int32, count: Int)] = []
+        var covered = 0
+        for t in transitions {
+            let width = Int(dfa.transitionHigh[t]) - Int(dfa.transitionLow[t]) + 1
+            covered += width
+            if let i = candidates.firstIndex(where: { $0.target == dfa.transitionTarget[t] }) {
+                candidates[i].count += width
+            } else {
+                candidates.append((dfa.transitionTarget[t], width))
+            }
+        }
+        if covered < dfa.classCount { candidates.append((-1, dfa.classCount - covered)) }
+        var best: Int32 = -1, bestCount = -1
+        for (target, count) in candidates where count > bestCount || (count == bestCount && target < best) {
+            best = target
+            bestCount = count
+        }
+        return best
+    }
+}
+
+/// Where the states of the compact form go: the smallest target width (2, 3 or 4 bytes) whose offsets
+/// fit, each state's offset, and the state area's size.
+private struct CompactPlacement {
+    var width: Int
+    var offsets: [Int]
+    var total: Int
+
+    init(_ dfa: DFA, _ layouts: [CompactState]) {
+        width = 2
+        (offsets, total) = CompactPlacement.sizes(dfa, layouts, width: 2)
+        if total >= 0xFFFF {
+            width = 3
+            (offsets, total) = CompactPlacement.sizes(dfa, layouts, width: 3)
+            if total >= 0xFF_FFFF {
+                width = 4
+                (offsets, total) = CompactPlacement.sizes(dfa, layouts, width: 4)
+            }
+        }
+    }
+
+    private static func sizes(_ dfa: DFA, _ layouts: [CompactState], width: Int) -> (offsets: [Int], total: Int) {
+        var offsets: [Int] = []
+        offsets.reserveCapacity(layouts.count)
+        var o = 0
+        for (s, l) in layouts.enumerated() {
+            offsets.append(o)
+            o += 1 + (dfa.actions[s] >= 0 ? 4 : 0)
+            guard l.hasTransitions else { continue }
+            o += l.dense ? dfa.classCount * width : l.runs.count * (2 + width) + width
+        }
+        return (offsets, o)
+    }
+
+    /// A state's offset as a target; all ones for none.
+    func target(_ t: Int32) -> UInt32 {
+        t < 0 ? (width == 4 ? UInt32.max : (UInt32(1) << (8 * UInt32(width))) - 1) : UInt32(offsets[Int(t)])
     }
 }

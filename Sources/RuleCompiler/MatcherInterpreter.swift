@@ -23,7 +23,9 @@ public struct Matcher: Sendable, Equatable {
     public init(serialized b: UnsafeRawBufferPointer) throws {
         let layout = try MatcherBytecode.validate(b)
         func ids(_ range: Range<Int>) -> [UInt64] {
-            stride(from: range.lowerBound, to: range.upperBound, by: 8).map { b.loadUnaligned(fromByteOffset: $0, as: UInt64.self).littleEndian }
+            stride(from: range.lowerBound, to: range.upperBound, by: 8).map {
+                b.loadUnaligned(fromByteOffset: $0, as: UInt64.self).littleEndian
+            }
         }
         header = Array(b[..<MatcherBytecode.headerSize])
         universalFlagFree = ids(layout.universalFlagFree)
@@ -50,7 +52,9 @@ public struct Matcher: Sendable, Equatable {
     /// The serialization this matcher was loaded from (the form is canonical: a valid blob is the only one
     /// that gives its matcher).
     public func serialized() -> [UInt8] {
-        MatcherBytecode.serialize(header: header, universalFlagFree: universalFlagFree, universalWithFlags: universalWithFlags, program: program)
+        MatcherBytecode.serialize(
+            header: header, universalFlagFree: universalFlagFree, universalWithFlags: universalWithFlags,
+            program: program)
     }
 
     public static func == (a: Matcher, b: Matcher) -> Bool { a.serialized() == b.serialized() }
@@ -71,7 +75,8 @@ public struct Matcher: Sendable, Equatable {
     }
 
     private func appendUniversalWithFlags(_ requestFlags: UInt32, into result: inout [UInt64]) {
-        for id in universalWithFlags where matcherFlagsTestPasses(ruleFlags: UInt32(truncatingIfNeeded: id >> 32), requestFlags: requestFlags) {
+        for id in universalWithFlags
+        where matcherFlagsTestPasses(ruleFlags: UInt32(truncatingIfNeeded: id >> 32), requestFlags: requestFlags) {
             result.append(id)
         }
     }
@@ -81,7 +86,9 @@ public struct Matcher: Sendable, Equatable {
 
     /// The prefix of every head after which the DFAs report nothing (`reportsNothing`), as a new object: a
     /// cache can store one per thread instead of one per head.
-    public func nothingPrefix() -> MatcherPrefix { MatcherPrefix(words: [Int32](repeating: -1, count: program.roots.count)) }
+    public func nothingPrefix() -> MatcherPrefix {
+        MatcherPrefix(words: [Int32](repeating: -1, count: program.roots.count))
+    }
 
     /// True when every DFA stopped within the prefix: the rest of the URL cannot add an id.
     public func isFinal(_ p: MatcherPrefix) -> Bool { !p.words[..<program.roots.count].contains { $0 >= 0 } }
@@ -92,7 +99,10 @@ public struct Matcher: Sendable, Equatable {
 
     /// All ids whose pattern matches prefix + `rest`, where `prefix` is what `prefix(_:)` returned for the
     /// URL's first bytes: the same ids as `match` on the whole URL.
-    public func match(resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
+    public func match(
+        resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32,
+        into result: inout [UInt64]
+    ) {
         appendUniversalWithFlags(requestFlags, into: &result)
         program.resume(prefix, rest, requestFlags: requestFlags, into: &result)
     }
@@ -158,7 +168,9 @@ struct MatcherProgram: Sendable {
     }
 
     /// Continues the DFAs from `prefix` over the rest of the URL: the same ids as `run` on prefix + rest.
-    func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
+    func resume(
+        _ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]
+    ) {
         withTables(requestFlags) { t in
             prefix.words.withUnsafeBufferPointer { w in
                 for k in roots.count..<w.count { t.actions.report(UInt32(bitPattern: w[k]), into: &result) }
@@ -180,24 +192,32 @@ struct MatcherProgram: Sendable {
 
     private func withTables(_ requestFlags: UInt32, _ body: (Tables) -> Void) {
         words.withUnsafeBufferPointer { wordBuffer in
-        rows.withUnsafeBufferPointer { rowBuffer in
-        classMaps.withUnsafeBufferPointer { classMapBuffer in
-        listStarts.withUnsafeBufferPointer { listStarts in
-        ids.withUnsafeBufferPointer { ids in
-            guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress, let classMaps = classMapBuffer.baseAddress else { return }
-            body(Tables(words: words, rows: rows, classMaps: classMaps,
-                        actions: ActionLists(listStarts: listStarts.baseAddress!, ids: ids.baseAddress, requestFlags: requestFlags)))
-        }
-        }
-        }
-        }
+            rows.withUnsafeBufferPointer { rowBuffer in
+                classMaps.withUnsafeBufferPointer { classMapBuffer in
+                    listStarts.withUnsafeBufferPointer { listStarts in
+                        ids.withUnsafeBufferPointer { ids in
+                            guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress,
+                                let classMaps = classMapBuffer.baseAddress
+                            else { return }
+                            body(
+                                Tables(
+                                    words: words, rows: rows, classMaps: classMaps,
+                                    actions: ActionLists(
+                                        listStarts: listStarts.baseAddress!, ids: ids.baseAddress,
+                                        requestFlags: requestFlags)))
+                        }
+                    }
+                }
+            }
         }
     }
 
     /// DFA `d` from `state` over `input`, calling `reached` with each action list it reports: the state
     /// it stands in after the input (its own actions not yet reported), or -1 when it stopped.
     @inline(__always)
-    private func walk(_ t: Tables, _ d: Int, from state: Int, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> Int {
+    private func walk(
+        _ t: Tables, _ d: Int, from state: Int, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void
+    ) -> Int {
         let classMap = t.classMaps + 256 * d
         var state = state
         guard let bytes = input.baseAddress else { return state }
@@ -223,9 +243,10 @@ struct MatcherProgram: Sendable {
 
     /// Reports the actions of `state`, then returns its target for class `c` (none when there is none).
     @inline(__always)
-    private static func step(_ words: UnsafePointer<UInt32>, _ rows: UnsafePointer<UInt8>, _ state: Int, _ c: Int,
-                             _ reached: (UInt32) -> Void) -> UInt32
-    {
+    private static func step(
+        _ words: UnsafePointer<UInt32>, _ rows: UnsafePointer<UInt8>, _ state: Int, _ c: Int,
+        _ reached: (UInt32) -> Void
+    ) -> UInt32 {
         let header = words[state]
         var targets = state &+ 1
         if header & 1 != 0 {

@@ -24,9 +24,11 @@ extension MatcherProgram {
             rowBytes += p.rows.count
         }
         words = [UInt32](unsafeUninitializedCapacity: wordCount) { out, count in
-            let out = out  // each DFA writes only its own range
+            let out = out // each DFA writes only its own range
             _ = Parallel.map(plans.count) { d in
-                compact[d].withUnsafeBytes { plans[d].write($0, into: out, wordBase: wordBases[d], rowBase: rowBases[d]) }
+                compact[d].withUnsafeBytes {
+                    plans[d].write($0, into: out, wordBase: wordBases[d], rowBase: rowBases[d])
+                }
             }
             count = wordCount
         }
@@ -36,26 +38,32 @@ extension MatcherProgram {
         // A DFA's root is the first state of its order.
         roots = wordBases
         shapes = plans.indices.map { d in
-            DFAShape(firstRow: rowBases[d], rowCount: plans[d].rows.count / plans[d].classCount, classCount: plans[d].classCount,
-                     stateCount: plans[d].stateCount)
+            DFAShape(
+                firstRow: rowBases[d], rowCount: plans[d].rows.count / plans[d].classCount,
+                classCount: plans[d].classCount,
+                stateCount: plans[d].stateCount)
         }
     }
 
     /// The program of a blob that MatcherBytecode.validate accepted, with that layout.
     init(validated b: UnsafeRawBufferPointer, layout: MatcherBytecode.Layout) {
         listStarts = (0...layout.listCount).map { MatcherBytecode.read32(b, layout.listStarts + 4 * $0) }
-        ids = (0..<layout.idCount).map { b.loadUnaligned(fromByteOffset: layout.ids + 8 * $0, as: UInt64.self).littleEndian }
+        ids = (0..<layout.idCount).map {
+            b.loadUnaligned(fromByteOffset: layout.ids + 8 * $0, as: UInt64.self).littleEndian
+        }
         rows = Array(b[layout.rows])
         let wordBytes = UnsafeRawBufferPointer(rebasing: b[layout.words])
         words = [UInt32](unsafeUninitializedCapacity: wordBytes.count / 4) { out, count in
             UnsafeMutableRawBufferPointer(out).copyMemory(from: wordBytes)
             count = wordBytes.count / 4
-            for i in 0..<count { out[i] = UInt32(littleEndian: out[i]) }  // no-op on little-endian machines
+            for i in 0..<count { out[i] = UInt32(littleEndian: out[i]) } // no-op on little-endian machines
         }
         classMaps = layout.dfas.flatMap { b[$0.classMap..<($0.classMap + 256)] }
         eosClasses = layout.dfas.map(\.eosClass)
         roots = layout.dfas.map(\.firstWord)
-        shapes = layout.dfas.map { DFAShape(firstRow: $0.firstRow, rowCount: $0.rowCount, classCount: $0.classCount, stateCount: $0.stateCount) }
+        shapes = layout.dfas.map {
+            DFAShape(firstRow: $0.firstRow, rowCount: $0.rowCount, classCount: $0.classCount, stateCount: $0.stateCount)
+        }
     }
 }
 
@@ -74,7 +82,8 @@ struct DFALayoutPlan {
     /// The states in the compact form's order: where each starts in it.
     private let offsets: [Int]
     /// Where states start, as a bitmap over the DFA's area with a count of starts before each 64-bit word: a
-    /// target (a state offset, as the encoder wrote it) becomes its state's index by a rank, in 1/32 of the memory of a table
+    /// target (a state offset, as the encoder wrote it) becomes its state's index by a rank, in 1/32 of the memory of a
+    /// table
     /// indexed by offset.
     private let starts: [UInt64], startsBefore: [Int32]
     /// The layout order: depth first from the root, a state's exception targets before its default target, so
@@ -145,9 +154,10 @@ struct DFALayoutPlan {
         Int(startsBefore[t >> 6]) + (starts[t >> 6] & ((1 << UInt64(t & 63)) &- 1)).nonzeroBitCount
     }
 
-    private static func depthFirstOrder(_ b: UnsafeRawBufferPointer, offsets: [Int], k: Int, w: Int, noneTarget: UInt32,
-                                        stateAt: (Int) -> Int) -> [Int32]
-    {
+    private static func depthFirstOrder(
+        _ b: UnsafeRawBufferPointer, offsets: [Int], k: Int, w: Int, noneTarget: UInt32,
+        stateAt: (Int) -> Int
+    ) -> [Int32] {
         var order: [Int32] = []
         order.reserveCapacity(offsets.count)
         var visited = [Bool](repeating: false, count: offsets.count)
@@ -188,7 +198,9 @@ struct DFALayoutPlan {
 
     /// The rows of the states in `order`, interned by their exception ranges packed in two words (at most 8
     /// ranges, as MatcherBytecode.encode writes them; a longer list gets a row of its own). n = 255: dense.
-    private static func internRows(_ b: UnsafeRawBufferPointer, order: [Int32], offsets: [Int], k: Int) -> (rows: [UInt8], rowOf: [UInt32]) {
+    private static func internRows(_ b: UnsafeRawBufferPointer, order: [Int32], offsets: [Int], k: Int) -> (
+        rows: [UInt8], rowOf: [UInt32]
+    ) {
         struct RowKey: Hashable { var low: UInt64, high: UInt64, n: UInt8 }
         var rows: [UInt8] = []
         var rowOf = [UInt32](repeating: 0, count: offsets.count)
@@ -211,7 +223,11 @@ struct DFALayoutPlan {
                 if n <= 8 {
                     var packed = RowKey(low: 0, high: 0, n: UInt8(n))
                     for x in 0..<(2 * n) {
-                        if x < 8 { packed.low |= UInt64(b[p + x]) << (8 * UInt64(x)) } else { packed.high |= UInt64(b[p + x]) << (8 * UInt64(x - 8)) }
+                        if x < 8 {
+                            packed.low |= UInt64(b[p + x]) << (8 * UInt64(x))
+                        } else {
+                            packed.high |= UInt64(b[p + x]) << (8 * UInt64(x - 8))
+                        }
                     }
                     key = packed
                 }
@@ -238,7 +254,9 @@ struct DFALayoutPlan {
         // The compact form ends with 4 bytes of padding, so a 32-bit load at any target is in bounds.
         func word(_ at: Int) -> UInt32 {
             let t = MatcherBytecode.read32(b, at) & noneTarget
-            return t == noneTarget ? MatcherProgram.none : UInt32(wordBase) + wordOf[Self.state(at: Int(t), starts: starts, startsBefore: startsBefore)]
+            return t == noneTarget
+                ? MatcherProgram.none
+                : UInt32(wordBase) + wordOf[Self.state(at: Int(t), starts: starts, startsBefore: startsBefore)]
         }
         var o = wordBase
         for s in order {

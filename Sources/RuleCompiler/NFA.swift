@@ -114,14 +114,17 @@ struct NFA {
         nodeCount = builder.actions.count
         actions = builder.actions
         (transitionStart, transitionLow, transitionHigh, transitionTarget) = NFA.csr(
-            nodeCount: nodeCount, sources: builder.tSource, low: builder.tLow, high: builder.tHigh, targets: builder.tTarget)
-        let (es, _, _, et) = NFA.csr(nodeCount: nodeCount, sources: builder.eSource, low: nil, high: nil, targets: builder.eTarget)
+            nodeCount: nodeCount, sources: builder.tSource, low: builder.tLow, high: builder.tHigh,
+            targets: builder.tTarget)
+        let (es, _, _, et) = NFA.csr(
+            nodeCount: nodeCount, sources: builder.eSource, low: nil, high: nil, targets: builder.eTarget)
         epsilonStart = es
         epsilonTarget = et
     }
 
     private static func csr(nodeCount: Int, sources: [Int32], low: [UInt8]?, high: [UInt8]?, targets: [Int32])
-        -> ([Int32], [UInt8], [UInt8], [Int32]) {
+        -> ([Int32], [UInt8], [UInt8], [Int32])
+    {
         var start = [Int32](repeating: 0, count: nodeCount + 1)
         for s in sources { start[Int(s) + 1] += 1 }
         for i in 0..<nodeCount { start[i + 1] += start[i] }

@@ -20,10 +20,9 @@
 //   UNIV  u32 action locations: the universal actions in WebKit's order (stylesheet selectors removed)
 //   STYL  the global display:none stylesheet, UTF-8
 //   MURL  url-filter automaton (Matcher serialization); its ids, and MTOP's and MFRM's, are
-//         (trigger flags << 32) | index into RULE (the rule-index table), since format version 2;
-//         version 1 used WebKit's (trigger flags << 32) | action location, which cannot name a rule.
-//         Since format version 3 the automata are in their execution form (MatcherBytecode format 2), so a
-//         load validates and copies them instead of laying every DFA out again
+//         (trigger flags << 32) | index into RULE (the rule-index table), which names a rule where an
+//         action location would not. The automata are in their execution form (MatcherBytecode), so a
+//         load validates and copies them (docs/matching.md, "Loading the .rbc")
 //   MTOP  top-URL automaton (if/unless-domain, if/unless-top-url)
 //   MFRM  frame-URL automaton (if/unless-frame-url)
 //   SRCE  the source rule-list JSON, verbatim, or empty when it was not embedded
@@ -68,8 +67,11 @@ public enum RBCFile {
         var universal = ByteWriter()
         for u in list.universalActions { universal.u32(u) }
 
-        let sections: [[UInt8]] = [meta.bytes, list.actions, rules.bytes, universal.bytes, Array(list.stylesheet.utf8),
-                                   list.urlMatcher.serialized(), list.topURLMatcher.serialized(), list.frameURLMatcher.serialized(), list.source]
+        let sections: [[UInt8]] = [
+            meta.bytes, list.actions, rules.bytes, universal.bytes, Array(list.stylesheet.utf8),
+            list.urlMatcher.serialized(), list.topURLMatcher.serialized(), list.frameURLMatcher.serialized(),
+            list.source,
+        ]
         var offsets: [Int] = []
         var position = headerSize + sectionEntrySize * sections.count
         for s in sections {
@@ -84,7 +86,7 @@ public enum RBCFile {
         out.u32(UInt32(sections.count))
         out.u64(UInt64(position))
         out.bytes.append(contentsOf: list.sourceSHA256)
-        out.bytes.append(contentsOf: [UInt8](repeating: 0, count: 32))  // checksum, filled below
+        out.bytes.append(contentsOf: [UInt8](repeating: 0, count: 32)) // checksum, filled below
         out.u64(0)
         for (i, s) in sections.enumerated() {
             out.bytes.append(contentsOf: Array(sectionTags[i].utf8))
@@ -136,8 +138,12 @@ public enum RBCFile {
         let starts = try file.actionStarts(sections[1])
         let rules = try file.rules(sections[2], actionStarts: starts, sourceRules: meta.sourceRules)
         let universal = try file.universalActions(sections[3], actionStarts: starts)
-        guard let stylesheet = String(validating: sections[4], as: UTF8.self) else { throw file.fail("STYL is not UTF-8") }
-        let matchers = try [(5, "MURL"), (6, "MTOP"), (7, "MFRM")].map { i, tag in try file.automaton(sections[i], tag: tag, rules: rules) }
+        guard let stylesheet = String(validating: sections[4], as: UTF8.self) else {
+            throw file.fail("STYL is not UTF-8")
+        }
+        let matchers = try [(5, "MURL"), (6, "MTOP"), (7, "MFRM")].map { i, tag in
+            try file.automaton(sections[i], tag: tag, rules: rules)
+        }
         return CompiledRuleList(
             identifier: meta.identifier, name: meta.name, dataset: meta.dataset, toolVersion: meta.toolVersion,
             sourceSHA256: header.sourceDigest, source: source, sourceRuleCount: meta.sourceRules,
@@ -152,7 +158,9 @@ public enum RBCFile {
             var r = ByteReader(buf, range: headerSize..<(headerSize + sectionEntrySize * sectionTags.count))
             var out: [(String, Int, Int)] = []
             for _ in sectionTags {
-                guard let tag = try? r.take(4), (try? r.u32()) != nil, let o = try? r.u64(), let s = try? r.u64() else { break }
+                guard let tag = try? r.take(4), (try? r.u32()) != nil, let o = try? r.u64(), let s = try? r.u64() else {
+                    break
+                }
                 out.append((String(decoding: tag, as: UTF8.self), Int(o), Int(s)))
             }
             return out
@@ -185,10 +193,16 @@ private struct RBCReader {
             if looksLikeJSON {
                 let name = path.split(separator: "/").last.map(String.init) ?? path
                 let rbc = (name.hasSuffix(".json") ? String(name.dropLast(5)) : name) + ".rbc"
-                throw fail("this is JSON, not a compiled rule list (.rbc): `radarblock compile \(name) -o \(rbc)` compiles rule-list JSON, `radarblock validate \(name)` checks it")
+                throw fail(
+                    "this is JSON, not a compiled rule list (.rbc): `radarblock compile \(name) -o \(rbc)` compiles "
+                        + "rule-list JSON, `radarblock validate \(name)` checks it"
+                )
             }
             if data.count < RBCFile.headerSize {
-                throw fail("too short to be a compiled rule list (\(data.count) bytes, the header alone is \(RBCFile.headerSize))")
+                throw fail(
+                    "too short to be a compiled rule list (\(data.count) bytes, the header alone is "
+                        + "\(RBCFile.headerSize))"
+                )
             }
             throw fail("not a radarblock compiled rule list (wrong magic number)")
         }
@@ -196,7 +210,10 @@ private struct RBCReader {
         header.position = 8
         let version = try header.u32()
         guard version == RBCFile.formatVersion else {
-            throw fail("format version \(version), but this radarblock (\(ToolVersion.current)) reads version \(RBCFile.formatVersion): recompile the rule list with `radarblock compile`")
+            throw fail(
+                "format version \(version), but this radarblock (\(ToolVersion.current)) reads version "
+                    + "\(RBCFile.formatVersion): recompile the rule list with `radarblock compile`"
+            )
         }
         let sectionCount = Int(try header.u32())
         let fileSize = try header.u64()
@@ -224,17 +241,23 @@ private struct RBCReader {
         for tag in tags {
             let tagBytes = try table.take(4)
             guard tagBytes.elementsEqual(tag.utf8) else {
-                throw fail("section \(sections.count) is \"\(String(decoding: tagBytes, as: UTF8.self))\", expected \"\(tag)\"")
+                throw fail(
+                    "section \(sections.count) is \"\(String(decoding: tagBytes, as: UTF8.self))\", expected \"\(tag)\""
+                )
             }
             _ = try table.u32()
             let offset = try table.u64(), size = try table.u64()
             guard offset % UInt64(RBCFile.alignment) == 0, offset >= UInt64(previousEnd), offset <= UInt64(data.count),
-                  size <= UInt64(data.count) - offset
-            else { throw fail("section \(tag) (offset \(offset), \(size) bytes) lies outside the file or overlaps another") }
+                size <= UInt64(data.count) - offset
+            else {
+                throw fail("section \(tag) (offset \(offset), \(size) bytes) lies outside the file or overlaps another")
+            }
             sections.append(UnsafeRawBufferPointer(rebasing: data[Int(offset)..<Int(offset + size)]))
             previousEnd = Int(offset + size)
         }
-        guard previousEnd == data.count else { throw fail("\(data.count - previousEnd) unexpected bytes after the last section") }
+        guard previousEnd == data.count else {
+            throw fail("\(data.count - previousEnd) unexpected bytes after the last section")
+        }
         return sections
     }
 
@@ -254,26 +277,32 @@ private struct RBCReader {
         }
         let identifier = try field("identifier"), name = try field("name"), dataset = try field("dataset")
         let toolVersion = try field("tool-version")
-        guard let sourceRules = Int(try field("source-rules")), let skippedRules = Int(try field("skipped-rules")) else {
+        guard let sourceRules = Int(try field("source-rules")), let skippedRules = Int(try field("skipped-rules"))
+        else {
             throw fail("META: rule counts are not numbers")
         }
-        return Meta(identifier: identifier, name: name, dataset: dataset.isEmpty ? nil : dataset, toolVersion: toolVersion,
-                    sourceRules: sourceRules, skippedRules: skippedRules)
+        return Meta(
+            identifier: identifier, name: name, dataset: dataset.isEmpty ? nil : dataset, toolVersion: toolVersion,
+            sourceRules: sourceRules, skippedRules: skippedRules)
     }
 
     /// SRCE and the identifier: an embedded source must match its digest and the identifier made from it;
     /// without one, the identifier must at least agree with META's name and versions.
     func checkIdentifier(_ meta: Meta, source: [UInt8], sourceDigest: [UInt8], formatVersion: UInt32) throws {
         if !source.isEmpty {
-            guard Digest.hash(.sha256, source) == sourceDigest else { throw fail("the embedded source does not match its SHA-256") }
-            let expected = try? RuleListIdentifier.make(name: meta.name, dataset: meta.dataset, formatVersion: formatVersion,
-                                                        toolVersion: meta.toolVersion, source: source)
+            guard Digest.hash(.sha256, source) == sourceDigest else {
+                throw fail("the embedded source does not match its SHA-256")
+            }
+            let expected = try? RuleListIdentifier.make(
+                name: meta.name, dataset: meta.dataset, formatVersion: formatVersion,
+                toolVersion: meta.toolVersion, source: source)
             guard expected?.string == meta.identifier else {
                 throw fail("the identifier \"\(meta.identifier)\" does not match the file's name, versions and source")
             }
         } else {
-            guard let parts = RuleListIdentifier.parse(meta.identifier), parts.name == meta.name, parts.dataset == meta.dataset,
-                  parts.formatVersion == formatVersion, parts.toolVersion == meta.toolVersion
+            guard let parts = RuleListIdentifier.parse(meta.identifier), parts.name == meta.name,
+                parts.dataset == meta.dataset,
+                parts.formatVersion == formatVersion, parts.toolVersion == meta.toolVersion
             else { throw fail("the identifier \"\(meta.identifier)\" does not match the file's name and versions") }
         }
     }
@@ -288,13 +317,16 @@ private struct RBCReader {
     }
 
     /// RULE: 12 bytes a rule, each pointing at an action and into the source.
-    func rules(_ section: UnsafeRawBufferPointer, actionStarts starts: Set<UInt32>, sourceRules: Int) throws -> [CompiledRuleInfo] {
+    func rules(_ section: UnsafeRawBufferPointer, actionStarts starts: Set<UInt32>, sourceRules: Int) throws
+        -> [CompiledRuleInfo]
+    {
         guard section.count % 12 == 0 else { throw fail("RULE: size \(section.count) is not a multiple of 12") }
         var reader = ByteReader(section, range: 0..<section.count)
         var rules: [CompiledRuleInfo] = []
         rules.reserveCapacity(section.count / 12)
         for _ in 0..<(section.count / 12) {
-            let info = CompiledRuleInfo(sourceIndex: try reader.u32(), actionLocation: try reader.u32(), flags: try reader.u32())
+            let info = CompiledRuleInfo(
+                sourceIndex: try reader.u32(), actionLocation: try reader.u32(), flags: try reader.u32())
             guard starts.contains(info.actionLocation), Int(info.sourceIndex) < sourceRules else {
                 throw fail("RULE: rule \(rules.count) points outside the actions or the source")
             }
@@ -338,58 +370,4 @@ public struct RBCError: Error, Sendable, Equatable, CustomStringConvertible {
     public let path: String
     public let reason: String
     public var description: String { "\(path): \(reason)" }
-}
-
-// MARK: - Little-endian helpers
-
-struct ByteWriter {
-    var bytes: [UInt8] = []
-    mutating func u32(_ v: UInt32) { for i in 0..<4 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt32(i)))) } }
-    mutating func u64(_ v: UInt64) { for i in 0..<8 { bytes.append(UInt8(truncatingIfNeeded: v >> (8 * UInt64(i)))) } }
-    mutating func string(_ s: String) {
-        let utf8 = Array(s.utf8)
-        u32(UInt32(utf8.count))
-        bytes.append(contentsOf: utf8)
-    }
-}
-
-struct ByteReader {
-    let data: UnsafeRawBufferPointer
-    let end: Int
-    var position: Int
-
-    init(_ data: UnsafeRawBufferPointer, range: Range<Int>) {
-        self.data = data
-        position = range.lowerBound
-        end = range.upperBound
-    }
-
-    struct Truncated: Error, CustomStringConvertible {
-        var description: String { "truncated data" }
-    }
-
-    mutating func take(_ n: Int) throws -> UnsafeRawBufferPointer {
-        guard n >= 0, n <= end - position else { throw Truncated() }
-        defer { position += n }
-        return UnsafeRawBufferPointer(rebasing: data[position..<position + n])
-    }
-
-    mutating func u32() throws -> UInt32 {
-        let b = try take(4)
-        return UInt32(b[0]) | UInt32(b[1]) << 8 | UInt32(b[2]) << 16 | UInt32(b[3]) << 24
-    }
-
-    mutating func u64() throws -> UInt64 {
-        let b = try take(8)
-        var v: UInt64 = 0
-        for i in 0..<8 { v |= UInt64(b[i]) << (8 * UInt64(i)) }
-        return v
-    }
-
-    mutating func string() throws -> String {
-        let n = Int(try u32())
-        let b = try take(n)
-        guard let s = String(validating: b, as: UTF8.self) else { throw Truncated() }
-        return s
-    }
 }

@@ -19,8 +19,10 @@ public struct RBCInspection {
         var counts: [String: Int] = [:]
         for (_, a) in all { counts[a.kind.typeName, default: 0] += 1 }
         actionCounts = counts.sorted { $0.key < $1.key }
-        automata = [("url", list.urlMatcher.statistics), ("top-url", list.topURLMatcher.statistics),
-                    ("frame-url", list.frameURLMatcher.statistics)]
+        automata = [
+            ("url", list.urlMatcher.statistics), ("top-url", list.topURLMatcher.statistics),
+            ("frame-url", list.frameURLMatcher.statistics),
+        ]
     }
 
     public var sections: [(tag: String, offset: Int, size: Int)] { RBCFile.sectionSizes(fileBytes) }
@@ -41,15 +43,29 @@ public struct RBCInspection {
         o["actionsBytes"] = .number(Double(list.actions.count))
         o["universalActions"] = .number(Double(list.universalActions.count))
         o["stylesheetBytes"] = .number(Double(list.stylesheet.utf8.count))
-        o["sections"] = .array(sections.map { .object(JSONObject([("tag", .string($0.tag)), ("offset", .number(Double($0.offset))), ("size", .number(Double($0.size)))])) })
-        o["automata"] = .object(JSONObject(automata.map { name, s in
-            (name, .object(JSONObject([
-                ("bytes", .number(Double(s.bytes))), ("patterns", .number(Double(s.patterns))),
-                ("universalIds", .number(Double(s.universalIds))), ("dfas", .number(Double(s.dfaCount))),
-                ("dfaStates", .number(Double(s.dfaStates))), ("nfas", .number(Double(s.nfaCount))),
-                ("nfaNodes", .number(Double(s.nfaNodes))), ("actionIds", .number(Double(s.actionIds))),
-            ])))
-        }))
+        o["sections"] = .array(
+            sections.map {
+                .object(
+                    JSONObject([
+                        ("tag", .string($0.tag)), ("offset", .number(Double($0.offset))),
+                        ("size", .number(Double($0.size))),
+                    ]))
+            })
+        o["automata"] = .object(
+            JSONObject(
+                automata.map { name, s in
+                    (
+                        name,
+                        .object(
+                            JSONObject([
+                                ("bytes", .number(Double(s.bytes))), ("patterns", .number(Double(s.patterns))),
+                                ("universalIds", .number(Double(s.universalIds))),
+                                ("dfas", .number(Double(s.dfaCount))),
+                                ("dfaStates", .number(Double(s.dfaStates))), ("nfas", .number(Double(s.nfaCount))),
+                                ("nfaNodes", .number(Double(s.nfaNodes))), ("actionIds", .number(Double(s.actionIds))),
+                            ]))
+                    )
+                }))
         return .object(o)
     }
 
@@ -60,13 +76,19 @@ public struct RBCInspection {
         s += "tool version    \(list.toolVersion)\n"
         s += "source sha256   \(hexString(list.sourceSHA256))\n"
         s += "file size       \(fileBytes.count) bytes\n"
-        s += "rules           \(list.sourceRuleCount) in the source, \(list.skippedRuleCount) skipped, \(list.rules.count) compiled\n"
-        s += "actions         \(actionCounts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")) (\(list.actions.count) bytes)\n"
+        s +=
+            "rules           \(list.sourceRuleCount) in the source, \(list.skippedRuleCount) skipped, "
+            + "\(list.rules.count) compiled\n"
+        s +=
+            "actions         \(actionCounts.map { "\($0.1) \($0.0)" }.joined(separator: ", ")) "
+            + "(\(list.actions.count) bytes)\n"
         s += "universal       \(list.universalActions.count) actions match every URL\n"
         s += "stylesheet      \(list.stylesheet.isEmpty ? "none" : "\(list.stylesheet.utf8.count) bytes")\n"
         s += "automata\n"
         for (name, st) in automata {
-            s += "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(st.bytes) bytes, \(st.patterns) patterns, \(st.universalIds) universal ids, \(st.dfaCount) DFAs, \(st.dfaStates) states\n"
+            s +=
+                "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(st.bytes) bytes, \(st.patterns) "
+                + "patterns, \(st.universalIds) universal ids, \(st.dfaCount) DFAs, \(st.dfaStates) states\n"
         }
         s += "sections\n"
         for sec in sections {

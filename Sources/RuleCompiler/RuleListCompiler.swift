@@ -9,7 +9,8 @@
 // options' CompileBudget.
 //
 // At the end we also derive what WebKit's ContentExtension computes when it loads the list: the
-// universal actions in its order and the global display:none stylesheet (specs §7.2), so that a
+// universal actions in its order and the global display:none stylesheet (WebKit's
+// Source/WebCore/contentextensions/ContentExtension.cpp), so that a
 // loaded .rbc is ready to answer without any further analysis.
 
 import ContentRules
@@ -28,10 +29,11 @@ public enum RuleListCompiler {
         /// Limits of the automata (see CompileBudget); over them compile throws CompileBudgetErrors.
         public var budget: CompileBudget
 
-        public init(name: String = "rules", dataset: String? = nil, toolVersion: String = ToolVersion.current,
-                    parser: RuleListParserOptions = .installedWebKit, embedSource: Bool = false,
-                    budget: CompileBudget = CompileBudget())
-        {
+        public init(
+            name: String = "rules", dataset: String? = nil, toolVersion: String = ToolVersion.current,
+            parser: RuleListParserOptions = .installedWebKit, embedSource: Bool = false,
+            budget: CompileBudget = CompileBudget()
+        ) {
             self.budget = budget
             self.name = name
             self.dataset = dataset
@@ -49,19 +51,25 @@ public enum RuleListCompiler {
 
     /// Compiles an already-parsed list; `source` is the JSON it came from (its digest is always kept, the
     /// bytes only with `embedSource`).
-    public static func compile(_ list: ParsedRuleList, source: [UInt8], options: Options = Options()) throws -> CompiledRuleList {
-        let identifier = try RuleListIdentifier.make(name: options.name, dataset: options.dataset, formatVersion: RBCFile.formatVersion,
-                                                     toolVersion: options.toolVersion, source: source)
+    public static func compile(_ list: ParsedRuleList, source: [UInt8], options: Options = Options()) throws
+        -> CompiledRuleList
+    {
+        let identifier = try RuleListIdentifier.make(
+            name: options.name, dataset: options.dataset, formatVersion: RBCFile.formatVersion,
+            toolVersion: options.toolVersion, source: source)
         let serialized = ActionSerializer.serialize(list.rules)
 
-        let (builders, universalIDs, infos) = try families(list, locations: serialized.locations, budget: options.budget)
+        let (builders, universalIDs, infos) = try families(
+            list, locations: serialized.locations, budget: options.budget)
 
         let (universal, stylesheet) = try loadTimeUniversalActions(universalIDs: universalIDs, actions: serialized.blob)
         // The three families are independent: build them on the cores (same bytes as one after another).
         let matchers = try MatcherBuilder.buildAll(builders)
         return CompiledRuleList(
-            identifier: identifier.string, name: options.name, dataset: options.dataset, toolVersion: options.toolVersion,
-            sourceSHA256: Digest.hash(.sha256, source), source: options.embedSource ? source : [], sourceRuleCount: list.sourceRuleCount,
+            identifier: identifier.string, name: options.name, dataset: options.dataset,
+            toolVersion: options.toolVersion,
+            sourceSHA256: Digest.hash(.sha256, source), source: options.embedSource ? source : [],
+            sourceRuleCount: list.sourceRuleCount,
             skippedRuleCount: list.skipped.count, actions: serialized.blob, rules: infos, universalActions: universal,
             stylesheet: stylesheet, urlMatcher: matchers[0], topURLMatcher: matchers[1], frameURLMatcher: matchers[2])
     }
@@ -89,25 +97,37 @@ public enum RuleListCompiler {
 
             let filter = filters.get(trigger.urlFilter, caseSensitive: trigger.urlFilterIsCaseSensitive)
             guard filter.status.isSupported else {
-                throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex,
-                                              detail: "url-filter \(abbreviated(trigger.urlFilter)): \(filter.status.message)")
+                throw RuleListValidationError(
+                    .jsonInvalidRegex, ruleIndex: rule.sourceIndex,
+                    detail: "url-filter \(abbreviated(trigger.urlFilter)): \(filter.status.message)")
             }
             if filter.status == .matchesEverything { universalIDs.append(info.actionID) }
             url.add(filter, id: id, rule: rule.sourceIndex)
 
             guard let condition = trigger.condition else { continue }
             let frameFamily = condition.kind.isFrameURL
-            let caseSensitive = frameFamily ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
+            let caseSensitive =
+                frameFamily ? trigger.frameURLFilterIsCaseSensitive : trigger.topURLFilterIsCaseSensitive
             for value in condition.values {
                 // Domain lists repeat across rules (a tracker's entity domains): parse each domain once.
-                let f = condition.kind.isDomainList ? filters.domain(value, caseSensitive: caseSensitive)
+                let f =
+                    condition.kind.isDomainList
+                    ? filters.domain(value, caseSensitive: caseSensitive)
                     : filters.get(value, caseSensitive: caseSensitive)
                 guard f.status.isSupported else {
-                    let what = condition.kind.isDomainList ? "\(condition.kind.rawValue) entry \(abbreviated(value)) (as the regex \(abbreviated(f.pattern)))"
+                    let what =
+                        condition.kind.isDomainList
+                        ? "\(condition.kind.rawValue) entry \(abbreviated(value)) (as the regex "
+                            + "\(abbreviated(f.pattern)))"
                         : "\(condition.kind.rawValue) entry \(abbreviated(value))"
-                    throw RuleListValidationError(.jsonInvalidRegex, ruleIndex: rule.sourceIndex, detail: "\(what): \(f.status.message)")
+                    throw RuleListValidationError(
+                        .jsonInvalidRegex, ruleIndex: rule.sourceIndex, detail: "\(what): \(f.status.message)")
                 }
-                if frameFamily { frame.add(f, id: id, rule: rule.sourceIndex) } else { top.add(f, id: id, rule: rule.sourceIndex) }
+                if frameFamily {
+                    frame.add(f, id: id, rule: rule.sourceIndex)
+                } else {
+                    top.add(f, id: id, rule: rule.sourceIndex)
+                }
             }
         }
         return ([url, top, frame], universalIDs, infos)
@@ -115,9 +135,10 @@ public enum RuleListCompiler {
 
     /// WebKit's own compiler would not finish this list in reasonable time or memory because of these
     /// patterns (see MatcherBuilder.webKitPain): a warning for `validate` and `build`.
-    public static func webKitPain(_ list: ParsedRuleList, states: Int = WebKitPainThreshold.states,
-                                  members: Int = WebKitPainThreshold.members) throws -> [WebKitPainWarning]
-    {
+    public static func webKitPain(
+        _ list: ParsedRuleList, states: Int = WebKitPainThreshold.states,
+        members: Int = WebKitPainThreshold.members
+    ) throws -> [WebKitPainWarning] {
         let serialized = ActionSerializer.serialize(list.rules)
         let (builders, _, _) = try families(list, locations: serialized.locations, budget: .unlimited)
         return builders.flatMap { $0.webKitPain(states: states, members: members) }
@@ -127,9 +148,13 @@ public enum RuleListCompiler {
     /// css-display-none and come before the first ignore-previous/following-rules action in the blob are
     /// joined into the global stylesheet `selectors{display:none !important;}` and removed.
     static func loadTimeUniversalActions(universalIDs: [UInt64], actions: [UInt8]) throws -> ([UInt32], String) {
-        let ordered = WebKitHashOrder.universalActionOrder(universalIDs: universalIDs).map { UInt32(truncatingIfNeeded: $0) }
+        let ordered = WebKitHashOrder.universalActionOrder(universalIDs: universalIDs).map {
+            UInt32(truncatingIfNeeded: $0)
+        }
         let all = try actions.withUnsafeBytes { try ActionBlob.all($0) }
-        let firstIgnore = all.first { $0.action.kind == .ignorePreviousRules || $0.action.kind == .ignoreFollowingRules }?.location ?? UInt32.max
+        let firstIgnore =
+            all.first { $0.action.kind == .ignorePreviousRules || $0.action.kind == .ignoreFollowingRules }?.location
+            ?? UInt32.max
         var byLocation: [UInt32: StoredAction] = [:]
         for (location, action) in all { byLocation[location] = action }
 

@@ -75,7 +75,7 @@ enum WebKitHashOrder {
     /// Iteration order of a WTF hash table after inserting distinct keys with these hashes, in order
     /// (no removals). Returns indices into `hashes`.
     static func iterationOrder(hashes: [UInt32]) -> [Int] {
-        var table: [Int] = []   // slot -> key index, -1 empty
+        var table: [Int] = [] // slot -> key index, -1 empty
         var count = 0
 
         func place(_ key: Int, in table: inout [Int]) {

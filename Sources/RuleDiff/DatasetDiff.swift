@@ -34,7 +34,8 @@ public struct TrackerChange: Sendable, Equatable {
     public var rulesReordered = false
 
     public var isChanged: Bool {
-        defaultAction != nil || owner != nil || !rulesAdded.isEmpty || !rulesRemoved.isEmpty || !rulesEdited.isEmpty || rulesReordered
+        defaultAction != nil || owner != nil || !rulesAdded.isEmpty || !rulesRemoved.isEmpty || !rulesEdited.isEmpty
+            || rulesReordered
     }
 }
 
@@ -79,8 +80,10 @@ public struct DatasetDiff: Sendable, Equatable {
         for name in oldEntities.intersection(newEntities).sorted(by: byteOrder) {
             let a = Set(old.entities[name]!.domains), b = Set(new.entities[name]!.domains)
             if a != b {
-                diff.entitiesChanged.append(EntityChange(name: name, domainsAdded: b.subtracting(a).sorted(by: byteOrder),
-                                                         domainsRemoved: a.subtracting(b).sorted(by: byteOrder)))
+                diff.entitiesChanged.append(
+                    EntityChange(
+                        name: name, domainsAdded: b.subtracting(a).sorted(by: byteOrder),
+                        domainsRemoved: a.subtracting(b).sorted(by: byteOrder)))
             }
         }
 

@@ -31,8 +31,8 @@ public struct DecisionSide: @unchecked Sendable {
         surrogateOfRule = lists.enumerated().map { l, list in
             list.compiled.rules.map { info in
                 guard !surrogates.isEmpty, l < provenance.count, Int(info.sourceIndex) < provenance[l].count,
-                      let tracker = provenance[l][Int(info.sourceIndex)]["tracker"]?.stringValue,
-                      let index = provenance[l][Int(info.sourceIndex)]["rule"]?.numberValue
+                    let tracker = provenance[l][Int(info.sourceIndex)]["tracker"]?.stringValue,
+                    let index = provenance[l][Int(info.sourceIndex)]["rule"]?.numberValue
                 else { return nil }
                 return surrogates[DecisionSide.surrogateKey(tracker: tracker, rule: Int(index))]
             }
@@ -101,42 +101,47 @@ public struct DecisionDiff: Sendable {
     public static let chunkSize = 1 << 14
 
     /// Throws only when the flips cannot be set aside (the scratch file: a full disk).
-    public static func compare(_ requests: [MatchRequest], old: DecisionSide, new: DecisionSide) throws -> DecisionDiff {
+    public static func compare(_ requests: [MatchRequest], old: DecisionSide, new: DecisionSide) throws -> DecisionDiff
+    {
         try compare(ArrayRequests(requests), old: old, new: new)
     }
 
     /// Streams the corpus through both sides; `progress` gets the number of requests checked after each chunk.
-    public static func compare(_ requests: RequestStream, old: DecisionSide, new: DecisionSide,
-                               progress: ((Int) -> Void)? = nil, pageBytes: Int = FlipLog.defaultPageBytes) throws -> DecisionDiff {
+    public static func compare(
+        _ requests: RequestStream, old: DecisionSide, new: DecisionSide,
+        progress: ((Int) -> Void)? = nil, pageBytes: Int = FlipLog.defaultPageBytes
+    ) throws -> DecisionDiff {
         var diff = DecisionDiff()
         diff.changed = FlipLog(pageBytes: pageBytes)
         // Per side: each deciding rule's index in the log's table of rules (nil: a rule with no description).
         var oldRules: [DecidingRule: Int?] = [:], newRules: [DecidingRule: Int?] = [:]
         // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run. The
         // sides' own engines are left to `consume`, which describes deciding rules while the workers answer.
-        try Parallel.stream(state: (old.engine.copy(), new.engine.copy()), copy: { ($0.0.copy(), $0.1.copy()) },
-                            fill: { try requests.next(chunkSize, into: &$0) },
-                            work: { engines, share -> (flips: [Flip], invalid: Int) in
-                                var found: [Flip] = []
-                                guard !share.isEmpty else { return (found, 0) }
-                                let invalid = evaluate(share, old: (old, engines.0), new: (new, engines.1), into: &found)
-                                return (found, invalid)
-                            },
-                            consume: { partial, count in
-                                // Workers take consecutive shares: concatenating their flips keeps corpus order. Each flip
-                                // is recorded as it arrives, so memory holds it once; each deciding rule is described and
-                                // interned once per side.
-                                for p in partial {
-                                    for f in p.flips {
-                                        try diff.changed.append(request: f.request, old: f.old.recorded(old, &oldRules, &diff.changed),
-                                                                new: f.new.recorded(new, &newRules, &diff.changed))
-                                    }
-                                }
-                                diff.invalid += partial.reduce(0) { $0 + $1.invalid }
-                                diff.checked += count
-                                progress?(diff.checked)
-                                return true
-                            })
+        try Parallel.stream(
+            state: (old.engine.copy(), new.engine.copy()), copy: { ($0.0.copy(), $0.1.copy()) },
+            fill: { try requests.next(chunkSize, into: &$0) },
+            work: { engines, share -> (flips: [Flip], invalid: Int) in
+                var found: [Flip] = []
+                guard !share.isEmpty else { return (found, 0) }
+                let invalid = evaluate(share, old: (old, engines.0), new: (new, engines.1), into: &found)
+                return (found, invalid)
+            },
+            consume: { partial, count in
+                // Workers take consecutive shares: concatenating their flips keeps corpus order. Each flip
+                // is recorded as it arrives, so memory holds it once; each deciding rule is described and
+                // interned once per side.
+                for p in partial {
+                    for f in p.flips {
+                        try diff.changed.append(
+                            request: f.request, old: f.old.recorded(old, &oldRules, &diff.changed),
+                            new: f.new.recorded(new, &newRules, &diff.changed))
+                    }
+                }
+                diff.invalid += partial.reduce(0) { $0 + $1.invalid }
+                diff.checked += count
+                progress?(diff.checked)
+                return true
+            })
         return diff
     }
 
@@ -155,7 +160,9 @@ public struct DecisionDiff: Sendable {
         var outcome: Decision.Outcome { blocked ? (surrogate != nil ? .surrogate : .blocked) : .allowed }
 
         /// The decision as `log` records it, its rule interned there once per side (`known` remembers it).
-        func recorded(_ side: DecisionSide, _ known: inout [DecidingRule: Int?], _ log: inout FlipLog) -> FlipLog.RecordedDecision {
+        func recorded(_ side: DecisionSide, _ known: inout [DecidingRule: Int?], _ log: inout FlipLog)
+            -> FlipLog.RecordedDecision
+        {
             var rule: Int? = nil
             if let d = decidedBy {
                 if let k = known[d] {
@@ -170,8 +177,10 @@ public struct DecisionDiff: Sendable {
     }
 
     /// Runs `requests` through both sides; returns how many could not be resolved.
-    static func evaluate(_ requests: Slice<UnsafeBufferPointer<MatchRequest>>, old: (DecisionSide, RuleEngine),
-                         new: (DecisionSide, RuleEngine), into flips: inout [Flip]) -> Int {
+    static func evaluate(
+        _ requests: Slice<UnsafeBufferPointer<MatchRequest>>, old: (DecisionSide, RuleEngine),
+        new: (DecisionSide, RuleEngine), into flips: inout [Flip]
+    ) -> Int {
         var invalid = 0
         var a = MatchResult(), b = MatchResult()
         // The worker's own resolver (one per engine copy), so that registrable domains stay cached from chunk to
@@ -193,7 +202,11 @@ public struct DecisionDiff: Sendable {
                 seen = l
             } else {
                 let parsed = CanonicalURL.parse(r.url)
-                seen = (r.url, parsed, old.1.reportsNothing(for: parsed, deciding: false) && new.1.reportsNothing(for: parsed, deciding: false))
+                seen = (
+                    r.url, parsed,
+                    old.1.reportsNothing(for: parsed, deciding: false)
+                        && new.1.reportsNothing(for: parsed, deciding: false)
+                )
                 last = seen
             }
             if seen.nothing { continue }
@@ -218,42 +231,5 @@ public struct DecisionDiff: Sendable {
         var surrogate: String? = nil
         if blocked, let d = result.decidedBy { surrogate = side.surrogateOfRule[d.list][d.rule] }
         return Outcome(blocked: blocked, surrogate: surrogate, decidedBy: result.decidedBy)
-    }
-}
-
-/// A corpus read in chunks: a JSONL file larger than memory, an array, or the derived corpus (`DerivedRequests`).
-public protocol RequestStream: AnyObject {
-    /// Appends up to `limit` requests to `chunk`; returns false once the stream is exhausted.
-    func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool
-}
-
-public final class ArrayRequests: RequestStream {
-    private let requests: [MatchRequest]
-    private var position = 0
-
-    public init(_ requests: [MatchRequest]) { self.requests = requests }
-
-    public func next(_ limit: Int, into chunk: inout [MatchRequest]) -> Bool {
-        let end = min(requests.count, position + limit)
-        chunk.append(contentsOf: requests[position..<end])
-        position = end
-        return position < requests.count
-    }
-}
-
-/// One stream after another (a JSONL file, then saved pages).
-public final class ChainedRequests: RequestStream {
-    private var streams: [RequestStream]
-
-    public init(_ streams: [RequestStream]) { self.streams = streams }
-
-    public func next(_ limit: Int, into chunk: inout [MatchRequest]) throws -> Bool {
-        while let first = streams.first {
-            let before = chunk.count
-            let more = try first.next(limit, into: &chunk)
-            if !more { streams.removeFirst() }
-            if chunk.count > before || streams.isEmpty { return !streams.isEmpty }
-        }
-        return false
     }
 }

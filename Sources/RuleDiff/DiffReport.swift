@@ -1,5 +1,5 @@
 // A release diff: identifiers, changed input components, tracker-level changes, WebKit rules added and
-// removed, and the requests whose outcome flipped. Rendered as JSON (for machines; DESIGN.md contract),
+// removed, and the requests whose outcome flipped. Rendered as JSON (for machines: a stable contract),
 // Markdown (pull requests and release notes: summary first, long sections collapsible) and text.
 
 import Parallel
@@ -24,8 +24,10 @@ public struct DiffReport: Sendable {
     public var compileCostLine: String?
     public var compileCostMarkdown: String?
 
-    public init(identifier: ValueChange<String?>, inputs: [String: ValueChange<String?>], dataset: DatasetDiff?,
-                rules: RuleSetDiff, requests: DecisionDiff?) {
+    public init(
+        identifier: ValueChange<String?>, inputs: [String: ValueChange<String?>], dataset: DatasetDiff?,
+        rules: RuleSetDiff, requests: DecisionDiff?
+    ) {
         self.identifier = identifier
         self.inputs = inputs
         self.dataset = dataset
@@ -53,7 +55,9 @@ public struct DiffReport: Sendable {
         var o = JSONObject()
         o["identifier"] = ["old": optional(identifier.old), "new": optional(identifier.new)]
         var inputsObject = JSONObject()
-        for key in inputs.keys.sorted() { inputsObject[key] = ["old": optional(inputs[key]!.old), "new": optional(inputs[key]!.new)] }
+        for key in inputs.keys.sorted() {
+            inputsObject[key] = ["old": optional(inputs[key]!.old), "new": optional(inputs[key]!.new)]
+        }
         o["inputs"] = .object(inputsObject)
         let d = dataset ?? DatasetDiff()
         o["trackers"] = [
@@ -64,17 +68,25 @@ public struct DiffReport: Sendable {
         o["entities"] = [
             "added": .array(d.entitiesAdded.map { .string($0) }),
             "removed": .array(d.entitiesRemoved.map { .string($0) }),
-            "changed": .array(d.entitiesChanged.map { e in
-                ["name": .string(e.name), "domainsAdded": .array(e.domainsAdded.map { .string($0) }),
-                 "domainsRemoved": .array(e.domainsRemoved.map { .string($0) })]
-            }),
+            "changed": .array(
+                d.entitiesChanged.map { e in
+                    [
+                        "name": .string(e.name), "domainsAdded": .array(e.domainsAdded.map { .string($0) }),
+                        "domainsRemoved": .array(e.domainsRemoved.map { .string($0) }),
+                    ]
+                }),
         ]
         o["cnames"] = [
             "added": .object(JSONObject(d.cnamesAdded.keys.sorted().map { ($0, .string(d.cnamesAdded[$0]!)) })),
             "removed": .object(JSONObject(d.cnamesRemoved.keys.sorted().map { ($0, .string(d.cnamesRemoved[$0]!)) })),
-            "retargeted": .object(JSONObject(d.cnamesRetargeted.keys.sorted().map {
-                ($0, ["old": .string(d.cnamesRetargeted[$0]!.old), "new": .string(d.cnamesRetargeted[$0]!.new)])
-            })),
+            "retargeted": .object(
+                JSONObject(
+                    d.cnamesRetargeted.keys.sorted().map {
+                        (
+                            $0,
+                            ["old": .string(d.cnamesRetargeted[$0]!.old), "new": .string(d.cnamesRetargeted[$0]!.new)]
+                        )
+                    })),
         ]
         o["rules"] = [
             "added": .number(Double(rules.added.count)),
@@ -116,7 +128,9 @@ public struct DiffReport: Sendable {
             var head: [UInt8] = []
             JSONWriter.write(requestsJSON(changed: []), into: &head)
             let emptyChanged = Array("[]}".utf8)
-            precondition(head.suffix(emptyChanged.count).elementsEqual(emptyChanged), "requests JSON ends with its changed array")
+            precondition(
+                head.suffix(emptyChanged.count).elementsEqual(emptyChanged), "requests JSON ends with its changed array"
+            )
             out.append(contentsOf: head.dropLast(emptyChanged.count))
             out.append(UInt8(ascii: "["))
             var first = true
@@ -124,7 +138,8 @@ public struct DiffReport: Sendable {
                 // A part of a page at a time: the part before is on its way to the file while the next is made.
                 for part in stride(from: 0, to: page.changes.count, by: Self.flipsPerPart) {
                     try emit(out)
-                    out = writeFlips(page, part..<min(page.changes.count, part + Self.flipsPerPart), leadingComma: !first)
+                    out = writeFlips(
+                        page, part..<min(page.changes.count, part + Self.flipsPerPart), leadingComma: !first)
                     first = false
                 }
             }
@@ -140,7 +155,8 @@ public struct DiffReport: Sendable {
     /// Flips of a page, comma-separated (with a leading comma after the first part), written in
     /// consecutive shares, one per core, concatenated in order: flips are independent.
     private func writeFlips(_ page: FlipLog.Page, _ flips: Range<Int>, leadingComma: Bool) -> [UInt8] {
-        let parts = Parallel.mapShares(flips.count, workers: Parallel.workers(for: flips.count / 256 + 1)) { share -> [UInt8] in
+        let parts = Parallel.mapShares(flips.count, workers: Parallel.workers(for: flips.count / 256 + 1)) {
+            share -> [UInt8] in
             var part: [UInt8] = []
             for j in share.lowerBound + flips.lowerBound..<share.upperBound + flips.lowerBound {
                 if j > 0 || leadingComma { part.append(UInt8(ascii: ",")) }
@@ -167,8 +183,10 @@ public struct DiffReport: Sendable {
 
     /// The bytes of `JSONWriter.write(changeJSON(c))`, written without building the value: the rules'
     /// JSON comes written already (`rules`), and a flip's value would cost more than its bytes.
-    static func writeChange(_ c: DecisionChange, rules: (old: [UInt8]?, new: [UInt8]?), attribution: FlipAttribution,
-                            into out: inout [UInt8]) {
+    static func writeChange(
+        _ c: DecisionChange, rules: (old: [UInt8]?, new: [UInt8]?), attribution: FlipAttribution,
+        into out: inout [UInt8]
+    ) {
         func member(_ key: StaticString, _ value: String?, first: Bool = false) {
             guard let value else { return }
             if !first { out.append(UInt8(ascii: ",")) }
@@ -177,7 +195,9 @@ public struct DiffReport: Sendable {
             out.append(contentsOf: [UInt8(ascii: "\""), UInt8(ascii: ":")])
             JSONWriter.writeString(value, into: &out)
         }
-        func raw(_ s: StaticString) { out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount)) }
+        func raw(_ s: StaticString) {
+            out.append(contentsOf: UnsafeBufferPointer(start: s.utf8Start, count: s.utf8CodeUnitCount))
+        }
         func rule(_ bytes: [UInt8]?) { if let bytes { out.append(contentsOf: bytes) } else { raw("null") } }
         func decision(_ d: Decision, _ bytes: [UInt8]?) {
             member("outcome", d.outcome.rawValue, first: true)
@@ -208,8 +228,11 @@ public struct DiffReport: Sendable {
 
     private func changeJSON(_ c: DecisionChange) -> JSONValue {
         let tracker = attribution.tracker(of: c)
-        return ["request": requestJSON(c.request), "old": c.old.jsonValue, "new": c.new.jsonValue, "rule": c.new.rule ?? c.old.rule ?? .null,
-                "tracker": .string(tracker), "entity": .string(attribution.entity(ofTracker: tracker))]
+        return [
+            "request": requestJSON(c.request), "old": c.old.jsonValue, "new": c.new.jsonValue,
+            "rule": c.new.rule ?? c.old.rule ?? .null,
+            "tracker": .string(tracker), "entity": .string(attribution.entity(ofTracker: tracker)),
+        ]
     }
 
     private func optional(_ s: String?) -> JSONValue { s.map(JSONValue.string) ?? .null }
@@ -222,9 +245,13 @@ public struct DiffReport: Sendable {
         if !t.rulesAdded.isEmpty { o["rulesAdded"] = .array(t.rulesAdded.map(\.jsonValue)) }
         if !t.rulesRemoved.isEmpty { o["rulesRemoved"] = .array(t.rulesRemoved.map(\.jsonValue)) }
         if !t.rulesEdited.isEmpty {
-            o["rulesEdited"] = .array(t.rulesEdited.map { e in
-                ["rule": .string(e.rule), "fields": .array(e.fields.map { .string($0) }), "old": e.old.jsonValue, "new": e.new.jsonValue]
-            })
+            o["rulesEdited"] = .array(
+                t.rulesEdited.map { e in
+                    [
+                        "rule": .string(e.rule), "fields": .array(e.fields.map { .string($0) }), "old": e.old.jsonValue,
+                        "new": e.new.jsonValue,
+                    ]
+                })
         }
         if t.rulesReordered { o["rulesReordered"] = true }
         return .object(o)
@@ -283,9 +310,13 @@ public struct DiffReport: Sendable {
 
     // MARK: text and Markdown (ReviewReport.swift)
 
-    public func text(detail: ReportDetail = .summary) throws -> String { try collect { try writeText(detail: detail, $0) } }
+    public func text(detail: ReportDetail = .summary) throws -> String {
+        try collect { try writeText(detail: detail, $0) }
+    }
 
-    public func markdown(detail: ReportDetail = .summary) throws -> String { try collect { try writeMarkdown(detail: detail, $0) } }
+    public func markdown(detail: ReportDetail = .summary) throws -> String {
+        try collect { try writeMarkdown(detail: detail, $0) }
+    }
 
     private func collect(_ write: (([UInt8]) throws -> Void) throws -> Void) throws -> String {
         var bytes: [UInt8] = []

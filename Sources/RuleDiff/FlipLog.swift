@@ -55,7 +55,9 @@ public struct FlipLog: Sequence, @unchecked Sendable {
     /// As `append(_:)`, with the rules already interned: a diff interns each deciding rule once, not once per
     /// flip it decides.
     mutating func append(request r: MatchRequest, old: RecordedDecision, new: RecordedDecision) throws {
-        for s in [r.url, r.topURL, r.frameURL, r.resourceType, r.loadContext, r.requestMethod] { Record.write(s, into: &tail) }
+        for s in [r.url, r.topURL, r.frameURL, r.resourceType, r.loadContext, r.requestMethod] {
+            Record.write(s, into: &tail)
+        }
         for d in [old, new] {
             tail.append(d.outcome.code)
             Record.write(d.surrogate, into: &tail)
@@ -112,14 +114,18 @@ public struct FlipLog: Sequence, @unchecked Sendable {
         out.changes.reserveCapacity(count)
         out.ruleJSON.reserveCapacity(count)
         for _ in 0..<count {
-            let request = MatchRequest(url: reader.string()!, topURL: reader.string()!, frameURL: reader.string(),
-                                       resourceType: reader.string()!, loadContext: reader.string(), requestMethod: reader.string())
+            let request = MatchRequest(
+                url: reader.string()!, topURL: reader.string()!, frameURL: reader.string(),
+                resourceType: reader.string()!, loadContext: reader.string(), requestMethod: reader.string())
             func decision() -> (Decision, [UInt8]?) {
                 let outcome = Decision.Outcome(code: reader.byte())
                 let surrogate = reader.string()
                 let rule = reader.number()
-                return (Decision(outcome: outcome, surrogate: surrogate, rule: rule == 0 ? JSONValue?.none : rules[rule - 1]),
-                        rule == 0 ? nil : ruleBytes[rule - 1])
+                return (
+                    Decision(
+                        outcome: outcome, surrogate: surrogate, rule: rule == 0 ? JSONValue?.none : rules[rule - 1]),
+                    rule == 0 ? nil : ruleBytes[rule - 1]
+                )
             }
             let old = decision(), new = decision()
             out.changes.append(DecisionChange(request: request, old: old.0, new: new.0))
@@ -128,9 +134,18 @@ public struct FlipLog: Sequence, @unchecked Sendable {
         return out
     }
 
-    /// Iterating reads spilled pages back. The scratch file is this process's own, unlinked and never
-    /// truncated, so a failed read is a failing disk: `forEachPage`, which the reports use, throws it;
-    /// plain iteration (tests, small diffs) stops the program with the reason.
+    /// Every flip in order, read back whole: for tests and small diffs (the reports use `forEachPage`).
+    /// A failed read of the scratch file (a failing disk: the file is this process's own, unlinked and never
+    /// truncated) is thrown, naming the file.
+    public func changes() throws -> [DecisionChange] {
+        var all: [DecisionChange] = []
+        all.reserveCapacity(count)
+        try forEachPage { all += $0.changes }
+        return all
+    }
+
+    /// Iterating reads spilled pages back and stops the program on a failed read, which `changes()` and
+    /// `forEachPage` throw instead: nothing in radarblock iterates a log, tests do.
     public func makeIterator() -> Iterator { Iterator(log: self) }
 
     public struct Iterator: IteratorProtocol {

@@ -57,8 +57,10 @@ public struct FlipCounts: Sendable, Equatable {
     }
 
     public var jsonMembers: [(String, JSONValue)] {
-        [("newlyBlocked", .number(Double(newlyBlocked))), ("newlyAllowed", .number(Double(newlyAllowed))),
-         ("surrogateChanged", .number(Double(surrogateChanged))), ("flips", .number(Double(total)))]
+        [
+            ("newlyBlocked", .number(Double(newlyBlocked))), ("newlyAllowed", .number(Double(newlyAllowed))),
+            ("surrogateChanged", .number(Double(surrogateChanged))), ("flips", .number(Double(total))),
+        ]
     }
 }
 
@@ -95,7 +97,9 @@ public struct FlipSummary: Sendable {
             }
         }
         func ranked(_ groups: [String: Group]) -> [Group] {
-            groups.values.sorted { $0.counts.total != $1.counts.total ? $0.counts.total > $1.counts.total : byteOrder($0.name, $1.name) }
+            groups.values.sorted {
+                $0.counts.total != $1.counts.total ? $0.counts.total > $1.counts.total : byteOrder($0.name, $1.name)
+            }
         }
         summary.entities = ranked(entities)
         summary.trackers = ranked(trackers)
@@ -109,9 +113,11 @@ public struct FlipSummary: Sendable {
             if let e = g.entity { members.append(("entity", .string(e))) }
             return .object(JSONObject(members + g.counts.jsonMembers))
         }
-        return .object(JSONObject(all.jsonMembers + [
-            ("entities", .array(entities.map { group($0, key: "entity") })),
-            ("trackers", .array(trackers.map { group($0, key: "tracker") })),
-        ]))
+        return .object(
+            JSONObject(
+                all.jsonMembers + [
+                    ("entities", .array(entities.map { group($0, key: "entity") })),
+                    ("trackers", .array(trackers.map { group($0, key: "tracker") })),
+                ]))
     }
 }

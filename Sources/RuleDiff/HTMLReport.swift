@@ -20,29 +20,31 @@ extension DiffReport {
         let s = try flipSummary()
         let (headline, details) = verdictLines(s)
         var out = """
-        <!DOCTYPE html>
-        <html lang="en"><head><meta charset="utf-8">
-        <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; script-src 'unsafe-inline'">
-        <title>radarblock diff</title>
-        <style>\(Self.htmlStyle)</style></head><body>
-        <h1>Rule-set changes</h1>
-        <p id="verdict"><strong>\(Self.escapeHTML(isEmpty ? "No differences." : headline))</strong></p>
-        <ul>\(details.map { "<li>" + Self.escapeHTML($0) + "</li>" }.joined())</ul>
+            <!DOCTYPE html>
+            <html lang="en"><head><meta charset="utf-8">
+            <meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; \
+            script-src 'unsafe-inline'">
+            <title>radarblock diff</title>
+            <style>\(Self.htmlStyle)</style></head><body>
+            <h1>Rule-set changes</h1>
+            <p id="verdict"><strong>\(Self.escapeHTML(isEmpty ? "No differences." : headline))</strong></p>
+            <ul>\(details.map { "<li>" + Self.escapeHTML($0) + "</li>" }.joined())</ul>
 
-        """
+            """
         out += "<h2>Flips per entity</h2>\n" + entityChart(s) + "\n<h2>WebKit rules</h2>\n" + rulesChart() + "\n"
         out += """
-        <h2>Flips</h2>
-        <div id="filters">
-        <label>tracker <select id="f-tracker"><option value="">all</option></select></label>
-        <label>entity <select id="f-entity"><option value="">all</option></select></label>
-        <label>outcome <select id="f-outcome"><option value="">all</option></select></label>
-        <label>type <select id="f-type"><option value="">all</option></select></label>
-        </div>
-        <p id="count"></p>
-        <table id="flips"><thead><tr><th>tracker</th><th>entity</th><th>type</th><th>URL</th><th>page</th><th>old</th><th>new</th></tr></thead><tbody></tbody></table>
-        <script type="application/json" id="flip-data">[
-        """
+            <h2>Flips</h2>
+            <div id="filters">
+            <label>tracker <select id="f-tracker"><option value="">all</option></select></label>
+            <label>entity <select id="f-entity"><option value="">all</option></select></label>
+            <label>outcome <select id="f-outcome"><option value="">all</option></select></label>
+            <label>type <select id="f-type"><option value="">all</option></select></label>
+            </div>
+            <p id="count"></p>
+            <table id="flips"><thead><tr><th>tracker</th><th>entity</th><th>type</th><th>URL</th><th>page</th>\
+            <th>old</th><th>new</th></tr></thead><tbody></tbody></table>
+            <script type="application/json" id="flip-data">[
+            """
         try emit(Array(out.utf8))
         var first = true
         try requests?.changed.forEachPage { page in
@@ -52,8 +54,11 @@ extension DiffReport {
                 first = false
                 let tracker = attribution.tracker(of: c)
                 func outcome(_ d: Decision) -> String { d.outcome.rawValue + (d.surrogate.map { " (\($0))" } ?? "") }
-                let row: JSONValue = .array([tracker, attribution.entity(ofTracker: tracker), c.request.resourceType, c.request.url,
-                                             c.request.topURL, outcome(c.old), outcome(c.new)].map { .string($0) })
+                let row: JSONValue = .array(
+                    [
+                        tracker, attribution.entity(ofTracker: tracker), c.request.resourceType, c.request.url,
+                        c.request.topURL, outcome(c.old), outcome(c.new),
+                    ].map { .string($0) })
                 Self.writeScriptJSON(row, into: &part)
                 part.append(0x0A)
             }
@@ -67,35 +72,49 @@ extension DiffReport {
         let shown = Array(s.entities.prefix(15))
         guard let top = shown.first?.counts.total, top > 0 else { return "<p>No flips.</p>" }
         let width = 520.0, label = 230.0, bar = 18.0
-        var svg = "<svg id=\"chart-entities\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(label + width + 80))\" height=\"\(Int(Double(shown.count) * (bar + 6) + 10))\">"
+        var svg =
+            "<svg id=\"chart-entities\" xmlns=\"http://www.w3.org/2000/svg\" width=\"\(Int(label + width + 80))\" "
+            + "height=\"\(Int(Double(shown.count) * (bar + 6) + 10))\">"
         for (i, g) in shown.enumerated() {
             let y = Double(i) * (bar + 6) + 4
             svg += "<text x=\"0\" y=\"\(y + 13)\" font-size=\"12\">\(Self.escapeHTML(Self.clipped(g.name, 34)))</text>"
             var x = label
-            for (n, color) in [(g.counts.newlyBlocked, "#c0392b"), (g.counts.newlyAllowed, "#27ae60"), (g.counts.surrogateChanged, "#2980b9")] where n > 0 {
+            for (n, color) in [
+                (g.counts.newlyBlocked, "#c0392b"), (g.counts.newlyAllowed, "#27ae60"),
+                (g.counts.surrogateChanged, "#2980b9"),
+            ] where n > 0 {
                 let w = max(1, width * Double(n) / Double(top))
-                svg += "<rect class=\"bar\" x=\"\(x)\" y=\"\(y)\" width=\"\(w)\" height=\"\(bar)\" fill=\"\(color)\"></rect>"
+                svg +=
+                    "<rect class=\"bar\" x=\"\(x)\" y=\"\(y)\" width=\"\(w)\" height=\"\(bar)\" "
+                    + "fill=\"\(color)\"></rect>"
                 x += w
             }
             svg += "<text x=\"\(x + 4)\" y=\"\(y + 13)\" font-size=\"12\">\(g.counts.total)</text>"
         }
         return svg + "</svg><p class=\"legend\"><span style=\"color:#c0392b\">■</span> newly blocked "
-            + "<span style=\"color:#27ae60\">■</span> newly allowed <span style=\"color:#2980b9\">■</span> other surrogate</p>"
+            + "<span style=\"color:#27ae60\">■</span> newly allowed <span style=\"color:#2980b9\">■</span> other "
+            + "surrogate</p>"
     }
 
     /// Rules of every list before and after (and the added and removed ones).
     func rulesChart() -> String {
-        let before = lists.compactMap(\.ruleCount.old).reduce(0, +), after = lists.compactMap(\.ruleCount.new).reduce(0, +)
-        let bars = [("before", before), ("after", after), ("added", rules.added.count), ("removed", rules.removed.count)]
+        let before = lists.compactMap(\.ruleCount.old).reduce(0, +),
+            after = lists.compactMap(\.ruleCount.new).reduce(0, +)
+        let bars = [
+            ("before", before), ("after", after), ("added", rules.added.count), ("removed", rules.removed.count),
+        ]
         let top = max(1, bars.map(\.1).max() ?? 1)
-        var svg = "<svg id=\"chart-rules\" xmlns=\"http://www.w3.org/2000/svg\" width=\"700\" height=\"\(bars.count * 24 + 10)\">"
+        var svg =
+            "<svg id=\"chart-rules\" xmlns=\"http://www.w3.org/2000/svg\" width=\"700\" "
+            + "height=\"\(bars.count * 24 + 10)\">"
         for (i, (name, n)) in bars.enumerated() {
             let y = i * 24 + 4, w = max(1, 520 * n / top)
             svg += "<text x=\"0\" y=\"\(y + 13)\" font-size=\"12\">\(name)</text>"
             svg += "<rect class=\"bar\" x=\"80\" y=\"\(y)\" width=\"\(w)\" height=\"18\" fill=\"#7f8c8d\"></rect>"
             svg += "<text x=\"\(84 + w)\" y=\"\(y + 13)\" font-size=\"12\">\(n)</text>"
         }
-        return svg + "</svg>" + (compileCostLine.map { "<p>WebKit compile cost: " + Self.escapeHTML($0) + "</p>" } ?? "")
+        return svg + "</svg>"
+            + (compileCostLine.map { "<p>WebKit compile cost: " + Self.escapeHTML($0) + "</p>" } ?? "")
     }
 
     static func clipped(_ s: String, _ n: Int) -> String { s.count <= n ? s : String(s.prefix(n - 1)) + "…" }
@@ -132,49 +151,53 @@ extension DiffReport {
     }
 
     static let htmlStyle = """
-    body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;font-size:12px}
-    td,th{border-bottom:1px solid #ddd;padding:2px 6px;text-align:left;vertical-align:top}td:nth-child(4),td:nth-child(5){word-break:break-all;max-width:32em}
-    #filters label{margin-right:1em}.legend{font-size:12px}
-    """
+        body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;font-size:12px}
+        td,th{border-bottom:1px solid #ddd;padding:2px \
+        6px;text-align:left;vertical-align:top}td:nth-child(4),td:nth-child(5){word-break:break-all;max-width:32em}
+        #filters label{margin-right:1em}.legend{font-size:12px}
+        """
 
     /// Fills the filters from the data and shows the matching flips (the first htmlShownRows of them).
     static let htmlScript = """
-    (function () {
-      "use strict";
-      var rows = JSON.parse(document.getElementById("flip-data").textContent);
-      var filters = {tracker: "f-tracker", entity: "f-entity", outcome: "f-outcome", type: "f-type"};
-      function outcomeOf(r) { return r[5] + " -> " + r[6]; }
-      function fill(id, values) {
-        var select = document.getElementById(id), seen = {}, list = [];
-        values.forEach(function (v) { if (!Object.prototype.hasOwnProperty.call(seen, v)) { seen[v] = true; list.push(v); } });
-        list.sort();
-        list.forEach(function (v) { var o = document.createElement("option"); o.value = v; o.textContent = v; select.appendChild(o); });
-        select.addEventListener("change", render);
-      }
-      fill(filters.tracker, rows.map(function (r) { return r[0]; }));
-      fill(filters.entity, rows.map(function (r) { return r[1]; }));
-      fill(filters.outcome, rows.map(outcomeOf));
-      fill(filters.type, rows.map(function (r) { return r[2]; }));
-      function value(key) { return document.getElementById(filters[key]).value; }
-      function render() {
-        var t = value("tracker"), e = value("entity"), o = value("outcome"), y = value("type");
-        var body = document.querySelector("#flips tbody"), matching = 0, shown = document.createDocumentFragment();
-        for (var i = 0; i < rows.length; i++) {
-          var r = rows[i];
-          if ((t && r[0] !== t) || (e && r[1] !== e) || (y && r[2] !== y) || (o && outcomeOf(r) !== o)) continue;
-          matching++;
-          if (matching > \(htmlShownRows)) continue;
-          var tr = document.createElement("tr");
-          r.forEach(function (cell) { var td = document.createElement("td"); td.textContent = cell; tr.appendChild(td); });
-          shown.appendChild(tr);
-        }
-        body.textContent = "";
-        body.appendChild(shown);
-        document.getElementById("count").textContent = matching + " of " + rows.length + " flips match"
-          + (matching > \(htmlShownRows) ? " (the first \(htmlShownRows) shown)" : "");
-        document.body.setAttribute("data-matching", String(matching));
-      }
-      render();
-    })();
-    """
+        (function () {
+          "use strict";
+          var rows = JSON.parse(document.getElementById("flip-data").textContent);
+          var filters = {tracker: "f-tracker", entity: "f-entity", outcome: "f-outcome", type: "f-type"};
+          function outcomeOf(r) { return r[5] + " -> " + r[6]; }
+          function fill(id, values) {
+            var select = document.getElementById(id), seen = {}, list = [];
+            values.forEach(function (v) { if (!Object.prototype.hasOwnProperty.call(seen, v)) { seen[v] = true; \
+        list.push(v); } });
+            list.sort();
+            list.forEach(function (v) { var o = document.createElement("option"); o.value = v; o.textContent = v; \
+        select.appendChild(o); });
+            select.addEventListener("change", render);
+          }
+          fill(filters.tracker, rows.map(function (r) { return r[0]; }));
+          fill(filters.entity, rows.map(function (r) { return r[1]; }));
+          fill(filters.outcome, rows.map(outcomeOf));
+          fill(filters.type, rows.map(function (r) { return r[2]; }));
+          function value(key) { return document.getElementById(filters[key]).value; }
+          function render() {
+            var t = value("tracker"), e = value("entity"), o = value("outcome"), y = value("type");
+            var body = document.querySelector("#flips tbody"), matching = 0, shown = document.createDocumentFragment();
+            for (var i = 0; i < rows.length; i++) {
+              var r = rows[i];
+              if ((t && r[0] !== t) || (e && r[1] !== e) || (y && r[2] !== y) || (o && outcomeOf(r) !== o)) continue;
+              matching++;
+              if (matching > \(htmlShownRows)) continue;
+              var tr = document.createElement("tr");
+              r.forEach(function (cell) { var td = document.createElement("td"); td.textContent = cell; \
+        tr.appendChild(td); });
+              shown.appendChild(tr);
+            }
+            body.textContent = "";
+            body.appendChild(shown);
+            document.getElementById("count").textContent = matching + " of " + rows.length + " flips match"
+              + (matching > \(htmlShownRows) ? " (the first \(htmlShownRows) shown)" : "");
+            document.body.setAttribute("data-matching", String(matching));
+          }
+          render();
+        })();
+        """
 }

@@ -39,27 +39,36 @@ public struct ListChange: Sendable, Equatable {
     /// The lists whose identifier or rules differ, in the new side's order, then the removed ones. An identifier
     /// digests its list's bytes, so equal identifiers need no rule comparison; `known` gives a comparison already
     /// made (the main list's) by list name.
-    public static func compare(old: [ListRecord], new: [ListRecord], known: [String: RuleSetDiff] = [:]) -> [ListChange] {
+    public static func compare(old: [ListRecord], new: [ListRecord], known: [String: RuleSetDiff] = [:]) -> [ListChange]
+    {
         var out: [ListChange] = []
         for n in new {
             guard let o = old.first(where: { $0.name == n.name }) else {
-                out.append(ListChange(name: n.name, ruleAction: n.ruleAction, status: .added, identifier: ValueChange(old: nil, new: n.identifier),
-                                      ruleCount: ValueChange(old: nil, new: n.rules.count), rulesAdded: n.rules.count, rulesRemoved: 0))
+                out.append(
+                    ListChange(
+                        name: n.name, ruleAction: n.ruleAction, status: .added,
+                        identifier: ValueChange(old: nil, new: n.identifier),
+                        ruleCount: ValueChange(old: nil, new: n.rules.count), rulesAdded: n.rules.count, rulesRemoved: 0
+                    ))
                 continue
             }
             if let a = o.identifier, a == n.identifier { continue }
             let rules = known[n.name] ?? RuleSetDiff.compare(old: o.rules, new: n.rules)
             guard o.identifier != n.identifier || !rules.isEmpty else { continue }
-            var change = ListChange(name: n.name, ruleAction: n.ruleAction ?? o.ruleAction, status: .changed,
-                                    identifier: ValueChange(old: o.identifier, new: n.identifier),
-                                    ruleCount: ValueChange(old: o.rules.count, new: n.rules.count),
-                                    rulesAdded: rules.added.count, rulesRemoved: rules.removed.count)
+            var change = ListChange(
+                name: n.name, ruleAction: n.ruleAction ?? o.ruleAction, status: .changed,
+                identifier: ValueChange(old: o.identifier, new: n.identifier),
+                ruleCount: ValueChange(old: o.rules.count, new: n.rules.count),
+                rulesAdded: rules.added.count, rulesRemoved: rules.removed.count)
             (change.selectorsAdded, change.selectorsRemoved) = HiddenSelector.compare(old: o.rules, new: n.rules)
             out.append(change)
         }
         for o in old where !new.contains(where: { $0.name == o.name }) {
-            out.append(ListChange(name: o.name, ruleAction: o.ruleAction, status: .removed, identifier: ValueChange(old: o.identifier, new: nil),
-                                  ruleCount: ValueChange(old: o.rules.count, new: nil), rulesAdded: 0, rulesRemoved: o.rules.count))
+            out.append(
+                ListChange(
+                    name: o.name, ruleAction: o.ruleAction, status: .removed,
+                    identifier: ValueChange(old: o.identifier, new: nil),
+                    ruleCount: ValueChange(old: o.rules.count, new: nil), rulesAdded: 0, rulesRemoved: o.rules.count))
         }
         return out
     }
@@ -69,8 +78,13 @@ public struct ListChange: Sendable, Equatable {
         o["list"] = .string(name)
         if let ruleAction { o["ruleAction"] = .string(ruleAction) }
         o["status"] = .string(status.rawValue)
-        o["identifier"] = ["old": identifier.old.map(JSONValue.string) ?? .null, "new": identifier.new.map(JSONValue.string) ?? .null]
-        o["ruleCount"] = ["old": ruleCount.old.map { .number(Double($0)) } ?? .null, "new": ruleCount.new.map { .number(Double($0)) } ?? .null]
+        o["identifier"] = [
+            "old": identifier.old.map(JSONValue.string) ?? .null, "new": identifier.new.map(JSONValue.string) ?? .null,
+        ]
+        o["ruleCount"] = [
+            "old": ruleCount.old.map { .number(Double($0)) } ?? .null,
+            "new": ruleCount.new.map { .number(Double($0)) } ?? .null,
+        ]
         o["rulesAdded"] = .number(Double(rulesAdded))
         o["rulesRemoved"] = .number(Double(rulesRemoved))
         if !selectorsAdded.isEmpty || !selectorsRemoved.isEmpty {
@@ -86,9 +100,13 @@ public struct ListChange: Sendable, Equatable {
         case .added: return "list \(name)\(what): added, \(rulesAdded) rules"
         case .removed: return "list \(name)\(what): removed, \(rulesRemoved) rules"
         case .changed:
-            let selectors = selectorsAdded.isEmpty && selectorsRemoved.isEmpty ? ""
+            let selectors =
+                selectorsAdded.isEmpty && selectorsRemoved.isEmpty
+                ? ""
                 : "; \(selectorsAdded.count) hidden selectors added, \(selectorsRemoved.count) removed"
-            return "list \(name)\(what): \(rulesAdded) rules added, \(rulesRemoved) removed\(selectors); identifier \(identifier.old ?? "none") -> \(identifier.new ?? "none")"
+            return
+                "list \(name)\(what): \(rulesAdded) rules added, \(rulesRemoved) removed\(selectors); identifier "
+                + "\(identifier.old ?? "none") -> \(identifier.new ?? "none")"
         }
     }
 }

@@ -23,7 +23,8 @@ public enum PageCorpus {
             let path = dir + "/" + name
             let bytes = try FileIO.read(path)
             let sidecar = try? FileIO.readString(path + ".url")
-            out += try requests(html: bytes, path: path, pageURL: sidecar?.trimmingCharacters(in: .whitespacesAndNewlines))
+            out += try requests(
+                html: bytes, path: path, pageURL: sidecar?.trimmingCharacters(in: .whitespacesAndNewlines))
         }
         return out
     }
@@ -34,7 +35,7 @@ public enum PageCorpus {
         let text = String(decoding: html.prefix(4096), as: UTF8.self)
         var pageURL = given ?? savedFromURL(text)
         final class Collector {
-            var found: [(String, String)] = []  // (raw url, resource type)
+            var found: [(String, String)] = [] // (raw url, resource type)
             var base: String? = nil
         }
         let collector = Collector()
@@ -78,7 +79,11 @@ public enum PageCorpus {
         let base = collector.base
         if pageURL == nil { pageURL = base }
         guard let page = pageURL, let pageBase = URL(string: page), pageBase.scheme != nil else {
-            throw PageCorpusError(description: "\(path): the page's URL is unknown (add a \"saved from url=\" comment, a \(path).url file, or <base href>)")
+            throw PageCorpusError(
+                description:
+                    "\(path): the page's URL is unknown (add a \"saved from url=\" comment, a \(path).url file, or "
+                    + "<base href>)"
+            )
         }
         let resolveBase = base.flatMap { URL(string: $0, relativeTo: pageBase) } ?? pageBase
         var seen = Set<String>()
@@ -86,8 +91,8 @@ public enum PageCorpus {
         for (raw, type) in found {
             let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
             guard !trimmed.isEmpty, !trimmed.hasPrefix("data:"), !trimmed.hasPrefix("javascript:"),
-                  let url = URL(string: trimmed, relativeTo: resolveBase)?.absoluteURL,
-                  let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+                let url = URL(string: trimmed, relativeTo: resolveBase)?.absoluteURL,
+                let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
             else { continue }
             let key = type + " " + url.absoluteString
             if seen.insert(key).inserted {

@@ -24,7 +24,8 @@ public enum RequestCorpus {
         for tds in datasets { domains.formUnion(tds.trackers.keys) }
         let sorted = domains.sorted(by: byteOrder)
         let shares = Parallel.workers(for: sorted.count) * 8
-        let probes = Parallel.mapShares(sorted.count, workers: shares) { $0.map { probe(sorted[$0], datasets) } }.flatMap { $0 }
+        let probes = Parallel.mapShares(sorted.count, workers: shares) { $0.map { probe(sorted[$0], datasets) } }
+            .flatMap { $0 }
         // Each URL of a tracker is loaded from each of its sites, as a script and as an image. A URL names its
         // tracker's domain, so another tracker rarely gives it again: duplicates are found per URL (the sites
         // it was loaded from), not by hashing every request, with one lookup for a URL not seen before.
@@ -33,22 +34,28 @@ public enum RequestCorpus {
         var earlier: [[[String]?]] = []
         earlier.reserveCapacity(probes.count)
         for p in probes {
-            earlier.append(p.urls.map { url in
-                let key = ExactString(string: url)
-                guard let before = sitesOfURL.updateValue(p.sites, forKey: key) else { return nil }
-                sitesOfURL[key] = unique(before + p.sites)
-                return before
-            })
+            earlier.append(
+                p.urls.map { url in
+                    let key = ExactString(string: url)
+                    guard let before = sitesOfURL.updateValue(p.sites, forKey: key) else { return nil }
+                    sitesOfURL[key] = unique(before + p.sites)
+                    return before
+                })
         }
         var aliasProbes: [MatchRequest] = []
         var seenAliasProbes = Set<[ExactString]>()
         for tds in datasets {
             for alias in tds.cnames.keys.sorted(by: byteOrder) {
                 let url = "https://\(alias)/radarblock-probe.js"
-                for site in ["https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/", thirdPartySite] {
+                for site in [
+                    "https://" + (PublicSuffixList.shared.registrableDomain(alias) ?? alias) + "/", thirdPartySite,
+                ] {
                     let r = MatchRequest(url: url, topURL: site, resourceType: "script")
                     if !loaded(sitesOfURL[ExactString(string: url)], from: site),
-                       seenAliasProbes.insert([ExactString(string: url), ExactString(string: site)]).inserted { aliasProbes.append(r) }
+                        seenAliasProbes.insert([ExactString(string: url), ExactString(string: site)]).inserted
+                    {
+                        aliasProbes.append(r)
+                    }
                 }
             }
         }
@@ -61,7 +68,8 @@ public enum RequestCorpus {
         var urls = ["https://\(domain)/radarblock-probe.js", "https://cdn.\(domain):8443/p/radarblock-probe.gif"]
         for tds in datasets {
             guard let tracker = tds.trackers[domain] else { continue }
-            if let owner = tracker.owner?.name, let other = tds.entities[owner]?.domains.first(where: { $0 != domain }) {
+            if let owner = tracker.owner?.name, let other = tds.entities[owner]?.domains.first(where: { $0 != domain })
+            {
                 sites.append("https://\(other)/")
             }
             for rule in tracker.rules {
@@ -70,7 +78,9 @@ public enum RequestCorpus {
                     urls.append(url)
                     urls.append(url + "-near-miss")
                 }
-                for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) { sites.append("https://\(d)/") }
+                for d in (rule.options?.domains ?? []) + (rule.exceptions?.domains ?? []) {
+                    sites.append("https://\(d)/")
+                }
             }
         }
         return DerivedRequests.Probe(sites: unique(sites), urls: unique(urls))
@@ -121,7 +131,8 @@ public final class DerivedRequests: RequestStream {
                         continue
                     }
                     guard chunk.count < end else { return true }
-                    chunk.append(MatchRequest(url: p.urls[url], topURL: s, resourceType: type == 0 ? "script" : "image"))
+                    chunk.append(
+                        MatchRequest(url: p.urls[url], topURL: s, resourceType: type == 0 ? "script" : "image"))
                     if type == 0 {
                         type = 1
                     } else {
@@ -146,132 +157,5 @@ public final class DerivedRequests: RequestStream {
         var out: [MatchRequest] = []
         while next(1 << 16, into: &out) {}
         return out
-    }
-}
-
-/// A string that a TDS rule regex (JavaScript syntax) matches, built by taking the shortest path through it:
-/// optional and starred parts are left out, `+` repeats once, classes give their first member, the first
-/// alternative is taken. Returns nil for patterns it cannot read.
-public enum RegexExample {
-    public static func string(matching pattern: String) -> String? {
-        var chars = Array(pattern.unicodeScalars)
-        var i = 0
-        guard let s = sequence(&chars, &i, depth: 0), i == chars.count else { return nil }
-        return s
-    }
-
-    private static func sequence(_ c: inout [Unicode.Scalar], _ i: inout Int, depth: Int) -> String? {
-        guard depth < 50 else { return nil }
-        var out = ""
-        var alternativeDone = false
-        while i < c.count {
-            let ch = c[i]
-            if ch == ")" { break }
-            if ch == "|" {
-                // Keep the first alternative; skip the rest of this group level.
-                alternativeDone = true
-                i += 1
-                var nesting = 0
-                while i < c.count {
-                    if c[i] == "\\" { i += 2; continue }
-                    if c[i] == "(" { nesting += 1 }
-                    if c[i] == ")" { if nesting == 0 { break }; nesting -= 1 }
-                    i += 1
-                }
-                break
-            }
-            var atom: String
-            switch ch {
-            case "^", "$":
-                i += 1
-                continue
-            case "(":
-                i += 1
-                if i + 1 < c.count, c[i] == "?" {
-                    if c[i + 1] == ":" { i += 2 } else { return nil }  // lookarounds are not examples
-                }
-                guard let inner = sequence(&c, &i, depth: depth + 1), i < c.count, c[i] == ")" else { return nil }
-                i += 1
-                atom = inner
-            case "[":
-                i += 1
-                guard let member = classMember(&c, &i) else { return nil }
-                atom = member
-            case "\\":
-                guard i + 1 < c.count else { return nil }
-                let e = c[i + 1]
-                i += 2
-                switch e {
-                case "d": atom = "1"
-                case "w": atom = "a"
-                case "s": atom = " "
-                case "D", "W", "S", "b", "B": atom = e == "b" || e == "B" ? "" : "-"
-                default: atom = String(e)
-                }
-            case ".":
-                i += 1
-                atom = "a"
-            default:
-                i += 1
-                atom = String(ch)
-            }
-            // Quantifier.
-            if i < c.count {
-                switch c[i] {
-                case "*", "?":
-                    atom = ""
-                    i += 1
-                case "+":
-                    i += 1
-                case "{":
-                    var j = i + 1
-                    var digits = ""
-                    while j < c.count, c[j].properties.numericType != nil { digits.unicodeScalars.append(c[j]); j += 1 }
-                    if j < c.count, c[j] == "," || c[j] == "}", let n = Int(digits) {
-                        while j < c.count, c[j] != "}" { j += 1 }
-                        guard j < c.count else { return nil }
-                        atom = String(repeating: atom, count: min(n, 20))
-                        i = j + 1
-                    }
-                default: break
-                }
-                if i < c.count, c[i] == "?" { i += 1 }  // lazy
-            }
-            out += atom
-        }
-        _ = alternativeDone
-        return out
-    }
-
-    private static func classMember(_ c: inout [Unicode.Scalar], _ i: inout Int) -> String? {
-        var negated = false
-        if i < c.count, c[i] == "^" { negated = true; i += 1 }
-        var members: [Unicode.Scalar] = []
-        var first = true
-        while i < c.count, c[i] != "]" || first {
-            first = false
-            var ch = c[i]
-            if ch == "\\", i + 1 < c.count {
-                let e = c[i + 1]
-                ch = e == "d" ? "1" : e == "w" ? "a" : e
-                i += 2
-            } else {
-                i += 1
-            }
-            if i + 1 < c.count, c[i] == "-", c[i + 1] != "]" {
-                let hi = c[i + 1]
-                i += 2
-                if ch.value <= hi.value { for v in ch.value...min(hi.value, ch.value + 64) { if let s = Unicode.Scalar(v) { members.append(s) } } }
-            } else {
-                members.append(ch)
-            }
-        }
-        guard i < c.count else { return nil }
-        i += 1
-        if negated {
-            for candidate in "a1-_x".unicodeScalars where !members.contains(candidate) { return String(candidate) }
-            return nil
-        }
-        return members.first.map { String($0) }
     }
 }

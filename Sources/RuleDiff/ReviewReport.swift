@@ -40,7 +40,9 @@ public struct CorpusDescription: Sendable, Equatable {
     public var phrase: String {
         switch kind {
         case .derived:
-            return "the derived corpus: SYNTHETIC requests made from both datasets (URLs each tracker rule matches and near misses, "
+            return
+                "the derived corpus: SYNTHETIC requests made from both datasets (URLs each tracker rule matches and "
+                + "near misses, "
                 + "on invented first-party, same-entity and third-party sites under radarblock.test), not real traffic"
         case .requests: return "the requests given (--requests)"
         case .pages: return "the subresources of the saved pages given (--pages)"
@@ -98,34 +100,51 @@ extension DiffReport {
     func verdictLines(_ s: FlipSummary) -> (headline: String, details: [String]) {
         let headline: String
         if let r = requests {
-            headline = r.changed.isEmpty ? "No request changes outcome (\(r.checked) checked)."
+            headline =
+                r.changed.isEmpty
+                ? "No request changes outcome (\(r.checked) checked)."
                 : "\(s.all.total) of \(r.checked) requests change outcome: \(s.all.newlyBlocked) newly blocked, "
                     + "\(s.all.newlyAllowed) newly allowed, \(s.all.surrogateChanged) with another surrogate."
         } else {
-            headline = "No requests were checked (neither side has a dataset to derive them from; give --requests or --pages)."
+            headline =
+                "No requests were checked (neither side has a dataset to derive them from; give --requests or --pages)."
         }
         var details: [String] = []
         if let r = requests {
-            details.append("checked: \(r.checked) requests of \((corpus ?? CorpusDescription(kind: .requests)).phrase)"
-                + (r.invalid > 0 ? "; \(r.invalid) invalid requests skipped" : ""))
+            details.append(
+                "checked: \(r.checked) requests of \((corpus ?? CorpusDescription(kind: .requests)).phrase)"
+                    + (r.invalid > 0 ? "; \(r.invalid) invalid requests skipped" : ""))
         }
         details.append("WebKit rules: \(rules.added.count) added, \(rules.removed.count) removed")
-        details.append("WebKit compile cost: " + (compileCostLine ?? "not measured here (radarblock build --previous measures it)"))
+        details.append(
+            "WebKit compile cost: " + (compileCostLine ?? "not measured here (radarblock build --previous measures it)")
+        )
         if let d = dataset {
             let scoreOnly = scoreOnlyTrackers.count
-            details.append("trackers: \(d.trackersAdded.count) added, \(d.trackersRemoved.count) removed, "
-                + "\(d.trackersChanged.count - scoreOnly) changed in what they block, \(scoreOnly) changed in scores only (metadata)")
+            details.append(
+                "trackers: \(d.trackersAdded.count) added, \(d.trackersRemoved.count) removed, "
+                    + "\(d.trackersChanged.count - scoreOnly) changed in what they block, \(scoreOnly) changed in "
+                    + "scores only (metadata)"
+            )
             if !(d.entitiesAdded.isEmpty && d.entitiesRemoved.isEmpty && d.entitiesChanged.isEmpty) {
-                details.append("entities: \(d.entitiesAdded.count) added, \(d.entitiesRemoved.count) removed, \(d.entitiesChanged.count) changed")
+                details.append(
+                    "entities: \(d.entitiesAdded.count) added, \(d.entitiesRemoved.count) removed, "
+                        + "\(d.entitiesChanged.count) changed"
+                )
             }
             if !(d.cnamesAdded.isEmpty && d.cnamesRemoved.isEmpty && d.cnamesRetargeted.isEmpty) {
-                details.append("cnames: \(d.cnamesAdded.count) added, \(d.cnamesRemoved.count) removed, \(d.cnamesRetargeted.count) retargeted")
+                details.append(
+                    "cnames: \(d.cnamesAdded.count) added, \(d.cnamesRemoved.count) removed, "
+                        + "\(d.cnamesRetargeted.count) retargeted"
+                )
             }
         }
         if identifier.old != identifier.new {
             details.append("identifier: \(identifier.old ?? "none") -> \(identifier.new ?? "none")")
         }
-        for key in inputs.keys.sorted() { details.append("input \(key): \(inputs[key]!.old ?? "none") -> \(inputs[key]!.new ?? "none")") }
+        for key in inputs.keys.sorted() {
+            details.append("input \(key): \(inputs[key]!.old ?? "none") -> \(inputs[key]!.new ?? "none")")
+        }
         details += lists.map(\.line)
         return (headline, details)
     }
@@ -134,7 +153,9 @@ extension DiffReport {
     func exampleLine(_ c: DecisionChange, clip: Bool) -> String {
         func describe(_ d: Decision) -> String { d.outcome.rawValue + (d.surrogate.map { " (\($0))" } ?? "") }
         func cut(_ s: String) -> String { clip ? Self.clipped(s) : s }
-        var line = "\(c.request.resourceType) \(cut(c.request.url)) on \(cut(c.request.topURL)): \(describe(c.old)) -> \(describe(c.new))"
+        var line =
+            "\(c.request.resourceType) \(cut(c.request.url)) on \(cut(c.request.topURL)): \(describe(c.old)) -> "
+            + "\(describe(c.new))"
         switch (c.old.rule, c.new.rule) {
         case let (old?, new?): line += "; old by \(cut(JSONWriter.string(old))); new by \(cut(JSONWriter.string(new)))"
         case let (old?, nil): line += "; old by \(cut(JSONWriter.string(old)))"
@@ -154,7 +175,9 @@ extension DiffReport {
     public func writeMarkdown(detail: ReportDetail, _ emit: ([UInt8]) throws -> Void) throws {
         if isEmpty {
             // The same release may still cost WebKit more to compile (another WebKit, another machine).
-            let cost = (compileCostLine.map { "\n- WebKit compile cost: " + escapeMarkdown($0) + "\n" } ?? "") + (compileCostMarkdown ?? "")
+            let cost =
+                (compileCostLine.map { "\n- WebKit compile cost: " + escapeMarkdown($0) + "\n" } ?? "")
+                + (compileCostMarkdown ?? "")
             return try emit(Array(("## Rule-set changes\n\nNo differences.\n" + cost).utf8))
         }
         let s = try flipSummary()
@@ -182,11 +205,16 @@ extension DiffReport {
         guard s.all.total > 0 else { return }
         func table(_ title: String, _ groups: [FlipSummary.Group], shown: Int, entityColumn: Bool) {
             out.add("\n### \(title) (\(groups.count))\n\n")
-            out.add(entityColumn ? "| tracker | entity | newly blocked | newly allowed | other surrogate | flips |\n|---|---|--:|--:|--:|--:|\n"
-                                 : "| entity | newly blocked | newly allowed | other surrogate | flips |\n|---|--:|--:|--:|--:|\n")
+            out.add(
+                entityColumn
+                    ? "| tracker | entity | newly blocked | newly allowed | other surrogate | flips "
+                        + "|\n|---|---|--:|--:|--:|--:|\n"
+                    : "| entity | newly blocked | newly allowed | other surrogate | flips |\n|---|--:|--:|--:|--:|\n")
             for g in groups.prefix(shown) {
                 let c = g.counts
-                let name = escapeMarkdown(Self.clipped(g.name)) + (entityColumn ? " | " + escapeMarkdown(Self.clipped(g.entity ?? "")) : "")
+                let name =
+                    escapeMarkdown(Self.clipped(g.name))
+                    + (entityColumn ? " | " + escapeMarkdown(Self.clipped(g.entity ?? "")) : "")
                 out.add("| \(name) | \(c.newlyBlocked) | \(c.newlyAllowed) | \(c.surrogateChanged) | \(c.total) |\n")
             }
             if groups.count > shown {
@@ -200,9 +228,15 @@ extension DiffReport {
 
     private func markdownExamples(_ s: FlipSummary, into out: inout BoundedText) {
         guard s.all.total > 0 else { return }
-        out.add("\n### Examples (the first \(FlipSummary.examplesPerTracker) flips of the \(min(Self.exampleTrackers, s.trackers.count)) trackers with most flips)\n")
+        out.add(
+            "\n### Examples (the first \(FlipSummary.examplesPerTracker) flips of the "
+                + "\(min(Self.exampleTrackers, s.trackers.count)) trackers with most flips)\n"
+        )
         for g in s.trackers.prefix(Self.exampleTrackers) {
-            out.add("\n**\(escapeMarkdown(Self.clipped(g.name)))** (\(escapeMarkdown(g.entity ?? ""))), \(g.counts.total) flips:\n")
+            out.add(
+                "\n**\(escapeMarkdown(Self.clipped(g.name)))** (\(escapeMarkdown(g.entity ?? ""))), "
+                    + "\(g.counts.total) flips:\n"
+            )
             for c in g.examples { out.add("- " + escapeMarkdown(exampleLine(c, clip: true)) + "\n") }
         }
     }
@@ -214,19 +248,25 @@ extension DiffReport {
             out.add("\n### \(title) (\(items.count))\n\n")
             for item in items.prefix(limit) {
                 let shown = bounded ? Self.clipped(item) : item
-                out.add(code ? "- `" + shown.replacingOccurrences(of: "`", with: "'") + "`\n" : "- " + escapeMarkdown(shown) + "\n")
+                out.add(
+                    code
+                        ? "- `" + shown.replacingOccurrences(of: "`", with: "'") + "`\n"
+                        : "- " + escapeMarkdown(shown) + "\n")
             }
             if items.count > limit { out.add("- … \(items.count - limit) more\n") }
         }
         if let d = dataset {
             list("Trackers added", d.trackersAdded)
             list("Trackers removed", d.trackersRemoved)
-            list("Trackers changed in what they block", d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine))
+            list(
+                "Trackers changed in what they block",
+                d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine))
             let scores = scoreOnlyTrackers
             if !scores.isEmpty {
                 out.add("\n### Score-only changes (metadata, \(scores.count) trackers): no effect on blocking\n\n")
                 let names = scores.prefix(limit).map(\.domain).joined(separator: ", ")
-                out.add(escapeMarkdown(names) + (scores.count > limit ? ", … \(scores.count - limit) more" : "") + "\n")
+                let more = scores.count > limit ? ", … \(scores.count - limit) more" : ""
+                out.add(escapeMarkdown(names) + more + "\n")
             }
         }
         list("WebKit rules added", rules.added.map(\.rule), code: true)
@@ -237,7 +277,10 @@ extension DiffReport {
     private func markdownFlips(limit: Int?, _ emit: ([UInt8]) throws -> Void) throws {
         guard let r = requests, !r.changed.isEmpty, limit != 0 else { return }
         let shown = min(r.changed.count, limit ?? r.changed.count)
-        try emit(Array("\n<details><summary>Requests that changed outcome (\(shown) of \(r.changed.count))</summary>\n\n".utf8))
+        try emit(
+            Array(
+                "\n<details><summary>Requests that changed outcome (\(shown) of \(r.changed.count))</summary>\n\n".utf8)
+        )
         var left = shown
         try r.changed.forEachPage { page in
             guard left > 0 else { return }
@@ -261,7 +304,9 @@ extension DiffReport {
             out += "\n\(title) (\(groups.count)): newly blocked / newly allowed / other surrogate / flips\n"
             for g in groups.prefix(shown) {
                 let c = g.counts
-                out += "  \(c.newlyBlocked) / \(c.newlyAllowed) / \(c.surrogateChanged) / \(c.total)  \(Self.clipped(g.name))"
+                out +=
+                    "  \(c.newlyBlocked) / \(c.newlyAllowed) / \(c.surrogateChanged) / \(c.total)  "
+                    + "\(Self.clipped(g.name))"
                     + (g.entity.map { " (\(Self.clipped($0)))" } ?? "") + "\n"
             }
             if groups.count > shown { out += "  … \(groups.count - shown) more\n" }
@@ -270,7 +315,9 @@ extension DiffReport {
         table("flips per entity", s.entities, shown: bounded ? Self.summaryEntities : s.entities.count)
         table("flips per tracker", s.trackers, shown: bounded ? Self.summaryTrackers : s.trackers.count)
         if bounded, s.all.total > 0 {
-            out += "\nexamples (first \(FlipSummary.examplesPerTracker) flips of the \(min(Self.exampleTrackers, s.trackers.count)) trackers with most flips):\n"
+            out +=
+                "\nexamples (first \(FlipSummary.examplesPerTracker) flips of the "
+                + "\(min(Self.exampleTrackers, s.trackers.count)) trackers with most flips):\n"
             for g in s.trackers.prefix(Self.exampleTrackers) {
                 for c in g.examples { out += "  " + exampleLine(c, clip: true) + "\n" }
             }
@@ -284,7 +331,9 @@ extension DiffReport {
             }
             list("trackers added", d.trackersAdded, mark: "+")
             list("trackers removed", d.trackersRemoved, mark: "-")
-            list("trackers changed in what they block", d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine), mark: "~")
+            list(
+                "trackers changed in what they block",
+                d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine), mark: "~")
             list("trackers changed in scores only (metadata)", scoreOnlyTrackers.map(\.domain), mark: "~")
         }
         try emit(Array(out.utf8))

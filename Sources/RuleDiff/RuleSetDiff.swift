@@ -19,8 +19,10 @@ public struct RuleSetDiff: Sendable, Equatable {
 
     public init() {}
 
-    public static func compare(old: [ContentRule], new: [ContentRule],
-                               oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil) -> RuleSetDiff {
+    public static func compare(
+        old: [ContentRule], new: [ContentRule],
+        oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil
+    ) -> RuleSetDiff {
         compare(oldKeys: keys(old), newKeys: keys(new), oldProvenance: oldProvenance, newProvenance: newProvenance)
     }
 
@@ -28,8 +30,10 @@ public struct RuleSetDiff: Sendable, Equatable {
     public static func keys(_ rules: [ContentRule]) -> [String] { rules.map(\.canonicalJSON) }
 
     /// As `compare(old:new:...)`, with each side's `keys` already made.
-    public static func compare(oldKeys: [String], newKeys: [String],
-                               oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil) -> RuleSetDiff {
+    public static func compare(
+        oldKeys: [String], newKeys: [String],
+        oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil
+    ) -> RuleSetDiff {
         // Each distinct old key gets a slot, found by one hash of the key; counts are kept per slot. Keys are whole
         // rules (hundreds of bytes), and hashing them again for every count was most of the comparison. Keys are
         // compared as bytes (`ExactString`): rules that are equal Strings but not the same bytes are two rules.
@@ -39,7 +43,7 @@ public struct RuleSetDiff: Sendable, Equatable {
         let oldSlots = oldKeys.map { key -> Int in
             let k = ExactString(string: key), fresh = remaining.count
             if let s = slotOf.updateValue(fresh, forKey: k) {
-                slotOf[k] = s  // a rule the old list repeats
+                slotOf[k] = s // a rule the old list repeats
                 remaining[s] += 1
                 return s
             }

@@ -75,7 +75,8 @@ public struct JSONParser {
         try bytes.withUnsafeBytes { try parse(bytes: $0, maximumDepth: maximumDepth) }
     }
 
-    public static func parse(bytes: UnsafeRawBufferPointer, maximumDepth: Int = webKitMaximumDepth) throws -> JSONValue {
+    public static func parse(bytes: UnsafeRawBufferPointer, maximumDepth: Int = webKitMaximumDepth) throws -> JSONValue
+    {
         var p = Cursor(bytes: bytes.bindMemory(to: UInt8.self), maximumDepth: maximumDepth)
         return try p.parseDocument()
     }
@@ -115,7 +116,8 @@ private struct Cursor {
         duplicateCount += 1
         guard duplicates!.count < JSONParser.duplicateListLimit else { return }
         let position = error("", at: offset)
-        duplicates!.append(JSONDuplicateKey(path: JSONPath(path + [.key(key)]), line: position.line, column: position.column))
+        duplicates!.append(
+            JSONDuplicateKey(path: JSONPath(path + [.key(key)]), line: position.line, column: position.column))
     }
 
     mutating func skipByteOrderMark() {
@@ -167,11 +169,15 @@ private struct Cursor {
         while true {
             skipWhitespace()
             guard index < bytes.count else { throw error("expected a key string") }
-            guard bytes[index] == UInt8(ascii: "\"") else { throw error("expected a key string, found \(describe(bytes[index]))") }
+            guard bytes[index] == UInt8(ascii: "\"") else {
+                throw error("expected a key string, found \(describe(bytes[index]))")
+            }
             let keyStart = index
             let key = try parseString()
             skipWhitespace()
-            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { throw error("expected ':' after an object key") }
+            guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else {
+                throw error("expected ':' after an object key")
+            }
             index += 1
             skipWhitespace()
             if duplicates != nil {
@@ -224,13 +230,19 @@ private struct Cursor {
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: ".") {
             index += 1
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: digits expected after '.'", at: start) }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: digits expected after '.'", at: start)
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         if index < bytes.count, bytes[index] == UInt8(ascii: "e") || bytes[index] == UInt8(ascii: "E") {
             index += 1
-            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") { index += 1 }
-            guard index < bytes.count, isDigit(bytes[index]) else { throw error("invalid number: exponent digits expected", at: start) }
+            if index < bytes.count, bytes[index] == UInt8(ascii: "+") || bytes[index] == UInt8(ascii: "-") {
+                index += 1
+            }
+            guard index < bytes.count, isDigit(bytes[index]) else {
+                throw error("invalid number: exponent digits expected", at: start)
+            }
             while index < bytes.count, isDigit(bytes[index]) { index += 1 }
         }
         let text = String(decoding: UnsafeBufferPointer(rebasing: bytes[start..<index]), as: UTF8.self)
@@ -284,7 +296,7 @@ private struct Cursor {
             case UInt8(ascii: "u"):
                 var scalar = try hex4()
                 if (0xD800...0xDBFF).contains(scalar), index + 1 < bytes.count,
-                   bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
+                    bytes[index] == UInt8(ascii: "\\"), bytes[index + 1] == UInt8(ascii: "u")
                 {
                     let save = index
                     index += 2
@@ -327,7 +339,9 @@ private struct Cursor {
         var ascii = true
         for b in slice where b >= 0x80 { ascii = false; break }
         if ascii { return String(decoding: slice, as: UTF8.self) }
-        guard let s = String(validating: slice, as: UTF8.self) else { throw error("invalid UTF-8 in a string", at: offset) }
+        guard let s = String(validating: slice, as: UTF8.self) else {
+            throw error("invalid UTF-8 in a string", at: offset)
+        }
         return s
     }
 }

@@ -25,8 +25,11 @@ public struct JSONPath: Sendable, Hashable, CustomStringConvertible {
             switch c {
             case .index(let i): s += "[\(i)]"
             case .key(let k):
-                if !k.isEmpty, k.utf8.count <= JSONPath.keyShownBytes, k.unicodeScalars.allSatisfy({ ($0.properties.isAlphabetic && $0.isASCII) || $0 == "_" || ("0"..."9").contains($0) }),
-                   !("0"..."9").contains(k.unicodeScalars.first!)
+                if !k.isEmpty, k.utf8.count <= JSONPath.keyShownBytes,
+                    k.unicodeScalars.allSatisfy({
+                        ($0.properties.isAlphabetic && $0.isASCII) || $0 == "_" || ("0"..."9").contains($0)
+                    }),
+                    !("0"..."9").contains(k.unicodeScalars.first!)
                 {
                     s += ".\(k)"
                 } else if k.utf8.count > JSONPath.keyShownBytes {

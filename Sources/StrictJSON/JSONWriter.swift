@@ -26,7 +26,9 @@ public struct JSONWriter {
 
     /// A JSON array with one element per line (`[`, elements separated by `,` newline, `]`, newline):
     /// the form of rule lists and provenance files, so that they diff well line by line.
-    public static func linesArray<S: Sequence>(_ elements: S, options: Options = [], _ element: (S.Element) -> JSONValue) -> [UInt8] {
+    public static func linesArray<S: Sequence>(
+        _ elements: S, options: Options = [], _ element: (S.Element) -> JSONValue
+    ) -> [UInt8] {
         linesArray(elements) { e, out in write(element(e), into: &out, options: options) }
     }
 
@@ -77,7 +79,7 @@ public struct JSONWriter {
     /// Integers print without a fraction; other finite doubles in Swift's shortest round-trip form.
     public static func writeNumber(_ d: Double, into out: inout [UInt8]) {
         if d.isNaN || d.isInfinite {
-            out.append(contentsOf: "null".utf8)  // JSON has no NaN/Infinity.
+            out.append(contentsOf: "null".utf8) // JSON has no NaN/Infinity.
         } else if d == d.rounded(), abs(d) < 9_007_199_254_740_992 {
             out.append(contentsOf: String(Int64(d)).utf8)
         } else {
@@ -105,7 +107,7 @@ public struct JSONWriter {
                 case 0x09: out.append(0x5C); out.append(UInt8(ascii: "t"))
                 case 0x08: out.append(0x5C); out.append(UInt8(ascii: "b"))
                 case 0x0C: out.append(0x5C); out.append(UInt8(ascii: "f"))
-                default: appendUnicodeEscape(v, into: &out)  // other controls, DEL, script-unsafe < > &, U+2028/9
+                default: appendUnicodeEscape(v, into: &out) // other controls, DEL, script-unsafe < > &, U+2028/9
                 }
                 i += length
                 start = i
@@ -128,7 +130,9 @@ public struct JSONWriter {
     }
 
     private static func appendUnicodeEscape(_ v: UInt32, into out: inout [UInt8]) {
-        out.append(contentsOf: [0x5C, UInt8(ascii: "u"),
-                                hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)], hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)]])
+        out.append(contentsOf: [
+            0x5C, UInt8(ascii: "u"),
+            hex[Int(v >> 12 & 0xF)], hex[Int(v >> 8 & 0xF)], hex[Int(v >> 4 & 0xF)], hex[Int(v & 0xF)],
+        ])
     }
 }

@@ -7,9 +7,13 @@ import TrackerData
 
 extension PageData {
     /// nil when the feature is off, contentBlocking is off or no entry names a carried tracker.
-    static func adClickAttributionJSON(_ config: PrivacyConfig?, tds: TrackerDataSet, carried: Set<String>) -> JSONValue? {
+    static func adClickAttributionJSON(_ config: PrivacyConfig?, tds: TrackerDataSet, carried: Set<String>)
+        -> JSONValue?
+    {
         guard let config, config.contentBlockingEnabled, config.adClickAttribution.enabled else { return nil }
-        let pairs = config.adClickAttribution.allowlist.filter { carried.contains($0.blocklistEntry) && tds.trackers[$0.blocklistEntry] != nil }
+        let pairs = config.adClickAttribution.allowlist.filter {
+            carried.contains($0.blocklistEntry) && tds.trackers[$0.blocklistEntry] != nil
+        }
         return pairs.isEmpty ? nil : .array(pairs.map { [.string($0.blocklistEntry), .string($0.host)] })
     }
 }

@@ -1,14 +1,14 @@
 // A real JavaScript parse for surrogate bodies: JavaScriptCore's own parser (JSCheckScriptSyntax), the
 // engine WebKit runs the bundle with, loaded at run time from WebKitGTK's libjavascriptcoregtk so radarblock
 // neither links it nor builds differently without it. A bracket scanner cannot see `var = ;`, `await 1;` in
-// a plain function or a duplicate `const`; one such body used to make the whole bundle fail to parse.
+// a plain function or a duplicate `const`, and one such body would make the whole bundle fail to parse.
 //
 // Without the library there is no check that cannot pass a syntax error, so surrogates cannot be built:
 // `JavaScriptSyntaxError.unavailable` says which package to install.
 
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public struct JavaScriptSyntaxFailure: Sendable, Equatable {
@@ -22,7 +22,9 @@ public enum JavaScriptSyntaxError: Error, Sendable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .unavailable(let reason):
-            return "cannot check surrogate scripts for syntax errors: JavaScriptCore is not available (\(reason)); install Debian's libjavascriptcoregtk-6.0-1"
+            return
+                "cannot check surrogate scripts for syntax errors: JavaScriptCore is not available (\(reason)); "
+                + "install Debian's libjavascriptcoregtk-6.0-1"
         }
     }
 }
@@ -59,7 +61,7 @@ private final class JSCThread: @unchecked Sendable {
             }
         }
         thread.name = "radarblock.javascriptcore"
-        thread.stackSize = 8 << 20  // JSC's parser recurses on nesting; the default secondary stack is 512 KB
+        thread.stackSize = 8 << 20 // JSC's parser recurses on nesting; the default secondary stack is 512 KB
         thread.start()
     }
 
@@ -111,16 +113,24 @@ private final class JSC: @unchecked Sendable {
         }
         contextCreate = try sym("JSGlobalContextCreate", (@convention(c) (Ref?) -> Ref?).self)
         contextRelease = try sym("JSGlobalContextRelease", (@convention(c) (Ref?) -> Void).self)
-        stringCreate = try sym("JSStringCreateWithCharacters", (@convention(c) (UnsafePointer<UInt16>?, Int) -> Ref?).self)
-        stringCreateUTF8 = try sym("JSStringCreateWithUTF8CString", (@convention(c) (UnsafePointer<CChar>?) -> Ref?).self)
+        stringCreate = try sym(
+            "JSStringCreateWithCharacters", (@convention(c) (UnsafePointer<UInt16>?, Int) -> Ref?).self)
+        stringCreateUTF8 = try sym(
+            "JSStringCreateWithUTF8CString", (@convention(c) (UnsafePointer<CChar>?) -> Ref?).self)
         stringRelease = try sym("JSStringRelease", (@convention(c) (Ref?) -> Void).self)
         stringMaxUTF8 = try sym("JSStringGetMaximumUTF8CStringSize", (@convention(c) (Ref?) -> Int).self)
-        stringUTF8 = try sym("JSStringGetUTF8CString", (@convention(c) (Ref?, UnsafeMutablePointer<CChar>?, Int) -> Int).self)
-        checkSyntax = try sym("JSCheckScriptSyntax", (@convention(c) (Ref?, Ref?, Ref?, Int32, UnsafeMutablePointer<Ref?>?) -> Bool).self)
-        valueToString = try sym("JSValueToStringCopy", (@convention(c) (Ref?, Ref?, UnsafeMutablePointer<Ref?>?) -> Ref?).self)
-        valueToObject = try sym("JSValueToObject", (@convention(c) (Ref?, Ref?, UnsafeMutablePointer<Ref?>?) -> Ref?).self)
-        objectGetProperty = try sym("JSObjectGetProperty", (@convention(c) (Ref?, Ref?, Ref?, UnsafeMutablePointer<Ref?>?) -> Ref?).self)
-        valueToNumber = try sym("JSValueToNumber", (@convention(c) (Ref?, Ref?, UnsafeMutablePointer<Ref?>?) -> Double).self)
+        stringUTF8 = try sym(
+            "JSStringGetUTF8CString", (@convention(c) (Ref?, UnsafeMutablePointer<CChar>?, Int) -> Int).self)
+        checkSyntax = try sym(
+            "JSCheckScriptSyntax", (@convention(c) (Ref?, Ref?, Ref?, Int32, UnsafeMutablePointer<Ref?>?) -> Bool).self)
+        valueToString = try sym(
+            "JSValueToStringCopy", (@convention(c) (Ref?, Ref?, UnsafeMutablePointer<Ref?>?) -> Ref?).self)
+        valueToObject = try sym(
+            "JSValueToObject", (@convention(c) (Ref?, Ref?, UnsafeMutablePointer<Ref?>?) -> Ref?).self)
+        objectGetProperty = try sym(
+            "JSObjectGetProperty", (@convention(c) (Ref?, Ref?, Ref?, UnsafeMutablePointer<Ref?>?) -> Ref?).self)
+        valueToNumber = try sym(
+            "JSValueToNumber", (@convention(c) (Ref?, Ref?, UnsafeMutablePointer<Ref?>?) -> Double).self)
     }
 
     /// Called with `lock` held.
@@ -133,7 +143,8 @@ private final class JSC: @unchecked Sendable {
         defer { stringRelease(script) }
         var exception: Ref? = nil
         if checkSyntax(context, script, nil, 1, &exception) { return nil }
-        return JavaScriptSyntaxFailure(line: line(of: exception, in: context), message: text(of: exception, in: context))
+        return JavaScriptSyntaxFailure(
+            line: line(of: exception, in: context), message: text(of: exception, in: context))
     }
 
     private func text(of value: Ref?, in context: Ref?) -> String {

@@ -71,21 +71,29 @@ enum PageBlocks {
     /// A table searched by key: its blocks and the key of each block's first line.
     static func keyed(_ lines: [(key: String, line: String)]) -> JSONValue {
         let blocks = cut(lines.map(\.line))
-        return .object(JSONObject([("blocks", .array(blocks.map { r in .string(deflate(lines[r].map(\.line).joined())) })),
-                                   ("firsts", .array(blocks.map { .string(lines[$0.lowerBound].key) }))]))
+        return .object(
+            JSONObject([
+                ("blocks", .array(blocks.map { r in .string(deflate(lines[r].map(\.line).joined())) })),
+                ("firsts", .array(blocks.map { .string(lines[$0.lowerBound].key) })),
+            ]))
     }
 
     /// A table read at offsets in its whole text: its blocks and the offset of each.
     static func offset(_ text: String) -> JSONValue {
         // By UTF-16 units, not Characters: a "|" and a combining mark after it are one Character.
-        let lines = text.utf16.split(separator: UInt16(UInt8(ascii: "|"))).map { String(decoding: $0, as: UTF16.self) + "|" }
+        let lines = text.utf16.split(separator: UInt16(UInt8(ascii: "|"))).map {
+            String(decoding: $0, as: UTF16.self) + "|"
+        }
         let blocks = cut(lines)
         var starts: [JSONValue] = [], start = 0
         for r in blocks {
             starts.append(.number(Double(start)))
             start += lines[r].reduce(0) { $0 + $1.utf16.count }
         }
-        return .object(JSONObject([("blocks", .array(blocks.map { .string(deflate(lines[$0].joined())) })),
-                                   ("starts", .array(starts))]))
+        return .object(
+            JSONObject([
+                ("blocks", .array(blocks.map { .string(deflate(lines[$0].joined())) })),
+                ("starts", .array(starts)),
+            ]))
     }
 }

@@ -401,7 +401,7 @@ enum PageScript {
       var matchHost = req.host, cloaked = false;
       if (!hit) {
         // Exactly the alias host, as the rule list's alias rules match it (WebKit blocks no subdomain of an
-        // alias, whatever spec section 1.1 says about parents): the report must say what WebKit did.
+        // alias, though an alias's parents might suggest it): the report must say what WebKit did.
         var target = tables.cname(req.host);
         if (target !== null) {
           hit = lookup(tables.tracker, target);

@@ -39,12 +39,16 @@ enum PageTable {
         let entities = EntityLines(tree: tree, trackers: trackers)
         var page = tree
         for key in ["trackers", "cnames", "entities", "displayNames"] { page[key] = nil }
-        page["hosts"] = PageBlocks.keyed(hostLines(trackers: trackers, aliases: pairs(tree["cnames"]),
-                                                   entities: entities, categories: categories))
+        page["hosts"] = PageBlocks.keyed(
+            hostLines(
+                trackers: trackers, aliases: pairs(tree["cnames"]),
+                entities: entities, categories: categories))
         page["entities"] = PageBlocks.offset(entities.text)
         page["categories"] = .array(categories.map { .string($0) })
         page["entityRefs"] = .array(entities.named.map { [.string($0.name), .string(base36($0.offset))] })
-        if let allowlist = tree["allowlist"]?.arrayValue { page["allowlist"] = .string(PageBlocks.deflate(allowlistLines(allowlist))) }
+        if let allowlist = tree["allowlist"]?.arrayValue {
+            page["allowlist"] = .string(PageBlocks.deflate(allowlistLines(allowlist)))
+        }
         return page
     }
 
@@ -56,12 +60,17 @@ enum PageTable {
         }
     }
 
-    static func hostLines(trackers: [(key: String, value: JSONValue)], aliases: [(key: String, value: JSONValue)],
-                          entities: EntityLines, categories: [String]) -> [(key: String, line: String)] {
+    static func hostLines(
+        trackers: [(key: String, value: JSONValue)], aliases: [(key: String, value: JSONValue)],
+        entities: EntityLines, categories: [String]
+    ) -> [(key: String, line: String)] {
         var byKey: [[UInt8]: (key: String, tracker: JSONObject?, target: String?)] = [:]
-        for t in trackers { byKey[Array(t.key.utf8), default: (t.key, nil, nil)].tracker = t.value.objectValue ?? JSONObject() }
+        for t in trackers {
+            byKey[Array(t.key.utf8), default: (t.key, nil, nil)].tracker = t.value.objectValue ?? JSONObject()
+        }
         for a in aliases { byKey[Array(a.key.utf8), default: (a.key, nil, nil)].target = a.value.stringValue }
-        let categoryIndex = Dictionary(categories.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { a, _ in a })
+        let categoryIndex = Dictionary(
+            categories.enumerated().map { (Array($1.utf8), $0) }, uniquingKeysWith: { a, _ in a })
         var out: [(key: String, line: String)] = []
         for entry in byKey.values.sorted(by: { $0.key.utf16.lexicographicallyPrecedes($1.key.utf16) }) {
             var fields = [escape(entry.key)]
@@ -88,16 +97,23 @@ enum PageTable {
         var out = ""
         for e in entries {
             let units = Array((e["regex"]?.stringValue ?? "").utf16)
-            var fields = [units.starts(with: prefix) ? "~" + escape(String(decoding: units[prefix.count...], as: UTF16.self))
-                                                     : "=" + escape(String(decoding: units, as: UTF16.self))]
-            if let domains = e["domains"]?.arrayValue { fields += ["="] + domains.compactMap(\.stringValue).map { escape($0) } }
+            var fields = [
+                units.starts(with: prefix)
+                    ? "~" + escape(String(decoding: units[prefix.count...], as: UTF16.self))
+                    : "=" + escape(String(decoding: units, as: UTF16.self))
+            ]
+            if let domains = e["domains"]?.arrayValue {
+                fields += ["="] + domains.compactMap(\.stringValue).map { escape($0) }
+            }
             out += fields.joined(separator: ";") + "|"
         }
         return out
     }
 
     /// flags, owner, category, site (the fields after the key and before cname).
-    static func trackerFields(_ t: JSONObject, key: String, entities: EntityLines, categoryIndex: [[UInt8]: Int]) -> [String] {
+    static func trackerFields(_ t: JSONObject, key: String, entities: EntityLines, categoryIndex: [[UInt8]: Int])
+        -> [String]
+    {
         guard t["rules"] != nil else { return ["s", "", "", ""] }
         var flags = t["default"]?.stringValue.map { String($0.prefix(1)) } ?? "n"
         if t["publicSuffix"]?.boolValue == true { flags += "p" }
@@ -110,7 +126,8 @@ enum PageTable {
     static func ruleField(_ rule: JSONValue, key: String) -> String {
         let text = rule["rule"]?.stringValue ?? ""
         guard rule.objectValue?.count == 1 else {
-            let parts: [JSONValue] = [.string(text)] + ["surrogate", "action", "options", "exceptions"].map { rule[$0] ?? .null }
+            let parts: [JSONValue] =
+                [.string(text)] + ["surrogate", "action", "options", "exceptions"].map { rule[$0] ?? .null }
             return escape(JSONWriter.string(.array(parts), options: [.sortedKeys]))
         }
         var prefix: [UInt16] = []
@@ -130,7 +147,7 @@ enum PageTable {
             case ";": out.append(contentsOf: "%3B".unicodeScalars)
             case "$": out.append(contentsOf: "%24".unicodeScalars)
             case "`": out.append(contentsOf: "%60".unicodeScalars)
-            case "#": out.append(contentsOf: "%23".unicodeScalars)  // PageBlocks' copy marker
+            case "#": out.append(contentsOf: "%23".unicodeScalars) // PageBlocks' copy marker
             // A backslash costs two bytes in the JSON string and regexes are full of them.
             case "\\": out.append("`")
             default: out.append(s)
@@ -177,10 +194,13 @@ struct EntityLines {
         for t in trackers {
             if let owner = t.value["owner"]?.stringValue { owned[Array(owner.utf8), default: []].append(t.key) }
         }
-        let clickToLoad = Set((tree["clickToLoad"]?["supported"]?.arrayValue ?? [])
-            .compactMap { $0.arrayValue?.last?.stringValue.map { Array($0.utf8) } })
-        let display = Dictionary(PageTable.pairs(tree["displayNames"]).compactMap { p in p.value.stringValue.map { (Array(p.key.utf8), $0) } },
-                                 uniquingKeysWith: { a, _ in a })
+        let clickToLoad = Set(
+            (tree["clickToLoad"]?["supported"]?.arrayValue ?? [])
+                .compactMap { $0.arrayValue?.last?.stringValue.map { Array($0.utf8) } })
+        let display = Dictionary(
+            PageTable.pairs(tree["displayNames"]).compactMap { p in p.value.stringValue.map { (Array(p.key.utf8), $0) }
+            },
+            uniquingKeysWith: { a, _ in a })
         // Lines first, then laid out most used first: the shape 1,803 trackers name is at offset 0 ("*0").
         var lineOf: [(name: String, line: String, boundTo: String?)] = []
         var uses: [[UInt8]: Int] = [:]
@@ -189,7 +209,8 @@ struct EntityLines {
             let domains = (value.arrayValue ?? []).compactMap(\.stringValue)
             var host: String? = nil
             if let mine = owned[nameBytes], mine.count == 1, !clickToLoad.contains(nameBytes),
-               domains.contains(where: { sameBytes($0, mine[0]) }) {
+                domains.contains(where: { sameBytes($0, mine[0]) })
+            {
                 host = mine[0]
             }
             var fields = [PageTable.escape(name, binding: host)]

@@ -40,7 +40,9 @@ public enum ScriptBodyCheck {
         if let line = lineOf(Array("<!--".unicodeScalars), in: scanner.out) {
             throw ScriptBodyError(line: line, message: "contains \"<!--\" in a place where it cannot be escaped")
         }
-        if let line = scanner.out.firstIndex(where: { $0.value == 0x2028 || $0.value == 0x2029 }).map({ i in 1 + scanner.out[..<i].filter { $0 == "\n" }.count }) {
+        if let line = scanner.out.firstIndex(where: { $0.value == 0x2028 || $0.value == 0x2029 }).map({ i in
+            1 + scanner.out[..<i].filter { $0 == "\n" }.count
+        }) {
             throw ScriptBodyError(line: line, message: "contains a raw U+2028/U+2029 that cannot be escaped")
         }
         return result
@@ -188,7 +190,9 @@ public enum ScriptBodyCheck {
                     if peek(1) == "/" { lineComment(); continue }
                     if peek(1) == "*" { try blockComment(); continue }
                     atLineStart = false
-                    if regexAllowed { try regex() } else {
+                    if regexAllowed {
+                        try regex()
+                    } else {
                         take()
                         if peek() == "=" { take() }
                         regexAllowed = true
@@ -214,14 +218,16 @@ public enum ScriptBodyCheck {
                     try close(c)
                 case "+", "-":
                     take()
-                    if peek() == c {  // ++ / -- : an operand came before (postfix) or follows (prefix)
+                    if peek() == c { // ++ / -- : an operand came before (postfix) or follows (prefix)
                         take()
                         regexAllowed = false
                     } else {
                         regexAllowed = true
                     }
                 default:
-                    if c.value >= 0x30 && c.value <= 0x39 || (c == "." && (peek(1).map { $0.value >= 0x30 && $0.value <= 0x39 } ?? false)) {
+                    if c.value >= 0x30 && c.value <= 0x39
+                        || (c == "." && (peek(1).map { $0.value >= 0x30 && $0.value <= 0x39 } ?? false))
+                    {
                         number()
                     } else if Scanner.isIdentifierPart(c) || c == "#" {
                         identifier()
@@ -275,7 +281,7 @@ public enum ScriptBodyCheck {
 
         mutating func blockComment() throws {
             let start = line
-            take(); take()  // "/*"
+            take(); take() // "/*"
             while true {
                 guard let c = peek() else { throw error("comment opened here is never closed", line: start) }
                 if c == "*", peek(1) == "/" { take(); take(); return }
@@ -317,7 +323,9 @@ public enum ScriptBodyCheck {
                 if c == "`" { take(); regexAllowed = false; return }
                 if c == "\\" {
                     take()
-                    guard peek() != nil else { throw error("template literal opened here is never closed", line: start) }
+                    guard peek() != nil else {
+                        throw error("template literal opened here is never closed", line: start)
+                    }
                     take()
                     continue
                 }
@@ -333,7 +341,7 @@ public enum ScriptBodyCheck {
 
         mutating func regex() throws {
             let start = line
-            take()  // "/"
+            take() // "/"
             var inClass = false
             while true {
                 guard let c = peek(), !Scanner.isLineTerminator(c) else {
@@ -347,13 +355,17 @@ public enum ScriptBodyCheck {
                     take()
                     continue
                 }
-                if c == "[" { inClass = true } else if c == "]" { inClass = false } else if c == "/" && !inClass {
+                if c == "[" {
+                    inClass = true
+                } else if c == "]" {
+                    inClass = false
+                } else if c == "/" && !inClass {
                     take()
                     break
                 }
                 takeQuoted()
             }
-            while let c = peek(), Scanner.isIdentifierPart(c) { take() }  // flags
+            while let c = peek(), Scanner.isIdentifierPart(c) { take() } // flags
             regexAllowed = false
         }
     }

@@ -102,15 +102,60 @@ public enum SurrogateBundleBuilder {
 
     /// - Parameters:
     ///   - tdsSource / surrogatesSource: names of the inputs, used in messages.
-    public static func build(tds: TrackerDataSet, tdsSource: String = "TDS",
-                             scripts: [SurrogateScript], surrogatesSource: String = "surrogates.txt",
-                             config: PrivacyConfig? = nil, unprotected: UnprotectedSites? = nil,
-                             options: SurrogateBundleOptions = SurrogateBundleOptions()) throws -> SurrogateBundle {
-        var warnings: [String] = []
+    public static func build(
+        tds: TrackerDataSet, tdsSource: String = "TDS",
+        scripts: [SurrogateScript], surrogatesSource: String = "surrogates.txt",
+        config: PrivacyConfig? = nil, unprotected: UnprotectedSites? = nil,
+        options: SurrogateBundleOptions = SurrogateBundleOptions()
+    ) throws -> SurrogateBundle {
         let byName = Dictionary(scripts.map { ($0.name, $0) }, uniquingKeysWith: { a, _ in a })
+        var (referenced, warnings) = try referencedSurrogates(
+            tds: tds, tdsSource: tdsSource, byName: byName,
+            surrogatesSource: surrogatesSource, strict: options.strict)
+        let unused = scripts.map(\.name).filter { !referenced.contains($0) }.sorted(by: byteOrder)
+        if !unused.isEmpty {
+            warnings.append(
+                "\(surrogatesSource): \(unused.count) surrogate(s) not referenced by the TDS left out of the bundle: "
+                    + unused.joined(separator: ", "))
+        }
+        let (bodies, errors) = try checkedBodies(
+            of: &referenced, byName: byName, surrogatesSource: surrogatesSource,
+            strict: options.strict)
+        let names = referenced.sorted(by: byteOrder)
+        let data = PageData.build(
+            tds: tds, config: config, unprotected: unprotected,
+            available: referenced, scope: options.scope, report: options.reportTrackers)
+        let json = JSONWriter.string(
+            .object(PageTable.layout(data.json.objectValue ?? JSONObject())),
+            options: [.sortedKeys, .scriptSafe])
 
-        // Which surrogates the TDS uses, and which it names but the file lacks.
+        var script = headerComment(surrogates: names.count, data: data, reportTrackers: options.reportTrackers)
+        script += runtime + "(" + json + ", [\n" + functionsText(names, bodies) + "]);\n"
+        if let cookiePopups = options.cookiePopups, !cookiePopups.filters.isEmpty {
+            script += CookiePopupScript.piece(cookiePopups)
+        }
+
+        if let failure = try JavaScriptSyntax.check(script) {
+            throw SurrogateBundleError.bundleDoesNotParse("line \(failure.line): \(failure.message)")
+        }
+        var bundle = SurrogateBundle(
+            script: script, warnings: warnings, surrogateNames: names,
+            trackerCount: data.trackerCount, surrogateTrackerCount: data.surrogateTrackerCount,
+            cnameCount: data.cnameCount, entityCount: data.entityCount,
+            allowlistCount: data.allowlistCount)
+        bundle.errors = errors
+        bundle.pageData = data.json
+        return bundle
+    }
+
+    /// Which surrogates the TDS uses, and a warning for each it names but the file lacks (an error when
+    /// `strict`).
+    private static func referencedSurrogates(
+        tds: TrackerDataSet, tdsSource: String, byName: [String: SurrogateScript],
+        surrogatesSource: String, strict: Bool
+    ) throws -> (Set<String>, [String]) {
         var referenced: Set<String> = []
+        var warnings: [String] = []
         for domain in tds.sortedTrackerDomains {
             for (index, rule) in tds.trackers[domain]!.rules.enumerated() {
                 guard let name = rule.surrogate else { continue }
@@ -121,16 +166,19 @@ public enum SurrogateBundleBuilder {
                 let path = JSONPath.root / "trackers" / domain / "rules" / index / "surrogate"
                 var message = "\(tdsSource): \(path): surrogate \(quoted(name)) is not in \(surrogatesSource)"
                 if let problem = SurrogatesFile.fileNameProblem(name) { message += " (\(problem))" }
-                if options.strict { throw SurrogateBundleError.missingSurrogate(message) }
+                if strict { throw SurrogateBundleError.missingSurrogate(message) }
                 warnings.append(message + "; the rule stays a plain block")
             }
         }
-        let unused = scripts.map(\.name).filter { !referenced.contains($0) }.sorted(by: byteOrder)
-        if !unused.isEmpty {
-            warnings.append("\(surrogatesSource): \(unused.count) surrogate(s) not referenced by the TDS left out of the bundle: "
-                            + unused.joined(separator: ", "))
-        }
+        return (referenced, warnings)
+    }
 
+    /// The checked body of each referenced surrogate; one that fails is removed from `referenced` with an
+    /// error naming it (thrown when `strict`).
+    private static func checkedBodies(
+        of referenced: inout Set<String>, byName: [String: SurrogateScript],
+        surrogatesSource: String, strict: Bool
+    ) throws -> ([String: String], [String]) {
         var bodies: [String: String] = [:]
         var errors: [String] = []
         for name in referenced.sorted(by: byteOrder) {
@@ -138,46 +186,43 @@ public enum SurrogateBundleBuilder {
             do {
                 bodies[name] = try checkedBody(s)
             } catch let e as ScriptBodyError {
-                let error = SurrogatesFileError(source: surrogatesSource, line: s.line + e.line,
-                                                message: "surrogate \(quoted(name)): \(e.message)")
-                if options.strict { throw SurrogateBundleError.invalidScript(error) }
+                let error = SurrogatesFileError(
+                    source: surrogatesSource, line: s.line + e.line,
+                    message: "surrogate \(quoted(name)): \(e.message)")
+                if strict { throw SurrogateBundleError.invalidScript(error) }
                 errors.append(error.description + "; surrogate dropped, its rules stay plain blocks")
                 referenced.remove(name)
             }
         }
-        let names = referenced.sorted(by: byteOrder)
+        return (bodies, errors)
+    }
+
+    /// The surrogate functions, one per name in order, each after a `/* i: name */` comment.
+    private static func functionsText(_ names: [String], _ bodies: [String: String]) -> String {
         var functions = ""
         for (i, name) in names.enumerated() {
             // `name` is a validated plain file name, so it is safe in a comment.
-            functions += "/* \(i): \(name) */\nfunction () {\n" + bodies[name]! + "\n}" + (i + 1 < names.count ? ",\n" : "\n")
+            functions +=
+                "/* \(i): \(name) */\nfunction () {\n" + bodies[name]! + "\n}" + (i + 1 < names.count ? ",\n" : "\n")
         }
+        return functions
+    }
 
-        let data = PageData.build(tds: tds, config: config, unprotected: unprotected,
-                                  available: referenced, scope: options.scope, report: options.reportTrackers)
-        let json = JSONWriter.string(.object(PageTable.layout(data.json.objectValue ?? JSONObject())),
-                                     options: [.sortedKeys, .scriptSafe])
-
-        var script = "/* radarblock surrogates.js: \(names.count) surrogates, "
-        script += "\(data.surrogateTrackerCount) surrogate trackers, \(data.cnameCount) CNAME aliases. Generated; do not edit.\n"
+    /// The bundle's leading comment: counts and the events it dispatches.
+    private static func headerComment(surrogates: Int, data: PageData, reportTrackers: Bool) -> String {
+        var script = "/* radarblock surrogates.js: \(surrogates) surrogates, "
+        script +=
+            "\(data.surrogateTrackerCount) surrogate trackers, \(data.cnameCount) CNAME aliases. Generated; do not "
+            + "edit.\n"
         script += "   Run as a user script at document start in all frames. Each surrogate applied is reported as a\n"
-        script += "   CustomEvent \"\(eventName)\" on window, detail {url, name, tracker, pageUrl, blocked, executed, error}."
-        if options.reportTrackers {
-            script += "\n   Every tracker request is reported as a CustomEvent \"\(trackerEventName)\" on window, detail\n"
+        script +=
+            "   CustomEvent \"\(eventName)\" on window, detail {url, name, tracker, pageUrl, blocked, executed, error}."
+        if reportTrackers {
+            script +=
+                "\n   Every tracker request is reported as a CustomEvent \"\(trackerEventName)\" on window, detail\n"
             script += "   {url, pageUrl, tracker, entity, displayName, category, blocked, reason, surrogate}."
         }
-        script += " */\n" + runtime + "(" + json + ", [\n" + functions + "]);\n"
-        if let cookiePopups = options.cookiePopups, !cookiePopups.filters.isEmpty { script += CookiePopupScript.piece(cookiePopups) }
-
-        if let failure = try JavaScriptSyntax.check(script) {
-            throw SurrogateBundleError.bundleDoesNotParse("line \(failure.line): \(failure.message)")
-        }
-        var bundle = SurrogateBundle(script: script, warnings: warnings, surrogateNames: names,
-                                     trackerCount: data.trackerCount, surrogateTrackerCount: data.surrogateTrackerCount,
-                                     cnameCount: data.cnameCount, entityCount: data.entityCount,
-                                     allowlistCount: data.allowlistCount)
-        bundle.errors = errors
-        bundle.pageData = data.json
-        return bundle
+        return script + " */\n"
     }
 
     /// PageScript.js as the bundle carries it: without its whole-line `//` comments, its indentation (the bundle

@@ -1,4 +1,4 @@
-// surrogates.txt (spec ddg-tds-conversion.md §1.3): `#` comment lines, blocks separated by blank lines,
+// surrogates.txt (DuckDuckGo's tracker surrogates): `#` comment lines, blocks separated by blank lines,
 // each block a header `<domain>/<name> <content-type>` followed by the script body. TDS rules refer to a
 // surrogate by `<name>`.
 //
@@ -86,10 +86,13 @@ public enum SurrogatesFile {
         func finish() throws {
             guard let h = header else { return }
             if body.isEmpty {
-                throw SurrogatesFileError(source: source, line: h.line, message: "surrogate \(quoted(h.name)) has no script")
+                throw SurrogatesFileError(
+                    source: source, line: h.line, message: "surrogate \(quoted(h.name)) has no script")
             }
-            scripts.append(SurrogateScript(name: h.name, path: h.path, contentType: h.type,
-                                           body: body.joined(separator: "\n"), line: h.line))
+            scripts.append(
+                SurrogateScript(
+                    name: h.name, path: h.path, contentType: h.type,
+                    body: body.joined(separator: "\n"), line: h.line))
             header = nil
             body = []
         }
@@ -111,8 +114,9 @@ public enum SurrogatesFile {
             if line.hasPrefix("#") { continue }
             let h = try parseHeader(line, line: lineNumber, source: source)
             if let first = seen[h.name] {
-                throw SurrogatesFileError(source: source, line: lineNumber,
-                                          message: "duplicate surrogate \(quoted(h.name)) (first defined on line \(first))")
+                throw SurrogatesFileError(
+                    source: source, line: lineNumber,
+                    message: "duplicate surrogate \(quoted(h.name)) (first defined on line \(first))")
             }
             seen[h.name] = lineNumber
             header = (h.name, h.path, h.type, lineNumber)
@@ -129,7 +133,9 @@ public enum SurrogatesFile {
         }
         let tokens = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
         guard tokens.count == 2 else {
-            throw fail("expected a header \"<domain>/<name> application/javascript\", found \(quoted(String(line.prefix(80))))")
+            throw fail(
+                "expected a header \"<domain>/<name> application/javascript\", found \(quoted(String(line.prefix(80))))"
+            )
         }
         let path = String(tokens[0])
         let type = String(tokens[1])
@@ -139,7 +145,8 @@ public enum SurrogatesFile {
         let name = String(path[path.index(after: slash)...])
         if let problem = fileNameProblem(name) { throw fail("surrogate name \(quoted(name)): \(problem)") }
         guard javaScriptContentTypes.contains(type) else {
-            throw fail("surrogate \(quoted(name)) has content type \(quoted(type)); only application/javascript can be run")
+            throw fail(
+                "surrogate \(quoted(name)) has content type \(quoted(type)); only application/javascript can be run")
         }
         return (name, path, type)
     }
@@ -152,7 +159,7 @@ public enum SurrogatesFile {
         for b in name.utf8 {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
-                 UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
+                UInt8(ascii: "0")...UInt8(ascii: "9"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "-"):
                 continue
             default:
                 return "only letters, digits, '.', '_' and '-' are allowed in a surrogate name"
@@ -161,4 +168,3 @@ public enum SurrogatesFile {
         return nil
     }
 }
-

@@ -14,7 +14,8 @@ import TrackerData
 
 /// Candidate extensions (nil/false = off), in the order they act.
 struct PolicyExperiment: Hashable {
-    /// A share of the domain's sites with cookies (`cookies / prevalence`, cookies > 0) at least this large is evidence too.
+    /// A share of the domain's sites with cookies (`cookies / prevalence`, cookies > 0) at least this large is evidence
+    /// too.
     var minCookieShare: Double?
     /// Evidence counts only when one resource seen on at least this many sites set a cookie or fingerprinted.
     var evidenceMinResourceSites: Int?
@@ -25,7 +26,9 @@ struct PolicyExperiment: Hashable {
     /// `blockMinResources` counts distinct `rule` regexes instead of `resources[]` entries.
     var countDistinctRules = false
 
-    static let keys: Set<String> = ["minCookieShare", "evidenceMinResourceSites", "firstPartyIgnore", "blockMinCookieShare", "countDistinctRules"]
+    static let keys: Set<String> = [
+        "minCookieShare", "evidenceMinResourceSites", "firstPartyIgnore", "blockMinCookieShare", "countDistinctRules",
+    ]
 }
 
 /// Where the classifier stopped, which is what decides whether an extension applies.
@@ -104,8 +107,12 @@ extension TdsPolicy {
 extension RadarDomain {
     var cookieShare: Double { cookies / max(prevalence, 1e-9) }
     /// nil without `topInitiators`; 0 when they are present without "first party".
-    var firstPartyShare: Double? { topInitiators.map { list in list.first { $0.domain == "first party" }?.prevalence ?? 0 } }
-    func hasResourceEvidence(minSites m: Int) -> Bool { resources.contains { $0.sites >= m && ($0.cookies > 0 || $0.fingerprinting >= 1) } }
+    var firstPartyShare: Double? {
+        topInitiators.map { list in list.first { $0.domain == "first party" }?.prevalence ?? 0 }
+    }
+    func hasResourceEvidence(minSites m: Int) -> Bool {
+        resources.contains { $0.sites >= m && ($0.cookies > 0 || $0.fingerprinting >= 1) }
+    }
 }
 
 /// The outcomes one candidate reads: its policy's, and those of the derived policies its experiment re-runs.
@@ -116,19 +123,27 @@ struct CandidateOutcomes {
 
     init(_ policy: TdsPolicy, _ x: PolicyExperiment, _ table: inout OutcomeTable) {
         base = table.outcomes(policy, distinctRules: x.countDistinctRules)
-        if x.minCookieShare != nil { anyCookieIsEvidence = table.outcomes(policy.anyCookieIsEvidence, distinctRules: x.countDistinctRules) }
-        if x.evidenceMinResourceSites != nil { noEvidence = table.outcomes(policy.noEvidence, distinctRules: x.countDistinctRules) }
+        if x.minCookieShare != nil {
+            anyCookieIsEvidence = table.outcomes(policy.anyCookieIsEvidence, distinctRules: x.countDistinctRules)
+        }
+        if x.evidenceMinResourceSites != nil {
+            noEvidence = table.outcomes(policy.noEvidence, distinctRules: x.countDistinctRules)
+        }
     }
 }
 
 /// Domain `i`'s decision under a candidate.
 func decide(_ d: RadarDomain, _ i: Int, _ x: PolicyExperiment, _ outcomes: CandidateOutcomes) -> DefaultAction? {
     var o = outcomes.base[i]
-    if let share = x.minCookieShare, let rerun = outcomes.anyCookieIsEvidence, o.stage == .noEvidence, d.cookies > 0, d.cookieShare >= share {
+    if let share = x.minCookieShare, let rerun = outcomes.anyCookieIsEvidence, o.stage == .noEvidence, d.cookies > 0,
+        d.cookieShare >= share
+    {
         o = rerun[i]
     }
-    if let m = x.evidenceMinResourceSites, let rerun = outcomes.noEvidence, o.stage == .breakageProne || o.stage == .resourceCount,
-       !d.hasResourceEvidence(minSites: m) {
+    if let m = x.evidenceMinResourceSites, let rerun = outcomes.noEvidence,
+        o.stage == .breakageProne || o.stage == .resourceCount,
+        !d.hasResourceEvidence(minSites: m)
+    {
         o = rerun[i]
     }
     guard o.stage == .resourceCount else { return o.action }
@@ -144,12 +159,18 @@ struct CandidateError: Error, CustomStringConvertible {
 /// One JSONL line: the policy (decoded as a policy file) and the experiment.
 func candidate(_ line: ArraySlice<UInt8>, source: String) throws -> (TdsPolicy, PolicyExperiment) {
     let json: JSONValue
-    do { json = try JSONParser.parse(Array(line)) } catch { throw CandidateError(description: "\(source): invalid JSON: \(error)") }
-    guard case .object(let o) = json else { throw CandidateError(description: "\(source): expected an object, found \(json.typeName)") }
+    do { json = try JSONParser.parse(Array(line)) } catch {
+        throw CandidateError(description: "\(source): invalid JSON: \(error)")
+    }
+    guard case .object(let o) = json else {
+        throw CandidateError(description: "\(source): expected an object, found \(json.typeName)")
+    }
     for key in o.keys where key != "policy" && key != "experiment" {
         throw CandidateError(description: "\(source): unknown key \"\(key)\" (known: experiment, policy)")
     }
-    guard case .object(let p)? = o["policy"] else { throw CandidateError(description: "\(source): \"policy\" must be an object") }
+    guard case .object(let p)? = o["policy"] else {
+        throw CandidateError(description: "\(source): \"policy\" must be an object")
+    }
     let policy = try TdsPolicy.decode(bytes: Array(JSONWriter.string(.object(p)).utf8), source: source + ": policy")
     return (policy, try experiment(o["experiment"], source: source + ": experiment"))
 }
@@ -157,24 +178,34 @@ func candidate(_ line: ArraySlice<UInt8>, source: String) throws -> (TdsPolicy, 
 func experiment(_ value: JSONValue?, source: String) throws -> PolicyExperiment {
     var x = PolicyExperiment()
     guard let value, !value.isNull else { return x }
-    guard case .object(let o) = value else { throw CandidateError(description: "\(source): expected an object, found \(value.typeName)") }
+    guard case .object(let o) = value else {
+        throw CandidateError(description: "\(source): expected an object, found \(value.typeName)")
+    }
     for key in o.keys where !PolicyExperiment.keys.contains(key) {
-        throw CandidateError(description: "\(source): unknown key \"\(key)\" (known: \(PolicyExperiment.keys.sorted().joined(separator: ", ")))")
+        throw CandidateError(
+            description:
+                "\(source): unknown key \"\(key)\" (known: \(PolicyExperiment.keys.sorted().joined(separator: ", ")))")
     }
     func number(_ key: String) throws -> Double? {
         guard let v = o[key], !v.isNull else { return nil }
-        guard case .number(let n) = v, n.isFinite, n >= 0 else { throw CandidateError(description: "\(source): \(key): expected a number >= 0 or null") }
+        guard case .number(let n) = v, n.isFinite, n >= 0 else {
+            throw CandidateError(description: "\(source): \(key): expected a number >= 0 or null")
+        }
         return n
     }
     x.minCookieShare = try number("minCookieShare")
     x.firstPartyIgnore = try number("firstPartyIgnore")
     x.blockMinCookieShare = try number("blockMinCookieShare")
     if let m = try number("evidenceMinResourceSites") {
-        guard m == m.rounded(), m <= 1e9 else { throw CandidateError(description: "\(source): evidenceMinResourceSites: expected an integer") }
+        guard m == m.rounded(), m <= 1e9 else {
+            throw CandidateError(description: "\(source): evidenceMinResourceSites: expected an integer")
+        }
         x.evidenceMinResourceSites = Int(m)
     }
     if let v = o["countDistinctRules"], !v.isNull {
-        guard case .bool(let b) = v else { throw CandidateError(description: "\(source): countDistinctRules: expected a boolean or null") }
+        guard case .bool(let b) = v else {
+            throw CandidateError(description: "\(source): countDistinctRules: expected a boolean or null")
+        }
         x.countDistinctRules = b
     }
     return x
@@ -194,15 +225,20 @@ func runTdsPolicy(radarDirectory: String, candidatesPath: String) {
     do { radar = try RadarLoader.load(directory: radarDirectory) } catch { fail("\(error)") }
     guard !radar.domains.isEmpty else { fail("\(radarDirectory): no usable domain files") }
     for issue in radar.issues { FileHandle.standardError.write(Data("radarblock-bench: \(issue)\n".utf8)) }
-    let bytes = candidatesPath == "-" ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : readFile(candidatesPath)
+    let bytes =
+        candidatesPath == "-" ? [UInt8](FileHandle.standardInput.readDataToEndOfFile()) : readFile(candidatesPath)
     var table = OutcomeTable(radar)
-    var out = Array((JSONWriter.string(.object(JSONObject([("domains", .array(radar.domains.map { .string($0.domain) }))]))) + "\n").utf8)
+    var out = Array(
+        (JSONWriter.string(.object(JSONObject([("domains", .array(radar.domains.map { .string($0.domain) }))]))) + "\n")
+            .utf8)
     var lineNumber = 0
     for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
         lineNumber += 1
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
         let policy: TdsPolicy, x: PolicyExperiment
-        do { (policy, x) = try candidate(line, source: "\(candidatesPath): line \(lineNumber)") } catch { fail("\(error)") }
+        do { (policy, x) = try candidate(line, source: "\(candidatesPath): line \(lineNumber)") } catch {
+            fail("\(error)")
+        }
         let outcomes = CandidateOutcomes(policy, x, &table)
         for (i, d) in table.domains.enumerated() {
             switch decide(d, i, x, outcomes) {

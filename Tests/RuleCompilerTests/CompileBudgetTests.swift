@@ -42,7 +42,8 @@ final class CompileBudgetTests: XCTestCase {
         XCTAssertTrue(x.description.contains("2000 DFA states"), x.description)
         XCTAssertTrue(x.description.contains("--max-dfa-states"), x.description)
         // The same pattern fits a larger budget (2^13 states) and then compiles.
-        XCTAssertNoThrow(try RuleListCompiler.compile(json: json, options: .init(budget: CompileBudget(states: 20_000))))
+        XCTAssertNoThrow(
+            try RuleListCompiler.compile(json: json, options: .init(budget: CompileBudget(states: 20_000))))
     }
 
     func testEveryOffenderOfEveryFamilyIsReportedAtOnce() throws {
@@ -54,20 +55,25 @@ final class CompileBudgetTests: XCTestCase {
 
     func testTheByteBudgetStopsQuadraticStateSets() throws {
         // Self-overlapping like a long literal, but the last set keeps it off LiteralDFA's linear path.
-        let e = try XCTUnwrap(budgetErrors(list([rule(String(repeating: "a", count: 10_000) + "[ab]")]), CompileBudget(bytes: 2 << 20)))
+        let e = try XCTUnwrap(
+            budgetErrors(list([rule(String(repeating: "a", count: 10_000) + "[ab]")]), CompileBudget(bytes: 2 << 20)))
         XCTAssertEqual(e.exceeded.map(\.kind), [.bytes])
         XCTAssertTrue(e.description.contains("--max-dfa-mb"), e.description)
     }
 
     func testCombinedPatternsAreSplitNotBlamed() throws {
         // Each pattern alone is tiny; together they multiply. A small state budget splits the batch.
-        let rules = (0..<10).map { i in rule(".*\(Character(UnicodeScalar(97 + i)!)).*q.*\(Character(UnicodeScalar(98 + i)!))z") }
-        let bounded = try RuleListCompiler.compile(json: list(rules), options: .init(budget: CompileBudget(states: 2_000)))
+        let rules = (0..<10).map { i in
+            rule(".*\(Character(UnicodeScalar(97 + i)!)).*q.*\(Character(UnicodeScalar(98 + i)!))z")
+        }
+        let bounded = try RuleListCompiler.compile(
+            json: list(rules), options: .init(budget: CompileBudget(states: 2_000)))
         let unbounded = try RuleListCompiler.compile(json: list(rules), options: .init(budget: .unlimited))
         let engineURLs = ["https://x.example/aqbz", "https://x.example/cqd", "https://x.example/lqmz"]
         for u in engineURLs {
-            XCTAssertEqual(bounded.urlMatcher.match(Array(u.utf8), requestFlags: 0).sorted(),
-                           unbounded.urlMatcher.match(Array(u.utf8), requestFlags: 0).sorted(), u)
+            XCTAssertEqual(
+                bounded.urlMatcher.match(Array(u.utf8), requestFlags: 0).sorted(),
+                unbounded.urlMatcher.match(Array(u.utf8), requestFlags: 0).sorted(), u)
         }
     }
 
@@ -87,9 +93,13 @@ final class CompileBudgetTests: XCTestCase {
 
     func testDefaultBudgetsLeaveTheGoldenListByteIdentical() throws {
         let json = try goldenRules()
-        let bounded = try RuleListCompiler.compile(json: json, options: .init(name: "golden", toolVersion: "0.0.0-golden", embedSource: true))
-        let unbounded = try RuleListCompiler.compile(json: json, options: .init(name: "golden", toolVersion: "0.0.0-golden", embedSource: true,
-                                                                                budget: .unlimited))
+        let bounded = try RuleListCompiler.compile(
+            json: json, options: .init(name: "golden", toolVersion: "0.0.0-golden", embedSource: true))
+        let unbounded = try RuleListCompiler.compile(
+            json: json,
+            options: .init(
+                name: "golden", toolVersion: "0.0.0-golden", embedSource: true,
+                budget: .unlimited))
         XCTAssertEqual(RBCFile.bytes(bounded), RBCFile.bytes(unbounded))
     }
 
@@ -97,7 +107,8 @@ final class CompileBudgetTests: XCTestCase {
         let painful = try RuleListParser.parse(bytes: list([rule("ok"), rule(exponential(11))]))
         let warnings = try RuleListCompiler.webKitPain(painful, states: 2_000, members: .max)
         XCTAssertEqual(warnings.map(\.rule), [1])
-        XCTAssertTrue(warnings[0].description.contains("rule 1: WebKit's compiler will not finish"), warnings[0].description)
+        XCTAssertTrue(
+            warnings[0].description.contains("rule 1: WebKit's compiler will not finish"), warnings[0].description)
         // Many small `.*x.*y.*z` patterns: WebKit builds one small NFA per pattern and merges only DFAs of
         // fewer than 100 nodes, so it never builds their product.
         let many = try RuleListParser.parse(bytes: list((0..<200).map { i in rule(".*k\(i).*q\(i % 7).*z\(i % 13)") }))

@@ -16,7 +16,8 @@ final class LiteralDFATests: XCTestCase {
         let v = tree.insert(filter.terms.map { terms.intern($0) }, fixedLength: terms.fixedLength)
         tree.action[Int(v)] = lists.intern([42])
         let nfa = NFA(tree: tree, terms: terms, batch: [v])
-        let fast = LiteralDFA.build(tree: tree, terms: terms, vertex: v, nfa: nfa, stateLimit: .max, byteLimit: .max)?.dfa
+        let fast = LiteralDFA.build(tree: tree, terms: terms, vertex: v, nfa: nfa, stateLimit: .max, byteLimit: .max)?
+            .dfa
         var construction = SubsetConstruction(nfa: nfa)
         let outcome = construction.run(actionLists: &lists, stateLimit: .max, byteLimit: .max, deadline: .infinity)
         guard case .dfa(let slow) = outcome else {
@@ -45,11 +46,13 @@ final class LiteralDFATests: XCTestCase {
             var pattern: String
             if round % 2 == 0 {
                 // Periodic: a short word repeated (the self-overlapping case), sometimes with a tail.
-                let word = String((0..<Int.random(in: 1...4, using: &rng)).map { _ in letters.randomElement(using: &rng)! })
+                let word = String(
+                    (0..<Int.random(in: 1...4, using: &rng)).map { _ in letters.randomElement(using: &rng)! })
                 pattern = String(repeating: word, count: Int.random(in: 1...25, using: &rng))
                 if Bool.random(using: &rng) { pattern.append(letters.randomElement(using: &rng)!) }
             } else {
-                pattern = String((0..<Int.random(in: 1...60, using: &rng)).map { _ in letters.randomElement(using: &rng)! })
+                pattern = String(
+                    (0..<Int.random(in: 1...60, using: &rng)).map { _ in letters.randomElement(using: &rng)! })
             }
             for caseSensitive in [false, true] {
                 let (fast, slow) = try both(pattern, caseSensitive: caseSensitive)
@@ -70,10 +73,13 @@ final class LiteralDFATests: XCTestCase {
 
     func testAHundredThousandLetterLiteralCompilesUnderTheDefaultBudget() throws {
         let literal = String(repeating: "a", count: 100_000)
-        let json = Array(#"[{"trigger":{"url-filter":""#.utf8) + Array(literal.utf8) + Array(#""},"action":{"type":"block"}}]"#.utf8)
+        let json =
+            Array(#"[{"trigger":{"url-filter":""#.utf8) + Array(literal.utf8)
+            + Array(#""},"action":{"type":"block"}}]"#.utf8)
         let compiled = try RuleListCompiler.compile(json: json)
         let matcher = compiled.urlMatcher
-        XCTAssertTrue(matcher.match(Array(("https://x.example/" + String(literal.dropFirst())).utf8), requestFlags: 0).isEmpty)
+        XCTAssertTrue(
+            matcher.match(Array(("https://x.example/" + String(literal.dropFirst())).utf8), requestFlags: 0).isEmpty)
         XCTAssertFalse(matcher.match(Array(("https://x.example/b" + literal + "c").utf8), requestFlags: 0).isEmpty)
     }
 }

@@ -31,13 +31,16 @@ final class MatcherBytecodeTests: XCTestCase {
     }
 
     private func assertRefused(_ bytes: [UInt8], _ why: String, file: StaticString = #filePath, line: UInt = #line) {
-        XCTAssertThrowsError(try bytes.withUnsafeBytes { try Matcher(serialized: $0) }, file: file, line: line) { error in
+        XCTAssertThrowsError(try bytes.withUnsafeBytes { try Matcher(serialized: $0) }, file: file, line: line) {
+            error in
             XCTAssertEqual(error as? MatcherError, .corrupt(why), file: file, line: line)
         }
     }
 
     /// The states of the sample: (word index, targets) in the order a walk finds them.
-    private func states(_ bytes: [UInt8], _ layout: MatcherBytecode.Layout) -> [(at: Int, dfa: Int, targets: Range<Int>)] {
+    private func states(_ bytes: [UInt8], _ layout: MatcherBytecode.Layout) -> [(
+        at: Int, dfa: Int, targets: Range<Int>
+    )] {
         var out: [(Int, Int, Range<Int>)] = []
         let rows = Array(bytes[layout.rows])
         for (d, dfa) in layout.dfas.enumerated() {
@@ -85,7 +88,8 @@ final class MatcherBytecodeTests: XCTestCase {
         var bytes = sample()
         let l = try layout(bytes)
         let s = try XCTUnwrap(states(bytes, l).first { $0.dfa == 0 && $0.targets.count > 1 })
-        setWord(&bytes, l, s.targets.lowerBound, UInt32(l.dfas[1].firstWord))  // the other DFA's root: a state, but not this DFA's
+        // The other DFA's root: a state, but not this DFA's.
+        setWord(&bytes, l, s.targets.lowerBound, UInt32(l.dfas[1].firstWord))
         assertRefused(bytes, "bad target")
     }
 
@@ -94,10 +98,10 @@ final class MatcherBytecodeTests: XCTestCase {
         let l = try layout(bytes)
         let s = try XCTUnwrap(states(bytes, l).first)
         let header = word(bytes, l, s.at)
-        setWord(&bytes, l, s.at, header &+ 2)  // one byte into its row
+        setWord(&bytes, l, s.at, header &+ 2) // one byte into its row
         assertRefused(bytes, "state out of bounds")
         var other = sample()
-        setWord(&other, l, s.at, UInt32(l.dfas[1].firstRow) << 1 | header & 1)  // a row of the other DFA
+        setWord(&other, l, s.at, UInt32(l.dfas[1].firstRow) << 1 | header & 1) // a row of the other DFA
         assertRefused(other, "state out of bounds")
     }
 
@@ -114,7 +118,8 @@ final class MatcherBytecodeTests: XCTestCase {
         let l = try layout(bytes)
         // A state count that the walk does not find.
         var count = bytes
-        let h = MatcherBytecode.headerSize + 8 * ((l.universalFlagFree.count + l.universalWithFlags.count) / 8)
+        let h =
+            MatcherBytecode.headerSize + 8 * ((l.universalFlagFree.count + l.universalWithFlags.count) / 8)
             + 4 * (l.listCount + 1) + 8 * l.idCount
         count[h + 16] &+= 1
         assertRefused(count, "state count")
@@ -123,16 +128,17 @@ final class MatcherBytecodeTests: XCTestCase {
         let last = try XCTUnwrap(states(bytes, l).last)
         let rows = l.rows.lowerBound
         let row = Int(word(bytes, l, last.at) >> 1)
-        grown[rows + row] = 255  // the largest index: more targets than the words hold
+        grown[rows + row] = 255 // the largest index: more targets than the words hold
         XCTAssertThrowsError(try grown.withUnsafeBytes { try Matcher(serialized: $0) })
     }
 
     func testDFARangesMustFollowOneAnother() throws {
         var bytes = sample()
         let l = try layout(bytes)
-        let h = MatcherBytecode.headerSize + 8 * ((l.universalFlagFree.count + l.universalWithFlags.count) / 8)
-            + 4 * (l.listCount + 1) + 8 * l.idCount + MatcherBytecode.fileDFAHeaderSize  // the second DFA's header
-        bytes[h] &+= 1  // its first word no longer follows the first DFA's words
+        let h =
+            MatcherBytecode.headerSize + 8 * ((l.universalFlagFree.count + l.universalWithFlags.count) / 8)
+            + 4 * (l.listCount + 1) + 8 * l.idCount + MatcherBytecode.fileDFAHeaderSize // the second DFA's header
+        bytes[h] &+= 1 // its first word no longer follows the first DFA's words
         assertRefused(bytes, "DFA ranges")
     }
 }

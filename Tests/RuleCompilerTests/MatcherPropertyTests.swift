@@ -3,13 +3,13 @@ import XCTest
 import ContentRules
 @testable import RuleCompiler
 
-
 enum RandomPatterns {
     static func atom(_ rng: inout SplitMix64, depth: Int) -> String {
         switch Int.random(in: 0..<12, using: &rng) {
         case 0...3: return ["a", "b", "c", "A", "B", "/", ":", "\\."].randomElement(using: &rng)!
         case 4: return "."
-        case 5: return ["[ab]", "[a-c]", "[^a]", "[^/]", "[bB]", "[a-z+.-]", "[^:/]", "[:/]"].randomElement(using: &rng)!
+        case 5:
+            return ["[ab]", "[a-c]", "[^a]", "[^/]", "[bB]", "[a-z+.-]", "[^:/]", "[:/]"].randomElement(using: &rng)!
         case 6: return ["\\0", "[^]", "[]", "\\x61", "[\\0a]"].randomElement(using: &rng)!
         case 7, 8:
             if depth < 2 {
@@ -50,8 +50,10 @@ enum RandomPatterns {
         return (0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
     }
 
-    static let flagChoices: [UInt32] = [0, 0, 0, 0x1, 0x10, 0x11, 0x4000, 0x8000, 0x10000, 0x20000, 0x40000,
-                                        0x200000, 0xE00000, 0x8000 | 0x10, 0x4000 | 0x20000 | 0x200000]
+    static let flagChoices: [UInt32] = [
+        0, 0, 0, 0x1, 0x10, 0x11, 0x4000, 0x8000, 0x10000, 0x20000, 0x40000,
+        0x200000, 0xE00000, 0x8000 | 0x10, 0x4000 | 0x20000 | 0x200000,
+    ]
 
     static func requestFlags(_ rng: inout SplitMix64) -> UInt32 {
         let type = UInt32(1) << UInt32(Int.random(in: 0..<14, using: &rng))
@@ -103,7 +105,10 @@ final class MatcherPropertyTests: XCTestCase {
                 let want = expected(entries, url, flags)
                 let got = Set(matcher.match(url, requestFlags: flags))
                 if got != want {
-                    XCTFail("patterns \(entries.map { ($0.0.pattern, $0.0.caseSensitive, $0.1) }) url \(url) flags \(flags): got \(got.sorted()) want \(want.sorted())")
+                    XCTFail(
+                        "patterns \(entries.map { ($0.0.pattern, $0.0.caseSensitive, $0.1) }) url \(url) flags "
+                            + "\(flags): got \(got.sorted()) want \(want.sorted())"
+                    )
                     return
                 }
                 XCTAssertEqual(Set(reloaded.match(url, requestFlags: flags)), want)
@@ -132,20 +137,29 @@ final class MatcherPropertyTests: XCTestCase {
                 let flags = RandomPatterns.requestFlags(&rng)
                 let whole = Set(matcher.match(url, requestFlags: flags))
                 for cut in 0...url.count {
-                    let prefix = url.withUnsafeBufferPointer { matcher.prefix(UnsafeBufferPointer(rebasing: $0[..<cut])) }
+                    let prefix = url.withUnsafeBufferPointer {
+                        matcher.prefix(UnsafeBufferPointer(rebasing: $0[..<cut]))
+                    }
                     var resumed: [UInt64] = []
                     url.withUnsafeBufferPointer {
-                        matcher.match(resuming: prefix, rest: UnsafeBufferPointer(rebasing: $0[cut...]), requestFlags: flags, into: &resumed)
+                        matcher.match(
+                            resuming: prefix, rest: UnsafeBufferPointer(rebasing: $0[cut...]), requestFlags: flags,
+                            into: &resumed)
                     }
                     XCTAssertEqual(Set(resumed), whole, "url \(url) cut \(cut) flags \(flags)")
                     if matcher.isFinal(prefix) {
                         var alone: [UInt64] = []
-                        matcher.match(resuming: prefix, rest: UnsafeBufferPointer(start: nil, count: 0), requestFlags: flags, into: &alone)
-                        XCTAssertEqual(Set(alone), whole, "url \(url) cut \(cut): a final prefix reads no more of the URL")
+                        matcher.match(
+                            resuming: prefix, rest: UnsafeBufferPointer(start: nil, count: 0), requestFlags: flags,
+                            into: &alone)
+                        XCTAssertEqual(
+                            Set(alone), whole, "url \(url) cut \(cut): a final prefix reads no more of the URL")
                         finals += 1
                     }
                     if matcher.reportsNothing(prefix) && !matcher.hasUniversalWithFlags {
-                        XCTAssertTrue(whole.isEmpty, "url \(url) cut \(cut): the prefix reports nothing, the whole run \(whole.sorted())")
+                        XCTAssertTrue(
+                            whole.isEmpty,
+                            "url \(url) cut \(cut): the prefix reports nothing, the whole run \(whole.sorted())")
                         nothing += 1
                     }
                     cuts += 1
@@ -174,12 +188,15 @@ final class MatcherPropertyTests: XCTestCase {
             }
         }
         let m = builder.build()
-        let urls = ["https://tracker.com/x", "https://sub.tracker.com:443/", "http://nottracker.com/", "https://t.co/abc",
-                    "https://www.ads.example.net/p?q=https://t.co/", "HTTPS://CDN.TRACKER.COM/", "https://analytics.io",
-                    "https://analytics.io.evil.com/", "ftp://x.analytics.io/a"]
+        let urls = [
+            "https://tracker.com/x", "https://sub.tracker.com:443/", "http://nottracker.com/", "https://t.co/abc",
+            "https://www.ads.example.net/p?q=https://t.co/", "HTTPS://CDN.TRACKER.COM/", "https://analytics.io",
+            "https://analytics.io.evil.com/", "ftp://x.analytics.io/a",
+        ]
         for u in urls {
             for flags: UInt32 in [0x4000 | 0x10 | 0x10000, 0x8000 | 0x10 | 0x20000] {
-                XCTAssertEqual(Set(m.match(Array(u.utf8), requestFlags: flags)), expected(entries, Array(u.utf8), flags), u)
+                XCTAssertEqual(
+                    Set(m.match(Array(u.utf8), requestFlags: flags)), expected(entries, Array(u.utf8), flags), u)
             }
         }
     }
@@ -200,7 +217,8 @@ final class MatcherPropertyTests: XCTestCase {
         XCTAssertTrue(matcherFlagsTestPasses(ruleFlags: 0x1C0000, requestFlags: 0)) // condition bits ignored
         XCTAssertFalse(matcherFlagsTestPasses(ruleFlags: 0x10, requestFlags: 0x8))
         XCTAssertTrue(matcherFlagsTestPasses(ruleFlags: 0x18, requestFlags: 0x8 | 0x4000))
-        XCTAssertFalse(matcherFlagsTestPasses(ruleFlags: 0x200000, requestFlags: 0x1E00000)) // AllResourceFlags method bits
+        // AllResourceFlags method bits
+        XCTAssertFalse(matcherFlagsTestPasses(ruleFlags: 0x200000, requestFlags: 0x1E00000))
         XCTAssertTrue(matcherFlagsTestPasses(ruleFlags: 0x200000, requestFlags: 0x200000 | 0x1))
         XCTAssertFalse(matcherFlagsTestPasses(ruleFlags: 0xE00000, requestFlags: 0x200000))
     }
@@ -227,7 +245,8 @@ final class MatcherPropertyTests: XCTestCase {
             for k in 0..<20 { b.add(RandomPatterns.supportedFilter(&rng), id: UInt64(k)) }
             builders.append(b)
         }
-        XCTAssertEqual(try MatcherBuilder.buildAll(builders).map { $0.serialized() }, builders.map { $0.build().serialized() })
+        XCTAssertEqual(
+            try MatcherBuilder.buildAll(builders).map { $0.serialized() }, builders.map { $0.build().serialized() })
         XCTAssertEqual(try MatcherBuilder.buildAll([]).count, 0)
     }
 
@@ -276,7 +295,10 @@ final class MatcherPropertyTests: XCTestCase {
                 bad[i] = UInt8.random(in: 0...255, using: &rng)
             default: // insert garbage
                 let i = Int.random(in: 0...bad.count, using: &rng)
-                bad.insert(contentsOf: (0..<Int.random(in: 1...8, using: &rng)).map { _ in UInt8.random(in: 0...255, using: &rng) }, at: i)
+                bad.insert(
+                    contentsOf: (0..<Int.random(in: 1...8, using: &rng)).map { _ in
+                        UInt8.random(in: 0...255, using: &rng)
+                    }, at: i)
             }
             do {
                 let m = try bad.withUnsafeBytes { try Matcher(serialized: $0) }

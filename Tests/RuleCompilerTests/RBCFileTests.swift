@@ -14,7 +14,8 @@ func goldenRules() throws -> [UInt8] {
 
 final class RBCFileTests: XCTestCase {
     func sample(embedSource: Bool = true) throws -> CompiledRuleList {
-        try RuleListCompiler.compile(json: goldenRules(), options: .init(name: "sample", dataset: "e1", embedSource: embedSource))
+        try RuleListCompiler.compile(
+            json: goldenRules(), options: .init(name: "sample", dataset: "e1", embedSource: embedSource))
     }
 
     func testRoundTrip() throws {
@@ -28,7 +29,8 @@ final class RBCFileTests: XCTestCase {
 
     func testIdenticalInputGivesIdenticalBytes() throws {
         XCTAssertEqual(RBCFile.bytes(try sample()), RBCFile.bytes(try sample()))
-        let other = try RuleListCompiler.compile(json: goldenRules() + [0x0A], options: .init(name: "sample", dataset: "e1", embedSource: true))
+        let other = try RuleListCompiler.compile(
+            json: goldenRules() + [0x0A], options: .init(name: "sample", dataset: "e1", embedSource: true))
         XCTAssertNotEqual(other.identifier, try sample().identifier, "the identifier covers the source bytes")
     }
 
@@ -39,7 +41,9 @@ final class RBCFileTests: XCTestCase {
         XCTAssertEqual(RBCFile.sectionSizes(bytes).map(\.tag), RBCFile.sectionTags)
     }
 
-    private func assertRefused(_ bytes: [UInt8], containing text: String, file: StaticString = #filePath, line: UInt = #line) {
+    private func assertRefused(
+        _ bytes: [UInt8], containing text: String, file: StaticString = #filePath, line: UInt = #line
+    ) {
         XCTAssertThrowsError(try RBCFile.load(bytes, path: "x.rbc"), file: file, line: line) { error in
             let message = String(describing: error)
             XCTAssertTrue(message.hasPrefix("x.rbc: "), message, file: file, line: line)
@@ -52,7 +56,9 @@ final class RBCFileTests: XCTestCase {
         var magic = good
         magic[1] = UInt8(ascii: "X")
         assertRefused(magic, containing: "wrong magic")
-        assertRefused(Array(#"[{"trigger":{"url-filter":"a"},"action":{"type":"block"}}]"#.utf8) + [UInt8](repeating: 0x20, count: 100), containing: "this is JSON")
+        assertRefused(
+            Array(#"[{"trigger":{"url-filter":"a"},"action":{"type":"block"}}]"#.utf8)
+                + [UInt8](repeating: 0x20, count: 100), containing: "this is JSON")
 
         var version = good
         version[8] = UInt8(truncatingIfNeeded: RBCFile.formatVersion + 1)
@@ -128,7 +134,8 @@ final class RBCFileTests: XCTestCase {
 /// Forces a format-version bump whenever the bytes of a compiled list change.
 final class RBCGoldenFileTests: XCTestCase {
     func testGoldenFileForTheCurrentFormatVersion() throws {
-        let compiled = try RuleListCompiler.compile(json: goldenRules(), options: .init(name: "golden", toolVersion: "0.0.0-golden", embedSource: true))
+        let compiled = try RuleListCompiler.compile(
+            json: goldenRules(), options: .init(name: "golden", toolVersion: "0.0.0-golden", embedSource: true))
         let bytes = RBCFile.bytes(compiled)
         let golden = fixturesDirectory.appendingPathComponent("golden-v\(RBCFile.formatVersion).rbc")
         guard let expected = try? Data(contentsOf: golden) else {
@@ -136,15 +143,20 @@ final class RBCGoldenFileTests: XCTestCase {
                 try Data(bytes).write(to: golden)
                 return
             }
-            XCTFail("""
-                No golden file for format version \(RBCFile.formatVersion). If you changed the .rbc layout or the Matcher \
-                serialization on purpose, you have bumped RBCFile.formatVersion: create \(golden.lastPathComponent) with \
+            XCTFail(
+                """
+                No golden file for format version \(RBCFile.formatVersion). If you changed the .rbc layout or \
+                the Matcher serialization on purpose, you have bumped RBCFile.formatVersion: create \
+                \(golden.lastPathComponent) with \
                 RBC_WRITE_GOLDEN=1 swift test --filter RBCGoldenFileTests
                 """)
             return
         }
-        XCTAssertTrue(Array(expected) == bytes, """
-            The compiled bytes differ from \(golden.lastPathComponent): the layout or the automata serialization changed. \
+        XCTAssertTrue(
+            Array(expected) == bytes,
+            """
+            The compiled bytes differ from \(golden.lastPathComponent): the layout or the automata serialization \
+            changed. \
             Files written by older builds would be misread: bump RBCFile.formatVersion and create the new golden file \
             with RBC_WRITE_GOLDEN=1 (never rewrite an existing one).
             """)

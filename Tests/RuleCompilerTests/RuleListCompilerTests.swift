@@ -1,5 +1,6 @@
 // Action serialization (location sharing), universal actions, the global stylesheet, compile errors
-// and identifiers (specs/webkit-content-rules.md §4.1, §4.2, §7.2).
+// and identifiers (WebKit's Source/WebCore/contentextensions/ContentExtensionCompiler.cpp and
+// ContentExtension.cpp).
 
 import ContentRules
 import StrictJSON
@@ -27,7 +28,9 @@ final class RuleListCompilerTests: XCTestCase {
     }
 
     func testBlockSharesByFlagsUntilAnIgnoreRule() throws {
-        let l = try locations(r("a", block), r("b", block), r("c", block, #""load-type":["third-party"]"#), r("d", ignorePrevious), r("e", block))
+        let l = try locations(
+            r("a", block), r("b", block), r("c", block, #""load-type":["third-party"]"#), r("d", ignorePrevious),
+            r("e", block))
         XCTAssertEqual(l[0], l[1])
         XCTAssertNotEqual(l[0], l[2])
         XCTAssertNotEqual(l[4], l[0], "an ignore rule clears the sharing maps")
@@ -35,13 +38,17 @@ final class RuleListCompilerTests: XCTestCase {
     }
 
     func testConditionsAreNeverShared() throws {
-        let l = try locations(r("a", block, #""if-domain":["x.com"]"#), r("b", block, #""if-domain":["x.com"]"#), r("c", block), r("d", block))
+        let l = try locations(
+            r("a", block, #""if-domain":["x.com"]"#), r("b", block, #""if-domain":["x.com"]"#), r("c", block),
+            r("d", block))
         XCTAssertNotEqual(l[0], l[1])
         XCTAssertEqual(l[2], l[3])
     }
 
     func testNotifySharedByTextAndFlags() throws {
-        let l = try locations(r("a", notify("A")), r("b", notify("A")), r("c", notify("B")), r("d", notify("A"), #""resource-type":["image"]"#))
+        let l = try locations(
+            r("a", notify("A")), r("b", notify("A")), r("c", notify("B")),
+            r("d", notify("A"), #""resource-type":["image"]"#))
         XCTAssertEqual(l[0], l[1])
         XCTAssertNotEqual(l[0], l[2])
         XCTAssertNotEqual(l[0], l[3])
@@ -60,7 +67,9 @@ final class RuleListCompilerTests: XCTestCase {
         let l = try locations(r("a", redirect), r("b", redirectExtra), r("(c)", regex), r("(d)", regex))
         XCTAssertEqual(l[0], l[1], "unknown keys do not make a different action")
         XCTAssertNotEqual(l[2], l[3], "a regex-substitution carries its rule's url-filter")
-        let h1 = #"{"type":"modify-headers","priority":2.7,"request-headers":[{"operation":"remove","header":"A","value":"ignored"}]}"#
+        let h1 =
+            #"{"type":"modify-headers","priority":2.7,"request-headers":"#
+            + #"[{"operation":"remove","header":"A","value":"ignored"}]}"#
         let h2 = #"{"type":"modify-headers","priority":2,"request-headers":[{"operation":"remove","header":"A"}]}"#
         let m = try locations(r("a", h1), r("b", h2))
         XCTAssertEqual(m[0], m[1])
@@ -76,7 +85,10 @@ final class RuleListCompilerTests: XCTestCase {
     }
 
     func testCSSGroupedByTriggerAndWrittenAtTheFlushPoint() throws {
-        let c = try compileList("[" + [r("x", css(".a")), r("x", block), r("x", css(".b")), r("y", ignorePrevious), r("x", css(".c"))].joined(separator: ",") + "]")
+        let c = try compileList(
+            "["
+                + [r("x", css(".a")), r("x", block), r("x", css(".b")), r("y", ignorePrevious), r("x", css(".c"))]
+                .joined(separator: ",") + "]")
         let l = c.rules.map(\.actionLocation)
         XCTAssertEqual(l[0], l[2])
         XCTAssertGreaterThan(l[0], l[1], "the merged action is written when the group is flushed")
@@ -87,10 +99,17 @@ final class RuleListCompilerTests: XCTestCase {
     }
 
     func testGlobalStylesheetAndUniversalActions() throws {
-        let c = try compileList("[" + [r(".*", css(".a")), r(".*", css(".b")), r(".*", block), r(".*", css(".img"), #""resource-type":["image"]"#),
-                                       r("z", ignorePrevious), r(".*", css(".late"))].joined(separator: ",") + "]")
+        let c = try compileList(
+            "["
+                + [
+                    r(".*", css(".a")), r(".*", css(".b")), r(".*", block),
+                    r(".*", css(".img"), #""resource-type":["image"]"#),
+                    r("z", ignorePrevious), r(".*", css(".late")),
+                ].joined(separator: ",") + "]")
         XCTAssertEqual(c.stylesheet, ".a,.b{display:none !important;}")
-        let kinds = try c.actions.withUnsafeBytes { buf in try c.universalActions.map { try ActionBlob.decode(buf, at: Int($0)).0 } }
+        let kinds = try c.actions.withUnsafeBytes { buf in
+            try c.universalActions.map { try ActionBlob.decode(buf, at: Int($0)).0 }
+        }
         XCTAssertEqual(Set(kinds.map(\.kind)), [.block, .cssDisplayNone])
         XCTAssertEqual(kinds.filter { $0.kind == .cssDisplayNone }.map(\.text), [".late"])
     }
@@ -109,19 +128,23 @@ final class RuleListCompilerTests: XCTestCase {
     }
 
     func testRuleInfoCarriesFlagsAndSourceIndices() throws {
-        let c = try compileList("[" + r("a", block, #""resource-type":["image"],"load-type":["third-party"]"#) + "," + r("b", css("p")) + "]")
+        let c = try compileList(
+            "[" + r("a", block, #""resource-type":["image"],"load-type":["third-party"]"#) + "," + r("b", css("p"))
+                + "]")
         XCTAssertEqual(c.rules.map(\.sourceIndex), [0, 1])
         XCTAssertEqual(c.rules[0].flags, ResourceTypeName.image | LoadTypeName.thirdParty)
         XCTAssertEqual(c.sourceRuleCount, 2)
     }
 
     func testReportIdentifierRulesRoundTrip() throws {
-        let json = #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"},"_identifier":7,"_rulesetIdentifier":"set"}]"#
+        let json =
+            #"[{"trigger":{"url-filter":"a"},"action":{"type":"block"},"_identifier":7,"_rulesetIdentifier":"set"}]"#
         let c = try compileList(json, .init(parser: RuleListParserOptions(identifierRules: true)))
         XCTAssertEqual(c.rules.count, 2)
         let a = try c.actions.withUnsafeBytes { try ActionBlob.decode($0, at: Int(c.rules[1].actionLocation)).0 }
         XCTAssertEqual(a, StoredAction(kind: .reportIdentifier, text: "set", identifier: 7))
-        XCTAssertEqual(JSONWriter.string(a.jsonValue), #"{"type":"report-identifier","identifier":7,"rulesetIdentifier":"set"}"#)
+        XCTAssertEqual(
+            JSONWriter.string(a.jsonValue), #"{"type":"report-identifier","identifier":7,"rulesetIdentifier":"set"}"#)
     }
 
     func testHashOrderIsAPermutationAndDeterministic() {
@@ -144,10 +167,16 @@ final class RuleListIdentifierTests: XCTestCase {
     let source = Array(#"[{"trigger":{"url-filter":"a"},"action":{"type":"block"}}]"#.utf8)
 
     func testSchemeAndDeterminism() throws {
-        let id = try RuleListIdentifier.make(name: "ios-tds", dataset: "74c0900c783d6ad1c8217aaa3ae5aa87", formatVersion: 1, toolVersion: "0.1.0", source: source)
+        let id = try RuleListIdentifier.make(
+            name: "ios-tds", dataset: "74c0900c783d6ad1c8217aaa3ae5aa87", formatVersion: 1, toolVersion: "0.1.0",
+            source: source)
         XCTAssertTrue(id.string.hasPrefix("ios-tds@74c0900c783d6ad1c8217aaa3ae5aa87_v1_0.1.0_"), id.string)
         XCTAssertEqual(id.digest.count, 16)
-        XCTAssertEqual(id, try RuleListIdentifier.make(name: "ios-tds", dataset: "74c0900c783d6ad1c8217aaa3ae5aa87", formatVersion: 1, toolVersion: "0.1.0", source: source))
+        XCTAssertEqual(
+            id,
+            try RuleListIdentifier.make(
+                name: "ios-tds", dataset: "74c0900c783d6ad1c8217aaa3ae5aa87", formatVersion: 1, toolVersion: "0.1.0",
+                source: source))
         let parsed = RuleListIdentifier.parse(id.string)
         XCTAssertEqual(parsed?.name, "ios-tds")
         XCTAssertEqual(parsed?.dataset, "74c0900c783d6ad1c8217aaa3ae5aa87")
@@ -157,19 +186,36 @@ final class RuleListIdentifierTests: XCTestCase {
 
     func testChangesWithEverythingThatAffectsBehaviour() throws {
         let base = try RuleListIdentifier.make(name: "x", formatVersion: 1, toolVersion: "0.1.0", source: source).digest
-        XCTAssertNotEqual(base, try RuleListIdentifier.make(name: "x", formatVersion: 2, toolVersion: "0.1.0", source: source).digest)
-        XCTAssertNotEqual(base, try RuleListIdentifier.make(name: "x", formatVersion: 1, toolVersion: "0.1.1", source: source).digest)
-        XCTAssertNotEqual(base, try RuleListIdentifier.make(name: "x", formatVersion: 1, toolVersion: "0.1.0", source: source + [0x20]).digest)
-        XCTAssertNotEqual(base, try RuleListIdentifier.make(name: "x", dataset: "e1", formatVersion: 1, toolVersion: "0.1.0", source: source).digest)
+        XCTAssertNotEqual(
+            base, try RuleListIdentifier.make(name: "x", formatVersion: 2, toolVersion: "0.1.0", source: source).digest)
+        XCTAssertNotEqual(
+            base, try RuleListIdentifier.make(name: "x", formatVersion: 1, toolVersion: "0.1.1", source: source).digest)
+        XCTAssertNotEqual(
+            base,
+            try RuleListIdentifier.make(name: "x", formatVersion: 1, toolVersion: "0.1.0", source: source + [0x20])
+                .digest)
+        XCTAssertNotEqual(
+            base,
+            try RuleListIdentifier.make(
+                name: "x", dataset: "e1", formatVersion: 1, toolVersion: "0.1.0", source: source
+            ).digest)
         // Length-prefixed fields: moving a character between fields changes the digest.
-        XCTAssertNotEqual(try RuleListIdentifier.make(name: "ab", dataset: "c", formatVersion: 1, toolVersion: "0.1.0", source: source).digest,
-                          try RuleListIdentifier.make(name: "a", dataset: "bc", formatVersion: 1, toolVersion: "0.1.0", source: source).digest)
+        XCTAssertNotEqual(
+            try RuleListIdentifier.make(
+                name: "ab", dataset: "c", formatVersion: 1, toolVersion: "0.1.0", source: source
+            ).digest,
+            try RuleListIdentifier.make(
+                name: "a", dataset: "bc", formatVersion: 1, toolVersion: "0.1.0", source: source
+            ).digest)
     }
 
     func testSafeCharactersOnly() {
-        XCTAssertThrowsError(try RuleListIdentifier.make(name: "a_b", formatVersion: 1, toolVersion: "0.1.0", source: source))
-        XCTAssertThrowsError(try RuleListIdentifier.make(name: "a/b", formatVersion: 1, toolVersion: "0.1.0", source: source))
-        XCTAssertThrowsError(try RuleListIdentifier.make(name: "", formatVersion: 1, toolVersion: "0.1.0", source: source))
+        XCTAssertThrowsError(
+            try RuleListIdentifier.make(name: "a_b", formatVersion: 1, toolVersion: "0.1.0", source: source))
+        XCTAssertThrowsError(
+            try RuleListIdentifier.make(name: "a/b", formatVersion: 1, toolVersion: "0.1.0", source: source))
+        XCTAssertThrowsError(
+            try RuleListIdentifier.make(name: "", formatVersion: 1, toolVersion: "0.1.0", source: source))
         XCTAssertEqual(RuleListIdentifier.defaultName(forPath: "/x/ios tds_v5.json"), "ios-tds-v5")
         XCTAssertEqual(RuleListIdentifier.defaultName(forPath: "-"), "rules")
         XCTAssertEqual(RuleListIdentifier.datasetVersion(fromETag: #"W/"74c0900c""#), "74c0900c")
@@ -182,11 +228,19 @@ final class RuleListIdentifierTests: XCTestCase {
 final class WebKitHashOrderTests: XCTestCase {
     static func list() -> String {
         var rules: [String] = []
-        for i in 0..<12 { rules.append(#"{"trigger":{"url-filter":"f\#(i)"},"action":{"type":"css-display-none","selector":".s\#(i)"}}"#) }
-        for i in 0..<20 { rules.append(#"{"trigger":{"url-filter":".*"},"action":{"type":"notify","notification":"u\#(i)"}}"#) }
+        for i in 0..<12 {
+            rules.append(
+                #"{"trigger":{"url-filter":"f\#(i)"},"action":{"type":"css-display-none","selector":".s\#(i)"}}"#)
+        }
+        for i in 0..<20 {
+            rules.append(#"{"trigger":{"url-filter":".*"},"action":{"type":"notify","notification":"u\#(i)"}}"#)
+        }
         for i in 0..<6 {
             let type = i % 2 == 1 ? "image" : "script", load = i < 3 ? "third-party" : "first-party"
-            rules.append(#"{"trigger":{"url-filter":".*","resource-type":["\#(type)"],"load-type":["\#(load)"]},"action":{"type":"notify","notification":"g\#(i)"}}"#)
+            rules.append(
+                #"{"trigger":{"url-filter":".*","resource-type":["\#(type)"],"load-type":["\#(load)"]},"#
+                    + #""action":{"type":"notify","notification":"g\#(i)"}}"#
+            )
         }
         rules.append(#"{"trigger":{"url-filter":"x"},"action":{"type":"block"}}"#)
         return "[" + rules.joined(separator: ",") + "]"
@@ -194,7 +248,8 @@ final class WebKitHashOrderTests: XCTestCase {
 
     func testCSSGroupsAreFlushedInWebKitsHashMapOrder() throws {
         let c = try compileList(Self.list())
-        let css = try c.actions.withUnsafeBytes { try ActionBlob.all($0) }.filter { $0.action.kind == .cssDisplayNone }.map(\.action.text)
+        let css = try c.actions.withUnsafeBytes { try ActionBlob.all($0) }.filter { $0.action.kind == .cssDisplayNone }
+            .map(\.action.text)
         XCTAssertEqual(css, [".s3", ".s5", ".s7", ".s0", ".s11", ".s4", ".s1", ".s10", ".s2", ".s9", ".s6", ".s8"])
     }
 
@@ -202,10 +257,16 @@ final class WebKitHashOrderTests: XCTestCase {
         let c = try compileList(Self.list())
         let actions = try c.actions.withUnsafeBytes { try ActionBlob.all($0) }
         let text = Dictionary(uniqueKeysWithValues: actions.map { ($0.location, $0.action.text) })
-        let universalIDs = c.rules.filter { r in text[r.actionLocation].map { $0.hasPrefix("u") || $0.hasPrefix("g") } ?? false }.map(\.actionID)
+        let universalIDs = c.rules.filter { r in
+            text[r.actionLocation].map { $0.hasPrefix("u") || $0.hasPrefix("g") } ?? false
+        }.map(\.actionID)
         // The first DFA root's actions, in WebKit's bytecode order.
         let root = WebKitHashOrder.uint64SetOrder(universalIDs).map { text[UInt32(truncatingIfNeeded: $0)]! }
-        XCTAssertEqual(root, ["u9", "u18", "u10", "g1", "u1", "u13", "u5", "u16", "g2", "u2", "u0", "u7", "u11", "u12", "u4", "u19",
-                              "u15", "u3", "u6", "u8", "u14", "g4", "u17", "g3", "g0", "g5"])
+        XCTAssertEqual(
+            root,
+            [
+                "u9", "u18", "u10", "g1", "u1", "u13", "u5", "u16", "g2", "u2", "u0", "u7", "u11", "u12", "u4", "u19",
+                "u15", "u3", "u6", "u8", "u14", "g4", "u17", "g3", "g0", "g5",
+            ])
     }
 }

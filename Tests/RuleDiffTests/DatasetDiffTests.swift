@@ -29,16 +29,18 @@ final class DatasetDiffTests: XCTestCase {
         let r2 = TrackerRule(rule: "a\\.com/y", surrogate: "noop.js")
         let r2b = TrackerRule(rule: "a\\.com/y", surrogate: "other.js", options: RuleMatcher(domains: ["s.com"]))
         let r3 = TrackerRule(rule: "a\\.com/z")
-        let old = TrackerDataSet(trackers: [
-            "a.com": Tracker(domain: "a.com", owner: Owner(name: "A"), defaultAction: .block, rules: [r1, r2]),
-            "b.com": Tracker(domain: "b.com", defaultAction: .ignore, rules: [r1, r3]),
-            "gone.com": Tracker(domain: "gone.com"),
-        ], cnames: ["m.site.com": "x.a.com", "n.site.com": "x.a.com"])
-        let new = TrackerDataSet(trackers: [
-            "a.com": Tracker(domain: "a.com", owner: Owner(name: "A2"), defaultAction: .ignore, rules: [r2b, r3]),
-            "b.com": Tracker(domain: "b.com", defaultAction: .ignore, rules: [r3, r1]),
-            "new.com": Tracker(domain: "new.com"),
-        ], cnames: ["m.site.com": "y.b.com", "o.site.com": "x.a.com"])
+        let old = TrackerDataSet(
+            trackers: [
+                "a.com": Tracker(domain: "a.com", owner: Owner(name: "A"), defaultAction: .block, rules: [r1, r2]),
+                "b.com": Tracker(domain: "b.com", defaultAction: .ignore, rules: [r1, r3]),
+                "gone.com": Tracker(domain: "gone.com"),
+            ], cnames: ["m.site.com": "x.a.com", "n.site.com": "x.a.com"])
+        let new = TrackerDataSet(
+            trackers: [
+                "a.com": Tracker(domain: "a.com", owner: Owner(name: "A2"), defaultAction: .ignore, rules: [r2b, r3]),
+                "b.com": Tracker(domain: "b.com", defaultAction: .ignore, rules: [r3, r1]),
+                "new.com": Tracker(domain: "new.com"),
+            ], cnames: ["m.site.com": "y.b.com", "o.site.com": "x.a.com"])
         let diff = DatasetDiff.compare(old, new)
         XCTAssertEqual(diff.trackersAdded, ["new.com"])
         XCTAssertEqual(diff.trackersRemoved, ["gone.com"])

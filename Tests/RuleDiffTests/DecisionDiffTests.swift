@@ -32,6 +32,8 @@ final class DecisionDiffTests: XCTestCase {
 
         let diff = try DecisionDiff.compare(requests, old: old, new: new)
         XCTAssertEqual(diff.checked, 4)
-        XCTAssertEqual(diff.changed.map { Array($0.request.url.utf8) }, [Array(decomposed.utf8), Array(decomposed.utf8)])
+        XCTAssertEqual(
+            try diff.changed.changes().map { Array($0.request.url.utf8) },
+            [Array(decomposed.utf8), Array(decomposed.utf8)])
     }
 }

@@ -17,7 +17,9 @@ final class ExactStringTests: XCTestCase {
 
     func testKeysAreBytes() {
         XCTAssertEqual("\u{E9}", "e\u{301}")
-        let keys: Set<ExactString> = [ExactString(string: "\u{E9}"), ExactString(string: "e\u{301}"), ExactString(string: "\u{E9}")]
+        let keys: Set<ExactString> = [
+            ExactString(string: "\u{E9}"), ExactString(string: "e\u{301}"), ExactString(string: "\u{E9}"),
+        ]
         XCTAssertEqual(keys.count, 2)
         XCTAssertTrue(keys.contains(ExactString(string: "e" + "\u{301}")))
         XCTAssertFalse(keys.contains(ExactString(string: "e")))

@@ -20,8 +20,10 @@ final class RequestCorpusTests: XCTestCase {
 
     func testEachTrackersURLsFromEachOfItsSitesOnceAsAScriptAndAnImageThenTheAliases() {
         let third = "https://news-site.radarblock.test/"
-        let sURLs = ["https://s.com/radarblock-probe.js", "https://cdn.s.com:8443/p/radarblock-probe.gif", "https://t.com/s.com",
-                     "https://t.com/s.com-near-miss"]
+        let sURLs = [
+            "https://s.com/radarblock-probe.js", "https://cdn.s.com:8443/p/radarblock-probe.gif", "https://t.com/s.com",
+            "https://t.com/s.com-near-miss",
+        ]
         let tOwn = ["https://t.com/radarblock-probe.js", "https://cdn.t.com:8443/p/radarblock-probe.gif"]
         let tURLs = tOwn + ["https://t.com/s.com", "https://t.com/s.com-near-miss"]
         var pairs: [(String, String)] = []
@@ -33,7 +35,8 @@ final class RequestCorpusTests: XCTestCase {
             ["script", "image"].map { MatchRequest(url: url, topURL: site, resourceType: $0) }
         }
         for site in ["https://site.com/", third] {
-            expected.append(MatchRequest(url: "https://m.site.com/radarblock-probe.js", topURL: site, resourceType: "script"))
+            expected.append(
+                MatchRequest(url: "https://m.site.com/radarblock-probe.js", topURL: site, resourceType: "script"))
         }
         XCTAssertEqual(RequestCorpus.derive(from: [tds]), expected)
     }
@@ -41,7 +44,9 @@ final class RequestCorpusTests: XCTestCase {
     /// Rules whose examples are equal Strings but not the same bytes give two URLs, each loaded.
     func testEquivalentURLsAreTwoURLs() {
         let tds = TrackerDataSet(trackers: [
-            "s.com": Tracker(domain: "s.com", rules: [TrackerRule(rule: "s\\.com\\/\u{E9}"), TrackerRule(rule: "s\\.com\\/e\u{301}")]),
+            "s.com": Tracker(
+                domain: "s.com",
+                rules: [TrackerRule(rule: "s\\.com\\/\u{E9}"), TrackerRule(rule: "s\\.com\\/e\u{301}")])
         ])
         let urls = Set(RequestCorpus.derive(from: [tds]).map { Array($0.url.utf8) })
         XCTAssertTrue(urls.contains(Array("https://s.com/\u{E9}".utf8)))

@@ -8,12 +8,15 @@ import XCTest
 
 final class RequestFilesTests: XCTestCase {
     func file(_ lines: [String]) throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID().uuidString).jsonl").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("requests-\(UUID().uuidString).jsonl")
+            .path
         try (lines.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
         return path
     }
 
-    func line(_ i: Int) -> String { #"{"url":"https://t\#(i).example/a.js","topURL":"https://s.example/","resourceType":"script"}"# }
+    func line(_ i: Int) -> String {
+        #"{"url":"https://t\#(i).example/a.js","topURL":"https://s.example/","resourceType":"script"}"#
+    }
 
     func testChunksKeepFileOrderAndSkipBlankLines() throws {
         var lines = (0..<5000).map(line)
@@ -38,7 +41,8 @@ final class RequestFilesTests: XCTestCase {
         defer { stream.close() }
         var chunk: [MatchRequest] = []
         XCTAssertThrowsError(try stream.next(10000, into: &chunk)) { error in
-            XCTAssertTrue(String(describing: error).contains("line 1501: missing \"topURL\""), String(describing: error))
+            XCTAssertTrue(
+                String(describing: error).contains("line 1501: missing \"topURL\""), String(describing: error))
         }
     }
 }

@@ -9,8 +9,9 @@ import XCTest
 
 final class RuleSetDiffTests: XCTestCase {
     func testRepeatedRulesCountAsCopies() {
-        let d = RuleSetDiff.compare(oldKeys: ["a", "b", "a", "a", "c"], newKeys: ["a", "c", "d", "c", "a"],
-                                    oldProvenance: (0..<5).map { .number(Double($0)) }, newProvenance: nil)
+        let d = RuleSetDiff.compare(
+            oldKeys: ["a", "b", "a", "a", "c"], newKeys: ["a", "c", "d", "c", "a"],
+            oldProvenance: (0..<5).map { .number(Double($0)) }, newProvenance: nil)
         XCTAssertEqual(d.added.map(\.rule), ["d", "c"])
         XCTAssertEqual(d.added.map(\.index), [2, 3])
         XCTAssertEqual(d.removed.map(\.rule), ["b", "a"])
@@ -22,7 +23,8 @@ final class RuleSetDiffTests: XCTestCase {
     /// A rule is its bytes: equal Strings that are not the same bytes are two rules for WebKit.
     func testEquivalentStringsAreTwoRules() {
         let composed = #"{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".\#u{E9}"}}"#
-        let decomposed = #"{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".e\#u{301}"}}"#
+        let decomposed =
+            #"{"trigger":{"url-filter":".*"},"action":{"type":"css-display-none","selector":".e\#u{301}"}}"#
         XCTAssertEqual(composed, decomposed)
         let d = RuleSetDiff.compare(oldKeys: [composed, "{}"], newKeys: ["{}", decomposed])
         XCTAssertEqual(d.added.map { Array($0.rule.utf8) }, [Array(decomposed.utf8)])
@@ -34,12 +36,18 @@ final class RuleSetDiffTests: XCTestCase {
         var random = SplitMix64(seed: 14)
         for _ in 0..<500 {
             let alphabet = (0..<Int.random(in: 1...6, using: &random)).map { "{\"rule\":\($0)}" }
-            func list() -> [String] { (0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! } }
+            func list() -> [String] {
+                (0..<Int.random(in: 0...12, using: &random)).map { _ in alphabet.randomElement(using: &random)! }
+            }
             let old = list(), new = list()
             var unmatched = Array(old.indices)
             var added: [Int] = []
             for (i, k) in new.enumerated() {
-                if let j = unmatched.firstIndex(where: { old[$0] == k }) { unmatched.remove(at: j) } else { added.append(i) }
+                if let j = unmatched.firstIndex(where: { old[$0] == k }) {
+                    unmatched.remove(at: j)
+                } else {
+                    added.append(i)
+                }
             }
             let d = RuleSetDiff.compare(oldKeys: old, newKeys: new)
             XCTAssertEqual(d.added.map(\.index), added, "old \(old) new \(new)")

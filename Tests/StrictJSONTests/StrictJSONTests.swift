@@ -22,7 +22,10 @@ final class JSONParserTests: XCTestCase {
     }
 
     func testRejectsWhatStrictJSONRejects() {
-        for bad in ["", "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "NaN", "'a'", "[1] x", "{a:1}", "\"\t\"", "[\"\\x\"]", "tru", "[1e]", "-"] {
+        for bad in [
+            "", "[1,]", "{\"a\":1,}", "[01]", "[1.]", "[.5]", "NaN", "'a'", "[1] x", "{a:1}", "\"\t\"", "[\"\\x\"]",
+            "tru", "[1e]", "-",
+        ] {
             XCTAssertThrowsError(try JSONParser.parse(bad), "should reject \(bad.debugDescription)")
         }
     }
@@ -88,7 +91,8 @@ final class JSONWriterTests: XCTestCase {
 
     func testHTMLCharactersAreEscapedOnlyWhenScriptSafe() {
         XCTAssertEqual(JSONWriter.string(.string("a > b & <c>")), "\"a > b & <c>\"")
-        XCTAssertEqual(JSONWriter.string(.string("a > b & <c>"), options: .scriptSafe), "\"a \\u003e b \\u0026 \\u003cc\\u003e\"")
+        XCTAssertEqual(
+            JSONWriter.string(.string("a > b & <c>"), options: .scriptSafe), "\"a \\u003e b \\u0026 \\u003cc\\u003e\"")
     }
 
     func testLineSeparatorsAreEscapedEvenWithoutScriptSafe() {
@@ -111,8 +115,9 @@ final class JSONPathTests: XCTestCase {
         XCTAssertEqual(parsed.duplicates.last?.line, 2)
         XCTAssertEqual(parsed.duplicates.last?.column, 2)
         XCTAssertEqual(parsed.duplicateCount, 2)
-        XCTAssertEqual(try JSONParser.parseReportingDuplicates(Array(#"{"a":{"b":1},"c":{"b":1}}"#.utf8)).duplicateCount, 0,
-                       "the same key in two objects is no duplicate")
+        XCTAssertEqual(
+            try JSONParser.parseReportingDuplicates(Array(#"{"a":{"b":1},"c":{"b":1}}"#.utf8)).duplicateCount, 0,
+            "the same key in two objects is no duplicate")
     }
 
     func testManyDuplicatesAreCountedButListedOnlyUpToTheLimit() throws {
@@ -136,7 +141,11 @@ final class JSONPathTests: XCTestCase {
             case 0x0C: out += "\\f"
             case 0x00..<0x20, 0x7F, 0x2028, 0x2029: out += String(format: "\\u%04x", scalar.value)
             case 0x3C, 0x3E, 0x26:
-                if scriptSafe { out += String(format: "\\u%04x", scalar.value) } else { out.unicodeScalars.append(scalar) }
+                if scriptSafe {
+                    out += String(format: "\\u%04x", scalar.value)
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
             default: out.unicodeScalars.append(scalar)
             }
         }
@@ -146,13 +155,17 @@ final class JSONPathTests: XCTestCase {
     func testStringsAreEscapedAsScalarByScalarWhateverTheirBytes() {
         // Every byte class the writer tells apart: plain runs, each escape, DEL, the HTML characters, the two line
         // separators and their neighbours (E2 80 A7/AA are not escaped), two-, three- and four-byte scalars.
-        let alphabet: [Unicode.Scalar] = ["a", "Z", "/", " ", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{1F}",
-                                          "\u{7F}", "<", ">", "&", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{E2}", "é",
-                                          "\u{80}", "€", "\u{FFFD}", "😀"]
+        let alphabet: [Unicode.Scalar] = [
+            "a", "Z", "/", " ", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{1F}",
+            "\u{7F}", "<", ">", "&", "\u{2027}", "\u{2028}", "\u{2029}", "\u{202A}", "\u{E2}", "é",
+            "\u{80}", "€", "\u{FFFD}", "😀",
+        ]
         var random = SplitMix64(seed: 18)
         for _ in 0..<2000 {
             var s = ""
-            for _ in 0..<Int.random(in: 0...24, using: &random) { s.unicodeScalars.append(alphabet.randomElement(using: &random)!) }
+            for _ in 0..<Int.random(in: 0...24, using: &random) {
+                s.unicodeScalars.append(alphabet.randomElement(using: &random)!)
+            }
             for scriptSafe in [false, true] {
                 let written = JSONWriter.string(.string(s), options: scriptSafe ? .scriptSafe : [])
                 XCTAssertEqual(written, escapedScalarByScalar(s, scriptSafe: scriptSafe), "\(s.debugDescription)")
@@ -233,9 +246,13 @@ final class JSONObjectModelTests: XCTestCase {
         XCTAssertEqual(v.objectValue?.keys, (0..<50).map { "m\($0)" })
         XCTAssertEqual(v["m3"], "again")
         XCTAssertEqual(v["m49"], 49)
-        XCTAssertEqual(JSONWriter.string(v), "{" + members.enumerated().map { $0 == 3 ? "\"m3\":\"again\"" : $1 }.joined(separator: ",") + "}")
-        let reversed = JSONValue.object(JSONObject((0..<12).reversed().map { ("s\($0 + 10)", JSONValue.number(Double($0))) }))
-        XCTAssertEqual(JSONWriter.string(reversed, options: [.sortedKeys]),
-                       "{" + (0..<12).map { "\"s\($0 + 10)\":\($0)" }.joined(separator: ",") + "}")
+        XCTAssertEqual(
+            JSONWriter.string(v),
+            "{" + members.enumerated().map { $0 == 3 ? "\"m3\":\"again\"" : $1 }.joined(separator: ",") + "}")
+        let reversed = JSONValue.object(
+            JSONObject((0..<12).reversed().map { ("s\($0 + 10)", JSONValue.number(Double($0))) }))
+        XCTAssertEqual(
+            JSONWriter.string(reversed, options: [.sortedKeys]),
+            "{" + (0..<12).map { "\"s\($0 + 10)\":\($0)" }.joined(separator: ",") + "}")
     }
 }

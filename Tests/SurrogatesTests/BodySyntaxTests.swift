@@ -15,7 +15,10 @@ final class BodySyntaxTests: XCTestCase {
     ]
     static let good: [(name: String, body: String)] = [
         ("ok.js", "window.ok = 1;"),
-        ("html-comment.js", "var s = '<!--<script>'; <!-- an HTML-like comment\nwindow.h = s + `<!--` + /<!--/.test('<!--'); /* <!-- */"),
+        (
+            "html-comment.js",
+            "var s = '<!--<script>'; <!-- an HTML-like comment\nwindow.h = s + `<!--` + /<!--/.test('<!--'); /* <!-- */"
+        ),
         ("line-separators.js", "var t = 'a\u{2028}b\u{2029}c';\u{2028}window.ls = t + `\u{2028}`;"),
         ("script-end.js", "window.e = '</script>' + `</SCRIPT>`; // </script>"),
     ]
@@ -27,8 +30,9 @@ final class BodySyntaxTests: XCTestCase {
             rules.append(TrackerRule(rule: "tracker\\.test/\(name)", surrogate: name))
             text += "tracker.test/\(name) application/javascript\n\(body)\n\n"
         }
-        let tds = TrackerDataSet(trackers: ["tracker.test": Tracker(domain: "tracker.test", defaultAction: .block, rules: rules)],
-                                 entities: [:], domains: [:], cnames: [:])
+        let tds = TrackerDataSet(
+            trackers: ["tracker.test": Tracker(domain: "tracker.test", defaultAction: .block, rules: rules)],
+            entities: [:], domains: [:], cnames: [:])
         return (tds, try SurrogatesFile.parse(text, source: "s.txt"))
     }
 
@@ -38,8 +42,12 @@ final class BodySyntaxTests: XCTestCase {
         XCTAssertEqual(bundle.surrogateNames, Self.good.map(\.name).sorted())
         XCTAssertEqual(bundle.errors.count, Self.bad.count, bundle.errors.joined(separator: "\n"))
         for (name, _) in Self.bad {
-            XCTAssertTrue(bundle.errors.contains { $0.hasPrefix("s.txt: line ") && $0.contains("surrogate \"\(name)\": ") && $0.hasSuffix("surrogate dropped, its rules stay plain blocks") },
-                          "\(name): \(bundle.errors)")
+            XCTAssertTrue(
+                bundle.errors.contains {
+                    $0.hasPrefix("s.txt: line ") && $0.contains("surrogate \"\(name)\": ")
+                        && $0.hasSuffix("surrogate dropped, its rules stay plain blocks")
+                },
+                "\(name): \(bundle.errors)")
         }
         let dir = try Support.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
@@ -55,17 +63,24 @@ final class BodySyntaxTests: XCTestCase {
         for (name, body) in Self.bad {
             // The bracket scanner alone lets these through: only a real parse catches them.
             XCTAssertNoThrow(try ScriptBodyCheck.prepare(body), name)
-            XCTAssertThrowsError(try SurrogateBundleBuilder.checkedBody(SurrogateScript(name: name, path: "tracker.test/" + name,
-                                                                                         contentType: "application/javascript", body: body, line: 1)), name)
+            XCTAssertThrowsError(
+                try SurrogateBundleBuilder.checkedBody(
+                    SurrogateScript(
+                        name: name, path: "tracker.test/" + name,
+                        contentType: "application/javascript", body: body, line: 1)), name)
             try Support.write("(function () {\n" + body + "\n})", dir + "/" + name)
-            XCTAssertNotEqual(try Support.run(node, ["--check", dir + "/" + name]).0, 0, "node agrees that \(name) does not parse")
+            XCTAssertNotEqual(
+                try Support.run(node, ["--check", dir + "/" + name]).0, 0, "node agrees that \(name) does not parse")
         }
     }
 
     func testStrictMakesABadBodyAnError() throws {
         let (tds, scripts) = try Self.inputs(Self.good + [Self.bad[0]])
-        XCTAssertThrowsError(try SurrogateBundleBuilder.build(tds: tds, scripts: scripts, surrogatesSource: "s.txt",
-                                                              options: SurrogateBundleOptions(strict: true))) { error in
+        XCTAssertThrowsError(
+            try SurrogateBundleBuilder.build(
+                tds: tds, scripts: scripts, surrogatesSource: "s.txt",
+                options: SurrogateBundleOptions(strict: true))
+        ) { error in
             XCTAssertTrue(String(describing: error).contains("surrogate \"assign.js\""), String(describing: error))
         }
     }

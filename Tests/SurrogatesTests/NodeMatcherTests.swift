@@ -12,14 +12,23 @@ final class NodeMatcherTests: XCTestCase {
         let dir = try Support.tempDir()
         defer { try? FileManager.default.removeItem(atPath: dir) }
         let full = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts)
-        let subset = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts, options: SurrogateBundleOptions(reportTrackers: false))
+        let subset = try SurrogateBundleBuilder.build(
+            tds: tds, scripts: scripts, options: SurrogateBundleOptions(reportTrackers: false))
         try Support.write(full.script, dir + "/full.js")
         try Support.write(subset.script, dir + "/subset.js")
         let tests = try Support.shared(Support.referenceDir + "/domain_matching_tests.json")
-        let (status, out, err) = try Support.run(node, [Support.packageRoot + "/Tests/js/reference.test.js",
-                                                        dir + "/full.js", dir + "/subset.js", tests])
+        let (status, out, err) = try Support.run(
+            node,
+            [
+                Support.packageRoot + "/Tests/js/reference.test.js",
+                dir + "/full.js", dir + "/subset.js", tests,
+            ])
         XCTAssertEqual(status, 0, out + err)
-        XCTAssertTrue(out.contains("reference: 134 tests, full matcher 134 match + 0 listed deviation(s); tracker report 134 agree; bundle subset: 6 surrogate cases, 128 without surrogate; 0 failure(s)"), out + err)
+        XCTAssertTrue(
+            out.contains(
+                "reference: 134 tests, full matcher 134 match + 0 listed deviation(s); tracker report 134 agree; "
+                    + "bundle subset: 6 surrogate cases, 128 without surrogate; 0 failure(s)"
+            ), out + err)
     }
 }
 
@@ -33,10 +42,12 @@ final class SharedIOSBundleTests: XCTestCase {
         let configPath = try Support.shared("privacy-config/ios-config_v4_embedded_2025-02-17.json")
         let tds = try TrackerDataSet.load(path: tdsPath).0
         let config = try PrivacyConfig.load(path: configPath).0
-        let scripts = try SurrogatesFile.parse(String(decoding: FileManager.default.contents(atPath: surrogatesPath)!, as: UTF8.self),
-                                               source: surrogatesPath)
-        let bundle = try SurrogateBundleBuilder.build(tds: tds, scripts: scripts, config: config,
-                                                      options: SurrogateBundleOptions(strict: true))
+        let scripts = try SurrogatesFile.parse(
+            String(decoding: FileManager.default.contents(atPath: surrogatesPath)!, as: UTF8.self),
+            source: surrogatesPath)
+        let bundle = try SurrogateBundleBuilder.build(
+            tds: tds, scripts: scripts, config: config,
+            options: SurrogateBundleOptions(strict: true))
         XCTAssertEqual(bundle.surrogateNames.count, 17)
         XCTAssertEqual(bundle.surrogateTrackerCount, 15)
         // With the tracker report (the default), which carries every tracker: docs/tracker-report.md.
@@ -46,8 +57,12 @@ final class SharedIOSBundleTests: XCTestCase {
         try Support.write(bundle.script, dir + "/ios.js")
         let (check, _, checkErr) = try Support.run(node, ["--check", dir + "/ios.js"])
         XCTAssertEqual(check, 0, checkErr)
-        let (status, out, err) = try Support.run(node, [Support.packageRoot + "/Tests/js/bundle.test.js", dir + "/ios.js",
-                                                        Support.packageRoot + "/Tests/js/cases/ios-tds-2025-06-17.jsonl"])
+        let (status, out, err) = try Support.run(
+            node,
+            [
+                Support.packageRoot + "/Tests/js/bundle.test.js", dir + "/ios.js",
+                Support.packageRoot + "/Tests/js/cases/ios-tds-2025-06-17.jsonl",
+            ])
         XCTAssertEqual(status, 0, out + err)
         XCTAssertTrue(out.contains(", 0 failure(s)"), out + err)
     }

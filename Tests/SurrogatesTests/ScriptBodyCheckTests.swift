@@ -21,13 +21,15 @@ final class ScriptBodyCheckTests: XCTestCase {
             XCTAssertEqual(try ScriptBodyCheck.prepare(b), b, b)
         }
         // An HTML-like comment is the same one-line comment written as `//` (issue 16: no `<!--` in the bundle).
-        XCTAssertEqual(try ScriptBodyCheck.prepare("<!-- html-like comment }\nx();\n--> another }\ny();"),
-                       "// html-like comment }\nx();\n--> another }\ny();")
+        XCTAssertEqual(
+            try ScriptBodyCheck.prepare("<!-- html-like comment }\nx();\n--> another }\ny();"),
+            "// html-like comment }\nx();\n--> another }\ny();")
     }
 
     func testUnbalancedBodiesAreRejectedWithTheLine() {
-        XCTAssertEqual(failure("x();\n}); evil(); (function () {"),
-                       ScriptBodyError(line: 2, message: "\"}\" closes nothing (it would close the surrogate's wrapper function)"))
+        XCTAssertEqual(
+            failure("x();\n}); evil(); (function () {"),
+            ScriptBodyError(line: 2, message: "\"}\" closes nothing (it would close the surrogate's wrapper function)"))
         XCTAssertEqual(failure("a();\nif (x) {\n b();")?.line, 2)
         XCTAssertEqual(failure("f(]")?.message, "\"]\" does not match \"(\" opened on line 1")
         XCTAssertEqual(failure("x = 'abc;\n}")?.line, 1)
@@ -45,12 +47,14 @@ final class ScriptBodyCheckTests: XCTestCase {
         XCTAssertEqual(try ScriptBodyCheck.prepare("/* </script> */"), "/* <\\/script> */")
         XCTAssertEqual(try ScriptBodyCheck.prepare("r = /<\\/script>|[</]script>/"), "r = /<\\/script>|[<\\/]script>/")
         XCTAssertEqual(try ScriptBodyCheck.prepare("b = a </script>/.test(c)"), "b = a < /script>/.test(c)")
-        XCTAssertEqual(failure("r = /x\\</script")?.message, "contains \"</script\" in a place where it cannot be escaped")
+        XCTAssertEqual(
+            failure("r = /x\\</script")?.message, "contains \"</script\" in a place where it cannot be escaped")
     }
 
     func testSharedSurrogatesPass() throws {
         let path = try Support.shared("surrogates/surrogates.txt")
-        let scripts = try SurrogatesFile.parse(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self), source: path)
+        let scripts = try SurrogatesFile.parse(
+            String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self), source: path)
         for s in scripts {
             XCTAssertEqual(try ScriptBodyCheck.prepare(s.body), s.body, s.name)
         }

@@ -17,7 +17,8 @@ enum Support {
 
     /// Debian's nodejs, or an XCTSkip.
     static func node() throws -> String {
-        for p in ["/usr/bin/node", "/usr/bin/nodejs", "/usr/local/bin/node"] where FileManager.default.isExecutableFile(atPath: p) {
+        for p in ["/usr/bin/node", "/usr/bin/nodejs", "/usr/local/bin/node"]
+        where FileManager.default.isExecutableFile(atPath: p) {
             return p
         }
         throw XCTSkip("node is not installed (apt-get install -y nodejs); the JavaScript checks need it")
@@ -55,6 +56,7 @@ enum Support {
 
     static func referenceSurrogates() throws -> [SurrogateScript] {
         let path = try shared(referenceDir + "/surrogates.txt")
-        return try SurrogatesFile.parse(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self), source: path)
+        return try SurrogatesFile.parse(
+            String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self), source: path)
     }
 }

@@ -4,19 +4,19 @@ import XCTest
 final class SurrogatesFileTests: XCTestCase {
     func testParsesBlocksCommentsAndKeepsBodiesVerbatim() throws {
         let text = """
-        # a comment
-        # another
-        a.com/one.js application/javascript
-        (function () {
-        # not a comment inside a body
-            window.one = 1;
-        })();
+            # a comment
+            # another
+            a.com/one.js application/javascript
+            (function () {
+            # not a comment inside a body
+                window.one = 1;
+            })();
 
-        \r
-        # between blocks
-        b.net/path/two.js text/javascript\r
-        window.two = 2;\r
-        """
+            \r
+            # between blocks
+            b.net/path/two.js text/javascript\r
+            window.two = 2;\r
+            """
         let scripts = try SurrogatesFile.parse(text, source: "s.txt")
         XCTAssertEqual(scripts.map(\.name), ["one.js", "two.js"])
         XCTAssertEqual(scripts[0].path, "a.com/one.js")
@@ -30,22 +30,28 @@ final class SurrogatesFileTests: XCTestCase {
 
     func testErrorsNameTheLine() {
         func error(_ text: String) -> SurrogatesFileError? {
-            do { _ = try SurrogatesFile.parse(text, source: "s.txt"); return nil } catch { return error as? SurrogatesFileError }
+            do { _ = try SurrogatesFile.parse(text, source: "s.txt"); return nil } catch {
+                return error as? SurrogatesFileError
+            }
         }
         XCTAssertEqual(error("# c\nnot-a-header\nx();")?.line, 2)
-        XCTAssertEqual(error("a.com/x.js application/json\n{}")?.message,
-                       "surrogate \"x.js\" has content type \"application/json\"; only application/javascript can be run")
-        XCTAssertEqual(error("a.com/x.js application/javascript\nx();\n\na.com/x.js application/javascript\ny();")?.description,
-                       "s.txt: line 4: duplicate surrogate \"x.js\" (first defined on line 1)")
-        XCTAssertEqual(error("a.com/x.js application/javascript\n\nb.com/y.js application/javascript\ny();")?.description,
-                       "s.txt: line 1: surrogate \"x.js\" has no script")
+        XCTAssertEqual(
+            error("a.com/x.js application/json\n{}")?.message,
+            "surrogate \"x.js\" has content type \"application/json\"; only application/javascript can be run")
+        XCTAssertEqual(
+            error("a.com/x.js application/javascript\nx();\n\na.com/x.js application/javascript\ny();")?.description,
+            "s.txt: line 4: duplicate surrogate \"x.js\" (first defined on line 1)")
+        XCTAssertEqual(
+            error("a.com/x.js application/javascript\n\nb.com/y.js application/javascript\ny();")?.description,
+            "s.txt: line 1: surrogate \"x.js\" has no script")
         XCTAssertEqual(error("a.com/x.js application/javascript extra\nx();")?.line, 1)
-        XCTAssertEqual(error("x.js application/javascript\nx();")?.line, 1)  // no domain
+        XCTAssertEqual(error("x.js application/javascript\nx();")?.line, 1) // no domain
     }
 
     func testNamesArePlainFileNames() {
         for bad in ["a.com/..", "a.com/.", "a.com/x\\y.js", "a.com/x%2fy", "a.com/", "a.com/x\"y"] {
-            XCTAssertThrowsError(try SurrogatesFile.parse("\(bad) application/javascript\nx();", source: "s"), bad) { e in
+            XCTAssertThrowsError(try SurrogatesFile.parse("\(bad) application/javascript\nx();", source: "s"), bad) {
+                e in
                 XCTAssertEqual((e as? SurrogatesFileError)?.line, 1)
             }
         }
@@ -57,7 +63,8 @@ final class SurrogatesFileTests: XCTestCase {
 
     func testSharedSurrogatesFile() throws {
         let path = try Support.shared("surrogates/surrogates.txt")
-        let scripts = try SurrogatesFile.parse(String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self), source: path)
+        let scripts = try SurrogatesFile.parse(
+            String(decoding: FileManager.default.contents(atPath: path)!, as: UTF8.self), source: path)
         XCTAssertEqual(scripts.count, 19)
         XCTAssertEqual(scripts.first?.name, "ad_status.js")
         XCTAssertTrue(scripts.contains { $0.name == "google-ima.js" && $0.body.contains("Mozilla Public") })
@@ -82,6 +89,9 @@ final class SurrogatesFileTests: XCTestCase {
         XCTAssertThrowsError(try SurrogatesFile.parse(bytes: bytes, source: "s.txt")) { error in
             XCTAssertEqual(String(describing: error), "s.txt: line 3: not valid UTF-8 text")
         }
-        XCTAssertEqual(try SurrogatesFile.parse(bytes: Array("a.com/x.js application/javascript\nwindow.é = 1;\n".utf8), source: "s.txt").count, 1)
+        XCTAssertEqual(
+            try SurrogatesFile.parse(
+                bytes: Array("a.com/x.js application/javascript\nwindow.é = 1;\n".utf8), source: "s.txt"
+            ).count, 1)
     }
 }

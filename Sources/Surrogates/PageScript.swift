@@ -25,7 +25,8 @@ enum PageScript {
 //   tracker by longest suffix, CNAME uncloaking when the host is not itself under a tracker (the host is a
 //   `cnames` key, exactly as the rule list's alias rules match; the URL keeps its path), protections off for
 //   temp-unprotected sites (unprotectedTemporary + contentBlocking exceptions) and user-unprotected sites
-//   (with subdomains), the tracker allowlist (the same regex as the rule list's), first party, then rules in order: the regex
+//   (with subdomains), the tracker allowlist (the same regex as the rule list's), first party, then rules in order: t\#
+he regex
 //   (anchored like the rule list's url-filter, case-insensitive) and `options` (domains with subdomains AND
 //   types) must match, otherwise evaluation falls through; the first matching rule decides (action ignore
 //   or a matching `exceptions` -> allow, else block or surrogate); no rule -> the tracker's default. The
@@ -142,7 +143,8 @@ enum PageScript {
       var from = out.length - (LZ_DIGITS.indexOf(text.charAt(at + 1)) * 64 + LZ_DIGITS.indexOf(text.charAt(at + 2)));
       var n = LZ_DIGITS.indexOf(text.charAt(at + 3)) + 5;
       // A copy may overlap what it writes (a run): then it is written in pieces as they exist.
-      while (n > 0 && from < out.length) { var piece = out.slice(from, from + n); out += piece; from += piece.length; n -= piece.length; }
+      while (n > 0 && from < out.length) { var piece = out.slice(from, from + n); out += piece; from += piece.length; \#
+n -= piece.length; }
       i = at + 4;
     }
     return out;
@@ -190,7 +192,8 @@ enum PageScript {
       var name = unescBound(fields[0], host);
       var domains = [];
       for (var i = 2; i < fields.length; i++) domains.push(unescBound(fields[i], host));
-      var e = { name: name, displayName: fields[1] === "" ? name : unescBound(fields[1].slice(1), host), domains: domains };
+      var e = { name: name, displayName: fields[1] === "" ? name : unescBound(fields[1].slice(1), host), domains: doma\#
+ins };
       byRef.set(cacheKey, e);
       return e;
     }
@@ -428,7 +431,8 @@ enum PageScript {
     // Why nothing is blocked for this request on this page (the rule list's final resets), or null.
     function protectionsOff(req, pageHost) {
       if (data.contentBlockingDisabled) return "unprotected-site";
-      if (pageHost && (underAny(pageHost, tempUnprotected) || underAny(pageHost, unprotectedSites))) return "unprotected-site";
+      if (pageHost && (underAny(pageHost, tempUnprotected) || underAny(pageHost, unprotectedSites))) return "unprotect\#
+ed-site";
       if (isAllowlisted(req, pageHost)) return "tracker-allowlist";
       return null;
     }
@@ -449,7 +453,8 @@ enum PageScript {
         if (!test(source, url)) continue;
         if (r.options && !conditionsMatch(r.options, pageHost, type)) continue;
         if (r.action === "ignore") return result("ignore", "ignore-rule", { rule: i });
-        if (r.exceptions && conditionsMatch(r.exceptions, pageHost, type)) return result("ignore", "ignore-rule", { rule: i });
+        if (r.exceptions && conditionsMatch(r.exceptions, pageHost, type)) return result("ignore", "ignore-rule", { ru\#
+le: i });
         var extra = { rule: i };
         var reason = "rule";
         if (typeof r.action === "string" && r.action.slice(0, 10) === "block-ctl-") {
@@ -496,9 +501,11 @@ enum PageScript {
 
     return {
       decideForHost: decideForHost,
-      decide: function (requestURL, pageURL, type, unblocked) { return decideForHost(requestURL, hostOf(pageURL), type, unblocked); },
+      decide: function (requestURL, pageURL, type, unblocked) { return decideForHost(requestURL, hostOf(pageURL), type\#
+, unblocked); },
       classifyForHost: classify,
-      classify: function (requestURL, pageURL, type, unblocked) { return classify(requestURL, hostOf(pageURL), type, unblocked); },
+      classify: function (requestURL, pageURL, type, unblocked) { return classify(requestURL, hostOf(pageURL), type, u\#
+nblocked); },
       attributedVendor: function () { return attribution.vendor; },
       setAttributedVendor: function (site) {
         var v = site === null || site === undefined ? "" : String(site).toLowerCase();
@@ -526,7 +533,8 @@ enum PageScript {
     if (tag === "script") return { attr: "src", type: "script" };
     if (tag === "img") return { attr: "src", type: "image" };
     if (tag === "iframe" || tag === "frame") return { attr: "src", type: "subdocument" };
-    if (tag === "audio" || tag === "video" || tag === "source" || tag === "track") return { attr: "src", type: "media" };
+    if (tag === "audio" || tag === "video" || tag === "source" || tag === "track") return { attr: "src", type: "media"\#
+ };
     if (tag === "embed") return { attr: "src", type: "object" };
     if (tag === "object") return { attr: "data", type: "object" };
     if (tag === "input") {
@@ -541,7 +549,8 @@ enum PageScript {
         var as = String(applyFn(getAttribute, el, ["as"]) || "").toLowerCase();
         var byAs = { script: "script", style: "stylesheet", image: "image", font: "font", fetch: "xmlhttprequest",
                      audio: "media", video: "media", track: "media", document: "subdocument" };
-        return { attr: "href", type: hasOwn.call(byAs, as) ? byAs[as] : (rel.indexOf(" modulepreload ") >= 0 ? "script" : "other") };
+        return { attr: "href", type: hasOwn.call(byAs, as) ? byAs[as] : (rel.indexOf(" modulepreload ") >= 0 ? "script\#
+" : "other") };
       }
     }
     return null;
@@ -553,7 +562,8 @@ enum PageScript {
     if (i === "css") return applyFn(regexTest, FONT_FILE, [entry.name]) ? "font" : "image";
     var byInitiator = { script: "script", img: "image", image: "image", link: "stylesheet", iframe: "subdocument",
                         frame: "subdocument", xmlhttprequest: "xmlhttprequest", fetch: "xmlhttprequest",
-                        beacon: "ping", video: "media", audio: "media", track: "media", embed: "object", object: "object" };
+                        beacon: "ping", video: "media", audio: "media", track: "media", embed: "object", object: "obje\#
+ct" };
     return hasOwn.call(byInitiator, i) ? byInitiator[i] : "other";
   }
 
@@ -567,7 +577,8 @@ enum PageScript {
     var ElementCtor = win.Element, RequestCtor = win.Request;
     var getAttribute = ElementCtor.prototype.getAttribute;
     var requestURLGetter = RequestCtor ? Object.getOwnPropertyDescriptor(RequestCtor.prototype, "url").get : null;
-    var selector = "script[src],img[src],iframe[src],frame[src],audio[src],video[src],source[src],track[src],embed[src]," +
+    var selector = "script[src],img[src],iframe[src],frame[src],audio[src],video[src],source[src],track[src],embed[src\#
+]," +
                    "object[data],input[src],link[href]";
 
     function note(rawURL, type) {
@@ -686,7 +697,8 @@ enum PageScript {
     // The same tab must then load the page without that action's ctl-<ruleAction> list.
     var unblocked = new SetCtor();
     var preset = win.radarblockUnblockedRuleActions;
-    if (preset && typeof preset.length === "number") for (var p = 0; p < preset.length; p++) unblocked.add(String(preset[p]));
+    if (preset && typeof preset.length === "number") for (var p = 0; p < preset.length; p++) unblocked.add(String(pres\#
+et[p]));
     var ctlSupported = ((DATA.clickToLoad || {}).supported || []).map(function (pair) { return pair[0]; });
     try {
       Object.defineProperty(win, "radarblockClickToLoad", { value: Object.freeze({
@@ -729,7 +741,8 @@ enum PageScript {
       if (ran.has(applied.decision.surrogate)) return;
       ran.add(applied.decision.surrogate);
       applied.executed = true;
-      try { applyFn(applied.fn, win, []); } catch (e) { applied.error = String(e && e.message !== undefined ? e.message : e); }
+      try { applyFn(applied.fn, win, []); } catch (e) { applied.error = String(e && e.message !== undefined ? e.messag\#
+e : e); }
     }
 
     function report(applied, blocked) {
@@ -798,7 +811,8 @@ enum PageScript {
     }).observe(doc, { childList: true, subtree: true });
   }
 
-  var api = { createMatcher: createMatcher, createTables: createTables, decodeAllowlist: decodeAllowlist, inflate: inflate, data: DATA, surrogateFunctions: surrogateFunctions, eventName: EVENT_NAME,
+  var api = { createMatcher: createMatcher, createTables: createTables, decodeAllowlist: decodeAllowlist, inflate: inf\#
+late, data: DATA, surrogateFunctions: surrogateFunctions, eventName: EVENT_NAME,
               trackerEventName: TRACKER_EVENT_NAME };
   if (typeof window === "object" && window !== null && window.document) {
     install(window);

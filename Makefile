@@ -16,7 +16,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
 FUZZ_SECONDS ?= 30
-.PHONY: all deps deps-test build demo test test-deps test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
+.PHONY: all deps deps-test build demo test test-deps lint format test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -34,6 +34,7 @@ demo: build
 
 test: deps-test build
 	$(MAKE) --no-print-directory test-deps
+	$(MAKE) --no-print-directory lint
 	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
@@ -43,6 +44,14 @@ test: deps-test build
 	$(MAKE) --no-print-directory test-webkit
 	$(MAKE) --no-print-directory test-dist
 	$(MAKE) --no-print-directory test-fuzz
+
+# The Swift tree as .swift-format formats it, no line over 120 characters, no function over 70 lines.
+lint:
+	scripts/testing/lint_swift.sh
+
+# Rewrites the Swift tree as .swift-format formats it (lines it cannot wrap, comments and strings, stay yours).
+format:
+	swift-format format --configuration .swift-format -i -r Sources Tests Fuzz
 
 # Package.swift's dependencies equal the imports.
 test-deps:

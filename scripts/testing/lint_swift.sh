@@ -6,6 +6,7 @@ set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 dirs=("$@")
 [ ${#dirs[@]} -gt 0 ] || for d in Sources Tests Fuzz; do [ -d "$d" ] && dirs+=("$d"); done
+command -v swift-format >/dev/null || { echo "lint: swift-format not found (it ships with the Swift toolchain, 5.8+)"; exit 1; }
 status=0
 if ! out=$(swift-format lint --strict --configuration .swift-format -r "${dirs[@]}" 2>&1) || [ -n "$out" ]; then
   echo "$out" | head -40

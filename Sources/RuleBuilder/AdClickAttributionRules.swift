@@ -134,11 +134,11 @@ extension RuleBuilder {
 
 extension DDGBuilder {
     /// The mutator's rule, inserted first for each entry (so the last entry of a tracker comes first):
-    /// `host(:[0-9]+)?/.*` with the dots escaped, blocking except on the vendor.
+    /// host, an optional port, then `/.*`, with the dots escaped, blocking except on the vendor.
     static func attributionFirstRules(_ a: AttributedHosts) -> [String: [TrackerRule]] {
         a.hosts.mapValues { hosts in
             hosts.reversed().map { host in
-                TrackerRule(rule: host.replacingOccurrences(of: ".", with: "\\.") + "(:[0-9]+)?/.*",
+                TrackerRule(rule: host.replacingOccurrences(of: ".", with: "\\.") + TDSConventions.optionalPort + "/.*",
                             exceptions: RuleMatcher(domains: [a.vendor]))
             }
         }
@@ -154,7 +154,7 @@ extension FaithfulBuilder {
             if moved.contains(domain) {
                 b.emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil)
             } else if Host.suffixes(of: domain).dropFirst().contains(where: moved.contains) {
-                b.sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: Self.thirdParty),
+                b.sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: LoadTypes.thirdParty),
                                         action: .ignorePreviousRules), RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
             }
         }
@@ -171,7 +171,7 @@ extension FaithfulBuilder {
     /// parent of it (the longest tracker host wins, and this one decides in its own list).
     mutating func emitExcludedReset(_ domain: String) {
         guard Host.suffixes(of: domain).dropFirst().contains(where: { tds.trackers[$0] != nil && !excluded.contains($0) }) else { return }
-        sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: Self.thirdParty),
+        sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: LoadTypes.thirdParty),
                               action: .ignorePreviousRules), RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
     }
 

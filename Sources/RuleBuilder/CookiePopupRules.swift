@@ -243,7 +243,7 @@ final class SiteNode {
             } else {
                 out.append(TriggerCondition.anchoredDomainRegex(suffix))
                 let escaped = suffix.replacingOccurrences(of: ".", with: "\\.")
-                for label in SiteNode.labelsOutside(Set(kids.keys)) { out.append("^[^:]+://([^/]*\\.)?" + label + "\\." + escaped + "[:/]") }
+                for label in SiteNode.labelsOutside(Set(kids.keys)) { out.append("^[^:]+://([^/]*\\.)?" + label + "\\." + escaped + TriggerCondition.hostEnd) }
             }
         }
         for key in kids.keys.sorted(by: byteOrder) {

@@ -11,9 +11,6 @@ import StrictJSON
 import TrackerData
 
 struct DDGBuilder {
-    static let domainSuffix = "[:/]"
-    static let thirdParty = ["third-party"]
-    static let anyParty = ["first-party", "third-party"]
 
     /// TrackerRadarKit's resource map; every other type is dropped.
     static let resourceMap: [String: String] = [
@@ -34,12 +31,12 @@ struct DDGBuilder {
     func build() -> RuleBuildResult {
         var builder = self
         for domain in sortedTrackerDomains(tds) {
-            builder.trackerRules(tds.trackers[domain]!, domain: domain, loadTypes: Self.thirdParty, alias: nil)
+            builder.trackerRules(tds.trackers[domain]!, domain: domain, loadTypes: LoadTypes.thirdParty, alias: nil)
         }
         for alias in tds.cnames.keys.sorted(by: byteOrder) {
             let target = tds.cnames[alias]!
             guard let tracker = Self.findTracker(byCname: target, in: tds) else { continue }
-            builder.trackerRules(tracker, domain: alias, loadTypes: Self.anyParty, alias: alias)
+            builder.trackerRules(tracker, domain: alias, loadTypes: LoadTypes.anyParty, alias: alias)
         }
         if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, guardTopLevel: true, into: &builder.sink) }
         builder.exceptionRules()
@@ -69,7 +66,7 @@ struct DDGBuilder {
         }
 
         if tracker.defaultAction == .block {
-            let filter = TDSConventions.subdomainPrefix + TDSConventions.escapedDomain(domain) + Self.domainSuffix
+            let filter = TDSConventions.subdomainPrefix + TDSConventions.escapedDomain(domain) + TriggerCondition.hostEnd
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }),
                                   action: .block), origin(.default))
             sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
@@ -110,7 +107,7 @@ struct DDGBuilder {
         }
         func block(_ m: RuleMatcher) -> ContentRule {
             // TrackerRadarKit hard-codes third-party here, even for CNAME copies.
-            ContentRule(trigger: Trigger(urlFilter: u, resourceTypes: m.types.map(Self.mapResources), loadTypes: Self.thirdParty,
+            ContentRule(trigger: Trigger(urlFilter: u, resourceTypes: m.types.map(Self.mapResources), loadTypes: LoadTypes.thirdParty,
                                          condition: m.domains.map { .init(.ifDomain, $0.wildcards) }), action: .block)
         }
         func ignore(_ m: RuleMatcher?) -> ContentRule {
@@ -159,7 +156,7 @@ struct DDGBuilder {
         if !domains.isEmpty {
             let origin = RuleProvenance(source: exceptions.tempList.isEmpty ? .userUnprotected : .tempList,
                                         role: !exceptions.tempList.isEmpty && !exceptions.userUnprotected.isEmpty ? "temp-list+user-unprotected" : nil)
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", loadTypes: Self.anyParty, condition: .init(.ifDomain, domains)),
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", loadTypes: LoadTypes.anyParty, condition: .init(.ifDomain, domains)),
                                   action: .ignorePreviousRules), origin)
         }
         for (entry, index) in exceptions.allowlist {
@@ -169,7 +166,7 @@ struct DDGBuilder {
             case .all: condition = nil
             case .domains(let d): condition = .init(.ifDomain, d.wildcards)
             }
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: Self.anyParty, condition: condition), action: .ignorePreviousRules),
+            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: LoadTypes.anyParty, condition: condition), action: .ignorePreviousRules),
                       RuleProvenance(source: .allowlist, tracker: entry.trackerDomain, allowlistIndex: index, allowlistRule: entry.rule))
         }
     }

@@ -39,8 +39,6 @@ struct FaithfulBuilder {
     let entityDomains: [String: [String]]
     var sameEntity: SameEntityEncoding = .shared
 
-    static let thirdParty = ["third-party"]
-
     init(tds: TrackerDataSet, exceptions: ExceptionInputs) {
         self.tds = tds
         self.exceptions = exceptions
@@ -98,7 +96,7 @@ struct FaithfulBuilder {
                 b.emitClickToLoadTracker(tracker, scope: .domain(domain), alias: nil, ruleAction: ruleAction)
             } else if Host.suffixes(of: domain).dropFirst().contains(where: withAction.contains) {
                 // The longest tracker host wins: a nested tracker's requests are not its parent's to block.
-                b.sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: Self.thirdParty),
+                b.sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: LoadTypes.thirdParty),
                                         action: .ignorePreviousRules), RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
             }
         }
@@ -123,7 +121,7 @@ struct FaithfulBuilder {
     /// rule wins); rules with the action block, every other rule resets (it decides, and not for this list).
     private mutating func emitClickToLoadTracker(_ tracker: Tracker, scope: HostScope, alias: String?, ruleAction: String) {
         guard let last = tracker.rules.lastIndex(where: { $0.action?.rawValue == ruleAction }) else { return }
-        let load: [String]? = alias == nil ? Self.thirdParty : nil
+        let load: [String]? = alias == nil ? LoadTypes.thirdParty : nil
         func origin(_ index: Int, _ role: String) -> RuleProvenance {
             RuleProvenance(source: .tds, tracker: tracker.domain, part: .rule(index), role: role, cnameAlias: alias)
         }
@@ -132,15 +130,15 @@ struct FaithfulBuilder {
             let filters = ruleFilters(rule.rule, scope: scope, tracker: tracker.domain, index: index, report: false)
             guard !filters.isEmpty, let options = condition(rule.options, field: "options", tracker: tracker.domain, index: index, report: false) else { continue }
             let decides = rule.action?.rawValue == ruleAction
-            for (f, form) in filters {
-                sink.emit(ContentRule(trigger: trigger(f, options, load), action: decides ? .block : .ignorePreviousRules),
-                          origin(index, (decides ? "block " : "other-rule ") + form))
+            for form in filters {
+                sink.emit(ContentRule(trigger: trigger(form.filter, options, load), action: decides ? .block : .ignorePreviousRules),
+                          origin(index, decides ? "block" : "other-rule").with(form))
             }
             guard decides, let x = rule.exceptions,
                   let xc = condition(x, field: "exceptions", tracker: tracker.domain, index: index, report: false),
                   let both = options.intersection(xc) else { continue }
-            for (f, form) in filters {
-                sink.emit(ContentRule(trigger: trigger(f, both, load), action: .ignorePreviousRules), origin(index, "exception " + form))
+            for form in filters {
+                sink.emit(ContentRule(trigger: trigger(form.filter, both, load), action: .ignorePreviousRules), origin(index, "exception").with(form))
             }
         }
         if let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
@@ -156,7 +154,7 @@ struct FaithfulBuilder {
     /// Returns whether any of its rules blocks.
     @discardableResult
     mutating func emitTracker(_ tracker: Tracker, scope: HostScope, alias: String?, exemption: Bool = true) -> Bool {
-        let load: [String]? = alias == nil ? Self.thirdParty : nil
+        let load: [String]? = alias == nil ? LoadTypes.thirdParty : nil
         let domainFilter = scope.hostFilter
         let report = alias == nil
         func origin(_ part: RuleProvenance.TrackerPart, _ role: String) -> RuleProvenance {
@@ -186,14 +184,15 @@ struct FaithfulBuilder {
             // A click-to-load rule never blocks in the main list: its own list (when the action is supported)
             // does, and an unsupported action blocks nothing.
             if rule.action == .ignore || rule.action?.isBlockCTL == true {
-                for (f, form) in filters {
-                    sink.emit(ContentRule(trigger: trigger(f, options, load), action: .ignorePreviousRules), origin(.rule(index), "ignore " + form))
+                for form in filters {
+                    sink.emit(ContentRule(trigger: trigger(form.filter, options, load), action: .ignorePreviousRules),
+                              origin(.rule(index), "ignore").with(form))
                 }
                 continue
             }
             // No action, a surrogate, or block-ctl-*: all block (surrogates are served by the JS bundle).
-            for (f, form) in filters {
-                sink.emit(ContentRule(trigger: trigger(f, options, load), action: .block), origin(.rule(index), "block " + form))
+            for form in filters {
+                sink.emit(ContentRule(trigger: trigger(form.filter, options, load), action: .block), origin(.rule(index), "block").with(form))
             }
             blocking = true
             guard let x = rule.exceptions else { continue }
@@ -211,8 +210,9 @@ struct FaithfulBuilder {
                 }
                 continue
             }
-            for (f, form) in filters {
-                sink.emit(ContentRule(trigger: trigger(f, both, load), action: .ignorePreviousRules), origin(.rule(index), "exception " + form))
+            for form in filters {
+                sink.emit(ContentRule(trigger: trigger(form.filter, both, load), action: .ignorePreviousRules),
+                          origin(.rule(index), "exception").with(form))
             }
         }
 
@@ -259,9 +259,9 @@ struct FaithfulBuilder {
         return t
     }
 
-    /// The url-filters (with their form, "host" or "in-url") that together match where the TDS rule regex matches,
-    /// restricted to the hosts in scope.
-    private mutating func ruleFilters(_ pattern: String, scope: HostScope, tracker: String, index: Int, report: Bool) -> [(String, String)] {
+    /// The url-filters (host and in-URL forms) that together match where the TDS rule regex matches, restricted to
+    /// the hosts in scope.
+    private mutating func ruleFilters(_ pattern: String, scope: HostScope, tracker: String, index: Int, report: Bool) -> [FilterForm] {
         let t: RegexTranslation
         switch translation(pattern) {
         case .failure(let e):
@@ -277,8 +277,9 @@ struct FaithfulBuilder {
             if report { sink.issues.append(.tdsRule(.neverApplies, tracker: tracker, index: index, field: "rule", "the regex can never match a URL; rule left out")) }
             return []
         }
-        var out: [(String, String)] = []
+        var out: [FilterForm] = []
         var seen = Set<String>()
+        func add(_ form: FilterForm) { if seen.insert(form.filter).inserted { out.append(form) } }
         for alt in t.alternatives {
             if alt.first == .start {
                 if report {
@@ -288,14 +289,12 @@ struct FaithfulBuilder {
                 continue
             }
             if let (host, rest) = HostSplit.split(alt) {
-                let tail = rest.isEmpty ? "[:/]" : "(:[0-9]+)?" + RegexTranslator.render(rest)
-                if let f = HostSplit.hostFormFilter(host, tail: tail, scope: scope), seen.insert(f).inserted { out.append((f, "host")) }
+                if let x = HostSplit.hostFormPrefix(host, scope: scope) { add(.host(HostForm(x, path: rest))) }
             } else if report {
                 sink.issues.append(.tdsRule(.unexpressibleRegex, tracker: tracker, index: index, field: "rule",
                                             "the regex does not start with a plain host name, so it is only matched after the tracker host, not inside it"))
             }
-            let f = scope.inURLPrefix + RegexTranslator.render(alt)
-            if seen.insert(f).inserted { out.append((f, "in-url")) }
+            add(.inURL(.make(hostPrefix: scope.hostPrefix, gap: .any, terms: alt)))
         }
         return out
     }
@@ -350,9 +349,9 @@ struct FaithfulBuilder {
                     "trackerAllowlist exceptions \(site.unexpressed.joined(separator: ", ")) lie under a site of the entry; WebKit has one site condition per rule, so the entry still applies there"))
             }
             let condition = site.condition
-            for (f, form) in allowlistFilters(entry, index: index) {
-                sink.emit(ContentRule(trigger: Trigger(urlFilter: f, condition: condition), action: .ignorePreviousRules),
-                          RuleProvenance(source: .allowlist, tracker: entry.trackerDomain, role: form, allowlistIndex: index, allowlistRule: entry.rule))
+            for form in allowlistFilters(entry, index: index) {
+                sink.emit(ContentRule(trigger: Trigger(urlFilter: form.filter, condition: condition), action: .ignorePreviousRules),
+                          RuleProvenance(source: .allowlist, tracker: entry.trackerDomain, allowlistIndex: index, allowlistRule: entry.rule).with(form))
             }
         }
         // The TDS judges subresources only: never block a top-level document or a popup (window.open).
@@ -363,7 +362,7 @@ struct FaithfulBuilder {
     /// Allowlist entries are JavaScript regexes matched against the request URL without its port, query (`?`) and
     /// parameters (`;`), for requests whose host is under the entry's tracker key (the reference tests'
     /// semantics: tracker_allowlist_matching_tests.json). Host form and in-URL form as for TDS rules.
-    private mutating func allowlistFilters(_ entry: AllowlistEntry, index: Int) -> [(String, String)] {
+    private mutating func allowlistFilters(_ entry: AllowlistEntry, index: Int) -> [FilterForm] {
         let t: RegexTranslation
         switch translation(entry.rule) {
         case .failure(let e):
@@ -372,8 +371,9 @@ struct FaithfulBuilder {
         case .success(let s): t = s
         }
         let key = HostScope.domain(entry.trackerDomain)
-        var out: [(String, String)] = []
+        var out: [FilterForm] = []
         var seen = Set<String>()
+        func add(_ form: FilterForm) { if seen.insert(form.filter).inserted { out.append(form) } }
         var matchedSomewhere = false
         for var alt in t.alternatives {
             var schemeText: String? = nil
@@ -386,22 +386,18 @@ struct FaithfulBuilder {
             // The URL is cut at its query before matching: nothing after the host may consume "?", ";" or "#".
             guard let pathAlt = AllowlistPattern.withoutQuery(alt) else { continue }
             if let (host, rawRest) = HostSplit.split(alt), let rest = AllowlistPattern.withoutQuery(rawRest) {
-                let tail = rest.isEmpty ? "[:/]" : "(:[0-9]+)?" + RegexTranslator.render(rest)
-                let f: String?
+                let x: String?
                 if let schemeText {
-                    f = AllowlistPattern.exactHostFilter(scheme: schemeText, host: host, key: entry.trackerDomain, tail: tail)
+                    x = AllowlistPattern.exactHostPrefix(scheme: schemeText, host: host, key: entry.trackerDomain)
                 } else {
-                    f = HostSplit.hostFormFilter(host, tail: tail, scope: key)
+                    x = HostSplit.hostFormPrefix(host, scope: key)
                 }
-                if let f {
+                if let x {
                     matchedSomewhere = true
-                    if seen.insert(f).inserted { out.append((f, "host")) }
+                    add(.host(HostForm(x, path: rest)))
                 }
             }
-            if schemeText == nil {
-                let f = key.hostFilter + "[^?;#]*" + RegexTranslator.render(pathAlt)
-                if seen.insert(f).inserted { out.append((f, "in-url")) }
-            }
+            if schemeText == nil { add(.inURL(.make(hostPrefix: key.hostPrefix, gap: .beforeQuery, terms: pathAlt))) }
         }
         if !matchedSomewhere, out.isEmpty {
             sink.issues.append(.allowlist(.neverApplies, tracker: entry.trackerDomain, index: index,
@@ -492,13 +488,14 @@ enum AllowlistPattern {
         return out
     }
 
-    /// `^scheme://host(:port)?P` for an entry written as a full URL: exactly that host, which must be under `key`.
-    static func exactHostFilter(scheme: String, host: [HostAtom], key: String, tail: String) -> String? {
+    /// `^scheme://host`, the host form's X for an entry written as a full URL: exactly that host, which must be
+    /// under `key`.
+    static func exactHostPrefix(scheme: String, host: [HostAtom], key: String) -> String? {
         let k = Array(key.utf8)
         let n = host.count, m = k.count
         guard n >= m, HostSplit.matches(host[(n - m)...], k[...]) else { return nil }
         if n > m { guard host[n - m - 1].matches(UInt8(ascii: ".")) else { return nil } }
         let prefix = n > m ? HostSplit.render(host[..<(n - m - 1)]) + "\\." : ""
-        return "^" + scheme + ":\\/\\/" + prefix + RegexText.escapeHost(key) + tail
+        return "^" + scheme + ":\\/\\/" + prefix + RegexText.escapeHost(key)
     }
 }

@@ -12,6 +12,12 @@ public enum TDSConventions {
     /// `schemePrefix` then an optional run of subdomain labels: what TrackerRadarKit puts in front of a rule.
     public static let subdomainPrefix = schemePrefix + "([^:/]+\\.)?"
 
+    /// An optional port, what TrackerRadarKit puts between a rule's host and its path: `(:[0-9]+)?`.
+    public static let optionalPort = "(:[0-9]+)?"
+    /// What lies between the host and an allowlist entry's match: the URL cut at its query, parameters and
+    /// fragment (`?`, `;`, `#`), as the reference implementation cuts it.
+    public static let beforeQuery = "[^?;#]*"
+
     /// `a.b/c` -> `a\.b\/c` (and `\` -> `\\`): TrackerRadarKit's literal form of domains and allowlist entries.
     public static func escapedDomain(_ s: String) -> String {
         var out = ""
@@ -43,7 +49,7 @@ public enum TDSConventions {
     /// entry keep their meaning (§2.8 P6), in the rule list and in the page alike.
     public static func allowlistFilter(_ rule: String) -> String {
         var rule = rule
-        if let slash = rule.firstIndex(of: "/") { rule.insert(contentsOf: "(:[0-9]+)?", at: slash) }
+        if let slash = rule.firstIndex(of: "/") { rule.insert(contentsOf: optionalPort, at: slash) }
         return subdomainPrefix + escapedDomain(rule) + ".*"
     }
 }

@@ -5,7 +5,7 @@ import Foundation
 import Pipeline
 import RuleCompiler
 import RuleBuilder
-import TdsGenerator
+import TDSGenerator
 
 struct BuildCommand: Command {
     static let name = "build"
@@ -71,7 +71,7 @@ struct BuildCommand: Command {
         defer { progress.finish() }
         if let radar {
             progress.update("generating the TDS from \(radar)")
-            options.generatedTDS = try TdsFromRadar.generate(directory: radar, entities: args.value("--entities"),
+            options.generatedTDS = try TDSFromRadar.generate(directory: radar, entities: args.value("--entities"),
                                                              policy: args.value("--policy"), mapping: args.value("--mapping"),
                                                              overrides: args.value("--overrides"), strict: options.strict,
                                                              warn: Console.warning)

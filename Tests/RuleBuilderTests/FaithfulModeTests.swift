@@ -23,8 +23,8 @@ final class FaithfulModeTests: XCTestCase {
         "\"\(domain)\":{\"domain\":\"\(domain)\",\"default\":\"\(def)\",\"owner\":{\"name\":\"\(owner)\"},\"rules\":[\(rules)]}"
     }
 
-    private func blocked(_ sim: WebKitSimulator, _ url: String, on site: String = "https://news.example/", _ type: String = "script",
-                         file: StaticString = #filePath, line: UInt = #line) -> Bool {
+    /// Asserts nothing itself: every caller wraps it in XCTAssertTrue/False, which report the caller's line.
+    private func blocked(_ sim: WebKitSimulator, _ url: String, on site: String = "https://news.example/", _ type: String = "script") -> Bool {
         sim.isBlocked(SimRequest(url: url, siteURL: site, type: type))
     }
 
@@ -65,7 +65,7 @@ final class FaithfulModeTests: XCTestCase {
         XCTAssertFalse(blocked(sim, "https://tracker.com/q", on: "https://b.com/", "stylesheet"))
         XCTAssertTrue(blocked(sim, "https://tracker.com/q", on: "https://b.com/", "image"))
         // The exception's if-domain is the intersection (x.a.com), not b.com.
-        let exception = result.rules.indices.first { result.provenance[$0].part == .rule(0) && result.provenance[$0].role?.hasPrefix("exception") == true }
+        let exception = result.rules.indices.first { result.provenance[$0].part == .rule(0) && result.provenance[$0].roleText?.hasPrefix("exception") == true }
         XCTAssertEqual(exception.flatMap { result.rules[$0].trigger.condition }, .init(.ifTopURL, [#"^[^:]+://([^/]*\.)?x\.a\.com[:/]"#]))
         XCTAssertEqual(exception.flatMap { result.rules[$0].trigger.resourceTypes }, ["image"])
     }
@@ -178,7 +178,7 @@ final class FaithfulModeTests: XCTestCase {
         let (result, sim) = build(tracker("block", rules: #"{"rule":"tracker\\.com/ok","action":"ignore"}"#))
         XCTAssertFalse(blocked(sim, "https://tracker.com/x?next=https://tracker.com/ok"))
         XCTAssertTrue(blocked(sim, "https://tracker.com/x?next=https://elsewhere.com/ok"))
-        XCTAssertTrue(result.provenance.contains { $0.role == "ignore in-url" })
+        XCTAssertTrue(result.provenance.contains { $0.roleText == "ignore in-url" })
     }
 
     func testSubdomainPartOfARuleMatchesFromAnyPosition() {

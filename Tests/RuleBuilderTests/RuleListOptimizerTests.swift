@@ -3,7 +3,7 @@
 // in-URL form, ports, subdomains, and the regex in the path or query of another URL.
 
 import ContentRules
-import RuleBuilder
+@testable import RuleBuilder
 import TrackerData
 import XCTest
 
@@ -57,23 +57,29 @@ final class RuleListOptimizerTests: XCTestCase {
         XCTAssertEqual(optimized.issues, plain.issues)
         assertSameDecisions(plain.rules, optimized.rules)
         // Every TDS rule that had a host and an in-URL form now has one rule naming both.
-        let joined = optimized.provenance.filter { $0.role?.hasSuffix("host+in-url") == true }
+        let joined = optimized.provenance.filter { $0.roleText?.hasSuffix("host+in-url") == true }
         XCTAssertEqual(joined.count, report.rewrites[RuleListOptimizer.hostAndInURLUnion])
-        XCTAssertTrue(joined.contains { $0.tracker == "tracker.com" && $0.part == .rule(1) && $0.role == "block host+in-url" })
-        XCTAssertTrue(joined.contains { $0.tracker == "tracker.com" && $0.part == .rule(1) && $0.role == "exception host+in-url" })
+        XCTAssertTrue(joined.contains { $0.tracker == "tracker.com" && $0.part == .rule(1) && $0.roleText == "block host+in-url" })
+        XCTAssertTrue(joined.contains { $0.tracker == "tracker.com" && $0.part == .rule(1) && $0.roleText == "exception host+in-url" })
         // Nothing from the input is lost: each input provenance is one output provenance (roles joined).
-        let unjoined = Set(optimized.provenance.map { p -> String in var q = p; q.role = q.role?.replacingOccurrences(of: "host+in-url", with: "host"); return q.description })
+        let unjoined = Set(optimized.provenance.map { $0.description.replacingOccurrences(of: "host+in-url", with: "host") })
         for p in plain.provenance { XCTAssertTrue(unjoined.contains(p.description.replacingOccurrences(of: "in-url", with: "host")), "\(p)") }
     }
 
     func testUnionIsExactlyBothLanguages() throws {
-        let host = #"^[^:]+://+([^:/]+\.)?tracker\.com(:[0-9]+)?\/ads"#
-        let inURL = #"^[^:]+://+([^:/]+\.)?tracker\.com[:/].*tracker\.com\/ads"#
-        let union = try XCTUnwrap(InURLUnionProbe.union(host, inURL))
+        let x = HostScope.domain("tracker.com").hostPrefix
+        let hostForm = HostForm(x, path: #"\/ads"#)
+        let inURLForm = InURLForm(hostPrefix: x, gap: .any, hostPart: #"tracker\.com"#, path: #"\/ads"#)
+        let host = hostForm.filter, inURL = inURLForm.filter
+        XCTAssertEqual(host, #"^[^:]+://+([^:/]+\.)?tracker\.com(:[0-9]+)?\/ads"#)
+        XCTAssertEqual(inURL, #"^[^:]+://+([^:/]+\.)?tracker\.com[:/].*tracker\.com\/ads"#)
+        let union = try XCTUnwrap(InURLUnionProbe.union(hostForm, inURLForm))
         XCTAssertEqual(union, #"^[^:]+://+([^:/]+\.)?tracker\.com(:[0-9]+)?([:/].*tracker\.com)?\/ads"#)
-        let allowHost = #"^[^:]+://+([^:/]+\.)?tracker\.com(:[0-9]+)?\/w"#
-        let allowInURL = #"^[^:]+://+([^:/]+\.)?tracker\.com[:/][^?;#]*tracker\.com\/w"#
-        let allowUnion = try XCTUnwrap(InURLUnionProbe.union(allowHost, allowInURL))
+        let allowHostForm = HostForm(x, path: #"\/w"#)
+        let allowInURLForm = InURLForm(hostPrefix: x, gap: .beforeQuery, hostPart: #"tracker\.com"#, path: #"\/w"#)
+        let allowHost = allowHostForm.filter, allowInURL = allowInURLForm.filter
+        XCTAssertEqual(allowInURL, #"^[^:]+://+([^:/]+\.)?tracker\.com[:/][^?;#]*tracker\.com\/w"#)
+        let allowUnion = try XCTUnwrap(InURLUnionProbe.union(allowHostForm, allowInURLForm))
         let filters = [host, inURL, union, allowHost, allowInURL, allowUnion].map { URLFilter.parse($0, caseSensitive: false) }
         for f in filters { XCTAssertEqual(f.status, .ok) }
         let probes = ["https://tracker.com/ads", "https://tracker.com:1/ads", "https://x.tracker.com/ads/1", "https://tracker.com/?tracker.com/ads",
@@ -90,7 +96,7 @@ final class RuleListOptimizerTests: XCTestCase {
 
     func testOnlyAdjacentTwinsWithTheSameTriggerAndProvenanceAreJoined() {
         let plain = built()
-        guard let i = plain.provenance.firstIndex(where: { $0.role == "block host" }), plain.provenance[i + 1].role == "block in-url" else {
+        guard let i = plain.provenance.firstIndex(where: { $0.roleText == "block host" }), plain.provenance[i + 1].roleText == "block in-url" else {
             return XCTFail("the fixture has a host form followed by its in-URL form")
         }
         let pair = Array(plain.rules[i...i + 1]), pairProvenance = Array(plain.provenance[i...i + 1])
@@ -114,6 +120,37 @@ final class RuleListOptimizerTests: XCTestCase {
         XCTAssertEqual(RuleListOptimizer.optimize(RuleBuildResult(rules: pair, provenance: pairProvenance)).0.rules.count, 1)
     }
 
+    func testFormsJoinOnlyWithTheSameHostPrefixAndPath() {
+        let x = HostScope.domain("tracker.com").hostPrefix
+        let host = HostForm(x, path: #"\/ads"#)
+        let inURL = InURLForm(hostPrefix: x, gap: .any, hostPart: #"tracker\.com"#, path: #"\/ads"#)
+        XCTAssertNotNil(InURLUnionProbe.union(host, inURL))
+        var otherPath = inURL
+        otherPath.path = #"\/ad"#
+        XCTAssertNil(InURLUnionProbe.union(host, otherPath))
+        var otherHost = inURL
+        otherHost.hostPrefix = HostScope.alias("a.example", target: "tracker.com").hostPrefix
+        XCTAssertNil(InURLUnionProbe.union(host, otherHost))
+        var noHostPart = inURL
+        noHostPart.hostPart = nil
+        XCTAssertNil(InURLUnionProbe.union(host, noHostPart))
+        var notHostText = inURL
+        notHostText.hostPart = "[a-z]+"
+        XCTAssertNil(InURLUnionProbe.union(host, notHostText))
+        XCTAssertNil(InURLUnionProbe.union(HostForm(x, path: nil as String?), inURL), "a rule without a path has no port piece")
+    }
+
+    func testRoleIsTheRoleThenTheFormName() {
+        let x = HostScope.domain("tracker.com").hostPrefix
+        let host = FilterForm.host(HostForm(x, path: #"\/ads"#))
+        let inURL = FilterForm.inURL(InURLForm(hostPrefix: x, gap: .any, hostPart: nil, path: "ads"))
+        let origin = RuleProvenance(source: .tds, tracker: "tracker.com", part: .rule(2), role: "exception")
+        XCTAssertEqual(origin.with(host).roleText, "exception host")
+        XCTAssertEqual(origin.with(inURL).description, #"{"source":"tds","tracker":"tracker.com","rule":2,"role":"exception in-url"}"#)
+        XCTAssertEqual(RuleProvenance(source: .allowlist, tracker: "tracker.com").with(host).roleText, "host")
+        XCTAssertEqual(origin.roleText, "exception")
+    }
+
     func testDisabledStageKeepsTheList() {
         let plain = built()
         let (same, report) = RuleListOptimizer.optimize(plain, if: false)
@@ -123,13 +160,13 @@ final class RuleListOptimizerTests: XCTestCase {
     }
 }
 
-/// The union rewrite on two url-filters, through the public stage (one adjacent pair of block rules).
+/// The union rewrite on two url-filter forms, through the stage (one adjacent pair of block rules).
 private enum InURLUnionProbe {
-    static func union(_ host: String, _ inURL: String) -> String? {
-        let p = RuleProvenance(source: .tds, tracker: "tracker.com", part: .rule(0), role: "block host")
-        var q = p
-        q.role = "block in-url"
-        let rules = [ContentRule(trigger: Trigger(urlFilter: host), action: .block), ContentRule(trigger: Trigger(urlFilter: inURL), action: .block)]
+    static func union(_ host: HostForm, _ inURL: InURLForm) -> String? {
+        let origin = RuleProvenance(source: .tds, tracker: "tracker.com", part: .rule(0), role: "block")
+        let p = origin.with(.host(host)), q = origin.with(.inURL(inURL))
+        let rules = [ContentRule(trigger: Trigger(urlFilter: host.filter), action: .block),
+                     ContentRule(trigger: Trigger(urlFilter: inURL.filter), action: .block)]
         let (out, _) = RuleListOptimizer.optimize(RuleBuildResult(rules: rules, provenance: [p, q]))
         return out.rules.count == 1 ? out.rules[0].trigger.urlFilter : nil
     }

@@ -6,7 +6,7 @@
 import FileIO
 import StrictJSON
 
-public struct TdsPolicy: Sendable, Hashable {
+public struct TDSPolicy: Sendable, Hashable {
     /// Minimum number of crawled sites (`sites`) on which the domain was seen as a third party.
     public var minSites: Int
     /// Fingerprinting score (0...3) that counts as tracking evidence.
@@ -66,7 +66,7 @@ public struct TdsPolicy: Sendable, Hashable {
 
     /// The defaults, tuned on the 119-file sample (docs/tds-policy.md). data/policy.json holds the same values;
     /// a test keeps the two equal.
-    public static let `default` = TdsPolicy(
+    public static let `default` = TDSPolicy(
         minSites: 2,
         minFingerprinting: 1,
         minCookies: 0.0007,
@@ -96,7 +96,7 @@ public struct PolicyError: Error, Sendable, CustomStringConvertible, Equatable {
     public var description: String { "\(source): \(path): \(message)" }
 }
 
-extension TdsPolicy {
+extension TDSPolicy {
     static let keys: Set<String> = [
         "$comment", "minSites", "minFingerprinting", "minCookies", "minBeaconSites", "observedMinPrevalence", "minOwnerTrackingShare",
         "blockMinResources",
@@ -104,13 +104,13 @@ extension TdsPolicy {
         "ruleMinSites", "ruleMinFingerprinting", "categoryNames",
     ]
 
-    public static func load(path: String) throws -> TdsPolicy {
+    public static func load(path: String) throws -> TDSPolicy {
         let bytes = try FileIO.read(path)
         return try decode(bytes: bytes, source: path)
     }
 
     /// Every key is optional (missing keys take the defaults); unknown keys and wrong types are errors.
-    public static func decode(bytes: [UInt8], source: String) throws -> TdsPolicy {
+    public static func decode(bytes: [UInt8], source: String) throws -> TDSPolicy {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch let e as JSONParseError {
             throw PolicyError(source: source, path: .root, message: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
@@ -120,7 +120,7 @@ extension TdsPolicy {
         for key in o.keys where !keys.contains(key) {
             throw PolicyError(source: source, path: .root / key, message: "unknown policy key (known: \(keys.filter { $0 != "$comment" }.sorted().joined(separator: ", ")))")
         }
-        var p = TdsPolicy.default
+        var p = TDSPolicy.default
         if let v = o["minSites"] { p.minSites = try r.int(v, at: .root / "minSites", range: 0...Int.max) }
         if let v = o["minFingerprinting"] { p.minFingerprinting = try r.int(v, at: .root / "minFingerprinting", range: 0...4) }
         if let v = o["minCookies"] { p.minCookies = try r.fraction(v, at: .root / "minCookies") }

@@ -1,11 +1,11 @@
-// TdsGenerator: policy decisions, rule derivation within WebKit's regex subset, surrogates, overrides,
+// TDSGenerator: policy decisions, rule derivation within WebKit's regex subset, surrogates, overrides,
 // reporting of bad radar files, deterministic output that our own decoder reads without issues, and the
 // agreement with DuckDuckGo's published iOS TDS on the shared radar sample.
 
 import Foundation
 import StrictJSON
 import Pipeline
-import TdsGenerator
+import TDSGenerator
 import TrackerData
 import TestSupport
 import XCTest
@@ -33,39 +33,39 @@ func radarDomain(_ domain: String, sites: Int = 1_000, fp: Int = 1, cookies: Dou
 
 final class PolicyTests: XCTestCase {
     func testShippedPolicyFileEqualsBuiltInDefaults() throws {
-        let p = try TdsPolicy.load(path: Paths.packageRoot + "/data/policy.json")
-        XCTAssertEqual(p, TdsPolicy.default)
+        let p = try TDSPolicy.load(path: Paths.packageRoot + "/data/policy.json")
+        XCTAssertEqual(p, TDSPolicy.default)
     }
 
     func testUnknownKeyAndWrongTypeAreErrorsWithPath() {
-        XCTAssertThrowsError(try TdsPolicy.decode(bytes: Array(#"{"minSite": 3}"#.utf8), source: "p.json")) { e in
+        XCTAssertThrowsError(try TDSPolicy.decode(bytes: Array(#"{"minSite": 3}"#.utf8), source: "p.json")) { e in
             XCTAssertTrue("\(e)".hasPrefix("p.json: $.minSite: unknown policy key"), "\(e)")
         }
-        XCTAssertThrowsError(try TdsPolicy.decode(bytes: Array(#"{"minCookies": "0.1"}"#.utf8), source: "p.json")) { e in
+        XCTAssertThrowsError(try TDSPolicy.decode(bytes: Array(#"{"minCookies": "0.1"}"#.utf8), source: "p.json")) { e in
             XCTAssertEqual("\(e)", "p.json: $.minCookies: expected a number, found string")
         }
-        XCTAssertThrowsError(try TdsPolicy.decode(bytes: Array(#"{"minSites": 2.5}"#.utf8), source: "p.json"))
-        XCTAssertThrowsError(try TdsPolicy.decode(bytes: Array(#"{"minCookies": 2}"#.utf8), source: "p.json"))
-        XCTAssertThrowsError(try TdsPolicy.decode(bytes: Array(#"{"minSites": 2"#.utf8), source: "p.json")) { e in
+        XCTAssertThrowsError(try TDSPolicy.decode(bytes: Array(#"{"minSites": 2.5}"#.utf8), source: "p.json"))
+        XCTAssertThrowsError(try TDSPolicy.decode(bytes: Array(#"{"minCookies": 2}"#.utf8), source: "p.json"))
+        XCTAssertThrowsError(try TDSPolicy.decode(bytes: Array(#"{"minSites": 2"#.utf8), source: "p.json")) { e in
             XCTAssertTrue("\(e)".contains("invalid JSON"), "\(e)")
         }
     }
 
     func testPartialPolicyKeepsOtherDefaults() throws {
-        let p = try TdsPolicy.decode(bytes: Array(#"{"blockMinResources": 1, "observedMinPrevalence": null}"#.utf8), source: "p")
+        let p = try TDSPolicy.decode(bytes: Array(#"{"blockMinResources": 1, "observedMinPrevalence": null}"#.utf8), source: "p")
         XCTAssertEqual(p.blockMinResources, 1)
         XCTAssertNil(p.observedMinPrevalence)
-        XCTAssertEqual(p.minSites, TdsPolicy.default.minSites)
+        XCTAssertEqual(p.minSites, TDSPolicy.default.minSites)
         XCTAssertEqual(p.minOwnerTrackingShare, 0.05)
-        let q = try TdsPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": null}"#.utf8), source: "p")
+        let q = try TDSPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": null}"#.utf8), source: "p")
         XCTAssertNil(q.minOwnerTrackingShare)
-        XCTAssertEqual(try TdsPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": 0.2}"#.utf8), source: "p").minOwnerTrackingShare, 0.2)
-        XCTAssertThrowsError(try TdsPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": 1.5}"#.utf8), source: "p"))
+        XCTAssertEqual(try TDSPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": 0.2}"#.utf8), source: "p").minOwnerTrackingShare, 0.2)
+        XCTAssertThrowsError(try TDSPolicy.decode(bytes: Array(#"{"minOwnerTrackingShare": 1.5}"#.utf8), source: "p"))
     }
 }
 
 final class ClassifierTests: XCTestCase {
-    let p = TdsPolicy.default
+    let p = TDSPolicy.default
 
     func classify(_ d: RadarDomain) -> Classification { TrackerClassifier.classify(d, entity: nil, policy: p) }
 
@@ -220,7 +220,7 @@ final class GenerationTests: XCTestCase {
     }
 
     func testTrackersRulesEntitiesDomainsCnames() throws {
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), webKit: RuleRegex.webKit))
+        let g = try TDSGenerator.generate(TDSGeneratorInput(radar: sampleRadar(), webKit: RuleRegex.webKit))
         let tds = g.tds
         XCTAssertEqual(tds.trackers.keys.sorted(), ["adsrv.example", "widget.example"])
         let ads = try XCTUnwrap(tds.trackers["adsrv.example"])
@@ -245,20 +245,20 @@ final class GenerationTests: XCTestCase {
         let d = try XCTUnwrap(g.decision(for: "widget.example"))
         XCTAssertEqual(d.resourcesNotRules.count, 1)
         XCTAssertTrue(d.resourcesNotRules[0].contains("embed\\.js (Script; 900 sites, cookies 0, fingerprinting 0): no cookies"), d.resourcesNotRules[0])
-        var strict = TdsPolicy.default
+        var strict = TDSPolicy.default
         strict.ruleMinSites = 100
-        let fewer = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), policy: strict, webKit: RuleRegex.webKit))
+        let fewer = try TDSGenerator.generate(TDSGeneratorInput(radar: sampleRadar(), policy: strict, webKit: RuleRegex.webKit))
         XCTAssertEqual(fewer.tds.trackers["widget.example"]?.rules.map(\.rule), ["widget\\.example\\/collect"], "collect/v2 is on 30 sites < ruleMinSites")
         XCTAssertTrue(d.rules[1].provenance[0].hasPrefix("radar resource widget\\.example\\/collect (Image, XHR; 400 sites"), d.rules[1].provenance[0])
     }
 
     func testOutputDecodesWithoutIssuesAndIsDeterministic() throws {
         let radar = sampleRadar()
-        let a = try TdsGenerator.generate(TdsGeneratorInput(radar: radar, webKit: RuleRegex.webKit)).tds.canonicalBytes
+        let a = try TDSGenerator.generate(TDSGeneratorInput(radar: radar, webKit: RuleRegex.webKit)).tds.canonicalBytes
         var shuffled = radar
         shuffled.domains.reverse()
         shuffled.entities.reverse()
-        let b = try TdsGenerator.generate(TdsGeneratorInput(radar: shuffled, webKit: RuleRegex.webKit)).tds.canonicalBytes
+        let b = try TDSGenerator.generate(TDSGeneratorInput(radar: shuffled, webKit: RuleRegex.webKit)).tds.canonicalBytes
         XCTAssertEqual(a, b)
         let (decoded, issues) = try TrackerDataSet.decode(bytes: a, source: "generated")
         XCTAssertEqual(issues, [])
@@ -271,7 +271,7 @@ final class GenerationTests: XCTestCase {
                               { "regexRule": "widget\\\\.example\\\\/sdk\\\\.js", "surrogate": "sdk.js", "action": "block-ctl-fb" } ],
           "absent.example": [ { "regexRule": "absent\\\\.example\\\\/x\\\\.js", "surrogate": "x.js" } ] }
         """.utf8), source: "mapping.json")
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), mapping: mapping, webKit: RuleRegex.webKit))
+        let g = try TDSGenerator.generate(TDSGeneratorInput(radar: sampleRadar(), mapping: mapping, webKit: RuleRegex.webKit))
         let rules = try XCTUnwrap(g.tds.trackers["widget.example"]).rules
         let collect = try XCTUnwrap(rules.first { $0.rule == "widget\\.example\\/collect" })
         XCTAssertEqual(collect.surrogate, "noop.js", "the surrogate joins the radar rule with the same regex")
@@ -284,7 +284,7 @@ final class GenerationTests: XCTestCase {
     }
 
     func testOverridesAreAppliedLastAndRecorded() throws {
-        let overrides = try TdsOverrides.decode(bytes: Array("""
+        let overrides = try TDSOverrides.decode(bytes: Array("""
         { "trackers": {
             "adsrv.example": { "reason": "breaks checkout on shop.example", "default": "ignore",
                                "exceptions": { "adsrv\\\\.example\\\\/p1": { "domains": ["shop.example"] } } },
@@ -294,7 +294,7 @@ final class GenerationTests: XCTestCase {
             "new.example": { "reason": "seen in breakage reports", "default": "block" }
         } }
         """.utf8), source: "ov.json")
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), overrides: overrides, overridesSource: "ov.json", webKit: RuleRegex.webKit))
+        let g = try TDSGenerator.generate(TDSGeneratorInput(radar: sampleRadar(), overrides: overrides, overridesSource: "ov.json", webKit: RuleRegex.webKit))
         let ads = try XCTUnwrap(g.tds.trackers["adsrv.example"])
         XCTAssertEqual(ads.defaultAction, .ignore)
         XCTAssertEqual(ads.rules.count, 6, "forced to ignore, so its tracking resources became rules")
@@ -311,32 +311,32 @@ final class GenerationTests: XCTestCase {
         XCTAssertTrue(g.issues.contains { $0.description == "ov.json: $.trackers[\"widget.example\"].dropRules[1]: widget.example has no rule widget\\.example\\/gone; nothing dropped (stale override?)" }, "\(g.issues)")
         // The agreement is measured on the policy decision, not on the overridden one.
         let reference = TrackerDataSet(trackers: ["adsrv.example": Tracker(domain: "adsrv.example", defaultAction: .block)])
-        let agreement = TdsAgreement.compare(g, reference: reference)
+        let agreement = TDSAgreement.compare(g, reference: reference)
         XCTAssertEqual(agreement.rows.first { $0.domain == "adsrv.example" }?.got, "ignore")
     }
 
     func testShippedOverridesExampleDecodes() throws {
-        let o = try TdsOverrides.load(path: Paths.packageRoot + "/data/overrides.example.json")
+        let o = try TDSOverrides.load(path: Paths.packageRoot + "/data/overrides.example.json")
         XCTAssertEqual(o.entries.map(\.domain), ["adserver.example", "analytics.example", "cdn-assets.example", "widgets.example"])
         XCTAssertTrue(o.entries.allSatisfy { !$0.reason.isEmpty })
     }
 
     func testOverrideErrors() {
-        XCTAssertThrowsError(try TdsOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"default": "block"}}}"#.utf8), source: "o.json")) { e in
+        XCTAssertThrowsError(try TDSOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"default": "block"}}}"#.utf8), source: "o.json")) { e in
             XCTAssertEqual("\(e)", "o.json: $.trackers[\"a.example\"].reason: missing: every override must say why")
         }
-        XCTAssertThrowsError(try TdsOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"reason": "x", "default": "allow"}}}"#.utf8), source: "o.json"))
-        XCTAssertThrowsError(try TdsOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"reason": "x", "remove": true, "default": "block"}}}"#.utf8), source: "o.json"))
-        XCTAssertThrowsError(try TdsOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"reason": "x", "addRule": []}}}"#.utf8), source: "o.json"))
+        XCTAssertThrowsError(try TDSOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"reason": "x", "default": "allow"}}}"#.utf8), source: "o.json"))
+        XCTAssertThrowsError(try TDSOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"reason": "x", "remove": true, "default": "block"}}}"#.utf8), source: "o.json"))
+        XCTAssertThrowsError(try TDSOverrides.decode(bytes: Array(#"{"trackers": {"a.example": {"reason": "x", "addRule": []}}}"#.utf8), source: "o.json"))
         // A hand-written rule WebKit rejects fails the run.
-        let bad = try! TdsOverrides.decode(bytes: Array(#"{"trackers": {"widget.example": {"reason": "x", "addRules": [{"rule": "widget\\.example\\/a\\b"}]}}}"#.utf8), source: "o.json")
-        XCTAssertThrowsError(try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), overrides: bad, overridesSource: "o.json", webKit: RuleRegex.webKit))) { e in
+        let bad = try! TDSOverrides.decode(bytes: Array(#"{"trackers": {"widget.example": {"reason": "x", "addRules": [{"rule": "widget\\.example\\/a\\b"}]}}}"#.utf8), source: "o.json")
+        XCTAssertThrowsError(try TDSGenerator.generate(TDSGeneratorInput(radar: sampleRadar(), overrides: bad, overridesSource: "o.json", webKit: RuleRegex.webKit))) { e in
             XCTAssertTrue("\(e)".contains("o.json: $.trackers[\"widget.example\"].addRules[0].rule: widget\\.example\\/a\\b: WebKit: Word boundaries"), "\(e)")
         }
     }
 
     func testExplain() throws {
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: sampleRadar(), webKit: RuleRegex.webKit))
+        let g = try TDSGenerator.generate(TDSGeneratorInput(radar: sampleRadar(), webKit: RuleRegex.webKit))
         let text = g.explain("widget.example", policy: .default)
         XCTAssertTrue(text.hasPrefix("widget.example: tracker, default ignore\n"), text)
         XCTAssertTrue(text.contains("fewResources: 4 resource patterns < blockMinResources 5"), text)
@@ -385,7 +385,7 @@ final class RadarIngestTests: XCTestCase {
         XCTAssertTrue(text.contains(dir + "/domains/US/truncated.example.json") && text.contains("file skipped"), text)
         XCTAssertTrue(text.contains(dir + "/domains/US/wrongtype.example.json: $.prevalence"), text)
 
-        let g = try TdsGenerator.generate(TdsGeneratorInput(radar: radar, webKit: RuleRegex.webKit))
+        let g = try TDSGenerator.generate(TDSGeneratorInput(radar: radar, webKit: RuleRegex.webKit))
         XCTAssertTrue(g.issues.contains { $0.description.contains("badregex\\.example\\/a\\b: WebKit: Word boundaries assertions are not supported yet.; resource not made a rule") },
                       g.issues.map(\.description).joined(separator: "\n"))
         XCTAssertThrowsError(try RadarIngest.load(.init(directory: dir, strict: true)))
@@ -402,11 +402,11 @@ final class SampleAgreementTests: XCTestCase {
     func testAgreementWithPublishedTDSOnTheSample() throws {
         let sample = try Paths.shared("tracker-radar-sample")
         let tdsPath = try Paths.shared("tds/ios-tds_v5_2025-06-17.json")
-        let (g, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample), webKit: RuleRegex.webKit))
+        let (g, _) = try TDSGenerator.generate(files: TDSGeneratorFiles(radar: .init(directory: sample), webKit: RuleRegex.webKit))
         XCTAssertEqual(g.decisions.count, 119)
         XCTAssertEqual(g.issues, [], g.issues.map(\.description).joined(separator: "\n"))
         let (reference, _) = try TrackerDataSet.load(path: tdsPath)
-        let agreement = TdsAgreement.compare(g, reference: reference)
+        let agreement = TDSAgreement.compare(g, reference: reference)
         print(agreement.text)
         // The figure documented in docs/tds-policy.md; a policy change that lowers it must update the doc.
         XCTAssertGreaterThanOrEqual(agreement.agreeing, 87, agreement.text)
@@ -420,14 +420,14 @@ final class SampleAgreementTests: XCTestCase {
         let (decoded, issues) = try TrackerDataSet.decode(bytes: bytes, source: "generated")
         XCTAssertEqual(issues, [])
         XCTAssertEqual(decoded.trackers.count, g.tds.trackers.count)
-        let (again, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample), webKit: RuleRegex.webKit))
+        let (again, _) = try TDSGenerator.generate(files: TDSGeneratorFiles(radar: .init(directory: sample), webKit: RuleRegex.webKit))
         XCTAssertEqual(again.tds.canonicalBytes, bytes)
     }
 
     func testPublishedMappingApplies() throws {
         let sample = try Paths.shared("tracker-radar-sample")
         let mapping = try Paths.shared("surrogates/mapping.json")
-        let (g, _) = try TdsGenerator.generate(files: TdsGeneratorFiles(radar: .init(directory: sample), mappingPath: mapping, webKit: RuleRegex.webKit))
+        let (g, _) = try TDSGenerator.generate(files: TDSGeneratorFiles(radar: .init(directory: sample), mappingPath: mapping, webKit: RuleRegex.webKit))
         // None of the 20 mapped domains is in the 119-file sample: every entry is accounted for in the notes.
         let m = try SurrogateMapping.load(path: mapping)
         XCTAssertEqual(g.notes.filter { $0.contains("not a tracker; surrogate") }.count, m.entries.count)

@@ -1,4 +1,4 @@
-// TdsGenerator: Tracker Radar domain and entity files + policy + surrogate mapping + overrides -> a TDS v5.
+// TDSGenerator: Tracker Radar domain and entity files + policy + surrogate mapping + overrides -> a TDS v5.
 //
 // Order of work (each step is a pure function of the inputs):
 //  1. classify every radar domain with the policy (Classifier.swift);
@@ -14,18 +14,18 @@ import Foundation
 import StrictJSON
 import TrackerData
 
-public struct TdsGeneratorInput: Sendable {
+public struct TDSGeneratorInput: Sendable {
     public var radar: RadarData
-    public var policy: TdsPolicy
+    public var policy: TDSPolicy
     public var mapping: SurrogateMapping?
-    public var overrides: TdsOverrides?
+    public var overrides: TDSOverrides?
     /// Names used in messages for the mapping and overrides files.
     public var mappingSource: String
     public var overridesSource: String
     /// WebKit's verdict on a url-filter (RuleRegex.webKit in Pipeline): every rule written must compile there.
     public var webKit: RuleRegex.FilterCheck
 
-    public init(radar: RadarData, policy: TdsPolicy = .default, mapping: SurrogateMapping? = nil, overrides: TdsOverrides? = nil,
+    public init(radar: RadarData, policy: TDSPolicy = .default, mapping: SurrogateMapping? = nil, overrides: TDSOverrides? = nil,
                 mappingSource: String = "mapping.json", overridesSource: String = "overrides.json", webKit: @escaping RuleRegex.FilterCheck) {
         self.radar = radar
         self.webKit = webKit
@@ -58,7 +58,7 @@ public struct DomainDecision: Sendable, Hashable {
     public var resourcesNotRules: [String]
 }
 
-public struct TdsGeneration: Sendable {
+public struct TDSGeneration: Sendable {
     public var tds: TrackerDataSet
     /// Sorted by domain.
     public var decisions: [DomainDecision]
@@ -77,13 +77,13 @@ public struct TdsGeneration: Sendable {
     }
 }
 
-public struct TdsGeneratorError: Error, Sendable, CustomStringConvertible {
+public struct TDSGeneratorError: Error, Sendable, CustomStringConvertible {
     public let description: String
 }
 
-public enum TdsGenerator {
+public enum TDSGenerator {
     /// The steps listed at the top of this file, in order; each step's function names it.
-    public static func generate(_ input: TdsGeneratorInput) throws -> TdsGeneration {
+    public static func generate(_ input: TDSGeneratorInput) throws -> TDSGeneration {
         var issues = input.radar.issues
         var notes: [String] = []
         let entities = TrackerClassifier.entitiesByName(input.radar.entities)
@@ -91,11 +91,11 @@ public enum TdsGenerator {
         applySurrogateMapping(input, to: &decisions, issues: &issues, notes: &notes)
         try applyOverrideRuleEdits(input, to: &decisions, issues: &issues)
         let (tds, sorted) = assemble(input, entities: entities, decisions: &decisions, issues: &issues, notes: &notes)
-        return TdsGeneration(tds: tds, decisions: sorted.map { decisions[$0]! }, issues: issues, notes: notes)
+        return TDSGeneration(tds: tds, decisions: sorted.map { decisions[$0]! }, issues: issues, notes: notes)
     }
 
     /// Steps 1-3: classification, forced defaults, resource rules.
-    static func classify(_ input: TdsGeneratorInput, entities: [String: RadarEntity], issues: inout [DecodeIssue]) -> [String: DomainDecision] {
+    static func classify(_ input: TDSGeneratorInput, entities: [String: RadarEntity], issues: inout [DecodeIssue]) -> [String: DomainDecision] {
         let policy = input.policy
         let overrides = Dictionary((input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
         var decisions: [String: DomainDecision] = [:]
@@ -125,7 +125,7 @@ public enum TdsGenerator {
     }
 
     /// Step 4: surrogates and click-to-load actions.
-    static func applySurrogateMapping(_ input: TdsGeneratorInput, to decisions: inout [String: DomainDecision],
+    static func applySurrogateMapping(_ input: TDSGeneratorInput, to decisions: inout [String: DomainDecision],
                                       issues: inout [DecodeIssue], notes: inout [String]) {
         let trackerDomains = Set(decisions.values.filter { $0.defaultAction != nil }.map(\.domain))
         for e in input.mapping?.entries ?? [] {
@@ -157,7 +157,7 @@ public enum TdsGenerator {
     }
 
     /// Step 5: the overrides' rule edits.
-    static func applyOverrideRuleEdits(_ input: TdsGeneratorInput, to decisions: inout [String: DomainDecision],
+    static func applyOverrideRuleEdits(_ input: TDSGeneratorInput, to decisions: inout [String: DomainDecision],
                                        issues: inout [DecodeIssue]) throws {
         for o in input.overrides?.entries ?? [] {
             guard var decision = decisions[o.domain] else { continue }
@@ -175,7 +175,7 @@ public enum TdsGenerator {
     }
 
     /// Step 6: the TDS itself. Returns it with the decision keys in output order.
-    static func assemble(_ input: TdsGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
+    static func assemble(_ input: TDSGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
                          issues: inout [DecodeIssue], notes: inout [String]) -> (TrackerDataSet, [String]) {
         let policy = input.policy
         var tds = TrackerDataSet()
@@ -249,7 +249,7 @@ public enum TdsGenerator {
 
     // MARK: - Steps
 
-    static func applyDefault(_ o: TdsOverrides.Entry, to decision: inout DomainDecision) {
+    static func applyDefault(_ o: TDSOverrides.Entry, to decision: inout DomainDecision) {
         let before = decision.defaultAction.map { "default \($0.rawValue)" } ?? "not a tracker"
         if o.remove {
             decision.defaultAction = nil
@@ -262,7 +262,7 @@ public enum TdsGenerator {
 
     /// Rules of a `default: ignore` tracker: its resources with tracking evidence on enough sites. Resources that
     /// share a regex (one per request type in the radar) become one rule.
-    static func deriveRules(_ d: RadarDomain, policy: TdsPolicy, webKit: RuleRegex.FilterCheck, into decision: inout DomainDecision,
+    static func deriveRules(_ d: RadarDomain, policy: TDSPolicy, webKit: RuleRegex.FilterCheck, into decision: inout DomainDecision,
                             issues: inout [DecodeIssue]) {
         struct Group { var types: [String] = []; var sites = 0; var cookies = 0.0; var fingerprinting = 0 }
         var groups: [String: Group] = [:]
@@ -307,7 +307,7 @@ public enum TdsGenerator {
         }
     }
 
-    static func applyRuleEdits(_ o: TdsOverrides.Entry, to decision: inout DomainDecision, source: String, webKit: RuleRegex.FilterCheck,
+    static func applyRuleEdits(_ o: TDSOverrides.Entry, to decision: inout DomainDecision, source: String, webKit: RuleRegex.FilterCheck,
                                issues: inout [DecodeIssue]) throws {
         for (i, drop) in o.dropRules.enumerated() {
             let before = decision.rules.count
@@ -322,7 +322,7 @@ public enum TdsGenerator {
             switch RuleRegex.check(add.rule, domain: o.domain, webKit: webKit) {
             case .ok: break
             case .rewritten(_, let reason), .rejected(let reason):
-                throw TdsGeneratorError(description: "\(source): \(o.path / "addRules" / i / "rule"): \(add.rule): \(reason)")
+                throw TDSGeneratorError(description: "\(source): \(o.path / "addRules" / i / "rule"): \(add.rule): \(reason)")
             }
             if let j = decision.rules.firstIndex(where: { $0.rule.rule == add.rule }) {
                 decision.rules[j] = GeneratedRule(rule: add, provenance: decision.rules[j].provenance + ["override (replaces the rule above): \(o.reason)"])

@@ -31,11 +31,11 @@ public enum TrackerClassifier {
     }
 
     /// `classify` with the domain's owner looked up in `entities` (`entitiesByName`), as `radarblock tds` runs it.
-    public static func classify(_ d: RadarDomain, entities: [String: RadarEntity], policy: TdsPolicy) -> Classification {
+    public static func classify(_ d: RadarDomain, entities: [String: RadarEntity], policy: TDSPolicy) -> Classification {
         classify(d, entity: d.owner.flatMap { entities[$0.name] }, policy: policy)
     }
 
-    public static func classify(_ d: RadarDomain, entity: RadarEntity?, policy p: TdsPolicy) -> Classification {
+    public static func classify(_ d: RadarDomain, entity: RadarEntity?, policy p: TDSPolicy) -> Classification {
         var steps: [ClassificationStep] = []
         func done(_ action: DefaultAction?, _ rule: String, _ detail: String) -> Classification {
             steps.append(ClassificationStep(rule: rule, detail: detail))

@@ -5,9 +5,9 @@ import Domains
 import StrictJSON
 import TrackerData
 
-extension TdsGeneration {
+extension TDSGeneration {
     /// Why `domain` is or is not a tracker, and where each of its rules came from.
-    public func explain(_ rawDomain: String, policy: TdsPolicy) -> String {
+    public func explain(_ rawDomain: String, policy: TDSPolicy) -> String {
         let domain = (try? DomainNormalizer.normalize(rawDomain)) ?? rawDomain.lowercased()
         guard let d = decision(for: domain) else {
             var s = "\(domain): not in the radar data (no domain file), so not a tracker.\n"
@@ -65,7 +65,7 @@ extension TdsGeneration {
     }
 
     /// The generation report: policy, per-domain decisions with reasons, rule provenance, overrides, issues, notes.
-    public func reportJSON(policy: TdsPolicy) -> JSONValue {
+    public func reportJSON(policy: TDSPolicy) -> JSONValue {
         var domains = JSONObject()
         for d in decisions {
             var o = JSONObject()
@@ -113,7 +113,7 @@ func matcherText(_ m: RuleMatcher) -> String {
 
 // MARK: - Agreement with a reference TDS
 
-public struct TdsAgreement: Sendable {
+public struct TDSAgreement: Sendable {
     public struct Row: Sendable, Hashable {
         public var domain: String
         /// "block", "ignore" or "-" (not a tracker).
@@ -131,7 +131,7 @@ public struct TdsAgreement: Sendable {
 
     /// Compares, for every radar domain of the generation, "tracker or not, and which default" with `reference`.
     /// Uses the policy decision (overrides are a human layer; measure without them).
-    public static func compare(_ generation: TdsGeneration, reference: TrackerDataSet) -> TdsAgreement {
+    public static func compare(_ generation: TDSGeneration, reference: TrackerDataSet) -> TDSAgreement {
         var rows: [Row] = []
         for d in generation.decisions where d.radar != nil {
             let expected = reference.trackers[d.domain]?.defaultAction?.rawValue ?? (reference.trackers[d.domain] != nil ? "?" : "-")
@@ -139,7 +139,7 @@ public struct TdsAgreement: Sendable {
             rows.append(Row(domain: d.domain, expected: expected, got: got, decidedBy: d.classification?.decidedBy ?? "override",
                             detail: d.classification?.steps.last?.detail ?? ""))
         }
-        return TdsAgreement(rows: rows)
+        return TDSAgreement(rows: rows)
     }
 
     public var text: String {

@@ -79,7 +79,7 @@ func normalizeDomain(_ raw: String, reader r: StrictReader, at path: JSONPath) t
 ///     "options":    { "<rule regex>": { "domains": [..], "types": [..] } }
 /// } } }
 /// ```
-public struct TdsOverrides: Sendable, Hashable {
+public struct TDSOverrides: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         public var domain: String
         public var reason: String
@@ -104,13 +104,13 @@ public struct TdsOverrides: Sendable, Hashable {
 
     public init(entries: [Entry] = []) { self.entries = entries }
 
-    public static func load(path: String) throws -> TdsOverrides {
+    public static func load(path: String) throws -> TDSOverrides {
         try decode(bytes: FileIO.read(path), source: path)
     }
 
     static let entryKeys: Set<String> = ["reason", "default", "remove", "addRules", "dropRules", "exceptions", "options"]
 
-    public static func decode(bytes: [UInt8], source: String) throws -> TdsOverrides {
+    public static func decode(bytes: [UInt8], source: String) throws -> TDSOverrides {
         let r = StrictReader(source: source)
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch let e as JSONParseError {
@@ -158,7 +158,7 @@ public struct TdsOverrides: Sendable, Hashable {
             }
             entries.append(e)
         }
-        return TdsOverrides(entries: entries.sorted { byteOrder($0.domain, $1.domain) })
+        return TDSOverrides(entries: entries.sorted { byteOrder($0.domain, $1.domain) })
     }
 
     // TDS rules are decoded by TrackerData's decoder; what is stricter here is the overrides file's own rule

@@ -58,7 +58,9 @@ public struct ConversionIssue: Sendable, Hashable, CustomStringConvertible {
         self.ruleIndex = ruleIndex
     }
 
-    static func tdsRule(_ kind: Kind, tracker: String, index: Int, field: String? = nil, _ message: String) -> ConversionIssue {
+    static func tdsRule(_ kind: Kind, tracker: String, index: Int, field: String? = nil, _ message: String)
+        -> ConversionIssue
+    {
         var path = JSONPath.root / "trackers" / tracker / "rules" / index
         // "exceptions.types" -> .exceptions.types
         for component in (field ?? "").split(separator: ".") { path = path / String(component) }
@@ -72,8 +74,11 @@ public struct ConversionIssue: Sendable, Hashable, CustomStringConvertible {
     }
 
     static func allowlist(_ kind: Kind, tracker: String, index: Int, _ message: String) -> ConversionIssue {
-        let path = JSONPath.root / "features" / "trackerAllowlist" / "settings" / "allowlistedTrackers" / tracker / "rules" / index
-        return ConversionIssue(kind: kind, location: .config(path), message: message, tracker: tracker, ruleIndex: index)
+        let path =
+            JSONPath.root / "features" / "trackerAllowlist" / "settings" / "allowlistedTrackers" / tracker / "rules"
+            / index
+        return ConversionIssue(
+            kind: kind, location: .config(path), message: message, tracker: tracker, ruleIndex: index)
     }
 
     /// `tds $.trackers["a.com"].rules[3].rule: ...` (kind in brackets).

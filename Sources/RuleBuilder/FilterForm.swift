@@ -5,7 +5,8 @@
 import ContentRules
 import TrackerData
 
-/// `X(:[0-9]+)?P`, or `X[:/]` when the rule has no path: X ends at the request host.
+/// X, an optional port (TDSConventions.optionalPort) and the path P, or X then TriggerCondition.hostEnd when the
+/// rule has no path: X ends at the request host.
 struct HostForm: Hashable, Sendable {
     /// Scheme, subdomains and host, up to the end of the request host.
     var hostPrefix: String
@@ -33,7 +34,7 @@ struct InURLForm: Hashable, Sendable {
     enum Gap: Hashable, Sendable {
         /// TDS rules: anything (`.*`).
         case any
-        /// Allowlist entries, matched against the URL cut at its query: `[^?;#]*`.
+        /// Allowlist entries, matched against the URL cut at its query (TDSConventions.beforeQuery).
         case beforeQuery
 
         var regex: String {
@@ -59,8 +60,9 @@ struct InURLForm: Hashable, Sendable {
         guard let (_, rest) = HostSplit.split(terms) else {
             return InURLForm(hostPrefix: hostPrefix, gap: gap, path: RegexTranslator.render(terms))
         }
-        return InURLForm(hostPrefix: hostPrefix, gap: gap, hostPart: RegexTranslator.render(Array(terms.dropLast(rest.count))),
-                         path: RegexTranslator.render(rest))
+        return InURLForm(
+            hostPrefix: hostPrefix, gap: gap, hostPart: RegexTranslator.render(Array(terms.dropLast(rest.count))),
+            path: RegexTranslator.render(rest))
     }
 }
 

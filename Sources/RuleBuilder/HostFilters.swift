@@ -1,6 +1,7 @@
 // url-filters that apply a TDS rule regex (or an allowlist entry) only to the hosts it is meant for.
 //
-// TDS semantics (docs/matching.md): the request host selects the tracker T (longest suffix; for a CNAME alias, the
+// TDS semantics (README.md, Conversion modes): the request host selects the tracker T (longest suffix; for a CNAME
+// alias, the
 // tracker of the cloaked target), then T's rule regexes are searched anywhere in the URL with the port removed.
 // A regex R is split into its host part H (the terms before the first "/") and the rest P. Two url-filters
 // together cover every match that matters (FilterForm.swift holds them by their pieces; `port` stands for

@@ -1,12 +1,12 @@
 // RuleBuilder: tracker data (TDS + privacy config + user-unprotected sites) -> WebKit content rules.
 //
 // Two modes:
-// - `.faithful` (default): WebKit does what the TDS means (ddg-tds-conversion.md §1.1): first matching TDS rule
+// - `.faithful` (default): WebKit does what the TDS means (README.md, Conversion modes): first matching TDS rule
 //   wins, options fall through, exceptions apply only where their rule matched, ports are ignored, CNAME-cloaked
 //   requests are checked against the real tracker's rules, same-entity requests are first party, the longest
 //   tracker host wins, and the temp list / user-unprotected sites / tracker allowlist override everything.
 //   See FaithfulBuilder.swift for the construction.
-// - `.ddg`: DuckDuckGo's own converter (TrackerRadarKit, spec §2), rule for rule, so that its known gaps can be
+// - `.ddg`: DuckDuckGo's own converter (TrackerRadarKit), rule for rule, so that its known gaps can be
 //   reproduced and compared. Only the order across trackers differs (TrackerRadarKit uses random dictionary order;
 //   we sort). See DDGBuilder.swift.
 //
@@ -70,9 +70,11 @@ public enum RuleBuilder {
     ///     with the issues, provenance and conversion issues name each rule by its index in the TDS file.
     ///   - splitAttribution: a release's lists (`build`): the trackers the config's adClickAttribution names go into
     ///     `attributionList` and leave the main list. Otherwise (`convert`, one list) they stay in it.
-    public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
-                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = [],
-                             sameEntity: SameEntityEncoding = .shared, splitAttribution: Bool = false) -> RuleBuildResult {
+    public static func build(
+        tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
+        mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = [],
+        sameEntity: SameEntityEncoding = .shared, splitAttribution: Bool = false
+    ) -> RuleBuildResult {
         if let config, !config.contentBlockingEnabled { return blockingNothing(config) }
         let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites, mode: mode)
         let split = splitAttribution ? AttributionSplit.make(tds: tds, config: config, mode: mode) : nil
@@ -84,7 +86,10 @@ public enum RuleBuilder {
             builder.sameEntity = sameEntity
             builder.excluded = moved
             result = builder.build()
-        case .ddg: result = DDGBuilder(tds: moved.isEmpty ? tds : AttributionSplit.mainTDS(tds, moved: moved), exceptions: exceptions).build()
+        case .ddg:
+            result = DDGBuilder(
+                tds: moved.isEmpty ? tds : AttributionSplit.mainTDS(tds, moved: moved), exceptions: exceptions
+            ).build()
         }
         let indexMap = SourceIndexMap(decodeIssues: decodeIssues)
         OutputValidator.validate(&result, mode: mode)
@@ -92,7 +97,8 @@ public enum RuleBuilder {
         if let split {
             result.issues += split.issues
             if !moved.isEmpty {
-                let (list, issues) = attributionList(split, config: config, unprotectedSites: unprotectedSites, mode: mode, indexMap: indexMap)
+                let (list, issues) = attributionList(
+                    split, config: config, unprotectedSites: unprotectedSites, mode: mode, indexMap: indexMap)
                 result.attributionList = list
                 result.issues += issues
             }
@@ -100,11 +106,13 @@ public enum RuleBuilder {
         // Both modes build click-to-load lists the same way (TrackerRadarKit's macOS split keeps whole trackers,
         // which cannot unblock one action of a tracker that has two).
         for (action, entity) in exceptions.clickToLoadActions {
-            var list = FaithfulBuilder(tds: tds, exceptions: exceptions).buildClickToLoad(ruleAction: action, entity: entity)
+            var list = FaithfulBuilder(tds: tds, exceptions: exceptions).buildClickToLoad(
+                ruleAction: action, entity: entity)
             OutputValidator.validate(&list, mode: .faithful)
             indexMap.apply(to: &list)
             result.issues += list.issues
-            result.clickToLoadLists.append(ClickToLoadList(ruleAction: action, entity: entity, rules: list.rules, provenance: list.provenance))
+            result.clickToLoadLists.append(
+                ClickToLoadList(ruleAction: action, entity: entity, rules: list.rules, provenance: list.provenance))
         }
         return result
     }
@@ -116,8 +124,11 @@ public enum RuleBuilder {
         return RuleBuildResult(
             rules: [ContentRule(trigger: Trigger(urlFilter: ".*"), action: .ignorePreviousRules)],
             provenance: [RuleProvenance(source: .featureState, role: "contentBlocking " + state)],
-            issues: [ConversionIssue(kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),
-                                     message: "contentBlocking is \(state), not \"enabled\": the list blocks nothing")])
+            issues: [
+                ConversionIssue(
+                    kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),
+                    message: "contentBlocking is \(state), not \"enabled\": the list blocks nothing")
+            ])
     }
 }
 
@@ -129,7 +140,8 @@ struct SourceIndexMap {
     init(decodeIssues: [DecodeIssue]) {
         for issue in decodeIssues where issue.message.hasSuffix("rule dropped") {
             guard let c = issue.path?.components, c.count >= 4, c[0] == .key("trackers"), case .key(let tracker) = c[1],
-                  c[2] == .key("rules"), case .index(let i) = c[3] else { continue }
+                c[2] == .key("rules"), case .index(let i) = c[3]
+            else { continue }
             dropped[tracker, default: []].append(i)
         }
         for k in dropped.keys { dropped[k] = Array(Set(dropped[k]!)).sorted() }
@@ -145,12 +157,16 @@ struct SourceIndexMap {
     func apply(to result: inout RuleBuildResult) {
         guard !dropped.isEmpty else { return }
         for i in result.provenance.indices {
-            if case .rule(let r)? = result.provenance[i].part, result.provenance[i].source == .tds, let t = result.provenance[i].tracker {
+            if case .rule(let r)? = result.provenance[i].part, result.provenance[i].source == .tds,
+                let t = result.provenance[i].tracker
+            {
                 result.provenance[i].part = .rule(original(t, r))
             }
         }
         for i in result.issues.indices {
-            guard let t = result.issues[i].tracker, let r = result.issues[i].ruleIndex, case .tds(let path) = result.issues[i].location else { continue }
+            guard let t = result.issues[i].tracker, let r = result.issues[i].ruleIndex,
+                case .tds(let path) = result.issues[i].location
+            else { continue }
             let o = original(t, r)
             result.issues[i].ruleIndex = o
             var c = path.components
@@ -181,7 +197,8 @@ struct ExceptionInputs {
     init(config: PrivacyConfig?, unprotectedSites: UnprotectedSites?, mode: RuleBuildMode = .faithful) {
         tempList = config?.tempUnprotected ?? []
         userUnprotected = unprotectedSites?.hosts ?? []
-        allowlistExceptions = mode == .faithful && config?.trackerAllowlist.enabled == true ? config!.trackerAllowlist.exceptions : []
+        allowlistExceptions =
+            mode == .faithful && config?.trackerAllowlist.enabled == true ? config!.trackerAllowlist.exceptions : []
         requestBlocklist = config.flatMap { $0.requestBlocklist.enabled ? $0.requestBlocklist : nil }
         clickToLoadActions = config?.clickToLoad.supportedRuleActions ?? []
         clickToLoadExceptions = config?.clickToLoad.exceptions ?? []

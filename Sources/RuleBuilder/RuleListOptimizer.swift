@@ -1,4 +1,4 @@
-// RuleListOptimizer: the stage between RuleBuilder and the writer (issue 13). It rewrites a rule list into one
+// RuleListOptimizer: the stage between RuleBuilder and the writer. It rewrites a rule list into one
 // that WebKit decides identically for every load, but that compiles with less work: fewer url-filters, each
 // sharing more of its prefix with the others. It changes nothing else (order, conditions, actions).
 //
@@ -34,7 +34,9 @@ public enum RuleListOptimizer {
     public static func optimize(_ result: RuleBuildResult, if enabled: Bool) -> (RuleBuildResult, OptimizationReport) {
         guard enabled else {
             var report = OptimizationReport()
-            report.rulesIn = result.rules.count + result.clickToLoadLists.reduce(0) { $0 + $1.rules.count } + (result.attributionList?.rules.count ?? 0)
+            report.rulesIn =
+                result.rules.count + result.clickToLoadLists.reduce(0) { $0 + $1.rules.count }
+                + (result.attributionList?.rules.count ?? 0)
             report.rulesOut = report.rulesIn
             return (result, report)
         }
@@ -52,13 +54,16 @@ public enum RuleListOptimizer {
                 optimize(rules: list.rules, provenance: list.provenance, report: &report)
         }
         if let list = out.attributionList {
-            (out.attributionList!.rules, out.attributionList!.provenance) = optimize(rules: list.rules, provenance: list.provenance, report: &report)
+            (out.attributionList!.rules, out.attributionList!.provenance) = optimize(
+                rules: list.rules, provenance: list.provenance, report: &report)
         }
         return (out, report)
     }
 
-    static func optimize(rules: [ContentRule], provenance: [RuleProvenance],
-                         report: inout OptimizationReport) -> ([ContentRule], [RuleProvenance]) {
+    static func optimize(
+        rules: [ContentRule], provenance: [RuleProvenance],
+        report: inout OptimizationReport
+    ) -> ([ContentRule], [RuleProvenance]) {
         precondition(rules.count == provenance.count, "provenance is parallel to the rules")
         report.rulesIn += rules.count
         var outRules: [ContentRule] = []
@@ -67,7 +72,9 @@ public enum RuleListOptimizer {
         outProvenance.reserveCapacity(rules.count)
         var i = 0
         while i < rules.count {
-            if i + 1 < rules.count, let merged = InURLUnion.merge(rules[i], provenance[i], rules[i + 1], provenance[i + 1]) {
+            if i + 1 < rules.count,
+                let merged = InURLUnion.merge(rules[i], provenance[i], rules[i + 1], provenance[i + 1])
+            {
                 outRules.append(merged.rule)
                 outProvenance.append(merged.provenance)
                 report.rewrites[hostAndInURLUnion, default: 0] += 1
@@ -100,7 +107,8 @@ public enum RuleListOptimizer {
 /// terms in the joined filter.
 enum InURLUnion {
     static func merge(_ a: ContentRule, _ pa: RuleProvenance, _ b: ContentRule, _ pb: RuleProvenance)
-        -> (rule: ContentRule, provenance: RuleProvenance)? {
+        -> (rule: ContentRule, provenance: RuleProvenance)?
+    {
         guard a.action == b.action, a.action == .block || a.action == .ignorePreviousRules else { return nil }
         var bTrigger = b.trigger
         bTrigger.urlFilter = a.trigger.urlFilter
@@ -128,7 +136,8 @@ enum InURLUnion {
 
     /// `X port (end G H)? P`, the union's filter.
     static func filter(_ h: HostForm, _ u: InURLForm) -> String {
-        h.hostPrefix + TDSConventions.optionalPort + "(" + TriggerCondition.hostEnd + u.gap.regex + (u.hostPart ?? "") + ")?"
+        h.hostPrefix + TDSConventions.optionalPort + "(" + TriggerCondition.hostEnd + u.gap.regex + (u.hostPart ?? "")
+            + ")?"
             + (h.path ?? "")
     }
 

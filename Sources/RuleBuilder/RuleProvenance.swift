@@ -66,9 +66,11 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     /// For cookie pop-up rules: the line numbers of `cpm.filterList` the rule comes from.
     public var filterLines: [Int]?
 
-    public init(source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
-                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil,
-                filterLines: [Int]? = nil) {
+    public init(
+        source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
+        cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil,
+        filterLines: [Int]? = nil
+    ) {
         self.source = source
         self.tracker = tracker
         self.part = part
@@ -92,7 +94,9 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
         if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
         if let filterLines { o["lines"] = .array(filterLines.map { .number(Double($0)) }) }
-        if source == .requestBlocklist, let tracker, let allowlistIndex { o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)") }
+        if source == .requestBlocklist, let tracker, let allowlistIndex {
+            o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)")
+        }
         return .object(o)
     }
 

@@ -31,7 +31,8 @@ public enum TrackerClassifier {
     }
 
     /// `classify` with the domain's owner looked up in `entities` (`entitiesByName`), as `radarblock tds` runs it.
-    public static func classify(_ d: RadarDomain, entities: [String: RadarEntity], policy: TDSPolicy) -> Classification {
+    public static func classify(_ d: RadarDomain, entities: [String: RadarEntity], policy: TDSPolicy) -> Classification
+    {
         classify(d, entity: d.owner.flatMap { entities[$0.name] }, policy: policy)
     }
 
@@ -48,8 +49,11 @@ public enum TrackerClassifier {
         }
         let breakage = d.categories.filter { p.breakageProneCategories.contains($0) }.sorted(by: byteOrder)
         if !breakage.isEmpty, d.fingerprinting < p.breakageProneMinFingerprinting {
-            return done(nil, "breakageProneCategory",
-                        "categories \(breakage.joined(separator: ", ")) are breakage-prone and fingerprinting \(d.fingerprinting) < breakageProneMinFingerprinting \(p.breakageProneMinFingerprinting)")
+            return done(
+                nil, "breakageProneCategory",
+                "categories \(breakage.joined(separator: ", ")) are breakage-prone and fingerprinting "
+                    + "\(d.fingerprinting) < breakageProneMinFingerprinting \(p.breakageProneMinFingerprinting)"
+            )
         }
         if d.sites < p.minSites {
             return done(nil, "minSites", "seen on \(d.sites) sites < minSites \(p.minSites)")
@@ -62,15 +66,82 @@ public enum TrackerClassifier {
             if e.total > 0 {
                 let share = e.tracking / e.total
                 if share < minShare {
-                    return done(nil, "ownerNotTracking",
-                                "owner \(entity.name) is tracking on \(fmt(e.tracking)) of the \(fmt(e.total)) share of sites where its domains appear (\(pct(share))) < minOwnerTrackingShare \(pct(minShare))")
+                    return done(
+                        nil, "ownerNotTracking",
+                        "owner \(entity.name) is tracking on \(fmt(e.tracking)) of the \(fmt(e.total)) share of sites "
+                            + "where its domains appear (\(pct(share))) < minOwnerTrackingShare \(pct(minShare))"
+                    )
                 }
-                note("ownerTracking", "owner \(entity.name) is tracking on \(pct(share)) of the sites where its domains appear >= minOwnerTrackingShare \(pct(minShare))")
+                note(
+                    "ownerTracking",
+                    "owner \(entity.name) is tracking on \(pct(share)) of the sites where its domains appear >= "
+                        + "minOwnerTrackingShare \(pct(minShare))"
+                )
             } else {
-                note("ownerTracking", "owner \(entity.name) has entity prevalence.total 0: minOwnerTrackingShare not applied")
+                note(
+                    "ownerTracking",
+                    "owner \(entity.name) has entity prevalence.total 0: minOwnerTrackingShare not applied")
             }
         }
 
+        let evidence = trackingEvidence(d, policy: p)
+        let beacons = d.types["Ping"] ?? 0
+        let tracking = d.categories.filter { p.trackingCategories.contains($0) }
+        if evidence.isEmpty {
+            let why =
+                "no tracking evidence (fingerprinting \(d.fingerprinting) < \(p.minFingerprinting), cookies "
+                + "\(fmt(d.cookies)) < \(fmt(p.minCookies))"
+                + (p.minBeaconSites.map { ", beacons on \(beacons) sites < \($0)" } ?? "") + ")"
+                + (tracking.isEmpty ? "" : "; tracking categories alone do not count")
+            if let observed = p.observedMinPrevalence, d.prevalence >= observed {
+                return done(
+                    .ignore, "observedOnly",
+                    why
+                        + "; prevalence \(fmt(d.prevalence)) >= observedMinPrevalence \(fmt(observed)): listed, not "
+                        + "blocked"
+                )
+            }
+            let tier =
+                p.observedMinPrevalence.map { "; prevalence \(fmt(d.prevalence)) < observedMinPrevalence \(fmt($0))" }
+                ?? ""
+            return done(nil, "noEvidence", why + tier)
+        }
+        note("evidence", evidence.joined(separator: "; "))
+        if !tracking.isEmpty {
+            note("categories", "tracking categories: \(tracking.sorted(by: byteOrder).joined(separator: ", "))")
+        }
+        if let entity, p.minOwnerTrackingShare == nil {
+            note(
+                "entity",
+                "owner \(entity.name): tracking prevalence \(fmt(entity.prevalence.tracking)) of total "
+                    + "\(fmt(entity.prevalence.total))"
+            )
+        }
+
+        if !breakage.isEmpty {
+            return done(
+                .ignore, "breakageProneCategory",
+                "categories \(breakage.joined(separator: ", ")) are breakage-prone: listed (fingerprinting "
+                    + "\(d.fingerprinting) >= \(p.breakageProneMinFingerprinting)) but never blocked by default"
+            )
+        }
+        let patterns = d.resources.count
+        if patterns >= p.blockMinResources {
+            return done(
+                .block, "manyResources",
+                "\(patterns) resource patterns >= blockMinResources \(p.blockMinResources): default block")
+        }
+        return done(
+            .ignore, "fewResources",
+            "\(patterns) resource patterns < blockMinResources \(p.blockMinResources): default ignore, tracking "
+                + "resources become rules"
+        )
+    }
+}
+
+extension TrackerClassifier {
+    /// What counts as tracking evidence under the policy, one message per piece (empty: none).
+    static func trackingEvidence(_ d: RadarDomain, policy p: TDSPolicy) -> [String] {
         var evidence: [String] = []
         if d.fingerprinting > 0, d.fingerprinting >= p.minFingerprinting {
             evidence.append("fingerprinting \(d.fingerprinting) >= minFingerprinting \(p.minFingerprinting)")
@@ -82,32 +153,7 @@ public enum TrackerClassifier {
         if let minBeacons = p.minBeaconSites, beacons >= minBeacons {
             evidence.append("beacons (Ping) on \(beacons) sites >= minBeaconSites \(minBeacons)")
         }
-        let tracking = d.categories.filter { p.trackingCategories.contains($0) }
-        if evidence.isEmpty {
-            let why = "no tracking evidence (fingerprinting \(d.fingerprinting) < \(p.minFingerprinting), cookies \(fmt(d.cookies)) < \(fmt(p.minCookies))"
-                + (p.minBeaconSites.map { ", beacons on \(beacons) sites < \($0)" } ?? "") + ")"
-                + (tracking.isEmpty ? "" : "; tracking categories alone do not count")
-            if let observed = p.observedMinPrevalence, d.prevalence >= observed {
-                return done(.ignore, "observedOnly", why + "; prevalence \(fmt(d.prevalence)) >= observedMinPrevalence \(fmt(observed)): listed, not blocked")
-            }
-            let tier = p.observedMinPrevalence.map { "; prevalence \(fmt(d.prevalence)) < observedMinPrevalence \(fmt($0))" } ?? ""
-            return done(nil, "noEvidence", why + tier)
-        }
-        note("evidence", evidence.joined(separator: "; "))
-        if !tracking.isEmpty { note("categories", "tracking categories: \(tracking.sorted(by: byteOrder).joined(separator: ", "))") }
-        if let entity, p.minOwnerTrackingShare == nil {
-            note("entity", "owner \(entity.name): tracking prevalence \(fmt(entity.prevalence.tracking)) of total \(fmt(entity.prevalence.total))")
-        }
-
-        if !breakage.isEmpty {
-            return done(.ignore, "breakageProneCategory",
-                        "categories \(breakage.joined(separator: ", ")) are breakage-prone: listed (fingerprinting \(d.fingerprinting) >= \(p.breakageProneMinFingerprinting)) but never blocked by default")
-        }
-        let patterns = d.resources.count
-        if patterns >= p.blockMinResources {
-            return done(.block, "manyResources", "\(patterns) resource patterns >= blockMinResources \(p.blockMinResources): default block")
-        }
-        return done(.ignore, "fewResources", "\(patterns) resource patterns < blockMinResources \(p.blockMinResources): default ignore, tracking resources become rules")
+        return evidence
     }
 }
 

@@ -13,8 +13,10 @@ public struct TDSGeneratorFiles: Sendable {
     public var overridesPath: String?
     public var webKit: RuleRegex.FilterCheck
 
-    public init(radar: RadarIngest.Options, policyPath: String? = nil, mappingPath: String? = nil, overridesPath: String? = nil,
-                webKit: @escaping RuleRegex.FilterCheck) {
+    public init(
+        radar: RadarIngest.Options, policyPath: String? = nil, mappingPath: String? = nil, overridesPath: String? = nil,
+        webKit: @escaping RuleRegex.FilterCheck
+    ) {
         self.radar = radar
         self.webKit = webKit
         self.policyPath = policyPath
@@ -33,11 +35,15 @@ extension TDSGenerator {
         let overrides = try files.overridesPath.map(TDSOverrides.load(path:))
         let radar = try RadarIngest.load(files.radar)
         if radar.domains.isEmpty {
-            throw TDSGeneratorError(description: "\(files.radar.directory): no usable domain files" + (radar.issues.isEmpty ? "" : " (\(radar.issues.count) skipped)"))
+            throw TDSGeneratorError(
+                description: "\(files.radar.directory): no usable domain files"
+                    + (radar.issues.isEmpty ? "" : " (\(radar.issues.count) skipped)"))
         }
-        let input = TDSGeneratorInput(radar: radar, policy: policy, mapping: mapping, overrides: overrides,
-                                      mappingSource: files.mappingPath ?? "mapping.json", overridesSource: files.overridesPath ?? "overrides.json",
-                                      webKit: files.webKit)
+        let input = TDSGeneratorInput(
+            radar: radar, policy: policy, mapping: mapping, overrides: overrides,
+            mappingSource: files.mappingPath ?? "mapping.json",
+            overridesSource: files.overridesPath ?? "overrides.json",
+            webKit: files.webKit)
         return (try generate(input), policy)
     }
 }

@@ -25,8 +25,12 @@ public struct TDSGeneratorInput: Sendable {
     /// WebKit's verdict on a url-filter (RuleRegex.webKit in Pipeline): every rule written must compile there.
     public var webKit: RuleRegex.FilterCheck
 
-    public init(radar: RadarData, policy: TDSPolicy = .default, mapping: SurrogateMapping? = nil, overrides: TDSOverrides? = nil,
-                mappingSource: String = "mapping.json", overridesSource: String = "overrides.json", webKit: @escaping RuleRegex.FilterCheck) {
+    public init(
+        radar: RadarData, policy: TDSPolicy = .default, mapping: SurrogateMapping? = nil,
+        overrides: TDSOverrides? = nil,
+        mappingSource: String = "mapping.json", overridesSource: String = "overrides.json",
+        webKit: @escaping RuleRegex.FilterCheck
+    ) {
         self.radar = radar
         self.webKit = webKit
         self.policy = policy
@@ -95,14 +99,18 @@ public enum TDSGenerator {
     }
 
     /// Steps 1-3: classification, forced defaults, resource rules.
-    static func classify(_ input: TDSGeneratorInput, entities: [String: RadarEntity], issues: inout [DecodeIssue]) -> [String: DomainDecision] {
+    static func classify(_ input: TDSGeneratorInput, entities: [String: RadarEntity], issues: inout [DecodeIssue])
+        -> [String: DomainDecision]
+    {
         let policy = input.policy
-        let overrides = Dictionary((input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
+        let overrides = Dictionary(
+            (input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
         var decisions: [String: DomainDecision] = [:]
         for d in input.radar.domains {
             let c = TrackerClassifier.classify(d, entities: entities, policy: policy)
-            var decision = DomainDecision(domain: d.domain, radar: d, classification: c, defaultAction: c.defaultAction,
-                                          overrides: [], rules: [], resourcesNotRules: [])
+            var decision = DomainDecision(
+                domain: d.domain, radar: d, classification: c, defaultAction: c.defaultAction,
+                overrides: [], rules: [], resourcesNotRules: [])
             if let o = overrides[d.domain] { applyDefault(o, to: &decision) }
             if decision.defaultAction == .ignore {
                 deriveRules(d, policy: policy, webKit: input.webKit, into: &decision, issues: &issues)
@@ -110,12 +118,18 @@ public enum TDSGenerator {
             decisions[d.domain] = decision
         }
         for o in input.overrides?.entries ?? [] where decisions[o.domain] == nil {
-            var decision = DomainDecision(domain: o.domain, radar: nil, classification: nil, defaultAction: nil,
-                                          overrides: [], rules: [], resourcesNotRules: [])
+            var decision = DomainDecision(
+                domain: o.domain, radar: nil, classification: nil, defaultAction: nil,
+                overrides: [], rules: [], resourcesNotRules: [])
             applyDefault(o, to: &decision)
             if o.forceDefault == nil {
-                issues.append(DecodeIssue(source: input.overridesSource, path: o.path,
-                                          message: "\(o.domain) is not in the radar data and the override does not list it (no \"default\"); override not applied"))
+                issues.append(
+                    DecodeIssue(
+                        source: input.overridesSource, path: o.path,
+                        message:
+                            "\(o.domain) is not in the radar data and the override does not list it (no \"default\"); "
+                            + "override not applied"
+                    ))
                 continue
             }
             decisions[o.domain] = decision
@@ -125,23 +139,34 @@ public enum TDSGenerator {
     }
 
     /// Step 4: surrogates and click-to-load actions.
-    static func applySurrogateMapping(_ input: TDSGeneratorInput, to decisions: inout [String: DomainDecision],
-                                      issues: inout [DecodeIssue], notes: inout [String]) {
+    static func applySurrogateMapping(
+        _ input: TDSGeneratorInput, to decisions: inout [String: DomainDecision],
+        issues: inout [DecodeIssue], notes: inout [String]
+    ) {
         let trackerDomains = Set(decisions.values.filter { $0.defaultAction != nil }.map(\.domain))
         for e in input.mapping?.entries ?? [] {
             guard let tracker = Host.suffixes(of: e.domain).first(where: { trackerDomains.contains($0) }) else {
-                notes.append("\(input.mappingSource): \(e.path): \(e.domain) is not a tracker; surrogate \(e.surrogate) for \(e.regexRule) not applied")
+                notes.append(
+                    "\(input.mappingSource): \(e.path): \(e.domain) is not a tracker; surrogate \(e.surrogate) for "
+                        + "\(e.regexRule) not applied"
+                )
                 continue
             }
-            let provenance = "\(input.mappingSource) \(e.path): surrogate \(e.surrogate)" + (e.action.map { ", action \($0)" } ?? "")
-            var rule = TrackerRule(rule: e.regexRule, surrogate: e.surrogate, action: e.action.flatMap(RuleAction.init(rawValue:)))
+            let provenance =
+                "\(input.mappingSource) \(e.path): surrogate \(e.surrogate)" + (e.action.map { ", action \($0)" } ?? "")
+            var rule = TrackerRule(
+                rule: e.regexRule, surrogate: e.surrogate, action: e.action.flatMap(RuleAction.init(rawValue:)))
             switch RuleRegex.check(e.regexRule, domain: tracker, webKit: input.webKit) {
             case .ok: break
             case .rewritten(let rewrites, let reason) where rewrites.count == 1:
                 rule.rule = rewrites[0]
-                notes.append("\(input.mappingSource): \(e.path): \(e.regexRule) rewritten as \(rewrites[0]) (\(reason))")
+                notes.append(
+                    "\(input.mappingSource): \(e.path): \(e.regexRule) rewritten as \(rewrites[0]) (\(reason))")
             case .rewritten(_, let reason), .rejected(let reason):
-                issues.append(DecodeIssue(source: input.mappingSource, path: e.path / "regexRule", message: "\(e.regexRule): \(reason); surrogate rule dropped"))
+                issues.append(
+                    DecodeIssue(
+                        source: input.mappingSource, path: e.path / "regexRule",
+                        message: "\(e.regexRule): \(reason); surrogate rule dropped"))
                 continue
             }
             var decision = decisions[tracker]!
@@ -157,14 +182,18 @@ public enum TDSGenerator {
     }
 
     /// Step 5: the overrides' rule edits.
-    static func applyOverrideRuleEdits(_ input: TDSGeneratorInput, to decisions: inout [String: DomainDecision],
-                                       issues: inout [DecodeIssue]) throws {
+    static func applyOverrideRuleEdits(
+        _ input: TDSGeneratorInput, to decisions: inout [String: DomainDecision],
+        issues: inout [DecodeIssue]
+    ) throws {
         for o in input.overrides?.entries ?? [] {
             guard var decision = decisions[o.domain] else { continue }
             if decision.defaultAction == nil {
                 if !o.addRules.isEmpty || !o.dropRules.isEmpty || !o.exceptions.isEmpty || !o.options.isEmpty {
-                    issues.append(DecodeIssue(source: input.overridesSource, path: o.path,
-                                              message: "\(o.domain) is not a tracker; its rule edits were not applied"))
+                    issues.append(
+                        DecodeIssue(
+                            source: input.overridesSource, path: o.path,
+                            message: "\(o.domain) is not a tracker; its rule edits were not applied"))
                 }
                 decisions[o.domain] = decision
                 continue
@@ -174,26 +203,38 @@ public enum TDSGenerator {
         }
     }
 
-    /// Step 6: the TDS itself. Returns it with the decision keys in output order.
-    static func assemble(_ input: TDSGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
-                         issues: inout [DecodeIssue], notes: inout [String]) -> (TrackerDataSet, [String]) {
-        let policy = input.policy
+    /// The TDS's entities (from the entity files) and its domains (each entity's properties; a property claimed by two
+    /// entities stays with the first in byte order, reported).
+    static func entitiesAndDomains(_ entities: [String: RadarEntity], issues: inout [DecodeIssue]) -> TrackerDataSet {
         var tds = TrackerDataSet()
         for name in entities.keys.sorted(by: byteOrder) {
             let e = entities[name]!
-            tds.entities[name] = Entity(displayName: e.displayName, domains: sortedUnique(e.properties),
-                                        prevalence: roundSignificant(e.prevalence.total * 100, 3))
+            tds.entities[name] = Entity(
+                displayName: e.displayName, domains: sortedUnique(e.properties),
+                prevalence: roundSignificant(e.prevalence.total * 100, 3))
         }
         for name in tds.entities.keys.sorted(by: byteOrder) {
             for d in tds.entities[name]!.domains {
                 if let other = tds.domains[d] {
-                    issues.append(DecodeIssue(source: "entities", path: .root / name / "properties",
-                                              message: "\(d) is also a property of \(other); kept with \(other)"))
+                    issues.append(
+                        DecodeIssue(
+                            source: "entities", path: .root / name / "properties",
+                            message: "\(d) is also a property of \(other); kept with \(other)"))
                     continue
                 }
                 tds.domains[d] = name
             }
         }
+        return tds
+    }
+
+    /// Step 6: the TDS itself. Returns it with the decision keys in output order.
+    static func assemble(
+        _ input: TDSGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
+        issues: inout [DecodeIssue], notes: inout [String]
+    ) -> (TrackerDataSet, [String]) {
+        let policy = input.policy
+        var tds = entitiesAndDomains(entities, issues: &issues)
         var cnames: [String: (resolved: String, tracker: String)] = [:]
         var addedProperties: [String: [String]] = [:]
         let sorted = decisions.keys.sorted(by: byteOrder)
@@ -203,7 +244,10 @@ public enum TDSGenerator {
             decisions[key] = decision
             guard let action = decision.defaultAction else {
                 if let d = decision.radar, !d.cnames.isEmpty {
-                    notes.append("\(key) is not a tracker: its \(d.cnames.count) cname(s) (\(d.cnames.map(\.original).sorted(by: byteOrder).joined(separator: ", "))) not listed")
+                    notes.append(
+                        "\(key) is not a tracker: its \(d.cnames.count) cname(s) "
+                            + "(\(d.cnames.map(\.original).sorted(by: byteOrder).joined(separator: ", "))) not listed"
+                    )
                 }
                 continue
             }
@@ -220,7 +264,9 @@ public enum TDSGenerator {
             } else {
                 // The TDS names unknown owners after the domain itself (e.g. admaster.cc).
                 owner = Owner(name: key, displayName: key)
-                if tds.entities[key] == nil { tds.entities[key] = Entity(displayName: key, domains: [key], prevalence: 0) }
+                if tds.entities[key] == nil {
+                    tds.entities[key] = Entity(displayName: key, domains: [key], prevalence: 0)
+                }
             }
             if tds.domains[key] == nil, let name = owner.name {
                 // The owner's entity file does not list this domain: add it (once per entity, below).
@@ -228,21 +274,30 @@ public enum TDSGenerator {
                 if tds.entities[name] != nil { addedProperties[name, default: []].append(key) }
             }
             let categories = d.map { sortedUnique($0.categories.map { policy.categoryNames[$0] ?? $0 }) } ?? []
-            tds.trackers[key] = Tracker(domain: key, owner: owner, prevalence: d?.prevalence ?? 0,
-                                        fingerprinting: d?.fingerprinting ?? 0, cookies: d?.cookies ?? 0,
-                                        categories: categories, defaultAction: action, rules: decision.rules.map(\.rule))
+            tds.trackers[key] = Tracker(
+                domain: key, owner: owner, prevalence: d?.prevalence ?? 0,
+                fingerprinting: d?.fingerprinting ?? 0, cookies: d?.cookies ?? 0,
+                categories: categories, defaultAction: action, rules: decision.rules.map(\.rule))
             for c in d?.cnames ?? [] where c.original != c.resolved {
                 if let existing = cnames[c.original], existing.resolved != c.resolved {
-                    let keep: (resolved: String, tracker: String) = byteOrder(existing.resolved, c.resolved) ? existing : (c.resolved, key)
-                    issues.append(DecodeIssue(source: "radar \(key)", path: .root / "cnames",
-                                              message: "\(c.original) resolves to both \(existing.resolved) (\(existing.tracker)) and \(c.resolved) (\(key)); kept \(keep.resolved)"))
+                    let keep: (resolved: String, tracker: String) =
+                        byteOrder(existing.resolved, c.resolved) ? existing : (c.resolved, key)
+                    issues.append(
+                        DecodeIssue(
+                            source: "radar \(key)", path: .root / "cnames",
+                            message:
+                                "\(c.original) resolves to both \(existing.resolved) (\(existing.tracker)) and "
+                                + "\(c.resolved) (\(key)); kept \(keep.resolved)"
+                        ))
                     cnames[c.original] = keep
                 } else {
                     cnames[c.original] = (c.resolved, key)
                 }
             }
         }
-        for (name, added) in addedProperties { tds.entities[name]!.domains = sortedUnique(tds.entities[name]!.domains + added) }
+        for (name, added) in addedProperties {
+            tds.entities[name]!.domains = sortedUnique(tds.entities[name]!.domains + added)
+        }
         tds.cnames = cnames.mapValues(\.resolved)
         return (tds, sorted)
     }
@@ -256,14 +311,17 @@ public enum TDSGenerator {
             decision.overrides.append("removed (policy said: \(before)); reason: \(o.reason)")
         } else if let forced = o.forceDefault {
             decision.defaultAction = forced
-            decision.overrides.append("default forced to \(forced.rawValue) (policy said: \(before)); reason: \(o.reason)")
+            decision.overrides.append(
+                "default forced to \(forced.rawValue) (policy said: \(before)); reason: \(o.reason)")
         }
     }
 
     /// Rules of a `default: ignore` tracker: its resources with tracking evidence on enough sites. Resources that
     /// share a regex (one per request type in the radar) become one rule.
-    static func deriveRules(_ d: RadarDomain, policy: TDSPolicy, webKit: RuleRegex.FilterCheck, into decision: inout DomainDecision,
-                            issues: inout [DecodeIssue]) {
+    static func deriveRules(
+        _ d: RadarDomain, policy: TDSPolicy, webKit: RuleRegex.FilterCheck, into decision: inout DomainDecision,
+        issues: inout [DecodeIssue]
+    ) {
         struct Group { var types: [String] = []; var sites = 0; var cookies = 0.0; var fingerprinting = 0 }
         var groups: [String: Group] = [:]
         for r in d.resources {
@@ -276,13 +334,16 @@ public enum TDSGenerator {
         }
         for rule in groups.keys.sorted(by: byteOrder) {
             let g = groups[rule]!
-            let what = "\(rule) (\(sortedUnique(g.types).joined(separator: ", ")); \(g.sites) sites, cookies \(fmt(g.cookies)), fingerprinting \(g.fingerprinting))"
+            let what =
+                "\(rule) (\(sortedUnique(g.types).joined(separator: ", ")); \(g.sites) sites, cookies "
+                + "\(fmt(g.cookies)), fingerprinting \(g.fingerprinting))"
             if g.sites < policy.ruleMinSites {
                 decision.resourcesNotRules.append("\(what): \(g.sites) sites < ruleMinSites \(policy.ruleMinSites)")
                 continue
             }
             if !(g.cookies > 0 || (g.fingerprinting > 0 && g.fingerprinting >= policy.ruleMinFingerprinting)) {
-                decision.resourcesNotRules.append("\(what): no cookies and fingerprinting < ruleMinFingerprinting \(policy.ruleMinFingerprinting)")
+                decision.resourcesNotRules.append(
+                    "\(what): no cookies and fingerprinting < ruleMinFingerprinting \(policy.ruleMinFingerprinting)")
                 continue
             }
             let provenance = "radar resource \(what)"
@@ -292,28 +353,39 @@ public enum TDSGenerator {
                 rules = [rule]
             case .rewritten(let rewrites, let reason):
                 rules = rewrites
-                issues.append(DecodeIssue(source: "radar \(d.domain)", path: .root / "resources",
-                                          message: "rule \(rule): \(reason); rewritten as \(rewrites.joined(separator: " + "))"))
+                issues.append(
+                    DecodeIssue(
+                        source: "radar \(d.domain)", path: .root / "resources",
+                        message: "rule \(rule): \(reason); rewritten as \(rewrites.joined(separator: " + "))"))
             case .rejected(let reason):
-                issues.append(DecodeIssue(source: "radar \(d.domain)", path: .root / "resources",
-                                          message: "rule \(rule): \(reason); resource not made a rule"))
+                issues.append(
+                    DecodeIssue(
+                        source: "radar \(d.domain)", path: .root / "resources",
+                        message: "rule \(rule): \(reason); resource not made a rule"))
                 decision.resourcesNotRules.append("\(what): rejected: \(reason)")
                 continue
             }
             for r in rules where !decision.rules.contains(where: { $0.rule.rule == r }) {
-                decision.rules.append(GeneratedRule(rule: TrackerRule(rule: r, fingerprinting: g.fingerprinting, cookies: g.cookies),
-                                                    provenance: [provenance + (r == rule ? "" : " (rewritten)")]))
+                decision.rules.append(
+                    GeneratedRule(
+                        rule: TrackerRule(rule: r, fingerprinting: g.fingerprinting, cookies: g.cookies),
+                        provenance: [provenance + (r == rule ? "" : " (rewritten)")]))
             }
         }
     }
 
-    static func applyRuleEdits(_ o: TDSOverrides.Entry, to decision: inout DomainDecision, source: String, webKit: RuleRegex.FilterCheck,
-                               issues: inout [DecodeIssue]) throws {
+    static func applyRuleEdits(
+        _ o: TDSOverrides.Entry, to decision: inout DomainDecision, source: String, webKit: RuleRegex.FilterCheck,
+        issues: inout [DecodeIssue]
+    ) throws {
         for (i, drop) in o.dropRules.enumerated() {
             let before = decision.rules.count
             decision.rules.removeAll { $0.rule.rule == drop }
             if decision.rules.count == before {
-                issues.append(DecodeIssue(source: source, path: o.path / "dropRules" / i, message: "\(o.domain) has no rule \(drop); nothing dropped (stale override?)"))
+                issues.append(
+                    DecodeIssue(
+                        source: source, path: o.path / "dropRules" / i,
+                        message: "\(o.domain) has no rule \(drop); nothing dropped (stale override?)"))
             } else {
                 decision.overrides.append("rule \(drop) dropped; reason: \(o.reason)")
             }
@@ -322,10 +394,13 @@ public enum TDSGenerator {
             switch RuleRegex.check(add.rule, domain: o.domain, webKit: webKit) {
             case .ok: break
             case .rewritten(_, let reason), .rejected(let reason):
-                throw TDSGeneratorError(description: "\(source): \(o.path / "addRules" / i / "rule"): \(add.rule): \(reason)")
+                throw TDSGeneratorError(
+                    description: "\(source): \(o.path / "addRules" / i / "rule"): \(add.rule): \(reason)")
             }
             if let j = decision.rules.firstIndex(where: { $0.rule.rule == add.rule }) {
-                decision.rules[j] = GeneratedRule(rule: add, provenance: decision.rules[j].provenance + ["override (replaces the rule above): \(o.reason)"])
+                decision.rules[j] = GeneratedRule(
+                    rule: add,
+                    provenance: decision.rules[j].provenance + ["override (replaces the rule above): \(o.reason)"])
             } else {
                 decision.rules.append(GeneratedRule(rule: add, provenance: ["override: \(o.reason)"]))
             }
@@ -334,13 +409,22 @@ public enum TDSGenerator {
         for (kind, list) in [("exceptions", o.exceptions), ("options", o.options)] {
             for (rule, matcher) in list {
                 guard let j = decision.rules.firstIndex(where: { $0.rule.rule == rule }) else {
-                    issues.append(DecodeIssue(source: source, path: o.path / kind / rule, message: "\(o.domain) has no rule \(rule); \(kind) not applied"))
+                    issues.append(
+                        DecodeIssue(
+                            source: source, path: o.path / kind / rule,
+                            message: "\(o.domain) has no rule \(rule); \(kind) not applied"))
                     continue
                 }
-                var existing = (kind == "exceptions" ? decision.rules[j].rule.exceptions : decision.rules[j].rule.options) ?? RuleMatcher()
+                var existing =
+                    (kind == "exceptions" ? decision.rules[j].rule.exceptions : decision.rules[j].rule.options)
+                    ?? RuleMatcher()
                 if let d = matcher.domains { existing.domains = sortedUnique((existing.domains ?? []) + d) }
                 if let t = matcher.types { existing.types = sortedUnique((existing.types ?? []) + t) }
-                if kind == "exceptions" { decision.rules[j].rule.exceptions = existing } else { decision.rules[j].rule.options = existing }
+                if kind == "exceptions" {
+                    decision.rules[j].rule.exceptions = existing
+                } else {
+                    decision.rules[j].rule.options = existing
+                }
                 decision.rules[j].provenance.append("override \(kind): \(o.reason)")
                 decision.overrides.append("\(kind) added to rule \(rule); reason: \(o.reason)")
             }

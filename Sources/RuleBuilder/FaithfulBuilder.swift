@@ -201,9 +201,7 @@ struct FaithfulBuilder {
                 origin(.default, "block"))
             blocking = true
         } else if alias == nil, hasParentTracker(tracker.domain) {
-            sink.emit(
-                ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load), action: .ignorePreviousRules),
-                origin(.default, "reset"))
+            emitReset(tracker.domain)
         }
 
         for index in tracker.rules.indices.reversed() {

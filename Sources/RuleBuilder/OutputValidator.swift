@@ -47,36 +47,8 @@ enum OutputValidator {
                     ))
                 continue
             }
-            if let c = rule.trigger.condition {
-                if c.values.isEmpty {
-                    if c.kind.isInclusive {
-                        result.issues.append(
-                            issue(
-                                origin, mode,
-                                "empty \(c.kind.rawValue) list (WebKit rejects it, and it would match no site); rule "
-                                    + "left out"
-                            ))
-                        continue
-                    }
-                    result.issues.append(
-                        issue(
-                            origin, mode,
-                            "empty \(c.kind.rawValue) list (WebKit rejects it; it excludes nothing, so it is omitted)"))
-                    rule.trigger.condition = nil
-                } else if let bad = c.values.first(where: { v in
-                    if validEntries.contains(v) { return false }
-                    guard isValidConditionEntry(v, domain: c.kind.isDomainList) else { return true }
-                    validEntries.insert(v)
-                    return false
-                }) {
-                    result.issues.append(
-                        issue(
-                            origin, mode,
-                            "\(c.kind.rawValue) entry \(JSONWriter.string(.string(bad))) is rejected by WebKit; rule "
-                                + "left out"
-                        ))
-                    continue
-                }
+            guard keepsCondition(&rule, origin, mode, validEntries: &validEntries, issues: &result.issues) else {
+                continue
             }
             for name in (rule.trigger.resourceTypes ?? []) where ResourceTypeName.flags(of: name) == nil {
                 preconditionFailure("RuleBuilder produced an unknown resource type \(name)")
@@ -98,6 +70,45 @@ enum OutputValidator {
                     kind: .output, location: .output,
                     message: "\(rules.count) rules; WebKit accepts at most \(RuleBuilder.maximumRuleCount) per list"))
         }
+    }
+
+    /// Whether the rule stays, its condition as WebKit accepts it: an empty exclusion list is removed (reported);
+    /// an empty inclusion list or an entry WebKit rejects leaves the rule out (reported).
+    private static func keepsCondition(
+        _ rule: inout ContentRule, _ origin: RuleProvenance, _ mode: RuleBuildMode, validEntries: inout Set<String>,
+        issues: inout [ConversionIssue]
+    ) -> Bool {
+        guard let c = rule.trigger.condition else { return true }
+        if c.values.isEmpty {
+            if c.kind.isInclusive {
+                issues.append(
+                    issue(
+                        origin, mode,
+                        "empty \(c.kind.rawValue) list (WebKit rejects it, and it would match no site); rule "
+                            + "left out"
+                    ))
+                return false
+            }
+            issues.append(
+                issue(
+                    origin, mode,
+                    "empty \(c.kind.rawValue) list (WebKit rejects it; it excludes nothing, so it is omitted)"))
+            rule.trigger.condition = nil
+        } else if let bad = c.values.first(where: { v in
+            if validEntries.contains(v) { return false }
+            guard isValidConditionEntry(v, domain: c.kind.isDomainList) else { return true }
+            validEntries.insert(v)
+            return false
+        }) {
+            issues.append(
+                issue(
+                    origin, mode,
+                    "\(c.kind.rawValue) entry \(JSONWriter.string(.string(bad))) is rejected by WebKit; rule "
+                        + "left out"
+                ))
+            return false
+        }
+        return true
     }
 
     /// Domains: non-empty lowercase ASCII (WebKit's JSONDomainNotLowerCaseASCII); top-URL conditions: a valid regex.

@@ -60,51 +60,16 @@ public enum TrackerClassifier {
         }
         note("minSites", "seen on \(d.sites) sites >= minSites \(p.minSites)")
 
-        // The owner's own tracking share (entity file): the radar's verdict over all of the owner's domains.
-        if let minShare = p.minOwnerTrackingShare, let entity {
-            let e = entity.prevalence
-            if e.total > 0 {
-                let share = e.tracking / e.total
-                if share < minShare {
-                    return done(
-                        nil, "ownerNotTracking",
-                        "owner \(entity.name) is tracking on \(fmt(e.tracking)) of the \(fmt(e.total)) share of sites "
-                            + "where its domains appear (\(pct(share))) < minOwnerTrackingShare \(pct(minShare))"
-                    )
-                }
-                note(
-                    "ownerTracking",
-                    "owner \(entity.name) is tracking on \(pct(share)) of the sites where its domains appear >= "
-                        + "minOwnerTrackingShare \(pct(minShare))"
-                )
-            } else {
-                note(
-                    "ownerTracking",
-                    "owner \(entity.name) has entity prevalence.total 0: minOwnerTrackingShare not applied")
-            }
+        if let (step, stops) = ownerShareStep(entity, policy: p) {
+            if stops { return done(nil, step.rule, step.detail) }
+            note(step.rule, step.detail)
         }
 
         let evidence = trackingEvidence(d, policy: p)
-        let beacons = d.types["Ping"] ?? 0
         let tracking = d.categories.filter { p.trackingCategories.contains($0) }
         if evidence.isEmpty {
-            let why =
-                "no tracking evidence (fingerprinting \(d.fingerprinting) < \(p.minFingerprinting), cookies "
-                + "\(fmt(d.cookies)) < \(fmt(p.minCookies))"
-                + (p.minBeaconSites.map { ", beacons on \(beacons) sites < \($0)" } ?? "") + ")"
-                + (tracking.isEmpty ? "" : "; tracking categories alone do not count")
-            if let observed = p.observedMinPrevalence, d.prevalence >= observed {
-                return done(
-                    .ignore, "observedOnly",
-                    why
-                        + "; prevalence \(fmt(d.prevalence)) >= observedMinPrevalence \(fmt(observed)): listed, not "
-                        + "blocked"
-                )
-            }
-            let tier =
-                p.observedMinPrevalence.map { "; prevalence \(fmt(d.prevalence)) < observedMinPrevalence \(fmt($0))" }
-                ?? ""
-            return done(nil, "noEvidence", why + tier)
+            let (action, step) = withoutEvidence(d, policy: p, tracking: tracking)
+            return done(action, step.rule, step.detail)
         }
         note("evidence", evidence.joined(separator: "; "))
         if !tracking.isEmpty {
@@ -125,21 +90,69 @@ public enum TrackerClassifier {
                     + "\(d.fingerprinting) >= \(p.breakageProneMinFingerprinting)) but never blocked by default"
             )
         }
-        let patterns = d.resources.count
-        if patterns >= p.blockMinResources {
-            return done(
-                .block, "manyResources",
-                "\(patterns) resource patterns >= blockMinResources \(p.blockMinResources): default block")
-        }
-        return done(
-            .ignore, "fewResources",
-            "\(patterns) resource patterns < blockMinResources \(p.blockMinResources): default ignore, tracking "
-                + "resources become rules"
-        )
+        let (action, step) = resourceVerdict(d, policy: p)
+        return done(action, step.rule, step.detail)
     }
 }
 
 extension TrackerClassifier {
+    /// The owner's own tracking share (entity file): the radar's verdict over all of the owner's domains. nil when
+    /// the policy or the entity leaves it out; `stops` when the share is below the policy's minimum.
+    static func ownerShareStep(_ entity: RadarEntity?, policy p: TDSPolicy) -> (step: ClassificationStep, stops: Bool)?
+    {
+        guard let minShare = p.minOwnerTrackingShare, let entity else { return nil }
+        let e = entity.prevalence
+        guard e.total > 0 else {
+            let detail = "owner \(entity.name) has entity prevalence.total 0: minOwnerTrackingShare not applied"
+            return (ClassificationStep(rule: "ownerTracking", detail: detail), false)
+        }
+        let share = e.tracking / e.total
+        if share < minShare {
+            let detail =
+                "owner \(entity.name) is tracking on \(fmt(e.tracking)) of the \(fmt(e.total)) share of sites "
+                + "where its domains appear (\(pct(share))) < minOwnerTrackingShare \(pct(minShare))"
+            return (ClassificationStep(rule: "ownerNotTracking", detail: detail), true)
+        }
+        let detail =
+            "owner \(entity.name) is tracking on \(pct(share)) of the sites where its domains appear >= "
+            + "minOwnerTrackingShare \(pct(minShare))"
+        return (ClassificationStep(rule: "ownerTracking", detail: detail), false)
+    }
+
+    /// The verdict for a domain without tracking evidence: listed but not blocked when prevalent enough, else none.
+    static func withoutEvidence(_ d: RadarDomain, policy p: TDSPolicy, tracking: [String])
+        -> (DefaultAction?, ClassificationStep)
+    {
+        let beacons = d.types["Ping"] ?? 0
+        let why =
+            "no tracking evidence (fingerprinting \(d.fingerprinting) < \(p.minFingerprinting), cookies "
+            + "\(fmt(d.cookies)) < \(fmt(p.minCookies))"
+            + (p.minBeaconSites.map { ", beacons on \(beacons) sites < \($0)" } ?? "") + ")"
+            + (tracking.isEmpty ? "" : "; tracking categories alone do not count")
+        if let observed = p.observedMinPrevalence, d.prevalence >= observed {
+            let detail =
+                why + "; prevalence \(fmt(d.prevalence)) >= observedMinPrevalence \(fmt(observed)): listed, not "
+                + "blocked"
+            return (.ignore, ClassificationStep(rule: "observedOnly", detail: detail))
+        }
+        let tier =
+            p.observedMinPrevalence.map { "; prevalence \(fmt(d.prevalence)) < observedMinPrevalence \(fmt($0))" } ?? ""
+        return (nil, ClassificationStep(rule: "noEvidence", detail: why + tier))
+    }
+
+    /// The default action of a tracker by its number of resource patterns.
+    static func resourceVerdict(_ d: RadarDomain, policy p: TDSPolicy) -> (DefaultAction?, ClassificationStep) {
+        let patterns = d.resources.count
+        if patterns >= p.blockMinResources {
+            let detail = "\(patterns) resource patterns >= blockMinResources \(p.blockMinResources): default block"
+            return (.block, ClassificationStep(rule: "manyResources", detail: detail))
+        }
+        let detail =
+            "\(patterns) resource patterns < blockMinResources \(p.blockMinResources): default ignore, tracking "
+            + "resources become rules"
+        return (.ignore, ClassificationStep(rule: "fewResources", detail: detail))
+    }
+
     /// What counts as tracking evidence under the policy, one message per piece (empty: none).
     static func trackingEvidence(_ d: RadarDomain, policy p: TDSPolicy) -> [String] {
         var evidence: [String] = []

@@ -228,6 +228,25 @@ public enum TDSGenerator {
         return tds
     }
 
+    /// The owner of tracker `key`: the radar's (its entity created when there is no entity file), else the entity
+    /// listing the domain, else the domain itself, as the TDS names unknown owners (e.g. admaster.cc).
+    static func trackerOwner(_ key: String, radar d: RadarDomain?, tds: inout TrackerDataSet, notes: inout [String])
+        -> Owner
+    {
+        if let o = d?.owner {
+            if tds.entities[o.name] == nil {
+                tds.entities[o.name] = Entity(displayName: o.displayName, domains: [key], prevalence: 0)
+                notes.append("\(key): owner \(o.name) has no entity file; entity created with this domain only")
+            }
+            return Owner(name: o.name, displayName: o.displayName, privacyPolicy: o.privacyPolicy, url: o.url)
+        }
+        if let name = tds.domains[key] {
+            return Owner(name: name, displayName: tds.entities[name]?.displayName ?? name)
+        }
+        if tds.entities[key] == nil { tds.entities[key] = Entity(displayName: key, domains: [key], prevalence: 0) }
+        return Owner(name: key, displayName: key)
+    }
+
     /// Step 6: the TDS itself. Returns it with the decision keys in output order.
     static func assemble(
         _ input: TDSGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
@@ -252,22 +271,7 @@ public enum TDSGenerator {
                 continue
             }
             let d = decision.radar
-            var owner: Owner
-            if let o = d?.owner {
-                owner = Owner(name: o.name, displayName: o.displayName, privacyPolicy: o.privacyPolicy, url: o.url)
-                if tds.entities[o.name] == nil {
-                    tds.entities[o.name] = Entity(displayName: o.displayName, domains: [key], prevalence: 0)
-                    notes.append("\(key): owner \(o.name) has no entity file; entity created with this domain only")
-                }
-            } else if let name = tds.domains[key] {
-                owner = Owner(name: name, displayName: tds.entities[name]?.displayName ?? name)
-            } else {
-                // The TDS names unknown owners after the domain itself (e.g. admaster.cc).
-                owner = Owner(name: key, displayName: key)
-                if tds.entities[key] == nil {
-                    tds.entities[key] = Entity(displayName: key, domains: [key], prevalence: 0)
-                }
-            }
+            let owner = trackerOwner(key, radar: d, tds: &tds, notes: &notes)
             if tds.domains[key] == nil, let name = owner.name {
                 // The owner's entity file does not list this domain: add it (once per entity, below).
                 tds.domains[key] = name

@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .executable(name: "radarblock", targets: ["radarblock"]),
         .library(name: "RadarBlock", targets: [
-            "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TdsGenerator", "RuleBuilder",
+            "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "RuleBuilder",
             "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Pipeline",
         ]),
     ],
@@ -33,7 +33,7 @@ let package = Package(
         .target(name: "CWebKitIDNA", dependencies: ["CICU"]),
         .target(name: "ContentRules", dependencies: ["StrictJSON", "CWebKitIDNA"]),
         .target(name: "TrackerData", dependencies: ["FileIO", "Parallel", "StrictJSON", "Domains", "Digest"]),
-        .target(name: "TdsGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
+        .target(name: "TDSGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
         .target(name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
@@ -42,15 +42,15 @@ let package = Package(
         .target(name: "WebKitBridge"),
         .target(name: "Pipeline", dependencies: [
             "CSystem", "CHTTPFetch",
-            "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
+            "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
             "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO", "Parallel",
         ]),
         .executableTarget(name: "radarblock", dependencies: [
-            "Pipeline", "WebKitBridge", "TrackerData", "TdsGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
+            "Pipeline", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
             "RuleDiff", "ContentRules", "StrictJSON", "FileIO",
         ]),
 
-        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "TdsGenerator", "TrackerData"]),
+        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "TDSGenerator", "TrackerData"]),
 
         // What several test targets share: the ../shared locator, a seeded generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -62,7 +62,7 @@ let package = Package(
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
         .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrackerDataTests", dependencies: ["TestSupport", "TrackerData", "StrictJSON", "FileIO"]),
-        .testTarget(name: "TdsGeneratorTests", dependencies: ["TestSupport", "TdsGenerator", "TrackerData", "StrictJSON", "Pipeline"]),
+        .testTarget(name: "TDSGeneratorTests", dependencies: ["TestSupport", "TDSGenerator", "TrackerData", "StrictJSON", "Pipeline"]),
         .testTarget(name: "RuleBuilderTests", dependencies: ["TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),

@@ -6,7 +6,7 @@ repository) and prints, for each candidate policy family, the in-sample agreemen
 held-out agreement (leave-one-out, and 10-fold repeated 20 times): every threshold of the family is re-tuned on the
 training part and the held-out domains are predicted with that setting. See docs/tds-policy.md for the results.
 
-The decisions are the Swift classifier's own (Sources/TdsGenerator/Classifier.swift, through
+The decisions are the Swift classifier's own (Sources/TDSGenerator/Classifier.swift, through
 `radarblock-bench tds-policy`, which also holds the candidate extensions that were measured and not adopted);
 this script only builds the grids and computes the statistics.
 

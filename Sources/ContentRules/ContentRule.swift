@@ -91,11 +91,15 @@ public struct TriggerCondition: Sendable, Hashable {
         kind.isDomainList ? values.map(TriggerCondition.domainRegex) : values
     }
 
+    /// The end of a URL's host: its port or its path. WebKit's if-domain transformation ends a domain with it, and
+    /// so does every host-anchored url-filter radarblock writes.
+    public static let hostEnd = "[:/]"
+
     /// WebKit's if-domain/unless-domain transformation: `*d` covers d and its subdomains; the result is unanchored,
     /// so it also holds when `scheme://d/` appears later in the top URL (in a query, say).
     public static func domainRegex(_ domain: String) -> String {
         let (subdomains, escaped) = escapedDomain(domain)
-        return "[a-z][a-z+.-]*:\\/\\/" + (subdomains ? "([^/]*\\.)*" : "") + escaped + "[:/]"
+        return "[a-z][a-z+.-]*:\\/\\/" + (subdomains ? "([^/]*\\.)*" : "") + escaped + hostEnd
     }
 
     /// The same domain entry as a top-URL regex anchored at the URL's start, so that only the top URL's own host is
@@ -103,7 +107,7 @@ public struct TriggerCondition: Sendable, Hashable {
     /// scheme class `[a-z][a-z+.-]*` leaves out schemes with digits).
     public static func anchoredDomainRegex(_ domain: String) -> String {
         let (subdomains, escaped) = escapedDomain(domain)
-        return "^[^:]+://" + (subdomains ? "([^/]*\\.)?" : "") + escaped + "[:/]"
+        return "^[^:]+://" + (subdomains ? "([^/]*\\.)?" : "") + escaped + hostEnd
     }
 
     /// `*d` -> (true, d) with WebKit's escapes for a domain entry (ContentExtensionParser.cpp's escape table).

@@ -1,7 +1,7 @@
 // The WebKit check the TDS generator is given: ContentRules' port of WebKit's url-filter parser.
 
 import ContentRules
-import TdsGenerator
+import TDSGenerator
 
 extension RuleRegex {
     public static let webKit: FilterCheck = { filter in

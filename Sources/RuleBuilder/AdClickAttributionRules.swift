@@ -47,11 +47,14 @@ struct AttributionSplit {
         var issues: [ConversionIssue] = []
         for e in feature.allowlist {
             if tds.trackers[e.blocklistEntry] != nil { entries.append(e); continue }
-            issues.append(ConversionIssue(kind: .neverApplies, location: .config(e.path / "blocklistEntry"),
-                                          message: "\(e.blocklistEntry) is not a tracker of the TDS; entry skipped"))
+            issues.append(
+                ConversionIssue(
+                    kind: .neverApplies, location: .config(e.path / "blocklistEntry"),
+                    message: "\(e.blocklistEntry) is not a tracker of the TDS; entry skipped"))
         }
         let moved = Set(entries.map(\.blocklistEntry))
-        return AttributionSplit(entries: entries, moved: moved, listTDS: listTDS(tds, moved: moved, mode: mode), issues: issues)
+        return AttributionSplit(
+            entries: entries, moved: moved, listTDS: listTDS(tds, moved: moved, mode: mode), issues: issues)
     }
 
     /// ddg: the apps' TDS (the trackers, their owners' entities and those entities' domains, no CNAMEs).
@@ -66,7 +69,8 @@ struct AttributionSplit {
             return out
         }
         for (d, name) in tds.domains where owners.contains(name) { out.domains[d] = name }
-        for domain in tds.trackers.keys where !moved.contains(domain) && Host.suffixes(of: domain).dropFirst().contains(where: moved.contains) {
+        for domain in tds.trackers.keys
+        where !moved.contains(domain) && Host.suffixes(of: domain).dropFirst().contains(where: moved.contains) {
             out.trackers[domain] = Tracker(domain: domain)
         }
         for (alias, target) in tds.cnames where tds.findTracker(forHost: alias) == nil {
@@ -86,20 +90,25 @@ struct AttributionSplit {
 extension RuleBuilder {
     /// The attributed variant of a release's attribution list for `vendor` (a site without a leading "www."):
     /// the list built from `tds` (the attribution list's TDS) with each allowlisted tracker's new first rule.
-    public static func attributed(tds: TrackerDataSet, config: PrivacyConfig, unprotectedSites: UnprotectedSites? = nil,
-                                  mode: RuleBuildMode = .faithful, vendor: String) -> RuleBuildResult {
+    public static func attributed(
+        tds: TrackerDataSet, config: PrivacyConfig, unprotectedSites: UnprotectedSites? = nil,
+        mode: RuleBuildMode = .faithful, vendor: String
+    ) -> RuleBuildResult {
         let entries = config.adClickAttribution.allowlist.filter { tds.trackers[$0.blocklistEntry] != nil }
         var hosts: [String: [String]] = [:]
         for e in entries { hosts[e.blocklistEntry, default: []].append(e.host) }
-        var result = attributionRules(tds: tds, moved: Set(hosts.keys), config: config, unprotectedSites: unprotectedSites, mode: mode,
-                                      attribution: AttributedHosts(vendor: vendor, hosts: hosts))
+        var result = attributionRules(
+            tds: tds, moved: Set(hosts.keys), config: config, unprotectedSites: unprotectedSites, mode: mode,
+            attribution: AttributedHosts(vendor: vendor, hosts: hosts))
         OutputValidator.validate(&result, mode: mode)
         return result
     }
 
     /// The attribution list (blocking, or attributed for a vendor) of `tds`: the split's list TDS.
-    static func attributionRules(tds: TrackerDataSet, moved: Set<String>, config: PrivacyConfig?, unprotectedSites: UnprotectedSites?,
-                                 mode: RuleBuildMode, attribution: AttributedHosts?) -> RuleBuildResult {
+    static func attributionRules(
+        tds: TrackerDataSet, moved: Set<String>, config: PrivacyConfig?, unprotectedSites: UnprotectedSites?,
+        mode: RuleBuildMode, attribution: AttributedHosts?
+    ) -> RuleBuildResult {
         var exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites, mode: mode)
         // The request blocklist is the main list's.
         exceptions.requestBlocklist = nil
@@ -109,7 +118,10 @@ extension RuleBuilder {
             // above nor under a host of this list can change none of its decisions (the apps append them all).
             let hosts = Array(moved) + Array(tds.cnames.keys)
             exceptions.allowlist = exceptions.allowlist.filter { e in
-                hosts.contains { Host.isSameOrSubdomain($0, of: e.entry.trackerDomain) || Host.isSameOrSubdomain(e.entry.trackerDomain, of: $0) }
+                hosts.contains {
+                    Host.isSameOrSubdomain($0, of: e.entry.trackerDomain)
+                        || Host.isSameOrSubdomain(e.entry.trackerDomain, of: $0)
+                }
             }
             var b = FaithfulBuilder(tds: tds, exceptions: exceptions)
             b.attribution = attribution
@@ -122,24 +134,31 @@ extension RuleBuilder {
     }
 
     /// The split of `build`: the blocking attribution list, and its issues.
-    static func attributionList(_ split: AttributionSplit, config: PrivacyConfig?, unprotectedSites: UnprotectedSites?,
-                                mode: RuleBuildMode, indexMap: SourceIndexMap) -> (AttributionList, [ConversionIssue]) {
-        var list = attributionRules(tds: split.listTDS, moved: split.moved, config: config, unprotectedSites: unprotectedSites,
-                                    mode: mode, attribution: nil)
+    static func attributionList(
+        _ split: AttributionSplit, config: PrivacyConfig?, unprotectedSites: UnprotectedSites?,
+        mode: RuleBuildMode, indexMap: SourceIndexMap
+    ) -> (AttributionList, [ConversionIssue]) {
+        var list = attributionRules(
+            tds: split.listTDS, moved: split.moved, config: config, unprotectedSites: unprotectedSites,
+            mode: mode, attribution: nil)
         OutputValidator.validate(&list, mode: mode)
         indexMap.apply(to: &list)
-        return (AttributionList(entries: split.entries, tds: split.listTDS, rules: list.rules, provenance: list.provenance), list.issues)
+        return (
+            AttributionList(entries: split.entries, tds: split.listTDS, rules: list.rules, provenance: list.provenance),
+            list.issues
+        )
     }
 }
 
 extension DDGBuilder {
     /// The mutator's rule, inserted first for each entry (so the last entry of a tracker comes first):
-    /// `host(:[0-9]+)?/.*` with the dots escaped, blocking except on the vendor.
+    /// host, an optional port, then `/.*`, with the dots escaped, blocking except on the vendor.
     static func attributionFirstRules(_ a: AttributedHosts) -> [String: [TrackerRule]] {
         a.hosts.mapValues { hosts in
             hosts.reversed().map { host in
-                TrackerRule(rule: host.replacingOccurrences(of: ".", with: "\\.") + "(:[0-9]+)?/.*",
-                            exceptions: RuleMatcher(domains: [a.vendor]))
+                TrackerRule(
+                    rule: host.replacingOccurrences(of: ".", with: "\\.") + TDSConventions.optionalPort + "/.*",
+                    exceptions: RuleMatcher(domains: [a.vendor]))
             }
         }
     }
@@ -154,8 +173,7 @@ extension FaithfulBuilder {
             if moved.contains(domain) {
                 b.emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil)
             } else if Host.suffixes(of: domain).dropFirst().contains(where: moved.contains) {
-                b.sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: Self.thirdParty),
-                                        action: .ignorePreviousRules), RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
+                b.emitReset(domain)
             }
         }
         for alias in tds.cnames.keys.sorted(by: byteOrder) where tds.findTracker(forHost: alias) == nil {
@@ -170,9 +188,20 @@ extension FaithfulBuilder {
     /// A tracker of the attribution list, in the main list: its hosts are reset when a main-list tracker is a
     /// parent of it (the longest tracker host wins, and this one decides in its own list).
     mutating func emitExcludedReset(_ domain: String) {
-        guard Host.suffixes(of: domain).dropFirst().contains(where: { tds.trackers[$0] != nil && !excluded.contains($0) }) else { return }
-        sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: Self.thirdParty),
-                              action: .ignorePreviousRules), RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
+        guard
+            Host.suffixes(of: domain).dropFirst().contains(where: { tds.trackers[$0] != nil && !excluded.contains($0) })
+        else { return }
+        emitReset(domain)
+    }
+
+    /// The longest tracker host wins: ignore-previous-rules for a tracker's hosts, so that what a parent tracker's
+    /// rules decided does not hold for them.
+    mutating func emitReset(_ domain: String) {
+        sink.emit(
+            ContentRule(
+                trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: LoadTypes.thirdParty),
+                action: .ignorePreviousRules),
+            RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
     }
 
     /// The attributed variant's first rule of `tracker` for each conversion host in scope: block the host (and
@@ -190,11 +219,17 @@ extension FaithfulBuilder {
                 filter = scope.hostFilter
             }
             let origin = { (role: String) in
-                RuleProvenance(source: .adClickAttribution, tracker: tracker.domain, role: role, cnameAlias: scope.alias, allowlistRule: host)
+                RuleProvenance(
+                    source: .adClickAttribution, tracker: tracker.domain, role: role, cnameAlias: scope.alias,
+                    allowlistRule: host)
             }
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: load), action: .block), origin("block"))
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: load, condition: .init(.ifDomain, [a.vendor].wildcards)),
-                                  action: .ignorePreviousRules), origin("vendor"))
+            sink.emit(
+                ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: load), action: .block), origin("block"))
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: filter, loadTypes: load, condition: .init(.ifDomain, [a.vendor].wildcards)),
+                    action: .ignorePreviousRules), origin("vendor"))
             emitted = true
         }
         return emitted

@@ -14,7 +14,8 @@
 // Cost. Selectors with the same condition are joined into one rule (one selector list), in the order of their
 // first line; the selectors hidden everywhere form the first rule, `url-filter` `.*` with no flag or condition,
 // which WebKit compiles into no automaton at all: it becomes the list's global style sheet. WebKit groups
-// css-display-none actions with identical triggers itself (specs §4.1), so joining changes no decision; it takes
+// css-display-none actions with identical triggers itself (WebKit's
+// Source/WebCore/contentextensions/ContentExtensionCompiler.cpp), so joining changes no decision; it takes
 // rule count, JSON size and compile work down (docs/cookie-popups.md has the figures).
 //
 // Off sites. The config's sites where the list is off (CookiePopupConfig.swift) end the list with one
@@ -46,8 +47,10 @@ public struct CookiePopupList: Sendable {
 public enum CookiePopupRules {
     /// nil when the TDS has no cookie pop-up list or the config turns it off (`autoconsent` or its `filterlist`
     /// sub-feature not enabled). Without a config the list applies everywhere.
-    public static func build(tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
-                             target: EngineProfile) -> CookiePopupList? {
+    public static func build(
+        tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
+        target: EngineProfile
+    ) -> CookiePopupList? {
         guard let text = tds.cookiePopupFilterList else { return nil }
         if let config, !config.cookiePopups.appliesAnywhere { return nil }
         let offSites = config?.cookiePopupOffSites(unprotected: unprotected) ?? unprotected?.hosts ?? []
@@ -65,12 +68,17 @@ public enum CookiePopupRules {
             let translated: CookiePopupSelector
             switch CookiePopupSelector.translate(hide.selector, target: target) {
             case .failure(let why):
-                out.issues.append(CosmeticLineIssue(line: hide.lines[0], kind: .outOfScope, message: "selector \(quoted(hide.selector)): \(why.message); left out"))
+                out.issues.append(
+                    CosmeticLineIssue(
+                        line: hide.lines[0], kind: .outOfScope,
+                        message: "selector \(quoted(hide.selector)): \(why.message); left out"))
                 continue
             case .success(let t): translated = t
             }
             if let text = translated.contains {
-                out.scripted.append(CosmeticScriptHide(selector: hide.selector, css: translated.css, text: text, sites: hide.sites, lines: hide.lines))
+                out.scripted.append(
+                    CosmeticScriptHide(
+                        selector: hide.selector, css: translated.css, text: text, sites: hide.sites, lines: hide.lines))
                 continue
             }
             if translated.css != hide.selector { out.counts["hasSelectors", default: 0] += 1 }
@@ -84,14 +92,17 @@ public enum CookiePopupRules {
         if let i = order.firstIndex(where: { $0 == nil }), i > 0 { order.insert(order.remove(at: i), at: 0) }
         for condition in order {
             let g = groups[condition]!
-            let trigger = Trigger(urlFilter: ".*", resourceTypes: condition == nil ? nil : ["document"], condition: condition)
-            out.rules.append(ContentRule(trigger: trigger, action: .cssDisplayNone(selector: g.selectors.joined(separator: ", "))))
+            let trigger = Trigger(
+                urlFilter: ".*", resourceTypes: condition == nil ? nil : ["document"], condition: condition)
+            out.rules.append(
+                ContentRule(trigger: trigger, action: .cssDisplayNone(selector: g.selectors.joined(separator: ", "))))
             out.provenance.append(RuleProvenance(source: .cookiePopups, role: "hide", filterLines: g.lines.sorted()))
             out.counts["selectors", default: 0] += Double(g.selectors.count)
         }
         if !offSites.isEmpty {
             let condition = TriggerCondition(.ifTopURL, offSites.map { TriggerCondition.anchoredDomainRegex("*" + $0) })
-            out.rules.append(ContentRule(trigger: Trigger(urlFilter: ".*", condition: condition), action: .ignorePreviousRules))
+            out.rules.append(
+                ContentRule(trigger: Trigger(urlFilter: ".*", condition: condition), action: .ignorePreviousRules))
             out.provenance.append(RuleProvenance(source: .cookiePopups, role: "off-sites"))
         }
         out.counts["filters"] = Double(parsed.filters.count)
@@ -128,11 +139,15 @@ struct CookiePopupSelector {
             rest = after[after.index(after: close)...]
             switch name {
             case "has":
-                if argument.contains(":-abp-") { return .failure(Refusal(message: "ABP pseudo-classes inside :-abp-has() are not supported")) }
+                if argument.contains(":-abp-") {
+                    return .failure(Refusal(message: "ABP pseudo-classes inside :-abp-has() are not supported"))
+                }
                 css += ":has(" + argument + ")"
             case "contains":
                 guard rest.allSatisfy({ $0 == " " }), !css.isEmpty, contains == nil else {
-                    return .failure(Refusal(message: ":-abp-contains() is applied by the script layer only at the end of a selector"))
+                    return .failure(
+                        Refusal(
+                            message: ":-abp-contains() is applied by the script layer only at the end of a selector"))
                 }
                 if argument.hasPrefix("/") && argument.count > 1 {
                     return .failure(Refusal(message: "a regular expression in :-abp-contains() is not supported"))
@@ -143,7 +158,9 @@ struct CookiePopupSelector {
             }
         }
         css += rest
-        if css.contains(":-abp-") { return .failure(Refusal(message: "an ABP pseudo-class without its closing parenthesis")) }
+        if css.contains(":-abp-") {
+            return .failure(Refusal(message: "an ABP pseudo-class without its closing parenthesis"))
+        }
         if contains != nil, css.contains(",") {
             return .failure(Refusal(message: ":-abp-contains() after a selector list is not supported"))
         }
@@ -190,7 +207,8 @@ enum CosmeticSiteCondition {
         let positives = sites.entries.filter(\.include)
         if positives.isEmpty {
             let excluded = minimal(sites.entries.map(\.domain) + sites.exceptions)
-            return excluded.isEmpty ? nil : TriggerCondition(.unlessTopURL, excluded.map { TriggerCondition.anchoredDomainRegex("*" + $0) })
+            return excluded.isEmpty
+                ? nil : TriggerCondition(.unlessTopURL, excluded.map { TriggerCondition.anchoredDomainRegex("*" + $0) })
         }
         let root = SiteNode()
         for e in sites.entries where root.find(e.domain).value == nil { root.find(e.domain).value = e.include }
@@ -218,7 +236,9 @@ final class SiteNode {
         var node = self
         for label in domain.split(separator: ".").reversed() {
             let key = String(label)
-            if let c = node.children[key] { node = c } else {
+            if let c = node.children[key] {
+                node = c
+            } else {
                 let c = SiteNode()
                 node.children[key] = c
                 node = c
@@ -243,7 +263,9 @@ final class SiteNode {
             } else {
                 out.append(TriggerCondition.anchoredDomainRegex(suffix))
                 let escaped = suffix.replacingOccurrences(of: ".", with: "\\.")
-                for label in SiteNode.labelsOutside(Set(kids.keys)) { out.append("^[^:]+://([^/]*\\.)?" + label + "\\." + escaped + "[:/]") }
+                for label in SiteNode.labelsOutside(Set(kids.keys)) {
+                    out.append("^[^:]+://([^/]*\\.)?" + label + "\\." + escaped + TriggerCondition.hostEnd)
+                }
             }
         }
         for key in kids.keys.sorted(by: byteOrder) {
@@ -256,9 +278,11 @@ final class SiteNode {
         var out: [String] = []
         let p = prefix.replacingOccurrences(of: "-", with: "\\-")
         if !prefix.isEmpty && !excluded.contains(prefix) { out.append(p) }
-        let next = Set(excluded.compactMap { e -> Character? in
-            e.count > prefix.count && e.hasPrefix(prefix) ? e[e.index(e.startIndex, offsetBy: prefix.count)] : nil
-        }).sorted()
+        let next = Set(
+            excluded.compactMap { e -> Character? in
+                e.count > prefix.count && e.hasPrefix(prefix) ? e[e.index(e.startIndex, offsetBy: prefix.count)] : nil
+            }
+        ).sorted()
         out.append(p + "[^./:" + next.map { $0 == "-" ? "\\-" : String($0) }.joined() + "][^./:]*")
         for c in next { out += labelsOutside(excluded, prefix: prefix + String(c)) }
         return out

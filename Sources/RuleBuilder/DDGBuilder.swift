@@ -1,5 +1,5 @@
-// ddg mode: DuckDuckGo's TrackerRadarKit converter as specified in ddg-tds-conversion.md §2, rule for rule,
-// including its known semantic gaps (§2.8). Differences from TrackerRadarKit, all deliberate:
+// ddg mode: DuckDuckGo's TrackerRadarKit converter (its ContentBlockerRulesBuilder.swift), rule for rule,
+// including its known semantic gaps. Differences from TrackerRadarKit, all deliberate:
 // - trackers and cname keys are iterated in a sorted order (TrackerRadarKit: random dictionary order);
 // - rules WebKit would reject (empty condition lists, url-filters outside WebKit's regex subset) are repaired when
 //   that is exact (an empty unless-domain means "no exemption") or left out, and reported (OutputValidator);
@@ -11,13 +11,11 @@ import StrictJSON
 import TrackerData
 
 struct DDGBuilder {
-    static let domainSuffix = "[:/]"
-    static let thirdParty = ["third-party"]
-    static let anyParty = ["first-party", "third-party"]
 
     /// TrackerRadarKit's resource map; every other type is dropped.
     static let resourceMap: [String: String] = [
-        "script": "script", "xmlhttprequest": "raw", "subdocument": "document", "image": "image", "stylesheet": "style-sheet",
+        "script": "script", "xmlhttprequest": "raw", "subdocument": "document", "image": "image",
+        "stylesheet": "style-sheet",
     ]
 
     let tds: TrackerDataSet
@@ -34,14 +32,16 @@ struct DDGBuilder {
     func build() -> RuleBuildResult {
         var builder = self
         for domain in sortedTrackerDomains(tds) {
-            builder.trackerRules(tds.trackers[domain]!, domain: domain, loadTypes: Self.thirdParty, alias: nil)
+            builder.trackerRules(tds.trackers[domain]!, domain: domain, loadTypes: LoadTypes.thirdParty, alias: nil)
         }
         for alias in tds.cnames.keys.sorted(by: byteOrder) {
             let target = tds.cnames[alias]!
             guard let tracker = Self.findTracker(byCname: target, in: tds) else { continue }
-            builder.trackerRules(tracker, domain: alias, loadTypes: Self.anyParty, alias: alias)
+            builder.trackerRules(tracker, domain: alias, loadTypes: LoadTypes.anyParty, alias: alias)
         }
-        if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, guardTopLevel: true, into: &builder.sink) }
+        if let blocklist = exceptions.requestBlocklist {
+            RequestBlocklistRules.emit(blocklist, guardTopLevel: true, into: &builder.sink)
+        }
         builder.exceptionRules()
         return builder.sink.result
     }
@@ -56,24 +56,35 @@ struct DDGBuilder {
         return nil
     }
 
-    // MARK: per tracker (§2.3)
+    // MARK: per tracker
 
     mutating func trackerRules(_ tracker: Tracker, domain: String, loadTypes: [String], alias: String?) {
         let related = tracker.owner?.name.flatMap { tds.entities[$0] }?.domains.wildcards
         let first = firstRules[tracker.domain] ?? []
         func origin(_ part: RuleProvenance.TrackerPart) -> RuleProvenance {
-            guard case .rule(let i) = part, !first.isEmpty else { return RuleProvenance(source: .tds, tracker: tracker.domain, part: part, cnameAlias: alias) }
+            guard case .rule(let i) = part, !first.isEmpty else {
+                return RuleProvenance(source: .tds, tracker: tracker.domain, part: part, cnameAlias: alias)
+            }
             return i < first.count
-                ? RuleProvenance(source: .adClickAttribution, tracker: tracker.domain, cnameAlias: alias, allowlistRule: first[i].rule)
+                ? RuleProvenance(
+                    source: .adClickAttribution, tracker: tracker.domain, cnameAlias: alias,
+                    allowlistRule: first[i].rule)
                 : RuleProvenance(source: .tds, tracker: tracker.domain, part: .rule(i - first.count), cnameAlias: alias)
         }
 
         if tracker.defaultAction == .block {
-            let filter = TDSConventions.subdomainPrefix + TDSConventions.escapedDomain(domain) + Self.domainSuffix
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }),
-                                  action: .block), origin(.default))
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
-                                  action: .ignorePreviousRules), origin(.popup))
+            let filter =
+                TDSConventions.subdomainPrefix + TDSConventions.escapedDomain(domain) + TriggerCondition.hostEnd
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: filter, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }),
+                    action: .block), origin(.default))
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: filter, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
+                    action: .ignorePreviousRules), origin(.popup))
         }
 
         var groups: [[(ContentRule, Int)]] = []
@@ -83,8 +94,10 @@ struct DDGBuilder {
             if let a = rule.action, splitOff.contains(a.rawValue) { continue }
             if case .blockCTL(let name)? = rule.action, name != "fb" {
                 if alias == nil {
-                    sink.issues.append(.tdsRule(.ignoredInput, tracker: tracker.domain, index: index - first.count, field: "action",
-                                                "action \"\(rule.action!.rawValue)\" is unknown to TrackerRadarKit, which drops the rule"))
+                    sink.issues.append(
+                        .tdsRule(
+                            .ignoredInput, tracker: tracker.domain, index: index - first.count, field: "action",
+                            "action \"\(rule.action!.rawValue)\" is unknown to TrackerRadarKit, which drops the rule"))
                 }
                 continue
             }
@@ -92,33 +105,43 @@ struct DDGBuilder {
             groups.append(ruleGroup(rule, tracker: tracker, related: related, loadTypes: loadTypes).map { ($0, index) })
         }
         // Larger groups first; Swift's sort is stable, so equal sizes keep TDS order (as in TrackerRadarKit).
-        let sorted = groups.enumerated().sorted { $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset }
+        let sorted = groups.enumerated().sorted {
+            $0.element.count != $1.element.count ? $0.element.count > $1.element.count : $0.offset < $1.offset
+        }
         var seen = Set<ContentRule>()
         for (rule, index) in sorted.flatMap(\.element) where seen.insert(rule).inserted {
             sink.emit(rule, origin(.rule(index)))
         }
     }
 
-    /// The table of §2.3: each TDS rule becomes 1...3 WebKit rules.
+    /// TrackerRadarKit's table: each TDS rule becomes 1...3 WebKit rules.
     func ruleGroup(_ r: TrackerRule, tracker: Tracker, related: [String]?, loadTypes: [String]) -> [ContentRule] {
         let u = r.rule.hasPrefix("http") ? r.rule : TDSConventions.subdomainPrefix + r.rule
         let o = r.options, x = r.exceptions
         let isIgnore = r.action == .ignore
 
         func blockAll() -> ContentRule {
-            ContentRule(trigger: Trigger(urlFilter: u, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }), action: .block)
+            ContentRule(
+                trigger: Trigger(
+                    urlFilter: u, loadTypes: loadTypes, condition: related.map { .init(.unlessDomain, $0) }),
+                action: .block)
         }
         func block(_ m: RuleMatcher) -> ContentRule {
             // TrackerRadarKit hard-codes third-party here, even for CNAME copies.
-            ContentRule(trigger: Trigger(urlFilter: u, resourceTypes: m.types.map(Self.mapResources), loadTypes: Self.thirdParty,
-                                         condition: m.domains.map { .init(.ifDomain, $0.wildcards) }), action: .block)
+            ContentRule(
+                trigger: Trigger(
+                    urlFilter: u, resourceTypes: m.types.map(Self.mapResources), loadTypes: LoadTypes.thirdParty,
+                    condition: m.domains.map { .init(.ifDomain, $0.wildcards) }), action: .block)
         }
         func ignore(_ m: RuleMatcher?) -> ContentRule {
-            ContentRule(trigger: Trigger(urlFilter: u, resourceTypes: m?.types.map(Self.mapResources), loadTypes: loadTypes,
-                                         condition: m?.domains.map { .init(.ifDomain, $0.wildcards) }), action: .ignorePreviousRules)
+            ContentRule(
+                trigger: Trigger(
+                    urlFilter: u, resourceTypes: m?.types.map(Self.mapResources), loadTypes: loadTypes,
+                    condition: m?.domains.map { .init(.ifDomain, $0.wildcards) }), action: .ignorePreviousRules)
         }
-        let ignorePopup = ContentRule(trigger: Trigger(urlFilter: u, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
-                                      action: .ignorePreviousRules)
+        let ignorePopup = ContentRule(
+            trigger: Trigger(urlFilter: u, resourceTypes: ["popup"], loadTypes: loadTypes, loadContexts: ["top-frame"]),
+            action: .ignorePreviousRules)
 
         if tracker.defaultAction == .block {
             if let o, let x { return [ignore(nil), block(o), ignore(x)] }
@@ -143,24 +166,34 @@ struct DDGBuilder {
             guard let types = matcher?.types else { continue }
             let dropped = types.filter { Self.resourceMap[$0] == nil }
             guard !dropped.isEmpty else { continue }
-            let consequence = dropped.count == types.count
+            let consequence =
+                dropped.count == types.count
                 ? "no type is left, and resource-type [] means every type in WebKit"
                 : "the rule applies to the remaining types only"
-            sink.issues.append(.tdsRule(.ddgDeviation, tracker: tracker, index: index, field: field,
-                                        "types \(dropped.map { "\"\($0)\"" }.joined(separator: ", ")) have no TrackerRadarKit mapping and are dropped; \(consequence)"))
+            sink.issues.append(
+                .tdsRule(
+                    .ddgDeviation, tracker: tracker, index: index, field: field,
+                    "types \(dropped.map { "\"\($0)\"" }.joined(separator: ", ")) have no TrackerRadarKit mapping and "
+                        + "are dropped; \(consequence)"
+                ))
         }
     }
 
-    // MARK: exceptions (§2.2)
+    // MARK: exceptions
 
     mutating func exceptionRules() {
         // User-unprotected sites cover their subdomains (the reference tests), unlike TrackerRadarKit's exact hosts.
         let domains = exceptions.userUnprotected.wildcards + exceptions.tempList.wildcards
         if !domains.isEmpty {
-            let origin = RuleProvenance(source: exceptions.tempList.isEmpty ? .userUnprotected : .tempList,
-                                        role: !exceptions.tempList.isEmpty && !exceptions.userUnprotected.isEmpty ? "temp-list+user-unprotected" : nil)
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", loadTypes: Self.anyParty, condition: .init(.ifDomain, domains)),
-                                  action: .ignorePreviousRules), origin)
+            let origin = RuleProvenance(
+                source: exceptions.tempList.isEmpty ? .userUnprotected : .tempList,
+                role: !exceptions.tempList.isEmpty && !exceptions.userUnprotected.isEmpty
+                    ? "temp-list+user-unprotected" : nil)
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: ".*", loadTypes: LoadTypes.anyParty, condition: .init(.ifDomain, domains)),
+                    action: .ignorePreviousRules), origin)
         }
         for (entry, index) in exceptions.allowlist {
             let filter = TDSConventions.allowlistFilter(entry.rule)
@@ -169,8 +202,12 @@ struct DDGBuilder {
             case .all: condition = nil
             case .domains(let d): condition = .init(.ifDomain, d.wildcards)
             }
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: Self.anyParty, condition: condition), action: .ignorePreviousRules),
-                      RuleProvenance(source: .allowlist, tracker: entry.trackerDomain, allowlistIndex: index, allowlistRule: entry.rule))
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(urlFilter: filter, loadTypes: LoadTypes.anyParty, condition: condition),
+                    action: .ignorePreviousRules),
+                RuleProvenance(
+                    source: .allowlist, tracker: entry.trackerDomain, allowlistIndex: index, allowlistRule: entry.rule))
         }
     }
 

@@ -1,4 +1,5 @@
-// faithful mode: WebKit rules whose last-match semantics reproduce the TDS's first-match semantics (spec §1.1).
+// faithful mode: WebKit rules whose last-match semantics reproduce the TDS's first-match semantics (README.md,
+// Conversion modes).
 //
 // WebKit applies a list in order and the last matching block / ignore-previous-rules decides. So, per tracker
 // (parents before subdomain trackers, so the longest tracker host wins):
@@ -33,13 +34,12 @@ struct FaithfulBuilder {
     var sink = RuleSink()
     /// Trackers that live in another list (the ad-click attribution list): left out here, with their CNAME aliases.
     var excluded: Set<String> = []
-    /// The attributed variant's first rules: for a vendor site, the conversion hosts per tracker (AdClickAttributionRules.swift).
+    /// The attributed variant's first rules: for a vendor site, the conversion hosts per tracker
+    /// (AdClickAttributionRules.swift).
     var attribution: AttributedHosts? = nil
     private var translations: [String: Result<RegexTranslation, Unexpressible>] = [:]
     let entityDomains: [String: [String]]
     var sameEntity: SameEntityEncoding = .shared
-
-    static let thirdParty = ["third-party"]
 
     init(tds: TrackerDataSet, exceptions: ExceptionInputs) {
         self.tds = tds
@@ -51,7 +51,8 @@ struct FaithfulBuilder {
         for name in Set(inverse.keys).union(tds.entities.keys) {
             var seen = Set<String>()
             var list: [String] = []
-            for d in (tds.entities[name]?.domains ?? []) + (inverse[name] ?? []).sorted(by: byteOrder) where seen.insert(d).inserted {
+            for d in (tds.entities[name]?.domains ?? []) + (inverse[name] ?? []).sorted(by: byteOrder)
+            where seen.insert(d).inserted {
                 list.append(d)
             }
             all[name] = list
@@ -73,8 +74,13 @@ struct FaithfulBuilder {
         for alias in tds.cnames.keys.sorted(by: byteOrder) {
             let target = tds.cnames[alias]!
             if let own = tds.findTracker(forHost: alias) {
-                b.sink.issues.append(ConversionIssue(kind: .neverApplies, location: .tds(JSONPath.root / "cnames" / alias),
-                    message: "alias is itself under tracker \(own.domain), whose rules decide for it; the TDS never uncloaks it to \(target)"))
+                b.sink.issues.append(
+                    ConversionIssue(
+                        kind: .neverApplies, location: .tds(JSONPath.root / "cnames" / alias),
+                        message:
+                            "alias is itself under tracker \(own.domain), whose rules decide for it; the TDS never "
+                            + "uncloaks it to \(target)"
+                    ))
                 continue
             }
             guard let tracker = tds.findTracker(forHost: target), !excluded.contains(tracker.domain) else { continue }
@@ -97,23 +103,32 @@ struct FaithfulBuilder {
             if withAction.contains(domain) {
                 b.emitClickToLoadTracker(tracker, scope: .domain(domain), alias: nil, ruleAction: ruleAction)
             } else if Host.suffixes(of: domain).dropFirst().contains(where: withAction.contains) {
-                // The longest tracker host wins: a nested tracker's requests are not its parent's to block.
-                b.sink.emit(ContentRule(trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: Self.thirdParty),
-                                        action: .ignorePreviousRules), RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
+                // A nested tracker's requests are not its parent's to block.
+                b.emitReset(domain)
             }
         }
         for alias in tds.cnames.keys.sorted(by: byteOrder) where tds.findTracker(forHost: alias) == nil {
-            guard let tracker = tds.findTracker(forHost: tds.cnames[alias]!), withAction.contains(tracker.domain) else { continue }
-            b.emitClickToLoadTracker(tracker, scope: .alias(alias, target: tds.cnames[alias]!), alias: alias, ruleAction: ruleAction)
+            guard let tracker = tds.findTracker(forHost: tds.cnames[alias]!), withAction.contains(tracker.domain) else {
+                continue
+            }
+            b.emitClickToLoadTracker(
+                tracker, scope: .alias(alias, target: tds.cnames[alias]!), alias: alias, ruleAction: ruleAction)
         }
         let own = entityDomains[entity] ?? []
         if !own.isEmpty {
-            b.sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, own.wildcards)), action: .ignorePreviousRules),
-                        RuleProvenance(source: .clickToLoad, tracker: entity, role: "first-party"))
+            b.sink.emit(
+                ContentRule(
+                    trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, own.wildcards)),
+                    action: .ignorePreviousRules),
+                RuleProvenance(source: .clickToLoad, tracker: entity, role: "first-party"))
         }
         if !exceptions.clickToLoadExceptions.isEmpty {
-            b.sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.clickToLoadExceptions).wildcards)),
-                                    action: .ignorePreviousRules), RuleProvenance(source: .clickToLoad, role: "exception"))
+            b.sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.clickToLoadExceptions).wildcards)
+                    ),
+                    action: .ignorePreviousRules), RuleProvenance(source: .clickToLoad, role: "exception"))
         }
         b.emitExceptions()
         return TopSiteConditions.anchored(b.sink.result)
@@ -121,32 +136,48 @@ struct FaithfulBuilder {
 
     /// A tracker in a click-to-load list: its rules up to the last one with the action, in reverse (first TDS
     /// rule wins); rules with the action block, every other rule resets (it decides, and not for this list).
-    private mutating func emitClickToLoadTracker(_ tracker: Tracker, scope: HostScope, alias: String?, ruleAction: String) {
+    private mutating func emitClickToLoadTracker(
+        _ tracker: Tracker, scope: HostScope, alias: String?, ruleAction: String
+    ) {
         guard let last = tracker.rules.lastIndex(where: { $0.action?.rawValue == ruleAction }) else { return }
-        let load: [String]? = alias == nil ? Self.thirdParty : nil
+        let load: [String]? = alias == nil ? LoadTypes.thirdParty : nil
         func origin(_ index: Int, _ role: String) -> RuleProvenance {
             RuleProvenance(source: .tds, tracker: tracker.domain, part: .rule(index), role: role, cnameAlias: alias)
         }
         for index in (0...last).reversed() {
             let rule = tracker.rules[index]
             let filters = ruleFilters(rule.rule, scope: scope, tracker: tracker.domain, index: index, report: false)
-            guard !filters.isEmpty, let options = condition(rule.options, field: "options", tracker: tracker.domain, index: index, report: false) else { continue }
+            guard !filters.isEmpty,
+                let options = condition(
+                    rule.options, field: "options", tracker: tracker.domain, index: index, report: false)
+            else { continue }
             let decides = rule.action?.rawValue == ruleAction
-            for (f, form) in filters {
-                sink.emit(ContentRule(trigger: trigger(f, options, load), action: decides ? .block : .ignorePreviousRules),
-                          origin(index, (decides ? "block " : "other-rule ") + form))
+            for form in filters {
+                sink.emit(
+                    ContentRule(
+                        trigger: trigger(form.filter, options, load), action: decides ? .block : .ignorePreviousRules),
+                    origin(index, decides ? "block" : "other-rule").with(form))
             }
             guard decides, let x = rule.exceptions,
-                  let xc = condition(x, field: "exceptions", tracker: tracker.domain, index: index, report: false),
-                  let both = options.intersection(xc) else { continue }
-            for (f, form) in filters {
-                sink.emit(ContentRule(trigger: trigger(f, both, load), action: .ignorePreviousRules), origin(index, "exception " + form))
+                let xc = condition(x, field: "exceptions", tracker: tracker.domain, index: index, report: false),
+                let both = options.intersection(xc)
+            else { continue }
+            for form in filters {
+                sink.emit(
+                    ContentRule(trigger: trigger(form.filter, both, load), action: .ignorePreviousRules),
+                    origin(index, "exception").with(form))
             }
         }
-        if let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: scope.hostFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
-                                  action: .ignorePreviousRules),
-                      RuleProvenance(source: .tds, tracker: tracker.domain, part: .entity, role: "same-entity", cnameAlias: alias))
+        if let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias),
+            !domains.isEmpty
+        {
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: scope.hostFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
+                    action: .ignorePreviousRules),
+                RuleProvenance(
+                    source: .tds, tracker: tracker.domain, part: .entity, role: "same-entity", cnameAlias: alias))
         }
     }
 
@@ -156,7 +187,7 @@ struct FaithfulBuilder {
     /// Returns whether any of its rules blocks.
     @discardableResult
     mutating func emitTracker(_ tracker: Tracker, scope: HostScope, alias: String?, exemption: Bool = true) -> Bool {
-        let load: [String]? = alias == nil ? Self.thirdParty : nil
+        let load: [String]? = alias == nil ? LoadTypes.thirdParty : nil
         let domainFilter = scope.hostFilter
         let report = alias == nil
         func origin(_ part: RuleProvenance.TrackerPart, _ role: String) -> RuleProvenance {
@@ -165,72 +196,106 @@ struct FaithfulBuilder {
         var blocking = false
 
         if tracker.defaultAction == .block {
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load), action: .block), origin(.default, "block"))
+            sink.emit(
+                ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load), action: .block),
+                origin(.default, "block"))
             blocking = true
         } else if alias == nil, hasParentTracker(tracker.domain) {
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load), action: .ignorePreviousRules),
-                      origin(.default, "reset"))
+            emitReset(tracker.domain)
         }
 
         for index in tracker.rules.indices.reversed() {
             let rule = tracker.rules[index]
             let filters = ruleFilters(rule.rule, scope: scope, tracker: tracker.domain, index: index, report: report)
             if filters.isEmpty { continue }
-            guard let options = condition(rule.options, field: "options", tracker: tracker.domain, index: index, report: report) else {
+            guard
+                let options = condition(
+                    rule.options, field: "options", tracker: tracker.domain, index: index, report: report)
+            else {
                 if report {
-                    sink.issues.append(.tdsRule(.neverApplies, tracker: tracker.domain, index: index, field: "options",
-                                                "no WebKit resource type is left in options.types, so the rule can never match; left out"))
+                    sink.issues.append(
+                        .tdsRule(
+                            .neverApplies, tracker: tracker.domain, index: index, field: "options",
+                            "no WebKit resource type is left in options.types, so the rule can never match; left out"))
                 }
                 continue
             }
             // A click-to-load rule never blocks in the main list: its own list (when the action is supported)
             // does, and an unsupported action blocks nothing.
             if rule.action == .ignore || rule.action?.isBlockCTL == true {
-                for (f, form) in filters {
-                    sink.emit(ContentRule(trigger: trigger(f, options, load), action: .ignorePreviousRules), origin(.rule(index), "ignore " + form))
+                for form in filters {
+                    sink.emit(
+                        ContentRule(trigger: trigger(form.filter, options, load), action: .ignorePreviousRules),
+                        origin(.rule(index), "ignore").with(form))
                 }
                 continue
             }
             // No action, a surrogate, or block-ctl-*: all block (surrogates are served by the JS bundle).
-            for (f, form) in filters {
-                sink.emit(ContentRule(trigger: trigger(f, options, load), action: .block), origin(.rule(index), "block " + form))
+            for form in filters {
+                sink.emit(
+                    ContentRule(trigger: trigger(form.filter, options, load), action: .block),
+                    origin(.rule(index), "block").with(form))
             }
             blocking = true
             guard let x = rule.exceptions else { continue }
-            guard let xc = condition(x, field: "exceptions", tracker: tracker.domain, index: index, report: report) else {
-                if report {
-                    sink.issues.append(.tdsRule(.neverApplies, tracker: tracker.domain, index: index, field: "exceptions",
-                                                "no WebKit resource type is left in exceptions.types, so the exception can never apply; left out"))
-                }
-                continue
-            }
-            guard let both = options.intersection(xc) else {
-                if report {
-                    sink.issues.append(.tdsRule(.neverApplies, tracker: tracker.domain, index: index, field: "exceptions",
-                                                "the exceptions can never hold where the options hold; left out"))
-                }
-                continue
-            }
-            for (f, form) in filters {
-                sink.emit(ContentRule(trigger: trigger(f, both, load), action: .ignorePreviousRules), origin(.rule(index), "exception " + form))
-            }
+            emitRuleExceptions(
+                x, of: (tracker.domain, index), options: options, filters: filters, load: load, report: report,
+                origin: origin(.rule(index), "exception"))
         }
 
         if emitAttributedRules(tracker, scope: scope, load: load) { blocking = true }
 
-        if blocking, exemption, let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty {
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
-                                  action: .ignorePreviousRules), origin(.entity, "same-entity"))
+        if blocking, exemption, let name = tracker.owner?.name,
+            let domains = entitySites(name, tracker: tracker.domain, alias: alias), !domains.isEmpty
+        {
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: domainFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
+                    action: .ignorePreviousRules), origin(.entity, "same-entity"))
         }
         return blocking
+    }
+
+    /// A blocking TDS rule's exceptions: ignore-previous-rules on the same filters where both its options and its
+    /// exceptions hold. `origin` names the TDS rule (role "exception").
+    private mutating func emitRuleExceptions(
+        _ x: RuleMatcher, of rule: (tracker: String, index: Int), options: MatchCondition,
+        filters: [FilterForm], load: [String]?, report: Bool, origin: RuleProvenance
+    ) {
+        let (tracker, index) = rule
+        guard let xc = condition(x, field: "exceptions", tracker: tracker, index: index, report: report) else {
+            if report {
+                sink.issues.append(
+                    .tdsRule(
+                        .neverApplies, tracker: tracker, index: index, field: "exceptions",
+                        "no WebKit resource type is left in exceptions.types, so the exception can never apply; left "
+                            + "out"
+                    ))
+            }
+            return
+        }
+        guard let both = options.intersection(xc) else {
+            if report {
+                sink.issues.append(
+                    .tdsRule(
+                        .neverApplies, tracker: tracker, index: index, field: "exceptions",
+                        "the exceptions can never hold where the options hold; left out"))
+            }
+            return
+        }
+        for form in filters {
+            sink.emit(
+                ContentRule(trigger: trigger(form.filter, both, load), action: .ignorePreviousRules), origin.with(form))
+        }
     }
 
     /// The sites the same-entity exemption of `tracker` must name: the entity's, less those whose pages are always
     /// the same site as the tracker's requests (same registrable domain, and no public suffix at or under either,
     /// so that WebKit's third-party test can never tell them apart). The exemption, like every rule of a tracker,
     /// carries load-type third-party, so on those pages it could never fire: naming them only costs WebKit an
-    /// ignore-previous-rules rule with its own condition (2,175 of them on the iOS TDS v5, a fifth of WebKit's
-    /// compile time: docs/compile-cost.md). A CNAME alias's rules match any load type, so its list stays whole.
+    /// ignore-previous-rules rule with its own condition (what that cost is measured in docs/compile-cost.md). A CNAME
+    /// alias's rules match any load type, so its list stays whole.
     func entitySites(_ entity: String, tracker: String, alias: String?) -> [String]? {
         guard let domains = entityDomains[entity] else { return nil }
         let psl = PublicSuffixList.shared
@@ -243,8 +308,9 @@ struct FaithfulBuilder {
     }
 
     func trigger(_ filter: String, _ c: MatchCondition, _ load: [String]?) -> Trigger {
-        Trigger(urlFilter: filter, resourceTypes: c.types.map(TDSResourceTypes.names), loadTypes: load,
-                condition: c.domains.map { .init(.ifDomain, $0.wildcards) })
+        Trigger(
+            urlFilter: filter, resourceTypes: c.types.map(TDSResourceTypes.names), loadTypes: load,
+            condition: c.domains.map { .init(.ifDomain, $0.wildcards) })
     }
 
     // MARK: rule regexes
@@ -252,50 +318,74 @@ struct FaithfulBuilder {
     private mutating func translation(_ pattern: String) -> Result<RegexTranslation, Unexpressible> {
         if let t = translations[pattern] { return t }
         let t: Result<RegexTranslation, Unexpressible>
-        do { t = .success(try RegexTranslator.translate(pattern)) } catch let e as Unexpressible { t = .failure(e) } catch {
+        do { t = .success(try RegexTranslator.translate(pattern)) } catch let e as Unexpressible {
+            t = .failure(e)
+        } catch {
             t = .failure(Unexpressible(reason: "\(error)"))
         }
         translations[pattern] = t
         return t
     }
 
-    /// The url-filters (with their form, "host" or "in-url") that together match where the TDS rule regex matches,
-    /// restricted to the hosts in scope.
-    private mutating func ruleFilters(_ pattern: String, scope: HostScope, tracker: String, index: Int, report: Bool) -> [(String, String)] {
+    /// The url-filters (host and in-URL forms) that together match where the TDS rule regex matches, restricted to
+    /// the hosts in scope.
+    private mutating func ruleFilters(_ pattern: String, scope: HostScope, tracker: String, index: Int, report: Bool)
+        -> [FilterForm]
+    {
         let t: RegexTranslation
         switch translation(pattern) {
         case .failure(let e):
-            if report { sink.issues.append(.tdsRule(.unexpressibleRegex, tracker: tracker, index: index, field: "rule", "\(e.reason); rule left out")) }
+            if report {
+                sink.issues.append(
+                    .tdsRule(
+                        .unexpressibleRegex, tracker: tracker, index: index, field: "rule", "\(e.reason); rule left out"
+                    ))
+            }
             return []
         case .success(let s): t = s
         }
         if report, !t.rewritten.isEmpty, !t.alternatives.isEmpty {
-            sink.issues.append(.tdsRule(.rewrittenRegex, tracker: tracker, index: index, field: "rule",
-                                        "rewritten into WebKit's regex subset with the same meaning: " + t.rewritten.joined(separator: "; ")))
+            sink.issues.append(
+                .tdsRule(
+                    .rewrittenRegex, tracker: tracker, index: index, field: "rule",
+                    "rewritten into WebKit's regex subset with the same meaning: " + t.rewritten.joined(separator: "; ")
+                ))
         }
         if t.alternatives.isEmpty {
-            if report { sink.issues.append(.tdsRule(.neverApplies, tracker: tracker, index: index, field: "rule", "the regex can never match a URL; rule left out")) }
+            if report {
+                sink.issues.append(
+                    .tdsRule(
+                        .neverApplies, tracker: tracker, index: index, field: "rule",
+                        "the regex can never match a URL; rule left out"))
+            }
             return []
         }
-        var out: [(String, String)] = []
+        var out: [FilterForm] = []
         var seen = Set<String>()
+        func add(_ form: FilterForm) { if seen.insert(form.filter).inserted { out.append(form) } }
         for alt in t.alternatives {
             if alt.first == .start {
                 if report {
-                    sink.issues.append(.tdsRule(.unexpressibleRegex, tracker: tracker, index: index, field: "rule",
-                                                "an alternative anchored with ^ cannot be limited to the tracker's hosts; alternative left out"))
+                    sink.issues.append(
+                        .tdsRule(
+                            .unexpressibleRegex, tracker: tracker, index: index, field: "rule",
+                            "an alternative anchored with ^ cannot be limited to the tracker's hosts; alternative left "
+                                + "out"
+                        ))
                 }
                 continue
             }
             if let (host, rest) = HostSplit.split(alt) {
-                let tail = rest.isEmpty ? "[:/]" : "(:[0-9]+)?" + RegexTranslator.render(rest)
-                if let f = HostSplit.hostFormFilter(host, tail: tail, scope: scope), seen.insert(f).inserted { out.append((f, "host")) }
+                if let x = HostSplit.hostFormPrefix(host, scope: scope) { add(.host(HostForm(x, path: rest))) }
             } else if report {
-                sink.issues.append(.tdsRule(.unexpressibleRegex, tracker: tracker, index: index, field: "rule",
-                                            "the regex does not start with a plain host name, so it is only matched after the tracker host, not inside it"))
+                sink.issues.append(
+                    .tdsRule(
+                        .unexpressibleRegex, tracker: tracker, index: index, field: "rule",
+                        "the regex does not start with a plain host name, so it is only matched after the tracker host,"
+                            + " not inside it"
+                    ))
             }
-            let f = scope.inURLPrefix + RegexTranslator.render(alt)
-            if seen.insert(f).inserted { out.append((f, "in-url")) }
+            add(.inURL(.make(hostPrefix: scope.hostPrefix, gap: .any, terms: alt)))
         }
         return out
     }
@@ -303,7 +393,9 @@ struct FaithfulBuilder {
     // MARK: options / exceptions
 
     /// nil: the condition can never hold (no WebKit type left).
-    private mutating func condition(_ m: RuleMatcher?, field: String, tracker: String, index: Int, report: Bool) -> MatchCondition? {
+    private mutating func condition(_ m: RuleMatcher?, field: String, tracker: String, index: Int, report: Bool)
+        -> MatchCondition?
+    {
         guard let m else { return MatchCondition() }
         var c = MatchCondition()
         if let d = m.domains, !d.isEmpty {
@@ -317,9 +409,19 @@ struct FaithfulBuilder {
                 case .exact(let b): bits |= b
                 case .approximate(let b, let why):
                     bits |= b
-                    if report { sink.issues.append(.tdsRule(.resourceType, tracker: tracker, index: index, field: field + ".types", "type \"\(type)\": \(why)")) }
+                    if report {
+                        sink.issues.append(
+                            .tdsRule(
+                                .resourceType, tracker: tracker, index: index, field: field + ".types",
+                                "type \"\(type)\": \(why)"))
+                    }
                 case .none(let why):
-                    if report { sink.issues.append(.tdsRule(.resourceType, tracker: tracker, index: index, field: field + ".types", "type \"\(type)\" dropped: \(why)")) }
+                    if report {
+                        sink.issues.append(
+                            .tdsRule(
+                                .resourceType, tracker: tracker, index: index, field: field + ".types",
+                                "type \"\(type)\" dropped: \(why)"))
+                    }
                 }
             }
             if bits == 0 { return nil }
@@ -332,83 +434,113 @@ struct FaithfulBuilder {
 
     mutating func emitExceptions() {
         if !exceptions.tempList.isEmpty {
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.tempList).wildcards)),
-                                  action: .ignorePreviousRules), RuleProvenance(source: .tempList))
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.tempList).wildcards)),
+                    action: .ignorePreviousRules), RuleProvenance(source: .tempList))
         }
         if !exceptions.userUnprotected.isEmpty {
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.userUnprotected).wildcards)),
-                                  action: .ignorePreviousRules), RuleProvenance(source: .userUnprotected))
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(
+                        urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.userUnprotected).wildcards)),
+                    action: .ignorePreviousRules), RuleProvenance(source: .userUnprotected))
         }
         for (entry, index) in exceptions.allowlist {
             guard let site = SiteCondition.make(entry.sites, except: exceptions.allowlistExceptions) else {
-                sink.issues.append(.allowlist(.neverApplies, tracker: entry.trackerDomain, index: index,
-                                              "every site of the entry is under a trackerAllowlist exception; left out"))
+                sink.issues.append(
+                    .allowlist(
+                        .neverApplies, tracker: entry.trackerDomain, index: index,
+                        "every site of the entry is under a trackerAllowlist exception; left out"))
                 continue
             }
             if !site.unexpressed.isEmpty {
-                sink.issues.append(.allowlist(.configNote, tracker: entry.trackerDomain, index: index,
-                    "trackerAllowlist exceptions \(site.unexpressed.joined(separator: ", ")) lie under a site of the entry; WebKit has one site condition per rule, so the entry still applies there"))
+                sink.issues.append(
+                    .allowlist(
+                        .configNote, tracker: entry.trackerDomain, index: index,
+                        "trackerAllowlist exceptions \(site.unexpressed.joined(separator: ", ")) lie under a site of "
+                            + "the entry; WebKit has one site condition per rule, so the entry still applies there"
+                    ))
             }
             let condition = site.condition
-            for (f, form) in allowlistFilters(entry, index: index) {
-                sink.emit(ContentRule(trigger: Trigger(urlFilter: f, condition: condition), action: .ignorePreviousRules),
-                          RuleProvenance(source: .allowlist, tracker: entry.trackerDomain, role: form, allowlistIndex: index, allowlistRule: entry.rule))
+            for form in allowlistFilters(entry, index: index) {
+                sink.emit(
+                    ContentRule(
+                        trigger: Trigger(urlFilter: form.filter, condition: condition), action: .ignorePreviousRules),
+                    RuleProvenance(
+                        source: .allowlist, tracker: entry.trackerDomain, allowlistIndex: index,
+                        allowlistRule: entry.rule
+                    ).with(form))
             }
         }
         // The TDS judges subresources only: never block a top-level document or a popup (window.open).
-        sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]), action: .ignorePreviousRules),
-                  RuleProvenance(source: .topLevel))
+        sink.emit(
+            ContentRule(
+                trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]),
+                action: .ignorePreviousRules),
+            RuleProvenance(source: .topLevel))
     }
 
     /// Allowlist entries are JavaScript regexes matched against the request URL without its port, query (`?`) and
     /// parameters (`;`), for requests whose host is under the entry's tracker key (the reference tests'
     /// semantics: tracker_allowlist_matching_tests.json). Host form and in-URL form as for TDS rules.
-    private mutating func allowlistFilters(_ entry: AllowlistEntry, index: Int) -> [(String, String)] {
+    private mutating func allowlistFilters(_ entry: AllowlistEntry, index: Int) -> [FilterForm] {
         let t: RegexTranslation
         switch translation(entry.rule) {
         case .failure(let e):
-            sink.issues.append(.allowlist(.unexpressibleRegex, tracker: entry.trackerDomain, index: index, "\(e.reason); entry left out"))
+            sink.issues.append(
+                .allowlist(
+                    .unexpressibleRegex, tracker: entry.trackerDomain, index: index, "\(e.reason); entry left out"))
             return []
         case .success(let s): t = s
         }
         let key = HostScope.domain(entry.trackerDomain)
-        var out: [(String, String)] = []
+        var out: [FilterForm] = []
         var seen = Set<String>()
+        func add(_ form: FilterForm) { if seen.insert(form.filter).inserted { out.append(form) } }
         var matchedSomewhere = false
         for var alt in t.alternatives {
             var schemeText: String? = nil
             if let (scheme, rest) = AllowlistPattern.splitScheme(alt) { schemeText = scheme; alt = rest }
             if alt.first == .start {
-                sink.issues.append(.allowlist(.unexpressibleRegex, tracker: entry.trackerDomain, index: index,
-                                              "an alternative anchored with ^ cannot be limited to the tracker's hosts; alternative left out"))
+                sink.issues.append(
+                    .allowlist(
+                        .unexpressibleRegex, tracker: entry.trackerDomain, index: index,
+                        "an alternative anchored with ^ cannot be limited to the tracker's hosts; alternative left out")
+                )
                 continue
             }
             // The URL is cut at its query before matching: nothing after the host may consume "?", ";" or "#".
             guard let pathAlt = AllowlistPattern.withoutQuery(alt) else { continue }
             if let (host, rawRest) = HostSplit.split(alt), let rest = AllowlistPattern.withoutQuery(rawRest) {
-                let tail = rest.isEmpty ? "[:/]" : "(:[0-9]+)?" + RegexTranslator.render(rest)
-                let f: String?
+                let x: String?
                 if let schemeText {
-                    f = AllowlistPattern.exactHostFilter(scheme: schemeText, host: host, key: entry.trackerDomain, tail: tail)
+                    x = AllowlistPattern.exactHostPrefix(scheme: schemeText, host: host, key: entry.trackerDomain)
                 } else {
-                    f = HostSplit.hostFormFilter(host, tail: tail, scope: key)
+                    x = HostSplit.hostFormPrefix(host, scope: key)
                 }
-                if let f {
+                if let x {
                     matchedSomewhere = true
-                    if seen.insert(f).inserted { out.append((f, "host")) }
+                    add(.host(HostForm(x, path: rest)))
                 }
             }
-            if schemeText == nil {
-                let f = key.hostFilter + "[^?;#]*" + RegexTranslator.render(pathAlt)
-                if seen.insert(f).inserted { out.append((f, "in-url")) }
-            }
+            if schemeText == nil { add(.inURL(.make(hostPrefix: key.hostPrefix, gap: .beforeQuery, terms: pathAlt))) }
         }
         if !matchedSomewhere, out.isEmpty {
-            sink.issues.append(.allowlist(.neverApplies, tracker: entry.trackerDomain, index: index,
-                                          "the rule names no host under the allowlisted tracker \(entry.trackerDomain), so it can never apply; left out"))
+            sink.issues.append(
+                .allowlist(
+                    .neverApplies, tracker: entry.trackerDomain, index: index,
+                    "the rule names no host under the allowlisted tracker \(entry.trackerDomain), so it can never "
+                        + "apply; left out"
+                ))
         } else if !matchedSomewhere {
-            sink.issues.append(.allowlist(.neverApplies, tracker: entry.trackerDomain, index: index,
-                                          "the rule does not start with a plain host under the allowlisted tracker \(entry.trackerDomain), so it is only matched later in the URL"))
+            sink.issues.append(
+                .allowlist(
+                    .neverApplies, tracker: entry.trackerDomain, index: index,
+                    "the rule does not start with a plain host under the allowlisted tracker \(entry.trackerDomain), "
+                        + "so it is only matched later in the URL"
+                ))
         }
         return out
     }
@@ -431,7 +563,13 @@ struct MatchCondition: Equatable {
             for x in a {
                 for y in b {
                     let pick: String?
-                    if Host.isSameOrSubdomain(y, of: x) { pick = y } else if Host.isSameOrSubdomain(x, of: y) { pick = x } else { pick = nil }
+                    if Host.isSameOrSubdomain(y, of: x) {
+                        pick = y
+                    } else if Host.isSameOrSubdomain(x, of: y) {
+                        pick = x
+                    } else {
+                        pick = nil
+                    }
                     if let pick, seen.insert(pick).inserted { out.append(pick) }
                 }
             }
@@ -457,14 +595,16 @@ enum AllowlistPattern {
         var scheme = ""
         var i = 0
         while i < alt.count, case .set(let s, .one) = alt[i], s.count <= 2, let b = s.members.first,
-              (lower(b) >= UInt8(ascii: "a") && lower(b) <= UInt8(ascii: "z")) {
+            (lower(b) >= UInt8(ascii: "a") && lower(b) <= UInt8(ascii: "z"))
+        {
             scheme.append(Character(Unicode.Scalar(lower(b))))
             i += 1
         }
         guard !scheme.isEmpty, i + 2 < alt.count,
-              alt[i] == .set(ASCIISet([UInt8(ascii: ":")]), .one),
-              alt[i + 1] == .set(ASCIISet([UInt8(ascii: "/")]), .one),
-              alt[i + 2] == .set(ASCIISet([UInt8(ascii: "/")]), .one) else { return nil }
+            alt[i] == .set(ASCIISet([UInt8(ascii: ":")]), .one),
+            alt[i + 1] == .set(ASCIISet([UInt8(ascii: "/")]), .one),
+            alt[i + 2] == .set(ASCIISet([UInt8(ascii: "/")]), .one)
+        else { return nil }
         return (scheme, Array(alt[(i + 3)...]))
     }
 
@@ -482,7 +622,11 @@ enum AllowlistPattern {
                 }
                 out.append(.set(r, q))
             case .group(let inner, let q):
-                if let g = withoutQuery(inner) { out.append(.group(g, q)) } else if q == .one || q == .plus { return nil }
+                if let g = withoutQuery(inner) {
+                    out.append(.group(g, q))
+                } else if q == .one || q == .plus {
+                    return nil
+                }
             case .start: out.append(.start)
             case .end:
                 out.append(.group([.set(cut, .one), .set(.all, .star)], .optional))
@@ -492,13 +636,14 @@ enum AllowlistPattern {
         return out
     }
 
-    /// `^scheme://host(:port)?P` for an entry written as a full URL: exactly that host, which must be under `key`.
-    static func exactHostFilter(scheme: String, host: [HostAtom], key: String, tail: String) -> String? {
+    /// `^scheme://host`, the host form's X for an entry written as a full URL: exactly that host, which must be
+    /// under `key`.
+    static func exactHostPrefix(scheme: String, host: [HostAtom], key: String) -> String? {
         let k = Array(key.utf8)
         let n = host.count, m = k.count
         guard n >= m, HostSplit.matches(host[(n - m)...], k[...]) else { return nil }
         if n > m { guard host[n - m - 1].matches(UInt8(ascii: ".")) else { return nil } }
         let prefix = n > m ? HostSplit.render(host[..<(n - m - 1)]) + "\\." : ""
-        return "^" + scheme + ":\\/\\/" + prefix + RegexText.escapeHost(key) + tail
+        return "^" + scheme + ":\\/\\/" + prefix + RegexText.escapeHost(key)
     }
 }

@@ -24,11 +24,14 @@ struct SiteCondition {
     static func make(_ sites: AllowlistEntry.Sites, except exceptions: [String]) -> SiteCondition? {
         switch sites {
         case .all:
-            return SiteCondition(condition: exceptions.isEmpty ? nil : .init(.unlessDomain, unique(exceptions).wildcards), unexpressed: [])
+            return SiteCondition(
+                condition: exceptions.isEmpty ? nil : .init(.unlessDomain, unique(exceptions).wildcards),
+                unexpressed: [])
         case .domains(let listed):
             let kept = unique(listed).filter { d in !exceptions.contains { Host.isSameOrSubdomain(d, of: $0) } }
             if kept.isEmpty { return nil }
-            let under = unique(exceptions).filter { e in kept.contains { e != $0 && Host.isSameOrSubdomain(e, of: $0) } }
+            let under = unique(exceptions).filter { e in kept.contains { e != $0 && Host.isSameOrSubdomain(e, of: $0) }
+            }
             return SiteCondition(condition: .init(.ifDomain, kept.wildcards), unexpressed: under)
         }
     }
@@ -49,32 +52,55 @@ enum RequestBlocklistRules {
             let origin = RuleProvenance(source: .requestBlocklist, tracker: r.domain, allowlistIndex: r.index)
             let path = ConversionIssue.requestBlocklistPath(r)
             guard let site = SiteCondition.make(r.sites, except: blocklist.exceptions) else {
-                sink.issues.append(ConversionIssue(kind: .neverApplies, location: .config(path),
-                    message: "every site of the rule is under a requestBlocklist exception; left out"))
+                sink.issues.append(
+                    ConversionIssue(
+                        kind: .neverApplies, location: .config(path),
+                        message: "every site of the rule is under a requestBlocklist exception; left out"))
                 continue
             }
             if r.path.contains(".*") {
-                sink.issues.append(ConversionIssue(kind: .configNote, location: .config(path / "rule"),
-                    message: "\".*\" reads like regex syntax, but \"*\" is the only wildcard: the \".\" matches a literal dot (as DuckDuckGo's reference tests require)"))
+                sink.issues.append(
+                    ConversionIssue(
+                        kind: .configNote, location: .config(path / "rule"),
+                        message:
+                            "\".*\" reads like regex syntax, but \"*\" is the only wildcard: the \".\" matches a "
+                            + "literal dot (as DuckDuckGo's reference tests require)"
+                    ))
             }
             let filter = r.urlFilter
-            sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, urlFilterIsCaseSensitive: true, condition: site.condition), action: .block),
-                      origin)
+            sink.emit(
+                ContentRule(
+                    trigger: Trigger(urlFilter: filter, urlFilterIsCaseSensitive: true, condition: site.condition),
+                    action: .block),
+                origin)
             if guardTopLevel {
                 var navigation = origin
                 navigation.role = "top-level"
-                sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, urlFilterIsCaseSensitive: true, resourceTypes: ["top-document"],
-                                                       condition: site.condition), action: .ignorePreviousRules), navigation)
+                sink.emit(
+                    ContentRule(
+                        trigger: Trigger(
+                            urlFilter: filter, urlFilterIsCaseSensitive: true, resourceTypes: ["top-document"],
+                            condition: site.condition), action: .ignorePreviousRules), navigation)
             }
             if !site.unexpressed.isEmpty {
                 // WebKit has one site condition per trigger: the exception becomes a reset, which also lets through
                 // TDS blocks of the same URLs on that site.
                 var reset = origin
                 reset.role = "exception"
-                sink.emit(ContentRule(trigger: Trigger(urlFilter: filter, urlFilterIsCaseSensitive: true,
-                                                       condition: .init(.ifDomain, site.unexpressed.wildcards)), action: .ignorePreviousRules), reset)
-                sink.issues.append(ConversionIssue(kind: .configNote, location: .config(path),
-                    message: "requestBlocklist exceptions \(site.unexpressed.joined(separator: ", ")) lie under a site of the rule; they are applied as a reset that also lets through tracker blocks of the same URLs there"))
+                sink.emit(
+                    ContentRule(
+                        trigger: Trigger(
+                            urlFilter: filter, urlFilterIsCaseSensitive: true,
+                            condition: .init(.ifDomain, site.unexpressed.wildcards)), action: .ignorePreviousRules),
+                    reset)
+                sink.issues.append(
+                    ConversionIssue(
+                        kind: .configNote, location: .config(path),
+                        message:
+                            "requestBlocklist exceptions \(site.unexpressed.joined(separator: ", ")) lie under a site "
+                            + "of the rule; they are applied as a reset that also lets through tracker blocks of "
+                            + "the same URLs there"
+                    ))
             }
         }
     }

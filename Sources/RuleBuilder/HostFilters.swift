@@ -1,15 +1,17 @@
 // url-filters that apply a TDS rule regex (or an allowlist entry) only to the hosts it is meant for.
 //
-// TDS semantics (spec §1.1): the request host selects the tracker T (longest suffix; for a CNAME alias, the
+// TDS semantics (README.md, Conversion modes): the request host selects the tracker T (longest suffix; for a CNAME
+// alias, the
 // tracker of the cloaked target), then T's rule regexes are searched anywhere in the URL with the port removed.
 // A regex R is split into its host part H (the terms before the first "/") and the rest P. Two url-filters
-// together cover every match that matters:
+// together cover every match that matters (FilterForm.swift holds them by their pieces; `port` stands for
+// TDSConventions.optionalPort, `end` for TriggerCondition.hostEnd):
 //   host form:    H aligned with the end of the request host, then an optional port, then P
-//                 ^[^:]+://+([^:/]+\.)?T(:[0-9]+)?P        (H names T itself or a parent of it)
-//                 ^[^:]+://+[^:/]*Y\.T(:[0-9]+)?P          (H = Y.T: a subdomain part, matched from any position)
-//                 ^[^:]+://+A(:[0-9]+)?P                   (CNAME alias A whose target's tail H matches)
+//                 ^[^:]+://+([^:/]+\.)?T port P        (H names T itself or a parent of it)
+//                 ^[^:]+://+[^:/]*Y\.T port P          (H = Y.T: a subdomain part, matched from any position)
+//                 ^[^:]+://+A port P                   (CNAME alias A whose target's tail H matches)
 //   in-URL form:  R anywhere after the request host
-//                 ^[^:]+://+([^:/]+\.)?T[:/].*R            (or ^[^:]+://+A[:/].*R for an alias)
+//                 ^[^:]+://+([^:/]+\.)?T end .*R       (or ^[^:]+://+A end .*R for an alias)
 // Both forms keep the host inside T's scope, so a rule never fires for a host that belongs to no tracker or to
 // another one. Matches not covered: R starting inside the host without its host part ending at the host's end
 // (only possible for a rule without a path, or one whose host part is not a plain host name).
@@ -26,16 +28,16 @@ enum HostScope: Hashable {
     static let schemePrefix = TDSConventions.schemePrefix
     static let subdomainPrefix = TDSConventions.subdomainPrefix
 
-    /// Every URL whose host is in scope (the domain-wide rule).
-    var hostFilter: String {
+    /// Scheme, subdomains and a host in scope, up to the end of the host.
+    var hostPrefix: String {
         switch self {
-        case .domain(let d): return Self.subdomainPrefix + RegexText.escapeHost(d) + "[:/]"
-        case .alias(let a, _): return Self.schemePrefix + RegexText.escapeHost(a) + "[:/]"
+        case .domain(let d): return Self.subdomainPrefix + RegexText.escapeHost(d)
+        case .alias(let a, _): return Self.schemePrefix + RegexText.escapeHost(a)
         }
     }
 
-    /// Prefix of an in-URL filter: a host in scope, then anything.
-    var inURLPrefix: String { hostFilter + ".*" }
+    /// Every URL whose host is in scope (the domain-wide rule).
+    var hostFilter: String { hostPrefix + TriggerCondition.hostEnd }
 }
 
 enum HostAtom: Equatable {
@@ -101,24 +103,24 @@ enum HostSplit {
         atoms.count == text.count && zip(atoms, text).allSatisfy { $0.matches($1) }
     }
 
-    /// The host-form filter (see the file comment), or nil when the host part cannot match the end of a host in scope.
-    /// `tail` is what follows the host: "(:[0-9]+)?" + P, or "[:/]" when P is empty.
-    static func hostFormFilter(_ atoms: [HostAtom], tail: String, scope: HostScope) -> String? {
+    /// The host form's X (see the file comment): what precedes the port and path, or nil when the host part cannot
+    /// match the end of a host in scope.
+    static func hostFormPrefix(_ atoms: [HostAtom], scope: HostScope) -> String? {
         switch scope {
         case .domain(let d):
             let t = Array(d.utf8)
             let n = atoms.count, m = t.count
             if n <= m {
                 guard matches(atoms[...], t[(m - n)...]) else { return nil }
-                return HostScope.subdomainPrefix + RegexText.escapeHost(d) + tail
+                return scope.hostPrefix
             }
             guard matches(atoms[(n - m)...], t[...]), atoms[n - m - 1].matches(UInt8(ascii: ".")) else { return nil }
             let y = atoms[..<(n - m - 1)]
-            return HostScope.schemePrefix + "[^:/]*" + render(y) + "\\." + RegexText.escapeHost(d) + tail
-        case .alias(let a, let target):
+            return HostScope.schemePrefix + "[^:/]*" + render(y) + "\\." + RegexText.escapeHost(d)
+        case .alias(_, let target):
             let x = Array(target.utf8)
             guard atoms.count <= x.count, matches(atoms[...], x[(x.count - atoms.count)...]) else { return nil }
-            return HostScope.schemePrefix + RegexText.escapeHost(a) + tail
+            return scope.hostPrefix
         }
     }
 }

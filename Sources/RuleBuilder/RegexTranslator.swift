@@ -1,4 +1,5 @@
-// Rewrites a JavaScript regex (RegexNode) into WebKit's url-filter subset (webkit-content-rules.md §3) with the
+// Rewrites a JavaScript regex (RegexNode) into WebKit's url-filter subset (WebKit's
+// Source/WebCore/contentextensions/URLFilterParser.cpp) with the
 // same meaning on canonical URLs (ASCII, no NUL, no newlines):
 // - disjunctions become several alternatives (WebKit: several rules with the same action and conditions);
 // - counted quantifiers are unrolled (`a{2,3}` -> `aa(a)?`), `\d \w \s` and their negations become classes;
@@ -82,7 +83,8 @@ enum RegexTranslator {
             return []
         case .startAnchor: return [[.start]]
         case .endAnchor: return [[.end]]
-        case .unsupported(let reason): throw Unexpressible(reason: "\(reason) cannot be expressed in WebKit's url-filter syntax")
+        case .unsupported(let reason):
+            throw Unexpressible(reason: "\(reason) cannot be expressed in WebKit's url-filter syntax")
         case .group(let inner): return try expand(inner, notes: &notes)
         case .concat(let nodes):
             var acc: [[WKTerm]] = [[]]
@@ -115,7 +117,8 @@ enum RegexTranslator {
             }
             if e.count == 1 { return [try repeatSequence(e[0], lo, hi, notes: &notes)] }
             guard let hi else {
-                throw Unexpressible(reason: "a repeated disjunction of multi-character alternatives cannot be expressed without \"|\"")
+                throw Unexpressible(
+                    reason: "a repeated disjunction of multi-character alternatives cannot be expressed without \"|\"")
             }
             // Finite repetition of a disjunction: the union over every repetition count.
             var acc: [[WKTerm]] = []
@@ -128,7 +131,8 @@ enum RegexTranslator {
         }
     }
 
-    private static let tooManyAlternatives = Unexpressible(reason: "more than \(maximumAlternatives) alternatives after expanding disjunctions")
+    private static let tooManyAlternatives = Unexpressible(
+        reason: "more than \(maximumAlternatives) alternatives after expanding disjunctions")
 
     private static func product(_ a: [[WKTerm]], _ b: [[WKTerm]]) throws -> [[WKTerm]] {
         guard a.count * b.count <= maximumAlternatives else { throw tooManyAlternatives }
@@ -137,10 +141,14 @@ enum RegexTranslator {
         return out
     }
 
-    private static func repeatSequence(_ seq: [WKTerm], _ lo: Int, _ hi: Int?, notes: inout Set<String>) throws -> [WKTerm] {
+    private static func repeatSequence(_ seq: [WKTerm], _ lo: Int, _ hi: Int?, notes: inout Set<String>) throws
+        -> [WKTerm]
+    {
         if lo == 1 && hi == 1 { return seq }
         if seq.isEmpty { return [] }
-        if seq.contains(where: { if case .start = $0 { return true }; if case .end = $0 { return true }; return false }) {
+        if seq.contains(where: {
+            if case .start = $0 { return true }; if case .end = $0 { return true }; return false
+        }) {
             throw Unexpressible(reason: "a repeated anchor cannot be expressed")
         }
         let piece: WKTerm = (seq.count == 1 && seq[0].quantifier == .one) ? seq[0] : .group(seq, .one)

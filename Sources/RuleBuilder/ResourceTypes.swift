@@ -1,5 +1,5 @@
 // TDS resource types (browser-extension webRequest names) -> WebKit resource-type bits, decided from how
-// WebKit classifies loads (webkit-content-rules.md §7.1, ResourceLoadInfo):
+// WebKit classifies loads (WebKit's Source/WebCore/loader/ResourceLoadInfo.cpp):
 //
 // | TDS type                | WebKit             | exact? |
 // |-------------------------|--------------------|--------|
@@ -13,7 +13,8 @@
 // | main_frame              | top-document       | yes |
 // | websocket               | websocket          | yes |
 // | csp_report              | csp-report         | yes |
-// | ping                    | ping               | no: WebKit types `<a ping>` as ping but navigator.sendBeacon as other |
+// | ping                    | ping               | no: WebKit types `<a ping>` as ping but navigator.sendBeacon as
+// other |
 // | beacon                  | other              | no: WebKit's "other" also covers ping and csp-report loads |
 // | other                   | other              | no: WebKit's "other" also covers ping and csp-report loads |
 // | object, object_subrequest | (none)           | no: WebKit types <object>/<embed> loads by their content |
@@ -44,13 +45,22 @@ enum TDSResourceTypes {
         case "websocket": return .exact(ResourceTypeName.webSocket)
         case "csp_report": return .exact(ResourceTypeName.cspReport)
         case "ping":
-            return .approximate(ResourceTypeName.ping, "WebKit types <a ping> loads as ping but navigator.sendBeacon loads as other, which \"ping\" does not cover here")
+            return .approximate(
+                ResourceTypeName.ping,
+                "WebKit types <a ping> loads as ping but navigator.sendBeacon loads as other, which \"ping\" does not "
+                    + "cover here"
+            )
         case "beacon":
-            return .approximate(otherBits, "WebKit types beacons as other, and WebKit's \"other\" also covers ping and csp-report loads")
+            return .approximate(
+                otherBits, "WebKit types beacons as other, and WebKit's \"other\" also covers ping and csp-report loads"
+            )
         case "other":
             return .approximate(otherBits, "WebKit's \"other\" also covers ping and csp-report loads")
         case "object", "object_subrequest":
-            return .none("WebKit types <object>/<embed> loads by their content (document, image, media...), so \"\(type)\" cannot be recognised")
+            return .none(
+                "WebKit types <object>/<embed> loads by their content (document, image, media...), so \"\(type)\" "
+                    + "cannot be recognised"
+            )
         default:
             return .none("\"\(type)\" is not a resource type")
         }
@@ -68,8 +78,10 @@ enum TDSResourceTypes {
         }
         let ordered: [(String, UInt32)] = [
             ("top-document", ResourceTypeName.topDocument), ("child-document", ResourceTypeName.childDocument),
-            ("image", ResourceTypeName.image), ("style-sheet", ResourceTypeName.styleSheet), ("script", ResourceTypeName.script),
-            ("font", ResourceTypeName.font), ("svg-document", ResourceTypeName.svgDocument), ("media", ResourceTypeName.media),
+            ("image", ResourceTypeName.image), ("style-sheet", ResourceTypeName.styleSheet),
+            ("script", ResourceTypeName.script),
+            ("font", ResourceTypeName.font), ("svg-document", ResourceTypeName.svgDocument),
+            ("media", ResourceTypeName.media),
             ("popup", ResourceTypeName.popup), ("ping", ResourceTypeName.ping), ("fetch", ResourceTypeName.fetch),
             ("websocket", ResourceTypeName.webSocket), ("csp-report", ResourceTypeName.cspReport),
         ]

@@ -1,12 +1,12 @@
 // RuleBuilder: tracker data (TDS + privacy config + user-unprotected sites) -> WebKit content rules.
 //
 // Two modes:
-// - `.faithful` (default): WebKit does what the TDS means (ddg-tds-conversion.md §1.1): first matching TDS rule
+// - `.faithful` (default): WebKit does what the TDS means (README.md, Conversion modes): first matching TDS rule
 //   wins, options fall through, exceptions apply only where their rule matched, ports are ignored, CNAME-cloaked
 //   requests are checked against the real tracker's rules, same-entity requests are first party, the longest
 //   tracker host wins, and the temp list / user-unprotected sites / tracker allowlist override everything.
 //   See FaithfulBuilder.swift for the construction.
-// - `.ddg`: DuckDuckGo's own converter (TrackerRadarKit, spec §2), rule for rule, so that its known gaps can be
+// - `.ddg`: DuckDuckGo's own converter (TrackerRadarKit), rule for rule, so that its known gaps can be
 //   reproduced and compared. Only the order across trackers differs (TrackerRadarKit uses random dictionary order;
 //   we sort). See DDGBuilder.swift.
 //
@@ -57,8 +57,8 @@ public struct ClickToLoadList: Sendable {
 }
 
 public enum RuleBuilder {
-    /// WebKit rejects a list with more rules than this ("Too many rules in JSON array").
-    public static let maximumRuleCount = 150_000
+    /// WebKit rejects a list with more rules than this ("Too many rules in JSON array"): the parser's limit.
+    public static let maximumRuleCount = RuleListParser.maximumRuleCount
 
     /// Converts tracker data to WebKit content rules.
     /// - Parameters:
@@ -70,9 +70,11 @@ public enum RuleBuilder {
     ///     with the issues, provenance and conversion issues name each rule by its index in the TDS file.
     ///   - splitAttribution: a release's lists (`build`): the trackers the config's adClickAttribution names go into
     ///     `attributionList` and leave the main list. Otherwise (`convert`, one list) they stay in it.
-    public static func build(tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
-                             mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = [],
-                             sameEntity: SameEntityEncoding = .shared, splitAttribution: Bool = false) -> RuleBuildResult {
+    public static func build(
+        tds: TrackerDataSet, config: PrivacyConfig? = nil, unprotectedSites: UnprotectedSites? = nil,
+        mode: RuleBuildMode = .faithful, decodeIssues: [DecodeIssue] = [],
+        sameEntity: SameEntityEncoding = .shared, splitAttribution: Bool = false
+    ) -> RuleBuildResult {
         if let config, !config.contentBlockingEnabled { return blockingNothing(config) }
         let exceptions = ExceptionInputs(config: config, unprotectedSites: unprotectedSites, mode: mode)
         let split = splitAttribution ? AttributionSplit.make(tds: tds, config: config, mode: mode) : nil
@@ -84,7 +86,10 @@ public enum RuleBuilder {
             builder.sameEntity = sameEntity
             builder.excluded = moved
             result = builder.build()
-        case .ddg: result = DDGBuilder(tds: moved.isEmpty ? tds : AttributionSplit.mainTDS(tds, moved: moved), exceptions: exceptions).build()
+        case .ddg:
+            result = DDGBuilder(
+                tds: moved.isEmpty ? tds : AttributionSplit.mainTDS(tds, moved: moved), exceptions: exceptions
+            ).build()
         }
         let indexMap = SourceIndexMap(decodeIssues: decodeIssues)
         OutputValidator.validate(&result, mode: mode)
@@ -92,7 +97,8 @@ public enum RuleBuilder {
         if let split {
             result.issues += split.issues
             if !moved.isEmpty {
-                let (list, issues) = attributionList(split, config: config, unprotectedSites: unprotectedSites, mode: mode, indexMap: indexMap)
+                let (list, issues) = attributionList(
+                    split, config: config, unprotectedSites: unprotectedSites, mode: mode, indexMap: indexMap)
                 result.attributionList = list
                 result.issues += issues
             }
@@ -100,11 +106,13 @@ public enum RuleBuilder {
         // Both modes build click-to-load lists the same way (TrackerRadarKit's macOS split keeps whole trackers,
         // which cannot unblock one action of a tracker that has two).
         for (action, entity) in exceptions.clickToLoadActions {
-            var list = FaithfulBuilder(tds: tds, exceptions: exceptions).buildClickToLoad(ruleAction: action, entity: entity)
+            var list = FaithfulBuilder(tds: tds, exceptions: exceptions).buildClickToLoad(
+                ruleAction: action, entity: entity)
             OutputValidator.validate(&list, mode: .faithful)
             indexMap.apply(to: &list)
             result.issues += list.issues
-            result.clickToLoadLists.append(ClickToLoadList(ruleAction: action, entity: entity, rules: list.rules, provenance: list.provenance))
+            result.clickToLoadLists.append(
+                ClickToLoadList(ruleAction: action, entity: entity, rules: list.rules, provenance: list.provenance))
         }
         return result
     }
@@ -116,8 +124,11 @@ public enum RuleBuilder {
         return RuleBuildResult(
             rules: [ContentRule(trigger: Trigger(urlFilter: ".*"), action: .ignorePreviousRules)],
             provenance: [RuleProvenance(source: .featureState, role: "contentBlocking " + state)],
-            issues: [ConversionIssue(kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),
-                                     message: "contentBlocking is \(state), not \"enabled\": the list blocks nothing")])
+            issues: [
+                ConversionIssue(
+                    kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),
+                    message: "contentBlocking is \(state), not \"enabled\": the list blocks nothing")
+            ])
     }
 }
 
@@ -129,7 +140,8 @@ struct SourceIndexMap {
     init(decodeIssues: [DecodeIssue]) {
         for issue in decodeIssues where issue.message.hasSuffix("rule dropped") {
             guard let c = issue.path?.components, c.count >= 4, c[0] == .key("trackers"), case .key(let tracker) = c[1],
-                  c[2] == .key("rules"), case .index(let i) = c[3] else { continue }
+                c[2] == .key("rules"), case .index(let i) = c[3]
+            else { continue }
             dropped[tracker, default: []].append(i)
         }
         for k in dropped.keys { dropped[k] = Array(Set(dropped[k]!)).sorted() }
@@ -145,12 +157,16 @@ struct SourceIndexMap {
     func apply(to result: inout RuleBuildResult) {
         guard !dropped.isEmpty else { return }
         for i in result.provenance.indices {
-            if case .rule(let r)? = result.provenance[i].part, result.provenance[i].source == .tds, let t = result.provenance[i].tracker {
+            if case .rule(let r)? = result.provenance[i].part, result.provenance[i].source == .tds,
+                let t = result.provenance[i].tracker
+            {
                 result.provenance[i].part = .rule(original(t, r))
             }
         }
         for i in result.issues.indices {
-            guard let t = result.issues[i].tracker, let r = result.issues[i].ruleIndex, case .tds(let path) = result.issues[i].location else { continue }
+            guard let t = result.issues[i].tracker, let r = result.issues[i].ruleIndex,
+                case .tds(let path) = result.issues[i].location
+            else { continue }
             let o = original(t, r)
             result.issues[i].ruleIndex = o
             var c = path.components
@@ -181,7 +197,8 @@ struct ExceptionInputs {
     init(config: PrivacyConfig?, unprotectedSites: UnprotectedSites?, mode: RuleBuildMode = .faithful) {
         tempList = config?.tempUnprotected ?? []
         userUnprotected = unprotectedSites?.hosts ?? []
-        allowlistExceptions = mode == .faithful && config?.trackerAllowlist.enabled == true ? config!.trackerAllowlist.exceptions : []
+        allowlistExceptions =
+            mode == .faithful && config?.trackerAllowlist.enabled == true ? config!.trackerAllowlist.exceptions : []
         requestBlocklist = config.flatMap { $0.requestBlocklist.enabled ? $0.requestBlocklist : nil }
         clickToLoadActions = config?.clickToLoad.supportedRuleActions ?? []
         clickToLoadExceptions = config?.clickToLoad.exceptions ?? []
@@ -196,197 +213,6 @@ struct ExceptionInputs {
         }
         allowlist = entries
     }
-}
-
-// MARK: - Provenance
-
-/// Where an output rule comes from. Serialised (one JSON object per rule) by `jsonValue`.
-public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
-    public enum Source: String, Sendable {
-        /// A TDS tracker (its default, a rule, its entity, ...).
-        case tds
-        /// The privacy config's temp list (unprotectedTemporary + contentBlocking exceptions).
-        case tempList = "temp-list"
-        /// The user's unprotected sites.
-        case userUnprotected = "user-unprotected"
-        /// An entry of the privacy config's tracker allowlist.
-        case allowlist
-        /// The builder's own rule that keeps top-level navigations and popups unblocked.
-        case topLevel = "top-level"
-        /// An entry of the privacy config's request blocklist (tracker = its domain key, index = its index).
-        case requestBlocklist
-        /// A feature switched off by its `state`: the list's only rule, blocking nothing.
-        case featureState = "feature-state"
-        /// A click-to-load list's exemptions: the entity's own sites (role "first-party") and
-        /// `clickToLoad.exceptions` (role "exception").
-        case clickToLoad = "click-to-load"
-        /// The attributed variant's first rule of a tracker (its conversion host is `allowlistRule`).
-        case adClickAttribution = "ad-click-attribution"
-        /// The cookie pop-up list (`cpm.filterList`): its hiding rules (role "hide") and the config's off sites
-        /// (role "off-sites").
-        case cookiePopups = "cpm"
-    }
-
-    /// What part of a tracker a TDS rule was built from.
-    public enum TrackerPart: Sendable, Hashable {
-        /// The tracker's `default` (domain-wide rule).
-        case `default`
-        /// A rule of the tracker, by its index in the tracker's `rules` array.
-        case rule(Int)
-        /// The same-entity (first-party owner) exemption.
-        case entity
-        /// The "never block a popup" exemption (ddg mode).
-        case popup
-
-        public var jsonValue: JSONValue {
-            switch self {
-            case .default: return "default"
-            case .rule(let i): return .number(Double(i))
-            case .entity: return "entity"
-            case .popup: return "popup"
-            }
-        }
-    }
-
-    public var source: Source
-    /// The TDS tracker domain (source tds), or the allowlist's tracker key (source allowlist).
-    public var tracker: String?
-    public var part: TrackerPart?
-    /// The role of the rule within its TDS rule: "block", "ignore", "exception", "reset", ... (faithful mode),
-    /// and which url-filter form it uses ("host" or "in-url").
-    public var role: String?
-    /// For CNAME copies: the alias (cloaking) host.
-    public var cnameAlias: String?
-    /// For an exemption shared by an entity's trackers: the entity's name.
-    public var entity: String?
-    /// For allowlist rules: the index within the tracker's allowlist rules, and the rule string.
-    public var allowlistIndex: Int?
-    public var allowlistRule: String?
-    /// For cookie pop-up rules: the line numbers of `cpm.filterList` the rule comes from.
-    public var filterLines: [Int]?
-
-    public init(source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
-                cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil,
-                filterLines: [Int]? = nil) {
-        self.source = source
-        self.tracker = tracker
-        self.part = part
-        self.role = role
-        self.cnameAlias = cnameAlias
-        self.allowlistIndex = allowlistIndex
-        self.allowlistRule = allowlistRule
-        self.entity = entity
-        self.filterLines = filterLines
-    }
-
-    /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.
-    public var jsonValue: JSONValue {
-        var o = JSONObject()
-        o["source"] = .string(source.rawValue)
-        if let tracker { o["tracker"] = .string(tracker) }
-        if let part { o["rule"] = part.jsonValue }
-        if let role { o["role"] = .string(role) }
-        if let cnameAlias { o["cname"] = .string(cnameAlias) }
-        if let entity { o["entity"] = .string(entity) }
-        if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
-        if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
-        if let filterLines { o["lines"] = .array(filterLines.map { .number(Double($0)) }) }
-        if source == .requestBlocklist, let tracker, let allowlistIndex { o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)") }
-        return .object(o)
-    }
-
-    public var description: String { JSONWriter.string(jsonValue) }
-
-    /// The exemption an entity's trackers share (SharedEntityExemption.swift): a TDS rule of no one tracker, meant
-    /// to match every URL on the entity's sites.
-    public var isSharedEntityExemption: Bool { source == .tds && part == .entity && tracker == nil && entity != nil }
-
-    /// A provenance file: a JSON array parallel to the rules, one object per line.
-    public static func listBytes(_ provenance: [RuleProvenance]) -> [UInt8] {
-        JSONWriter.linesArray(provenance) { $0.jsonValue }
-    }
-}
-
-// MARK: - Issues
-
-/// Something in the input that the conversion could not express exactly, changed, or dropped.
-public struct ConversionIssue: Sendable, Hashable, CustomStringConvertible {
-    public enum Kind: String, Sendable {
-        /// A regex WebKit's url-filter subset cannot express: the rule (or one alternative of it) is left out.
-        case unexpressibleRegex = "unexpressible-regex"
-        /// A regex rewritten into WebKit's subset with the same meaning (e.g. `a{2}` -> `aa`, `\d` -> `[0-9]`).
-        case rewrittenRegex = "rewritten-regex"
-        /// A resource type WebKit cannot distinguish exactly (mapped to the nearest WebKit type, or dropped).
-        case resourceType = "resource-type"
-        /// A rule, or part of one, that can never apply (and so is not emitted).
-        case neverApplies = "never-applies"
-        /// An input the reference algorithm ignores (e.g. an action TrackerRadarKit does not know).
-        case ignoredInput = "ignored-input"
-        /// ddg mode: what TrackerRadarKit emits here would be rejected by WebKit or changes the meaning.
-        case ddgDeviation = "ddg-deviation"
-        /// A rule the target engine (`--target`) cannot express: left out for that target.
-        case unexpressibleOnTarget = "unexpressible-on-target"
-        /// The output as a whole (empty list, too many rules).
-        case output
-        /// A note about the configuration.
-        case configNote = "config"
-    }
-
-    public enum Location: Sendable, Hashable, CustomStringConvertible {
-        /// A place in the TDS; for rules, the tracker and the index in its rules array.
-        case tds(JSONPath)
-        /// A place in the privacy configuration.
-        case config(JSONPath)
-        /// The user-unprotected sites.
-        case unprotected
-        /// The output rule list.
-        case output
-
-        public var description: String {
-            switch self {
-            case .tds(let p): return "tds " + p.description
-            case .config(let p): return "config " + p.description
-            case .unprotected: return "unprotected sites"
-            case .output: return "output"
-            }
-        }
-    }
-
-    public var kind: Kind
-    public var location: Location
-    public var message: String
-    /// For issues about a TDS rule: its tracker and index (also in `location`).
-    public var tracker: String?
-    public var ruleIndex: Int?
-
-    public init(kind: Kind, location: Location, message: String, tracker: String? = nil, ruleIndex: Int? = nil) {
-        self.kind = kind
-        self.location = location
-        self.message = message
-        self.tracker = tracker
-        self.ruleIndex = ruleIndex
-    }
-
-    static func tdsRule(_ kind: Kind, tracker: String, index: Int, field: String? = nil, _ message: String) -> ConversionIssue {
-        var path = JSONPath.root / "trackers" / tracker / "rules" / index
-        // "exceptions.types" -> .exceptions.types
-        for component in (field ?? "").split(separator: ".") { path = path / String(component) }
-        return ConversionIssue(kind: kind, location: .tds(path), message: message, tracker: tracker, ruleIndex: index)
-    }
-
-    static func tracker(_ kind: Kind, _ tracker: String, field: String? = nil, _ message: String) -> ConversionIssue {
-        var path = JSONPath.root / "trackers" / tracker
-        if let field { path = path / field }
-        return ConversionIssue(kind: kind, location: .tds(path), message: message, tracker: tracker)
-    }
-
-    static func allowlist(_ kind: Kind, tracker: String, index: Int, _ message: String) -> ConversionIssue {
-        let path = JSONPath.root / "features" / "trackerAllowlist" / "settings" / "allowlistedTrackers" / tracker / "rules" / index
-        return ConversionIssue(kind: kind, location: .config(path), message: message, tracker: tracker, ruleIndex: index)
-    }
-
-    /// `tds $.trackers["a.com"].rules[3].rule: ...` (kind in brackets).
-    public var description: String { "\(location.description): \(message) [\(kind.rawValue)]" }
 }
 
 // MARK: - Shared helpers

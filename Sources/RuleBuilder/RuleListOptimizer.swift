@@ -1,10 +1,10 @@
-// RuleListOptimizer: the stage between RuleBuilder and the writer (issue 13). It rewrites a rule list into one
+// RuleListOptimizer: the stage between RuleBuilder and the writer. It rewrites a rule list into one
 // that WebKit decides identically for every load, but that compiles with less work: fewer url-filters, each
 // sharing more of its prefix with the others. It changes nothing else (order, conditions, actions).
 //
 // Each rewrite is a named transformation with its own equivalence argument, and keeps provenance: an output
 // rule made of several input rules carries the provenance they share (they come from the same TDS rule or
-// allowlist entry) with their roles joined by "+".
+// allowlist entry) with their forms joined (role "… host+in-url").
 //
 // Transformations:
 // - `hostAndInURLUnion`: a TDS rule (or allowlist entry) becomes a host-form rule and, right after it, an
@@ -15,6 +15,7 @@
 //   the shared prefix and the rule's path once instead of twice.
 
 import ContentRules
+import TrackerData
 
 public struct OptimizationReport: Sendable, Equatable {
     /// Rules in and out (main list and click-to-load lists together).
@@ -33,7 +34,9 @@ public enum RuleListOptimizer {
     public static func optimize(_ result: RuleBuildResult, if enabled: Bool) -> (RuleBuildResult, OptimizationReport) {
         guard enabled else {
             var report = OptimizationReport()
-            report.rulesIn = result.rules.count + result.clickToLoadLists.reduce(0) { $0 + $1.rules.count } + (result.attributionList?.rules.count ?? 0)
+            report.rulesIn =
+                result.rules.count + result.clickToLoadLists.reduce(0) { $0 + $1.rules.count }
+                + (result.attributionList?.rules.count ?? 0)
             report.rulesOut = report.rulesIn
             return (result, report)
         }
@@ -51,13 +54,16 @@ public enum RuleListOptimizer {
                 optimize(rules: list.rules, provenance: list.provenance, report: &report)
         }
         if let list = out.attributionList {
-            (out.attributionList!.rules, out.attributionList!.provenance) = optimize(rules: list.rules, provenance: list.provenance, report: &report)
+            (out.attributionList!.rules, out.attributionList!.provenance) = optimize(
+                rules: list.rules, provenance: list.provenance, report: &report)
         }
         return (out, report)
     }
 
-    static func optimize(rules: [ContentRule], provenance: [RuleProvenance],
-                         report: inout OptimizationReport) -> ([ContentRule], [RuleProvenance]) {
+    static func optimize(
+        rules: [ContentRule], provenance: [RuleProvenance],
+        report: inout OptimizationReport
+    ) -> ([ContentRule], [RuleProvenance]) {
         precondition(rules.count == provenance.count, "provenance is parallel to the rules")
         report.rulesIn += rules.count
         var outRules: [ContentRule] = []
@@ -66,7 +72,9 @@ public enum RuleListOptimizer {
         outProvenance.reserveCapacity(rules.count)
         var i = 0
         while i < rules.count {
-            if i + 1 < rules.count, let merged = InURLUnion.merge(rules[i], provenance[i], rules[i + 1], provenance[i + 1]) {
+            if i + 1 < rules.count,
+                let merged = InURLUnion.merge(rules[i], provenance[i], rules[i + 1], provenance[i + 1])
+            {
                 outRules.append(merged.rule)
                 outProvenance.append(merged.provenance)
                 report.rewrites[hostAndInURLUnion, default: 0] += 1
@@ -82,68 +90,64 @@ public enum RuleListOptimizer {
     }
 }
 
-/// `hostAndInURLUnion` for one adjacent pair.
+/// `hostAndInURLUnion` for one adjacent pair, read from the pieces the builder recorded in the provenance
+/// (FilterForm.swift), never from the filter text.
 ///
-/// The host form is `X(:[0-9]+)?P` and the in-URL form `X[:/]SHP`, where X ends at the request host (a host in
-/// the tracker's scope), P is the rule's path, H the rule's host part and S the gap (`.*` for TDS rules,
-/// `[^?;#]*` for allowlist entries). The union is written `X(:[0-9]+)?([:/]SH)?P`. Its language:
-///   X P and X:port P            = the host form
-///   X [:/] S H P                = the in-URL form
-///   X :port [:/] S H P          ⊆ the in-URL form, because ":" digits "[:/]" is one "[:/]" followed by a
-///                                 string S accepts (S accepts digits, ":" and "/").
-/// so it is exactly the union of the two. H is limited to host text (letters, digits, "-", "_", `\.`) and P may
-/// not start with a quantifier, so each piece keeps the same terms in the joined filter.
+/// Write `port` for TDSConventions.optionalPort and `end` for TriggerCondition.hostEnd. The host form is
+/// `X port P` (`HostForm`: X its `hostPrefix`, P its `path`) and the in-URL form `X end G H P` (`InURLForm`: the
+/// same X, its `gap` G, `hostPart` H, `path` P), where X ends at the request host (a host in the tracker's scope),
+/// G is `.*` for TDS rules and TDSConventions.beforeQuery for allowlist entries. The union is written
+/// `X port (end G H)? P`. Its language:
+///   X P and X :port P           = the host form
+///   X end G H P                 = the in-URL form
+///   X :port end G H P           ⊆ the in-URL form, because ":" digits then `end` is one `end` followed by a
+///                                 string G accepts (G accepts digits, ":" and "/").
+/// so it is exactly the union of the two. The pair joins only when both forms have the same X and the same P, H is
+/// host text (letters, digits, "-", "_", `\.`) and P does not start with a quantifier, so each piece keeps the same
+/// terms in the joined filter.
 enum InURLUnion {
-    static let port = "(:[0-9]+)?"
-    static let separator = "[:/]"
-    static let gaps = [".*", "[^?;#]*"]
-
     static func merge(_ a: ContentRule, _ pa: RuleProvenance, _ b: ContentRule, _ pb: RuleProvenance)
-        -> (rule: ContentRule, provenance: RuleProvenance)? {
+        -> (rule: ContentRule, provenance: RuleProvenance)?
+    {
         guard a.action == b.action, a.action == .block || a.action == .ignorePreviousRules else { return nil }
         var bTrigger = b.trigger
         bTrigger.urlFilter = a.trigger.urlFilter
-        guard bTrigger == a.trigger, let provenance = joined(pa, pb),
-              let filter = union(hostForm: a.trigger.urlFilter, inURLForm: b.trigger.urlFilter) else { return nil }
+        guard bTrigger == a.trigger, let provenance = joined(pa, pb), let form = provenance.form else { return nil }
         var rule = a
-        rule.trigger.urlFilter = filter
+        rule.trigger.urlFilter = form.filter
         return (rule, provenance)
     }
 
-    /// The two rules' shared provenance, roles "… host" and "… in-url" joined as "… host+in-url".
+    /// The two rules' shared provenance with the joined form, when the first is a host form and the second an
+    /// in-URL form of the same role that can be joined.
     static func joined(_ pa: RuleProvenance, _ pb: RuleProvenance) -> RuleProvenance? {
-        guard let ra = pa.role, let rb = pb.role, ra.hasSuffix("host"), rb.hasSuffix("in-url"),
-              ra.dropLast("host".count) == rb.dropLast("in-url".count) else { return nil }
+        guard case .host(let h)? = pa.form, case .inURL(let u)? = pb.form, canJoin(h, u) else { return nil }
         var a = pa, b = pb
-        a.role = nil
-        b.role = nil
+        a.form = nil
+        b.form = nil
         guard a == b else { return nil }
-        a.role = ra + "+in-url"
-        return a
+        return a.with(.hostAndInURL(h, u))
     }
 
-    static func union(hostForm a: String, inURLForm b: String) -> String? {
-        guard let portRange = a.range(of: port) else { return nil }
-        let x = a[..<portRange.lowerBound], p = a[portRange.upperBound...]
-        guard !x.isEmpty, !startsWithQuantifier(p), b.hasPrefix(x + separator) else { return nil }
-        let afterSeparator = b.dropFirst(x.count + separator.count)
-        for gap in gaps where afterSeparator.hasPrefix(gap) {
-            let hp = afterSeparator.dropFirst(gap.count)
-            guard hp.hasSuffix(p) else { continue }
-            let h = hp.dropLast(p.count)
-            guard isHostText(h) else { continue }
-            return x + port + "(" + separator + gap + h + ")?" + p
-        }
-        return nil
+    static func canJoin(_ h: HostForm, _ u: InURLForm) -> Bool {
+        guard let p = h.path, let hostPart = u.hostPart else { return false }
+        return h.hostPrefix == u.hostPrefix && u.path == p && !startsWithQuantifier(p) && isHostText(hostPart)
     }
 
-    static func startsWithQuantifier(_ s: Substring) -> Bool {
+    /// `X port (end G H)? P`, the union's filter.
+    static func filter(_ h: HostForm, _ u: InURLForm) -> String {
+        h.hostPrefix + TDSConventions.optionalPort + "(" + TriggerCondition.hostEnd + u.gap.regex + (u.hostPart ?? "")
+            + ")?"
+            + (h.path ?? "")
+    }
+
+    static func startsWithQuantifier(_ s: String) -> Bool {
         guard let c = s.first else { return false }
         return "*+?{".contains(c)
     }
 
     /// Letters, digits, "-", "_" and escaped dots: each character is one term.
-    static func isHostText(_ s: Substring) -> Bool {
+    static func isHostText(_ s: String) -> Bool {
         guard !s.isEmpty else { return false }
         var it = s.makeIterator()
         while let c = it.next() {

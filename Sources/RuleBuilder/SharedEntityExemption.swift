@@ -81,7 +81,8 @@ extension FaithfulBuilder {
 
     /// Whether some rule of the tracker blocks: the same test `emitTracker` applies, before regexes are translated.
     private func blocks(_ tracker: Tracker) -> Bool {
-        tracker.defaultAction == .block || tracker.rules.contains { !($0.action == .ignore || $0.action?.isBlockCTL == true) }
+        tracker.defaultAction == .block
+            || tracker.rules.contains { !($0.action == .ignore || $0.action?.isBlockCTL == true) }
     }
 
     /// The entity's trackers, then its one exemption (when any of them blocks).
@@ -92,7 +93,10 @@ extension FaithfulBuilder {
             blocking = blocking || blocks
         }
         guard blocking else { return }
-        sink.emit(ContentRule(trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, shared.sites.wildcards)), action: .ignorePreviousRules),
-                  RuleProvenance(source: .tds, part: .entity, role: "same-entity", entity: shared.name))
+        sink.emit(
+            ContentRule(
+                trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, shared.sites.wildcards)),
+                action: .ignorePreviousRules),
+            RuleProvenance(source: .tds, part: .entity, role: "same-entity", entity: shared.name))
     }
 }

@@ -21,9 +21,11 @@ public enum TargetEncoding {
                 out.rules += rules
                 out.provenance += Array(repeating: provenance, count: rules.count)
             case .unexpressible(let why):
-                out.issues.append(ConversionIssue(kind: .unexpressibleOnTarget, location: .output,
-                                                  message: "\(provenance): \(why); left out for \(target.name)",
-                                                  tracker: provenance.tracker))
+                out.issues.append(
+                    ConversionIssue(
+                        kind: .unexpressibleOnTarget, location: .output,
+                        message: "\(provenance): \(why); left out for \(target.name)",
+                        tracker: provenance.tracker))
             }
         }
         return out
@@ -68,7 +70,9 @@ public enum TargetEncoding {
         }
         // "document" among the other types already covers both kinds.
         if !others.contains("document") {
-            let context: [String]? = Set(documentKinds).count == 2 ? nil
+            let context: [String]? =
+                Set(documentKinds).count == 2
+                ? nil
                 : [documentKinds[0] == "top-document" ? "top-frame" : "child-frame"]
             if let context {
                 guard target.readsLoadContext else {

@@ -6,8 +6,8 @@
 // counts as a site of d: an entity's first-party exemption, a rule's exception or the temp list would then hold on a
 // page that is not d's. The TDS and the config mean the page's own host, which is the anchored regex. It is also
 // cheaper for WebKit: the unanchored `.*` makes the top-URL automaton follow every position of the URL, and the
-// anchored one only the host (docs/compile-cost.md: about 15% less compile CPU and 20 MB less peak memory on the
-// iOS list). ddg mode keeps TrackerRadarKit's `if-domain` / `unless-domain`.
+// anchored one only the host (figures in docs/compile-cost.md). ddg mode keeps TrackerRadarKit's `if-domain` /
+// `unless-domain`.
 
 import ContentRules
 
@@ -24,6 +24,7 @@ enum TopSiteConditions {
     }
 
     static func anchored(_ c: TriggerCondition) -> TriggerCondition {
-        TriggerCondition(c.kind.isInclusive ? .ifTopURL : .unlessTopURL, c.values.map(TriggerCondition.anchoredDomainRegex))
+        TriggerCondition(
+            c.kind.isInclusive ? .ifTopURL : .unlessTopURL, c.values.map(TriggerCondition.anchoredDomainRegex))
     }
 }

@@ -17,8 +17,10 @@ public struct AdClickAttribution: Sendable, Hashable {
     public var navigationExpiration: Double?
     public var totalExpiration: Double?
 
-    public init(enabled: Bool = false, allowlist: [AdClickAttributionEntry] = [], linkFormats: [AdClickLinkFormat] = [],
-                navigationExpiration: Double? = nil, totalExpiration: Double? = nil) {
+    public init(
+        enabled: Bool = false, allowlist: [AdClickAttributionEntry] = [], linkFormats: [AdClickLinkFormat] = [],
+        navigationExpiration: Double? = nil, totalExpiration: Double? = nil
+    ) {
         self.enabled = enabled
         self.allowlist = allowlist
         self.linkFormats = linkFormats
@@ -50,7 +52,9 @@ public struct AdClickLinkFormat: Sendable, Hashable {
 }
 
 extension PrivacyConfig {
-    static func decodeAdClickAttribution(_ feature: JSONObject, at path: JSONPath, log: inout IssueLog) throws -> AdClickAttribution {
+    static func decodeAdClickAttribution(_ feature: JSONObject, at path: JSONPath, log: inout IssueLog) throws
+        -> AdClickAttribution
+    {
         var out = AdClickAttribution()
         out.enabled = try log.optional(feature, "state", at: path, expected: "a string", Typed.string) == "enabled"
         guard let sv = feature.member("settings") else { return out }
@@ -59,12 +63,15 @@ extension PrivacyConfig {
             return out
         }
         let spath = path / "settings"
-        out.navigationExpiration = try log.optional(settings, "navigationExpiration", at: spath, expected: "a number", Typed.double)
-        out.totalExpiration = try log.optional(settings, "totalExpiration", at: spath, expected: "a number", Typed.double)
+        out.navigationExpiration = try log.optional(
+            settings, "navigationExpiration", at: spath, expected: "a number", Typed.double)
+        out.totalExpiration = try log.optional(
+            settings, "totalExpiration", at: spath, expected: "a number", Typed.double)
         if let lv = settings.member("linkFormats"), case .array(let formats) = lv {
             for f in formats {
                 guard let url = f["url"]?.stringValue else { continue }
-                out.linkFormats.append(AdClickLinkFormat(url: url, adDomainParameterName: f["adDomainParameterName"]?.stringValue))
+                out.linkFormats.append(
+                    AdClickLinkFormat(url: url, adDomainParameterName: f["adDomainParameterName"]?.stringValue))
             }
         }
         guard let av = settings.member("allowlist") else { return out }
@@ -73,20 +80,27 @@ extension PrivacyConfig {
             return out
         }
         for (i, e) in entries.enumerated() {
-            if let entry = try decodeAttributionEntry(e, index: i, at: spath / "allowlist" / i, log: &log) { out.allowlist.append(entry) }
+            if let entry = try decodeAttributionEntry(e, index: i, at: spath / "allowlist" / i, log: &log) {
+                out.allowlist.append(entry)
+            }
         }
         return out
     }
 
     /// One `{blocklistEntry, host}` pair, or nil (reported) when it is not usable: `host` must be the
     /// blocklist entry or a host under it, as the attribution rule is added to that tracker's rules.
-    static func decodeAttributionEntry(_ value: JSONValue, index: Int, at path: JSONPath, log: inout IssueLog) throws -> AdClickAttributionEntry? {
-        guard case .object(let o) = value, let rawEntry = o.member("blocklistEntry")?.stringValue, let rawHost = o.member("host")?.stringValue else {
+    static func decodeAttributionEntry(_ value: JSONValue, index: Int, at path: JSONPath, log: inout IssueLog) throws
+        -> AdClickAttributionEntry?
+    {
+        guard case .object(let o) = value, let rawEntry = o.member("blocklistEntry")?.stringValue,
+            let rawHost = o.member("host")?.stringValue
+        else {
             try log.report(path, "expected an object with string \"blocklistEntry\" and \"host\"; entry skipped")
             return nil
         }
         guard let entry = try log.domain(rawEntry, at: path / "blocklistEntry", consequence: "entry skipped"),
-              let host = try log.domain(rawHost, at: path / "host", consequence: "entry skipped") else { return nil }
+            let host = try log.domain(rawHost, at: path / "host", consequence: "entry skipped")
+        else { return nil }
         guard Host.isSameOrSubdomain(host, of: entry) else {
             try log.report(path / "host", "the host \(host) is not under the blocklist entry \(entry); entry skipped")
             return nil

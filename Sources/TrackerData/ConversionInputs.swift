@@ -34,8 +34,12 @@ public struct ConversionInputs: Sendable {
     /// Every issue, TDS first, then config, then unprotected sites.
     public var issues: [DecodeIssue] { tdsIssues + configIssues + unprotectedIssues }
 
-    public static func decode(tds: Source, config: Source?, unprotected: Source?, strict: Bool) throws -> ConversionInputs {
-        let (set, tdsIssues) = try charged(.tds) { try TrackerDataSet.decode(bytes: tds.bytes, source: tds.name, strict: strict) }
+    public static func decode(tds: Source, config: Source?, unprotected: Source?, strict: Bool) throws
+        -> ConversionInputs
+    {
+        let (set, tdsIssues) = try charged(.tds) {
+            try TrackerDataSet.decode(bytes: tds.bytes, source: tds.name, strict: strict)
+        }
         var inputs = ConversionInputs(tds: set, tdsIssues: tdsIssues)
         if let config {
             (inputs.config, inputs.configIssues) = try charged(.config) {
@@ -51,12 +55,15 @@ public struct ConversionInputs: Sendable {
     }
 
     /// Reads the files ("-" = stdin) and decodes them.
-    public static func load(tdsPath: String, configPath: String?, unprotectedPath: String?, strict: Bool) throws -> ConversionInputs {
+    public static func load(tdsPath: String, configPath: String?, unprotectedPath: String?, strict: Bool) throws
+        -> ConversionInputs
+    {
         func source(_ path: String, _ component: Component) throws -> Source {
             try charged(component) { Source(bytes: try FileIO.read(path), name: path) }
         }
-        return try decode(tds: source(tdsPath, .tds), config: configPath.map { try source($0, .config) },
-                          unprotected: unprotectedPath.map { try source($0, .unprotected) }, strict: strict)
+        return try decode(
+            tds: source(tdsPath, .tds), config: configPath.map { try source($0, .config) },
+            unprotected: unprotectedPath.map { try source($0, .unprotected) }, strict: strict)
     }
 
     static func charged<T>(_ component: Component, _ body: () throws -> T) throws -> T {

@@ -20,7 +20,10 @@ public struct CookiePopupConfig: Sendable, Hashable {
     /// `features.autoconsent.settings.filterlistExceptions[]`.
     public var filterlistExceptions: [String]
 
-    public init(enabled: Bool = false, filterlistEnabled: Bool = false, exceptions: [String] = [], filterlistExceptions: [String] = []) {
+    public init(
+        enabled: Bool = false, filterlistEnabled: Bool = false, exceptions: [String] = [],
+        filterlistExceptions: [String] = []
+    ) {
         self.enabled = enabled
         self.filterlistEnabled = filterlistEnabled
         self.exceptions = exceptions
@@ -36,17 +39,23 @@ extension PrivacyConfig {
     /// exceptions, and the user's unprotected sites (each covering its subdomains), in that order, once each.
     public func cookiePopupOffSites(unprotected: UnprotectedSites?) -> [String] {
         var seen = Set<String>()
-        return (tempUnprotected + cookiePopups.exceptions + cookiePopups.filterlistExceptions + (unprotected?.hosts ?? []))
+        return
+            (tempUnprotected + cookiePopups.exceptions + cookiePopups.filterlistExceptions + (unprotected?.hosts ?? []))
             .filter { seen.insert($0).inserted }
     }
 
-    static func decodeCookiePopups(_ feature: JSONObject, at path: JSONPath, log: inout IssueLog) throws -> CookiePopupConfig {
+    static func decodeCookiePopups(_ feature: JSONObject, at path: JSONPath, log: inout IssueLog) throws
+        -> CookiePopupConfig
+    {
         var out = CookiePopupConfig()
         out.enabled = try log.optional(feature, "state", at: path, expected: "a string", Typed.string) == "enabled"
         out.exceptions = try decodeDomainList(feature, "exceptions", at: path, log: &log)
         if let fv = feature.member("features") {
             if case .object(let subs) = fv, case .object(let fl)? = subs.member("filterlist") {
-                out.filterlistEnabled = try log.optional(fl, "state", at: path / "features" / "filterlist", expected: "a string", Typed.string) == "enabled"
+                out.filterlistEnabled =
+                    try log.optional(
+                        fl, "state", at: path / "features" / "filterlist", expected: "a string", Typed.string)
+                    == "enabled"
             } else if fv.objectValue == nil {
                 try log.report(path / "features", "expected an object, found \(fv.aTypeName); sub-features ignored")
             }
@@ -58,7 +67,9 @@ extension PrivacyConfig {
                 return out
             }
             for (i, raw) in list.enumerated() where !raw.trimmingWhitespace().isEmpty {
-                if let d = try log.domain(raw, at: lpath / i, consequence: "entry dropped") { out.filterlistExceptions.append(d) }
+                if let d = try log.domain(raw, at: lpath / i, consequence: "entry dropped") {
+                    out.filterlistExceptions.append(d)
+                }
             }
         }
         return out

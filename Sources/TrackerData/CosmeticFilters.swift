@@ -100,12 +100,16 @@ public struct CosmeticFilterList: Sendable, Hashable {
         func issue(_ kind: CosmeticLineIssue.Kind, _ m: String) -> Result<CosmeticFilter, CosmeticLineIssue> {
             .failure(CosmeticLineIssue(line: number, kind: kind, message: m))
         }
-        if line.utf8.count > maximumLineBytes { return issue(.malformed, "line of \(line.utf8.count) bytes, over \(maximumLineBytes); dropped") }
+        if line.utf8.count > maximumLineBytes {
+            return issue(.malformed, "line of \(line.utf8.count) bytes, over \(maximumLineBytes); dropped")
+        }
         guard let hash = separator(in: line) else {
             if line.contains("##") || line.contains("#@#") || line.contains("#?#") {
                 return issue(.malformed, "the sites before the separator contain one of / * | @ \" !; dropped")
             }
-            return issue(.outOfScope, "network filter \(quoted(String(line.prefix(80)))): a cosmetic list hides elements only; left out")
+            return issue(
+                .outOfScope,
+                "network filter \(quoted(String(line.prefix(80)))): a cosmetic list hides elements only; left out")
         }
         let sitesText = line[..<hash.start]
         let marker = hash.marker
@@ -115,7 +119,9 @@ public struct CosmeticFilterList: Sendable, Hashable {
         case "": kind = .hide
         case "@": kind = .exception
         case "?": kind = .extended
-        case "$": return issue(.outOfScope, "snippet filter (#$#): code, which radarblock never runs from a dataset; left out")
+        case "$":
+            return issue(
+                .outOfScope, "snippet filter (#$#): code, which radarblock never runs from a dataset; left out")
         default: return issue(.malformed, "unknown separator #\(marker)#; dropped")
         }
         guard !selector.isEmpty else { return issue(.malformed, "empty selector; dropped") }
@@ -131,7 +137,8 @@ public struct CosmeticFilterList: Sendable, Hashable {
             }
         }
         if kind == .extended, !sites.contains(where: \.include) {
-            return issue(.malformed, "an extended-CSS filter (#?#) must name a site (ABP refuses generic ones); dropped")
+            return issue(
+                .malformed, "an extended-CSS filter (#?#) must name a site (ABP refuses generic ones); dropped")
         }
         return .success(CosmeticFilter(line: number, kind: kind, sites: sites, selector: selector))
     }
@@ -206,19 +213,30 @@ extension CosmeticFilterList {
         var notes: [CosmeticLineIssue] = []
         for f in filters where f.kind == .exception {
             if f.sites.contains(where: { !$0.include }) {
-                notes.append(CosmeticLineIssue(line: f.line, kind: .malformed,
-                                               message: "an exception with excluded sites (~) is not modelled; dropped"))
+                notes.append(
+                    CosmeticLineIssue(
+                        line: f.line, kind: .malformed,
+                        message: "an exception with excluded sites (~) is not modelled; dropped"))
                 continue
             }
             exceptionLines[f.selector, default: []].append(f.line)
-            if f.sites.isEmpty { everywhere.insert(f.selector) } else { exceptionSites[f.selector, default: []] += f.sites.map(\.domain) }
+            if f.sites.isEmpty {
+                everywhere.insert(f.selector)
+            } else {
+                exceptionSites[f.selector, default: []] += f.sites.map(\.domain)
+            }
         }
         var out: [CosmeticHide] = []
         var indexes: [String: ExceptionIndex] = [:]
         for f in filters where f.kind != .exception {
             if everywhere.contains(f.selector) {
-                notes.append(CosmeticLineIssue(line: f.line, kind: .outOfScope,
-                                               message: "selector shown everywhere by a site-less exception (line \(exceptionLines[f.selector]![0])); left out"))
+                notes.append(
+                    CosmeticLineIssue(
+                        line: f.line, kind: .outOfScope,
+                        message:
+                            "selector shown everywhere by a site-less exception (line "
+                            + "\(exceptionLines[f.selector]![0])); left out"
+                    ))
                 continue
             }
             var exceptions: [String] = []
@@ -228,8 +246,10 @@ extension CosmeticFilterList {
             }
             let sites = CosmeticSites(entries: f.sites, exceptions: exceptions)
             if sites.isEmpty {
-                notes.append(CosmeticLineIssue(line: f.line, kind: .outOfScope,
-                                               message: "every site of the filter is under an exception of its selector; left out"))
+                notes.append(
+                    CosmeticLineIssue(
+                        line: f.line, kind: .outOfScope,
+                        message: "every site of the filter is under an exception of its selector; left out"))
                 continue
             }
             let lines = [f.line] + (sites.exceptions.isEmpty ? [] : exceptionLines[f.selector] ?? [])
@@ -274,7 +294,9 @@ private func uniqued(_ list: [String]) -> [String] {
 /// Without the spaces, tabs and carriage returns around it (what ABP trims).
 private func trimmed<S: StringProtocol>(_ s: S) -> String {
     let blank: (Character) -> Bool = { $0 == " " || $0 == "\t" || $0 == "\r" }
-    guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else { return "" }
+    guard let first = s.firstIndex(where: { !blank($0) }), let last = s.lastIndex(where: { !blank($0) }) else {
+        return ""
+    }
     return String(s[first...last])
 }
 

@@ -14,7 +14,7 @@ public enum DomainCheck {
         for b in s.utf8 {
             switch b {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "0")...UInt8(ascii: "9"),
-                 UInt8(ascii: "-"), UInt8(ascii: "_"):
+                UInt8(ascii: "-"), UInt8(ascii: "_"):
                 break
             case UInt8(ascii: "."):
                 if previous == UInt8(ascii: ".") { return false }
@@ -31,11 +31,21 @@ public enum DomainCheck {
     public static func normalize(_ raw: String) -> Result<String, DomainProblem> {
         // Before any per-character work: IDNA on a hostile 200 MB "domain" would take minutes.
         if raw.utf8.count > DecodingLimits.hostBytes * 4 {
-            return .failure(DomainProblem(message: "\(quoted(raw)) is \(raw.utf8.count) bytes long, not a host name (at most \(DecodingLimits.hostBytes))"))
+            return .failure(
+                DomainProblem(
+                    message:
+                        "\(quoted(raw)) is \(raw.utf8.count) bytes long, not a host name (at most "
+                        + "\(DecodingLimits.hostBytes))"
+                ))
         }
         if isPlainHost(raw) {
             guard raw.utf8.count <= DecodingLimits.hostBytes else {
-                return .failure(DomainProblem(message: "\(quoted(raw)) is \(raw.utf8.count) bytes long, not a host name (at most \(DecodingLimits.hostBytes))"))
+                return .failure(
+                    DomainProblem(
+                        message:
+                            "\(quoted(raw)) is \(raw.utf8.count) bytes long, not a host name (at most "
+                            + "\(DecodingLimits.hostBytes))"
+                    ))
             }
             return .success(raw)
         }
@@ -61,4 +71,3 @@ public enum DomainCheck {
 public struct DomainProblem: Error, Sendable {
     public let message: String
 }
-

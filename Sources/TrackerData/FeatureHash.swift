@@ -70,7 +70,7 @@ enum JavaScriptJSON {
         if d.isNaN || d.isInfinite { return "null" }
         if d == 0 { return "0" }
         let sign = d < 0 ? "-" : ""
-        let swift = "\(abs(d))"  // e.g. "123.456", "1e-05", "1.37e-05", "1e+16"
+        let swift = "\(abs(d))" // e.g. "123.456", "1e-05", "1.37e-05", "1e+16"
         let parts = swift.split(separator: "e", maxSplits: 1)
         let mantissa = parts[0]
         let exponent = parts.count > 1 ? Int(parts[1])! : 0
@@ -78,7 +78,7 @@ enum JavaScriptJSON {
         let intPart = String(pieces[0])
         let fracPart = pieces.count > 1 ? String(pieces[1]) : ""
         var digits = Array(intPart + fracPart)
-        var n = intPart.count + exponent  // value = 0.digits × 10^n
+        var n = intPart.count + exponent // value = 0.digits × 10^n
         while digits.first == "0" { digits.removeFirst(); n -= 1 }
         while digits.last == "0" { digits.removeLast() }
         let k = digits.count

@@ -58,8 +58,10 @@ enum Typed {
 
 extension IssueLog {
     /// Reads an optional member with `convert`; a wrong type is reported (`expected`) and gives nil.
-    mutating func optional<T>(_ object: JSONObject, _ key: String, at path: JSONPath, expected: String,
-                              _ convert: (JSONValue) -> T?) throws -> T? {
+    mutating func optional<T>(
+        _ object: JSONObject, _ key: String, at path: JSONPath, expected: String,
+        _ convert: (JSONValue) -> T?
+    ) throws -> T? {
         guard let v = object.member(key) else { return nil }
         if let t = convert(v) { return t }
         try report(path / key, "expected \(expected), found \(v.aTypeName); field ignored")
@@ -76,7 +78,9 @@ extension IssueLog {
         var out: [String] = []
         out.reserveCapacity(a.count)
         for (i, e) in a.enumerated() {
-            if case .string(let s) = e { out.append(s) } else {
+            if case .string(let s) = e {
+                out.append(s)
+            } else {
                 try report(path / key / i, "expected a string, found \(e.aTypeName); element dropped")
             }
         }
@@ -105,7 +109,8 @@ func parseJSON(_ bytes: [UInt8], source: String, log: inout IssueLog) throws -> 
         throw TrackerDataError.invalidJSON(source: source, error: error)
     }
     for d in parsed.duplicates {
-        try log.report(d.path, "duplicate key at line \(d.line), column \(d.column); this later value replaces the earlier one")
+        try log.report(
+            d.path, "duplicate key at line \(d.line), column \(d.column); this later value replaces the earlier one")
     }
     if parsed.duplicateCount > parsed.duplicates.count {
         try log.report(.root, "\(parsed.duplicateCount - parsed.duplicates.count) more duplicate keys not listed")

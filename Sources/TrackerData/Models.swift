@@ -17,8 +17,10 @@ public struct TrackerDataSet: Sendable, Hashable {
     /// `cpm.filterList` of TDS v7/v8: the cookie pop-up list (Adblock Plus cosmetic filters), as written.
     public var cookiePopupFilterList: String? = nil
 
-    public init(trackers: [String: Tracker] = [:], entities: [String: Entity] = [:],
-                domains: [String: String] = [:], cnames: [String: String] = [:]) {
+    public init(
+        trackers: [String: Tracker] = [:], entities: [String: Entity] = [:],
+        domains: [String: String] = [:], cnames: [String: String] = [:]
+    ) {
         self.trackers = trackers
         self.entities = entities
         self.domains = domains
@@ -72,7 +74,9 @@ public struct TrackerDataSet: Sendable, Hashable {
 /// paths percent-encode differently), two selectors, two rules.
 public func sameBytes(_ a: String, _ b: String) -> Bool {
     var a = a, b = b
-    return a.withUTF8 { x in b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) } }
+    return a.withUTF8 { x in
+        b.withUTF8 { y in x.count == y.count && (x.isEmpty || memcmp(x.baseAddress!, y.baseAddress!, x.count) == 0) }
+    }
 }
 
 public enum DefaultAction: String, Sendable, Hashable, CaseIterable {
@@ -89,8 +93,10 @@ public struct Owner: Sendable, Hashable {
     public var privacyPolicy: String?
     public var url: String?
 
-    public init(name: String? = nil, displayName: String? = nil, ownedBy: String? = nil,
-                localizedName: String? = nil, privacyPolicy: String? = nil, url: String? = nil) {
+    public init(
+        name: String? = nil, displayName: String? = nil, ownedBy: String? = nil,
+        localizedName: String? = nil, privacyPolicy: String? = nil, url: String? = nil
+    ) {
         self.name = name
         self.displayName = displayName
         self.ownedBy = ownedBy
@@ -113,9 +119,11 @@ public struct Tracker: Sendable, Hashable {
     /// In TDS order (the first matching rule wins in TDS semantics).
     public var rules: [TrackerRule]
 
-    public init(domain: String, owner: Owner? = nil, prevalence: Double? = nil, fingerprinting: Int? = nil,
-                cookies: Double? = nil, categories: [String]? = nil, defaultAction: DefaultAction? = nil,
-                rules: [TrackerRule] = []) {
+    public init(
+        domain: String, owner: Owner? = nil, prevalence: Double? = nil, fingerprinting: Int? = nil,
+        cookies: Double? = nil, categories: [String]? = nil, defaultAction: DefaultAction? = nil,
+        rules: [TrackerRule] = []
+    ) {
         self.domain = domain
         self.owner = owner
         self.prevalence = prevalence
@@ -212,9 +220,11 @@ public struct TrackerRule: Sendable, Hashable {
     public var cookies: Double?
     public var comment: String?
 
-    public init(rule: String, surrogate: String? = nil, action: RuleAction? = nil, options: RuleMatcher? = nil,
-                exceptions: RuleMatcher? = nil, fingerprinting: Int? = nil, cookies: Double? = nil,
-                comment: String? = nil) {
+    public init(
+        rule: String, surrogate: String? = nil, action: RuleAction? = nil, options: RuleMatcher? = nil,
+        exceptions: RuleMatcher? = nil, fingerprinting: Int? = nil, cookies: Double? = nil,
+        comment: String? = nil
+    ) {
         self.rule = rule
         self.surrogate = surrogate
         self.action = action

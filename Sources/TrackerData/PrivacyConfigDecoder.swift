@@ -5,7 +5,9 @@ import FileIO
 import StrictJSON
 
 extension PrivacyConfig {
-    public static func decode(bytes: [UInt8], source: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
+    public static func decode(bytes: [UInt8], source: String, strict: Bool = false) throws -> (
+        PrivacyConfig, [DecodeIssue]
+    ) {
         var log = IssueLog(source: source, strict: strict)
         let json = try parseJSON(bytes, source: source, log: &log)
         let (config, issues) = try decode(json: json, source: source, strict: strict)
@@ -16,7 +18,9 @@ extension PrivacyConfig {
         try decode(bytes: FileIO.read(path), source: path, strict: strict)
     }
 
-    public static func decode(json: JSONValue, source: String, strict: Bool = false) throws -> (PrivacyConfig, [DecodeIssue]) {
+    public static func decode(json: JSONValue, source: String, strict: Bool = false) throws -> (
+        PrivacyConfig, [DecodeIssue]
+    ) {
         var log = IssueLog(source: source, strict: strict)
         let root = JSONPath.root
         guard case .object(let top) = json else {
@@ -25,9 +29,11 @@ extension PrivacyConfig {
         // Without "features" the file is not a config (a TDS given as --config would otherwise build a release that
         // blocks nothing, its contentBlocking state read as absent).
         guard top.member(TDSConventions.configTopLevelKey) != nil else {
-            throw log.fatal(root, top.member("trackers") != nil
-                ? "this is a tracker data set (it has \"trackers\"), not a privacy configuration: give it as --tds"
-                : "missing \"features\": not a privacy configuration")
+            throw log.fatal(
+                root,
+                top.member("trackers") != nil
+                    ? "this is a tracker data set (it has \"trackers\"), not a privacy configuration: give it as --tds"
+                    : "missing \"features\": not a privacy configuration")
         }
         var config = PrivacyConfig(raw: json)
         config.version = try log.optional(top, "version", at: root, expected: "a number", Typed.double)
@@ -35,68 +41,70 @@ extension PrivacyConfig {
 
         var features = JSONObject()
         if let v = top.member("features") {
-            if case .object(let f) = v { features = f } else {
+            if case .object(let f) = v {
+                features = f
+            } else {
                 try log.report(root / "features", "expected an object, found \(v.aTypeName); features ignored")
             }
         }
-        let featuresPath = root / "features"
-
-        config.contentBlockingEnabled = false
-        if let v = features.member("contentBlocking") {
-            let path = featuresPath / "contentBlocking"
-            if case .object(let cb) = v {
-                let state = try log.optional(cb, "state", at: path, expected: "a string", Typed.string)
-                config.contentBlockingState = state
-                config.contentBlockingEnabled = state == "enabled"
-                config.contentBlockingExceptions = try decodeDomainList(cb, "exceptions", at: path, log: &log)
-            } else {
-                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
-            }
-        }
-
-        if let v = features.member("trackerAllowlist") {
-            let path = featuresPath / "trackerAllowlist"
-            if case .object(let ta) = v {
-                config.trackerAllowlist = try decodeAllowlist(ta, at: path, log: &log)
-                if let stated = config.trackerAllowlist.hash, let computed = config.computedFeatureHash("trackerAllowlist"),
-                   stated != computed
-                {
-                    // The hash versions the allowlist in rule-list identifiers; a stale one hides changes.
-                    try log.report(path / "hash", "does not match the feature's content (md5 of JSON.stringify is \(computed)); the allowlist was edited without updating its hash")
-                }
-            } else {
-                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
-            }
-        }
-        if let v = features.member("requestBlocklist") {
-            let path = featuresPath / "requestBlocklist"
-            if case .object(let rb) = v { config.requestBlocklist = try decodeRequestBlocklist(rb, at: path, log: &log) } else {
-                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
-            }
-        }
-        if let v = features.member("clickToLoad") {
-            let path = featuresPath / "clickToLoad"
-            if case .object(let ctl) = v { config.clickToLoad = try decodeClickToLoad(ctl, at: path, log: &log) } else {
-                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
-            }
-        }
-        if let v = features.member("adClickAttribution") {
-            let path = featuresPath / "adClickAttribution"
-            if case .object(let aca) = v { config.adClickAttribution = try decodeAdClickAttribution(aca, at: path, log: &log) } else {
-                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
-            }
-        }
-        if let v = features.member("autoconsent") {
-            let path = featuresPath / "autoconsent"
-            if case .object(let ac) = v { config.cookiePopups = try decodeCookiePopups(ac, at: path, log: &log) } else {
-                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
-            }
-        }
+        try decodeFeatures(features, into: &config, log: &log)
         return (config, log.issues)
     }
 
-    /// `[{"domain": "..."}]` → normalised domains in order. Whitespace-only domains are dropped (the apps do the same).
-    static func decodeDomainList(_ object: JSONObject, _ key: String, at parent: JSONPath, log: inout IssueLog) throws -> [String] {
+    /// The features radarblock converts, each decoded by its own function; a feature that is not an object is
+    /// reported and ignored.
+    private static func decodeFeatures(_ features: JSONObject, into config: inout PrivacyConfig, log: inout IssueLog)
+        throws
+    {
+        let featuresPath = JSONPath.root / "features"
+        func feature(_ name: String) throws -> (JSONObject, JSONPath)? {
+            guard let v = features.member(name) else { return nil }
+            let path = featuresPath / name
+            guard case .object(let o) = v else {
+                try log.report(path, "expected an object, found \(v.aTypeName); feature ignored")
+                return nil
+            }
+            return (o, path)
+        }
+        config.contentBlockingEnabled = false
+        if let (cb, path) = try feature("contentBlocking") {
+            let state = try log.optional(cb, "state", at: path, expected: "a string", Typed.string)
+            config.contentBlockingState = state
+            config.contentBlockingEnabled = state == "enabled"
+            config.contentBlockingExceptions = try decodeDomainList(cb, "exceptions", at: path, log: &log)
+        }
+        if let (ta, path) = try feature("trackerAllowlist") {
+            config.trackerAllowlist = try decodeAllowlist(ta, at: path, log: &log)
+            if let stated = config.trackerAllowlist.hash, let computed = config.computedFeatureHash("trackerAllowlist"),
+                stated != computed
+            {
+                // The hash versions the allowlist in rule-list identifiers; a stale one hides changes.
+                try log.report(
+                    path / "hash",
+                    "does not match the feature's content (md5 of JSON.stringify is \(computed)); the allowlist was "
+                        + "edited without updating its hash"
+                )
+            }
+        }
+        if let (rb, path) = try feature("requestBlocklist") {
+            config.requestBlocklist = try decodeRequestBlocklist(rb, at: path, log: &log)
+        }
+        if let (ctl, path) = try feature("clickToLoad") {
+            config.clickToLoad = try decodeClickToLoad(ctl, at: path, log: &log)
+        }
+        if let (aca, path) = try feature("adClickAttribution") {
+            config.adClickAttribution = try decodeAdClickAttribution(aca, at: path, log: &log)
+        }
+        if let (ac, path) = try feature("autoconsent") {
+            config.cookiePopups = try decodeCookiePopups(ac, at: path, log: &log)
+        }
+    }
+
+    /// `[{"domain": "..."}]` → normalised domains in order. Whitespace-only domains are dropped (the apps do the
+    /// same).
+    static func decodeDomainList(_ object: JSONObject, _ key: String, at parent: JSONPath, log: inout IssueLog) throws
+        -> [String]
+    {
         guard let v = object.member(key) else { return [] }
         let path = parent / key
         guard case .array(let entries) = v else {
@@ -145,7 +153,9 @@ extension PrivacyConfig {
         return allowlist
     }
 
-    static func decodeAllowlistedTrackers(_ trackers: JSONObject, at trackersPath: JSONPath, log: inout IssueLog) throws -> [AllowlistEntry] {
+    static func decodeAllowlistedTrackers(_ trackers: JSONObject, at trackersPath: JSONPath, log: inout IssueLog) throws
+        -> [AllowlistEntry]
+    {
         var byTracker: [(String, [AllowlistEntry])] = []
         for key in trackers.keys {
             let tpath = trackersPath / key
@@ -161,7 +171,8 @@ extension PrivacyConfig {
             }
             var entries: [AllowlistEntry] = []
             for (i, rv) in rules.enumerated() {
-                if let e = try decodeAllowlistRule(rv, trackerDomain: trackerDomain, at: tpath / "rules" / i, log: &log) {
+                if let e = try decodeAllowlistRule(rv, trackerDomain: trackerDomain, at: tpath / "rules" / i, log: &log)
+                {
                     entries.append(e)
                 }
             }
@@ -173,17 +184,24 @@ extension PrivacyConfig {
             .flatMap(\.element.1)
     }
 
-    static func decodeAllowlistRule(_ value: JSONValue, trackerDomain: String, at path: JSONPath, log: inout IssueLog) throws -> AllowlistEntry? {
+    static func decodeAllowlistRule(_ value: JSONValue, trackerDomain: String, at path: JSONPath, log: inout IssueLog)
+        throws -> AllowlistEntry?
+    {
         guard case .object(let r) = value else {
             try log.report(path, "expected an object, found \(value.aTypeName); entry dropped")
             return nil
         }
         guard let ruleValue = r.member("rule"), case .string(let rule) = ruleValue, !rule.isEmpty else {
-            try log.report(path / "rule", r.member("rule") == nil ? "missing \"rule\"; entry dropped" : "expected a non-empty string; entry dropped")
+            try log.report(
+                path / "rule",
+                r.member("rule") == nil
+                    ? "missing \"rule\"; entry dropped" : "expected a non-empty string; entry dropped")
             return nil
         }
         guard rule.utf8.count <= DecodingLimits.ruleBytes else {
-            try log.report(path / "rule", "rule is \(rule.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); entry dropped")
+            try log.report(
+                path / "rule",
+                "rule is \(rule.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); entry dropped")
             return nil
         }
         guard let domainsValue = r.member("domains") else {
@@ -202,7 +220,9 @@ extension PrivacyConfig {
             if let n = try log.domain(d, at: path / "domains" / i, consequence: "domain dropped") { domains.append(n) }
         }
         if domains.isEmpty {
-            try log.report(path / "domains", raw.isEmpty ? "empty domain list; entry dropped" : "no usable domain left; entry dropped")
+            try log.report(
+                path / "domains",
+                raw.isEmpty ? "empty domain list; entry dropped" : "no usable domain left; entry dropped")
             return nil
         }
         return AllowlistEntry(trackerDomain: trackerDomain, rule: rule, sites: .domains(domains))
@@ -213,7 +233,9 @@ extension UnprotectedSites {
     /// One host per line; blank lines and lines starting with `#` are skipped. Hosts are exact (no wildcard),
     /// normalised; duplicates are kept once (first position). Lines that are not host names are reported with
     /// their line number and skipped (strict: thrown).
-    public static func parse(bytes: [UInt8], source: String, strict: Bool = false) throws -> (UnprotectedSites, [DecodeIssue]) {
+    public static func parse(bytes: [UInt8], source: String, strict: Bool = false) throws -> (
+        UnprotectedSites, [DecodeIssue]
+    ) {
         var log = IssueLog(source: source, strict: strict)
         var hosts: [String] = []
         var seen = Set<String>()
@@ -222,13 +244,16 @@ extension UnprotectedSites {
         for (index, rawLine) in bytes.split(separator: 0x0A, omittingEmptySubsequences: false).enumerated() {
             let lineNumber = index + 1
             guard let line = String(validating: rawLine, as: UTF8.self) else {
-                throw TrackerDataError.invalid(DecodeIssue(source: source, line: lineNumber, message: "not valid UTF-8 text"))
+                throw TrackerDataError.invalid(
+                    DecodeIssue(source: source, line: lineNumber, message: "not valid UTF-8 text"))
             }
-            let trimmed = line.trimmingWhitespace()  // also removes a trailing "\r"
+            let trimmed = line.trimmingWhitespace() // also removes a trailing "\r"
             if trimmed.isEmpty || trimmed.hasPrefix("#") { continue }
             if hosts.isEmpty, skipped == 0, let kind = documentKind(trimmed) {
-                throw TrackerDataError.invalid(DecodeIssue(source: source, line: lineNumber,
-                    message: "this is \(kind), not a list of sites (one host per line)"))
+                throw TrackerDataError.invalid(
+                    DecodeIssue(
+                        source: source, line: lineNumber,
+                        message: "this is \(kind), not a list of sites (one host per line)"))
             }
             switch DomainCheck.normalize(trimmed) {
             case .success(let host):
@@ -240,8 +265,10 @@ extension UnprotectedSites {
             }
         }
         if hosts.isEmpty, skipped > 0 {
-            throw TrackerDataError.invalid(DecodeIssue(source: source, line: firstSkipped,
-                message: "not a list of sites: none of its \(skipped) line(s) is a host name"))
+            throw TrackerDataError.invalid(
+                DecodeIssue(
+                    source: source, line: firstSkipped,
+                    message: "not a list of sites: none of its \(skipped) line(s) is a host name"))
         }
         return (UnprotectedSites(hosts: hosts), log.issues)
     }

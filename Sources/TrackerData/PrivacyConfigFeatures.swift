@@ -105,8 +105,10 @@ public struct ClickToLoadEntity: Sendable, Hashable {
 extension PrivacyConfig {
     static let requestBlockRuleKeys: Set<String> = ["rule", "domains", "reason"]
 
-    static func decodeRequestBlocklist(_ feature: JSONObject, at path: JSONPath, log: inout IssueLog,
-                                       psl: PublicSuffixList = .shared) throws -> RequestBlocklist {
+    static func decodeRequestBlocklist(
+        _ feature: JSONObject, at path: JSONPath, log: inout IssueLog,
+        psl: PublicSuffixList = .shared
+    ) throws -> RequestBlocklist {
         var out = RequestBlocklist()
         out.enabled = try log.optional(feature, "state", at: path, expected: "a string", Typed.string) == "enabled"
         out.exceptions = try decodeDomainList(feature, "exceptions", at: path, log: &log)
@@ -125,7 +127,11 @@ extension PrivacyConfig {
             let kpath = bpath / key
             guard let domain = try log.domain(key, at: kpath, consequence: "its rules are skipped") else { continue }
             if psl.registrableDomain(domain) != domain {
-                try log.report(kpath, "a blockedRequests key must be a registrable domain (eTLD+1), not a subdomain or a public suffix; its rules are skipped")
+                try log.report(
+                    kpath,
+                    "a blockedRequests key must be a registrable domain (eTLD+1), not a subdomain or a public suffix; "
+                        + "its rules are skipped"
+                )
                 continue
             }
             let kv = blocked[key]!
@@ -134,7 +140,9 @@ extension PrivacyConfig {
                 continue
             }
             for (i, r) in rules.enumerated() {
-                if let rule = try decodeRequestBlockRule(r, domain: domain, index: i, at: kpath / "rules" / i, log: &log) {
+                if let rule = try decodeRequestBlockRule(
+                    r, domain: domain, index: i, at: kpath / "rules" / i, log: &log)
+                {
                     out.rules.append(rule)
                 }
             }
@@ -143,18 +151,24 @@ extension PrivacyConfig {
     }
 
     /// One rule, or nil (reported) when it is invalid. Invalid entries are skipped, never repaired.
-    static func decodeRequestBlockRule(_ value: JSONValue, domain: String, index: Int, at path: JSONPath,
-                                       log: inout IssueLog) throws -> RequestBlockRule? {
+    static func decodeRequestBlockRule(
+        _ value: JSONValue, domain: String, index: Int, at path: JSONPath,
+        log: inout IssueLog
+    ) throws -> RequestBlockRule? {
         guard case .object(let o) = value else {
             try log.report(path, "expected an object, found \(value.aTypeName); rule skipped")
             return nil
         }
         if let unknown = o.keys.first(where: { !requestBlockRuleKeys.contains($0) }) {
-            try log.report(path / unknown, "unknown key (a rule has only \"rule\", \"domains\" and \"reason\"); rule skipped")
+            try log.report(
+                path / unknown, "unknown key (a rule has only \"rule\", \"domains\" and \"reason\"); rule skipped")
             return nil
         }
         guard let rv = o.member("rule"), case .string(let text) = rv, !text.isEmpty else {
-            try log.report(path / "rule", o.member("rule") == nil ? "missing \"rule\"; rule skipped" : "expected a non-empty string; rule skipped")
+            try log.report(
+                path / "rule",
+                o.member("rule") == nil ? "missing \"rule\"; rule skipped" : "expected a non-empty string; rule skipped"
+            )
             return nil
         }
         guard let dv = o.member("domains") else {
@@ -184,12 +198,15 @@ extension PrivacyConfig {
         if !rawSites.contains("<all>") {
             var list: [String] = []
             for (i, s) in rawSites.enumerated() {
-                guard let d = try log.domain(s, at: path / "domains" / i, consequence: "rule skipped") else { return nil }
+                guard let d = try log.domain(s, at: path / "domains" / i, consequence: "rule skipped") else {
+                    return nil
+                }
                 list.append(d)
             }
             sites = .domains(list)
         }
-        return RequestBlockRule(domain: domain, index: index, host: parsed.host, port: parsed.port, path: parsed.path, sites: sites)
+        return RequestBlockRule(
+            domain: domain, index: index, host: parsed.host, port: parsed.port, path: parsed.path, sites: sites)
     }
 
     static func decodeClickToLoad(_ feature: JSONObject, at path: JSONPath, log: inout IssueLog) throws -> ClickToLoad {
@@ -210,13 +227,19 @@ extension PrivacyConfig {
             let state = try log.optional(e, "state", at: epath, expected: "a string", Typed.string)
             var actions: [String] = []
             if let av = e.member("ruleActions") {
-                if let a = Typed.stringArray(av) { actions = a } else {
+                if let a = Typed.stringArray(av) {
+                    actions = a
+                } else {
                     try log.report(epath / "ruleActions", "expected an array of strings; entity ignored")
                     continue
                 }
             }
             for (i, a) in actions.enumerated() where !RequestBlockPattern.isSafeName(a) {
-                try log.report(epath / "ruleActions" / i, "a rule action is a name of ASCII letters, digits and \"-\" (it names a file and an identifier component); entity ignored")
+                try log.report(
+                    epath / "ruleActions" / i,
+                    "a rule action is a name of ASCII letters, digits and \"-\" (it names a file and an identifier "
+                        + "component); entity ignored"
+                )
                 actions = []
                 break
             }
@@ -240,13 +263,23 @@ struct RequestBlockPattern {
 
     static func parse(_ text: String) -> Result<RequestBlockPattern, Problem> {
         if text.hasPrefix("||") || text.hasPrefix("@@") || text.hasPrefix("|") {
-            return .failure(Problem(message: "adblock filter syntax (\(text.prefix(2))...) is not the request-blocklist rule language"))
+            return .failure(
+                Problem(
+                    message: "adblock filter syntax (\(text.prefix(2))...) is not the request-blocklist rule language"))
         }
         if let c = text.first(where: { syntaxCharacters.contains($0) }) {
-            return .failure(Problem(message: "\"\(c)\" is regex or adblock syntax; a rule is host/path with \"*\" as its only wildcard"))
+            return .failure(
+                Problem(
+                    message: "\"\(c)\" is regex or adblock syntax; a rule is host/path with \"*\" as its only wildcard")
+            )
         }
         guard text.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value < 0x7F }) else {
-            return .failure(Problem(message: "only printable ASCII without spaces is allowed (write hosts in punycode and paths percent-encoded)"))
+            return .failure(
+                Problem(
+                    message:
+                        "only printable ASCII without spaces is allowed (write hosts in punycode and paths "
+                        + "percent-encoded)"
+                ))
         }
         if text.contains("://") { return .failure(Problem(message: "a rule starts with the host, without a scheme")) }
         let slash = text.firstIndex(of: "/") ?? text.endIndex
@@ -261,13 +294,20 @@ struct RequestBlockPattern {
                 return .failure(Problem(message: "the port \"\(p)\" is not a number from 1 to 65535"))
             }
             if n == 443 || n == 80 {
-                return .failure(Problem(message: "port \(n) is a default port, which never appears in a request URL; write the rule without it"))
+                return .failure(
+                    Problem(
+                        message:
+                            "port \(n) is a default port, which never appears in a request URL; write the rule without "
+                            + "it"
+                    ))
             }
             port = String(n)
         }
         let lower = host.lowercased()
-        guard !lower.isEmpty, !lower.contains("*"), lower.allSatisfy({ $0.isASCIIDigit || ($0 >= "a" && $0 <= "z") || $0 == "-" || $0 == "." || $0 == "_" }),
-              !lower.hasPrefix("."), !lower.hasSuffix(".") else {
+        guard !lower.isEmpty, !lower.contains("*"),
+            lower.allSatisfy({ $0.isASCIIDigit || ($0 >= "a" && $0 <= "z") || $0 == "-" || $0 == "." || $0 == "_" }),
+            !lower.hasPrefix("."), !lower.hasSuffix(".")
+        else {
             return .failure(Problem(message: "\"\(host)\" is not a host name (no wildcard is allowed in the host)"))
         }
         return .success(RequestBlockPattern(host: lower, port: port, path: path))

@@ -21,9 +21,11 @@ public struct PrivacyConfig: Sendable, Hashable {
     /// The whole config as parsed (object key order kept), for hashing and for features we do not model.
     public var raw: JSONValue
 
-    public init(version: Double? = nil, unprotectedTemporary: [String] = [], contentBlockingEnabled: Bool = true,
-                contentBlockingExceptions: [String] = [], trackerAllowlist: TrackerAllowlist = TrackerAllowlist(),
-                raw: JSONValue = .object(JSONObject())) {
+    public init(
+        version: Double? = nil, unprotectedTemporary: [String] = [], contentBlockingEnabled: Bool = true,
+        contentBlockingExceptions: [String] = [], trackerAllowlist: TrackerAllowlist = TrackerAllowlist(),
+        raw: JSONValue = .object(JSONObject())
+    ) {
         self.version = version
         self.unprotectedTemporary = unprotectedTemporary
         self.contentBlockingEnabled = contentBlockingEnabled
@@ -33,7 +35,7 @@ public struct PrivacyConfig: Sendable, Hashable {
     }
 
     /// The "temp list": `unprotectedTemporary` followed by the contentBlocking exceptions (each domain covers
-    /// itself and all subdomains). Order kept, as the apps hash it in this order (spec §3.1).
+    /// itself and all subdomains). Order kept, as the apps hash it in this order.
     public var tempUnprotected: [String] { unprotectedTemporary + contentBlockingExceptions }
 }
 
@@ -70,7 +72,7 @@ public struct AllowlistEntry: Sendable, Hashable {
 
     /// The key in `allowlistedTrackers` (normalised).
     public var trackerDomain: String
-    /// `host[/path-prefix]` as given: a plain string, not a regex (though some entries use `.*`, spec §2.8 P6).
+    /// `host[/path-prefix]` as given: a plain string, not a regex (though some entries use `.*`).
     public var rule: String
     public var sites: Sites
 
@@ -81,7 +83,8 @@ public struct AllowlistEntry: Sendable, Hashable {
     }
 }
 
-/// User-unprotected sites: each host covers its subdomains (DuckDuckGo's reference tests), normalised, in file order without duplicates.
+/// User-unprotected sites: each host covers its subdomains (DuckDuckGo's reference tests), normalised, in file order
+/// without duplicates.
 public struct UnprotectedSites: Sendable, Hashable {
     public var hosts: [String]
     public init(hosts: [String] = []) { self.hosts = hosts }

@@ -17,49 +17,10 @@ extension RadarDomain {
         guard case .object(let o) = json else {
             throw log.fatal(root, "expected a Tracker Radar domain object, found \(json.aTypeName)")
         }
-        guard let dv = o.member("domain"), case .string(let rawDomain) = dv else {
-            throw log.fatal(root / "domain", o.member("domain") == nil ? "missing \"domain\"" : "expected a string")
-        }
-        let domain: String
-        switch DomainCheck.normalize(rawDomain) {
-        case .success(let d): domain = d
-        case .failure(let problem): throw log.fatal(root / "domain", problem.message)
-        }
-        if let fileDomain = RadarPaths.baseName(path), let normalizedFileDomain = try? DomainCheck.normalize(fileDomain).get(),
-           normalizedFileDomain != domain
-        {
-            try log.report(root / "domain", "domain \(quoted(rawDomain)) does not match the file name \(quoted(fileDomain))")
-        }
-
-        var d = RadarDomain(domain: domain)
+        var d = RadarDomain(domain: try domainName(o, path: path, log: &log))
         if let r = region ?? RadarPaths.regionOfFile(path) { d.regions = [r] }
-        if let ov = o.member("owner") {
-            if case .object(let owner) = ov {
-                if !owner.isEmpty {
-                    if let name = try log.optional(owner, "name", at: root / "owner", expected: "a string", Typed.string) {
-                        d.owner = RadarOwner(
-                            name: name,
-                            displayName: try log.optional(owner, "displayName", at: root / "owner", expected: "a string", Typed.string),
-                            privacyPolicy: try log.optional(owner, "privacyPolicy", at: root / "owner", expected: "a string", Typed.string),
-                            url: try log.optional(owner, "url", at: root / "owner", expected: "a string", Typed.string))
-                    } else if owner.member("name") == nil {
-                        try log.report(root / "owner", "owner without \"name\"; owner ignored")
-                    }
-                }
-            } else {
-                try log.report(root / "owner", "expected an object, found \(ov.aTypeName); field ignored")
-            }
-        }
-        d.source = try log.stringList(o, "source", at: root) ?? []
-        d.prevalence = try log.optional(o, "prevalence", at: root, expected: "a number", Typed.double) ?? 0
-        d.sites = try log.optional(o, "sites", at: root, expected: "an integer", Typed.int) ?? 0
-        d.subdomains = try log.stringList(o, "subdomains", at: root) ?? []
-        d.cnames = try RadarFields.cnames(o, at: root, log: &log)
-        d.fingerprinting = try log.optional(o, "fingerprinting", at: root, expected: "an integer", Typed.int) ?? 0
-        d.categories = try log.stringList(o, "categories", at: root) ?? []
-        d.cookies = try log.optional(o, "cookies", at: root, expected: "a number", Typed.double) ?? 0
-        d.nameservers = try log.stringList(o, "nameservers", at: root) ?? []
-        d.types = try RadarFields.map(o, "types", at: root, log: &log, expected: "an integer", Typed.int)
+        if let ov = o.member("owner") { d.owner = try owner(ov, at: root / "owner", log: &log) }
+        try d.decodeFigures(o, at: root, log: &log)
         if let pv = o.member("performance") {
             if case .object(let p) = pv {
                 let path = root / "performance"
@@ -73,28 +34,15 @@ extension RadarDomain {
             }
         }
         if let iv = o.member("topInitiators") {
-            if case .array(let list) = iv {
-                var initiators: [RadarInitiator] = []
-                for (i, e) in list.enumerated() {
-                    let path = root / "topInitiators" / i
-                    guard case .object(let io) = e, case .string(let name)? = io.member("domain"),
-                          case .number(let prevalence)? = io.member("prevalence")
-                    else {
-                        try log.report(path, "expected {\"domain\": string, \"prevalence\": number}; entry dropped")
-                        continue
-                    }
-                    initiators.append(RadarInitiator(domain: name, prevalence: prevalence))
-                }
-                d.topInitiators = initiators
-            } else {
-                try log.report(root / "topInitiators", "expected an array, found \(iv.aTypeName); field ignored")
-            }
+            d.topInitiators = try topInitiators(iv, at: root / "topInitiators", log: &log)
         }
         if let rv = o.member("resources") {
             if case .array(let list) = rv {
                 d.resources.reserveCapacity(list.count)
                 for (i, e) in list.enumerated() {
-                    if let r = try RadarFields.resource(e, at: root / "resources" / i, log: &log) { d.resources.append(r) }
+                    if let r = try RadarFields.resource(e, at: root / "resources" / i, log: &log) {
+                        d.resources.append(r)
+                    }
                 }
             } else {
                 try log.report(root / "resources", "expected an array, found \(rv.aTypeName); field ignored")
@@ -105,14 +53,92 @@ extension RadarDomain {
         return (d, log.issues)
     }
 
-    public static func load(path: String, region: String? = nil, strict: Bool = false) throws -> (RadarDomain, [DecodeIssue]) {
+    /// The file's `domain`, normalised; a name that disagrees with the file name is reported.
+    private static func domainName(_ o: JSONObject, path: String, log: inout IssueLog) throws -> String {
+        let root = JSONPath.root
+        guard let dv = o.member("domain"), case .string(let rawDomain) = dv else {
+            throw log.fatal(root / "domain", o.member("domain") == nil ? "missing \"domain\"" : "expected a string")
+        }
+        let domain: String
+        switch DomainCheck.normalize(rawDomain) {
+        case .success(let d): domain = d
+        case .failure(let problem): throw log.fatal(root / "domain", problem.message)
+        }
+        if let fileDomain = RadarPaths.baseName(path),
+            let normalizedFileDomain = try? DomainCheck.normalize(fileDomain).get(),
+            normalizedFileDomain != domain
+        {
+            try log.report(
+                root / "domain", "domain \(quoted(rawDomain)) does not match the file name \(quoted(fileDomain))")
+        }
+        return domain
+    }
+
+    /// `owner`: nil when empty, without a name, or not an object (the last two reported).
+    private static func owner(_ ov: JSONValue, at path: JSONPath, log: inout IssueLog) throws -> RadarOwner? {
+        guard case .object(let owner) = ov else {
+            try log.report(path, "expected an object, found \(ov.aTypeName); field ignored")
+            return nil
+        }
+        if owner.isEmpty { return nil }
+        guard let name = try log.optional(owner, "name", at: path, expected: "a string", Typed.string) else {
+            if owner.member("name") == nil { try log.report(path, "owner without \"name\"; owner ignored") }
+            return nil
+        }
+        return RadarOwner(
+            name: name,
+            displayName: try log.optional(owner, "displayName", at: path, expected: "a string", Typed.string),
+            privacyPolicy: try log.optional(owner, "privacyPolicy", at: path, expected: "a string", Typed.string),
+            url: try log.optional(owner, "url", at: path, expected: "a string", Typed.string))
+    }
+
+    /// The plain fields: lists of strings and numbers, each defaulting to empty or zero.
+    private mutating func decodeFigures(_ o: JSONObject, at root: JSONPath, log: inout IssueLog) throws {
+        source = try log.stringList(o, "source", at: root) ?? []
+        prevalence = try log.optional(o, "prevalence", at: root, expected: "a number", Typed.double) ?? 0
+        sites = try log.optional(o, "sites", at: root, expected: "an integer", Typed.int) ?? 0
+        subdomains = try log.stringList(o, "subdomains", at: root) ?? []
+        cnames = try RadarFields.cnames(o, at: root, log: &log)
+        fingerprinting = try log.optional(o, "fingerprinting", at: root, expected: "an integer", Typed.int) ?? 0
+        categories = try log.stringList(o, "categories", at: root) ?? []
+        cookies = try log.optional(o, "cookies", at: root, expected: "a number", Typed.double) ?? 0
+        nameservers = try log.stringList(o, "nameservers", at: root) ?? []
+        types = try RadarFields.map(o, "types", at: root, log: &log, expected: "an integer", Typed.int)
+    }
+
+    /// `topInitiators`: malformed entries are reported and dropped; nil when the field is not an array.
+    private static func topInitiators(_ iv: JSONValue, at root: JSONPath, log: inout IssueLog) throws
+        -> [RadarInitiator]?
+    {
+        guard case .array(let list) = iv else {
+            try log.report(root, "expected an array, found \(iv.aTypeName); field ignored")
+            return nil
+        }
+        var initiators: [RadarInitiator] = []
+        for (i, e) in list.enumerated() {
+            let path = root / i
+            guard case .object(let io) = e, case .string(let name)? = io.member("domain"),
+                case .number(let prevalence)? = io.member("prevalence")
+            else {
+                try log.report(path, "expected {\"domain\": string, \"prevalence\": number}; entry dropped")
+                continue
+            }
+            initiators.append(RadarInitiator(domain: name, prevalence: prevalence))
+        }
+        return initiators
+    }
+
+    public static func load(path: String, region: String? = nil, strict: Bool = false) throws -> (
+        RadarDomain, [DecodeIssue]
+    ) {
         try decode(bytes: FileIO.read(path), path: path, region: region, strict: strict)
     }
 }
 
 extension RadarEntity {
     /// Decodes one `entities/<Name>.json` file.
-    public static func decode(bytes: [UInt8], path: String, strict: Bool = false) throws -> (RadarEntity, [DecodeIssue]) {
+    public static func decode(bytes: [UInt8], path: String, strict: Bool = false) throws -> (RadarEntity, [DecodeIssue])
+    {
         var log = IssueLog(source: path, strict: strict)
         let json = try parseJSON(bytes, source: path, log: &log)
         let root = JSONPath.root
@@ -128,7 +154,9 @@ extension RadarEntity {
         var e = RadarEntity(name: name)
         e.displayName = try log.optional(o, "displayName", at: root, expected: "a string", Typed.string)
         for (i, raw) in (try log.stringList(o, "properties", at: root) ?? []).enumerated() {
-            if let d = try log.domain(raw, at: root / "properties" / i, consequence: "property dropped") { e.properties.append(d) }
+            if let d = try log.domain(raw, at: root / "properties" / i, consequence: "property dropped") {
+                e.properties.append(d)
+            }
         }
         if let pv = o.member("prevalence") {
             if case .object(let p) = pv {
@@ -160,13 +188,13 @@ enum RadarFields {
         var out: [RadarCNAME] = []
         for (i, e) in list.enumerated() {
             guard case .object(let c) = e, case .string(let original)? = c.member("original"),
-                  case .string(let resolved)? = c.member("resolved")
+                case .string(let resolved)? = c.member("resolved")
             else {
                 try log.report(path / i, "expected {\"original\": string, \"resolved\": string}; entry dropped")
                 continue
             }
             guard let a = try log.domain(original, at: path / i / "original", consequence: "entry dropped"),
-                  let b = try log.domain(resolved, at: path / i / "resolved", consequence: "entry dropped")
+                let b = try log.domain(resolved, at: path / i / "resolved", consequence: "entry dropped")
             else { continue }
             out.append(RadarCNAME(original: a, resolved: b))
         }
@@ -174,8 +202,10 @@ enum RadarFields {
     }
 
     /// An object member of `convert`ible values: a wrong type drops the member (reported), a wrong value its entry.
-    static func map<T>(_ o: JSONObject, _ key: String, at parent: JSONPath, log: inout IssueLog, expected: String,
-                       _ convert: (JSONValue) -> T?) throws -> [String: T] {
+    static func map<T>(
+        _ o: JSONObject, _ key: String, at parent: JSONPath, log: inout IssueLog, expected: String,
+        _ convert: (JSONValue) -> T?
+    ) throws -> [String: T] {
         guard let v = o.member(key) else { return [:] }
         guard case .object(let m) = v else {
             try log.report(parent / key, "expected an object, found \(v.aTypeName); field ignored")
@@ -183,7 +213,9 @@ enum RadarFields {
         }
         var out: [String: T] = [:]
         for k in m.keys {
-            if let value = convert(m[k]!) { out[k] = value } else {
+            if let value = convert(m[k]!) {
+                out[k] = value
+            } else {
                 try log.report(parent / key / k, "expected \(expected), found \(m[k]!.aTypeName); entry dropped")
             }
         }
@@ -209,14 +241,16 @@ enum RadarFields {
         r.prevalence = try log.optional(o, "prevalence", at: path, expected: "a number", Typed.double) ?? 0
         r.cnames = try cnames(o, at: path, log: &log)
         r.responseHashes = try log.stringList(o, "responseHashes", at: path) ?? []
-        r.firstPartyCookiesSent = try map(o, "firstPartyCookiesSent", at: path, log: &log, expected: "a number", Typed.double)
+        r.firstPartyCookiesSent = try map(
+            o, "firstPartyCookiesSent", at: path, log: &log, expected: "a number", Typed.double)
         r.exampleSites = try log.stringList(o, "exampleSites", at: path) ?? []
         if let fv = o.member("firstPartyCookies") {
             let fpath = path / "firstPartyCookies"
             if case .object(let cookies) = fv {
                 for name in cookies.keys {
                     guard case .object(let c) = cookies[name]! else {
-                        try log.report(fpath / name, "expected an object, found \(cookies[name]!.aTypeName); entry dropped")
+                        try log.report(
+                            fpath / name, "expected an object, found \(cookies[name]!.aTypeName); entry dropped")
                         continue
                     }
                     let cpath = fpath / name

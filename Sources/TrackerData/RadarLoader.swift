@@ -24,17 +24,20 @@ public enum RadarLoader {
     /// `RadarData.issues` and skipped; with `strict` the first problem (in file order) is thrown.
     /// `transform` runs on each decoded domain record in the worker, right after its file is decoded (before
     /// merging), e.g. to drop fields a caller does not need so that a full 24k-file crawl stays small in memory.
-    public static func load(directory: String, entitiesDirectory: String? = nil, regions: Set<String>? = nil,
-                            strict: Bool = false,
-                            transform: @escaping @Sendable (RadarDomain) -> RadarDomain = { $0 }) throws -> RadarData
-    {
+    public static func load(
+        directory: String, entitiesDirectory: String? = nil, regions: Set<String>? = nil,
+        strict: Bool = false,
+        transform: @escaping @Sendable (RadarDomain) -> RadarDomain = { $0 }
+    ) throws -> RadarData {
         let fm = FileManager.default
         guard isDirectory(directory) else { throw FileError(path: directory, reason: "not a directory") }
         var domainsRoot = directory
         var entitiesRoot = entitiesDirectory
         if isDirectory(join(directory, "domains")) {
             domainsRoot = join(directory, "domains")
-            if entitiesRoot == nil, isDirectory(join(directory, "entities")) { entitiesRoot = join(directory, "entities") }
+            if entitiesRoot == nil, isDirectory(join(directory, "entities")) {
+                entitiesRoot = join(directory, "entities")
+            }
         }
         if let e = entitiesRoot, !isDirectory(e) { throw FileError(path: e, reason: "not a directory") }
 
@@ -55,9 +58,13 @@ public enum RadarLoader {
         // A region asked for by name and absent is a typo or a partial checkout, not an empty crawl.
         if let regions {
             let missing = regions.subtracting(seenRegions).sorted()
-            if !missing.isEmpty { throw FileError(path: domainsRoot, reason: "no region folder \(missing.joined(separator: ", "))") }
+            if !missing.isEmpty {
+                throw FileError(path: domainsRoot, reason: "no region folder \(missing.joined(separator: ", "))")
+            }
         }
-        let entityFiles = try entitiesRoot.map { root in try listing(root, fm).filter { $0.hasSuffix(".json") }.map { join(root, $0) } } ?? []
+        let entityFiles =
+            try entitiesRoot.map { root in try listing(root, fm).filter { $0.hasSuffix(".json") }.map { join(root, $0) }
+            } ?? []
 
         let decodedDomains = try decodeAll(domainFiles, strict: strict) { file in
             let (domain, issues) = try RadarDomain.load(path: file.path, region: file.region, strict: strict)
@@ -75,7 +82,10 @@ public enum RadarLoader {
         var byName: [String: RadarEntity] = [:]
         for (e, path) in zip(decodedEntities.values, decodedEntities.paths) {
             if byName[e.name] != nil {
-                issues.append(DecodeIssue(source: path, path: .root / "name", message: "entity \(quoted(e.name)) is defined again; this file replaces the earlier one"))
+                issues.append(
+                    DecodeIssue(
+                        source: path, path: .root / "name",
+                        message: "entity \(quoted(e.name)) is defined again; this file replaces the earlier one"))
             }
             byName[e.name] = e
         }
@@ -85,8 +95,10 @@ public enum RadarLoader {
 
     /// Decodes `items` on all cores. Results keep the order of `items`; a file that throws is reported
     /// (or, strict, the first one in order is rethrown).
-    static func decodeAll<Item, Value>(_ items: [Item], strict: Bool,
-                                       _ decode: (Item) throws -> (Value, [DecodeIssue])) throws
+    static func decodeAll<Item, Value>(
+        _ items: [Item], strict: Bool,
+        _ decode: (Item) throws -> (Value, [DecodeIssue])
+    ) throws
         -> (values: [Value], paths: [String], issues: [DecodeIssue])
     {
         let slots = Parallel.map(items.count) { i in Result { try decode(items[i]) } }
@@ -119,7 +131,8 @@ public enum RadarLoader {
             issue.message += "; file skipped"
             return issue
         case TrackerDataError.invalidJSON(_, let e):
-            return DecodeIssue(source: path, line: e.line, message: "invalid JSON at column \(e.column): \(e.message); file skipped")
+            return DecodeIssue(
+                source: path, line: e.line, message: "invalid JSON at column \(e.column): \(e.message); file skipped")
         case let e as FileError:
             return DecodeIssue(source: path, path: .root, message: "\(e.reason); file skipped")
         default:
@@ -200,6 +213,8 @@ extension RadarDomain {
     }
 
     static func sortedCnames(_ list: [RadarCNAME]) -> [RadarCNAME] {
-        Set(list).sorted { $0.original != $1.original ? byteOrder($0.original, $1.original) : byteOrder($0.resolved, $1.resolved) }
+        Set(list).sorted {
+            $0.original != $1.original ? byteOrder($0.original, $1.original) : byteOrder($0.resolved, $1.resolved)
+        }
     }
 }

@@ -90,10 +90,12 @@ public struct RadarResource: Sendable, Hashable {
     public var firstPartyCookiesSent: [String: Double]
     public var exampleSites: [String]
 
-    public init(rule: String, type: String? = nil, cookies: Double = 0, fingerprinting: Int = 0, subdomains: [String] = [],
-                apis: [String: Int] = [:], sites: Int = 0, prevalence: Double = 0, cnames: [RadarCNAME] = [],
-                responseHashes: [String] = [], firstPartyCookies: [String: RadarFirstPartyCookie] = [:],
-                firstPartyCookiesSent: [String: Double] = [:], exampleSites: [String] = []) {
+    public init(
+        rule: String, type: String? = nil, cookies: Double = 0, fingerprinting: Int = 0, subdomains: [String] = [],
+        apis: [String: Int] = [:], sites: Int = 0, prevalence: Double = 0, cnames: [RadarCNAME] = [],
+        responseHashes: [String] = [], firstPartyCookies: [String: RadarFirstPartyCookie] = [:],
+        firstPartyCookiesSent: [String: Double] = [:], exampleSites: [String] = []
+    ) {
         self.rule = rule
         self.type = type
         self.cookies = cookies
@@ -127,7 +129,7 @@ public struct RadarDomain: Sendable, Hashable {
     public var categories: [String]
     public var performance: RadarPerformance
     public var cookies: Double
-    /// nil when the key is absent (about 9% of the US files).
+    /// nil when the key is absent (some Tracker Radar files leave it out).
     public var topInitiators: [RadarInitiator]?
     public var types: [String: Int]
     public var nameservers: [String]
@@ -135,12 +137,14 @@ public struct RadarDomain: Sendable, Hashable {
     public var breaking: JSONValue?
     public var surrogates: JSONValue?
 
-    public init(domain: String, regions: [String] = [], owner: RadarOwner? = nil, source: [String] = [],
-                prevalence: Double = 0, sites: Int = 0, subdomains: [String] = [], cnames: [RadarCNAME] = [],
-                fingerprinting: Int = 0, resources: [RadarResource] = [], categories: [String] = [],
-                performance: RadarPerformance = RadarPerformance(), cookies: Double = 0,
-                topInitiators: [RadarInitiator]? = nil, types: [String: Int] = [:], nameservers: [String] = [],
-                breaking: JSONValue? = nil, surrogates: JSONValue? = nil) {
+    public init(
+        domain: String, regions: [String] = [], owner: RadarOwner? = nil, source: [String] = [],
+        prevalence: Double = 0, sites: Int = 0, subdomains: [String] = [], cnames: [RadarCNAME] = [],
+        fingerprinting: Int = 0, resources: [RadarResource] = [], categories: [String] = [],
+        performance: RadarPerformance = RadarPerformance(), cookies: Double = 0,
+        topInitiators: [RadarInitiator]? = nil, types: [String: Int] = [:], nameservers: [String] = [],
+        breaking: JSONValue? = nil, surrogates: JSONValue? = nil
+    ) {
         self.domain = domain
         self.regions = regions
         self.owner = owner
@@ -184,8 +188,10 @@ public struct RadarEntity: Sendable, Hashable {
     /// Documented optional parent entity; absent from current files.
     public var parent: String?
 
-    public init(name: String, displayName: String? = nil, properties: [String] = [],
-                prevalence: RadarEntityPrevalence = RadarEntityPrevalence(), parent: String? = nil) {
+    public init(
+        name: String, displayName: String? = nil, properties: [String] = [],
+        prevalence: RadarEntityPrevalence = RadarEntityPrevalence(), parent: String? = nil
+    ) {
         self.name = name
         self.displayName = displayName
         self.properties = properties

@@ -1,7 +1,7 @@
 // The regex conventions of the Tracker Data Set, in one place (TrackerRadarKit keeps them in its
 // `Constants`-like helpers): every TDS rule and every domain-wide rule is anchored behind "any scheme, then
-// any subdomain" (specs/ddg-tds-conversion.md §2.1), and a domain or allowlist string becomes a literal by
-// escaping `\`, `.` and `/` only (§2.2; other regex characters stay as they are, §2.8 P6).
+// any subdomain", and a domain or allowlist string becomes a literal by
+// escaping `\`, `.` and `/` only (other regex characters stay as they are).
 
 public enum TDSConventions {
     /// What marks a privacy configuration (a config given as --tds is named as such).
@@ -11,6 +11,12 @@ public enum TDSConventions {
     public static let schemePrefix = "^[^:]+://+"
     /// `schemePrefix` then an optional run of subdomain labels: what TrackerRadarKit puts in front of a rule.
     public static let subdomainPrefix = schemePrefix + "([^:/]+\\.)?"
+
+    /// An optional port, what TrackerRadarKit puts between a rule's host and its path: `(:[0-9]+)?`.
+    public static let optionalPort = "(:[0-9]+)?"
+    /// What lies between the host and an allowlist entry's match: the URL cut at its query, parameters and
+    /// fragment (`?`, `;`, `#`), as the reference implementation cuts it.
+    public static let beforeQuery = "[^?;#]*"
 
     /// `a.b/c` -> `a\.b\/c` (and `\` -> `\\`): TrackerRadarKit's literal form of domains and allowlist entries.
     public static func escapedDomain(_ s: String) -> String {
@@ -38,12 +44,12 @@ public enum TDSConventions {
         return out
     }
 
-    /// A tracker-allowlist entry's url-filter (spec §2.2 allowlistFilter): a port-insensitive `(:[0-9]+)?` before
+    /// A tracker-allowlist entry's url-filter (TrackerRadarKit's allowlistFilter): `optionalPort` before
     /// the first "/", the literal escape, anchored like a tracker domain, then `.*`. Other regex characters of the
-    /// entry keep their meaning (§2.8 P6), in the rule list and in the page alike.
+    /// entry keep their meaning, in the rule list and in the page alike.
     public static func allowlistFilter(_ rule: String) -> String {
         var rule = rule
-        if let slash = rule.firstIndex(of: "/") { rule.insert(contentsOf: "(:[0-9]+)?", at: slash) }
+        if let slash = rule.firstIndex(of: "/") { rule.insert(contentsOf: optionalPort, at: slash) }
         return subdomainPrefix + escapedDomain(rule) + ".*"
     }
 }
@@ -62,12 +68,22 @@ extension TDSConventions {
     /// Every top-level key of DuckDuckGo's TDS formats: the old `apple-tds` (v2/v3: trackers, entities, domains),
     /// v4 to v6 (+ cnames), v7 and v8 (+ cpm), and the build metadata they all carry.
     public static let topLevelKeys: [TDSTopLevelKey] = [
-        TDSTopLevelKey(name: "trackers", converted: true, use: "all versions: tracker rules, the main list and the click-to-load lists"),
-        TDSTopLevelKey(name: "entities", converted: true, use: "all versions: same-entity exemptions, entity names in reports"),
-        TDSTopLevelKey(name: "domains", converted: true, use: "all versions: the entity owning a site (first or third party)"),
-        TDSTopLevelKey(name: "cnames", converted: true, use: "v4 on: CNAME-cloaked aliases, judged by their tracker's rules"),
-        TDSTopLevelKey(name: "cpm", converted: true, use: "v7, v8: `cpm.filterList`, the cookie pop-up list: `cpm.json` (+ the script layer)"),
-        TDSTopLevelKey(name: "_builtWith", converted: false, use: "build metadata (Tracker Radar and surrogates commits): ignored"),
+        TDSTopLevelKey(
+            name: "trackers", converted: true,
+            use: "all versions: tracker rules, the main list and the click-to-load lists"),
+        TDSTopLevelKey(
+            name: "entities", converted: true, use: "all versions: same-entity exemptions, entity names in reports"),
+        TDSTopLevelKey(
+            name: "domains", converted: true, use: "all versions: the entity owning a site (first or third party)"),
+        TDSTopLevelKey(
+            name: "cnames", converted: true, use: "v4 on: CNAME-cloaked aliases, judged by their tracker's rules"),
+        TDSTopLevelKey(
+            name: "cpm", converted: true,
+            use: "v7, v8: `cpm.filterList`, the cookie pop-up list: `cpm.json` (+ the script layer)"),
+        TDSTopLevelKey(
+            name: "_builtWith", converted: false,
+            use: "build metadata (Tracker Radar and surrogates commits): "
+                + "ignored"),
         TDSTopLevelKey(name: "readme", converted: false, use: "a link to the blocklists' README: ignored"),
     ]
 

@@ -1,4 +1,4 @@
-// Lenient TDS decoding, modelled on what the apps tolerate (spec §2.6): a malformed tracker field
+// Lenient TDS decoding, modelled on what the apps tolerate: a malformed tracker field
 // becomes nil, a malformed rule is dropped, and every such decision is reported as a DecodeIssue.
 // In strict mode the first issue is thrown instead. Input that is not JSON, or whose top level is
 // not a TDS object, always throws.
@@ -46,7 +46,9 @@ extension RuleMatcher {
     /// One rule's `options`/`exceptions` object with the first problem thrown (see TrackerRule.decodeStrict).
     public static func decodeStrict(_ value: JSONValue, source: String, at path: JSONPath) throws -> RuleMatcher {
         var decoder = TDSDecoder(log: IssueLog(source: source, strict: true))
-        guard let matcher = try decoder.decodeMatcher(value, at: path) else { preconditionFailure("a strict log throws") }
+        guard let matcher = try decoder.decodeMatcher(value, at: path) else {
+            preconditionFailure("a strict log throws")
+        }
         return matcher
     }
 }
@@ -61,7 +63,10 @@ struct TDSDecoder {
         }
         guard let trackersValue = top.member("trackers") else {
             if top.member(TDSConventions.configTopLevelKey) != nil {
-                throw log.fatal(root, "this is a privacy configuration (it has \"features\"), not a tracker data set: give it as --config")
+                throw log.fatal(
+                    root,
+                    "this is a privacy configuration (it has \"features\"), not a tracker data set: give it as --config"
+                )
             }
             throw log.fatal(root, "missing \"trackers\": not a tracker data set")
         }
@@ -118,7 +123,9 @@ struct TDSDecoder {
             }
             let tracker = try decodeTracker(t, key: domain, at: tpath)
             if trackers[domain] != nil {
-                try log.report(tpath, "tracker \(quoted(domain)) appears twice after normalisation; the later entry replaces the earlier")
+                try log.report(
+                    tpath,
+                    "tracker \(quoted(domain)) appears twice after normalisation; the later entry replaces the earlier")
             }
             trackers[domain] = tracker
         }
@@ -130,7 +137,8 @@ struct TDSDecoder {
         if let raw = try log.optional(t, "domain", at: path, expected: "a string", Typed.string) {
             if let d = try log.domain(raw, at: path / "domain", consequence: "using the key") {
                 if d != key {
-                    try log.report(path / "domain", "domain \(quoted(raw)) differs from its key \(quoted(key)); using the key")
+                    try log.report(
+                        path / "domain", "domain \(quoted(raw)) differs from its key \(quoted(key)); using the key")
                 }
             }
         } else if t.member("domain") == nil {
@@ -145,7 +153,9 @@ struct TDSDecoder {
             if let action = DefaultAction(rawValue: raw) {
                 tracker.defaultAction = action
             } else {
-                try log.report(path / "default", "unknown default action \(quoted(raw)) (expected \"block\" or \"ignore\"); field ignored")
+                try log.report(
+                    path / "default",
+                    "unknown default action \(quoted(raw)) (expected \"block\" or \"ignore\"); field ignored")
             }
         }
         if let rulesValue = t.member("rules") {
@@ -181,7 +191,7 @@ struct TDSDecoder {
     // MARK: rules
 
     /// A rule whose semantic fields (rule, surrogate, action, options, exceptions) are malformed is dropped,
-    /// as in the apps (spec §2.6). Informational fields (fingerprinting, cookies, comment) only lose the field.
+    /// as in the apps. Informational fields (fingerprinting, cookies, comment) only lose the field.
     mutating func decodeRule(_ value: JSONValue, at path: JSONPath) throws -> TrackerRule? {
         guard case .object(let r) = value else {
             try log.report(path, "expected a rule object, found \(value.aTypeName); rule dropped")
@@ -200,7 +210,9 @@ struct TDSDecoder {
             return nil
         }
         guard pattern.utf8.count <= DecodingLimits.ruleBytes else {
-            try log.report(path / "rule", "rule is \(pattern.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); rule dropped")
+            try log.report(
+                path / "rule",
+                "rule is \(pattern.utf8.count) bytes long, over the limit of \(DecodingLimits.ruleBytes); rule dropped")
             return nil
         }
         var rule = TrackerRule(rule: pattern)
@@ -242,13 +254,19 @@ struct TDSDecoder {
         var matcher = RuleMatcher()
         if let v = m.member("domains") {
             guard let raw = Typed.stringArray(v) else {
-                try log.report(path / "domains", "expected an array of strings, found \(v.aTypeName == "an array" ? "an array with non-strings" : v.aTypeName); rule dropped")
+                try log.report(
+                    path / "domains",
+                    "expected an array of strings, found "
+                        + "\(v.aTypeName == "an array" ? "an array with non-strings" : v.aTypeName); rule dropped"
+                )
                 return nil
             }
             var domains: [String] = []
             domains.reserveCapacity(raw.count)
             for (i, d) in raw.enumerated() {
-                if let n = try log.domain(d, at: path / "domains" / i, consequence: "domain dropped") { domains.append(n) }
+                if let n = try log.domain(d, at: path / "domains" / i, consequence: "domain dropped") {
+                    domains.append(n)
+                }
             }
             // An emptied list would change the rule's meaning (no site instead of the listed ones).
             if domains.isEmpty && !raw.isEmpty {
@@ -259,7 +277,11 @@ struct TDSDecoder {
         }
         if let v = m.member("types") {
             guard let types = Typed.stringArray(v) else {
-                try log.report(path / "types", "expected an array of strings, found \(v.aTypeName == "an array" ? "an array with non-strings" : v.aTypeName); rule dropped")
+                try log.report(
+                    path / "types",
+                    "expected an array of strings, found "
+                        + "\(v.aTypeName == "an array" ? "an array with non-strings" : v.aTypeName); rule dropped"
+                )
                 return nil
             }
             matcher.types = types
@@ -304,7 +326,9 @@ struct TDSDecoder {
         return entities
     }
 
-    mutating func decodeDomainMap(_ top: JSONObject, _ key: String, at root: JSONPath, required: Bool) throws -> [String: String] {
+    mutating func decodeDomainMap(_ top: JSONObject, _ key: String, at root: JSONPath, required: Bool) throws
+        -> [String: String]
+    {
         let path = root / key
         guard let v = top.member(key) else {
             if required { try log.report(root, "missing \"\(key)\"; no domain owners") }
@@ -324,7 +348,11 @@ struct TDSDecoder {
             }
             guard let d = try log.domain(k, at: path / k, consequence: "entry dropped") else { continue }
             if let previous = map[d], previous != name {
-                try log.report(path / k, "domain \(quoted(d)) appears twice after normalisation; \(quoted(name)) replaces \(quoted(previous))")
+                try log.report(
+                    path / k,
+                    "domain \(quoted(d)) appears twice after normalisation; \(quoted(name)) replaces "
+                        + "\(quoted(previous))"
+                )
             }
             map[d] = name
         }
@@ -347,10 +375,14 @@ struct TDSDecoder {
                 continue
             }
             guard let alias = try log.domain(k, at: path / k, consequence: "entry dropped"),
-                  let t = try log.domain(target, at: path / k, consequence: "entry dropped")
+                let t = try log.domain(target, at: path / k, consequence: "entry dropped")
             else { continue }
             if let previous = map[alias], previous != t {
-                try log.report(path / k, "alias \(quoted(alias)) appears twice after normalisation; \(quoted(t)) replaces \(quoted(previous))")
+                try log.report(
+                    path / k,
+                    "alias \(quoted(alias)) appears twice after normalisation; \(quoted(t)) replaces "
+                        + "\(quoted(previous))"
+                )
             }
             map[alias] = t
         }

@@ -9,7 +9,7 @@
 
 import Foundation
 import StrictJSON
-import TdsGenerator
+import TDSGenerator
 import TrackerData
 
 /// Candidate extensions (nil/false = off), in the order they act.
@@ -64,7 +64,7 @@ struct OutcomeTable {
     let distinctRuleDomains: [RadarDomain]
     let entities: [String: RadarEntity]
     private var memo: [Key: [Outcome]] = [:]
-    private struct Key: Hashable { var policy: TdsPolicy; var distinctRules: Bool }
+    private struct Key: Hashable { var policy: TDSPolicy; var distinctRules: Bool }
 
     init(_ radar: RadarData) {
         domains = radar.domains
@@ -79,7 +79,7 @@ struct OutcomeTable {
         return c
     }
 
-    mutating func outcomes(_ policy: TdsPolicy, distinctRules: Bool) -> [Outcome] {
+    mutating func outcomes(_ policy: TDSPolicy, distinctRules: Bool) -> [Outcome] {
         let key = Key(policy: policy, distinctRules: distinctRules)
         if let known = memo[key] { return known }
         let computed = (distinctRules ? distinctRuleDomains : domains).map { d -> Outcome in
@@ -91,11 +91,11 @@ struct OutcomeTable {
     }
 }
 
-extension TdsPolicy {
+extension TDSPolicy {
     /// The policy under which any cookie (> 0) is evidence.
-    var anyCookieIsEvidence: TdsPolicy { var p = self; p.minCookies = 0; return p }
+    var anyCookieIsEvidence: TDSPolicy { var p = self; p.minCookies = 0; return p }
     /// The policy under which nothing is evidence, so the classifier takes its no-evidence branch.
-    var noEvidence: TdsPolicy {
+    var noEvidence: TDSPolicy {
         var p = self
         p.minFingerprinting = Int.max
         p.minCookies = .infinity
@@ -121,7 +121,7 @@ struct CandidateOutcomes {
     var anyCookieIsEvidence: [Outcome]?
     var noEvidence: [Outcome]?
 
-    init(_ policy: TdsPolicy, _ x: PolicyExperiment, _ table: inout OutcomeTable) {
+    init(_ policy: TDSPolicy, _ x: PolicyExperiment, _ table: inout OutcomeTable) {
         base = table.outcomes(policy, distinctRules: x.countDistinctRules)
         if x.minCookieShare != nil {
             anyCookieIsEvidence = table.outcomes(policy.anyCookieIsEvidence, distinctRules: x.countDistinctRules)
@@ -157,7 +157,7 @@ struct CandidateError: Error, CustomStringConvertible {
 }
 
 /// One JSONL line: the policy (decoded as a policy file) and the experiment.
-func candidate(_ line: ArraySlice<UInt8>, source: String) throws -> (TdsPolicy, PolicyExperiment) {
+func candidate(_ line: ArraySlice<UInt8>, source: String) throws -> (TDSPolicy, PolicyExperiment) {
     let json: JSONValue
     do { json = try JSONParser.parse(Array(line)) } catch {
         throw CandidateError(description: "\(source): invalid JSON: \(error)")
@@ -171,7 +171,7 @@ func candidate(_ line: ArraySlice<UInt8>, source: String) throws -> (TdsPolicy, 
     guard case .object(let p)? = o["policy"] else {
         throw CandidateError(description: "\(source): \"policy\" must be an object")
     }
-    let policy = try TdsPolicy.decode(bytes: Array(JSONWriter.string(.object(p)).utf8), source: source + ": policy")
+    let policy = try TDSPolicy.decode(bytes: Array(JSONWriter.string(.object(p)).utf8), source: source + ": policy")
     return (policy, try experiment(o["experiment"], source: source + ": experiment"))
 }
 
@@ -220,7 +220,7 @@ let tdsPolicyUsage = """
       B (default block), I (default ignore), - (not a tracker).
     """
 
-func runTdsPolicy(radarDirectory: String, candidatesPath: String) {
+func runTDSPolicy(radarDirectory: String, candidatesPath: String) {
     let radar: RadarData
     do { radar = try RadarLoader.load(directory: radarDirectory) } catch { fail("\(error)") }
     guard !radar.domains.isEmpty else { fail("\(radarDirectory): no usable domain files") }
@@ -235,7 +235,7 @@ func runTdsPolicy(radarDirectory: String, candidatesPath: String) {
     for line in bytes.split(separator: 0x0A, omittingEmptySubsequences: false) {
         lineNumber += 1
         if line.allSatisfy({ $0 == 0x20 || $0 == 0x0D }) { continue }
-        let policy: TdsPolicy, x: PolicyExperiment
+        let policy: TDSPolicy, x: PolicyExperiment
         do { (policy, x) = try candidate(line, source: "\(candidatesPath): line \(lineNumber)") } catch {
             fail("\(error)")
         }

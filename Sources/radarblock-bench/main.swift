@@ -134,7 +134,7 @@ case "tds-policy":
     let rest = Array(arguments.dropFirst())
     if rest.contains("--help") { printUsage(tdsPolicyUsage) }
     guard rest.count == 2 else { fail(tdsPolicyUsage, status: 2) }
-    runTdsPolicy(radarDirectory: rest[0], candidatesPath: rest[1])
+    runTDSPolicy(radarDirectory: rest[0], candidatesPath: rest[1])
 default:
     fail(usage, status: 2)
 }

@@ -5,7 +5,7 @@ import Foundation
 import Pipeline
 import RuleCompiler
 import RuleBuilder
-import TdsGenerator
+import TDSGenerator
 
 struct BuildCommand: Command {
     static let name = "build"
@@ -24,7 +24,7 @@ struct BuildCommand: Command {
         defer { progress.finish() }
         if let radar {
             progress.update("generating the TDS from \(radar)")
-            options.generatedTDS = try TdsFromRadar.generate(
+            options.generatedTDS = try TDSFromRadar.generate(
                 directory: radar, entities: args.value(Option.entities), policy: args.value(Option.policy),
                 mapping: args.value(Option.mapping), overrides: args.value(Option.overrides), strict: options.strict,
                 warn: Console.warning)

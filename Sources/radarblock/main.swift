@@ -5,7 +5,7 @@ import ContentRules
 
 // Each command adds itself here (one line per command).
 let commands: [Command.Type] = [
-    TdsCommand.self,
+    TDSCommand.self,
     ValidateCommand.self,
     SurrogatesCommand.self,
     CompileCommand.self,

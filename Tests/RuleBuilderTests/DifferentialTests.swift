@@ -1,4 +1,5 @@
-// faithful mode against a direct implementation of the TDS algorithm (spec §1.1, with the reference tests'
+// faithful mode against a direct implementation of the TDS algorithm (README.md, Conversion modes, with the reference
+// tests'
 // readings: exact-host CNAME aliases, uncloaking only hosts no tracker claims, ports ignored, regexes searched in
 // the whole URL): requests derived from the rules of a slice of the real iOS TDS, judged by both. The WebKit side
 // is the WebKit model; the TDS side uses NSRegularExpression for the rule regexes.
@@ -18,11 +19,15 @@ struct TDSOracle {
     init(tds: TrackerDataSet) {
         self.tds = tds
         for t in tds.trackers.values {
-            for r in t.rules { regexes[r.rule] = try? NSRegularExpression(pattern: r.rule, options: [.caseInsensitive]) }
+            for r in t.rules {
+                regexes[r.rule] = try? NSRegularExpression(pattern: r.rule, options: [.caseInsensitive])
+            }
         }
     }
 
-    static let typeNames: [String: Set<String>] = ["xmlhttprequest": ["xmlhttprequest"], "subdocument": ["subdocument", "sub_frame"]]
+    static let typeNames: [String: Set<String>] = [
+        "xmlhttprequest": ["xmlhttprequest"], "subdocument": ["subdocument", "sub_frame"],
+    ]
 
     func isBlocked(url: String, site: String, type: String) -> Bool {
         let canonicalURL = WebKitSimulator.canonical(url), siteURL = WebKitSimulator.canonical(site)
@@ -36,7 +41,10 @@ struct TDSOracle {
             viaCNAME = true
         }
         guard let tracker else { return false }
-        if !viaCNAME, Host.isSameOrSubdomain(WebKitSimulator.host(canonicalURL), of: PublicSuffixList.shared.webKitRegistrableDomain(host: siteHost)) {
+        if !viaCNAME,
+            Host.isSameOrSubdomain(
+                WebKitSimulator.host(canonicalURL), of: PublicSuffixList.shared.webKitRegistrableDomain(host: siteHost))
+        {
             return false
         }
         if let owner = tracker.owner?.name, tds.entityName(ofHost: siteHost) == owner { return false }
@@ -46,13 +54,20 @@ struct TDSOracle {
         let scheme = canonicalURL[..<canonicalURL.range(of: "://")!.lowerBound]
         let ruleURL = scheme + "://" + host + path
         func matches(_ m: RuleMatcher) -> Bool {
-            if let d = m.domains, !d.isEmpty, !d.contains(where: { Host.isSameOrSubdomain(siteHost, of: $0) }) { return false }
-            if let t = m.types, !t.isEmpty, !t.contains(where: { ($0 == type) || (Self.typeNames[type]?.contains($0) ?? false) }) { return false }
+            if let d = m.domains, !d.isEmpty, !d.contains(where: { Host.isSameOrSubdomain(siteHost, of: $0) }) {
+                return false
+            }
+            if let t = m.types, !t.isEmpty,
+                !t.contains(where: { ($0 == type) || (Self.typeNames[type]?.contains($0) ?? false) })
+            {
+                return false
+            }
             return true
         }
         for rule in tracker.rules {
             guard let re = regexes[rule.rule],
-                  re.firstMatch(in: ruleURL, range: NSRange(ruleURL.startIndex..., in: ruleURL)) != nil else { continue }
+                re.firstMatch(in: ruleURL, range: NSRange(ruleURL.startIndex..., in: ruleURL)) != nil
+            else { continue }
             if let o = rule.options, !matches(o) { continue }
             if rule.action == .ignore { return false }
             if let x = rule.exceptions, matches(x) { return false }
@@ -78,7 +93,9 @@ final class DifferentialTests: XCTestCase {
         var keep = Set<String>()
         for (i, d) in full.trackers.keys.sorted().enumerated() {
             let t = full.trackers[d]!
-            if t.rules.contains(where: { $0.options != nil || $0.exceptions != nil }) || (!t.rules.isEmpty && i % 45 == 0) || (t.rules.isEmpty && i % 97 == 0) {
+            if t.rules.contains(where: { $0.options != nil || $0.exceptions != nil })
+                || (!t.rules.isEmpty && i % 45 == 0) || (t.rules.isEmpty && i % 97 == 0)
+            {
                 keep.insert(d)
             }
         }
@@ -94,13 +111,17 @@ final class DifferentialTests: XCTestCase {
         for d in keep.sorted() {
             let t = tds.trackers[d]!
             var sites = ["https://news.example/"]
-            if let owner = t.owner?.name, let e = tds.entities[owner]?.domains.first { sites.append("https://www.\(e)/") }
+            if let owner = t.owner?.name, let e = tds.entities[owner]?.domains.first {
+                sites.append("https://www.\(e)/")
+            }
             var urls = ["https://\(d)/x.js", "https://sub.\(d):8443/"]
             for (k, r) in t.rules.prefix(4).enumerated() {
                 let s = sample(r.rule)
                 urls.append("https://" + s)
                 if k == 0 { urls.append("https://\(d)/r?u=" + s) }
-                for m in [r.options, r.exceptions] { if let site = m?.domains?.first { sites.append("https://\(site)/") } }
+                for m in [r.options, r.exceptions] {
+                    if let site = m?.domains?.first { sites.append("https://\(site)/") }
+                }
             }
             for (i, u) in urls.enumerated() {
                 for (j, s) in sites.enumerated() { requests.append((u, s, types[(i + j) % types.count])) }
@@ -119,6 +140,9 @@ final class DifferentialTests: XCTestCase {
         }
         XCTAssertGreaterThan(requests.count, 600)
         XCTAssertEqual(disagreements, [], "\(disagreements.count) of \(requests.count) disagree")
-        print("differential: \(requests.count) requests over \(tds.trackers.count) trackers and \(tds.cnames.count) aliases agree")
+        print(
+            "differential: \(requests.count) requests over \(tds.trackers.count) trackers and \(tds.cnames.count) "
+                + "aliases agree"
+        )
     }
 }

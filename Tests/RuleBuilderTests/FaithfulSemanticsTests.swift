@@ -9,26 +9,37 @@ import TrackerData
 import XCTest
 
 final class FaithfulSemanticsTests: XCTestCase {
-    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures").path
+    private static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent(
+        "Fixtures"
+    ).path
 
     private func load() throws -> (TrackerDataSet, PrivacyConfig, UnprotectedSites, [JSONValue]) {
         let (tds, i1) = try TrackerDataSet.load(path: Self.fixtures + "/semantics-tds.json")
         let (config, i2) = try PrivacyConfig.load(path: Self.fixtures + "/semantics-config.json")
         let (sites, i3) = try UnprotectedSites.load(path: Self.fixtures + "/semantics-unprotected.txt")
         XCTAssertEqual(i1 + i2 + i3, [])
-        let cases = try XCTUnwrap(try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/semantics-cases.json")))).arrayValue,
-                                  "semantics-cases.json is not an array")
+        let cases = try XCTUnwrap(
+            try JSONParser.parse(Array(Data(contentsOf: URL(fileURLWithPath: Self.fixtures + "/semantics-cases.json"))))
+                .arrayValue,
+            "semantics-cases.json is not an array")
         return (tds, config, sites, cases)
     }
 
     private func failures(_ mode: RuleBuildMode) throws -> (failed: [String], total: Int) {
         let (tds, config, sites, cases) = try load()
-        let sim = WebKitSimulator(RuleBuilder.build(tds: tds, config: config, unprotectedSites: sites, mode: mode).rules)
+        let sim = WebKitSimulator(
+            RuleBuilder.build(tds: tds, config: config, unprotectedSites: sites, mode: mode).rules)
         var failed: [String] = []
         for c in cases {
             let expected = c["blocked"]?.boolValue ?? false
-            let got = sim.isBlocked(SimRequest(url: c["url"]?.stringValue ?? "", siteURL: c["site"]?.stringValue ?? "", type: c["type"]?.stringValue ?? ""))
-            if got != expected { failed.append("\(c["why"]?.stringValue ?? ""): \(c["url"]?.stringValue ?? "") on \(c["site"]?.stringValue ?? "")") }
+            let got = sim.isBlocked(
+                SimRequest(
+                    url: c["url"]?.stringValue ?? "", siteURL: c["site"]?.stringValue ?? "",
+                    type: c["type"]?.stringValue ?? ""))
+            if got != expected {
+                failed.append(
+                    "\(c["why"]?.stringValue ?? ""): \(c["url"]?.stringValue ?? "") on \(c["site"]?.stringValue ?? "")")
+            }
         }
         return (failed, cases.count)
     }

@@ -11,7 +11,9 @@ final class RegexTranslatorTests: XCTestCase {
     }
 
     private func reason(_ pattern: String) -> String? {
-        do { _ = try RegexTranslator.translate(pattern); return nil } catch let e as Unexpressible { return e.reason } catch { return "\(error)" }
+        do { _ = try RegexTranslator.translate(pattern); return nil } catch let e as Unexpressible {
+            return e.reason
+        } catch { return "\(error)" }
     }
 
     func testPlainPatternsKeepTheirMeaning() throws {

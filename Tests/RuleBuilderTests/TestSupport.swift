@@ -39,7 +39,9 @@ enum Shared {
 
 enum TDSFixture {
     /// Decodes a TDS written inline in a test; fails the test on decode problems unless `allowIssues`.
-    static func decode(_ json: String, allowIssues: Bool = false, file: StaticString = #filePath, line: UInt = #line) -> TrackerDataSet {
+    static func decode(_ json: String, allowIssues: Bool = false, file: StaticString = #filePath, line: UInt = #line)
+        -> TrackerDataSet
+    {
         do {
             let (tds, issues) = try TrackerDataSet.decode(bytes: Array(json.utf8), source: "fixture")
             if !allowIssues { XCTAssertEqual(issues, [], file: file, line: line) }
@@ -51,7 +53,9 @@ enum TDSFixture {
     }
 
     /// A TDS with the given trackers (JSON object members), entities and cnames.
-    static func tds(trackers: String, entities: String = "{}", domains: String = "{}", cnames: String = "{}") -> TrackerDataSet {
+    static func tds(trackers: String, entities: String = "{}", domains: String = "{}", cnames: String = "{}")
+        -> TrackerDataSet
+    {
         decode("{\"trackers\":{\(trackers)},\"entities\":\(entities),\"domains\":\(domains),\"cnames\":\(cnames)}")
     }
 }
@@ -66,7 +70,10 @@ enum RuleListNormalizer {
         switch v {
         case .array(let a):
             let items = a.map(sortLists)
-            return .array(items.sorted { JSONWriter.string($0, options: [.sortedKeys]) < JSONWriter.string($1, options: [.sortedKeys]) })
+            return .array(
+                items.sorted {
+                    JSONWriter.string($0, options: [.sortedKeys]) < JSONWriter.string($1, options: [.sortedKeys])
+                })
         case .object(let o):
             var out = JSONObject()
             for (k, x) in o { out[k] = sortLists(x) }

@@ -1,4 +1,5 @@
-// A small in-process model of how WebKit applies one content rule list to one load (webkit-content-rules.md §7):
+// A small in-process model of how WebKit applies one content rule list to one load (WebKit's
+// Source/WebCore/contentextensions/ContentExtensionsBackend.cpp):
 // url-filter via URLFilter.matches (the reference matcher of WebKit's regex subset), resource-type / load-type /
 // load-context flag tests, if/unless-domain against the top URL, and last-match: an ignore-previous-rules drops
 // every earlier match. A load is blocked when a block action survives.
@@ -26,10 +27,14 @@ struct WebKitSimulator {
 
     init(_ rules: [ContentRule]) {
         self.rules = rules
-        filters = rules.map { URLFilter.parse($0.trigger.urlFilter, caseSensitive: $0.trigger.urlFilterIsCaseSensitive) }
+        filters = rules.map {
+            URLFilter.parse($0.trigger.urlFilter, caseSensitive: $0.trigger.urlFilterIsCaseSensitive)
+        }
         required = filters.map(Self.requiredSubstring)
         conditionFilters = rules.map { r in
-            (r.trigger.condition?.regexes ?? []).map { URLFilter.parse($0, caseSensitive: r.trigger.topURLFilterIsCaseSensitive) }
+            (r.trigger.condition?.regexes ?? []).map {
+                URLFilter.parse($0, caseSensitive: r.trigger.topURLFilterIsCaseSensitive)
+            }
         }
     }
 
@@ -41,7 +46,9 @@ struct WebKitSimulator {
             if case .characterSet(let set, .one) = term, !set.nonASCII {
                 let members = (0..<128).filter { set.contains(symbol: $0) }
                 let lowered = Set(members.map { UInt8($0 >= 65 && $0 <= 90 ? $0 + 32 : $0) })
-                if lowered.count == 1, members.count == (lowered.first!.isLetter ? 2 : 1), lowered.first! != 0 { char = lowered.first }
+                if lowered.count == 1, members.count == (lowered.first!.isLetter ? 2 : 1), lowered.first! != 0 {
+                    char = lowered.first
+                }
             }
             if let char { run.append(char) } else { if run.count > best.count { best = run }; run = [] }
         }
@@ -77,7 +84,9 @@ struct WebKitSimulator {
         rest = rest[hostEnd...]
         if let colon = hostPort.lastIndex(of: ":") {
             let port = hostPort[hostPort.index(after: colon)...]
-            if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") || port.isEmpty { hostPort = String(hostPort[..<colon]) }
+            if (scheme == "https" && port == "443") || (scheme == "http" && port == "80") || port.isEmpty {
+                hostPort = String(hostPort[..<colon])
+            }
         }
         if !rest.hasPrefix("/") { rest = "/" + rest }
         return scheme + "://" + hostPort + rest
@@ -96,7 +105,8 @@ struct WebKitSimulator {
         let site = Self.canonical(request.siteURL)
         let siteDomain = PublicSuffixList.shared.webKitRegistrableDomain(host: Self.host(site))
         let thirdParty = !Host.isSameOrSubdomain(Self.host(url), of: siteDomain)
-        let flags = Self.webKitTypeBits(request.type)
+        let flags =
+            Self.webKitTypeBits(request.type)
             | (thirdParty ? LoadTypeName.thirdParty : LoadTypeName.firstParty)
             | (request.topFrame ? LoadContextName.topFrame : LoadContextName.childFrame)
         let urlBytes = Array(url.utf8), siteBytes = Array(site.utf8)

@@ -5,27 +5,34 @@ import XCTest
 
 final class CosmeticFilterTests: XCTestCase {
     func testKindsSitesAndLineNumbers() {
-        let list = CosmeticFilterList.parse("[Adblock Plus 2.0]\n! comment\n###a\r\nA.com,~b.a.com##.b\nc.com#@#.b\nd.com#?#.x:-abp-has(.y)\n")
-        XCTAssertEqual(list.commentLines, 3)   // header, comment, the final empty line
+        let list = CosmeticFilterList.parse(
+            "[Adblock Plus 2.0]\n! comment\n###a\r\nA.com,~b.a.com##.b\nc.com#@#.b\nd.com#?#.x:-abp-has(.y)\n")
+        XCTAssertEqual(list.commentLines, 3) // header, comment, the final empty line
         XCTAssertEqual(list.filters.map(\.line), [3, 4, 5, 6])
         XCTAssertEqual(list.filters.map(\.kind), [.hide, .hide, .exception, .extended])
         XCTAssertEqual(list.filters[0].sites, [])
         XCTAssertEqual(list.filters[0].selector, "#a")
-        XCTAssertEqual(list.filters[1].sites, [.init(domain: "a.com", include: true), .init(domain: "b.a.com", include: false)])
+        XCTAssertEqual(
+            list.filters[1].sites, [.init(domain: "a.com", include: true), .init(domain: "b.a.com", include: false)])
         XCTAssertTrue(list.issues.isEmpty)
     }
 
     func testMalformedAndOutOfScopeLinesAreReportedWithTheirNumber() {
-        let list = CosmeticFilterList.parse("##.ok\n||ads.example^\nbad site!##.x\na.com##\na..b##.x\nx.com#$#log 1\n,##.x\nd.com#?#.y\n")
+        let list = CosmeticFilterList.parse(
+            "##.ok\n||ads.example^\nbad site!##.x\na.com##\na..b##.x\nx.com#$#log 1\n,##.x\nd.com#?#.y\n")
         XCTAssertEqual(list.filters.map(\.selector), [".ok", ".y"])
         XCTAssertEqual(list.issues.map(\.line), [2, 3, 4, 5, 6, 7])
-        XCTAssertEqual(list.issues.map(\.kind), [.outOfScope, .malformed, .malformed, .malformed, .outOfScope, .malformed])
+        XCTAssertEqual(
+            list.issues.map(\.kind), [.outOfScope, .malformed, .malformed, .malformed, .outOfScope, .malformed])
         XCTAssertTrue(list.issues.allSatisfy { $0.description.hasPrefix("cpm.filterList line \($0.line): ") })
     }
 
     func testMostSpecificSiteDecidesAndExceptionsWin() {
-        let s = CosmeticSites(entries: [.init(domain: "a.com", include: true), .init(domain: "b.a.com", include: false),
-                                        .init(domain: "c.b.a.com", include: true)], exceptions: ["x.c.b.a.com"])
+        let s = CosmeticSites(
+            entries: [
+                .init(domain: "a.com", include: true), .init(domain: "b.a.com", include: false),
+                .init(domain: "c.b.a.com", include: true),
+            ], exceptions: ["x.c.b.a.com"])
         XCTAssertTrue(s.applies(toHost: "a.com"))
         XCTAssertTrue(s.applies(toHost: "www.a.com"))
         XCTAssertFalse(s.applies(toHost: "b.a.com"))
@@ -40,23 +47,34 @@ final class CosmeticFilterTests: XCTestCase {
     }
 
     func testExceptionsApplyToEveryFilterOfTheirSelector() {
-        let (hides, notes) = CosmeticFilterList.parse("##.a\nx.com##.a\ny.com#@#.a\n##.b\n#@#.b\nz.com##.c\nz.com#@#.c\n").hides()
+        let (hides, notes) = CosmeticFilterList.parse(
+            "##.a\nx.com##.a\ny.com#@#.a\n##.b\n#@#.b\nz.com##.c\nz.com#@#.c\n"
+        ).hides()
         XCTAssertEqual(hides.map(\.selector), [".a", ".a"])
-        XCTAssertEqual(hides.map(\.sites.exceptions), [["y.com"], []])   // y.com cannot matter to x.com's filter
+        XCTAssertEqual(hides.map(\.sites.exceptions), [["y.com"], []]) // y.com cannot matter to x.com's filter
         XCTAssertEqual(hides[0].lines, [1, 3])
         XCTAssertEqual(notes.map(\.line), [4, 6])
     }
 
     func testTopLevelKeysAreOneListAndUnknownOnesAreNamed() throws {
-        let tds = #"{"trackers": {}, "entities": {}, "domains": {}, "cnames": {}, "readme": "x", "_builtWith": {}, "#
+        let tds =
+            #"{"trackers": {}, "entities": {}, "domains": {}, "cnames": {}, "readme": "x", "_builtWith": {}, "#
             + #""cpm": {"filterList": "\u0023\u0023.a"}, "futureKey": 1}"#
         let (set, issues) = try TrackerDataSet.decode(bytes: Array(tds.utf8), source: "t.json")
         XCTAssertEqual(set.cookiePopupFilterList, "##.a")
-        XCTAssertEqual(issues.map(\.description), ["t.json: $.futureKey: unknown top-level key, not converted (radarblock converts trackers, entities, domains, cnames, cpm)"])
-        XCTAssertThrowsError(try TrackerDataSet.decode(bytes: Array(tds.utf8), source: "t.json", strict: true)) { error in
+        XCTAssertEqual(
+            issues.map(\.description),
+            [
+                "t.json: $.futureKey: unknown top-level key, not converted (radarblock converts trackers, entities, "
+                    + "domains, cnames, cpm)"
+            ])
+        XCTAssertThrowsError(try TrackerDataSet.decode(bytes: Array(tds.utf8), source: "t.json", strict: true)) {
+            error in
             XCTAssertTrue(String(describing: error).contains("$.futureKey"))
         }
-        XCTAssertEqual(Set(TDSConventions.topLevelKeys.map(\.name)), ["trackers", "entities", "domains", "cnames", "cpm", "_builtWith", "readme"])
+        XCTAssertEqual(
+            Set(TDSConventions.topLevelKeys.map(\.name)),
+            ["trackers", "entities", "domains", "cnames", "cpm", "_builtWith", "readme"])
         // The encoder writes the list back; the decoder reads the same set.
         XCTAssertEqual(try TrackerDataSet.decode(json: set.jsonValue, source: "again").0, set)
     }
@@ -70,14 +88,20 @@ final class CosmeticFilterTests: XCTestCase {
     }
 
     func testAutoconsentGovernsTheList() throws {
-        let config = #"{"features": {"autoconsent": {"state": "enabled", "exceptions": [{"domain": "A.com"}], "#
-            + #""features": {"filterlist": {"state": "enabled"}}, "settings": {"filterlistExceptions": ["b.com", " "]}}}, "#
+        let config =
+            #"{"features": {"autoconsent": {"state": "enabled", "exceptions": [{"domain": "A.com"}], "#
+            + #""features": {"filterlist": {"state": "enabled"}}, "settings": {"filterlistExceptions": ["b.com", " "#
+            + #""]}}}, "#
             + #""unprotectedTemporary": [{"domain": "t.com"}]}"#
         let (c, issues) = try PrivacyConfig.decode(bytes: Array(config.utf8), source: "c.json")
         XCTAssertTrue(issues.isEmpty)
         XCTAssertTrue(c.cookiePopups.appliesAnywhere)
-        XCTAssertEqual(c.cookiePopupOffSites(unprotected: UnprotectedSites(hosts: ["u.com"])), ["t.com", "a.com", "b.com", "u.com"])
-        let noSub = try PrivacyConfig.decode(bytes: Array(#"{"features": {"autoconsent": {"state": "enabled"}}}"#.utf8), source: "c").0
+        XCTAssertEqual(
+            c.cookiePopupOffSites(unprotected: UnprotectedSites(hosts: ["u.com"])),
+            ["t.com", "a.com", "b.com", "u.com"])
+        let noSub = try PrivacyConfig.decode(
+            bytes: Array(#"{"features": {"autoconsent": {"state": "enabled"}}}"#.utf8), source: "c"
+        ).0
         XCTAssertFalse(noSub.cookiePopups.appliesAnywhere)
     }
 }

@@ -25,16 +25,22 @@ final class DecodingTests: XCTestCase {
         }
         // Not JSON at all, and JSON that is not a TDS, throw even when lenient.
         XCTAssertThrowsError(try decode("<html>"))
-        XCTAssertThrowsError(try decode("[]")) { XCTAssertEqual("\($0)", "test.json: $: expected a TDS object, found an array") }
-        XCTAssertThrowsError(try decode(#"{"entities": {}}"#)) { XCTAssertEqual("\($0)", "test.json: $: missing \"trackers\": not a tracker data set") }
+        XCTAssertThrowsError(try decode("[]")) {
+            XCTAssertEqual("\($0)", "test.json: $: expected a TDS object, found an array")
+        }
+        XCTAssertThrowsError(try decode(#"{"entities": {}}"#)) {
+            XCTAssertEqual("\($0)", "test.json: $: missing \"trackers\": not a tracker data set")
+        }
     }
 
     func testMalformedTrackerFieldsBecomeNilAndAreReported() throws {
-        let (set, issues) = try decode(tds(trackers: #"""
-            "a.com": {"domain": "a.com", "owner": "Acme", "prevalence": "high", "fingerprinting": 1.5,
-                      "cookies": 0.1, "categories": ["Ads", 3], "default": "allow",
-                      "rules": [{"rule": "a\\.com\\/x"}]}
-            """#))
+        let (set, issues) = try decode(
+            tds(
+                trackers: #"""
+                    "a.com": {"domain": "a.com", "owner": "Acme", "prevalence": "high", "fingerprinting": 1.5,
+                              "cookies": 0.1, "categories": ["Ads", 3], "default": "allow",
+                              "rules": [{"rule": "a\\.com\\/x"}]}
+                    """#))
         let a = try XCTUnwrap(set.trackers["a.com"])
         XCTAssertNil(a.owner)
         XCTAssertNil(a.prevalence)
@@ -43,32 +49,37 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(a.categories, ["Ads"])
         XCTAssertNil(a.defaultAction)
         XCTAssertEqual(a.rules.map(\.rule), ["a\\.com\\/x"])
-        XCTAssertEqual(issues.map(\.location), [
-            #"$.trackers["a.com"].owner"#,
-            #"$.trackers["a.com"].prevalence"#,
-            #"$.trackers["a.com"].fingerprinting"#,
-            #"$.trackers["a.com"].categories[1]"#,
-            #"$.trackers["a.com"].default"#,
-        ])
-        XCTAssertEqual(issues[4].message, #"unknown default action "allow" (expected "block" or "ignore"); field ignored"#)
+        XCTAssertEqual(
+            issues.map(\.location),
+            [
+                #"$.trackers["a.com"].owner"#,
+                #"$.trackers["a.com"].prevalence"#,
+                #"$.trackers["a.com"].fingerprinting"#,
+                #"$.trackers["a.com"].categories[1]"#,
+                #"$.trackers["a.com"].default"#,
+            ])
+        XCTAssertEqual(
+            issues[4].message, #"unknown default action "allow" (expected "block" or "ignore"); field ignored"#)
         XCTAssertEqual(issues[0].message, "expected an object, found a string; field ignored")
     }
 
     func testMalformedRulesAreDroppedOneByOne() throws {
-        let (set, issues) = try decode(tds(trackers: #"""
-            "a.com": {"domain": "a.com", "default": "block", "rules": [
-                {"rule": "a\\.com\\/0"},
-                {"surrogate": "x.js"},
-                {"rule": "a\\.com\\/2", "action": "unsupported-action"},
-                {"rule": 7},
-                {"rule": "a\\.com\\/4", "options": {"domains": "b.com"}},
-                {"rule": "a\\.com\\/5", "exceptions": {"types": ["script", null]}},
-                {"rule": "a\\.com\\/6", "surrogate": false},
-                "a\\.com\\/7",
-                {"rule": "a\\.com\\/8", "action": "block-ctl-yt", "cookies": "many"},
-                {"rule": "a\\.com\\/9", "action": "ignore", "surrogate": null}
-            ]}
-            """#))
+        let (set, issues) = try decode(
+            tds(
+                trackers: #"""
+                    "a.com": {"domain": "a.com", "default": "block", "rules": [
+                        {"rule": "a\\.com\\/0"},
+                        {"surrogate": "x.js"},
+                        {"rule": "a\\.com\\/2", "action": "unsupported-action"},
+                        {"rule": 7},
+                        {"rule": "a\\.com\\/4", "options": {"domains": "b.com"}},
+                        {"rule": "a\\.com\\/5", "exceptions": {"types": ["script", null]}},
+                        {"rule": "a\\.com\\/6", "surrogate": false},
+                        "a\\.com\\/7",
+                        {"rule": "a\\.com\\/8", "action": "block-ctl-yt", "cookies": "many"},
+                        {"rule": "a\\.com\\/9", "action": "ignore", "surrogate": null}
+                    ]}
+                    """#))
         let rules = try XCTUnwrap(set.trackers["a.com"]).rules
         XCTAssertEqual(rules.map(\.rule), ["a\\.com\\/0", "a\\.com\\/8", "a\\.com\\/9"])
         XCTAssertEqual(rules[1].action, .blockCTL("yt"))
@@ -76,22 +87,27 @@ final class DecodingTests: XCTestCase {
         XCTAssertNil(rules[1].cookies, "a malformed informational field only loses the field")
         XCTAssertEqual(rules[2].action, .ignore)
         XCTAssertNil(rules[2].surrogate, "null counts as absent")
-        XCTAssertEqual(issues.map(\.description), [
-            #"test.json: $.trackers["a.com"].rules[1]: missing "rule"; rule dropped"#,
-            #"test.json: $.trackers["a.com"].rules[2].action: unknown action "unsupported-action"; rule dropped"#,
-            #"test.json: $.trackers["a.com"].rules[3].rule: expected a string, found a number; rule dropped"#,
-            #"test.json: $.trackers["a.com"].rules[4].options.domains: expected an array of strings, found a string; rule dropped"#,
-            #"test.json: $.trackers["a.com"].rules[5].exceptions.types: expected an array of strings, found an array with non-strings; rule dropped"#,
-            #"test.json: $.trackers["a.com"].rules[6].surrogate: expected a string, found a boolean; rule dropped"#,
-            #"test.json: $.trackers["a.com"].rules[7]: expected a rule object, found a string; rule dropped"#,
-            #"test.json: $.trackers["a.com"].rules[8].cookies: expected a number, found a string; field ignored"#,
-        ])
+        XCTAssertEqual(
+            issues.map(\.description),
+            [
+                #"test.json: $.trackers["a.com"].rules[1]: missing "rule"; rule dropped"#,
+                #"test.json: $.trackers["a.com"].rules[2].action: unknown action "unsupported-action"; rule dropped"#,
+                #"test.json: $.trackers["a.com"].rules[3].rule: expected a string, found a number; rule dropped"#,
+                #"test.json: $.trackers["a.com"].rules[4].options.domains: expected an array of strings, found a "#
+                    + #"string; rule dropped"#,
+                #"test.json: $.trackers["a.com"].rules[5].exceptions.types: expected an array of strings, found an "#
+                    + #"array with non-strings; rule dropped"#,
+                #"test.json: $.trackers["a.com"].rules[6].surrogate: expected a string, found a boolean; rule dropped"#,
+                #"test.json: $.trackers["a.com"].rules[7]: expected a rule object, found a string; rule dropped"#,
+                #"test.json: $.trackers["a.com"].rules[8].cookies: expected a number, found a string; field ignored"#,
+            ])
     }
 
     func testStrictThrowsTheFirstIssueLenientCollectsAll() throws {
-        let json = tds(trackers: #"""
-            "a.com": {"domain": "a.com", "default": "sometimes", "rules": [{"rule": "x", "action": "nope"}]}
-            """#)
+        let json = tds(
+            trackers: #"""
+                "a.com": {"domain": "a.com", "default": "sometimes", "rules": [{"rule": "x", "action": "nope"}]}
+                """#)
         XCTAssertEqual(try decode(json).1.count, 2)
         XCTAssertThrowsError(try decode(json, strict: true)) { error in
             guard case TrackerDataError.invalid(let issue) = error else { return XCTFail("\(error)") }
@@ -103,9 +119,11 @@ final class DecodingTests: XCTestCase {
     }
 
     func testDomainsAreLowercasedAndPunycoded() throws {
-        let (set, issues) = try decode(#"""
+        let (set, issues) = try decode(
+            #"""
             {"trackers": {"BÜCHER.example": {"domain": "bücher.EXAMPLE", "default": "block",
-                           "rules": [{"rule": "x", "options": {"domains": ["Shop.Example", "bücher.example"], "types": ["Script"]},
+                           "rules": [{"rule": "x", "options": {"domains": ["Shop.Example",\#
+             "bücher.example"], "types": ["Script"]},
                                       "exceptions": {"domains": ["MÜNCHEN.example."]}}]}},
              "entities": {"Bücher": {"domains": ["BÜCHER.example", "Buecher.example"]}},
              "domains": {"BÜCHER.example": "Bücher"},
@@ -125,7 +143,8 @@ final class DecodingTests: XCTestCase {
     }
 
     func testUnnormalisableDomainsAreReported() throws {
-        let (set, issues) = try decode(#"""
+        let (set, issues) = try decode(
+            #"""
             {"trackers": {"bad host.com": {"domain": "bad host.com", "default": "block"},
                           "a.com": {"domain": "a.com", "rules": [
                               {"rule": "a", "options": {"domains": ["ok.com", "x/y.com"]}},
@@ -141,28 +160,37 @@ final class DecodingTests: XCTestCase {
         XCTAssertEqual(set.entities["E"]?.domains, ["e.com"])
         XCTAssertEqual(set.domains, [:])
         XCTAssertEqual(set.cnames, [:])
-        XCTAssertEqual(issues.map(\.description), [
-            #"test.json: $.trackers["bad host.com"]: cannot normalise domain "bad host.com": contains whitespace or control characters; tracker dropped"#,
-            #"test.json: $.trackers["a.com"].rules[0].options.domains[1]: "x/y.com" is not a host name; domain dropped"#,
-            #"test.json: $.trackers["a.com"].rules[1].exceptions.domains[0]: empty domain; domain dropped"#,
-            #"test.json: $.trackers["a.com"].rules[1].exceptions.domains: no usable domain left; rule dropped"#,
-            #"test.json: $.entities.E.domains[1]: "e..com" is not a host name; domain dropped"#,
-            #"test.json: $.domains["http://e.com"]: "http://e.com" is not a host name; entry dropped"#,
-            #"test.json: $.cnames["x.com"]: cannot normalise domain "a b": contains whitespace or control characters; entry dropped"#,
-        ])
+        XCTAssertEqual(
+            issues.map(\.description),
+            [
+                #"test.json: $.trackers["bad host.com"]: cannot normalise domain "bad host.com": contains whitespace "#
+                    + #"or control characters; tracker dropped"#,
+                #"test.json: $.trackers["a.com"].rules[0].options.domains[1]: "x/y.com" is not a host name; domain "#
+                    + #"dropped"#,
+                #"test.json: $.trackers["a.com"].rules[1].exceptions.domains[0]: empty domain; domain dropped"#,
+                #"test.json: $.trackers["a.com"].rules[1].exceptions.domains: no usable domain left; rule dropped"#,
+                #"test.json: $.entities.E.domains[1]: "e..com" is not a host name; domain dropped"#,
+                #"test.json: $.domains["http://e.com"]: "http://e.com" is not a host name; entry dropped"#,
+                #"test.json: $.cnames["x.com"]: cannot normalise domain "a b": contains whitespace or control "#
+                    + #"characters; entry dropped"#,
+            ])
     }
 
     func testTrackerKeyAndDomainMismatchAndDuplicates() throws {
-        let (set, issues) = try decode(tds(trackers: #"""
-            "a.com": {"domain": "b.com", "default": "block"},
-            "A.COM": {"domain": "a.com", "default": "ignore"}
-            """#))
+        let (set, issues) = try decode(
+            tds(
+                trackers: #"""
+                    "a.com": {"domain": "b.com", "default": "block"},
+                    "A.COM": {"domain": "a.com", "default": "ignore"}
+                    """#))
         XCTAssertEqual(set.trackers["a.com"]?.defaultAction, .ignore, "the later entry wins, like JSON duplicate keys")
         XCTAssertEqual(set.trackers["a.com"]?.domain, "a.com")
-        XCTAssertEqual(issues.map(\.message), [
-            #"domain "b.com" differs from its key "a.com"; using the key"#,
-            #"tracker "a.com" appears twice after normalisation; the later entry replaces the earlier"#,
-        ])
+        XCTAssertEqual(
+            issues.map(\.message),
+            [
+                #"domain "b.com" differs from its key "a.com"; using the key"#,
+                #"tracker "a.com" appears twice after normalisation; the later entry replaces the earlier"#,
+            ])
     }
 
     func testRuleActionsRoundTrip() {
@@ -173,16 +201,22 @@ final class DecodingTests: XCTestCase {
         XCTAssertNil(RuleAction(rawValue: "block-ctl-"))
         XCTAssertNil(RuleAction(rawValue: "block"))
         XCTAssertNil(RuleAction(rawValue: "IGNORE"))
-        for raw in ["ignore", "block-ctl-fb", "block-ctl-yt"] { XCTAssertEqual(RuleAction(rawValue: raw)?.rawValue, raw) }
+        for raw in ["ignore", "block-ctl-fb", "block-ctl-yt"] {
+            XCTAssertEqual(RuleAction(rawValue: raw)?.rawValue, raw)
+        }
     }
 
     func testEncoderOutputIsDeterministicAndDecodesBack() throws {
         var set = TrackerDataSet()
-        set.trackers["b.com"] = Tracker(domain: "b.com", owner: Owner(name: "B", displayName: "B"), prevalence: 0.0000137,
-                                        fingerprinting: 2, cookies: 0.5, categories: ["Analytics"], defaultAction: .ignore,
-                                        rules: [TrackerRule(rule: "b\\.com\\/x", surrogate: "s.js", action: .blockCTL("yt"),
-                                                            options: RuleMatcher(domains: ["s.com"], types: ["script"]),
-                                                            exceptions: RuleMatcher(domains: [], types: nil), comment: "c")])
+        set.trackers["b.com"] = Tracker(
+            domain: "b.com", owner: Owner(name: "B", displayName: "B"), prevalence: 0.0000137,
+            fingerprinting: 2, cookies: 0.5, categories: ["Analytics"], defaultAction: .ignore,
+            rules: [
+                TrackerRule(
+                    rule: "b\\.com\\/x", surrogate: "s.js", action: .blockCTL("yt"),
+                    options: RuleMatcher(domains: ["s.com"], types: ["script"]),
+                    exceptions: RuleMatcher(domains: [], types: nil), comment: "c")
+            ])
         set.trackers["a.com"] = Tracker(domain: "a.com", defaultAction: .block)
         set.entities["B"] = Entity(displayName: "B", domains: ["b.com", "bb.com"], prevalence: 0.1)
         set.domains = ["b.com": "B", "bb.com": "B"]
@@ -190,7 +224,8 @@ final class DecodingTests: XCTestCase {
         let bytes = set.canonicalBytes
         XCTAssertEqual(try TrackerDataSet.decode(bytes: bytes, source: "enc", strict: true).0, set)
         let text = String(decoding: bytes, as: UTF8.self)
-        XCTAssertTrue(text.hasPrefix(#"{"cnames":{"x.s.com":"y.b.com"},"domains":{"b.com":"B","bb.com":"B"},"entities":"#), text)
+        XCTAssertTrue(
+            text.hasPrefix(#"{"cnames":{"x.s.com":"y.b.com"},"domains":{"b.com":"B","bb.com":"B"},"entities":"#), text)
         XCTAssertTrue(text.contains(#""trackers":{"a.com":{"default":"block","domain":"a.com"},"b.com":"#), text)
         // Same content built in another insertion order gives the same bytes.
         var other = TrackerDataSet()
@@ -203,8 +238,10 @@ final class DecodingTests: XCTestCase {
     }
 
     func testLookups() throws {
-        let (set, _) = try decode(#"""
-            {"trackers": {"a.com": {"domain": "a.com", "default": "block"}, "x.a.com": {"domain": "x.a.com", "default": "ignore"}},
+        let (set, _) = try decode(
+            #"""
+            {"trackers": {"a.com": {"domain": "a.com", "default": "block"}, "x.a.com": {"domain": "x.a.com",\#
+             "default": "ignore"}},
              "entities": {"A": {"domains": ["a.com", "a-static.com"]}},
              "domains": {"a.com": "A", "a-static.com": "A", "orphan.com": "Nobody"},
              "cnames": {"m.site.com": "c.x.a.com"}}
@@ -227,26 +264,38 @@ final class DecodingTests: XCTestCase {
         let json = tds(trackers: #""a.com": {"domain": "a.com", "default": "block"}"#, extra: #", "trackers": {}"#)
         let (set, issues) = try decode(json)
         XCTAssertTrue(set.trackers.isEmpty, "the later value is the one used, as JSON.parse does")
-        XCTAssertEqual(issues.map(\.description), [#"test.json: $.trackers: duplicate key at line 1, column 97; this later value replaces the earlier one"#])
+        XCTAssertEqual(
+            issues.map(\.description),
+            [#"test.json: $.trackers: duplicate key at line 1, column 97; this later value replaces the earlier one"#])
         XCTAssertThrowsError(try decode(json, strict: true)) { error in
             XCTAssertTrue("\(error)".hasPrefix("test.json: $.trackers: duplicate key at line 1"), "\(error)")
         }
-        XCTAssertThrowsError(try PrivacyConfig.decode(bytes: Array(#"{"features": {}, "features": {}}"#.utf8), source: "c.json", strict: true)) { error in
+        XCTAssertThrowsError(
+            try PrivacyConfig.decode(
+                bytes: Array(#"{"features": {}, "features": {}}"#.utf8), source: "c.json", strict: true)
+        ) { error in
             XCTAssertTrue("\(error)".hasPrefix("c.json: $.features: duplicate key"), "\(error)")
         }
     }
     /// Issue 30: data the conversion leaves out (any key it does not know) is named, not dropped silently.
     func testAnUnconvertedTopLevelKeyIsNamedAndAnErrorUnderStrict() throws {
         let json = tds(trackers: "", extra: #", "readme": "x", "_builtWith": {}, "future": 1"#)
-        let message = "unknown top-level key, not converted (radarblock converts trackers, entities, domains, cnames, cpm)"
+        let message =
+            "unknown top-level key, not converted (radarblock converts trackers, entities, domains, cnames, cpm)"
         XCTAssertEqual(try decode(json).1.map(\.description), [#"test.json: $.future: "# + message])
-        XCTAssertThrowsError(try decode(json, strict: true)) { XCTAssertEqual("\($0)", #"test.json: $.future: "# + message) }
+        XCTAssertThrowsError(try decode(json, strict: true)) {
+            XCTAssertEqual("\($0)", #"test.json: $.future: "# + message)
+        }
         XCTAssertEqual(try decode(tds(trackers: "", extra: #", "cnames": {}, "readme": "x""#), strict: true).1, [])
     }
 
     func testAConfigGivenAsTheTDSIsNamed() {
         XCTAssertThrowsError(try decode(#"{"version": 4, "features": {}}"#)) {
-            XCTAssertEqual("\($0)", #"test.json: $: this is a privacy configuration (it has "features"), not a tracker data set: give it as --config"#)
+            XCTAssertEqual(
+                "\($0)",
+                #"test.json: $: this is a privacy configuration (it has "features"), not a tracker data set: give it "#
+                    + #"as --config"#
+            )
         }
     }
 }

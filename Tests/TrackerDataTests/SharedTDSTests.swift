@@ -53,16 +53,21 @@ final class SharedTDSTests: XCTestCase {
         XCTAssertEqual(issues, [])
         XCTAssertGreaterThan(tds.trackers.count, 1000)
         // The spec's bogus "first-party" type on 2o7.net is kept as given; mapping types is the builder's job.
-        let types = tds.trackers.values.flatMap(\.rules).flatMap { ($0.options?.types ?? []) + ($0.exceptions?.types ?? []) }
+        let types = tds.trackers.values.flatMap(\.rules).flatMap {
+            ($0.options?.types ?? []) + ($0.exceptions?.types ?? [])
+        }
         XCTAssertTrue(types.contains("first-party"))
     }
 
     func testTrackerRadarKitFixtureDropsAndReportsUnsupportedAction() throws {
         let path = try TestData.shared("tds/fixtures/trackerradarkit-mockTrackerData.json")
         let (tds, issues) = try TrackerDataSet.load(path: path)
-        XCTAssertEqual(issues.map(\.description), [
-            "\(path): $.trackers[\"tracker-4.com\"].rules[1].action: unknown action \"unsupported-action\"; rule dropped",
-        ])
+        XCTAssertEqual(
+            issues.map(\.description),
+            [
+                "\(path): $.trackers[\"tracker-4.com\"].rules[1].action: unknown action \"unsupported-action\"; rule "
+                    + "dropped"
+            ])
         let t4 = try XCTUnwrap(tds.trackers["tracker-4.com"])
         XCTAssertEqual(t4.rules.map(\.rule), ["tracker-4\\.com\\/breakage"])
         XCTAssertEqual(t4.rules.first?.action, .ignore)
@@ -70,21 +75,31 @@ final class SharedTDSTests: XCTestCase {
         XCTAssertEqual(tds.ruleCount, 7)
 
         XCTAssertThrowsError(try TrackerDataSet.load(path: path, strict: true)) { error in
-            XCTAssertEqual("\(error)", "\(path): $.trackers[\"tracker-4.com\"].rules[1].action: unknown action \"unsupported-action\"; rule dropped")
+            XCTAssertEqual(
+                "\(error)",
+                "\(path): $.trackers[\"tracker-4.com\"].rules[1].action: unknown action \"unsupported-action\"; rule "
+                    + "dropped"
+            )
         }
     }
 
     func testReferenceTestTDSFiles() throws {
         let dir = try TestData.shared("reference-tests")
-        let (radar, radarIssues) = try TrackerDataSet.load(path: dir + "/tracker-radar-tests/TR-domain-matching/tracker_radar_reference.json")
+        let (radar, radarIssues) = try TrackerDataSet.load(
+            path: dir + "/tracker-radar-tests/TR-domain-matching/tracker_radar_reference.json")
         XCTAssertEqual(radar.trackers.count, 22)
         XCTAssertEqual(radar.cnames.count, 3)
         // Two of the 61 rules use "unsupported-action": dropped and reported, the other 59 kept.
         XCTAssertEqual(radar.ruleCount, 59)
-        XCTAssertEqual(radarIssues.map(\.location), [#"$.trackers["tracker.test"].rules[1].action"#, #"$.trackers["ignore.test"].rules[1].action"#])
-        for issue in radarIssues { XCTAssertEqual(issue.message, #"unknown action "unsupported-action"; rule dropped"#) }
+        XCTAssertEqual(
+            radarIssues.map(\.location),
+            [#"$.trackers["tracker.test"].rules[1].action"#, #"$.trackers["ignore.test"].rules[1].action"#])
+        for issue in radarIssues {
+            XCTAssertEqual(issue.message, #"unknown action "unsupported-action"; rule dropped"#)
+        }
 
-        let (allowTDS, allowIssues) = try TrackerDataSet.load(path: dir + "/tracker-radar-tests/TR-domain-matching/tracker_allowlist_tds_reference.json", strict: true)
+        let (allowTDS, allowIssues) = try TrackerDataSet.load(
+            path: dir + "/tracker-radar-tests/TR-domain-matching/tracker_allowlist_tds_reference.json", strict: true)
         XCTAssertEqual(allowIssues, [])
         XCTAssertEqual(allowTDS.trackers.count, 3)
 
@@ -114,7 +129,10 @@ final class SharedTDSTests: XCTestCase {
         XCTAssertEqual(config.trackerAllowlist.trackerCount, 211)
         XCTAssertEqual(config.trackerAllowlist.entries.count, 391)
         let first = try XCTUnwrap(config.trackerAllowlist.entries.first)
-        XCTAssertEqual(first, AllowlistEntry(trackerDomain: "3lift.com", rule: "tlx.3lift.com/header/auction", sites: .domains(["aternos.org"])))
+        XCTAssertEqual(
+            first,
+            AllowlistEntry(
+                trackerDomain: "3lift.com", rule: "tlx.3lift.com/header/auction", sites: .domains(["aternos.org"])))
         let domains = config.trackerAllowlist.entries.map(\.trackerDomain)
         XCTAssertEqual(domains, domains.sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) })
         XCTAssertTrue(config.trackerAllowlist.entries.contains { $0.sites == .all })
@@ -122,29 +140,45 @@ final class SharedTDSTests: XCTestCase {
     }
 
     func testReferenceAllowlistAndConfigs() throws {
-        let path = try TestData.shared("reference-tests/tracker-radar-tests/TR-domain-matching/tracker_allowlist_reference.json")
-        let (allowlist, issues) = try TrackerAllowlist.decode(allowlistedTrackers: FileIO.read(path), source: path, strict: true)
+        let path = try TestData.shared(
+            "reference-tests/tracker-radar-tests/TR-domain-matching/tracker_allowlist_reference.json")
+        let (allowlist, issues) = try TrackerAllowlist.decode(
+            allowlistedTrackers: FileIO.read(path), source: path, strict: true)
         XCTAssertEqual(issues, [])
         XCTAssertEqual(allowlist.trackerCount, 3)
-        XCTAssertEqual(allowlist.entries.first, AllowlistEntry(trackerDomain: "allowlist-tracker-1.com", rule: "allowlist-tracker-1.com/videos.js", sites: .domains(["testsite.com"])))
-        XCTAssertEqual(allowlist.entries.last, AllowlistEntry(trackerDomain: "allowlist-tracker-3.com", rule: "allowlist-tracker-3.com", sites: .all))
+        XCTAssertEqual(
+            allowlist.entries.first,
+            AllowlistEntry(
+                trackerDomain: "allowlist-tracker-1.com", rule: "allowlist-tracker-1.com/videos.js",
+                sites: .domains(["testsite.com"])))
+        XCTAssertEqual(
+            allowlist.entries.last,
+            AllowlistEntry(trackerDomain: "allowlist-tracker-3.com", rule: "allowlist-tracker-3.com", sites: .all))
 
         let dir = try TestData.shared("reference-tests")
-        for file in ["click-to-load/config_reference.json",
-                     "privacy-configuration/config1_reference.json", "privacy-configuration/config2_reference.json",
-                     "privacy-configuration/config3_reference.json"] {
+        for file in [
+            "click-to-load/config_reference.json",
+            "privacy-configuration/config1_reference.json", "privacy-configuration/config2_reference.json",
+            "privacy-configuration/config3_reference.json",
+        ] {
             let (_, issues) = try PrivacyConfig.load(path: dir + "/" + file)
             XCTAssertEqual(issues, [], file)
         }
         // The request-blocklist reference config holds the invalid entries its "incorrect" tests expect to be skipped.
         let (rb, rbIssues) = try PrivacyConfig.load(path: dir + "/request-blocklist/config-reference.json")
         let key = #"$.features.requestBlocklist.settings.blockedRequests["request-blocklist.example"]"#
-        XCTAssertEqual(rbIssues.map { $0.path?.description ?? "" },
-                       [key + ".rules[5].rule", key + ".rules[6].domains", key + ".rules[8].unknown", key + ".rules[10].rule",
-                        #"$.features.requestBlocklist.settings.blockedRequests["subdomain.request-blocklist.example"]"#])
-        XCTAssertEqual(rb.requestBlocklist.rules.map(\.provenanceName).first, "requestBlocklist/request-blocklist.example/0")
+        XCTAssertEqual(
+            rbIssues.map { $0.path?.description ?? "" },
+            [
+                key + ".rules[5].rule", key + ".rules[6].domains", key + ".rules[8].unknown", key + ".rules[10].rule",
+                #"$.features.requestBlocklist.settings.blockedRequests["subdomain.request-blocklist.example"]"#,
+            ])
+        XCTAssertEqual(
+            rb.requestBlocklist.rules.map(\.provenanceName).first, "requestBlocklist/request-blocklist.example/0")
         let (ctl, _) = try PrivacyConfig.load(path: dir + "/click-to-load/config_reference.json")
-        XCTAssertEqual(ctl.clickToLoad.supportedRuleActions.map(\.ruleAction), ["block-ctl-fb", "block-ctl-fb2", "block-ctl-third"])
+        XCTAssertEqual(
+            ctl.clickToLoad.supportedRuleActions.map(\.ruleAction),
+            ["block-ctl-fb", "block-ctl-fb2", "block-ctl-third"])
         let (config1, _) = try PrivacyConfig.load(path: dir + "/privacy-configuration/config1_reference.json")
         XCTAssertFalse(config1.contentBlockingEnabled)
         XCTAssertFalse(config1.trackerAllowlist.enabled)
@@ -152,7 +186,9 @@ final class SharedTDSTests: XCTestCase {
         let (config2, _) = try PrivacyConfig.load(path: dir + "/privacy-configuration/config2_reference.json")
         XCTAssertTrue(config2.contentBlockingEnabled)
         // The top-level list comes first, then the contentBlocking exceptions.
-        XCTAssertEqual(config2.tempUnprotected, ["global-exception.com", "dont.global-block.co.uk", "exception.com", "dont.block.co.uk"])
+        XCTAssertEqual(
+            config2.tempUnprotected,
+            ["global-exception.com", "dont.global-block.co.uk", "exception.com", "dont.block.co.uk"])
         let (config3, _) = try PrivacyConfig.load(path: dir + "/privacy-configuration/config3_reference.json")
         XCTAssertFalse(config3.contentBlockingEnabled, "an absent feature is disabled")
     }

@@ -47,10 +47,14 @@ public struct SurrogateMapping: Sendable, Hashable {
                 var action: String?
                 if let a = o["action"] {
                     action = try r.string(a, at: ipath / "action")
-                    if RuleAction(rawValue: action!) == nil { throw r.fail(ipath / "action", "unknown action \"\(action!)\"") }
+                    if RuleAction(rawValue: action!) == nil {
+                        throw r.fail(ipath / "action", "unknown action \"\(action!)\"")
+                    }
                 }
-                entries.append(Entry(domain: normalized, regexRule: try r.string(rule, at: ipath / "regexRule"),
-                                     surrogate: try r.string(surrogate, at: ipath / "surrogate"), action: action, path: ipath))
+                entries.append(
+                    Entry(
+                        domain: normalized, regexRule: try r.string(rule, at: ipath / "regexRule"),
+                        surrogate: try r.string(surrogate, at: ipath / "surrogate"), action: action, path: ipath))
             }
         }
         return SurrogateMapping(entries: entries)
@@ -63,7 +67,6 @@ func normalizeDomain(_ raw: String, reader r: StrictReader, at path: JSONPath) t
     case .failure(let problem): throw r.fail(path, problem.message)
     }
 }
-
 
 // MARK: - Overrides
 
@@ -79,7 +82,7 @@ func normalizeDomain(_ raw: String, reader r: StrictReader, at path: JSONPath) t
 ///     "options":    { "<rule regex>": { "domains": [..], "types": [..] } }
 /// } } }
 /// ```
-public struct TdsOverrides: Sendable, Hashable {
+public struct TDSOverrides: Sendable, Hashable {
     public struct Entry: Sendable, Hashable {
         public var domain: String
         public var reason: String
@@ -104,13 +107,15 @@ public struct TdsOverrides: Sendable, Hashable {
 
     public init(entries: [Entry] = []) { self.entries = entries }
 
-    public static func load(path: String) throws -> TdsOverrides {
+    public static func load(path: String) throws -> TDSOverrides {
         try decode(bytes: FileIO.read(path), source: path)
     }
 
-    static let entryKeys: Set<String> = ["reason", "default", "remove", "addRules", "dropRules", "exceptions", "options"]
+    static let entryKeys: Set<String> = [
+        "reason", "default", "remove", "addRules", "dropRules", "exceptions", "options",
+    ]
 
-    public static func decode(bytes: [UInt8], source: String) throws -> TdsOverrides {
+    public static func decode(bytes: [UInt8], source: String) throws -> TDSOverrides {
         let r = StrictReader(source: source)
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch let e as JSONParseError {
@@ -130,18 +135,27 @@ public struct TdsOverrides: Sendable, Hashable {
             for key in o.keys where !entryKeys.contains(key) {
                 throw r.fail(path / key, "unknown key (known: \(entryKeys.sorted().joined(separator: ", ")))")
             }
-            guard let reasonValue = o["reason"] else { throw r.fail(path / "reason", "missing: every override must say why") }
+            guard let reasonValue = o["reason"] else {
+                throw r.fail(path / "reason", "missing: every override must say why")
+            }
             let reason = try r.string(reasonValue, at: path / "reason")
-            if reason.trimmingCharacters(in: .whitespaces).isEmpty { throw r.fail(path / "reason", "empty: every override must say why") }
-            var e = Entry(domain: domain, reason: reason, forceDefault: nil, remove: false, addRules: [], dropRules: [],
-                          exceptions: [], options: [], path: path)
+            if reason.trimmingCharacters(in: .whitespaces).isEmpty {
+                throw r.fail(path / "reason", "empty: every override must say why")
+            }
+            var e = Entry(
+                domain: domain, reason: reason, forceDefault: nil, remove: false, addRules: [], dropRules: [],
+                exceptions: [], options: [], path: path)
             if let v = o["default"] {
                 let s = try r.string(v, at: path / "default")
-                guard let d = DefaultAction(rawValue: s) else { throw r.fail(path / "default", "expected \"block\" or \"ignore\", found \"\(s)\"") }
+                guard let d = DefaultAction(rawValue: s) else {
+                    throw r.fail(path / "default", "expected \"block\" or \"ignore\", found \"\(s)\"")
+                }
                 e.forceDefault = d
             }
             if let v = o["remove"] { e.remove = try r.bool(v, at: path / "remove") }
-            if e.remove, e.forceDefault != nil { throw r.fail(path, "\"remove\" and \"default\" contradict each other") }
+            if e.remove, e.forceDefault != nil {
+                throw r.fail(path, "\"remove\" and \"default\" contradict each other")
+            }
             if let v = o["addRules"] {
                 for (i, item) in try r.array(v, at: path / "addRules").enumerated() {
                     e.addRules.append(try decodeRule(item, reader: r, at: path / "addRules" / i))
@@ -158,15 +172,19 @@ public struct TdsOverrides: Sendable, Hashable {
             }
             entries.append(e)
         }
-        return TdsOverrides(entries: entries.sorted { byteOrder($0.domain, $1.domain) })
+        return TDSOverrides(entries: entries.sorted { byteOrder($0.domain, $1.domain) })
     }
 
     // TDS rules are decoded by TrackerData's decoder; what is stricter here is the overrides file's own rule
     // (no unknown key, informational fields in range, no empty matcher), since a human writes it by hand.
     static func decodeRule(_ v: JSONValue, reader r: StrictReader, at path: JSONPath) throws -> TrackerRule {
         let o = try r.object(v, at: path)
-        let known: Set<String> = ["rule", "surrogate", "action", "options", "exceptions", "comment", "fingerprinting", "cookies"]
-        for key in o.keys where !known.contains(key) { throw r.fail(path / key, "unknown rule key (known: \(known.sorted().joined(separator: ", ")))") }
+        let known: Set<String> = [
+            "rule", "surrogate", "action", "options", "exceptions", "comment", "fingerprinting", "cookies",
+        ]
+        for key in o.keys where !known.contains(key) {
+            throw r.fail(path / key, "unknown rule key (known: \(known.sorted().joined(separator: ", ")))")
+        }
         guard o["rule"] != nil else { throw r.fail(path / "rule", "missing") }
         if let f = o["fingerprinting"] { _ = try r.int(f, at: path / "fingerprinting", range: 0...3) }
         if let c = o["cookies"] { _ = try r.fraction(c, at: path / "cookies") }
@@ -178,7 +196,9 @@ public struct TdsOverrides: Sendable, Hashable {
 
     static func decodeMatcher(_ v: JSONValue, reader r: StrictReader, at path: JSONPath) throws -> RuleMatcher {
         let o = try r.object(v, at: path)
-        for key in o.keys where key != "domains" && key != "types" { throw r.fail(path / key, "unknown key (known: domains, types)") }
+        for key in o.keys where key != "domains" && key != "types" {
+            throw r.fail(path / key, "unknown key (known: domains, types)")
+        }
         if o["domains"] == nil, o["types"] == nil { throw r.fail(path, "needs \"domains\" or \"types\"") }
         return try strictly(r, path) { try RuleMatcher.decodeStrict(v, source: r.source, at: path) }
     }

@@ -1,4 +1,4 @@
-// TdsGenerator: Tracker Radar domain and entity files + policy + surrogate mapping + overrides -> a TDS v5.
+// TDSGenerator: Tracker Radar domain and entity files + policy + surrogate mapping + overrides -> a TDS v5.
 //
 // Order of work (each step is a pure function of the inputs):
 //  1. classify every radar domain with the policy (Classifier.swift);
@@ -14,19 +14,23 @@ import Foundation
 import StrictJSON
 import TrackerData
 
-public struct TdsGeneratorInput: Sendable {
+public struct TDSGeneratorInput: Sendable {
     public var radar: RadarData
-    public var policy: TdsPolicy
+    public var policy: TDSPolicy
     public var mapping: SurrogateMapping?
-    public var overrides: TdsOverrides?
+    public var overrides: TDSOverrides?
     /// Names used in messages for the mapping and overrides files.
     public var mappingSource: String
     public var overridesSource: String
     /// WebKit's verdict on a url-filter (RuleRegex.webKit in Pipeline): every rule written must compile there.
     public var webKit: RuleRegex.FilterCheck
 
-    public init(radar: RadarData, policy: TdsPolicy = .default, mapping: SurrogateMapping? = nil, overrides: TdsOverrides? = nil,
-                mappingSource: String = "mapping.json", overridesSource: String = "overrides.json", webKit: @escaping RuleRegex.FilterCheck) {
+    public init(
+        radar: RadarData, policy: TDSPolicy = .default, mapping: SurrogateMapping? = nil,
+        overrides: TDSOverrides? = nil,
+        mappingSource: String = "mapping.json", overridesSource: String = "overrides.json",
+        webKit: @escaping RuleRegex.FilterCheck
+    ) {
         self.radar = radar
         self.webKit = webKit
         self.policy = policy
@@ -58,7 +62,7 @@ public struct DomainDecision: Sendable, Hashable {
     public var resourcesNotRules: [String]
 }
 
-public struct TdsGeneration: Sendable {
+public struct TDSGeneration: Sendable {
     public var tds: TrackerDataSet
     /// Sorted by domain.
     public var decisions: [DomainDecision]
@@ -77,13 +81,13 @@ public struct TdsGeneration: Sendable {
     }
 }
 
-public struct TdsGeneratorError: Error, Sendable, CustomStringConvertible {
+public struct TDSGeneratorError: Error, Sendable, CustomStringConvertible {
     public let description: String
 }
 
-public enum TdsGenerator {
+public enum TDSGenerator {
     /// The steps listed at the top of this file, in order; each step's function names it.
-    public static func generate(_ input: TdsGeneratorInput) throws -> TdsGeneration {
+    public static func generate(_ input: TDSGeneratorInput) throws -> TDSGeneration {
         var issues = input.radar.issues
         var notes: [String] = []
         let entities = TrackerClassifier.entitiesByName(input.radar.entities)
@@ -91,18 +95,22 @@ public enum TdsGenerator {
         applySurrogateMapping(input, to: &decisions, issues: &issues, notes: &notes)
         try applyOverrideRuleEdits(input, to: &decisions, issues: &issues)
         let (tds, sorted) = assemble(input, entities: entities, decisions: &decisions, issues: &issues, notes: &notes)
-        return TdsGeneration(tds: tds, decisions: sorted.map { decisions[$0]! }, issues: issues, notes: notes)
+        return TDSGeneration(tds: tds, decisions: sorted.map { decisions[$0]! }, issues: issues, notes: notes)
     }
 
     /// Steps 1-3: classification, forced defaults, resource rules.
-    static func classify(_ input: TdsGeneratorInput, entities: [String: RadarEntity], issues: inout [DecodeIssue]) -> [String: DomainDecision] {
+    static func classify(_ input: TDSGeneratorInput, entities: [String: RadarEntity], issues: inout [DecodeIssue])
+        -> [String: DomainDecision]
+    {
         let policy = input.policy
-        let overrides = Dictionary((input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
+        let overrides = Dictionary(
+            (input.overrides?.entries ?? []).map { ($0.domain, $0) }, uniquingKeysWith: { _, b in b })
         var decisions: [String: DomainDecision] = [:]
         for d in input.radar.domains {
             let c = TrackerClassifier.classify(d, entities: entities, policy: policy)
-            var decision = DomainDecision(domain: d.domain, radar: d, classification: c, defaultAction: c.defaultAction,
-                                          overrides: [], rules: [], resourcesNotRules: [])
+            var decision = DomainDecision(
+                domain: d.domain, radar: d, classification: c, defaultAction: c.defaultAction,
+                overrides: [], rules: [], resourcesNotRules: [])
             if let o = overrides[d.domain] { applyDefault(o, to: &decision) }
             if decision.defaultAction == .ignore {
                 deriveRules(d, policy: policy, webKit: input.webKit, into: &decision, issues: &issues)
@@ -110,12 +118,18 @@ public enum TdsGenerator {
             decisions[d.domain] = decision
         }
         for o in input.overrides?.entries ?? [] where decisions[o.domain] == nil {
-            var decision = DomainDecision(domain: o.domain, radar: nil, classification: nil, defaultAction: nil,
-                                          overrides: [], rules: [], resourcesNotRules: [])
+            var decision = DomainDecision(
+                domain: o.domain, radar: nil, classification: nil, defaultAction: nil,
+                overrides: [], rules: [], resourcesNotRules: [])
             applyDefault(o, to: &decision)
             if o.forceDefault == nil {
-                issues.append(DecodeIssue(source: input.overridesSource, path: o.path,
-                                          message: "\(o.domain) is not in the radar data and the override does not list it (no \"default\"); override not applied"))
+                issues.append(
+                    DecodeIssue(
+                        source: input.overridesSource, path: o.path,
+                        message:
+                            "\(o.domain) is not in the radar data and the override does not list it (no \"default\"); "
+                            + "override not applied"
+                    ))
                 continue
             }
             decisions[o.domain] = decision
@@ -125,23 +139,34 @@ public enum TdsGenerator {
     }
 
     /// Step 4: surrogates and click-to-load actions.
-    static func applySurrogateMapping(_ input: TdsGeneratorInput, to decisions: inout [String: DomainDecision],
-                                      issues: inout [DecodeIssue], notes: inout [String]) {
+    static func applySurrogateMapping(
+        _ input: TDSGeneratorInput, to decisions: inout [String: DomainDecision],
+        issues: inout [DecodeIssue], notes: inout [String]
+    ) {
         let trackerDomains = Set(decisions.values.filter { $0.defaultAction != nil }.map(\.domain))
         for e in input.mapping?.entries ?? [] {
             guard let tracker = Host.suffixes(of: e.domain).first(where: { trackerDomains.contains($0) }) else {
-                notes.append("\(input.mappingSource): \(e.path): \(e.domain) is not a tracker; surrogate \(e.surrogate) for \(e.regexRule) not applied")
+                notes.append(
+                    "\(input.mappingSource): \(e.path): \(e.domain) is not a tracker; surrogate \(e.surrogate) for "
+                        + "\(e.regexRule) not applied"
+                )
                 continue
             }
-            let provenance = "\(input.mappingSource) \(e.path): surrogate \(e.surrogate)" + (e.action.map { ", action \($0)" } ?? "")
-            var rule = TrackerRule(rule: e.regexRule, surrogate: e.surrogate, action: e.action.flatMap(RuleAction.init(rawValue:)))
+            let provenance =
+                "\(input.mappingSource) \(e.path): surrogate \(e.surrogate)" + (e.action.map { ", action \($0)" } ?? "")
+            var rule = TrackerRule(
+                rule: e.regexRule, surrogate: e.surrogate, action: e.action.flatMap(RuleAction.init(rawValue:)))
             switch RuleRegex.check(e.regexRule, domain: tracker, webKit: input.webKit) {
             case .ok: break
             case .rewritten(let rewrites, let reason) where rewrites.count == 1:
                 rule.rule = rewrites[0]
-                notes.append("\(input.mappingSource): \(e.path): \(e.regexRule) rewritten as \(rewrites[0]) (\(reason))")
+                notes.append(
+                    "\(input.mappingSource): \(e.path): \(e.regexRule) rewritten as \(rewrites[0]) (\(reason))")
             case .rewritten(_, let reason), .rejected(let reason):
-                issues.append(DecodeIssue(source: input.mappingSource, path: e.path / "regexRule", message: "\(e.regexRule): \(reason); surrogate rule dropped"))
+                issues.append(
+                    DecodeIssue(
+                        source: input.mappingSource, path: e.path / "regexRule",
+                        message: "\(e.regexRule): \(reason); surrogate rule dropped"))
                 continue
             }
             var decision = decisions[tracker]!
@@ -157,14 +182,18 @@ public enum TdsGenerator {
     }
 
     /// Step 5: the overrides' rule edits.
-    static func applyOverrideRuleEdits(_ input: TdsGeneratorInput, to decisions: inout [String: DomainDecision],
-                                       issues: inout [DecodeIssue]) throws {
+    static func applyOverrideRuleEdits(
+        _ input: TDSGeneratorInput, to decisions: inout [String: DomainDecision],
+        issues: inout [DecodeIssue]
+    ) throws {
         for o in input.overrides?.entries ?? [] {
             guard var decision = decisions[o.domain] else { continue }
             if decision.defaultAction == nil {
                 if !o.addRules.isEmpty || !o.dropRules.isEmpty || !o.exceptions.isEmpty || !o.options.isEmpty {
-                    issues.append(DecodeIssue(source: input.overridesSource, path: o.path,
-                                              message: "\(o.domain) is not a tracker; its rule edits were not applied"))
+                    issues.append(
+                        DecodeIssue(
+                            source: input.overridesSource, path: o.path,
+                            message: "\(o.domain) is not a tracker; its rule edits were not applied"))
                 }
                 decisions[o.domain] = decision
                 continue
@@ -174,26 +203,57 @@ public enum TdsGenerator {
         }
     }
 
-    /// Step 6: the TDS itself. Returns it with the decision keys in output order.
-    static func assemble(_ input: TdsGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
-                         issues: inout [DecodeIssue], notes: inout [String]) -> (TrackerDataSet, [String]) {
-        let policy = input.policy
+    /// The TDS's entities (from the entity files) and its domains (each entity's properties; a property claimed by two
+    /// entities stays with the first in byte order, reported).
+    static func entitiesAndDomains(_ entities: [String: RadarEntity], issues: inout [DecodeIssue]) -> TrackerDataSet {
         var tds = TrackerDataSet()
         for name in entities.keys.sorted(by: byteOrder) {
             let e = entities[name]!
-            tds.entities[name] = Entity(displayName: e.displayName, domains: sortedUnique(e.properties),
-                                        prevalence: roundSignificant(e.prevalence.total * 100, 3))
+            tds.entities[name] = Entity(
+                displayName: e.displayName, domains: sortedUnique(e.properties),
+                prevalence: roundSignificant(e.prevalence.total * 100, 3))
         }
         for name in tds.entities.keys.sorted(by: byteOrder) {
             for d in tds.entities[name]!.domains {
                 if let other = tds.domains[d] {
-                    issues.append(DecodeIssue(source: "entities", path: .root / name / "properties",
-                                              message: "\(d) is also a property of \(other); kept with \(other)"))
+                    issues.append(
+                        DecodeIssue(
+                            source: "entities", path: .root / name / "properties",
+                            message: "\(d) is also a property of \(other); kept with \(other)"))
                     continue
                 }
                 tds.domains[d] = name
             }
         }
+        return tds
+    }
+
+    /// The owner of tracker `key`: the radar's (its entity created when there is no entity file), else the entity
+    /// listing the domain, else the domain itself, as the TDS names unknown owners (e.g. admaster.cc).
+    static func trackerOwner(_ key: String, radar d: RadarDomain?, tds: inout TrackerDataSet, notes: inout [String])
+        -> Owner
+    {
+        if let o = d?.owner {
+            if tds.entities[o.name] == nil {
+                tds.entities[o.name] = Entity(displayName: o.displayName, domains: [key], prevalence: 0)
+                notes.append("\(key): owner \(o.name) has no entity file; entity created with this domain only")
+            }
+            return Owner(name: o.name, displayName: o.displayName, privacyPolicy: o.privacyPolicy, url: o.url)
+        }
+        if let name = tds.domains[key] {
+            return Owner(name: name, displayName: tds.entities[name]?.displayName ?? name)
+        }
+        if tds.entities[key] == nil { tds.entities[key] = Entity(displayName: key, domains: [key], prevalence: 0) }
+        return Owner(name: key, displayName: key)
+    }
+
+    /// Step 6: the TDS itself. Returns it with the decision keys in output order.
+    static func assemble(
+        _ input: TDSGeneratorInput, entities: [String: RadarEntity], decisions: inout [String: DomainDecision],
+        issues: inout [DecodeIssue], notes: inout [String]
+    ) -> (TrackerDataSet, [String]) {
+        let policy = input.policy
+        var tds = entitiesAndDomains(entities, issues: &issues)
         var cnames: [String: (resolved: String, tracker: String)] = [:]
         var addedProperties: [String: [String]] = [:]
         let sorted = decisions.keys.sorted(by: byteOrder)
@@ -203,67 +263,69 @@ public enum TdsGenerator {
             decisions[key] = decision
             guard let action = decision.defaultAction else {
                 if let d = decision.radar, !d.cnames.isEmpty {
-                    notes.append("\(key) is not a tracker: its \(d.cnames.count) cname(s) (\(d.cnames.map(\.original).sorted(by: byteOrder).joined(separator: ", "))) not listed")
+                    notes.append(
+                        "\(key) is not a tracker: its \(d.cnames.count) cname(s) "
+                            + "(\(d.cnames.map(\.original).sorted(by: byteOrder).joined(separator: ", "))) not listed"
+                    )
                 }
                 continue
             }
             let d = decision.radar
-            var owner: Owner
-            if let o = d?.owner {
-                owner = Owner(name: o.name, displayName: o.displayName, privacyPolicy: o.privacyPolicy, url: o.url)
-                if tds.entities[o.name] == nil {
-                    tds.entities[o.name] = Entity(displayName: o.displayName, domains: [key], prevalence: 0)
-                    notes.append("\(key): owner \(o.name) has no entity file; entity created with this domain only")
-                }
-            } else if let name = tds.domains[key] {
-                owner = Owner(name: name, displayName: tds.entities[name]?.displayName ?? name)
-            } else {
-                // The TDS names unknown owners after the domain itself (e.g. admaster.cc).
-                owner = Owner(name: key, displayName: key)
-                if tds.entities[key] == nil { tds.entities[key] = Entity(displayName: key, domains: [key], prevalence: 0) }
-            }
+            let owner = trackerOwner(key, radar: d, tds: &tds, notes: &notes)
             if tds.domains[key] == nil, let name = owner.name {
                 // The owner's entity file does not list this domain: add it (once per entity, below).
                 tds.domains[key] = name
                 if tds.entities[name] != nil { addedProperties[name, default: []].append(key) }
             }
             let categories = d.map { sortedUnique($0.categories.map { policy.categoryNames[$0] ?? $0 }) } ?? []
-            tds.trackers[key] = Tracker(domain: key, owner: owner, prevalence: d?.prevalence ?? 0,
-                                        fingerprinting: d?.fingerprinting ?? 0, cookies: d?.cookies ?? 0,
-                                        categories: categories, defaultAction: action, rules: decision.rules.map(\.rule))
+            tds.trackers[key] = Tracker(
+                domain: key, owner: owner, prevalence: d?.prevalence ?? 0,
+                fingerprinting: d?.fingerprinting ?? 0, cookies: d?.cookies ?? 0,
+                categories: categories, defaultAction: action, rules: decision.rules.map(\.rule))
             for c in d?.cnames ?? [] where c.original != c.resolved {
                 if let existing = cnames[c.original], existing.resolved != c.resolved {
-                    let keep: (resolved: String, tracker: String) = byteOrder(existing.resolved, c.resolved) ? existing : (c.resolved, key)
-                    issues.append(DecodeIssue(source: "radar \(key)", path: .root / "cnames",
-                                              message: "\(c.original) resolves to both \(existing.resolved) (\(existing.tracker)) and \(c.resolved) (\(key)); kept \(keep.resolved)"))
+                    let keep: (resolved: String, tracker: String) =
+                        byteOrder(existing.resolved, c.resolved) ? existing : (c.resolved, key)
+                    issues.append(
+                        DecodeIssue(
+                            source: "radar \(key)", path: .root / "cnames",
+                            message:
+                                "\(c.original) resolves to both \(existing.resolved) (\(existing.tracker)) and "
+                                + "\(c.resolved) (\(key)); kept \(keep.resolved)"
+                        ))
                     cnames[c.original] = keep
                 } else {
                     cnames[c.original] = (c.resolved, key)
                 }
             }
         }
-        for (name, added) in addedProperties { tds.entities[name]!.domains = sortedUnique(tds.entities[name]!.domains + added) }
+        for (name, added) in addedProperties {
+            tds.entities[name]!.domains = sortedUnique(tds.entities[name]!.domains + added)
+        }
         tds.cnames = cnames.mapValues(\.resolved)
         return (tds, sorted)
     }
 
     // MARK: - Steps
 
-    static func applyDefault(_ o: TdsOverrides.Entry, to decision: inout DomainDecision) {
+    static func applyDefault(_ o: TDSOverrides.Entry, to decision: inout DomainDecision) {
         let before = decision.defaultAction.map { "default \($0.rawValue)" } ?? "not a tracker"
         if o.remove {
             decision.defaultAction = nil
             decision.overrides.append("removed (policy said: \(before)); reason: \(o.reason)")
         } else if let forced = o.forceDefault {
             decision.defaultAction = forced
-            decision.overrides.append("default forced to \(forced.rawValue) (policy said: \(before)); reason: \(o.reason)")
+            decision.overrides.append(
+                "default forced to \(forced.rawValue) (policy said: \(before)); reason: \(o.reason)")
         }
     }
 
     /// Rules of a `default: ignore` tracker: its resources with tracking evidence on enough sites. Resources that
     /// share a regex (one per request type in the radar) become one rule.
-    static func deriveRules(_ d: RadarDomain, policy: TdsPolicy, webKit: RuleRegex.FilterCheck, into decision: inout DomainDecision,
-                            issues: inout [DecodeIssue]) {
+    static func deriveRules(
+        _ d: RadarDomain, policy: TDSPolicy, webKit: RuleRegex.FilterCheck, into decision: inout DomainDecision,
+        issues: inout [DecodeIssue]
+    ) {
         struct Group { var types: [String] = []; var sites = 0; var cookies = 0.0; var fingerprinting = 0 }
         var groups: [String: Group] = [:]
         for r in d.resources {
@@ -276,13 +338,16 @@ public enum TdsGenerator {
         }
         for rule in groups.keys.sorted(by: byteOrder) {
             let g = groups[rule]!
-            let what = "\(rule) (\(sortedUnique(g.types).joined(separator: ", ")); \(g.sites) sites, cookies \(fmt(g.cookies)), fingerprinting \(g.fingerprinting))"
+            let what =
+                "\(rule) (\(sortedUnique(g.types).joined(separator: ", ")); \(g.sites) sites, cookies "
+                + "\(fmt(g.cookies)), fingerprinting \(g.fingerprinting))"
             if g.sites < policy.ruleMinSites {
                 decision.resourcesNotRules.append("\(what): \(g.sites) sites < ruleMinSites \(policy.ruleMinSites)")
                 continue
             }
             if !(g.cookies > 0 || (g.fingerprinting > 0 && g.fingerprinting >= policy.ruleMinFingerprinting)) {
-                decision.resourcesNotRules.append("\(what): no cookies and fingerprinting < ruleMinFingerprinting \(policy.ruleMinFingerprinting)")
+                decision.resourcesNotRules.append(
+                    "\(what): no cookies and fingerprinting < ruleMinFingerprinting \(policy.ruleMinFingerprinting)")
                 continue
             }
             let provenance = "radar resource \(what)"
@@ -292,28 +357,39 @@ public enum TdsGenerator {
                 rules = [rule]
             case .rewritten(let rewrites, let reason):
                 rules = rewrites
-                issues.append(DecodeIssue(source: "radar \(d.domain)", path: .root / "resources",
-                                          message: "rule \(rule): \(reason); rewritten as \(rewrites.joined(separator: " + "))"))
+                issues.append(
+                    DecodeIssue(
+                        source: "radar \(d.domain)", path: .root / "resources",
+                        message: "rule \(rule): \(reason); rewritten as \(rewrites.joined(separator: " + "))"))
             case .rejected(let reason):
-                issues.append(DecodeIssue(source: "radar \(d.domain)", path: .root / "resources",
-                                          message: "rule \(rule): \(reason); resource not made a rule"))
+                issues.append(
+                    DecodeIssue(
+                        source: "radar \(d.domain)", path: .root / "resources",
+                        message: "rule \(rule): \(reason); resource not made a rule"))
                 decision.resourcesNotRules.append("\(what): rejected: \(reason)")
                 continue
             }
             for r in rules where !decision.rules.contains(where: { $0.rule.rule == r }) {
-                decision.rules.append(GeneratedRule(rule: TrackerRule(rule: r, fingerprinting: g.fingerprinting, cookies: g.cookies),
-                                                    provenance: [provenance + (r == rule ? "" : " (rewritten)")]))
+                decision.rules.append(
+                    GeneratedRule(
+                        rule: TrackerRule(rule: r, fingerprinting: g.fingerprinting, cookies: g.cookies),
+                        provenance: [provenance + (r == rule ? "" : " (rewritten)")]))
             }
         }
     }
 
-    static func applyRuleEdits(_ o: TdsOverrides.Entry, to decision: inout DomainDecision, source: String, webKit: RuleRegex.FilterCheck,
-                               issues: inout [DecodeIssue]) throws {
+    static func applyRuleEdits(
+        _ o: TDSOverrides.Entry, to decision: inout DomainDecision, source: String, webKit: RuleRegex.FilterCheck,
+        issues: inout [DecodeIssue]
+    ) throws {
         for (i, drop) in o.dropRules.enumerated() {
             let before = decision.rules.count
             decision.rules.removeAll { $0.rule.rule == drop }
             if decision.rules.count == before {
-                issues.append(DecodeIssue(source: source, path: o.path / "dropRules" / i, message: "\(o.domain) has no rule \(drop); nothing dropped (stale override?)"))
+                issues.append(
+                    DecodeIssue(
+                        source: source, path: o.path / "dropRules" / i,
+                        message: "\(o.domain) has no rule \(drop); nothing dropped (stale override?)"))
             } else {
                 decision.overrides.append("rule \(drop) dropped; reason: \(o.reason)")
             }
@@ -322,10 +398,13 @@ public enum TdsGenerator {
             switch RuleRegex.check(add.rule, domain: o.domain, webKit: webKit) {
             case .ok: break
             case .rewritten(_, let reason), .rejected(let reason):
-                throw TdsGeneratorError(description: "\(source): \(o.path / "addRules" / i / "rule"): \(add.rule): \(reason)")
+                throw TDSGeneratorError(
+                    description: "\(source): \(o.path / "addRules" / i / "rule"): \(add.rule): \(reason)")
             }
             if let j = decision.rules.firstIndex(where: { $0.rule.rule == add.rule }) {
-                decision.rules[j] = GeneratedRule(rule: add, provenance: decision.rules[j].provenance + ["override (replaces the rule above): \(o.reason)"])
+                decision.rules[j] = GeneratedRule(
+                    rule: add,
+                    provenance: decision.rules[j].provenance + ["override (replaces the rule above): \(o.reason)"])
             } else {
                 decision.rules.append(GeneratedRule(rule: add, provenance: ["override: \(o.reason)"]))
             }
@@ -334,13 +413,22 @@ public enum TdsGenerator {
         for (kind, list) in [("exceptions", o.exceptions), ("options", o.options)] {
             for (rule, matcher) in list {
                 guard let j = decision.rules.firstIndex(where: { $0.rule.rule == rule }) else {
-                    issues.append(DecodeIssue(source: source, path: o.path / kind / rule, message: "\(o.domain) has no rule \(rule); \(kind) not applied"))
+                    issues.append(
+                        DecodeIssue(
+                            source: source, path: o.path / kind / rule,
+                            message: "\(o.domain) has no rule \(rule); \(kind) not applied"))
                     continue
                 }
-                var existing = (kind == "exceptions" ? decision.rules[j].rule.exceptions : decision.rules[j].rule.options) ?? RuleMatcher()
+                var existing =
+                    (kind == "exceptions" ? decision.rules[j].rule.exceptions : decision.rules[j].rule.options)
+                    ?? RuleMatcher()
                 if let d = matcher.domains { existing.domains = sortedUnique((existing.domains ?? []) + d) }
                 if let t = matcher.types { existing.types = sortedUnique((existing.types ?? []) + t) }
-                if kind == "exceptions" { decision.rules[j].rule.exceptions = existing } else { decision.rules[j].rule.options = existing }
+                if kind == "exceptions" {
+                    decision.rules[j].rule.exceptions = existing
+                } else {
+                    decision.rules[j].rule.options = existing
+                }
                 decision.rules[j].provenance.append("override \(kind): \(o.reason)")
                 decision.overrides.append("\(kind) added to rule \(rule); reason: \(o.reason)")
             }

@@ -16,7 +16,9 @@ public enum RadarIngest {
         /// Throw on the first malformed file (in path order) instead of reporting and skipping it.
         public var strict: Bool
 
-        public init(directory: String, entitiesDirectory: String? = nil, regions: Set<String>? = nil, strict: Bool = false) {
+        public init(
+            directory: String, entitiesDirectory: String? = nil, regions: Set<String>? = nil, strict: Bool = false
+        ) {
             self.directory = directory
             self.entitiesDirectory = entitiesDirectory
             self.regions = regions
@@ -26,8 +28,9 @@ public enum RadarIngest {
 
     /// Loads and compacts a radar tree: RadarLoader with `compact` as its per-file transform.
     public static func load(_ options: Options) throws -> RadarData {
-        try RadarLoader.load(directory: options.directory, entitiesDirectory: options.entitiesDirectory,
-                             regions: options.regions, strict: options.strict, transform: compact)
+        try RadarLoader.load(
+            directory: options.directory, entitiesDirectory: options.entitiesDirectory,
+            regions: options.regions, strict: options.strict, transform: compact)
     }
 
     /// Drops what the generator never reads (example sites, hashes, API tables, first-party cookie tables,
@@ -42,8 +45,9 @@ public enum RadarIngest {
         c.breaking = nil
         c.surrogates = nil
         c.resources = d.resources.map { r in
-            RadarResource(rule: r.rule, type: r.type, cookies: r.cookies, fingerprinting: r.fingerprinting,
-                          sites: r.sites, prevalence: r.prevalence)
+            RadarResource(
+                rule: r.rule, type: r.type, cookies: r.cookies, fingerprinting: r.fingerprinting,
+                sites: r.sites, prevalence: r.prevalence)
         }
         return c
     }

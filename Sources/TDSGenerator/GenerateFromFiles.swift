@@ -4,17 +4,19 @@
 import FileIO
 import TrackerData
 
-public struct TdsGeneratorFiles: Sendable {
+public struct TDSGeneratorFiles: Sendable {
     public var radar: RadarIngest.Options
-    /// nil: TdsPolicy.default (the same values as data/policy.json).
+    /// nil: TDSPolicy.default (the same values as data/policy.json).
     public var policyPath: String?
     /// tracker-surrogates mapping.json; nil: no surrogate rules.
     public var mappingPath: String?
     public var overridesPath: String?
     public var webKit: RuleRegex.FilterCheck
 
-    public init(radar: RadarIngest.Options, policyPath: String? = nil, mappingPath: String? = nil, overridesPath: String? = nil,
-                webKit: @escaping RuleRegex.FilterCheck) {
+    public init(
+        radar: RadarIngest.Options, policyPath: String? = nil, mappingPath: String? = nil, overridesPath: String? = nil,
+        webKit: @escaping RuleRegex.FilterCheck
+    ) {
         self.radar = radar
         self.webKit = webKit
         self.policyPath = policyPath
@@ -23,21 +25,25 @@ public struct TdsGeneratorFiles: Sendable {
     }
 }
 
-extension TdsGenerator {
+extension TDSGenerator {
     /// Loads every input (policy, mapping and overrides first, so that a typo there fails before the radar
     /// tree is read) and generates. Throws for unusable inputs; radar files that cannot be used are in `issues`
     /// unless `radar.strict`.
-    public static func generate(files: TdsGeneratorFiles) throws -> (generation: TdsGeneration, policy: TdsPolicy) {
-        let policy = try files.policyPath.map(TdsPolicy.load(path:)) ?? .default
+    public static func generate(files: TDSGeneratorFiles) throws -> (generation: TDSGeneration, policy: TDSPolicy) {
+        let policy = try files.policyPath.map(TDSPolicy.load(path:)) ?? .default
         let mapping = try files.mappingPath.map(SurrogateMapping.load(path:))
-        let overrides = try files.overridesPath.map(TdsOverrides.load(path:))
+        let overrides = try files.overridesPath.map(TDSOverrides.load(path:))
         let radar = try RadarIngest.load(files.radar)
         if radar.domains.isEmpty {
-            throw TdsGeneratorError(description: "\(files.radar.directory): no usable domain files" + (radar.issues.isEmpty ? "" : " (\(radar.issues.count) skipped)"))
+            throw TDSGeneratorError(
+                description: "\(files.radar.directory): no usable domain files"
+                    + (radar.issues.isEmpty ? "" : " (\(radar.issues.count) skipped)"))
         }
-        let input = TdsGeneratorInput(radar: radar, policy: policy, mapping: mapping, overrides: overrides,
-                                      mappingSource: files.mappingPath ?? "mapping.json", overridesSource: files.overridesPath ?? "overrides.json",
-                                      webKit: files.webKit)
+        let input = TDSGeneratorInput(
+            radar: radar, policy: policy, mapping: mapping, overrides: overrides,
+            mappingSource: files.mappingPath ?? "mapping.json",
+            overridesSource: files.overridesPath ?? "overrides.json",
+            webKit: files.webKit)
         return (try generate(input), policy)
     }
 }

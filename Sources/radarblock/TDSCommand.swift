@@ -4,10 +4,10 @@ import FileIO
 import Foundation
 import Pipeline
 import StrictJSON
-import TdsGenerator
+import TDSGenerator
 import TrackerData
 
-struct TdsCommand: Command {
+struct TDSCommand: Command {
     static let name = "tds"
     static let summary = "build a tracker data set (TDS v5) from Tracker Radar files"
     static let grammar = CommandGrammar(forms: ["--radar DIR [--entities DIR] [--region R]... [--policy FILE] [--mapping FILE]",
@@ -60,15 +60,15 @@ struct TdsCommand: Command {
         let radarDir = try args.required("--radar")
         let strict = args.has("--strict")
         let regions = args.all("--region")
-        let files = TdsGeneratorFiles(
+        let files = TDSGeneratorFiles(
             radar: RadarIngest.Options(directory: radarDir, entitiesDirectory: args.value("--entities"),
                                        regions: regions.isEmpty ? nil : Set(regions), strict: strict),
             policyPath: args.value("--policy"), mappingPath: args.value("--mapping"), overridesPath: args.value("--overrides"),
             webKit: RuleRegex.webKit)
 
-        let (generation, policy): (TdsGeneration, TdsPolicy)
+        let (generation, policy): (TDSGeneration, TDSPolicy)
         do {
-            (generation, policy) = try TdsGenerator.generate(files: files)
+            (generation, policy) = try TDSGenerator.generate(files: files)
         } catch let e as TrackerDataError {
             throw InputError(e.description)
         }
@@ -84,7 +84,7 @@ struct TdsCommand: Command {
         if let referencePath = args.value("--compare") {
             let (reference, refIssues) = try TrackerDataSet.load(path: referencePath)
             for issue in refIssues { Console.warning(issue.description) }
-            print(TdsAgreement.compare(generation, reference: reference).text, terminator: "")
+            print(TDSAgreement.compare(generation, reference: reference).text, terminator: "")
         }
         if let report = args.value("--report") {
             try FileIO.write(JSONWriter.bytes(generation.reportJSON(policy: policy), options: [.sortedKeys]) + [0x0A], to: report)

@@ -6,7 +6,7 @@
 import FileIO
 import StrictJSON
 
-public struct TdsPolicy: Sendable, Hashable {
+public struct TDSPolicy: Sendable, Hashable {
     /// Minimum number of crawled sites (`sites`) on which the domain was seen as a third party.
     public var minSites: Int
     /// Fingerprinting score (0...3) that counts as tracking evidence.
@@ -44,10 +44,13 @@ public struct TdsPolicy: Sendable, Hashable {
     /// Radar category name -> TDS category name (the TDS says "Content Delivery" where the radar says "CDN").
     public var categoryNames: [String: String]
 
-    public init(minSites: Int, minFingerprinting: Int, minCookies: Double, minBeaconSites: Int?, observedMinPrevalence: Double?,
-                minOwnerTrackingShare: Double? = nil, blockMinResources: Int, breakageProneCategories: [String], breakageProneMinFingerprinting: Int,
-                trackingCategories: [String], excludeIPAddresses: Bool, ruleMinSites: Int,
-                ruleMinFingerprinting: Int, categoryNames: [String: String]) {
+    public init(
+        minSites: Int, minFingerprinting: Int, minCookies: Double, minBeaconSites: Int?, observedMinPrevalence: Double?,
+        minOwnerTrackingShare: Double? = nil, blockMinResources: Int, breakageProneCategories: [String],
+        breakageProneMinFingerprinting: Int,
+        trackingCategories: [String], excludeIPAddresses: Bool, ruleMinSites: Int,
+        ruleMinFingerprinting: Int, categoryNames: [String: String]
+    ) {
         self.minSites = minSites
         self.minFingerprinting = minFingerprinting
         self.minCookies = minCookies
@@ -66,7 +69,7 @@ public struct TdsPolicy: Sendable, Hashable {
 
     /// The defaults, tuned on the 119-file sample (docs/tds-policy.md). data/policy.json holds the same values;
     /// a test keeps the two equal.
-    public static let `default` = TdsPolicy(
+    public static let `default` = TDSPolicy(
         minSites: 2,
         minFingerprinting: 1,
         minCookies: 0.0007,
@@ -96,33 +99,41 @@ public struct PolicyError: Error, Sendable, CustomStringConvertible, Equatable {
     public var description: String { "\(source): \(path): \(message)" }
 }
 
-extension TdsPolicy {
+extension TDSPolicy {
     static let keys: Set<String> = [
-        "$comment", "minSites", "minFingerprinting", "minCookies", "minBeaconSites", "observedMinPrevalence", "minOwnerTrackingShare",
+        "$comment", "minSites", "minFingerprinting", "minCookies", "minBeaconSites", "observedMinPrevalence",
+        "minOwnerTrackingShare",
         "blockMinResources",
         "breakageProneCategories", "breakageProneMinFingerprinting", "trackingCategories", "excludeIPAddresses",
         "ruleMinSites", "ruleMinFingerprinting", "categoryNames",
     ]
 
-    public static func load(path: String) throws -> TdsPolicy {
+    public static func load(path: String) throws -> TDSPolicy {
         let bytes = try FileIO.read(path)
         return try decode(bytes: bytes, source: path)
     }
 
     /// Every key is optional (missing keys take the defaults); unknown keys and wrong types are errors.
-    public static func decode(bytes: [UInt8], source: String) throws -> TdsPolicy {
+    public static func decode(bytes: [UInt8], source: String) throws -> TDSPolicy {
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch let e as JSONParseError {
-            throw PolicyError(source: source, path: .root, message: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
+            throw PolicyError(
+                source: source, path: .root, message: "invalid JSON at line \(e.line), column \(e.column): \(e.message)"
+            )
         }
         let r = StrictReader(source: source)
         let o = try r.object(json, at: .root)
         for key in o.keys where !keys.contains(key) {
-            throw PolicyError(source: source, path: .root / key, message: "unknown policy key (known: \(keys.filter { $0 != "$comment" }.sorted().joined(separator: ", ")))")
+            throw PolicyError(
+                source: source, path: .root / key,
+                message:
+                    "unknown policy key (known: \(keys.filter { $0 != "$comment" }.sorted().joined(separator: ", ")))")
         }
-        var p = TdsPolicy.default
+        var p = TDSPolicy.default
         if let v = o["minSites"] { p.minSites = try r.int(v, at: .root / "minSites", range: 0...Int.max) }
-        if let v = o["minFingerprinting"] { p.minFingerprinting = try r.int(v, at: .root / "minFingerprinting", range: 0...4) }
+        if let v = o["minFingerprinting"] {
+            p.minFingerprinting = try r.int(v, at: .root / "minFingerprinting", range: 0...4)
+        }
         if let v = o["minCookies"] { p.minCookies = try r.fraction(v, at: .root / "minCookies") }
         if let v = o["minBeaconSites"] {
             p.minBeaconSites = v.isNull ? nil : try r.int(v, at: .root / "minBeaconSites", range: 1...Int.max)
@@ -133,15 +144,21 @@ extension TdsPolicy {
         if let v = o["minOwnerTrackingShare"] {
             p.minOwnerTrackingShare = v.isNull ? nil : try r.fraction(v, at: .root / "minOwnerTrackingShare")
         }
-        if let v = o["blockMinResources"] { p.blockMinResources = try r.int(v, at: .root / "blockMinResources", range: 0...Int.max) }
-        if let v = o["breakageProneCategories"] { p.breakageProneCategories = try r.strings(v, at: .root / "breakageProneCategories") }
+        if let v = o["blockMinResources"] {
+            p.blockMinResources = try r.int(v, at: .root / "blockMinResources", range: 0...Int.max)
+        }
+        if let v = o["breakageProneCategories"] {
+            p.breakageProneCategories = try r.strings(v, at: .root / "breakageProneCategories")
+        }
         if let v = o["breakageProneMinFingerprinting"] {
             p.breakageProneMinFingerprinting = try r.int(v, at: .root / "breakageProneMinFingerprinting", range: 0...4)
         }
         if let v = o["trackingCategories"] { p.trackingCategories = try r.strings(v, at: .root / "trackingCategories") }
         if let v = o["excludeIPAddresses"] { p.excludeIPAddresses = try r.bool(v, at: .root / "excludeIPAddresses") }
         if let v = o["ruleMinSites"] { p.ruleMinSites = try r.int(v, at: .root / "ruleMinSites", range: 0...Int.max) }
-        if let v = o["ruleMinFingerprinting"] { p.ruleMinFingerprinting = try r.int(v, at: .root / "ruleMinFingerprinting", range: 0...4) }
+        if let v = o["ruleMinFingerprinting"] {
+            p.ruleMinFingerprinting = try r.int(v, at: .root / "ruleMinFingerprinting", range: 0...4)
+        }
         if let v = o["categoryNames"] {
             let m = try r.object(v, at: .root / "categoryNames")
             var names: [String: String] = [:]
@@ -179,7 +196,9 @@ extension TdsPolicy {
 struct StrictReader {
     let source: String
 
-    func fail(_ path: JSONPath, _ message: String) -> PolicyError { PolicyError(source: source, path: path, message: message) }
+    func fail(_ path: JSONPath, _ message: String) -> PolicyError {
+        PolicyError(source: source, path: path, message: message)
+    }
 
     func object(_ v: JSONValue, at path: JSONPath) throws -> JSONObject {
         guard case .object(let o) = v else { throw fail(path, "expected an object, found \(v.typeName)") }
@@ -204,7 +223,13 @@ struct StrictReader {
         guard case .number(let d) = v, d == d.rounded(), abs(d) < 9e15 else {
             throw fail(path, "expected an integer, found \(v.typeName == "number" ? "a fraction" : v.typeName)")
         }
-        guard range.contains(Int(d)) else { throw fail(path, "\(Int(d)) is out of range \(range.lowerBound)...\(range.upperBound == Int.max ? "" : String(range.upperBound))") }
+        guard range.contains(Int(d)) else {
+            throw fail(
+                path,
+                "\(Int(d)) is out of range "
+                    + "\(range.lowerBound)...\(range.upperBound == Int.max ? "" : String(range.upperBound))"
+            )
+        }
         return Int(d)
     }
     func fraction(_ v: JSONValue, at path: JSONPath) throws -> Double {

@@ -1,7 +1,7 @@
 // Keeping TDS rule regexes inside WebKit's url-filter subset. WebKit's own verdict on a filter is given to
 // the generator (`FilterCheck`, WebKit's parser in production) rather than linked in, so the generator
 // depends on the data model only. The rule builder anchors every TDS rule as
-// `^[^:]+://+([^:/]+\.)?` + rule (specs/ddg-tds-conversion.md §2.1), so that whole string is what WebKit
+// `^[^:]+://+([^:/]+\.)?` + rule (TDSConventions.subdomainPrefix), so that whole string is what WebKit
 // compiles. A rule it rejects is rewritten only when an equivalent form exists; otherwise it is dropped and
 // reported with WebKit's reason.
 
@@ -11,7 +11,8 @@ public enum RuleRegex {
     /// The anchor the rule builder puts in front of a TDS rule (TrackerRadarKit since PR #34).
     static let subdomainPrefix = TDSConventions.subdomainPrefix
 
-    /// What WebKit says of a whole url-filter: it compiles, it would match every URL, or it is rejected (WebKit's message).
+    /// What WebKit says of a whole url-filter: it compiles, it would match every URL, or it is rejected (WebKit's
+    /// message).
     public enum FilterVerdict: Sendable, Hashable {
         case ok
         case matchesEverything(String)
@@ -52,7 +53,10 @@ public enum RuleRegex {
         case .rejected: candidates = []
         }
         for c in candidates where !startsWithDomain(c, escaped: prefix, plain: domain) {
-            return .rejected("rule does not start with the tracker domain \(domain) (\(prefix)), so it can never match a request to this tracker")
+            return .rejected(
+                "rule does not start with the tracker domain \(domain) (\(prefix)), so it can never match a request to "
+                    + "this tracker"
+            )
         }
         return verdict
     }

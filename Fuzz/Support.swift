@@ -15,4 +15,6 @@ func invariant(_ condition: @autoclosure () -> Bool, _ message: @autoclosure () 
 }
 
 /// The input's bytes as a Swift array.
-func bytes(_ data: UnsafePointer<UInt8>, _ size: Int) -> [UInt8] { Array(UnsafeBufferPointer(start: data, count: size)) }
+func bytes(_ data: UnsafePointer<UInt8>, _ size: Int) -> [UInt8] {
+    Array(UnsafeBufferPointer(start: data, count: size))
+}

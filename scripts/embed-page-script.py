@@ -16,17 +16,19 @@ SWIFT = os.path.join(ROOT, "Sources", "Surrogates", "PageScript.swift")
 
 
 # The longest line of the Swift file (the repository's line length); longer lines of the script are continued
-# with the raw string's line-continuation escape, which leaves the literal's value unchanged.
+# with the raw string's line-continuation escape, which leaves the literal's value unchanged. The literal's lines
+# are indented as swift-format indents them (the closing delimiter's indentation is not part of the value).
 WIDTH = 120
+INDENT = " " * 8
 
 
 def wrapped(line, escape):
     out = []
-    while len(line) > WIDTH:
-        cut = WIDTH - len(escape)
-        out.append(line[:cut] + escape)
+    while len(INDENT) + len(line) > WIDTH:
+        cut = WIDTH - len(INDENT) - len(escape)
+        out.append(INDENT + line[:cut] + escape)
         line = line[cut:]
-    return "\n".join(out + [line])
+    return "\n".join(out + [INDENT + line if line else line])
 
 
 def swift_source(js):
@@ -44,7 +46,7 @@ def swift_source(js):
             "// run the script; SurrogatesTests.PageScriptTests fails when the two disagree).\n\n"
             "enum PageScript {\n"
             "    /// PageScript.js, byte for byte.\n"
-            "    static let source = %s\"\"\"\n%s\n\"\"\"%s\n}\n" % (h, js, h))
+            "    static let source = %s\"\"\"\n%s\n%s\"\"\"%s\n}\n" % (h, js, INDENT, h))
 
 
 def main(argv):

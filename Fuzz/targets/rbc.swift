@@ -15,7 +15,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     }
     guard let compiled = try? RBCFile.load(file), let list = try? LoadedRuleList(compiled) else { return 0 }
     let engine = RuleEngine(lists: [list])
-    _ = try? engine.match(MatchRequest(url: "https://tracker.example/a.js", topURL: "https://news.example/", resourceType: "script"))
+    _ = try? engine.match(
+        MatchRequest(url: "https://tracker.example/a.js", topURL: "https://news.example/", resourceType: "script"))
     _ = try? engine.match(MatchRequest(url: "http://b.example/", topURL: "http://b.example/", resourceType: "document"))
     return 0
 }

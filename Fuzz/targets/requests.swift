@@ -9,12 +9,15 @@ import StrictJSON
 /// Rules of the kinds the shortcuts must respect: host-anchored blocks, conditions on the top URL, rules that
 /// read past the host, a load-type rule and an exception.
 private let rules = #"""
-[{"trigger":{"url-filter":"^[^:]+://+([^:/]+\\.)?a\\.com[:/]","load-type":["third-party"]},"action":{"type":"block"}},
- {"trigger":{"url-filter":"^[^:]+://+([^:/]+\\.)?b\\.com[:/].*ad","if-top-url":["^[^:]+://([^/]*\\.)?s\\.com[:/]"]},"action":{"type":"block"}},
- {"trigger":{"url-filter":"x\\.js","resource-type":["script"]},"action":{"type":"block"}},
- {"trigger":{"url-filter":"^https?://c\\.com/","unless-top-url":["c\\.com"]},"action":{"type":"css-display-none","selector":".ad"}},
- {"trigger":{"url-filter":".*","if-top-url":["^https://ok\\.com/"]},"action":{"type":"ignore-previous-rules"}}]
-"""#
+    [{"trigger":{"url-filter":"^[^:]+://+([^:/]+\\.)?a\\.com[:/]","load-type":["third-party"]},
+       "action":{"type":"block"}},
+     {"trigger":{"url-filter":"^[^:]+://+([^:/]+\\.)?b\\.com[:/].*ad",
+                 "if-top-url":["^[^:]+://([^/]*\\.)?s\\.com[:/]"]},"action":{"type":"block"}},
+     {"trigger":{"url-filter":"x\\.js","resource-type":["script"]},"action":{"type":"block"}},
+     {"trigger":{"url-filter":"^https?://c\\.com/","unless-top-url":["c\\.com"]},
+      "action":{"type":"css-display-none","selector":".ad"}},
+     {"trigger":{"url-filter":".*","if-top-url":["^https://ok\\.com/"]},"action":{"type":"ignore-previous-rules"}}]
+    """#
 
 private let list = try! LoadedRuleList.compiling(json: Array(rules.utf8))
 private var batch = MatchBatch(engine: RuleEngine(lists: [list]))
@@ -39,7 +42,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } catch {
             invariant(false, "an unexpected error: \(error)")
         }
-        invariant(got == want, "the batch answered \(String(decoding: got, as: UTF8.self)), the engine \(String(decoding: want, as: UTF8.self))")
+        let answered = String(decoding: got, as: UTF8.self), expected = String(decoding: want, as: UTF8.self)
+        invariant(got == want, "the batch answered \(answered), the engine \(expected)")
     }
     return 0
 }

@@ -19,7 +19,8 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     _ = try? RuleListCompiler.webKitPain(list, states: 5_000, members: 2_000_000)
     let compiled: CompiledRuleList
     do {
-        compiled = try RuleListCompiler.compile(list, source: json, options: .init(embedSource: true, budget: fuzzBudget))
+        compiled = try RuleListCompiler.compile(
+            list, source: json, options: .init(embedSource: true, budget: fuzzBudget))
     } catch is CompileBudgetErrors {
         return 0
     } catch {

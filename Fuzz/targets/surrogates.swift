@@ -6,7 +6,11 @@ import Surrogates
 import TrackerData
 
 private let tds: TrackerDataSet? = {
-    let json = #"{"trackers":{"tracker.example":{"domain":"tracker.example","owner":{"name":"T","displayName":"T"},"default":"block","rules":[{"rule":"tracker\\.example\\/a\\.js","surrogate":"a.js"}]}},"entities":{"T":{"domains":["tracker.example"],"displayName":"T"}},"domains":{"tracker.example":"T"}}"#
+    let json =
+        #"{"trackers":{"tracker.example":{"domain":"tracker.example","owner":{"name":"T","displayName":"T"},"#
+        + #""default":"block","rules":[{"rule":"tracker\\.example\\/a\\.js","surrogate":"a.js"}]}},"#
+        + #""entities":{"T":{"domains":["tracker.example"],"displayName":"T"}},"#
+        + #""domains":{"tracker.example":"T"}}"#
     return try? TrackerDataSet.decode(bytes: Array(json.utf8), source: "seed-tds.json").0
 }()
 

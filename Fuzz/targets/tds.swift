@@ -19,8 +19,10 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             continue
         }
         let (optimized, report) = RuleListOptimizer.optimize(built)
-        invariant(optimized.rules.count == optimized.provenance.count, "the optimizer broke the provenance of a \(mode) list")
-        invariant(optimized.rules.count == built.rules.count - (report.rulesIn - report.rulesOut), "the optimizer miscounted")
+        invariant(
+            optimized.rules.count == optimized.provenance.count, "the optimizer broke the provenance of a \(mode) list")
+        invariant(
+            optimized.rules.count == built.rules.count - (report.rulesIn - report.rulesOut), "the optimizer miscounted")
         invariant(optimized.rules.count <= built.rules.count, "the optimizer added rules")
         for (stage, rules) in [("conversion", built.rules), ("optimized conversion", optimized.rules)] {
             let json = CanonicalRuleWriter.bytes(rules)

@@ -7,7 +7,8 @@ import RuleCompiler
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
-    let lines = String(decoding: bytes(data, size), as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false)
+    let lines = String(decoding: bytes(data, size), as: UTF8.self).split(
+        separator: "\n", omittingEmptySubsequences: false)
     guard let first = lines.first else { return 0 }
     for caseSensitive in [false, true] {
         let filter = URLFilter.parse(String(first), caseSensitive: caseSensitive)
@@ -29,7 +30,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         }
         for url in lines.dropFirst().prefix(8) {
             let u = Array(url.utf8)
-            invariant(matcher.match(u, requestFlags: 0).sorted() == reloaded.match(u, requestFlags: 0).sorted(), "reloaded matcher differs")
+            invariant(
+                matcher.match(u, requestFlags: 0).sorted() == reloaded.match(u, requestFlags: 0).sorted(),
+                "reloaded matcher differs")
         }
     }
     return 0

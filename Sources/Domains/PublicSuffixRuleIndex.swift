@@ -51,7 +51,8 @@ struct PublicSuffixRuleIndex {
         var start = line.lowerBound
         var stop = start
         while stop < line.upperBound, bytes[stop] != UInt8(ascii: " "), bytes[stop] != UInt8(ascii: "\t") { stop += 1 }
-        guard stop > start, !(stop - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/"))
+        guard stop > start,
+            !(stop - start >= 2 && bytes[start] == UInt8(ascii: "/") && bytes[start + 1] == UInt8(ascii: "/"))
         else { return nil }
         if bytes[start] == UInt8(ascii: "!") { start += 1 }
         if stop - start >= 2, bytes[start] == UInt8(ascii: "*"), bytes[start + 1] == UInt8(ascii: ".") { start += 2 }

@@ -5,20 +5,28 @@
 // Characters are ASCII bytes; anything else is kept as a non-ASCII literal (which no canonical URL contains).
 
 struct ASCIISet: Hashable {
-    var low: UInt64 = 0   // 0...63
-    var high: UInt64 = 0  // 64...127
+    var low: UInt64 = 0 // 0...63
+    var high: UInt64 = 0 // 64...127
 
     static let all = ASCIISet(low: ~0, high: ~0)
     /// What `.` matches in JavaScript, restricted to ASCII: everything but \n and \r.
-    static let dot: ASCIISet = { var s = ASCIISet.all; s.remove(0x0A); s.remove(0x0D); return s }()
+    static let dot: ASCIISet = {
+        var s = ASCIISet.all; s.remove(0x0A); s.remove(0x0D); return s
+    }()
 
     init(low: UInt64 = 0, high: UInt64 = 0) { self.low = low; self.high = high }
     init(_ bytes: [UInt8]) { for b in bytes { insert(b) } }
     init(range: ClosedRange<UInt8>) { for b in range { insert(b) } }
 
-    func contains(_ b: UInt8) -> Bool { b < 64 ? (low >> UInt64(b)) & 1 != 0 : b < 128 ? (high >> UInt64(b - 64)) & 1 != 0 : false }
-    mutating func insert(_ b: UInt8) { if b < 64 { low |= 1 << UInt64(b) } else if b < 128 { high |= 1 << UInt64(b - 64) } }
-    mutating func remove(_ b: UInt8) { if b < 64 { low &= ~(1 << UInt64(b)) } else if b < 128 { high &= ~(1 << UInt64(b - 64)) } }
+    func contains(_ b: UInt8) -> Bool {
+        b < 64 ? (low >> UInt64(b)) & 1 != 0 : b < 128 ? (high >> UInt64(b - 64)) & 1 != 0 : false
+    }
+    mutating func insert(_ b: UInt8) {
+        if b < 64 { low |= 1 << UInt64(b) } else if b < 128 { high |= 1 << UInt64(b - 64) }
+    }
+    mutating func remove(_ b: UInt8) {
+        if b < 64 { low &= ~(1 << UInt64(b)) } else if b < 128 { high &= ~(1 << UInt64(b - 64)) }
+    }
     mutating func formUnion(_ o: ASCIISet) { low |= o.low; high |= o.high }
     var inverted: ASCIISet { ASCIISet(low: ~low, high: ~high) }
     var isEmpty: Bool { low == 0 && high == 0 }
@@ -87,10 +95,18 @@ struct JSRegexParser {
         while k < cs.count {
             let c = cs[k]
             if c == "\\" { k += 2; continue }
-            if inClass { if c == "]" { inClass = false } } else if c == "[" { inClass = true } else if c == "(" {
+            if inClass {
+                if c == "]" { inClass = false }
+            } else if c == "[" {
+                inClass = true
+            } else if c == "(" {
                 if k + 1 < cs.count, cs[k + 1] == "?" {
-                    if k + 2 < cs.count, cs[k + 2] == "<", k + 3 < cs.count, cs[k + 3] != "=", cs[k + 3] != "!" { n += 1 }
-                } else { n += 1 }
+                    if k + 2 < cs.count, cs[k + 2] == "<", k + 3 < cs.count, cs[k + 3] != "=", cs[k + 3] != "!" {
+                        n += 1
+                    }
+                } else {
+                    n += 1
+                }
             }
             k += 1
         }
@@ -117,7 +133,8 @@ struct JSRegexParser {
             var quantifiable = true
             switch atom {
             case .startAnchor, .endAnchor: quantifiable = false
-            case .unsupported(let r) where r.hasPrefix("word boundary") || r.hasPrefix("lookbehind"): quantifiable = false
+            case .unsupported(let r) where r.hasPrefix("word boundary") || r.hasPrefix("lookbehind"):
+                quantifiable = false
             default: break
             }
             if let (lo, hi) = try parseQuantifier() {
@@ -129,7 +146,8 @@ struct JSRegexParser {
         return terms.count == 1 ? terms[0] : .concat(terms)
     }
 
-    /// `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, each optionally lazy; a `{` that is not a quantifier is a literal (Annex B).
+    /// `*`, `+`, `?`, `{n}`, `{n,}`, `{n,m}`, each optionally lazy; a `{` that is not a quantifier is a literal
+    /// (Annex B).
     private mutating func parseQuantifier() throws -> (Int, Int?)? {
         guard let c = peek() else { return nil }
         var result: (Int, Int?)
@@ -153,7 +171,9 @@ struct JSRegexParser {
                 hi = number()
             }
             guard j < s.count, s[j] == "}" else { return nil }
-            if let h = hi, h < lo { throw RegexSyntaxError(message: "numbers out of order in {} quantifier", offset: i) }
+            if let h = hi, h < lo {
+                throw RegexSyntaxError(message: "numbers out of order in {} quantifier", offset: i)
+            }
             i = j + 1
             result = (lo, hi)
         default: return nil
@@ -203,7 +223,9 @@ struct JSRegexParser {
         case "{":
             // Annex B: a literal unless it forms a quantifier, which would have nothing to repeat here.
             let save = i
-            if (try? parseQuantifier()) ?? nil != nil { throw RegexSyntaxError(message: "nothing to repeat", offset: save) }
+            if (try? parseQuantifier()) ?? nil != nil {
+                throw RegexSyntaxError(message: "nothing to repeat", offset: save)
+            }
             i = save + 1
             return literal(c)
         case "\\": return try parseEscape()
@@ -287,14 +309,18 @@ struct JSRegexParser {
         case "0" where !(peek().map { ("0"..."9").contains($0) } ?? false): return 0
         case "0"..."7": i -= 1; return octalOrIdentity()
         case "c":
-            if let l = peek(), l.isASCII, ("a"..."z").contains(l) || ("A"..."Z").contains(l) { i += 1; return l.value % 32 }
+            if let l = peek(), l.isASCII, ("a"..."z").contains(l) || ("A"..."Z").contains(l) {
+                i += 1; return l.value % 32
+            }
             i -= 1 // Annex B: "\c" followed by a non-letter is a backslash then "c"
             return 0x5C
         case "x":
             if let a = peek().flatMap(hexValue), let b = peek(1).flatMap(hexValue) { i += 2; return a * 16 + b }
             return c.value
         case "u":
-            if i + 3 < s.count, let a = hexValue(s[i]), let b = hexValue(s[i + 1]), let d = hexValue(s[i + 2]), let e = hexValue(s[i + 3]) {
+            if i + 3 < s.count, let a = hexValue(s[i]), let b = hexValue(s[i + 1]), let d = hexValue(s[i + 2]),
+                let e = hexValue(s[i + 3])
+            {
                 i += 4
                 return ((a * 16 + b) * 16 + d) * 16 + e
             }
@@ -348,7 +374,9 @@ struct JSRegexParser {
                 i += 1
                 let (b, bSet) = try element()
                 if let b {
-                    guard b >= lo else { throw RegexSyntaxError(message: "range out of order in character class", offset: save) }
+                    guard b >= lo else {
+                        throw RegexSyntaxError(message: "range out of order in character class", offset: save)
+                    }
                     hi = b
                 } else {
                     // Annex B: `[a-\d]` is a, -, and the class.

@@ -111,15 +111,6 @@ struct ParsedArguments {
         return v
     }
 
-    /// By key, for a command that does not yet read its options through its grammar's entries (`tds`).
-    func value(_ key: String) -> String? { value(key: key) }
-    func all(_ key: String) -> [String] { values[declaredKey(key)] ?? [] }
-    func has(_ key: String) -> Bool { flags.contains(declaredKey(key)) }
-    func required(_ key: String) throws -> String {
-        guard let v = value(key: key) else { throw UsageError("missing required option \(key)") }
-        return v
-    }
-
     private func value(key: String) -> String? { values[declaredKey(key)]?.last }
 
     /// `key`, stopping the program when the grammar did not declare it: a misspelt key fails the first test

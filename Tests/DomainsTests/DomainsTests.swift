@@ -8,9 +8,9 @@ final class PublicSuffixTests: XCTestCase {
     func testRegistrableDomains() {
         XCTAssertEqual(psl.registrableDomain("a.b.example.com"), "example.com")
         XCTAssertEqual(psl.registrableDomain("www.bbc.co.uk"), "bbc.co.uk")
-        XCTAssertEqual(psl.registrableDomain("foo.github.io"), "foo.github.io")  // private-section suffix
+        XCTAssertEqual(psl.registrableDomain("foo.github.io"), "foo.github.io") // private-section suffix
         XCTAssertNil(psl.registrableDomain("co.uk"))
-        XCTAssertEqual(psl.registrableDomain("a.b.unknowntld"), "b.unknowntld")  // implicit "*" rule
+        XCTAssertEqual(psl.registrableDomain("a.b.unknowntld"), "b.unknowntld") // implicit "*" rule
     }
 
     func testSiteStableDomainsHaveOneRegistrableDomainForEveryHostUnderThem() throws {
@@ -27,7 +27,8 @@ final class PublicSuffixTests: XCTestCase {
         try FileManager.default.createDirectory(at: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: dir) }
         let file = dir.appendingPathComponent("list.dat")
-        try "// a comment\ncom\n*.hosting.example.com\n!www.hosting.example.com\n".write(to: file, atomically: true, encoding: .utf8)
+        try "// a comment\ncom\n*.hosting.example.com\n!www.hosting.example.com\n".write(
+            to: file, atomically: true, encoding: .utf8)
         let small = try XCTUnwrap(PublicSuffixList(file: file.path))
         XCTAssertFalse(small.isSiteStable("example.com"), "hosting.example.com lies under it")
         XCTAssertTrue(small.isSiteStable("other.com"))
@@ -38,8 +39,9 @@ final class PublicSuffixTests: XCTestCase {
     /// with Characters), on the installed list: for each such name, for each name one label above it, and for
     /// names the list does not hold.
     func testRuleIndexAnswersAsTheSetOfRuleSuffixes() throws {
-        let path = try XCTUnwrap(["/usr/share/publicsuffix/public_suffix_list.dat"].first { FileManager.default.fileExists(atPath: $0) },
-                                 "Debian's publicsuffix package is a build dependency")
+        let path = try XCTUnwrap(
+            ["/usr/share/publicsuffix/public_suffix_list.dat"].first { FileManager.default.fileExists(atPath: $0) },
+            "Debian's publicsuffix package is a build dependency")
         var text = try String(contentsOfFile: path, encoding: .utf8)
         text += "\r\n  \t\n!Www.Example.TEST extra\n*.Wild.Test\r\n// c\n"
         var expected = Set<String>()
@@ -57,7 +59,9 @@ final class PublicSuffixTests: XCTestCase {
             XCTAssertTrue(index.containsRuleAtOrUnder(name), name)
             XCTAssertEqual(index.containsRuleAtOrUnder("x." + name), expected.contains("x." + name), "x." + name)
         }
-        for name in ["www.example.test", "wild.test", "xn--55qx5d.cn", "ck"] { XCTAssertTrue(index.containsRuleAtOrUnder(name), name) }
+        for name in ["www.example.test", "wild.test", "xn--55qx5d.cn", "ck"] {
+            XCTAssertTrue(index.containsRuleAtOrUnder(name), name)
+        }
         for name in ["example.test.x", "ild.test", "ample.com", "", "tracker.example"] {
             XCTAssertFalse(index.containsRuleAtOrUnder(name), name)
         }

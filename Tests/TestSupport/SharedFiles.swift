@@ -19,7 +19,8 @@ public enum SharedFiles {
     public static func path(_ relative: String) throws -> String {
         let path = ddg + "/" + relative
         guard FileManager.default.fileExists(atPath: path) else {
-            throw XCTSkip("shared DuckDuckGo data not available: \(path) is absent (expected ../shared next to the package)")
+            throw XCTSkip(
+                "shared DuckDuckGo data not available: \(path) is absent (expected ../shared next to the package)")
         }
         return path
     }

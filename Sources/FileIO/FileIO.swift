@@ -254,7 +254,7 @@ extension FileIO {
         private var written: Int64 = 0, handedOver: Int64 = 0
 
         /// Each few MiB written start on their way to the disk at once, so that `commit`'s fsync waits only for
-        /// the last of them (it waited 30 ms for a diff report's 15 MB, a twentieth of that diff).
+        /// the last of them, not for the whole file (docs/compile-cost.md, "Measurements behind code choices").
         public func write(_ bytes: [UInt8]) throws {
             try FileIO.writeAll(bytes, to: fd, path: path)
             written += Int64(bytes.count)

@@ -111,7 +111,7 @@ public struct ReleaseCompileCost: Sendable, Equatable {
         for (name, json) in lists {
             progress("measuring WebKit's compile cost of \(release) \(name)")
             do { out.append((name, try meter.measure(json))) } catch {
-                throw BuildError(component: "rules", reason: "WebKit compile cost of \(release) \(name): \(error)")
+                throw BuildError(component: .rules, reason: "WebKit compile cost of \(release) \(name): \(error)")
             }
         }
         return ReleaseCompileCost(webkitVersion: meter.version, lists: out)
@@ -139,8 +139,8 @@ public struct CompileCostChange: Sendable, Equatable {
     public var memoryPercent: Double { Self.percent(Double(new.memoryKB), Double(previous.memoryKB)) }
     public var bytesPercent: Double { Self.percent(Double(new.bytes), Double(previous.bytes)) }
 
-    /// Rises below these are measurement noise whatever their percentage (a list of a hundred rules compiles
-    /// in 20 ms and a few MiB, which vary by a third from run to run), so a small list cannot fail the gate.
+    /// Rises below these are measurement noise whatever their percentage (docs/compile-cost.md: a small list's
+    /// figures vary by a third from run to run), so a small list cannot fail the gate.
     public static let noiseCPUSeconds = 0.05
     public static let noiseMemoryKB = 4096
 
@@ -162,7 +162,7 @@ public struct CompileCostChange: Sendable, Equatable {
     public func gate(maxPercent: Double, previousRelease: String) -> BuildError? {
         let over = regressions(maxPercent: maxPercent)
         guard !over.isEmpty else { return nil }
-        return BuildError(component: "rules", reason: "WebKit compile cost regression over --max-compile-regression "
+        return BuildError(component: .rules, reason: "WebKit compile cost regression over --max-compile-regression "
                           + "\(Self.format(maxPercent))%: " + over.joined(separator: ", ")
                           + " against \(previousRelease); nothing was published")
     }
@@ -205,7 +205,7 @@ extension ReleaseBuilder {
     /// read as every release reader reads them (a manifest names files beside it, never a path elsewhere).
     static func costedLists(_ manifest: Manifest, files: ReleaseFileSource) throws -> [(name: String, json: [UInt8])] {
         try manifest.lists(for: nil).compactMap { entry in
-            guard let name = entry["rules"]?.stringValue else { return nil }
+            guard let name = entry.rules else { return nil }
             try ReleaseLists.checkPlainName(name, list: manifest.lists.firstIndex(of: entry) ?? 0, files: files)
             return (name, try files.read(name))
         }
@@ -221,7 +221,7 @@ extension ReleaseBuilder {
         let loaded: WebKitCostMeter.Loaded
         do { loaded = try meter.load() } catch {
             guard options.maxCompileRegression == nil else {
-                throw BuildError(component: "rules", reason: "--max-compile-regression needs WebKitGTK's compiler: \(error)")
+                throw BuildError(component: .rules, reason: "--max-compile-regression needs WebKitGTK's compiler: \(error)")
             }
             return nil
         }
@@ -249,7 +249,7 @@ extension ReleaseBuilder {
         guard let previousManifest else { return nil }
         let lists: [(name: String, json: [UInt8])]
         do { lists = try costedLists(previousManifest, files: .directory(previous)) } catch {
-            throw BuildError(component: "previous", reason: "\(error)")
+            throw BuildError(component: .previous, reason: "\(error)")
         }
         let old = try ReleaseCompileCost.measure(loaded, lists: lists, release: "the previous release's", progress: progress)
         return (old.total, true)

@@ -1,6 +1,6 @@
-// The component identifiers DuckDuckGo's apps use to tell what changed between two rule lists
-// (spec ddg-tds-conversion §3.1): TDS ETag, temp list, allowlist, user's unprotected sites. Ours join
-// list items with a newline before hashing, so ["ab","c"] and ["a","bc"] no longer collide.
+// The component identifiers DuckDuckGo's apps use to tell what changed between two rule lists: TDS ETag, temp
+// list, allowlist, user's unprotected sites. Ours join list items with a newline before hashing, so that
+// ["ab","c"] and ["a","bc"] do not collide.
 
 import Digest
 import TrackerData

@@ -153,7 +153,7 @@ public enum ReleaseComparison {
             side.listRecords.append(list.record(rules: rules))
             // The cookie pop-up list blocks nothing: it takes no part in decisions (its off-sites reset would be
             // named as the rule that let a load through).
-            if list.role == ReleaseListRole.cookiePopups { continue }
+            if list.role == .cookiePopups { continue }
             side.lists.append(list.list)
             // Split releases repeat exception rules in every part: provenance.json covers the unsplit list
             // (ReleaseLists gives it to that list only), so parts are diffed by their rules only.
@@ -279,7 +279,7 @@ public struct ReleaseChanges {
         new.mainListCount = main.count
         new.provenance = main.count > 1 ? main.map { _ in [] } : [newProvenance.map(\.jsonValue)]
         new.listRecords = try newLists.map { try $0.record(rules: $0.contentRules()) }
-        for ctl in newLists where ctl.role == ReleaseListRole.clickToLoad {
+        for ctl in newLists where ctl.role == .clickToLoad {
             new.lists.append(ctl.list)
             new.provenance.append(ctl.provenance ?? [])
         }

@@ -1,9 +1,8 @@
 // The rule lists of a release directory, as its manifest's `lists` array names them, in that order: the
 // one place that reads "all lists of a release" (match, diff). A release built for several targets has
 // lists for each ("target"); one target's are read (the primary one unless asked), with the
-// click-to-load lists and the cookie pop-up list, which apply whatever the target. An entry names its compiled
-// list ("rbc"), its JSON ("rules") and optionally its provenance ("provenance"); entries may carry more fields
-// (click-to-load lists: "ruleAction", "entity"; the cookie pop-up list: "role", "script"), kept as they are.
+// click-to-load lists and the cookie pop-up list, which apply whatever the target. An entry (ManifestList) names
+// its compiled list ("rbc"), its JSON ("rules") and optionally its provenance ("provenance").
 
 import ContentRules
 import Digest
@@ -16,7 +15,7 @@ import StrictJSON
 
 public struct ReleaseList {
     /// The manifest's entry for the list.
-    public var entry: JSONValue
+    public var entry: ManifestList
     /// The entry's "rules" file name (or its "rbc" name when it has no JSON).
     public var name: String
     public var list: LoadedRuleList
@@ -27,10 +26,9 @@ public struct ReleaseList {
     /// The engine the list was built for (its JSON is parsed as that engine parses it).
     public var target: EngineProfile
     /// The click-to-load action of a click-to-load list; nil for the main list's parts.
-    public var ruleAction: String? { entry["ruleAction"]?.stringValue }
-    /// "main", "click-to-load" or "cpm" (ReleaseListRole).
-    public var role: String { ReleaseListRole.of(entry) }
-    public var isMain: Bool { role == ReleaseListRole.main }
+    public var ruleAction: String? { entry.ruleAction }
+    public var role: ReleaseListRole { entry.kind }
+    public var isMain: Bool { role == .main }
 
     /// The list's content rules, parsed as its target parses them (empty when the entry names no JSON).
     public func contentRules() throws -> [ContentRule] {
@@ -39,7 +37,7 @@ public struct ReleaseList {
 
     /// The list by name for the per-list report of a diff, with `rules` (its `contentRules()`).
     func record(rules: [ContentRule]) -> ListRecord {
-        ListRecord(name: name, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules)
+        ListRecord(name: name, identifier: entry.identifier, ruleAction: ruleAction, rules: rules)
     }
 }
 
@@ -71,7 +69,7 @@ public enum ReleaseLists {
             throw FileError(path: manifestPath, reason: "no lists for target \(target) (the release has \(manifest.targets.joined(separator: ", ")))")
         }
         let entries = manifest.lists(for: target)
-        let unsplit = !entries.contains { $0["rules"]?.stringValue == ReleaseFiles.rules(part: 2) }
+        let unsplit = !entries.contains { $0.rules == ReleaseFiles.rules(part: 2) }
         return try entries.map { entry in
             try list(entry, index: manifest.lists.firstIndex(of: entry) ?? 0, unsplit: unsplit, files: files)
         }
@@ -79,15 +77,15 @@ public enum ReleaseLists {
 
     /// One manifest entry's list: its JSON, its compiled form (loaded from the .rbc, else compiled from the
     /// JSON) and its provenance.
-    static func list(_ entry: JSONValue, index i: Int, unsplit: Bool, files: ReleaseFileSource) throws -> ReleaseList {
+    static func list(_ entry: ManifestList, index i: Int, unsplit: Bool, files: ReleaseFileSource) throws -> ReleaseList {
         let manifestPath = files.path(ReleaseFiles.manifest)
-        let rbcName = entry["rbc"]?.stringValue, rulesName = entry["rules"]?.stringValue
+        let rbcName = entry.rbc, rulesName = entry.rules
         guard let name = rulesName ?? rbcName else {
             throw FileError(path: manifestPath, reason: "lists[\(i)]: neither \"rules\" nor \"rbc\"")
         }
         for file in [rbcName, rulesName].compactMap({ $0 }) { try checkPlainName(file, list: i, files: files) }
         let json = try rulesName.map { try files.read($0) } ?? []
-        let profile = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
+        let profile = entry.target.flatMap(EngineProfile.named) ?? .default
         let list: LoadedRuleList
         if let rbcName {
             list = try LoadedRuleList(withSource(RBCFile.load(try files.read(rbcName), path: files.path(rbcName)), json: json))
@@ -95,7 +93,7 @@ public enum ReleaseLists {
             list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: name),
                                                                            parser: RuleListParserOptions(target: profile)))
         }
-        var provenanceName = entry["provenance"]?.stringValue
+        var provenanceName = entry.provenance
         // Releases record one provenance.json for the unsplit list.
         if provenanceName == nil, unsplit, rulesName == ReleaseFiles.rules { provenanceName = ReleaseFiles.provenance }
         let provenance = try provenanceName.flatMap { try readProvenance($0, files: files) }

@@ -50,8 +50,8 @@ public enum SelectorQuery {
     public static func scripts(release dir: String) throws -> [CookiePopupScriptData] {
         let (manifest, _) = try ReleaseLists.load(dir)
         var out: [CookiePopupScriptData] = []
-        for entry in manifest.lists where ReleaseListRole.of(entry) == ReleaseListRole.cookiePopups {
-            guard let name = entry["script"]?.stringValue else { continue }
+        for entry in manifest.lists where entry.kind == .cookiePopups {
+            guard let name = entry.script else { continue }
             guard ReleaseLists.isPlainName(name) else { throw FileError(path: dir + "/" + ReleaseFiles.manifest, reason: "\"\(name)\" is not a file name in the release") }
             let path = dir + "/" + name
             guard let data = CookiePopupScriptData(json: try JSONParser.parse(try FileIO.read(path))) else {

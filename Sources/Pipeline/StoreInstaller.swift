@@ -3,9 +3,10 @@
 // compiling, keep the last good lists when a new one fails, skip unchanged lists, delete stale identifiers.
 //
 // The store is a WebKitUserContentFilterStore directory: WebKit keeps one file per list,
-// `ContentRuleList-<encoded identifier>`, and finds a list by that name alone (specs §8). Beside those files
-// radarblock keeps `radarblock-install.json`, the releases installed into the store (one entry per release
-// directory path, so `PUBLISH_DIR/current` replaced every night stays one entry).
+// `ContentRuleList-<encoded identifier>`, and finds a list by that name alone (WebKit's
+// Source/WebKit/UIProcess/API/APIContentRuleListStore.cpp). Beside those files radarblock keeps
+// `radarblock-install.json`, the releases installed into the store (one entry per release directory path, so
+// `PUBLISH_DIR/current` replaced every night stays one entry).
 
 import Digest
 import FileIO
@@ -251,11 +252,12 @@ public enum StoreInstaller {
         var seen: Set<String> = []
         let lists = try manifest.lists.enumerated().map { i, entry -> StoreListRecord in
             let at = "\(manifestPath): lists[\(i)]"
-            guard let id = entry["identifier"]?.stringValue, isUsableIdentifier(id) else {
+            let id = entry.identifier
+            guard isUsableIdentifier(id) else {
                 throw StoreInstallError("\(at).identifier: a non-empty identifier of at most 200 printable characters expected")
             }
             guard seen.insert(id).inserted else { throw StoreInstallError("\(at).identifier: \(id) appears twice") }
-            guard let rules = entry["rules"]?.stringValue, isPlainFileName(rules) else {
+            guard let rules = entry.rules, isPlainFileName(rules) else {
                 throw StoreInstallError("\(at).rules: the name of a rule-list file inside the release expected")
             }
             let bytes = try FileIO.read(dir + "/" + rules)
@@ -263,9 +265,9 @@ public enum StoreInstaller {
             if let expected = manifest.outputs.first(where: { $0.name == rules })?.sha256, expected != sha {
                 throw StoreInstallError("\(dir)/\(rules): sha256 \(sha) differs from the manifest's \(expected) (outputs.\(rules)): the release is damaged")
             }
-            var record = StoreListRecord(identifier: id, rules: rules, sha256: sha, ruleAction: entry["ruleAction"]?.stringValue,
-                                         entity: entry["entity"]?.stringValue, webkitBytes: 0, compileSeconds: 0)
-            record.role = entry["role"]?.stringValue
+            var record = StoreListRecord(identifier: id, rules: rules, sha256: sha, ruleAction: entry.ruleAction,
+                                         entity: entry.entity, webkitBytes: 0, compileSeconds: 0)
+            record.role = entry.role?.rawValue
             return record
         }
         return (manifest.identifier, lists)

@@ -11,7 +11,7 @@
 //   WebKit's ContentExtensionError message ("Invalid or unsupported regular expression.", ...); for
 //   regex errors WebKit also writes "Error while parsing <pattern>: <status>" to fd 2, which we capture
 //   as `detail` instead of letting it leak onto the terminal;
-// * the compiled list is written to `<store>/ContentRuleList-<encodeForFileName(identifier)>` (specs §8).
+// * the compiled list is written to `<store>/ContentRuleList-<encodeForFileName(identifier)>` (APIContentRuleListStore.cpp).
 
 import Foundation
 
@@ -64,6 +64,8 @@ public enum WebKitBridgeError: Error, Sendable, Equatable, CustomStringConvertib
     case timedOut(seconds: Double)
     /// The store directory or WebKit's output file is not usable.
     case store(String)
+    /// A figure of the compile could not be measured (the peak memory's /proc/self/status line).
+    case measurement(String)
 
     public var description: String {
         switch self {
@@ -78,6 +80,8 @@ public enum WebKitBridgeError: Error, Sendable, Equatable, CustomStringConvertib
             return "WebKit did not finish compiling within \(String(format: "%g", seconds)) s"
         case let .store(message):
             return message
+        case let .measurement(message):
+            return "cannot measure WebKit's compile: \(message)"
         }
     }
 }
@@ -144,7 +148,7 @@ public struct WebKitContentRuleCompiler: Sendable {
                                   webkitVersion: lib.version, seconds: outcome.seconds, bytes: bytes)
     }
 
-    /// WebKit's file name for an identifier (APIContentRuleListStore encodeForFileName, specs §8):
+    /// WebKit's file name for an identifier (WebKit's APIContentRuleListStore.cpp, encodeForFileName):
     /// 0x00-0x20, `"`, `%`, `*`, `/`, `:`, `<`, `>`, `?`, `\`, `|` and 0x7F become `%XX` (uppercase hex),
     /// an unpaired UTF-16 surrogate `%+XXXX` (cannot occur in a Swift String); anything else stays raw.
     public static func fileName(forIdentifier identifier: String) -> String {
@@ -292,13 +296,23 @@ final class WebKitLibrary: @unchecked Sendable {
     /// The high-water mark of this process's own address space (VmHWM). Not getrusage's ru_maxrss: Linux carries
     /// that one over fork and exec, so a child started by a large process (`build --previous` measures each
     /// list in one) would report its parent's size and never what WebKit needed.
-    static func peakRSSKB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") else {
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            return Int(usage.ru_maxrss)
+    /// No fallback: a figure from elsewhere would be a wrong figure, so a status that cannot be read is an error.
+    static func peakRSSKB() throws -> Int {
+        let path = "/proc/self/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw WebKitBridgeError.measurement("\(path) cannot be read, so the peak memory is unknown")
+        }
+        return try highWaterMarkKB(status: status, path: path)
+    }
+
+    /// The VmHWM figure (KiB) of a /proc/PID/status text.
+    static func highWaterMarkKB(status: String, path: String) throws -> Int {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else {
+            throw WebKitBridgeError.measurement("\(path) has no VmHWM line, so the peak memory is unknown")
+        }
+        let fields = line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard fields.count == 2, fields[1] == "kB", let kb = Int(fields[0]) else {
+            throw WebKitBridgeError.measurement("\(path): \"\(line)\" is not \"VmHWM: <n> kB\"")
         }
         return kb
     }
@@ -314,6 +328,7 @@ final class WebKitLibrary: @unchecked Sendable {
     func save(_ source: [UInt8], identifier: String, storePath: String, timeout: Double) throws -> SaveOutcome {
         WebKitLibrary.saveLock.lock()
         defer { WebKitLibrary.saveLock.unlock() }
+        let rssBefore = try WebKitLibrary.peakRSSKB()
         guard let store = storePath.withCString({ store_new($0) }) else {
             throw WebKitBridgeError.store("webkit_user_content_filter_store_new(\(storePath)) failed")
         }
@@ -352,7 +367,6 @@ final class WebKitLibrary: @unchecked Sendable {
         }
 
         let capture = StderrCapture()
-        let rssBefore = WebKitLibrary.peakRSSKB()
         let cpuBefore = WebKitLibrary.cpuSeconds()
         let start = WebKitLibrary.now()
         identifier.withCString { store_save(store, $0, bytes, nil, onSaved, context.toOpaque()) }
@@ -374,7 +388,7 @@ final class WebKitLibrary: @unchecked Sendable {
         g_object_unref(store)
         if let filter = state.filter { filter_unref(filter) }
         return SaveOutcome(errorMessage: state.errorMessage, detail: detail.isEmpty ? nil : detail,
-                           seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: WebKitLibrary.peakRSSKB(),
+                           seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: try WebKitLibrary.peakRSSKB(),
                            cpuSeconds: WebKitLibrary.cpuSeconds() - cpuBefore)
     }
 

@@ -97,7 +97,7 @@ struct BuildCommand: Command {
                 Console.warning("\(warnings.count - shown) more warnings in \(options.out)/\(ReleaseFiles.issues)")
             }
             let c = manifest.counts
-            print("built \(manifest.identifier) in \(options.out): \(Int(c["trackers"] ?? 0)) trackers, \(Int(c["rules"] ?? 0)) rules in \(Int(c["lists"] ?? 1)) list(s)" + ((c["clickToLoadLists"] ?? 0) > 0 ? " + \(Int(c["clickToLoadLists"]!)) click-to-load list(s)" : "") + ", \(Int(c["surrogates"] ?? 0)) surrogates")
+            print("built \(manifest.identifier) in \(options.out): \(Int(c[.trackers] ?? 0)) trackers, \(Int(c[.rules] ?? 0)) rules in \(Int(c[.lists] ?? 1)) list(s)" + ((c[.clickToLoadLists] ?? 0) > 0 ? " + \(Int(c[.clickToLoadLists]!)) click-to-load list(s)" : "") + ", \(Int(c[.surrogates] ?? 0)) surrogates")
         }
         return ExitCode.success
     }

@@ -42,9 +42,9 @@ final class AdClickAttributionReleaseTests: XCTestCase {
     func testTheReleaseCarriesTheListAndTheVariantIsAFunctionOfReleaseAndVendor() throws {
         let dir = try build("on", config: config("enabled"))
         let m = try Manifest.parse(try read(dir + "/manifest.json"))
-        XCTAssertEqual(m.lists.map { $0["rules"]?.stringValue }, ["rules.json", "attribution.json"])
-        let entry = try XCTUnwrap(AttributionListEntry(manifest: m))
-        XCTAssertEqual(entry.allowlist.map { "\($0.blocklistEntry) \($0.host)" }, ["ads.com bat.ads.com"])
+        XCTAssertEqual(m.lists.map { $0.rules }, ["rules.json", "attribution.json"])
+        let entry = try XCTUnwrap(ManifestList.adClickAttribution(of: m))
+        XCTAssertEqual((entry.allowlist ?? []).map { "\($0.blocklistEntry) \($0.host)" }, ["ads.com bat.ads.com"])
         XCTAssertEqual(entry.sha256, Digest.hex(.sha256, try read(dir + "/attribution.json")))
         XCTAssertTrue(entry.identifier.hasPrefix("tds-attribution_"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/attribution-tds.json"))
@@ -73,7 +73,7 @@ final class AdClickAttributionReleaseTests: XCTestCase {
         let off = try build("off", config: config("disabled"))
         let absent = try build("absent", config: #"{"features":{"contentBlocking":{"state":"enabled"}}}"#)
         let m = try Manifest.parse(try read(off + "/manifest.json"))
-        XCTAssertNil(AttributionListEntry(manifest: m))
+        XCTAssertNil(ManifestList.adClickAttribution(of: m))
         XCTAssertFalse(FileManager.default.fileExists(atPath: off + "/attribution.json"))
         XCTAssertEqual(try read(off + "/rules.json"), try read(absent + "/rules.json"))
         XCTAssertThrowsError(try AdClickAttributionRelease.attributed(release: off, vendor: "shop.example")) { e in

@@ -49,7 +49,7 @@ final class AutomatonBudgetBuildTests: XCTestCase {
         let made = roomy.split(separator: "\n").filter { $0.contains("[ab]*a") }.count
         XCTAssertGreaterThan(made, 0)
         let manifest = try Manifest.parse(Array(try Data(contentsOf: URL(fileURLWithPath: work + "/release/manifest.json"))))
-        XCTAssertEqual(manifest.counts["rulesOverAutomatonBudget"], Double(made), "exactly the rules made from the TDS rule are dropped")
+        XCTAssertEqual(manifest.counts[.rulesOverAutomatonBudget], Double(made), "exactly the rules made from the TDS rule are dropped")
         XCTAssertEqual(rules.split(separator: "\n").count + made, roomy.split(separator: "\n").count)
     }
 

@@ -40,20 +40,20 @@ final class ClickToLoadReleaseTests: XCTestCase {
     func testEverySupportedActionHasItsListInTheManifest() throws {
         let dir = try build("a", config: config(actions: ["block-ctl-w", "block-ctl-v"]))
         let m = try Manifest.parse(try read(dir + "/manifest.json"))
-        XCTAssertEqual(m.lists.map { $0["rules"]?.stringValue }, ["rules.json", "ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
+        XCTAssertEqual(m.lists.map { $0.rules }, ["rules.json", "ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
         var identifiers = Set<String>()
         for entry in m.lists {
-            let rules = try XCTUnwrap(entry["rules"]?.stringValue)
-            XCTAssertEqual(entry["sha256"]?.stringValue, Digest.hex(.sha256, try read(dir + "/" + rules)), rules)
-            XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/" + (entry["rbc"]?.stringValue ?? "")))
-            identifiers.insert(try XCTUnwrap(entry["identifier"]?.stringValue))
+            let rules = try XCTUnwrap(entry.rules)
+            XCTAssertEqual(entry.sha256, Digest.hex(.sha256, try read(dir + "/" + rules)), rules)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/" + (entry.rbc ?? "")))
+            identifiers.insert(try XCTUnwrap(entry.identifier))
         }
         XCTAssertEqual(identifiers.count, 3)
-        XCTAssertEqual(m.lists[1]["ruleAction"]?.stringValue, "block-ctl-w")
-        XCTAssertEqual(m.lists[1]["entity"]?.stringValue, "Widget Co")
-        XCTAssertTrue(m.lists[1]["identifier"]!.stringValue!.hasPrefix("tds-ctl-block-ctl-w_"))
+        XCTAssertEqual(m.lists[1].ruleAction, "block-ctl-w")
+        XCTAssertEqual(m.lists[1].entity, "Widget Co")
+        XCTAssertTrue(m.lists[1].identifier.hasPrefix("tds-ctl-block-ctl-w_"))
         XCTAssertEqual(m.components["ctlTdsEtag"], "CTL_" + m.components["tdsEtag"]!)
-        XCTAssertNotEqual(m.identifier, m.lists[0]["identifier"]?.stringValue, "the release is named by all of its lists")
+        XCTAssertNotEqual(m.identifier, m.lists[0].identifier, "the release is named by all of its lists")
     }
 
     func testDiffReportsChangesPerList() throws {

@@ -173,7 +173,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
         XCTAssertEqual(lists.map(\.name), ["rules.json", "ctl-test.json"])
         XCTAssertNotNil(lists[0].provenance, "the unsplit list has provenance.json")
         XCTAssertNil(lists[1].provenance)
-        XCTAssertEqual(lists[1].entry["ruleAction"]?.stringValue, "block-ctl-test")
+        XCTAssertEqual(lists[1].entry.ruleAction, "block-ctl-test")
         let engine = RuleEngine(lists: lists.map(\.list))
         var result = MatchResult()
         engine.match(try engine.resolve(MatchRequest(url: "https://radarblock-extra.test/x.js", topURL: "https://site.example/", resourceType: "script")),
@@ -181,7 +181,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
         XCTAssertEqual(result.decidedBy, DecidingRule(list: 1, rule: 0))
 
         // A manifest may only name files inside the release.
-        entries.append(.object(JSONObject([("rules", "../elsewhere.json")])))
+        entries.append(.object(JSONObject([("identifier", "elsewhere"), ("rules", "../elsewhere.json")])))
         manifest["lists"] = .array(entries)
         try Data(JSONWriter.bytes(.object(manifest))).write(to: URL(fileURLWithPath: manifestPath))
         XCTAssertThrowsError(try ReleaseLists.load(work + "/r")) { error in

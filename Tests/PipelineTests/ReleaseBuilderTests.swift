@@ -53,8 +53,8 @@ final class ReleaseBuilderTests: XCTestCase {
             XCTAssertEqual(out.bytes, size, out.name)
         }
         XCTAssertEqual(m.inputs["tds"]?.sha256, Digest.hex(.sha256, Array(try Data(contentsOf: URL(fileURLWithPath: sampleData + "/tds.json")))))
-        XCTAssertGreaterThan(m.counts["rules"] ?? 0, 0)
-        XCTAssertGreaterThan(m.counts["surrogates"] ?? 0, 0)
+        XCTAssertGreaterThan(m.counts[.rules] ?? 0, 0)
+        XCTAssertGreaterThan(m.counts[.surrogates] ?? 0, 0)
     }
 
     func testAChangedConfigChangesTheIdentifier() throws {
@@ -85,7 +85,7 @@ final class ReleaseBuilderTests: XCTestCase {
     /// (--no-report-trackers) is a change for --if-changed (the inputs alone are the same).
     func testReportTrackersIsRecordedAndDefeatsIfChanged() throws {
         _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
-        XCTAssertEqual(try manifest(work + "/a").counts["trackerReport"], 1)
+        XCTAssertEqual(try manifest(work + "/a").counts[.trackerReport], 1)
         XCTAssertTrue(try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"),
                       "the bundle's DATA enables the report")
         var o = sampleOptions(out: work + "/a")
@@ -93,12 +93,12 @@ final class ReleaseBuilderTests: XCTestCase {
         o.ifChanged = true
         o.reportTrackers = false
         guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("--no-report-trackers must rebuild") }
-        XCTAssertNil(try manifest(work + "/a").counts["trackerReport"])
+        XCTAssertNil(try manifest(work + "/a").counts[.trackerReport])
         XCTAssertFalse(try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"))
         guard case .unchanged = try ReleaseBuilder.run(o) else { return XCTFail("the same options and inputs again: no rebuild") }
         o.reportTrackers = true
         guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("reporting again must rebuild") }
-        XCTAssertEqual(try manifest(work + "/a").counts["trackerReport"], 1)
+        XCTAssertEqual(try manifest(work + "/a").counts[.trackerReport], 1)
     }
 
     func testInputsFromALoopbackServerWithETagsAndASecondIfChangedRunIsANoOp() throws {
@@ -128,7 +128,7 @@ final class ReleaseBuilderTests: XCTestCase {
         XCTAssertEqual(try server.stats()["notModified"] as? Int, 3, "the second run must use conditional requests")
     }
 
-    func assertFailureLeavesReleaseUntouched(_ configure: (inout BuildOptions) -> Void, component: String,
+    func assertFailureLeavesReleaseUntouched(_ configure: (inout BuildOptions) -> Void, component: BuildComponent,
                                              file: StaticString = #filePath, line: UInt = #line) throws {
         _ = try ReleaseBuilder.run(sampleOptions(out: work + "/r"))
         let before = try directoryDigest(work + "/r")
@@ -144,7 +144,7 @@ final class ReleaseBuilderTests: XCTestCase {
     func testTruncatedTDSLeavesThePreviousReleaseUntouched() throws {
         let tds = Array(try Data(contentsOf: URL(fileURLWithPath: sampleData + "/tds.json")))
         try Data(tds.prefix(tds.count / 2)).write(to: URL(fileURLWithPath: work + "/truncated.json"))
-        try assertFailureLeavesReleaseUntouched({ $0.tds = self.work + "/truncated.json" }, component: "tds")
+        try assertFailureLeavesReleaseUntouched({ $0.tds = self.work + "/truncated.json" }, component: .tds)
     }
 
     func testHTTP500LeavesThePreviousReleaseUntouched() throws {
@@ -152,7 +152,7 @@ final class ReleaseBuilderTests: XCTestCase {
         try assertFailureLeavesReleaseUntouched({
             $0.tds = server.base + "/status/500"
             $0.fetch = FetchOptions(timeout: 5, retries: 1, backoff: 0.01)
-        }, component: "tds")
+        }, component: .tds)
     }
 
     func testTimeoutLeavesThePreviousReleaseUntouched() throws {
@@ -160,7 +160,7 @@ final class ReleaseBuilderTests: XCTestCase {
         try assertFailureLeavesReleaseUntouched({
             $0.config = server.base + "/slow/10"
             $0.fetch = FetchOptions(timeout: 1, retries: 0)
-        }, component: "config")
+        }, component: .config)
     }
 
     func testFallbackToThePreviousTDSIsRecorded() throws {
@@ -172,6 +172,6 @@ final class ReleaseBuilderTests: XCTestCase {
         guard case .built(let m, let warnings) = try ReleaseBuilder.run(o) else { return XCTFail("expected a build") }
         XCTAssertNotNil(m.inputs["tds"]?.fallback)
         XCTAssertTrue(warnings.contains { $0.contains("fallback used: previous TDS") }, warnings.joined(separator: "\n"))
-        XCTAssertEqual(try manifest(work + "/r").counts["rules"], m.counts["rules"])
+        XCTAssertEqual(try manifest(work + "/r").counts[.rules], m.counts[.rules])
     }
 }

@@ -60,8 +60,8 @@ final class TargetBuildTests: XCTestCase {
         o.targets = [EngineProfile.named("webkitgtk-2.50")!, EngineProfile.named("safari-17")!]
         guard case .built(let manifest, _) = try ReleaseBuilder.run(o) else { return XCTFail("not built") }
         XCTAssertEqual(manifest.targets, ["webkitgtk-2.50", "safari-17"])
-        XCTAssertEqual(manifest.lists(for: "webkitgtk-2.50").compactMap { $0["rules"]?.stringValue }, ["rules.json"])
-        XCTAssertEqual(manifest.lists(for: "safari-17").compactMap { $0["rules"]?.stringValue }, ["rules.safari-17.json"])
+        XCTAssertEqual(manifest.lists(for: "webkitgtk-2.50").compactMap { $0.rules }, ["rules.json"])
+        XCTAssertEqual(manifest.lists(for: "safari-17").compactMap { $0.rules }, ["rules.safari-17.json"])
         XCTAssertEqual(manifest.lists().count, 1)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: work + "/r"))
         XCTAssertTrue(files.isSuperset(of: ["rules.json", "rules.rbc", "rules.safari-17.json", "rules.safari-17.rbc"]), "\(files.sorted())")
@@ -75,6 +75,6 @@ final class TargetBuildTests: XCTestCase {
         }
         let reread = try Manifest.parse(Array(try Data(contentsOf: URL(fileURLWithPath: work + "/r/manifest.json"))))
         XCTAssertEqual(reread.targets, manifest.targets)
-        XCTAssertEqual(reread.lists.compactMap { $0["target"]?.stringValue }, ["webkitgtk-2.50", "safari-17"])
+        XCTAssertEqual(reread.lists.compactMap { $0.target }, ["webkitgtk-2.50", "safari-17"])
     }
 }

@@ -30,7 +30,7 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
 
     func testCompilesASmallListIntoWebKitsStoreFile() throws {
         let wk = try compiler()
-        // The example of specs §8: 69 characters of source -> a 241-byte file in the v21 store format.
+        // A store file of WebKit 2.50.6: 69 characters of source -> a 241-byte file in the v21 store format.
         let source = #"[{"action":{"type":"block"},"trigger":{"url-filter":".*webkit.org"}}]"#
         XCTAssertEqual(source.utf8.count, 69)
         let store = scratch + "/store"
@@ -123,5 +123,18 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
         XCTAssertThrowsError(try wk.compile(rulesJSON: Array("[]".utf8), identifier: "x", storePath: file)) { error in
             XCTAssertTrue(String(describing: error).contains("is not a directory"), "\(error)")
         }
+    }
+
+    /// The peak memory is /proc/self/status's VmHWM or an error: never a figure from elsewhere.
+    func testPeakMemoryIsVmHWMOrALoudError() throws {
+        let status = "Name:\tradarblock\nVmPeak:\t  900 kB\nVmHWM:\t   12345 kB\nVmRSS:\t 100 kB\n"
+        XCTAssertEqual(try WebKitLibrary.highWaterMarkKB(status: status, path: "status"), 12345)
+        XCTAssertThrowsError(try WebKitLibrary.highWaterMarkKB(status: "Name:\tx\n", path: "status")) { error in
+            XCTAssertTrue("\(error)".contains("status has no VmHWM line"), "\(error)")
+        }
+        XCTAssertThrowsError(try WebKitLibrary.highWaterMarkKB(status: "VmHWM:\t12 MB\n", path: "status")) { error in
+            XCTAssertTrue("\(error)".contains("is not \"VmHWM: <n> kB\""), "\(error)")
+        }
+        XCTAssertGreaterThan(try WebKitLibrary.peakRSSKB(), 0)
     }
 }

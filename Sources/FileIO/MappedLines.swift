@@ -10,7 +10,7 @@
 import CSystem
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public struct MappedLines {
@@ -32,7 +32,9 @@ public struct MappedLines {
 
     /// Maps `path` when it is a regular file; nil when it is anything else (stdin, a pipe, a device), which
     /// LineReader reads instead. The error names the file.
-    public static func open(path: String, maximumLineLength: Int = LineReader.defaultMaximumLineLength) throws -> MappedLines? {
+    public static func open(path: String, maximumLineLength: Int = LineReader.defaultMaximumLineLength) throws
+        -> MappedLines?
+    {
         guard path != "-" else { return nil }
         let fd = Glibc.open(path, O_RDONLY)
         if fd < 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
@@ -50,7 +52,9 @@ public struct MappedLines {
         // a bus error, reported as an error about this file rather than a crash, with the exit status of invalid
         // input (1).
         rb_exit_on_sigbus("radarblock: error: \(path): the file shrank while it was being read", 1)
-        return MappedLines(path: path, base: UnsafePointer(p.assumingMemoryBound(to: UInt8.self)), size: size, maximumLineLength: maximumLineLength)
+        return MappedLines(
+            path: path, base: UnsafePointer(p.assumingMemoryBound(to: UInt8.self)), size: size,
+            maximumLineLength: maximumLineLength)
     }
 
     private init(path: String, base: UnsafePointer<UInt8>?, size: Int, maximumLineLength: Int) {
@@ -78,7 +82,8 @@ public struct MappedLines {
         if stop - start > maximumLineLength {
             return Line(bytes: UnsafeBufferPointer(start: base + start, count: 0), number: number, tooLong: true)
         }
-        return Line(bytes: UnsafeBufferPointer(start: base + start, count: stop - start), number: number, tooLong: false)
+        return Line(
+            bytes: UnsafeBufferPointer(start: base + start, count: stop - start), number: number, tooLong: false)
     }
 
     /// Where the next line starts (the file's size once every line is read).

@@ -52,7 +52,9 @@ public enum AdClickAttributionRelease {
         case .failure(let p): throw AttributionError(description: "--vendor: \(p.message)")
         case .success(let host):
             let site = host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
-            guard site.contains(".") || site == "localhost" else { throw AttributionError(description: "--vendor: \(site) is not a site") }
+            guard site.contains(".") || site == "localhost" else {
+                throw AttributionError(description: "--vendor: \(site) is not a site")
+            }
             return site
         }
     }
@@ -61,27 +63,40 @@ public enum AdClickAttributionRelease {
     public static func attributed(release dir: String, vendor: String) throws -> AttributedList {
         let files = ReleaseFileSource.directory(dir)
         let manifest: Manifest
-        do { manifest = try Manifest.parse(try files.read(ReleaseFiles.manifest)) } catch let e as FileError { throw e } catch {
+        do { manifest = try Manifest.parse(try files.read(ReleaseFiles.manifest)) } catch let e as FileError {
+            throw e
+        } catch {
             throw FileError(path: files.path(ReleaseFiles.manifest), reason: String(describing: error))
         }
         guard let entry = ManifestList.adClickAttribution(of: manifest) else {
-            throw AttributionError(description: "\(dir): the release has no ad-click attribution list (the config's adClickAttribution feature is off or names no tracker)")
+            throw AttributionError(
+                description:
+                    "\(dir): the release has no ad-click attribution list "
+                    + "(the config's adClickAttribution feature is off or names no tracker)"
+            )
         }
         let site = try vendorSite(vendor)
         let mode = RuleBuildMode(rawValue: manifest.mode) ?? .faithful
         let tds = try decode(files, ReleaseFiles.attributionTDS) { try TrackerDataSet.decode(bytes: $0, source: $1).0 }
         let config = try decode(files, ReleaseFiles.inputConfig) { try PrivacyConfig.decode(bytes: $0, source: $1).0 }
-        let unprotected = files.exists(ReleaseFiles.inputUnprotected)
-            ? try decode(files, ReleaseFiles.inputUnprotected) { try UnprotectedSites.parse(bytes: $0, source: $1).0 } : nil
+        let unprotected =
+            files.exists(ReleaseFiles.inputUnprotected)
+            ? try decode(files, ReleaseFiles.inputUnprotected) { try UnprotectedSites.parse(bytes: $0, source: $1).0 }
+            : nil
         let target = manifest.targets.first.flatMap(EngineProfile.named) ?? .default
-        var built = RuleBuilder.attributed(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, vendor: site)
+        var built = RuleBuilder.attributed(
+            tds: tds, config: config, unprotectedSites: unprotected, mode: mode, vendor: site)
         built = RuleListOptimizer.optimize(built, if: manifest.counts.flag(.optimized)).0
         built = TargetEncoding.adapt(built, for: target)
         let json = CanonicalRuleWriter.bytes(built.rules)
         let name = RuleListIdentifier.parse(entry.identifier)
-        let compiled = try RuleListCompiler.compile(json: json, options: .init(name: attributedName(name?.name), dataset: name?.dataset,
-                                                                              parser: RuleListParserOptions(target: target)))
-        return AttributedList(vendor: site, rules: built.rules, provenance: built.provenance, json: json, compiled: compiled)
+        let compiled = try RuleListCompiler.compile(
+            json: json,
+            options: .init(
+                name: attributedName(name?.name), dataset: name?.dataset,
+                parser: RuleListParserOptions(target: target)))
+        return AttributedList(
+            vendor: site, rules: built.rules, provenance: built.provenance, json: json, compiled: compiled)
     }
 
     /// `tds-attribution` -> `tds-attributed`.
@@ -90,7 +105,9 @@ public enum AdClickAttributionRelease {
         return (base.hasSuffix("-attribution") ? String(base.dropLast("-attribution".count)) : base) + "-attributed"
     }
 
-    private static func decode<T>(_ files: ReleaseFileSource, _ name: String, _ body: ([UInt8], String) throws -> T) throws -> T {
+    private static func decode<T>(_ files: ReleaseFileSource, _ name: String, _ body: ([UInt8], String) throws -> T)
+        throws -> T
+    {
         let bytes = try files.read(name)
         do { return try body(bytes, files.path(name)) } catch {
             throw FileError(path: files.path(name), reason: String(describing: error))
@@ -111,7 +128,8 @@ extension ReleaseBuilder {
         let adapted = TargetEncoding.adapt(
             RuleBuildResult(rules: attribution.rules, provenance: attribution.provenance), for: target)
         let side = SideList(
-            rules: adapted.rules, provenance: adapted.provenance, name: "attribution", what: "ad-click attribution list",
+            rules: adapted.rules, provenance: adapted.provenance, name: "attribution",
+            what: "ad-click attribution list",
             rulesFile: ReleaseFiles.attributionRules, rbcFile: ReleaseFiles.attributionRBC,
             provenanceFile: ReleaseFiles.attributionProvenance)
         var entry = try compileSideList(
@@ -133,7 +151,11 @@ extension AdClickAttributionRelease {
     public static func lists(release dir: String, target: String? = nil, vendor: String) throws -> [ReleaseList] {
         let lists = try ReleaseLists.load(dir, target: target).1
         guard let i = lists.firstIndex(where: { $0.entry.role == .adClickAttribution }) else {
-            throw AttributionError(description: "\(dir): the release has no ad-click attribution list (the config's adClickAttribution feature is off or names no tracker)")
+            throw AttributionError(
+                description:
+                    "\(dir): the release has no ad-click attribution list "
+                    + "(the config's adClickAttribution feature is off or names no tracker)"
+            )
         }
         let attributed = try attributed(release: dir, vendor: vendor)
         var out = lists

@@ -20,9 +20,14 @@ extension ReleaseFiles {
 
 extension ReleaseBuilder {
     /// The list for the primary target, nil when the TDS has none or the config turns it off.
-    static func cookiePopupList(tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
-                                options: BuildOptions, warnings: inout [String]) throws -> CookiePopupList? {
-        guard let list = CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: options.targets[0]) else { return nil }
+    static func cookiePopupList(
+        tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
+        options: BuildOptions, warnings: inout [String]
+    ) throws -> CookiePopupList? {
+        guard
+            let list = CookiePopupRules.build(
+                tds: tds, config: config, unprotected: unprotected, target: options.targets[0])
+        else { return nil }
         if options.strict, let bad = list.issues.first(where: { $0.kind == .malformed }) {
             throw BuildError(component: .tds, reason: bad.description)
         }
@@ -44,7 +49,8 @@ extension ReleaseBuilder {
         entry.role = .cookiePopups
         if !list.scripted.isEmpty {
             let data = CookiePopupScriptData(filters: list.scripted, offSites: list.offSites)
-            out.files.append((ReleaseFiles.cookiePopupScript, JSONWriter.bytes(data.jsonValue, options: [.sortedKeys]) + [0x0A]))
+            out.files.append(
+                (ReleaseFiles.cookiePopupScript, JSONWriter.bytes(data.jsonValue, options: [.sortedKeys]) + [0x0A]))
             entry.script = ReleaseFiles.cookiePopupScript
         }
         out.lists.append(entry)

@@ -19,11 +19,6 @@ public enum ReleaseListRole: String, Sendable, CaseIterable {
 public struct AttributionAllowlistEntry: Sendable, Equatable {
     public var blocklistEntry: String
     public var host: String
-
-    public init(blocklistEntry: String, host: String) {
-        self.blocklistEntry = blocklistEntry
-        self.host = host
-    }
 }
 
 public struct ManifestList: Sendable, Equatable {

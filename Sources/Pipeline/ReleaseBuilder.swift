@@ -57,8 +57,9 @@ public enum ReleaseBuilder {
             products = try produce(inputs, options: options, progress: progress)
         } catch let failure as BuildError {
             guard let fallback = options.fallback else { throw failure }
-            (products, inputs, fallbackNotes) = try climbFallbackLadder(after: failure, inputs: inputs, fallback: fallback,
-                                                                       options: options, progress: progress)
+            (products, inputs, fallbackNotes) = try climbFallbackLadder(
+                after: failure, inputs: inputs, fallback: fallback,
+                options: options, progress: progress)
         }
         products.warnings += fallbackNotes
 
@@ -67,30 +68,34 @@ public enum ReleaseBuilder {
             // is information only, and a list WebKit cannot compile is --verify-webkit's business: warn.
             var costs: (ReleaseCompileCost, CompileCostChange)? = nil
             do {
-                costs = try measureCompileCost(products, previous: previous, previousManifest: previousManifest,
-                                               options: options, progress: progress)
-            } catch where options.maxCompileRegression == nil {
+                costs = try measureCompileCost(
+                    products, previous: previous, previousManifest: previousManifest,
+                    options: options, progress: progress)
+            } catch  where options.maxCompileRegression == nil {
                 products.warnings.append("WebKit compile cost not measured: \(error)")
             }
             products.manifest.webKitCompileCost = costs?.0.jsonValue
             progress("comparing with \(previous)")
             // The new release as a later diff reads it, from the files about to be published.
             let lists = try ReleaseLists.lists(of: products.manifest, files: .products(products.files))
-            let changes = try ReleaseChanges.compare(previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                                                     newRules: products.rules, newProvenance: products.provenance, newLists: lists,
-                                                     newFiles: .products(products.files))
+            let changes = try ReleaseChanges.compare(
+                previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
+                newRules: products.rules, newProvenance: products.provenance, newLists: lists,
+                newFiles: .products(products.files))
             var json = try changes.json()
             if let change = costs?.1, case .object(var o) = json {
                 o["webkitCompileCost"] = change.jsonValue
                 json = .object(o)
             }
-            products.files.append((ReleaseFiles.changesMarkdown, Array(try changes.markdown(compileCost: costs?.1).utf8)))
+            products.files.append(
+                (ReleaseFiles.changesMarkdown, Array(try changes.markdown(compileCost: costs?.1).utf8)))
             products.files.append((ReleaseFiles.changesHTML, Array(try changes.html(compileCost: costs?.1).utf8)))
             products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))
         progress("publishing \(options.out)")
-        try ReleaseDirectory.publish(products.files, to: options.out, releaseName: products.manifest.identifier, force: options.force)
+        try ReleaseDirectory.publish(
+            products.files, to: options.out, releaseName: products.manifest.identifier, force: options.force)
         return .built(products.manifest, warnings: products.warnings)
     }
 
@@ -107,17 +112,22 @@ public enum ReleaseBuilder {
         }
         let tds: ([UInt8], InputRecord)
         if let generated = options.generatedTDS {
-            tds = (generated.bytes, InputRecord(source: generated.source, etag: nil, lastModified: nil,
-                                                sha256: Digest.hex(.sha256, generated.bytes), bytes: generated.bytes.count))
+            tds = (
+                generated.bytes,
+                InputRecord(
+                    source: generated.source, etag: nil, lastModified: nil,
+                    sha256: Digest.hex(.sha256, generated.bytes), bytes: generated.bytes.count)
+            )
         } else if let source = options.tds {
             tds = try fetch(source, component: .tds)
         } else {
             throw BuildError(component: .tds, reason: "no TDS given (--tds FILE|URL or --radar DIR)")
         }
-        return BuildInputs(tds: tds,
-                           config: try options.config.map { try fetch($0, component: .config) },
-                           surrogates: try options.surrogates.map { try fetch($0, component: .surrogates) },
-                           unprotected: try options.unprotected.map { try fetch($0, component: .unprotected) })
+        return BuildInputs(
+            tds: tds,
+            config: try options.config.map { try fetch($0, component: .config) },
+            surrogates: try options.surrogates.map { try fetch($0, component: .surrogates) },
+            unprotected: try options.unprotected.map { try fetch($0, component: .unprotected) })
     }
 
     static func loadManifest(release: String) throws -> Manifest {
@@ -133,7 +143,9 @@ public enum ReleaseBuilder {
     static func isUnchanged(_ inputs: BuildInputs, options: BuildOptions, previous: Manifest) -> Bool {
         guard previous.toolVersion == ToolVersion.current, previous.mode == options.mode.rawValue else { return false }
         // A manifest from before targets existed was built for the default profile.
-        guard (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name) else { return false }
+        guard
+            (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name)
+        else { return false }
         for (flag, on) in optionFlags(inputs, options) {
             guard (previous.counts[flag] ?? 0) == (on ? 1 : 0) else { return false }
         }
@@ -170,7 +182,8 @@ public enum ReleaseBuilder {
 
         var verification: JSONValue? = nil
         if let verifier = options.webKitVerifier {
-            verification = try verifyWithWebKit(verifier, files: out.files, listNames: out.listNames, progress: progress)
+            verification = try verifyWithWebKit(
+                verifier, files: out.files, listNames: out.listNames, progress: progress)
         }
         let surrogateCount = try buildSurrogates(
             inputs, tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected, options: options,
@@ -218,7 +231,9 @@ public enum ReleaseBuilder {
             throw BuildError(component: .tds, reason: issue.description)
         }
         warnings += built.issues.map { "conversion: \($0)" }
-        guard !built.rules.isEmpty else { throw BuildError(component: .tds, reason: "the conversion produced no rules") }
+        guard !built.rules.isEmpty else {
+            throw BuildError(component: .tds, reason: "the conversion produced no rules")
+        }
         return (built, optimization)
     }
 
@@ -290,14 +305,17 @@ public enum ReleaseBuilder {
     }
 
     /// Decodes the TDS, config and unprotected sites; a failure, or with --strict any issue, is charged to its input.
-    static func decodeInputs(_ inputs: BuildInputs, options: BuildOptions, warnings: inout [String], progress: Progress) throws -> ConversionInputs {
+    static func decodeInputs(_ inputs: BuildInputs, options: BuildOptions, warnings: inout [String], progress: Progress)
+        throws -> ConversionInputs
+    {
         progress("reading the inputs")
         let decoded: ConversionInputs
         do {
             decoded = try ConversionInputs.decode(
                 tds: .init(bytes: inputs.tds.bytes, name: inputs.tds.record.source),
                 config: inputs.config.map { .init(bytes: $0.bytes, name: $0.record.source) },
-                unprotected: inputs.unprotected.map { .init(bytes: $0.bytes, name: $0.record.source) }, strict: options.strict)
+                unprotected: inputs.unprotected.map { .init(bytes: $0.bytes, name: $0.record.source) },
+                strict: options.strict)
         } catch let e as ConversionInputs.Failure {
             throw BuildError(component: BuildComponent(e.component), reason: String(describing: e.underlying))
         }
@@ -306,24 +324,33 @@ public enum ReleaseBuilder {
             (.tds, decoded.tdsIssues), (.config, decoded.configIssues), (.unprotected, decoded.unprotectedIssues),
         ]
         for (component, issues) in charged {
-            if options.strict, let first = issues.first { throw BuildError(component: component, reason: first.description) }
+            if options.strict, let first = issues.first {
+                throw BuildError(component: component, reason: first.description)
+            }
             warnings += issues.map(\.description)
         }
         return decoded
     }
 
     /// The surrogate bundle, when there is a surrogates file; returns how many surrogates it holds.
-    static func buildSurrogates(_ inputs: BuildInputs, tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
-                                options: BuildOptions, cookiePopups: CookiePopupList? = nil, progress: Progress,
-                                files: inout [(name: String, bytes: [UInt8])], warnings: inout [String]) throws -> Int {
+    static func buildSurrogates(
+        _ inputs: BuildInputs, tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
+        options: BuildOptions, cookiePopups: CookiePopupList? = nil, progress: Progress,
+        files: inout [(name: String, bytes: [UInt8])], warnings: inout [String]
+    ) throws -> Int {
         guard let s = inputs.surrogates else {
             if let n = cookiePopups?.scripted.count, n > 0 {
-                warnings.append("cookie pop-ups: \(n) filter(s) need the script layer (surrogates.js), which this build has not (no --surrogates); not applied")
+                warnings.append(
+                    "cookie pop-ups: \(n) filter(s) need the script layer (surrogates.js), "
+                        + "which this build has not (no --surrogates); not applied"
+                )
             }
             return 0
         }
         var bundleOptions = SurrogateBundleOptions(strict: options.strict, reportTrackers: options.reportTrackers)
-        bundleOptions.cookiePopups = cookiePopups.map { CookiePopupScriptData(filters: $0.scripted, offSites: $0.offSites) }
+        bundleOptions.cookiePopups = cookiePopups.map {
+            CookiePopupScriptData(filters: $0.scripted, offSites: $0.offSites)
+        }
         progress("building the surrogate bundle")
         do {
             let scripts = try SurrogatesFile.parse(bytes: s.bytes, source: s.record.source)
@@ -340,8 +367,10 @@ public enum ReleaseBuilder {
     }
 
     /// WebKitGTK's own compiler must accept every list; the manifest records its version and timings.
-    static func verifyWithWebKit(_ verifier: WebKitVerifier, files: [(name: String, bytes: [UInt8])], listNames: [String],
-                                 progress: Progress) throws -> JSONValue {
+    static func verifyWithWebKit(
+        _ verifier: WebKitVerifier, files: [(name: String, bytes: [UInt8])], listNames: [String],
+        progress: Progress
+    ) throws -> JSONValue {
         let webkit: WebKitVerifier.Loaded
         do { webkit = try verifier.load() } catch {
             throw BuildError(component: .rules, reason: "--verify-webkit: \(error)")
@@ -355,10 +384,15 @@ public enum ReleaseBuilder {
                 throw BuildError(component: .rules, reason: "--verify-webkit: \(name): \(error)")
             }
             guard v.accepted else {
-                throw BuildError(component: .rules, reason: "WebKit \(webkit.version) rejects \(name): \(v.message ?? "unknown error")" + (v.detail.map { " (\($0))" } ?? ""))
+                throw BuildError(
+                    component: .rules,
+                    reason: "WebKit \(webkit.version) rejects \(name): \(v.message ?? "unknown error")"
+                        + (v.detail.map { " (\($0))" } ?? ""))
             }
-            results.append(["list": .string(name), "seconds": .number((v.seconds * 1000).rounded() / 1000),
-                            "bytes": v.bytes.map { .number(Double($0)) } ?? .null])
+            results.append([
+                "list": .string(name), "seconds": .number((v.seconds * 1000).rounded() / 1000),
+                "bytes": v.bytes.map { .number(Double($0)) } ?? .null,
+            ])
         }
         return ["webkitVersion": .string(webkit.version), "accepted": .array(results)]
     }
@@ -369,6 +403,7 @@ public enum ReleaseBuilder {
         let digest = String(Digest.hex(.sha256, ids.joined(separator: "\n")).prefix(16))
         guard let parsed = RuleListIdentifier.parse(first) else { return first }
         let base = parsed.name.replacingOccurrences(of: "-part1", with: "")
-        return base + (parsed.dataset.map { "@" + $0 } ?? "") + "_v\(parsed.formatVersion)_\(parsed.toolVersion)_" + digest
+        return base + (parsed.dataset.map { "@" + $0 } ?? "") + "_v\(parsed.formatVersion)_\(parsed.toolVersion)_"
+            + digest
     }
 }

@@ -24,6 +24,10 @@ public enum ReleaseFiles {
     public static func rules(part n: Int) -> String { n == 1 ? rules : "rules-\(n).json" }
     public static func rbc(part n: Int) -> String { n == 1 ? rbc : "rules-\(n).rbc" }
     /// The list files of a further target (not the primary one): rules.<target>.json, rules.<target>-2.json, ...
-    public static func rules(part n: Int, target: String) -> String { "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".json" }
-    public static func rbc(part n: Int, target: String) -> String { "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".rbc" }
+    public static func rules(part n: Int, target: String) -> String {
+        "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".json"
+    }
+    public static func rbc(part n: Int, target: String) -> String {
+        "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".rbc"
+    }
 }

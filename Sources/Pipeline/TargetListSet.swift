@@ -26,12 +26,19 @@ extension ReleaseBuilder {
     }
 
     /// The builder's rules re-encoded for `target` and split at min(--max-rules, the target's rule limit).
-    static func targetParts(_ built: RuleBuildResult, target: EngineProfile, options: BuildOptions) throws -> TargetListSet {
-        let adapted = TargetEncoding.adapt(RuleBuildResult(rules: built.rules, provenance: built.provenance), for: target)
-        if options.strict, let issue = adapted.issues.first { throw BuildError(component: .rules, reason: "\(target.name): \(issue)") }
+    static func targetParts(_ built: RuleBuildResult, target: EngineProfile, options: BuildOptions) throws
+        -> TargetListSet
+    {
+        let adapted = TargetEncoding.adapt(
+            RuleBuildResult(rules: built.rules, provenance: built.provenance), for: target)
+        if options.strict, let issue = adapted.issues.first {
+            throw BuildError(component: .rules, reason: "\(target.name): \(issue)")
+        }
         do {
             let limit = min(options.maxRules, target.maximumRuleCount)
-            var set = TargetListSet(parts: try RuleListSplitter.split(rules: adapted.rules, provenance: adapted.provenance, maxRules: limit))
+            var set = TargetListSet(
+                parts: try RuleListSplitter.split(rules: adapted.rules, provenance: adapted.provenance, maxRules: limit)
+            )
             set.issues = adapted.issues.map { "conversion (\(target.name)): \($0)" }
             set.rules = adapted.rules
             set.provenance = adapted.provenance
@@ -43,8 +50,10 @@ extension ReleaseBuilder {
 
     /// Compiles every part of `set`; throws ListOverBudget when a rule's own automaton is over the budget and
     /// the build may drop it (never with --strict).
-    static func compileParts(_ set: TargetListSet, target: EngineProfile, primary: Bool, dataset: String?,
-                             options: BuildOptions, progress: Progress) throws -> TargetListSet {
+    static func compileParts(
+        _ set: TargetListSet, target: EngineProfile, primary: Bool, dataset: String?,
+        options: BuildOptions, progress: Progress
+    ) throws -> TargetListSet {
         var set = set
         (set.files, set.lists, set.identifiers, set.compiled, set.counts) = ([], [], [], [], [:])
         let count = set.parts.count
@@ -59,8 +68,11 @@ extension ReleaseBuilder {
                 try target.checkGenerated(json, ruleCount: part.rules.count)
                 let base = primary ? options.name : "\(options.name).\(target.name)"
                 let name = count == 1 ? base : "\(base)-part\(n)"
-                compiled = try RuleListCompiler.compile(json: json, options: .init(name: name, dataset: dataset,
-                                                                                   parser: RuleListParserOptions(target: target), budget: options.budget))
+                compiled = try RuleListCompiler.compile(
+                    json: json,
+                    options: .init(
+                        name: name, dataset: dataset,
+                        parser: RuleListParserOptions(target: target), budget: options.budget))
             } catch let e as CompileBudgetErrors where e.isRuleLevel && !options.strict {
                 throw ListOverBudget(part: n, errors: e)
             } catch {
@@ -90,7 +102,8 @@ extension ReleaseBuilder {
     /// with it): reported, the list is kept.
     static func webKitPainWarnings(json: [UInt8], part: RuleListPart, n: Int, target: EngineProfile) -> [String] {
         guard let list = try? RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)),
-              let pain = try? RuleListCompiler.webKitPain(list) else { return [] }
+            let pain = try? RuleListCompiler.webKitPain(list)
+        else { return [] }
         return pain.map { "rules: list \(n): \($0) [from \(part.provenance[$0.rule])]" }
     }
 }

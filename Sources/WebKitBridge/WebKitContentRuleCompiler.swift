@@ -11,12 +11,13 @@
 //   WebKit's ContentExtensionError message ("Invalid or unsupported regular expression.", ...); for
 //   regex errors WebKit also writes "Error while parsing <pattern>: <status>" to fd 2, which we capture
 //   as `detail` instead of letting it leak onto the terminal;
-// * the compiled list is written to `<store>/ContentRuleList-<encodeForFileName(identifier)>` (APIContentRuleListStore.cpp).
+// * the compiled list is written to `<store>/ContentRuleList-<encodeForFileName(identifier)>`
+//   (APIContentRuleListStore.cpp).
 
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A compiled list in a WebKit store directory.
@@ -121,9 +122,10 @@ public struct WebKitContentRuleCompiler: Sendable {
         guard stat(file, &st) == 0 else {
             throw WebKitBridgeError.store("WebKit reported success but \(file) does not exist")
         }
-        return WebKitCompileResult(identifier: identifier, storePath: store, filePath: file, bytes: Int(st.st_size),
-                                   seconds: outcome.seconds, rssBeforeKB: outcome.rssBeforeKB,
-                                   peakRSSKB: outcome.peakRSSKB, cpuSeconds: outcome.cpuSeconds, webkitVersion: lib.version)
+        return WebKitCompileResult(
+            identifier: identifier, storePath: store, filePath: file, bytes: Int(st.st_size),
+            seconds: outcome.seconds, rssBeforeKB: outcome.rssBeforeKB,
+            peakRSSKB: outcome.peakRSSKB, cpuSeconds: outcome.cpuSeconds, webkitVersion: lib.version)
     }
 
     /// Asks WebKit whether it accepts `rulesJSON`: compiles it into a temporary store that is deleted
@@ -138,14 +140,16 @@ public struct WebKitContentRuleCompiler: Sendable {
         defer { try? FileManager.default.removeItem(atPath: store) }
         let outcome = try lib.save(rulesJSON, identifier: "radarblock-verify", storePath: store, timeout: timeout)
         if let message = outcome.errorMessage {
-            return WebKitVerification(accepted: false, message: message, detail: outcome.detail,
-                                      webkitVersion: lib.version, seconds: outcome.seconds, bytes: nil)
+            return WebKitVerification(
+                accepted: false, message: message, detail: outcome.detail,
+                webkitVersion: lib.version, seconds: outcome.seconds, bytes: nil)
         }
         var st = stat()
         let file = store + "/" + Self.fileName(forIdentifier: "radarblock-verify")
         let bytes = stat(file, &st) == 0 ? Int(st.st_size) : nil
-        return WebKitVerification(accepted: true, message: nil, detail: outcome.detail,
-                                  webkitVersion: lib.version, seconds: outcome.seconds, bytes: bytes)
+        return WebKitVerification(
+            accepted: true, message: nil, detail: outcome.detail,
+            webkitVersion: lib.version, seconds: outcome.seconds, bytes: bytes)
     }
 
     /// WebKit's file name for an identifier (WebKit's APIContentRuleListStore.cpp, encodeForFileName):
@@ -165,21 +169,29 @@ public struct WebKitContentRuleCompiler: Sendable {
     }
 
     static func prepareStore(_ path: String) throws -> String {
-        guard !path.isEmpty, path != "-" else { throw WebKitBridgeError.store("a WebKit store needs a directory, not \"\(path)\"") }
+        guard !path.isEmpty, path != "-" else {
+            throw WebKitBridgeError.store("a WebKit store needs a directory, not \"\(path)\"")
+        }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw WebKitBridgeError.store("\(path): exists and is not a directory (WebKit writes ContentRuleList-<identifier> inside a store directory)")
+                throw WebKitBridgeError.store(
+                    "\(path): exists and is not a directory "
+                        + "(WebKit writes ContentRuleList-<identifier> inside a store directory)"
+                )
             }
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
             } catch {
-                throw WebKitBridgeError.store("\(path): cannot create the store directory: \(error.localizedDescription)")
+                throw WebKitBridgeError.store(
+                    "\(path): cannot create the store directory: \(error.localizedDescription)")
             }
         }
-        guard access(absolute, W_OK) == 0 else { throw WebKitBridgeError.store("\(path): store directory is not writable") }
+        guard access(absolute, W_OK) == 0 else {
+            throw WebKitBridgeError.store("\(path): store directory is not writable")
+        }
         return absolute
     }
 }
@@ -231,8 +243,10 @@ final class WebKitLibrary: @unchecked Sendable {
     fileprivate let g_object_unref: @convention(c) (GPointer?) -> Void
     // WebKit
     fileprivate let store_new: @convention(c) (UnsafePointer<CChar>?) -> GPointer?
-    fileprivate let store_save: @convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) -> Void
-    fileprivate let store_save_finish: @convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?
+    fileprivate let store_save:
+        @convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) -> Void
+    fileprivate let store_save_finish:
+        @convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?
     fileprivate let filter_unref: @convention(c) (GPointer?) -> Void
     let version: String
 
@@ -281,11 +295,15 @@ final class WebKitLibrary: @unchecked Sendable {
         g_source_remove = try sym("g_source_remove", (@convention(c) (UInt32) -> Int32).self)
         g_error_free = try sym("g_error_free", (@convention(c) (GPointer?) -> Void).self)
         g_object_unref = try sym("g_object_unref", (@convention(c) (GPointer?) -> Void).self)
-        store_new = try sym("webkit_user_content_filter_store_new", (@convention(c) (UnsafePointer<CChar>?) -> GPointer?).self)
-        store_save = try sym("webkit_user_content_filter_store_save",
-                             (@convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) -> Void).self)
-        store_save_finish = try sym("webkit_user_content_filter_store_save_finish",
-                                    (@convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?).self)
+        store_new = try sym(
+            "webkit_user_content_filter_store_new", (@convention(c) (UnsafePointer<CChar>?) -> GPointer?).self)
+        store_save = try sym(
+            "webkit_user_content_filter_store_save",
+            (@convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) ->
+                Void).self)
+        store_save_finish = try sym(
+            "webkit_user_content_filter_store_save_finish",
+            (@convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?).self)
         filter_unref = try sym("webkit_user_content_filter_unref", (@convention(c) (GPointer?) -> Void).self)
         let major = try sym("webkit_get_major_version", (@convention(c) () -> UInt32).self)
         let minor = try sym("webkit_get_minor_version", (@convention(c) () -> UInt32).self)
@@ -387,9 +405,10 @@ final class WebKitLibrary: @unchecked Sendable {
         g_main_loop_unref(loop)
         g_object_unref(store)
         if let filter = state.filter { filter_unref(filter) }
-        return SaveOutcome(errorMessage: state.errorMessage, detail: detail.isEmpty ? nil : detail,
-                           seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: try WebKitLibrary.peakRSSKB(),
-                           cpuSeconds: WebKitLibrary.cpuSeconds() - cpuBefore)
+        return SaveOutcome(
+            errorMessage: state.errorMessage, detail: detail.isEmpty ? nil : detail,
+            seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: try WebKitLibrary.peakRSSKB(),
+            cpuSeconds: WebKitLibrary.cpuSeconds() - cpuBefore)
     }
 
     private static let saveLock = NSLock()

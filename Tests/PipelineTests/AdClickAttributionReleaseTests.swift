@@ -19,7 +19,8 @@ final class AdClickAttributionReleaseTests: XCTestCase {
         """#
 
     func config(_ state: String) -> String {
-        #"{"features":{"contentBlocking":{"state":"enabled"},"adClickAttribution":{"state":"\#(state)","settings":{"allowlist":[{"blocklistEntry":"ads.com","host":"bat.ads.com"}]}}}}"#
+        #"{"features":{"contentBlocking":{"state":"enabled"},"adClickAttribution":{"state":"\#(state)","#
+            + #""settings":{"allowlist":[{"blocklistEntry":"ads.com","host":"bat.ads.com"}]}}}}"#
     }
 
     func build(_ name: String, config text: String) throws -> String {
@@ -35,7 +36,8 @@ final class AdClickAttributionReleaseTests: XCTestCase {
     func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
     func blocked(_ lists: [ReleaseList], _ url: String, on top: String) throws -> Bool {
-        let answer = try RuleEngine(lists: lists.map(\.list)).match(MatchRequest(url: url, topURL: top, resourceType: "image"))
+        let answer = try RuleEngine(lists: lists.map(\.list)).match(
+            MatchRequest(url: url, topURL: top, resourceType: "image"))
         return answer.isBlocked
     }
 
@@ -56,7 +58,8 @@ final class AdClickAttributionReleaseTests: XCTestCase {
         XCTAssertEqual(a.rbc, b.rbc)
         XCTAssertEqual(a.identifier, b.identifier)
         XCTAssertTrue(a.identifier.hasPrefix("tds-attributed_"))
-        XCTAssertNotEqual(try AdClickAttributionRelease.attributed(release: dir, vendor: "other.example").identifier, a.identifier)
+        XCTAssertNotEqual(
+            try AdClickAttributionRelease.attributed(release: dir, vendor: "other.example").identifier, a.identifier)
 
         let normal = try ReleaseLists.load(dir).1
         let attributed = try AdClickAttributionRelease.lists(release: dir, vendor: "shop.example")

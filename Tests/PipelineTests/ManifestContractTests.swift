@@ -47,7 +47,9 @@ final class ManifestContractTests: XCTestCase {
 
     /// The manifest's bytes are part of a release: each kind of entry keeps its fields in this order.
     func testEachKindOfListIsWrittenWithItsFieldsInTheirOrder() {
-        func text(_ l: ManifestList) -> String { String(decoding: JSONWriter.bytes(l.jsonValue, options: []), as: UTF8.self) }
+        func text(_ l: ManifestList) -> String {
+            String(decoding: JSONWriter.bytes(l.jsonValue, options: []), as: UTF8.self)
+        }
         XCTAssertEqual(
             text(Self.main),
             #"{"identifier":"tds-part1_v2_x_1","rules":"rules.json","rbc":"rules.rbc","ruleCount":10,"trackerUnits":3,"#
@@ -113,7 +115,8 @@ final class ManifestContractTests: XCTestCase {
                 "without surrogates",
             ])
         let record = InputRecord(source: "x", etag: nil, lastModified: nil, sha256: "00", bytes: 0)
-        var all = BuildInputs(tds: ([], record), config: ([], record), surrogates: ([], record), unprotected: ([], record))
+        var all = BuildInputs(
+            tds: ([], record), config: ([], record), surrogates: ([], record), unprotected: ([], record))
         XCTAssertEqual(FallbackStep.ladder(after: .tds, inputs: all), FallbackStep.allCases)
         XCTAssertEqual(FallbackStep.ladder(after: .rules, inputs: all), FallbackStep.allCases)
         XCTAssertEqual(

@@ -46,7 +46,8 @@ public final class Digest {
         return Array(out.prefix(Int(length)))
     }
 
-    public static func hash<C: Collection>(_ algorithm: DigestAlgorithm, _ bytes: C) -> [UInt8] where C.Element == UInt8 {
+    public static func hash<C: Collection>(_ algorithm: DigestAlgorithm, _ bytes: C) -> [UInt8]
+    where C.Element == UInt8 {
         let d = Digest(algorithm)
         d.update(bytes)
         return d.finalize()
@@ -56,7 +57,9 @@ public final class Digest {
         hexString(hash(algorithm, bytes))
     }
 
-    public static func hex(_ algorithm: DigestAlgorithm, _ string: String) -> String { hex(algorithm, Array(string.utf8)) }
+    public static func hex(_ algorithm: DigestAlgorithm, _ string: String) -> String {
+        hex(algorithm, Array(string.utf8))
+    }
 }
 
 public func hexString<C: Collection>(_ bytes: C) -> String where C.Element == UInt8 {

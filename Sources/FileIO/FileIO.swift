@@ -5,7 +5,7 @@
 import CSystem
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public struct FileError: Error, CustomStringConvertible {
@@ -68,7 +68,9 @@ public enum FileIO {
 
     public static func readString(_ path: String) throws -> String {
         let bytes = try read(path)
-        guard let s = String(validating: bytes, as: UTF8.self) else { throw FileError(path: path, reason: "not valid UTF-8 text") }
+        guard let s = String(validating: bytes, as: UTF8.self) else {
+            throw FileError(path: path, reason: "not valid UTF-8 text")
+        }
         return s
     }
 
@@ -96,9 +98,13 @@ public enum FileIO {
             }
             var info = stat()
             if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-                if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, reason: "is a directory, expected a file") }
+                if (info.st_mode & S_IFMT) == S_IFDIR {
+                    throw FileError(path: path, reason: "is a directory, expected a file")
+                }
                 fd = open(path, O_WRONLY)
-                guard fd >= 0 else { throw FileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+                guard fd >= 0 else {
+                    throw FileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+                }
                 return
             }
             let url = URL(fileURLWithPath: path)
@@ -111,7 +117,11 @@ public enum FileIO {
         }
 
         public func write(_ bytes: [UInt8]) throws {
-            if let file { try file.write(bytes) } else { try writeAll(bytes, to: fd, path: path == "-" ? "standard output" : path) }
+            if let file {
+                try file.write(bytes)
+            } else {
+                try writeAll(bytes, to: fd, path: path == "-" ? "standard output" : path)
+            }
         }
 
         public func commit() throws {
@@ -245,16 +255,20 @@ extension FileIO {
         public init(path: String) throws {
             self.path = path
             let url = URL(fileURLWithPath: path)
-            temp = url.deletingLastPathComponent().path + "/." + url.lastPathComponent + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
+            temp =
+                url.deletingLastPathComponent().path + "/." + url.lastPathComponent
+                + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
-            guard fd >= 0 else { throw FileError(path: path, reason: "cannot create \(temp): \(String(cString: strerror(errno)))") }
+            guard fd >= 0 else {
+                throw FileError(path: path, reason: "cannot create \(temp): \(String(cString: strerror(errno)))")
+            }
         }
 
         /// Bytes written, and how many of them were handed to the disk's writeback.
         private var written: Int64 = 0, handedOver: Int64 = 0
 
         /// Each few MiB written start on their way to the disk at once, so that `commit`'s fsync waits only for
-        /// the last of them (it waited 30 ms for a diff report's 15 MB, a twentieth of that diff).
+        /// the last of them, not for the whole file (docs/compile-cost.md, "Measurements behind code choices").
         public func write(_ bytes: [UInt8]) throws {
             try FileIO.writeAll(bytes, to: fd, path: path)
             written += Int64(bytes.count)
@@ -265,10 +279,14 @@ extension FileIO {
         }
 
         public func commit() throws {
-            guard fsync(fd) == 0 else { throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))") }
+            guard fsync(fd) == 0 else {
+                throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
+            }
             close(fd)
             fd = -1
-            guard rename(temp, path) == 0 else { throw FileError(path: path, reason: "cannot replace: \(String(cString: strerror(errno)))") }
+            guard rename(temp, path) == 0 else {
+                throw FileError(path: path, reason: "cannot replace: \(String(cString: strerror(errno)))")
+            }
             committed = true
         }
 
@@ -295,7 +313,8 @@ extension FileIO {
             var template = Array((directory + "/radarblock-scratch-XXXXXX").utf8CString)
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else {
-                throw FileError(path: directory, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+                throw FileError(
+                    path: directory, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
             }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
@@ -314,10 +333,17 @@ extension FileIO {
             var bytes = [UInt8](repeating: 0, count: range.count)
             var done = 0
             while done < range.count {
-                let n = bytes.withUnsafeMutableBytes { pread(fd, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done)) }
+                let n = bytes.withUnsafeMutableBytes {
+                    pread(fd, $0.baseAddress! + done, range.count - done, off_t(range.lowerBound + done))
+                }
                 if n < 0 && errno == EINTR { continue }
                 guard n > 0 else {
-                    throw FileError(path: "temporary file in \(directory)", reason: "cannot read back: \(n == 0 ? "it is shorter than written" : String(cString: strerror(errno)))")
+                    throw FileError(
+                        path: "temporary file in \(directory)",
+                        reason:
+                            "cannot read back: "
+                            + (n == 0 ? "it is shorter than written" : String(cString: strerror(errno)))
+                    )
                 }
                 done += n
             }

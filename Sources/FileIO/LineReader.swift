@@ -3,7 +3,7 @@
 
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// Reads lines from a file descriptor in large chunks; a line longer than `maximumLineLength` is
@@ -64,7 +64,9 @@ public struct LineReader {
     /// The next complete line already in the buffer.
     private mutating func nextBufferedLine(tooLong: Bool) -> Line? {
         let found: Int? = buffer.withUnsafeBytes { raw in
-            guard start < raw.count, let p = memchr(raw.baseAddress! + start, 0x0A, raw.count - start) else { return nil }
+            guard start < raw.count, let p = memchr(raw.baseAddress! + start, 0x0A, raw.count - start) else {
+                return nil
+            }
             return raw.baseAddress!.distance(to: UnsafeRawPointer(p))
         }
         guard let nl = found else { return nil }

@@ -1,9 +1,8 @@
 // The lines of a regular file as views into its mapping, for `match --requests`: nothing is copied and nothing
-// is written. Read into buffers (LineReader), every line was written once by the reading core, and the other
-// core then read half of them from that core's cache. When a buffer's memory came back for the next read, each
-// of its cache lines had to be taken back from the other core first: on 1,000,000 requests that copy cost 0.18 s
-// of CPU on two cores against 0.035 s on one. Mapped, each core reads its lines from the page cache, and a line is
-// a pointer and a length, with no buffer whose reference count each line holds.
+// is written. Read into buffers (LineReader), every line is written once by the reading core, and the other core
+// then reads half of them from that core's cache, which makes the copy cost more CPU on two cores than on one
+// (docs/compile-cost.md, "Measurements behind code choices"). Mapped, each core reads its lines from the page
+// cache, and a line is a pointer and a length, with no buffer whose reference count each line holds.
 //
 // A line here is what LineReader gives for the same bytes: "\n" or "\r\n" ends it, an unterminated last line is a
 // line as it stands, and a line longer than the limit is reported too long, without its bytes.
@@ -11,7 +10,7 @@
 import CSystem
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 public struct MappedLines {
@@ -33,7 +32,9 @@ public struct MappedLines {
 
     /// Maps `path` when it is a regular file; nil when it is anything else (stdin, a pipe, a device), which
     /// LineReader reads instead. The error names the file.
-    public static func open(path: String, maximumLineLength: Int = LineReader.defaultMaximumLineLength) throws -> MappedLines? {
+    public static func open(path: String, maximumLineLength: Int = LineReader.defaultMaximumLineLength) throws
+        -> MappedLines?
+    {
         guard path != "-" else { return nil }
         let fd = Glibc.open(path, O_RDONLY)
         if fd < 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
@@ -48,10 +49,12 @@ public struct MappedLines {
         }
         _ = madvise(p, size, MADV_SEQUENTIAL)
         // Another process that truncates the file makes the pages past its new end unreadable: the read is then
-        // a bus error, reported as an error about this file rather than a crash, with DESIGN.md's status for
-        // invalid input.
+        // a bus error, reported as an error about this file rather than a crash, with the exit status of invalid
+        // input (1).
         rb_exit_on_sigbus("radarblock: error: \(path): the file shrank while it was being read", 1)
-        return MappedLines(path: path, base: UnsafePointer(p.assumingMemoryBound(to: UInt8.self)), size: size, maximumLineLength: maximumLineLength)
+        return MappedLines(
+            path: path, base: UnsafePointer(p.assumingMemoryBound(to: UInt8.self)), size: size,
+            maximumLineLength: maximumLineLength)
     }
 
     private init(path: String, base: UnsafePointer<UInt8>?, size: Int, maximumLineLength: Int) {
@@ -79,7 +82,8 @@ public struct MappedLines {
         if stop - start > maximumLineLength {
             return Line(bytes: UnsafeBufferPointer(start: base + start, count: 0), number: number, tooLong: true)
         }
-        return Line(bytes: UnsafeBufferPointer(start: base + start, count: stop - start), number: number, tooLong: false)
+        return Line(
+            bytes: UnsafeBufferPointer(start: base + start, count: stop - start), number: number, tooLong: false)
     }
 
     /// Where the next line starts (the file's size once every line is read).

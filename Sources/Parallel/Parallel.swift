@@ -17,7 +17,7 @@ public enum Parallel {
         if workers(for: count) == 1 { return (0..<count).map(body) }
         var slots = [T?](repeating: nil, count: count)
         slots.withUnsafeMutableBufferPointer { buffer in
-            let out = buffer  // each index is written by exactly one worker
+            let out = buffer // each index is written by exactly one worker
             DispatchQueue.concurrentPerform(iterations: count) { i in out[i] = body(i) }
         }
         return slots.map { $0! }
@@ -43,7 +43,7 @@ public enum Parallel {
         let size = (count + workers - 1) / max(workers, 1)
         var slots = [T?](repeating: nil, count: workers)
         slots.withUnsafeMutableBufferPointer { out in
-            let out = out  // each worker writes only its own slot
+            let out = out // each worker writes only its own slot
             DispatchQueue.concurrentPerform(iterations: workers) { w in
                 let lo = min(count, w * size), hi = min(count, lo + size)
                 out[w] = body(lo..<hi)
@@ -95,10 +95,12 @@ public enum Parallel {
     /// consumed). Memory holds two chunks and the results of one. `fill` and `consume` run one at a time and in
     /// order, on whichever thread, while the workers work on another chunk: they must not touch the state a
     /// worker is using. After `consume` says stop, the chunk being worked on is finished and not consumed.
-    public static func stream<Item, State, T>(state: State, copy: (State) -> State,
-                                              fill: (inout [Item]) throws -> Bool,
-                                              work: (inout State, Slice<UnsafeBufferPointer<Item>>) -> T,
-                                              consume: ([T], Int) throws -> Bool) throws {
+    public static func stream<Item, State, T>(
+        state: State, copy: (State) -> State,
+        fill: (inout [Item]) throws -> Bool,
+        work: (inout State, Slice<UnsafeBufferPointer<Item>>) -> T,
+        consume: ([T], Int) throws -> Bool
+    ) throws {
         var states = [state]
         var chunk: [Item] = []
         var more = try fill(&chunk)
@@ -122,14 +124,19 @@ public enum Parallel {
             let fillNext = more, previous = pending
             pending = nil
             let results = chunk.withUnsafeBufferPointer { items in
-                mapBlocks(items.count, states: &states, first: {
-                    if let previous {
-                        do { stopped = try !consume(previous.results, previous.count) } catch { consumeError = error }
-                        if stopped || consumeError != nil { return }
+                mapBlocks(
+                    items.count, states: &states,
+                    first: {
+                        if let previous {
+                            do { stopped = try !consume(previous.results, previous.count) } catch {
+                                consumeError = error
+                            }
+                            if stopped || consumeError != nil { return }
+                        }
+                        guard fillNext else { return }
+                        do { nextMore = try fill(&next) } catch { fillError = error }
                     }
-                    guard fillNext else { return }
-                    do { nextMore = try fill(&next) } catch { fillError = error }
-                }) { state, block in work(&state, items[block]) }
+                ) { state, block in work(&state, items[block]) }
             }
             if let consumeError { throw consumeError }
             if stopped { return }
@@ -147,8 +154,10 @@ public enum Parallel {
 
     /// `body` for consecutive blocks of 0..<count, handed to whichever worker is free, each with that worker's
     /// state; results in block order. Worker 0 runs `first` before taking blocks.
-    private static func mapBlocks<State, T>(_ count: Int, states: inout [State], first: () -> Void,
-                                            _ body: (inout State, Range<Int>) -> T) -> [T] {
+    private static func mapBlocks<State, T>(
+        _ count: Int, states: inout [State], first: () -> Void,
+        _ body: (inout State, Range<Int>) -> T
+    ) -> [T] {
         let workers = states.count
         // Blocks small enough to even out the workers, large enough that taking one costs nothing.
         let size = max(1, min(512, count / (workers * 8)))
@@ -157,7 +166,7 @@ public enum Parallel {
         let taken = Atomic<Int>(0)
         slots.withUnsafeMutableBufferPointer { out in
             states.withUnsafeMutableBufferPointer { states in
-                let (out, states) = (out, states)  // a block's slot is written by the worker that took it
+                let (out, states) = (out, states) // a block's slot is written by the worker that took it
                 DispatchQueue.concurrentPerform(iterations: workers) { w in
                     if w == 0 { first() }
                     while true {

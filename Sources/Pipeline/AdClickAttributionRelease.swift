@@ -21,49 +21,10 @@ extension ReleaseFiles {
     public static let attributionTDS = "attribution-tds.json"
 }
 
-/// The manifest's entry for the attribution list: the one encoder and decoder of its fields.
-public struct AttributionListEntry: Sendable {
-    public static let role = "ad-click-attribution"
-
-    public var identifier: String
-    public var ruleCount: Int
-    public var sha256: String
-    /// The allowlist entries the list covers: the app disables the list and adds the attributed variant while
-    /// an attribution for one of them is active.
-    public var allowlist: [(blocklistEntry: String, host: String)]
-
-    var jsonValue: JSONValue {
-        .object(JSONObject([
-            ("identifier", .string(identifier)),
-            ("rules", .string(ReleaseFiles.attributionRules)),
-            ("rbc", .string(ReleaseFiles.attributionRBC)),
-            ("provenance", .string(ReleaseFiles.attributionProvenance)),
-            ("tds", .string(ReleaseFiles.attributionTDS)),
-            ("ruleCount", .number(Double(ruleCount))),
-            ("sha256", .string(sha256)),
-            ("role", .string(Self.role)),
-            ("allowlist", .array(allowlist.map { ["blocklistEntry": .string($0.blocklistEntry), "host": .string($0.host)] })),
-        ]))
-    }
-
+extension ManifestList {
     /// The attribution entry of a manifest, or nil when the release has none.
-    public init?(manifest: Manifest) {
-        guard let e = manifest.lists.first(where: { $0["role"]?.stringValue == Self.role }),
-              let identifier = e["identifier"]?.stringValue else { return nil }
-        self.identifier = identifier
-        ruleCount = Int(e["ruleCount"]?.numberValue ?? 0)
-        sha256 = e["sha256"]?.stringValue ?? ""
-        allowlist = (e["allowlist"]?.arrayValue ?? []).compactMap { a in
-            guard let b = a["blocklistEntry"]?.stringValue, let h = a["host"]?.stringValue else { return nil }
-            return (b, h)
-        }
-    }
-
-    init(identifier: String, ruleCount: Int, sha256: String, allowlist: [(blocklistEntry: String, host: String)]) {
-        self.identifier = identifier
-        self.ruleCount = ruleCount
-        self.sha256 = sha256
-        self.allowlist = allowlist
+    public static func adClickAttribution(of manifest: Manifest) -> ManifestList? {
+        manifest.lists.first { $0.role == .adClickAttribution }
     }
 }
 
@@ -91,7 +52,9 @@ public enum AdClickAttributionRelease {
         case .failure(let p): throw AttributionError(description: "--vendor: \(p.message)")
         case .success(let host):
             let site = host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
-            guard site.contains(".") || site == "localhost" else { throw AttributionError(description: "--vendor: \(site) is not a site") }
+            guard site.contains(".") || site == "localhost" else {
+                throw AttributionError(description: "--vendor: \(site) is not a site")
+            }
             return site
         }
     }
@@ -100,27 +63,40 @@ public enum AdClickAttributionRelease {
     public static func attributed(release dir: String, vendor: String) throws -> AttributedList {
         let files = ReleaseFileSource.directory(dir)
         let manifest: Manifest
-        do { manifest = try Manifest.parse(try files.read(ReleaseFiles.manifest)) } catch let e as FileError { throw e } catch {
+        do { manifest = try Manifest.parse(try files.read(ReleaseFiles.manifest)) } catch let e as FileError {
+            throw e
+        } catch {
             throw FileError(path: files.path(ReleaseFiles.manifest), reason: String(describing: error))
         }
-        guard let entry = AttributionListEntry(manifest: manifest) else {
-            throw AttributionError(description: "\(dir): the release has no ad-click attribution list (the config's adClickAttribution feature is off or names no tracker)")
+        guard let entry = ManifestList.adClickAttribution(of: manifest) else {
+            throw AttributionError(
+                description:
+                    "\(dir): the release has no ad-click attribution list "
+                    + "(the config's adClickAttribution feature is off or names no tracker)"
+            )
         }
         let site = try vendorSite(vendor)
         let mode = RuleBuildMode(rawValue: manifest.mode) ?? .faithful
         let tds = try decode(files, ReleaseFiles.attributionTDS) { try TrackerDataSet.decode(bytes: $0, source: $1).0 }
         let config = try decode(files, ReleaseFiles.inputConfig) { try PrivacyConfig.decode(bytes: $0, source: $1).0 }
-        let unprotected = files.exists(ReleaseFiles.inputUnprotected)
-            ? try decode(files, ReleaseFiles.inputUnprotected) { try UnprotectedSites.parse(bytes: $0, source: $1).0 } : nil
+        let unprotected =
+            files.exists(ReleaseFiles.inputUnprotected)
+            ? try decode(files, ReleaseFiles.inputUnprotected) { try UnprotectedSites.parse(bytes: $0, source: $1).0 }
+            : nil
         let target = manifest.targets.first.flatMap(EngineProfile.named) ?? .default
-        var built = RuleBuilder.attributed(tds: tds, config: config, unprotectedSites: unprotected, mode: mode, vendor: site)
-        built = RuleListOptimizer.optimize(built, if: (manifest.counts["optimized"] ?? 0) == 1).0
+        var built = RuleBuilder.attributed(
+            tds: tds, config: config, unprotectedSites: unprotected, mode: mode, vendor: site)
+        built = RuleListOptimizer.optimize(built, if: manifest.counts.flag(.optimized)).0
         built = TargetEncoding.adapt(built, for: target)
         let json = CanonicalRuleWriter.bytes(built.rules)
         let name = RuleListIdentifier.parse(entry.identifier)
-        let compiled = try RuleListCompiler.compile(json: json, options: .init(name: attributedName(name?.name), dataset: name?.dataset,
-                                                                              parser: RuleListParserOptions(target: target)))
-        return AttributedList(vendor: site, rules: built.rules, provenance: built.provenance, json: json, compiled: compiled)
+        let compiled = try RuleListCompiler.compile(
+            json: json,
+            options: .init(
+                name: attributedName(name?.name), dataset: name?.dataset,
+                parser: RuleListParserOptions(target: target)))
+        return AttributedList(
+            vendor: site, rules: built.rules, provenance: built.provenance, json: json, compiled: compiled)
     }
 
     /// `tds-attribution` -> `tds-attributed`.
@@ -129,7 +105,9 @@ public enum AdClickAttributionRelease {
         return (base.hasSuffix("-attribution") ? String(base.dropLast("-attribution".count)) : base) + "-attributed"
     }
 
-    private static func decode<T>(_ files: ReleaseFileSource, _ name: String, _ body: ([UInt8], String) throws -> T) throws -> T {
+    private static func decode<T>(_ files: ReleaseFileSource, _ name: String, _ body: ([UInt8], String) throws -> T)
+        throws -> T
+    {
         let bytes = try files.read(name)
         do { return try body(bytes, files.path(name)) } catch {
             throw FileError(path: files.path(name), reason: String(describing: error))
@@ -140,33 +118,30 @@ public enum AdClickAttributionRelease {
 extension ReleaseBuilder {
     /// The attribution list: compiled once with the primary target's parser (like the click-to-load lists),
     /// its TDS beside it, and its manifest entry last in `lists`, where the apps add it.
-    static func compileAttributionList(_ built: RuleBuildResult, dataset: String?, options: BuildOptions, progress: Progress,
-                                       files: inout [(name: String, bytes: [UInt8])], lists: inout [JSONValue],
-                                       listNames: inout [String], identifiers: inout [String], counts: inout [String: Double]) throws {
+    static func compileAttributionList(
+        _ built: RuleBuildResult, dataset: String?, options: BuildOptions, progress: Progress,
+        into out: inout ReleaseListOutputs
+    ) throws {
         guard let attribution = built.attributionList else { return }
         progress("compiling the ad-click attribution list (\(attribution.rules.count) rules)")
         let target = options.targets[0]
-        let adapted = TargetEncoding.adapt(RuleBuildResult(rules: attribution.rules, provenance: attribution.provenance), for: target)
-        let json = CanonicalRuleWriter.bytes(adapted.rules)
-        let compiled: CompiledRuleList
-        do {
-            compiled = try RuleListCompiler.compile(json: json, options: .init(name: "\(options.name)-attribution", dataset: dataset,
-                                                                              parser: RuleListParserOptions(target: target), budget: options.budget))
-        } catch {
-            throw BuildError(component: "rules", reason: "ad-click attribution list: \(error)")
+        let adapted = TargetEncoding.adapt(
+            RuleBuildResult(rules: attribution.rules, provenance: attribution.provenance), for: target)
+        let side = SideList(
+            rules: adapted.rules, provenance: adapted.provenance, name: "attribution",
+            what: "ad-click attribution list",
+            rulesFile: ReleaseFiles.attributionRules, rbcFile: ReleaseFiles.attributionRBC,
+            provenanceFile: ReleaseFiles.attributionProvenance)
+        var entry = try compileSideList(
+            side, parser: RuleListParserOptions(target: target), dataset: dataset, options: options, into: &out)
+        out.files.append((ReleaseFiles.attributionTDS, attribution.tds.canonicalBytes))
+        entry.tds = ReleaseFiles.attributionTDS
+        entry.role = .adClickAttribution
+        entry.allowlist = attribution.entries.map {
+            AttributionAllowlistEntry(blocklistEntry: $0.blocklistEntry, host: $0.host)
         }
-        let rbc = RBCFile.bytes(compiled)
-        files.append((ReleaseFiles.attributionRules, json))
-        files.append((ReleaseFiles.attributionRBC, rbc))
-        files.append((ReleaseFiles.attributionProvenance, RuleProvenance.listBytes(adapted.provenance)))
-        files.append((ReleaseFiles.attributionTDS, attribution.tds.canonicalBytes))
-        listNames.append(ReleaseFiles.attributionRules)
-        identifiers.append(compiled.identifier)
-        let entry = AttributionListEntry(identifier: compiled.identifier, ruleCount: adapted.rules.count, sha256: Digest.hex(.sha256, json),
-                                         allowlist: attribution.entries.map { ($0.blocklistEntry, $0.host) })
-        lists.append(entry.jsonValue)
-        counts["rbcBytes", default: 0] += Double(rbc.count)
-        counts["attributionRules"] = Double(adapted.rules.count)
+        out.lists.append(entry)
+        out.counts[.attributionRules] = Double(adapted.rules.count)
     }
 }
 
@@ -175,8 +150,12 @@ extension AdClickAttributionRelease {
     /// the attribution list replaced by its attributed variant.
     public static func lists(release dir: String, target: String? = nil, vendor: String) throws -> [ReleaseList] {
         let lists = try ReleaseLists.load(dir, target: target).1
-        guard let i = lists.firstIndex(where: { $0.entry["role"]?.stringValue == AttributionListEntry.role }) else {
-            throw AttributionError(description: "\(dir): the release has no ad-click attribution list (the config's adClickAttribution feature is off or names no tracker)")
+        guard let i = lists.firstIndex(where: { $0.entry.role == .adClickAttribution }) else {
+            throw AttributionError(
+                description:
+                    "\(dir): the release has no ad-click attribution list "
+                    + "(the config's adClickAttribution feature is off or names no tracker)"
+            )
         }
         let attributed = try attributed(release: dir, vendor: vendor)
         var out = lists

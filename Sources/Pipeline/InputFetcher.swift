@@ -37,8 +37,10 @@ public struct FetchOptions: Sendable {
     public var maxBytes: Int = FetchOptions.defaultMaxBytes
     /// 64 MiB: DuckDuckGo's largest TDS is a few MB, so this leaves room for growth but not for a runaway server.
     public static let defaultMaxBytes = 64 << 20
-    public init(cacheDirectory: String? = nil, timeout: TimeInterval = 30, retries: Int = 3, backoff: TimeInterval = 0.5,
-                maxBytes: Int = FetchOptions.defaultMaxBytes) {
+    public init(
+        cacheDirectory: String? = nil, timeout: TimeInterval = 30, retries: Int = 3, backoff: TimeInterval = 0.5,
+        maxBytes: Int = FetchOptions.defaultMaxBytes
+    ) {
         self.cacheDirectory = cacheDirectory
         self.timeout = timeout
         self.retries = retries
@@ -55,8 +57,9 @@ public enum InputFetcher {
     public static func fetch(_ source: String, options: FetchOptions = FetchOptions()) throws -> FetchedInput {
         guard isURL(source) else {
             let bytes = try FileIO.read(source)
-            return FetchedInput(source: source, bytes: bytes, etag: nil, lastModified: nil,
-                                sha256: Digest.hex(.sha256, bytes), notModified: false)
+            return FetchedInput(
+                source: source, bytes: bytes, etag: nil, lastModified: nil,
+                sha256: Digest.hex(.sha256, bytes), notModified: false)
         }
         guard let url = URL(string: source) else { throw FetchError(source: source, reason: "not a valid URL") }
         let cache = options.cacheDirectory.map { CacheEntry(directory: $0, url: source) }
@@ -66,30 +69,36 @@ public enum InputFetcher {
         var delay = options.backoff
         while true {
             attempt += 1
-            let outcome = perform(url.absoluteString, ifNoneMatch: cached?.etag, ifModifiedSince: cached?.lastModified,
-                                  timeout: options.timeout, maxBytes: options.maxBytes)
+            let outcome = perform(
+                url.absoluteString, ifNoneMatch: cached?.etag, ifModifiedSince: cached?.lastModified,
+                timeout: options.timeout, maxBytes: options.maxBytes)
             switch outcome {
             case .tooLarge(let limit):
                 // The same server sends the same body again: retrying only wastes the night.
-                throw FetchError(source: source, reason: "the body exceeds the download size cap of \(limit) bytes (--max-download-size)")
+                throw FetchError(
+                    source: source,
+                    reason: "the body exceeds the download size cap of \(limit) bytes (--max-download-size)")
             case .response(let status, let headers, let body):
                 if status == 304, let cached {
-                    return FetchedInput(source: source, bytes: cached.body, etag: cached.etag, lastModified: cached.lastModified,
-                                        sha256: Digest.hex(.sha256, cached.body), notModified: true)
+                    return FetchedInput(
+                        source: source, bytes: cached.body, etag: cached.etag, lastModified: cached.lastModified,
+                        sha256: Digest.hex(.sha256, cached.body), notModified: true)
                 }
                 if (200..<300).contains(status) {
                     let etag = headers["etag"]
                     let lastModified = headers["last-modified"]
                     try cache?.store(body: body, etag: etag, lastModified: lastModified)
-                    return FetchedInput(source: source, bytes: body, etag: etag, lastModified: lastModified,
-                                        sha256: Digest.hex(.sha256, body), notModified: false)
+                    return FetchedInput(
+                        source: source, bytes: body, etag: etag, lastModified: lastModified,
+                        sha256: Digest.hex(.sha256, body), notModified: false)
                 }
                 // Client errors will not get better by retrying.
                 if (400..<500).contains(status) && status != 408 && status != 429 {
                     throw FetchError(source: source, reason: "HTTP \(status) \(statusText(status))")
                 }
                 if attempt > options.retries {
-                    throw FetchError(source: source, reason: "HTTP \(status) \(statusText(status)) after \(attempt) attempts")
+                    throw FetchError(
+                        source: source, reason: "HTTP \(status) \(statusText(status)) after \(attempt) attempts")
                 }
             case .failure(let reason):
                 if attempt > options.retries {
@@ -103,10 +112,12 @@ public enum InputFetcher {
 
     /// The reason phrase of common statuses, for messages.
     static func statusText(_ status: Int) -> String {
-        let known: [Int: String] = [400: "bad request", 401: "unauthorized", 403: "forbidden", 404: "not found",
-                                    408: "request timeout", 410: "gone", 429: "too many requests",
-                                    500: "internal server error", 502: "bad gateway", 503: "service unavailable",
-                                    504: "gateway timeout"]
+        let known: [Int: String] = [
+            400: "bad request", 401: "unauthorized", 403: "forbidden", 404: "not found",
+            408: "request timeout", 410: "gone", 429: "too many requests",
+            500: "internal server error", 502: "bad gateway", 503: "service unavailable",
+            504: "gateway timeout",
+        ]
         return known[status] ?? (status >= 500 ? "server error" : "error")
     }
 
@@ -119,8 +130,10 @@ public enum InputFetcher {
     /// One GET through libcurl (CHTTPFetch): URLSession on Linux buffers a fast body far beyond any cap before
     /// a delegate can cancel it (an endless body reached 450 MB and a 1 GB gzip bomb 1.1 GB with a 64 MB cap),
     /// while curl's write callback stops the transfer at the cap itself.
-    private static func perform(_ url: String, ifNoneMatch: String?, ifModifiedSince: String?,
-                                timeout: TimeInterval, maxBytes: Int) -> Outcome {
+    private static func perform(
+        _ url: String, ifNoneMatch: String?, ifModifiedSince: String?,
+        timeout: TimeInterval, maxBytes: Int
+    ) -> Outcome {
         var result = rb_fetch_result()
         defer { rb_fetch_free(&result) }
         let code = rb_fetch(url, ifNoneMatch, ifModifiedSince, Int(max(timeout * 1000, 1)), maxBytes, &result)
@@ -159,9 +172,9 @@ private struct CacheEntry {
 
     func load() -> Loaded? {
         guard let body = try? FileIO.read(bodyPath), let meta = try? FileIO.read(metaPath),
-              let obj = try? JSONSerialization.jsonObject(with: Data(meta)) as? [String: Any],
-              obj["sha256"] as? String == Digest.hex(.sha256, body)
-        else { return nil }  // a damaged cache entry is simply not used
+            let obj = try? JSONSerialization.jsonObject(with: Data(meta)) as? [String: Any],
+            obj["sha256"] as? String == Digest.hex(.sha256, body)
+        else { return nil } // a damaged cache entry is simply not used
         return Loaded(body: body, etag: obj["etag"] as? String, lastModified: obj["lastModified"] as? String)
     }
 

@@ -13,7 +13,9 @@ public struct InputRecord: Sendable, Equatable {
     /// Set when a fallback replaced or dropped this input; says why.
     public var fallback: String?
 
-    public init(source: String, etag: String?, lastModified: String?, sha256: String, bytes: Int, fallback: String? = nil) {
+    public init(
+        source: String, etag: String?, lastModified: String?, sha256: String, bytes: Int, fallback: String? = nil
+    ) {
         self.source = source
         self.etag = etag
         self.lastModified = lastModified
@@ -23,8 +25,9 @@ public struct InputRecord: Sendable, Equatable {
     }
 
     public init(_ fetched: FetchedInput) {
-        self.init(source: fetched.source, etag: fetched.etag, lastModified: fetched.lastModified,
-                  sha256: fetched.sha256, bytes: fetched.bytes.count)
+        self.init(
+            source: fetched.source, etag: fetched.etag, lastModified: fetched.lastModified,
+            sha256: fetched.sha256, bytes: fetched.bytes.count)
     }
 
     var jsonValue: JSONValue {
@@ -39,9 +42,11 @@ public struct InputRecord: Sendable, Equatable {
     }
 
     init?(json: JSONValue?) {
-        guard let o = json?.objectValue, let source = o["source"]?.stringValue, let sha = o["sha256"]?.stringValue else { return nil }
-        self.init(source: source, etag: o["etag"]?.stringValue, lastModified: o["lastModified"]?.stringValue,
-                  sha256: sha, bytes: Int(o["bytes"]?.numberValue ?? 0), fallback: o["fallback"]?.stringValue)
+        guard let o = json?.objectValue, let source = o["source"]?.stringValue, let sha = o["sha256"]?.stringValue
+        else { return nil }
+        self.init(
+            source: source, etag: o["etag"]?.stringValue, lastModified: o["lastModified"]?.stringValue,
+            sha256: sha, bytes: Int(o["bytes"]?.numberValue ?? 0), fallback: o["fallback"]?.stringValue)
     }
 }
 
@@ -64,9 +69,9 @@ public struct Manifest: Sendable, Equatable {
     public var components: [String: String]
     public var outputs: [OutputRecord]
     /// Counts and deterministic compile figures (automata sizes, bytecode bytes, ...).
-    public var counts: [String: Double]
+    public var counts: [ManifestCount: Double]
     /// The rule lists of this release in evaluation order (more than one when the rules were split).
-    public var lists: [JSONValue]
+    public var lists: [ManifestList]
     /// Present only with --verify-webkit.
     public var webKitVerification: JSONValue?
     /// Present only when `build --previous` measured WebKit's compile cost (ReleaseCompileCost): like
@@ -78,9 +83,9 @@ public struct Manifest: Sendable, Equatable {
 
     /// The list entries of one target (nil: the primary target). A manifest written before targets existed
     /// has no target fields: all of its lists.
-    public func lists(for target: String? = nil) -> [JSONValue] {
+    public func lists(for target: String? = nil) -> [ManifestList] {
         guard let wanted = target ?? targets.first else { return lists }
-        return lists.filter { ($0["target"]?.stringValue ?? wanted) == wanted }
+        return lists.filter { ($0.target ?? wanted) == wanted }
     }
 
     public var jsonValue: JSONValue {
@@ -102,9 +107,9 @@ public struct Manifest: Sendable, Equatable {
         }
         o["outputs"] = .object(outs)
         var c = JSONObject()
-        for key in counts.keys.sorted() { c[key] = .number(counts[key]!) }
+        for key in counts.keys.sorted() { c[key.name] = .number(counts[key]!) }
         o["counts"] = .object(c)
-        o["lists"] = .array(lists)
+        o["lists"] = .array(lists.map(\.jsonValue))
         if !targets.isEmpty { o["targets"] = .array(targets.map(JSONValue.string)) }
         if let webKitVerification { o["webkitVerification"] = webKitVerification }
         if let webKitCompileCost { o["webkitCompileCost"] = webKitCompileCost }
@@ -130,15 +135,19 @@ public struct Manifest: Sendable, Equatable {
         for (k, value) in o["components"]?.objectValue ?? JSONObject() { components[k] = value.stringValue }
         var outputs: [OutputRecord] = []
         for (k, value) in o["outputs"]?.objectValue ?? JSONObject() {
-            outputs.append(OutputRecord(name: k, sha256: value["sha256"]?.stringValue ?? "", bytes: Int(value["bytes"]?.numberValue ?? 0)))
+            outputs.append(
+                OutputRecord(
+                    name: k, sha256: value["sha256"]?.stringValue ?? "", bytes: Int(value["bytes"]?.numberValue ?? 0)))
         }
-        var counts: [String: Double] = [:]
-        for (k, value) in o["counts"]?.objectValue ?? JSONObject() { counts[k] = value.numberValue }
-        var manifest = Manifest(identifier: id, toolVersion: o["tool"]?["version"]?.stringValue ?? "",
-                        rbcFormatVersion: Int(o["rbcFormatVersion"]?.numberValue ?? 0), mode: o["mode"]?.stringValue ?? "",
-                        inputs: inputs, components: components, outputs: outputs, counts: counts,
-                        lists: o["lists"]?.arrayValue ?? [], webKitVerification: o["webkitVerification"],
-                        targets: o["targets"]?.arrayValue?.compactMap(\.stringValue) ?? [])
+        var counts: [ManifestCount: Double] = [:]
+        for (k, value) in o["counts"]?.objectValue ?? JSONObject() { counts[.named(k)] = value.numberValue }
+        let lists = try (o["lists"]?.arrayValue ?? []).enumerated().map { try ManifestList(json: $1, index: $0) }
+        var manifest = Manifest(
+            identifier: id, toolVersion: o["tool"]?["version"]?.stringValue ?? "",
+            rbcFormatVersion: Int(o["rbcFormatVersion"]?.numberValue ?? 0), mode: o["mode"]?.stringValue ?? "",
+            inputs: inputs, components: components, outputs: outputs, counts: counts,
+            lists: lists, webKitVerification: o["webkitVerification"],
+            targets: o["targets"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         manifest.webKitCompileCost = o["webkitCompileCost"]
         return manifest
     }

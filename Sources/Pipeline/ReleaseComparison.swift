@@ -67,7 +67,8 @@ public enum ReleaseComparison {
             throw FileError(path: path, reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
         }
         if json.arrayValue != nil {
-            let list = try LoadedRuleList.compiling(json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
+            let list = try LoadedRuleList.compiling(
+                json: bytes, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
             let parsed = try RuleListParser.parse(bytes: bytes)
             var side = DiffSide(label: path, identifier: list.identifier)
             side.rules = parsed.rules.compactMap { if case .content(let r) = $0.kind { return r } else { return nil } }
@@ -77,15 +78,18 @@ public enum ReleaseComparison {
             return side
         }
         guard json["trackers"] != nil else {
-            throw FileError(path: path, reason: "neither a release directory, a TDS (no \"trackers\") nor a rule list (not an array)")
+            throw FileError(
+                path: path,
+                reason: "neither a release directory, a TDS (no \"trackers\") nor a rule list (not an array)")
         }
         return try convertTDS(bytes: bytes, path: path, options: options)
     }
 
     /// Both sides of a diff at once, one per core (each is independent of the other).
     public static func loadBoth(_ a: String, _ b: String, options: DiffOptions) throws -> (DiffSide, DiffSide) {
-        let (old, new) = Parallel.both({ Result { try loadNamingPath(a, options: options) } },
-                                       { Result { try loadNamingPath(b, options: options) } })
+        let (old, new) = Parallel.both(
+            { Result { try loadNamingPath(a, options: options) } },
+            { Result { try loadNamingPath(b, options: options) } })
         return (try old.get(), try new.get())
     }
 
@@ -113,10 +117,15 @@ public enum ReleaseComparison {
             components["config.sha256"] = Digest_sha256(cb)
         }
         // The lists `build` would make (optimized): decisions are the same either way, deciding rules are not.
-        let built = RuleListOptimizer.optimize(RuleBuilder.build(tds: tds, config: config, unprotectedSites: nil, mode: options.mode, splitAttribution: true)).0
+        let built = RuleListOptimizer.optimize(
+            RuleBuilder.build(
+                tds: tds, config: config, unprotectedSites: nil, mode: options.mode, splitAttribution: true)
+        ).0
         let json = CanonicalRuleWriter.bytes(built.rules)
-        let list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
-        var side = DiffSide(label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)
+        let list = try LoadedRuleList.compiling(
+            json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
+        var side = DiffSide(
+            label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)
         side.provenance = [built.provenance.map(\.jsonValue)]
         side.lists = [list]
         side.listRecords = [ListRecord(name: "rules.json", identifier: list.identifier, rules: built.rules)]
@@ -124,18 +133,25 @@ public enum ReleaseComparison {
         for ctl in built.clickToLoadLists {
             let ctlJSON = CanonicalRuleWriter.bytes(ctl.rules)
             let name = "ctl-\(ctl.ruleAction).json"
-            let compiled = try LoadedRuleList.compiling(json: ctlJSON, options: .init(name: RuleListIdentifier.defaultName(forPath: name), embedSource: true))
+            let compiled = try LoadedRuleList.compiling(
+                json: ctlJSON, options: .init(name: RuleListIdentifier.defaultName(forPath: name), embedSource: true))
             side.lists.append(compiled)
             side.provenance.append(ctl.provenance.map(\.jsonValue))
-            side.listRecords.append(ListRecord(name: name, identifier: compiled.identifier, ruleAction: ctl.ruleAction, rules: ctl.rules))
+            side.listRecords.append(
+                ListRecord(name: name, identifier: compiled.identifier, ruleAction: ctl.ruleAction, rules: ctl.rules))
         }
         // So does the ad-click attribution list (the app swaps it only while an attribution is active).
         if let attribution = built.attributionList {
             let json = CanonicalRuleWriter.bytes(attribution.rules)
-            let compiled = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: ReleaseFiles.attributionRules), embedSource: true))
+            let compiled = try LoadedRuleList.compiling(
+                json: json,
+                options: .init(
+                    name: RuleListIdentifier.defaultName(forPath: ReleaseFiles.attributionRules), embedSource: true))
             side.lists.append(compiled)
             side.provenance.append(attribution.provenance.map(\.jsonValue))
-            side.listRecords.append(ListRecord(name: ReleaseFiles.attributionRules, identifier: compiled.identifier, rules: attribution.rules))
+            side.listRecords.append(
+                ListRecord(
+                    name: ReleaseFiles.attributionRules, identifier: compiled.identifier, rules: attribution.rules))
         }
         return side
     }
@@ -153,7 +169,7 @@ public enum ReleaseComparison {
             side.listRecords.append(list.record(rules: rules))
             // The cookie pop-up list blocks nothing: it takes no part in decisions (its off-sites reset would be
             // named as the rule that let a load through).
-            if list.role == ReleaseListRole.cookiePopups { continue }
+            if list.role == .cookiePopups { continue }
             side.lists.append(list.list)
             // Split releases repeat exception rules in every part: provenance.json covers the unsplit list
             // (ReleaseLists gives it to that list only), so parts are diffed by their rules only.
@@ -175,11 +191,13 @@ public enum ReleaseComparison {
     static func surrogateNames(_ files: ReleaseFileSource) throws -> Set<String> {
         guard files.exists(ReleaseFiles.inputSurrogates) else { return [] }
         let name = files.path(ReleaseFiles.inputSurrogates)
-        return Set(try SurrogatesFile.parse(bytes: try files.read(ReleaseFiles.inputSurrogates), source: name).map(\.name))
+        return Set(
+            try SurrogatesFile.parse(bytes: try files.read(ReleaseFiles.inputSurrogates), source: name).map(\.name))
     }
 
     /// A release's TDS and the surrogates its pages get (by tracker and TDS rule index), as `diff` reads them.
-    public static func surrogates(ofRelease dir: String) throws -> (tds: TrackerDataSet?, surrogates: [String: String]) {
+    public static func surrogates(ofRelease dir: String) throws -> (tds: TrackerDataSet?, surrogates: [String: String])
+    {
         var side = DiffSide(label: dir, tds: try dataset(ofRelease: dir))
         side.surrogateNames = try surrogateNames(.directory(dir))
         return (side.tds, side.surrogates)
@@ -193,12 +211,16 @@ public enum ReleaseComparison {
     /// As `compare`, with the requests read from a stream (a corpus larger than memory) instead of
     /// `options.requests`; `progress` gets the number of requests checked so far.
     /// `structure` is `structure(old, new)` when the caller started it already (see derivedCorpusAndStructure).
-    public static func compare(_ old: DiffSide, _ new: DiffSide, requests stream: RequestStream, structure known: StructureInBackground? = nil,
-                               progress: ((Int) -> Void)? = nil) throws -> DiffReport {
+    public static func compare(
+        _ old: DiffSide, _ new: DiffSide, requests stream: RequestStream, structure known: StructureInBackground? = nil,
+        progress: ((Int) -> Void)? = nil
+    ) throws -> DiffReport {
         let structure = known ?? backgroundStructure(old, new)
-        let requests = try DecisionDiff.compare(stream, old: decisionSide(old), new: decisionSide(new), progress: progress)
+        let requests = try DecisionDiff.compare(
+            stream, old: decisionSide(old), new: decisionSide(new), progress: progress)
         let (inputs, dataset, rules) = structure.join()
-        return report(old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
+        return report(
+            old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
     }
 
     /// The corpus derived from both sides' datasets (empty when neither has a TDS).
@@ -208,7 +230,9 @@ public enum ReleaseComparison {
 
     /// The derived corpus as a stream, and the structure of the diff started in the background: the decisions
     /// need the corpus first, and nothing needs the structure until the report.
-    public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> (DerivedRequests, StructureInBackground) {
+    public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> (
+        DerivedRequests, StructureInBackground
+    ) {
         let structure = backgroundStructure(old, new)
         return (derivedCorpus(old, new), structure)
     }
@@ -225,13 +249,15 @@ public enum ReleaseComparison {
 
     /// Components, trackers and rules: everything but the decisions.
     static func structure(_ old: DiffSide, _ new: DiffSide) -> Structure {
-        let rules = RuleSetDiff.compare(old: old.rules, new: new.rules, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
+        let rules = RuleSetDiff.compare(
+            old: old.rules, new: new.rules, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
         return (changedInputs(old, new), datasetDiff(old, new), rules)
     }
 
     static func changedInputs(_ old: DiffSide, _ new: DiffSide) -> [String: ValueChange<String?>] {
         var inputs: [String: ValueChange<String?>] = [:]
-        for key in Set(old.components.keys).union(new.components.keys) where old.components[key] != new.components[key] {
+        for key in Set(old.components.keys).union(new.components.keys) where old.components[key] != new.components[key]
+        {
             inputs[key] = ValueChange(old: old.components[key], new: new.components[key])
         }
         return inputs
@@ -246,10 +272,13 @@ public enum ReleaseComparison {
         DecisionSide(lists: side.lists, provenance: side.provenance, surrogates: side.surrogates)
     }
 
-    static func report(_ old: DiffSide, _ new: DiffSide, rules: RuleSetDiff, inputs: [String: ValueChange<String?>],
-                       dataset: DatasetDiff?, requests: DecisionDiff?) -> DiffReport {
-        var report = DiffReport(identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
-                                rules: rules, requests: requests)
+    static func report(
+        _ old: DiffSide, _ new: DiffSide, rules: RuleSetDiff, inputs: [String: ValueChange<String?>],
+        dataset: DatasetDiff?, requests: DecisionDiff?
+    ) -> DiffReport {
+        var report = DiffReport(
+            identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
+            rules: rules, requests: requests)
         report.attribution = FlipAttribution(datasets: [new.tds, old.tds].compactMap { $0 })
         if !old.listRecords.isEmpty, !new.listRecords.isEmpty {
             // With one main list on each side, its rule comparison is the report's own.
@@ -267,8 +296,10 @@ public struct ReleaseChanges {
 
     /// `newLists`: the new release's lists as ReleaseLists reads them (main parts and click-to-load lists);
     /// the main list's rules and provenance are the builder's, unsplit.
-    static func compare(previousRelease: String, newManifest: Manifest, newTDS: TrackerDataSet, newRules: [ContentRule],
-                        newProvenance: [RuleProvenance], newLists: [ReleaseList], newFiles: ReleaseFileSource) throws -> ReleaseChanges {
+    static func compare(
+        previousRelease: String, newManifest: Manifest, newTDS: TrackerDataSet, newRules: [ContentRule],
+        newProvenance: [RuleProvenance], newLists: [ReleaseList], newFiles: ReleaseFileSource
+    ) throws -> ReleaseChanges {
         let old = try ReleaseComparison.loadRelease(previousRelease)
         var new = DiffSide(label: "new release", identifier: newManifest.identifier, tds: newTDS, rules: newRules)
         new.surrogateNames = try ReleaseComparison.surrogateNames(newFiles)
@@ -279,7 +310,7 @@ public struct ReleaseChanges {
         new.mainListCount = main.count
         new.provenance = main.count > 1 ? main.map { _ in [] } : [newProvenance.map(\.jsonValue)]
         new.listRecords = try newLists.map { try $0.record(rules: $0.contentRules()) }
-        for ctl in newLists where ctl.role == ReleaseListRole.clickToLoad {
+        for ctl in newLists where ctl.role == .clickToLoad {
             new.lists.append(ctl.list)
             new.provenance.append(ctl.provenance ?? [])
         }

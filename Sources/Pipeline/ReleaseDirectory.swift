@@ -12,7 +12,7 @@
 
 import Foundation
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 import FileIO
 import StrictJSON
@@ -69,20 +69,28 @@ public enum ReleaseDirectory {
         while true {
             let fd = open(lockPath, O_RDWR | O_CREAT | O_CLOEXEC, 0o644)
             guard fd >= 0 else {
-                throw ReleaseDirectoryError(path: lockPath, reason: "cannot create the lock file: \(String(cString: strerror(errno)))")
+                throw ReleaseDirectoryError(
+                    path: lockPath, reason: "cannot create the lock file: \(String(cString: strerror(errno)))")
             }
             if flock(fd, LOCK_EX | LOCK_NB) != 0 {
                 let busy = errno == EWOULDBLOCK
                 let reason = String(cString: strerror(errno))
                 close(fd)
                 if busy {
-                    throw ReleaseDirectoryError(path: path, reason: "another radarblock build is writing this release (lock \(lockPath) is held); try again when it has finished")
+                    throw ReleaseDirectoryError(
+                        path: path,
+                        reason:
+                            "another radarblock build is writing this release (lock \(lockPath) is held); "
+                            + "try again when it has finished"
+                    )
                 }
                 throw ReleaseDirectoryError(path: lockPath, reason: "cannot lock: \(reason)")
             }
             // The holder before us removes the file when it finishes: a lock on a removed file is no lock.
             var held = stat(), named = stat()
-            if fstat(fd, &held) == 0, stat(lockPath, &named) == 0, held.st_ino == named.st_ino, held.st_dev == named.st_dev {
+            if fstat(fd, &held) == 0, stat(lockPath, &named) == 0, held.st_ino == named.st_ino,
+                held.st_dev == named.st_dev
+            {
                 return ReleaseLock(fd: fd, path: lockPath)
             }
             close(fd)
@@ -91,8 +99,10 @@ public enum ReleaseDirectory {
 
     /// Writes `files` (name → bytes) as the complete new contents of `path`. `releaseName` names the new
     /// directory when `path` is a symbolic link; `force` replaces a directory that is not a release.
-    public static func publish(_ files: [(name: String, bytes: [UInt8])], to path: String,
-                               releaseName: String? = nil, force: Bool = false) throws {
+    public static func publish(
+        _ files: [(name: String, bytes: [UInt8])], to path: String,
+        releaseName: String? = nil, force: Bool = false
+    ) throws {
         for (name, _) in files where name.contains("/") || name.hasPrefix(".") || name.isEmpty {
             throw ReleaseDirectoryError(path: name, reason: "not a plain file name")
         }
@@ -130,7 +140,9 @@ public enum ReleaseDirectory {
         let resolved = absolute(text.hasPrefix("/") ? text : parent + "/" + text)
         var resolvedInfo = stat()
         if lstat(resolved, &resolvedInfo) == 0, (resolvedInfo.st_mode & S_IFMT) == S_IFLNK {
-            throw ReleaseDirectoryError(path: path, reason: "links to \(resolved), itself a symbolic link; link straight to the release directory")
+            throw ReleaseDirectoryError(
+                path: path,
+                reason: "links to \(resolved), itself a symbolic link; link straight to the release directory")
         }
         return .link(link: target, text: text, target: resolved)
     }
@@ -142,19 +154,29 @@ public enum ReleaseDirectory {
         guard (info.st_mode & S_IFMT) == S_IFDIR else {
             throw ReleaseDirectoryError(path: shown, reason: "exists and is not a directory")
         }
-        if dir == "/" { throw ReleaseDirectoryError(path: shown, reason: "is the root directory; refusing to replace it") }
+        if dir == "/" {
+            throw ReleaseDirectoryError(path: shown, reason: "is the root directory; refusing to replace it")
+        }
         if force || isRelease(dir) { return }
         guard let entries = try? FileManager.default.contentsOfDirectory(atPath: dir) else {
-            throw ReleaseDirectoryError(path: shown, reason: "cannot list the directory: \(String(cString: strerror(errno)))")
+            throw ReleaseDirectoryError(
+                path: shown, reason: "cannot list the directory: \(String(cString: strerror(errno)))")
         }
         if entries.isEmpty { return }
-        throw ReleaseDirectoryError(path: shown, reason: "is not empty and not a radarblock release (no manifest.json written by radarblock); refusing to replace its \(entries.count) entr\(entries.count == 1 ? "y" : "ies"). Give an empty or new directory, or --force to replace it anyway")
+        throw ReleaseDirectoryError(
+            path: shown,
+            reason:
+                "is not empty and not a radarblock release (no manifest.json written by radarblock); "
+                + "refusing to replace its \(entries.count) entr\(entries.count == 1 ? "y" : "ies"). "
+                + "Give an empty or new directory, or --force to replace it anyway"
+        )
     }
 
     /// A release is a directory whose manifest.json says radarblock wrote it.
     public static func isRelease(_ dir: String) -> Bool {
         guard let bytes = try? FileIO.read(dir + "/manifest.json"), bytes.count < 64 << 20,
-              let value = try? JSONParser.parse(bytes), let object = value.objectValue else { return false }
+            let value = try? JSONParser.parse(bytes), let object = value.objectValue
+        else { return false }
         return object["tool"]?["name"]?.stringValue == "radarblock" && object["identifier"]?.stringValue != nil
     }
 
@@ -171,7 +193,8 @@ public enum ReleaseDirectory {
                 continue
             }
             if mkdir(prefix, 0o755) != 0 && errno != EEXIST {
-                throw ReleaseDirectoryError(path: shown, reason: "cannot create \(prefix): \(String(cString: strerror(errno)))")
+                throw ReleaseDirectoryError(
+                    path: shown, reason: "cannot create \(prefix): \(String(cString: strerror(errno)))")
             }
         }
     }
@@ -193,13 +216,16 @@ public enum ReleaseDirectory {
             var info = stat()
             if lstat(target, &info) == 0 {
                 guard rb_rename_exchange(staging, target) == 0 else {
-                    throw ReleaseDirectoryError(path: target, reason: "cannot swap in the new release: \(String(cString: strerror(errno)))")
+                    throw ReleaseDirectoryError(
+                        path: target, reason: "cannot swap in the new release: \(String(cString: strerror(errno)))")
                 }
                 // `staging` now holds the previous release.
                 try? FileManager.default.removeItem(atPath: staging)
             } else {
                 guard rename(staging, target) == 0 else {
-                    throw ReleaseDirectoryError(path: target, reason: "cannot move the new release into place: \(String(cString: strerror(errno)))")
+                    throw ReleaseDirectoryError(
+                        path: target,
+                        reason: "cannot move the new release into place: \(String(cString: strerror(errno)))")
                 }
             }
             try? syncDirectory(parent)
@@ -217,7 +243,8 @@ public enum ReleaseDirectory {
         let temp = parent + "/" + stagingMarker + "link-" + (link as NSString).lastPathComponent + "-\(getpid())"
         unlink(temp)
         guard symlink(newText, temp) == 0 else {
-            throw ReleaseDirectoryError(path: link, reason: "cannot create the new link: \(String(cString: strerror(errno)))")
+            throw ReleaseDirectoryError(
+                path: link, reason: "cannot create the new link: \(String(cString: strerror(errno)))")
         }
         guard rename(temp, link) == 0 else {
             let reason = String(cString: strerror(errno))
@@ -240,7 +267,9 @@ public enum ReleaseDirectory {
 
     static func syncDirectory(_ path: String) throws {
         let fd = open(path, O_RDONLY | O_DIRECTORY)
-        guard fd >= 0 else { throw ReleaseDirectoryError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))") }
+        guard fd >= 0 else {
+            throw ReleaseDirectoryError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+        }
         defer { close(fd) }
         fsync(fd)
     }

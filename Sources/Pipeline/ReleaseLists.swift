@@ -1,9 +1,8 @@
 // The rule lists of a release directory, as its manifest's `lists` array names them, in that order: the
 // one place that reads "all lists of a release" (match, diff). A release built for several targets has
 // lists for each ("target"); one target's are read (the primary one unless asked), with the
-// click-to-load lists and the cookie pop-up list, which apply whatever the target. An entry names its compiled
-// list ("rbc"), its JSON ("rules") and optionally its provenance ("provenance"); entries may carry more fields
-// (click-to-load lists: "ruleAction", "entity"; the cookie pop-up list: "role", "script"), kept as they are.
+// click-to-load lists and the cookie pop-up list, which apply whatever the target. An entry (ManifestList) names
+// its compiled list ("rbc"), its JSON ("rules") and optionally its provenance ("provenance").
 
 import ContentRules
 import Digest
@@ -16,7 +15,7 @@ import StrictJSON
 
 public struct ReleaseList {
     /// The manifest's entry for the list.
-    public var entry: JSONValue
+    public var entry: ManifestList
     /// The entry's "rules" file name (or its "rbc" name when it has no JSON).
     public var name: String
     public var list: LoadedRuleList
@@ -27,19 +26,19 @@ public struct ReleaseList {
     /// The engine the list was built for (its JSON is parsed as that engine parses it).
     public var target: EngineProfile
     /// The click-to-load action of a click-to-load list; nil for the main list's parts.
-    public var ruleAction: String? { entry["ruleAction"]?.stringValue }
-    /// "main", "click-to-load" or "cpm" (ReleaseListRole).
-    public var role: String { ReleaseListRole.of(entry) }
-    public var isMain: Bool { role == ReleaseListRole.main }
+    public var ruleAction: String? { entry.ruleAction }
+    public var role: ReleaseListRole { entry.kind }
+    public var isMain: Bool { role == .main }
 
     /// The list's content rules, parsed as its target parses them (empty when the entry names no JSON).
     public func contentRules() throws -> [ContentRule] {
-        json.isEmpty ? [] : try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)).contentRules
+        json.isEmpty
+            ? [] : try RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)).contentRules
     }
 
     /// The list by name for the per-list report of a diff, with `rules` (its `contentRules()`).
     func record(rules: [ContentRule]) -> ListRecord {
-        ListRecord(name: name, identifier: entry["identifier"]?.stringValue, ruleAction: ruleAction, rules: rules)
+        ListRecord(name: name, identifier: entry.identifier, ruleAction: ruleAction, rules: rules)
     }
 }
 
@@ -68,10 +67,12 @@ public enum ReleaseLists {
     static func lists(of manifest: Manifest, target: String? = nil, files: ReleaseFileSource) throws -> [ReleaseList] {
         let manifestPath = files.path(ReleaseFiles.manifest)
         if let target, !manifest.targets.isEmpty, !manifest.targets.contains(target) {
-            throw FileError(path: manifestPath, reason: "no lists for target \(target) (the release has \(manifest.targets.joined(separator: ", ")))")
+            throw FileError(
+                path: manifestPath,
+                reason: "no lists for target \(target) (the release has \(manifest.targets.joined(separator: ", ")))")
         }
         let entries = manifest.lists(for: target)
-        let unsplit = !entries.contains { $0["rules"]?.stringValue == ReleaseFiles.rules(part: 2) }
+        let unsplit = !entries.contains { $0.rules == ReleaseFiles.rules(part: 2) }
         return try entries.map { entry in
             try list(entry, index: manifest.lists.firstIndex(of: entry) ?? 0, unsplit: unsplit, files: files)
         }
@@ -79,23 +80,28 @@ public enum ReleaseLists {
 
     /// One manifest entry's list: its JSON, its compiled form (loaded from the .rbc, else compiled from the
     /// JSON) and its provenance.
-    static func list(_ entry: JSONValue, index i: Int, unsplit: Bool, files: ReleaseFileSource) throws -> ReleaseList {
+    static func list(_ entry: ManifestList, index i: Int, unsplit: Bool, files: ReleaseFileSource) throws -> ReleaseList
+    {
         let manifestPath = files.path(ReleaseFiles.manifest)
-        let rbcName = entry["rbc"]?.stringValue, rulesName = entry["rules"]?.stringValue
+        let rbcName = entry.rbc, rulesName = entry.rules
         guard let name = rulesName ?? rbcName else {
             throw FileError(path: manifestPath, reason: "lists[\(i)]: neither \"rules\" nor \"rbc\"")
         }
         for file in [rbcName, rulesName].compactMap({ $0 }) { try checkPlainName(file, list: i, files: files) }
         let json = try rulesName.map { try files.read($0) } ?? []
-        let profile = entry["target"]?.stringValue.flatMap(EngineProfile.named) ?? .default
+        let profile = entry.target.flatMap(EngineProfile.named) ?? .default
         let list: LoadedRuleList
         if let rbcName {
-            list = try LoadedRuleList(withSource(RBCFile.load(try files.read(rbcName), path: files.path(rbcName)), json: json))
+            list = try LoadedRuleList(
+                withSource(RBCFile.load(try files.read(rbcName), path: files.path(rbcName)), json: json))
         } else {
-            list = try LoadedRuleList.compiling(json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: name),
-                                                                           parser: RuleListParserOptions(target: profile)))
+            list = try LoadedRuleList.compiling(
+                json: json,
+                options: .init(
+                    name: RuleListIdentifier.defaultName(forPath: name),
+                    parser: RuleListParserOptions(target: profile)))
         }
-        var provenanceName = entry["provenance"]?.stringValue
+        var provenanceName = entry.provenance
         // Releases record one provenance.json for the unsplit list.
         if provenanceName == nil, unsplit, rulesName == ReleaseFiles.rules { provenanceName = ReleaseFiles.provenance }
         let provenance = try provenanceName.flatMap { try readProvenance($0, files: files) }
@@ -108,7 +114,8 @@ public enum ReleaseLists {
         do {
             return try JSONParser.parse(try files.read(name)).arrayValue
         } catch let e as JSONParseError {
-            throw FileError(path: files.path(name), reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
+            throw FileError(
+                path: files.path(name), reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
         }
     }
 
@@ -120,13 +127,17 @@ public enum ReleaseLists {
     /// The error for a file of the manifest's lists[i] that is not a plain name.
     static func checkPlainName(_ name: String, list i: Int, files: ReleaseFileSource) throws {
         guard isPlainName(name) else {
-            throw FileError(path: files.path(ReleaseFiles.manifest), reason: "lists[\(i)]: \"\(name)\" is not a file name in the release")
+            throw FileError(
+                path: files.path(ReleaseFiles.manifest),
+                reason: "lists[\(i)]: \"\(name)\" is not a file name in the release")
         }
     }
 
     /// Explaining a decision needs the rule-list source, which an .rbc may leave out; a release has it beside.
     static func withSource(_ compiled: CompiledRuleList, json: [UInt8]) -> CompiledRuleList {
-        guard !compiled.hasSource, !json.isEmpty, Digest.hash(.sha256, json) == compiled.sourceSHA256 else { return compiled }
+        guard !compiled.hasSource, !json.isEmpty, Digest.hash(.sha256, json) == compiled.sourceSHA256 else {
+            return compiled
+        }
         var c = compiled
         c.source = json
         return c
@@ -143,18 +154,22 @@ struct ReleaseFileSource {
     var path: (String) -> String
 
     static func directory(_ dir: String) -> ReleaseFileSource {
-        ReleaseFileSource(read: { try FileIO.read(dir + "/" + $0) },
-                          exists: { FileManager.default.fileExists(atPath: dir + "/" + $0) },
-                          path: { dir + "/" + $0 })
+        ReleaseFileSource(
+            read: { try FileIO.read(dir + "/" + $0) },
+            exists: { FileManager.default.fileExists(atPath: dir + "/" + $0) },
+            path: { dir + "/" + $0 })
     }
 
     static func products(_ files: [(name: String, bytes: [UInt8])]) -> ReleaseFileSource {
         let byName = Dictionary(files.map { ($0.name, $0.bytes) }, uniquingKeysWith: { first, _ in first })
-        return ReleaseFileSource(read: { name in
-                                     guard let bytes = byName[name] else { throw FileError(path: name, reason: "not among the files of the build") }
-                                     return bytes
-                                 },
-                                 exists: { byName[$0] != nil },
-                                 path: { $0 })
+        return ReleaseFileSource(
+            read: { name in
+                guard let bytes = byName[name] else {
+                    throw FileError(path: name, reason: "not among the files of the build")
+                }
+                return bytes
+            },
+            exists: { byName[$0] != nil },
+            path: { $0 })
     }
 }

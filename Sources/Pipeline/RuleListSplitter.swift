@@ -38,7 +38,8 @@ public enum RuleListSplitter {
         }
     }
 
-    public static func split(rules: [ContentRule], provenance: [RuleProvenance], maxRules: Int) throws -> [RuleListPart] {
+    public static func split(rules: [ContentRule], provenance: [RuleProvenance], maxRules: Int) throws -> [RuleListPart]
+    {
         precondition(rules.count == provenance.count)
         if rules.count <= maxRules {
             return [RuleListPart(rules: rules, provenance: provenance, units: [])]
@@ -60,7 +61,8 @@ public enum RuleListSplitter {
         }
         let capacity = maxRules - globalCount
         guard capacity > 0 else {
-            throw SplitError(description: "the \(globalCount) exception rules alone reach the limit of \(maxRules) rules per list")
+            throw SplitError(
+                description: "the \(globalCount) exception rules alone reach the limit of \(maxRules) rules per list")
         }
         // Greedy packing in first-appearance order keeps the parts stable from one release to the next.
         var partOf: [String: Int] = [:]
@@ -69,7 +71,11 @@ public enum RuleListSplitter {
         for u in unitOrder {
             let size = unitSizes[u]!
             guard size <= capacity else {
-                throw SplitError(description: "the rules for \(u) (\(size)) do not fit in one list of \(maxRules) rules with the \(globalCount) exception rules")
+                throw SplitError(
+                    description:
+                        "the rules for \(u) (\(size)) do not fit in one list of \(maxRules) rules "
+                        + "with the \(globalCount) exception rules"
+                )
             }
             if fill + size > capacity {
                 partUnits.append([])

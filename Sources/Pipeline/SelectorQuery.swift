@@ -21,15 +21,20 @@ public struct SelectorAnswer: Sendable {
 }
 
 public enum SelectorQuery {
-    public static func answer(selector: String, topURL: String, engine: RuleEngine, labels: [String],
-                              scripts: [CookiePopupScriptData]) throws -> SelectorAnswer {
+    public static func answer(
+        selector: String, topURL: String, engine: RuleEngine, labels: [String],
+        scripts: [CookiePopupScriptData]
+    ) throws -> SelectorAnswer {
         let wanted = Set([selector, selector.replacingOccurrences(of: ":-abp-has(", with: ":has(")].map(trim))
-        let result = try engine.match(MatchRequest(url: topURL, topURL: topURL, resourceType: "top-document", loadContext: "top-frame"))
+        let result = try engine.match(
+            MatchRequest(url: topURL, topURL: topURL, resourceType: "top-document", loadContext: "top-frame"))
         var by: [String] = []
         for (i, e) in result.entries.enumerated() {
             let action = result.actions[i]
             guard action.kind == .cssDisplayNone else { continue }
-            if CSSSelectorValidator.topLevelSelectors(action.text).contains(where: wanted.contains) { by.append(labels[Int(e.list)]) }
+            if CSSSelectorValidator.topLevelSelectors(action.text).contains(where: wanted.contains) {
+                by.append(labels[Int(e.list)])
+            }
         }
         let suffix = "{display:none !important;}"
         for li in result.stylesheetLists {
@@ -50,9 +55,12 @@ public enum SelectorQuery {
     public static func scripts(release dir: String) throws -> [CookiePopupScriptData] {
         let (manifest, _) = try ReleaseLists.load(dir)
         var out: [CookiePopupScriptData] = []
-        for entry in manifest.lists where ReleaseListRole.of(entry) == ReleaseListRole.cookiePopups {
-            guard let name = entry["script"]?.stringValue else { continue }
-            guard ReleaseLists.isPlainName(name) else { throw FileError(path: dir + "/" + ReleaseFiles.manifest, reason: "\"\(name)\" is not a file name in the release") }
+        for entry in manifest.lists where entry.kind == .cookiePopups {
+            guard let name = entry.script else { continue }
+            guard ReleaseLists.isPlainName(name) else {
+                throw FileError(
+                    path: dir + "/" + ReleaseFiles.manifest, reason: "\"\(name)\" is not a file name in the release")
+            }
             let path = dir + "/" + name
             guard let data = CookiePopupScriptData(json: try JSONParser.parse(try FileIO.read(path))) else {
                 throw FileError(path: path, reason: "not a cookie pop-up script file")

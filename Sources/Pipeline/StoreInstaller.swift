@@ -3,9 +3,10 @@
 // compiling, keep the last good lists when a new one fails, skip unchanged lists, delete stale identifiers.
 //
 // The store is a WebKitUserContentFilterStore directory: WebKit keeps one file per list,
-// `ContentRuleList-<encoded identifier>`, and finds a list by that name alone (specs §8). Beside those files
-// radarblock keeps `radarblock-install.json`, the releases installed into the store (one entry per release
-// directory path, so `PUBLISH_DIR/current` replaced every night stays one entry).
+// `ContentRuleList-<encoded identifier>`, and finds a list by that name alone (WebKit's
+// Source/WebKit/UIProcess/API/APIContentRuleListStore.cpp). Beside those files radarblock keeps
+// `radarblock-install.json`, the releases installed into the store (one entry per release directory path, so
+// `PUBLISH_DIR/current` replaced every night stays one entry).
 
 import Digest
 import FileIO
@@ -44,13 +45,18 @@ public struct StoreListRecord: Sendable, Equatable {
 
     init?(json: JSONValue) {
         guard let id = json["identifier"]?.stringValue, let rules = json["rules"]?.stringValue else { return nil }
-        self.init(identifier: id, rules: rules, sha256: json["sha256"]?.stringValue ?? "",
-                  ruleAction: json["ruleAction"]?.stringValue, entity: json["entity"]?.stringValue,
-                  webkitBytes: Int(json["webkitBytes"]?.numberValue ?? 0), compileSeconds: json["compileSeconds"]?.numberValue ?? 0)
+        self.init(
+            identifier: id, rules: rules, sha256: json["sha256"]?.stringValue ?? "",
+            ruleAction: json["ruleAction"]?.stringValue, entity: json["entity"]?.stringValue,
+            webkitBytes: Int(json["webkitBytes"]?.numberValue ?? 0),
+            compileSeconds: json["compileSeconds"]?.numberValue ?? 0)
         role = json["role"]?.stringValue
     }
 
-    init(identifier: String, rules: String, sha256: String, ruleAction: String?, entity: String?, webkitBytes: Int, compileSeconds: Double) {
+    init(
+        identifier: String, rules: String, sha256: String, ruleAction: String?, entity: String?, webkitBytes: Int,
+        compileSeconds: Double
+    ) {
         self.identifier = identifier
         self.rules = rules
         self.sha256 = sha256
@@ -84,7 +90,9 @@ public struct StoreState: Sendable, Equatable {
         let releasesJSON: [JSONValue] = releases.sorted { $0.path < $1.path }.map { r in
             ["path": .string(r.path), "identifier": .string(r.identifier), "lists": .array(r.lists.map(\.jsonValue))]
         }
-        var out = JSONWriter.bytes(["stateVersion": .number(Double(Self.formatVersion)), "releases": .array(releasesJSON)])
+        var out = JSONWriter.bytes([
+            "stateVersion": .number(Double(Self.formatVersion)), "releases": .array(releasesJSON),
+        ])
         out.append(0x0A)
         return out
     }
@@ -93,19 +101,26 @@ public struct StoreState: Sendable, Equatable {
         let v: JSONValue
         do { v = try JSONParser.parse(bytes) } catch { throw StoreInstallError("\(path): not JSON: \(error)") }
         guard v["stateVersion"]?.numberValue == Double(formatVersion), let releases = v["releases"]?.arrayValue else {
-            throw StoreInstallError("\(path): not a radarblock install state (stateVersion \(formatVersion) with releases expected)")
+            throw StoreInstallError(
+                "\(path): not a radarblock install state (stateVersion \(formatVersion) with releases expected)")
         }
-        return StoreState(releases: try releases.enumerated().map { i, r in
-            guard let p = r["path"]?.stringValue, let id = r["identifier"]?.stringValue, let lists = r["lists"]?.arrayValue else {
-                throw StoreInstallError("\(path): releases[\(i)]: path, identifier and lists expected")
-            }
-            return StoreReleaseRecord(path: p, identifier: id, lists: try lists.enumerated().map { j, l in
-                guard let list = StoreListRecord(json: l) else {
-                    throw StoreInstallError("\(path): releases[\(i)].lists[\(j)]: identifier and rules expected")
+        return StoreState(
+            releases: try releases.enumerated().map { i, r in
+                guard let p = r["path"]?.stringValue, let id = r["identifier"]?.stringValue,
+                    let lists = r["lists"]?.arrayValue
+                else {
+                    throw StoreInstallError("\(path): releases[\(i)]: path, identifier and lists expected")
                 }
-                return list
+                return StoreReleaseRecord(
+                    path: p, identifier: id,
+                    lists: try lists.enumerated().map { j, l in
+                        guard let list = StoreListRecord(json: l) else {
+                            throw StoreInstallError(
+                                "\(path): releases[\(i)].lists[\(j)]: identifier and rules expected")
+                        }
+                        return list
+                    })
             })
-        })
     }
 
     /// The state of `store` (empty when nothing was installed yet).
@@ -161,9 +176,11 @@ public struct WebKitStore {
 public enum StoreInstaller {
     /// Installs the release at `releaseDir` into `store`; with `prune`, then removes every list no installed
     /// release needs. The state changes only when every list of the release is in the store.
-    public static func install(release releaseDir: String, store: String, prune: Bool, webKit: WebKitStore) throws -> StoreInstallReport {
+    public static func install(release releaseDir: String, store: String, prune: Bool, webKit: WebKitStore) throws
+        -> StoreInstallReport
+    {
         let path = absolute(releaseDir)
-        let (identifier, lists) = try readRelease(path)  // before touching the store: a bad release changes nothing
+        let (identifier, lists) = try readRelease(path) // before touching the store: a bad release changes nothing
         let store = try prepare(store)
         let lock = try StoreLock(store: store)
         defer { lock.release() }
@@ -184,7 +201,9 @@ public enum StoreInstaller {
                 report.compiled.append(record)
                 installed.append(record)
             } catch {
-                report.failed.append(StoreListFailure(index: i, identifier: list.identifier, rules: list.rules, message: String(describing: error)))
+                report.failed.append(
+                    StoreListFailure(
+                        index: i, identifier: list.identifier, rules: list.rules, message: String(describing: error)))
             }
         }
         if report.failed.isEmpty {
@@ -213,7 +232,8 @@ public enum StoreInstaller {
     public static func storedIdentifiers(store: String) -> [String] {
         let prefix = "ContentRuleList-"
         let names = (try? FileManager.default.contentsOfDirectory(atPath: store)) ?? []
-        return names.filter { $0.hasPrefix(prefix) }.compactMap { decodeFileName(String($0.dropFirst(prefix.count))) }.sorted()
+        return names.filter { $0.hasPrefix(prefix) }.compactMap { decodeFileName(String($0.dropFirst(prefix.count))) }
+            .sorted()
     }
 
     // MARK: - Steps
@@ -223,7 +243,10 @@ public enum StoreInstaller {
         let path = absolute(store)
         var isDir: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDir) {
-            guard isDir.boolValue else { throw StoreInstallError("\(store): exists and is not a directory (a WebKit filter store is a directory)") }
+            guard isDir.boolValue else {
+                throw StoreInstallError(
+                    "\(store): exists and is not a directory (a WebKit filter store is a directory)")
+            }
         } else {
             do { try FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true) } catch {
                 throw StoreInstallError("\(store): cannot create the store directory: \(error.localizedDescription)")
@@ -247,32 +270,41 @@ public enum StoreInstaller {
         do { manifest = try Manifest.parse(try FileIO.read(manifestPath)) } catch {
             throw StoreInstallError("\(manifestPath): \(error)")
         }
-        guard !manifest.lists.isEmpty else { throw StoreInstallError("\(manifestPath): lists: the release has no rule lists") }
+        guard !manifest.lists.isEmpty else {
+            throw StoreInstallError("\(manifestPath): lists: the release has no rule lists")
+        }
         var seen: Set<String> = []
         let lists = try manifest.lists.enumerated().map { i, entry -> StoreListRecord in
             let at = "\(manifestPath): lists[\(i)]"
-            guard let id = entry["identifier"]?.stringValue, isUsableIdentifier(id) else {
-                throw StoreInstallError("\(at).identifier: a non-empty identifier of at most 200 printable characters expected")
+            let id = entry.identifier
+            guard isUsableIdentifier(id) else {
+                throw StoreInstallError(
+                    "\(at).identifier: a non-empty identifier of at most 200 printable characters expected")
             }
             guard seen.insert(id).inserted else { throw StoreInstallError("\(at).identifier: \(id) appears twice") }
-            guard let rules = entry["rules"]?.stringValue, isPlainFileName(rules) else {
+            guard let rules = entry.rules, isPlainFileName(rules) else {
                 throw StoreInstallError("\(at).rules: the name of a rule-list file inside the release expected")
             }
             let bytes = try FileIO.read(dir + "/" + rules)
             let sha = Digest.hex(.sha256, bytes)
             if let expected = manifest.outputs.first(where: { $0.name == rules })?.sha256, expected != sha {
-                throw StoreInstallError("\(dir)/\(rules): sha256 \(sha) differs from the manifest's \(expected) (outputs.\(rules)): the release is damaged")
+                throw StoreInstallError(
+                    "\(dir)/\(rules): sha256 \(sha) differs from the manifest's \(expected) (outputs.\(rules)): "
+                        + "the release is damaged"
+                )
             }
-            var record = StoreListRecord(identifier: id, rules: rules, sha256: sha, ruleAction: entry["ruleAction"]?.stringValue,
-                                         entity: entry["entity"]?.stringValue, webkitBytes: 0, compileSeconds: 0)
-            record.role = entry["role"]?.stringValue
+            var record = StoreListRecord(
+                identifier: id, rules: rules, sha256: sha, ruleAction: entry.ruleAction,
+                entity: entry.entity, webkitBytes: 0, compileSeconds: 0)
+            record.role = entry.role?.rawValue
             return record
         }
         return (manifest.identifier, lists)
     }
 
     static func isUsableIdentifier(_ id: String) -> Bool {
-        !id.isEmpty && id.unicodeScalars.count <= 200 && id.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
+        !id.isEmpty && id.unicodeScalars.count <= 200
+            && id.unicodeScalars.allSatisfy { $0.value > 0x20 && $0.value != 0x7F }
     }
 
     static func isPlainFileName(_ name: String) -> Bool {
@@ -281,7 +313,9 @@ public enum StoreInstaller {
 
     /// The list as already installed, when WebKit's file for its identifier exists (the identifier names the
     /// content, so the same identifier is the same compiled list).
-    static func inStore(_ list: StoreListRecord, store: String, state: StoreState, fileName: (String) -> String) -> StoreListRecord? {
+    static func inStore(_ list: StoreListRecord, store: String, state: StoreState, fileName: (String) -> String)
+        -> StoreListRecord?
+    {
         var st = stat()
         let file = store + "/" + fileName(list.identifier)
         guard stat(file, &st) == 0, st.st_size > 0 else { return nil }
@@ -313,7 +347,9 @@ public enum StoreInstaller {
         var utf8 = Array(encoded.utf8)[...]
         while let b = utf8.popFirst() {
             if b == UInt8(ascii: "%") {
-                guard utf8.count >= 2, let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else { return nil }
+                guard utf8.count >= 2, let v = UInt8(String(decoding: utf8.prefix(2), as: UTF8.self), radix: 16) else {
+                    return nil
+                }
                 bytes.append(v)
                 utf8 = utf8.dropFirst(2)
             } else {

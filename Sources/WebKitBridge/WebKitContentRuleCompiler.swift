@@ -11,12 +11,13 @@
 //   WebKit's ContentExtensionError message ("Invalid or unsupported regular expression.", ...); for
 //   regex errors WebKit also writes "Error while parsing <pattern>: <status>" to fd 2, which we capture
 //   as `detail` instead of letting it leak onto the terminal;
-// * the compiled list is written to `<store>/ContentRuleList-<encodeForFileName(identifier)>` (specs §8).
+// * the compiled list is written to `<store>/ContentRuleList-<encodeForFileName(identifier)>`
+//   (APIContentRuleListStore.cpp).
 
 import Foundation
 
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #endif
 
 /// A compiled list in a WebKit store directory.
@@ -64,6 +65,8 @@ public enum WebKitBridgeError: Error, Sendable, Equatable, CustomStringConvertib
     case timedOut(seconds: Double)
     /// The store directory or WebKit's output file is not usable.
     case store(String)
+    /// A figure of the compile could not be measured (the peak memory's /proc/self/status line).
+    case measurement(String)
 
     public var description: String {
         switch self {
@@ -78,6 +81,8 @@ public enum WebKitBridgeError: Error, Sendable, Equatable, CustomStringConvertib
             return "WebKit did not finish compiling within \(String(format: "%g", seconds)) s"
         case let .store(message):
             return message
+        case let .measurement(message):
+            return "cannot measure WebKit's compile: \(message)"
         }
     }
 }
@@ -117,9 +122,10 @@ public struct WebKitContentRuleCompiler: Sendable {
         guard stat(file, &st) == 0 else {
             throw WebKitBridgeError.store("WebKit reported success but \(file) does not exist")
         }
-        return WebKitCompileResult(identifier: identifier, storePath: store, filePath: file, bytes: Int(st.st_size),
-                                   seconds: outcome.seconds, rssBeforeKB: outcome.rssBeforeKB,
-                                   peakRSSKB: outcome.peakRSSKB, cpuSeconds: outcome.cpuSeconds, webkitVersion: lib.version)
+        return WebKitCompileResult(
+            identifier: identifier, storePath: store, filePath: file, bytes: Int(st.st_size),
+            seconds: outcome.seconds, rssBeforeKB: outcome.rssBeforeKB,
+            peakRSSKB: outcome.peakRSSKB, cpuSeconds: outcome.cpuSeconds, webkitVersion: lib.version)
     }
 
     /// Asks WebKit whether it accepts `rulesJSON`: compiles it into a temporary store that is deleted
@@ -134,17 +140,19 @@ public struct WebKitContentRuleCompiler: Sendable {
         defer { try? FileManager.default.removeItem(atPath: store) }
         let outcome = try lib.save(rulesJSON, identifier: "radarblock-verify", storePath: store, timeout: timeout)
         if let message = outcome.errorMessage {
-            return WebKitVerification(accepted: false, message: message, detail: outcome.detail,
-                                      webkitVersion: lib.version, seconds: outcome.seconds, bytes: nil)
+            return WebKitVerification(
+                accepted: false, message: message, detail: outcome.detail,
+                webkitVersion: lib.version, seconds: outcome.seconds, bytes: nil)
         }
         var st = stat()
         let file = store + "/" + Self.fileName(forIdentifier: "radarblock-verify")
         let bytes = stat(file, &st) == 0 ? Int(st.st_size) : nil
-        return WebKitVerification(accepted: true, message: nil, detail: outcome.detail,
-                                  webkitVersion: lib.version, seconds: outcome.seconds, bytes: bytes)
+        return WebKitVerification(
+            accepted: true, message: nil, detail: outcome.detail,
+            webkitVersion: lib.version, seconds: outcome.seconds, bytes: bytes)
     }
 
-    /// WebKit's file name for an identifier (APIContentRuleListStore encodeForFileName, specs §8):
+    /// WebKit's file name for an identifier (WebKit's APIContentRuleListStore.cpp, encodeForFileName):
     /// 0x00-0x20, `"`, `%`, `*`, `/`, `:`, `<`, `>`, `?`, `\`, `|` and 0x7F become `%XX` (uppercase hex),
     /// an unpaired UTF-16 surrogate `%+XXXX` (cannot occur in a Swift String); anything else stays raw.
     public static func fileName(forIdentifier identifier: String) -> String {
@@ -161,21 +169,29 @@ public struct WebKitContentRuleCompiler: Sendable {
     }
 
     static func prepareStore(_ path: String) throws -> String {
-        guard !path.isEmpty, path != "-" else { throw WebKitBridgeError.store("a WebKit store needs a directory, not \"\(path)\"") }
+        guard !path.isEmpty, path != "-" else {
+            throw WebKitBridgeError.store("a WebKit store needs a directory, not \"\(path)\"")
+        }
         let absolute = path.hasPrefix("/") ? path : FileManager.default.currentDirectoryPath + "/" + path
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: absolute, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {
-                throw WebKitBridgeError.store("\(path): exists and is not a directory (WebKit writes ContentRuleList-<identifier> inside a store directory)")
+                throw WebKitBridgeError.store(
+                    "\(path): exists and is not a directory "
+                        + "(WebKit writes ContentRuleList-<identifier> inside a store directory)"
+                )
             }
         } else {
             do {
                 try FileManager.default.createDirectory(atPath: absolute, withIntermediateDirectories: true)
             } catch {
-                throw WebKitBridgeError.store("\(path): cannot create the store directory: \(error.localizedDescription)")
+                throw WebKitBridgeError.store(
+                    "\(path): cannot create the store directory: \(error.localizedDescription)")
             }
         }
-        guard access(absolute, W_OK) == 0 else { throw WebKitBridgeError.store("\(path): store directory is not writable") }
+        guard access(absolute, W_OK) == 0 else {
+            throw WebKitBridgeError.store("\(path): store directory is not writable")
+        }
         return absolute
     }
 }
@@ -227,8 +243,10 @@ final class WebKitLibrary: @unchecked Sendable {
     fileprivate let g_object_unref: @convention(c) (GPointer?) -> Void
     // WebKit
     fileprivate let store_new: @convention(c) (UnsafePointer<CChar>?) -> GPointer?
-    fileprivate let store_save: @convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) -> Void
-    fileprivate let store_save_finish: @convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?
+    fileprivate let store_save:
+        @convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) -> Void
+    fileprivate let store_save_finish:
+        @convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?
     fileprivate let filter_unref: @convention(c) (GPointer?) -> Void
     let version: String
 
@@ -277,11 +295,15 @@ final class WebKitLibrary: @unchecked Sendable {
         g_source_remove = try sym("g_source_remove", (@convention(c) (UInt32) -> Int32).self)
         g_error_free = try sym("g_error_free", (@convention(c) (GPointer?) -> Void).self)
         g_object_unref = try sym("g_object_unref", (@convention(c) (GPointer?) -> Void).self)
-        store_new = try sym("webkit_user_content_filter_store_new", (@convention(c) (UnsafePointer<CChar>?) -> GPointer?).self)
-        store_save = try sym("webkit_user_content_filter_store_save",
-                             (@convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) -> Void).self)
-        store_save_finish = try sym("webkit_user_content_filter_store_save_finish",
-                                    (@convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?).self)
+        store_new = try sym(
+            "webkit_user_content_filter_store_new", (@convention(c) (UnsafePointer<CChar>?) -> GPointer?).self)
+        store_save = try sym(
+            "webkit_user_content_filter_store_save",
+            (@convention(c) (GPointer?, UnsafePointer<CChar>?, GPointer?, GPointer?, GAsyncReadyCallback?, GPointer?) ->
+                Void).self)
+        store_save_finish = try sym(
+            "webkit_user_content_filter_store_save_finish",
+            (@convention(c) (GPointer?, GPointer?, UnsafeMutablePointer<GPointer?>?) -> GPointer?).self)
         filter_unref = try sym("webkit_user_content_filter_unref", (@convention(c) (GPointer?) -> Void).self)
         let major = try sym("webkit_get_major_version", (@convention(c) () -> UInt32).self)
         let minor = try sym("webkit_get_minor_version", (@convention(c) () -> UInt32).self)
@@ -292,13 +314,23 @@ final class WebKitLibrary: @unchecked Sendable {
     /// The high-water mark of this process's own address space (VmHWM). Not getrusage's ru_maxrss: Linux carries
     /// that one over fork and exec, so a child started by a large process (`build --previous` measures each
     /// list in one) would report its parent's size and never what WebKit needed.
-    static func peakRSSKB() -> Int {
-        guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
-              let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }),
-              let kb = Int(line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") else {
-            var usage = rusage()
-            getrusage(RUSAGE_SELF.rawValue, &usage)
-            return Int(usage.ru_maxrss)
+    /// No fallback: a figure from elsewhere would be a wrong figure, so a status that cannot be read is an error.
+    static func peakRSSKB() throws -> Int {
+        let path = "/proc/self/status"
+        guard let status = try? String(contentsOfFile: path, encoding: .utf8) else {
+            throw WebKitBridgeError.measurement("\(path) cannot be read, so the peak memory is unknown")
+        }
+        return try highWaterMarkKB(status: status, path: path)
+    }
+
+    /// The VmHWM figure (KiB) of a /proc/PID/status text.
+    static func highWaterMarkKB(status: String, path: String) throws -> Int {
+        guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix("VmHWM:") }) else {
+            throw WebKitBridgeError.measurement("\(path) has no VmHWM line, so the peak memory is unknown")
+        }
+        let fields = line.dropFirst("VmHWM:".count).split(whereSeparator: { $0 == " " || $0 == "\t" })
+        guard fields.count == 2, fields[1] == "kB", let kb = Int(fields[0]) else {
+            throw WebKitBridgeError.measurement("\(path): \"\(line)\" is not \"VmHWM: <n> kB\"")
         }
         return kb
     }
@@ -314,6 +346,7 @@ final class WebKitLibrary: @unchecked Sendable {
     func save(_ source: [UInt8], identifier: String, storePath: String, timeout: Double) throws -> SaveOutcome {
         WebKitLibrary.saveLock.lock()
         defer { WebKitLibrary.saveLock.unlock() }
+        let rssBefore = try WebKitLibrary.peakRSSKB()
         guard let store = storePath.withCString({ store_new($0) }) else {
             throw WebKitBridgeError.store("webkit_user_content_filter_store_new(\(storePath)) failed")
         }
@@ -352,7 +385,6 @@ final class WebKitLibrary: @unchecked Sendable {
         }
 
         let capture = StderrCapture()
-        let rssBefore = WebKitLibrary.peakRSSKB()
         let cpuBefore = WebKitLibrary.cpuSeconds()
         let start = WebKitLibrary.now()
         identifier.withCString { store_save(store, $0, bytes, nil, onSaved, context.toOpaque()) }
@@ -373,9 +405,10 @@ final class WebKitLibrary: @unchecked Sendable {
         g_main_loop_unref(loop)
         g_object_unref(store)
         if let filter = state.filter { filter_unref(filter) }
-        return SaveOutcome(errorMessage: state.errorMessage, detail: detail.isEmpty ? nil : detail,
-                           seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: WebKitLibrary.peakRSSKB(),
-                           cpuSeconds: WebKitLibrary.cpuSeconds() - cpuBefore)
+        return SaveOutcome(
+            errorMessage: state.errorMessage, detail: detail.isEmpty ? nil : detail,
+            seconds: state.end - start, rssBeforeKB: rssBefore, peakRSSKB: try WebKitLibrary.peakRSSKB(),
+            cpuSeconds: WebKitLibrary.cpuSeconds() - cpuBefore)
     }
 
     private static let saveLock = NSLock()

@@ -134,12 +134,12 @@ struct BuildCommand: Command {
     /// "built ID in DIR: N trackers, N rules in N list(s)[ + N click-to-load list(s)], N surrogates".
     static func summary(_ manifest: Manifest, out: String) -> String {
         let c = manifest.counts
-        let count = { (key: String, absent: Double) in Int(c[key] ?? absent) }
-        let clickToLoad = count("clickToLoadLists", 0)
-        return "built \(manifest.identifier) in \(out): \(count("trackers", 0)) trackers, "
-            + "\(count("rules", 0)) rules in \(count("lists", 1)) list(s)"
+        let count = { (key: ManifestCount, absent: Double) in Int(c[key] ?? absent) }
+        let clickToLoad = count(.clickToLoadLists, 0)
+        return "built \(manifest.identifier) in \(out): \(count(.trackers, 0)) trackers, "
+            + "\(count(.rules, 0)) rules in \(count(.lists, 1)) list(s)"
             + (clickToLoad > 0 ? " + \(clickToLoad) click-to-load list(s)" : "")
-            + ", \(count("surrogates", 0)) surrogates"
+            + ", \(count(.surrogates, 0)) surrogates"
     }
 
     /// "1048576", "512k", "64M", "1G" (powers of 1024).

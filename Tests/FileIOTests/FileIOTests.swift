@@ -77,12 +77,14 @@ final class FileIOTests: XCTestCase {
         defer { try? FileManager.default.removeItem(at: dir) }
         let output = try FileIO.Output(path: dir.appendingPathComponent("report.json").path)
         var used: FileIO.WriteBehind? = nil
-        XCTAssertThrowsError(try FileIO.writingBehind(output) { writer in
-            used = writer
-            for _ in 0..<50 { try writer.write([UInt8](repeating: 0x61, count: 1 << 16)) }
-            XCTAssertFalse(writer.ended)
-            throw Stop()
-        }) { XCTAssertTrue($0 is Stop, "\($0)") }
+        XCTAssertThrowsError(
+            try FileIO.writingBehind(output) { writer in
+                used = writer
+                for _ in 0..<50 { try writer.write([UInt8](repeating: 0x61, count: 1 << 16)) }
+                XCTAssertFalse(writer.ended)
+                throw Stop()
+            }
+        ) { XCTAssertTrue($0 is Stop, "\($0)") }
         XCTAssertEqual(used?.ended, true)
     }
 
@@ -148,7 +150,8 @@ final class FileIOTests: XCTestCase {
         XCTAssertEqual(stat("/proc/self/status", &info), 0)
         XCTAssertEqual(info.st_size, 0, "procfs reports no size")
         let status = try FileIO.read("/proc/self/status")
-        XCTAssertTrue(String(decoding: status, as: UTF8.self).contains("VmRSS:"), "read to its end although stat said 0 bytes")
+        XCTAssertTrue(
+            String(decoding: status, as: UTF8.self).contains("VmRSS:"), "read to its end although stat said 0 bytes")
         XCTAssertGreaterThan(status.count, 500)
     }
 
@@ -158,7 +161,8 @@ final class FileIOTests: XCTestCase {
         let message = "tds.json: $.trackers[\"x\"].rules[0].rule: \"" + value + "\" is not a valid regex; rule dropped"
         let bounded = MessageText.bounded(message)
         XCTAssertLessThanOrEqual(bounded.utf8.count, MessageText.defaultLimit + 64)
-        XCTAssertTrue(bounded.hasPrefix("tds.json: $.trackers[\"x\"].rules[0].rule: \"éé"), "the head names the place")
+        XCTAssertTrue(
+            bounded.hasPrefix("tds.json: $.trackers[\"x\"].rules[0].rule: \"éé"), "the head names the place")
         XCTAssertTrue(bounded.hasSuffix("\" is not a valid regex; rule dropped"), "the tail says what is wrong")
         XCTAssertTrue(bounded.contains("bytes omitted]"))
         XCTAssertEqual(MessageText.bounded("short"), "short")

@@ -11,7 +11,9 @@ final class LineReaderTests: XCTestCase {
         var reader = try LineReader(path: path, chunk: chunk, maximumLineLength: maximum)
         defer { reader.close() }
         var out: [(String, Int, Bool)] = []
-        while let line = try reader.next() { out.append((String(decoding: line.bytes, as: UTF8.self), line.number, line.tooLong)) }
+        while let line = try reader.next() {
+            out.append((String(decoding: line.bytes, as: UTF8.self), line.number, line.tooLong))
+        }
         return out
     }
 
@@ -43,7 +45,9 @@ final class LineReaderTests: XCTestCase {
     /// last line is a line (an unterminated file's final newline ends its last line instead).
     func testLinesKeptAcrossReadsKeepTheirBytes() throws {
         var rng = SplitMix64(seed: 0x11E5)
-        var expected = (0..<500).map { i in String(repeating: Character(Unicode.Scalar(UInt8(97 + i % 26))), count: Int.random(in: 0...40, using: &rng)) }
+        var expected = (0..<500).map { i in
+            String(repeating: Character(Unicode.Scalar(UInt8(97 + i % 26))), count: Int.random(in: 0...40, using: &rng))
+        }
         expected[0] = ""
         expected[499] = ""
         let path = NSTemporaryDirectory() + "linereader-\(UUID().uuidString).jsonl"
@@ -132,7 +136,9 @@ final class MappedLinesTests: XCTestCase {
         var reader = try LineReader(path: path, chunk: 5, maximumLineLength: maximum)
         defer { reader.close() }
         var out: [(String, Int, Bool)] = []
-        while let line = try reader.next() { out.append((line.tooLong ? "" : String(decoding: line.bytes, as: UTF8.self), line.number, line.tooLong)) }
+        while let line = try reader.next() {
+            out.append((line.tooLong ? "" : String(decoding: line.bytes, as: UTF8.self), line.number, line.tooLong))
+        }
         return out
     }
 

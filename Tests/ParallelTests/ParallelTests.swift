@@ -38,22 +38,26 @@ final class ParallelTests: XCTestCase {
         let sizes = [5, 5, 5, 2, 0]
         var next = 0, chunk = 0, copies = 0
         var seen: [Int] = [], counts: [Int] = []
-        try Parallel.stream(state: 0, copy: { s -> Int in copies += 1; return s },
-                        fill: { items in
-                            items.append(contentsOf: next..<next + sizes[chunk])
-                            next += sizes[chunk]
-                            chunk += 1
-                            return chunk < sizes.count
-                        },
-                        work: { calls, share -> [Int] in
-                            calls += 1
-                            return share.map { $0 * 10 }
-                        },
-                        consume: { results, count in
-                            seen += results.flatMap { $0 }
-                            counts.append(count)
-                            return true
-                        })
+        try Parallel.stream(
+            state: 0,
+            copy: { s -> Int in
+                copies += 1; return s
+            },
+            fill: { items in
+                items.append(contentsOf: next..<next + sizes[chunk])
+                next += sizes[chunk]
+                chunk += 1
+                return chunk < sizes.count
+            },
+            work: { calls, share -> [Int] in
+                calls += 1
+                return share.map { $0 * 10 }
+            },
+            consume: { results, count in
+                seen += results.flatMap { $0 }
+                counts.append(count)
+                return true
+            })
         XCTAssertEqual(seen, (0..<17).map { $0 * 10 })
         XCTAssertEqual(counts, [5, 5, 5, 2], "an empty chunk is not worked on")
         XCTAssertEqual(copies, Parallel.workers(for: 5) - 1, "one state per core, the first one given")
@@ -61,17 +65,21 @@ final class ParallelTests: XCTestCase {
 
     func testStreamMakesNoCopyForASingleItemAndStopsWhenConsumeSaysSo() throws {
         var copies = 0, fills = 0, consumed = 0
-        try Parallel.stream(state: "engine", copy: { s -> String in copies += 1; return s },
-                        fill: { items in
-                            fills += 1
-                            items.append(fills)
-                            return true  // an endless input
-                        },
-                        work: { _, share in share.count },
-                        consume: { results, _ in
-                            consumed += results.reduce(0, +)
-                            return consumed < 3
-                        })
+        try Parallel.stream(
+            state: "engine",
+            copy: { s -> String in
+                copies += 1; return s
+            },
+            fill: { items in
+                fills += 1
+                items.append(fills)
+                return true // an endless input
+            },
+            work: { _, share in share.count },
+            consume: { results, _ in
+                consumed += results.reduce(0, +)
+                return consumed < 3
+            })
         XCTAssertEqual(copies, 0, "one item needs one worker: no copy of the state")
         XCTAssertEqual(fills, 4, "the chunk after the last one consumed was read while that one was worked on")
         XCTAssertEqual(consumed, 3)
@@ -81,23 +89,24 @@ final class ParallelTests: XCTestCase {
         // Items of very unequal cost, in chunks of 1,000: every item is worked on once, results in item order.
         var next = 0
         var seen: [Int] = []
-        try Parallel.stream(state: 0, copy: { $0 },
-                            fill: { items in
-                                items.append(contentsOf: next..<min(next + 1000, 3500))
-                                next = min(next + 1000, 3500)
-                                return next < 3500
-                            },
-                            work: { _, block -> [Int] in
-                                block.map { i in
-                                    var x = i
-                                    for _ in 0..<(i % 97 == 0 ? 20000 : 10) { x = (x &* 31) &+ 7 }
-                                    return x == .min ? -1 : i
-                                }
-                            },
-                            consume: { results, _ in
-                                seen += results.flatMap { $0 }
-                                return true
-                            })
+        try Parallel.stream(
+            state: 0, copy: { $0 },
+            fill: { items in
+                items.append(contentsOf: next..<min(next + 1000, 3500))
+                next = min(next + 1000, 3500)
+                return next < 3500
+            },
+            work: { _, block -> [Int] in
+                block.map { i in
+                    var x = i
+                    for _ in 0..<(i % 97 == 0 ? 20000 : 10) { x = (x &* 31) &+ 7 }
+                    return x == .min ? -1 : i
+                }
+            },
+            consume: { results, _ in
+                seen += results.flatMap { $0 }
+                return true
+            })
         XCTAssertEqual(seen, Array(0..<3500))
     }
 
@@ -105,18 +114,21 @@ final class ParallelTests: XCTestCase {
         struct ReadFailed: Error {}
         var fills = 0
         var consumed: [Int] = []
-        XCTAssertThrowsError(try Parallel.stream(state: 0, copy: { $0 },
-                                                 fill: { items in
-                                                     fills += 1
-                                                     if fills == 2 { throw ReadFailed() }
-                                                     items.append(contentsOf: 0..<100)
-                                                     return true
-                                                 },
-                                                 work: { _, block in Array(block) },
-                                                 consume: { results, _ in
-                                                     consumed += results.flatMap { $0 }
-                                                     return true
-                                                 })) { XCTAssertTrue($0 is ReadFailed) }
+        XCTAssertThrowsError(
+            try Parallel.stream(
+                state: 0, copy: { $0 },
+                fill: { items in
+                    fills += 1
+                    if fills == 2 { throw ReadFailed() }
+                    items.append(contentsOf: 0..<100)
+                    return true
+                },
+                work: { _, block in Array(block) },
+                consume: { results, _ in
+                    consumed += results.flatMap { $0 }
+                    return true
+                })
+        ) { XCTAssertTrue($0 is ReadFailed) }
         XCTAssertEqual(consumed, Array(0..<100), "the first chunk's results are consumed before the error")
     }
 
@@ -126,39 +138,46 @@ final class ParallelTests: XCTestCase {
         // consumed first, and the wait passes at once.
         let consumed = DispatchSemaphore(value: 0)
         var chunks = 0, seen: [Int] = []
-        try Parallel.stream(state: 0, copy: { $0 }, fill: { items in
-                                chunks += 1
-                                items.append(contentsOf: (0..<4).map { chunks * 10 + $0 })
-                                return chunks < 3
-                            },
-                            work: { _, share -> [Int] in
-                                if let first = share.first, first >= 20, first % 10 == 0, Parallel.workers() > 1 {
-                                    XCTAssertEqual(consumed.wait(timeout: .now() + 10), .success, "chunk \(first / 10 - 1) consumed meanwhile")
-                                }
-                                return Array(share)
-                            },
-                            consume: { results, _ in
-                                seen += results.flatMap { $0 }
-                                consumed.signal()
-                                return true
-                            })
+        try Parallel.stream(
+            state: 0, copy: { $0 },
+            fill: { items in
+                chunks += 1
+                items.append(contentsOf: (0..<4).map { chunks * 10 + $0 })
+                return chunks < 3
+            },
+            work: { _, share -> [Int] in
+                if let first = share.first, first >= 20, first % 10 == 0, Parallel.workers() > 1 {
+                    XCTAssertEqual(
+                        consumed.wait(timeout: .now() + 10), .success, "chunk \(first / 10 - 1) consumed meanwhile")
+                }
+                return Array(share)
+            },
+            consume: { results, _ in
+                seen += results.flatMap { $0 }
+                consumed.signal()
+                return true
+            })
         XCTAssertEqual(seen, [10, 11, 12, 13, 20, 21, 22, 23, 30, 31, 32, 33])
     }
 
     func testStreamRethrowsWhatConsumeThrowsAndConsumesNothingAfter() {
         struct WriteFailed: Error {}
         var fills = 0, consumed = 0
-        XCTAssertThrowsError(try Parallel.stream(state: 0, copy: { $0 }, fill: { items in
-                                                     fills += 1
-                                                     items.append(fills)
-                                                     return true
-                                                 },
-                                                 work: { _, share in share.count },
-                                                 consume: { _, _ in
-                                                     consumed += 1
-                                                     if consumed == 2 { throw WriteFailed() }
-                                                     return true
-                                                 })) { XCTAssertTrue($0 is WriteFailed) }
+        XCTAssertThrowsError(
+            try Parallel.stream(
+                state: 0, copy: { $0 },
+                fill: { items in
+                    fills += 1
+                    items.append(fills)
+                    return true
+                },
+                work: { _, share in share.count },
+                consume: { _, _ in
+                    consumed += 1
+                    if consumed == 2 { throw WriteFailed() }
+                    return true
+                })
+        ) { XCTAssertTrue($0 is WriteFailed) }
         XCTAssertEqual(consumed, 2)
     }
 

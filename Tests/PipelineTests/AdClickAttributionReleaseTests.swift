@@ -19,7 +19,8 @@ final class AdClickAttributionReleaseTests: XCTestCase {
         """#
 
     func config(_ state: String) -> String {
-        #"{"features":{"contentBlocking":{"state":"enabled"},"adClickAttribution":{"state":"\#(state)","settings":{"allowlist":[{"blocklistEntry":"ads.com","host":"bat.ads.com"}]}}}}"#
+        #"{"features":{"contentBlocking":{"state":"enabled"},"adClickAttribution":{"state":"\#(state)","#
+            + #""settings":{"allowlist":[{"blocklistEntry":"ads.com","host":"bat.ads.com"}]}}}}"#
     }
 
     func build(_ name: String, config text: String) throws -> String {
@@ -35,16 +36,17 @@ final class AdClickAttributionReleaseTests: XCTestCase {
     func read(_ path: String) throws -> [UInt8] { Array(try Data(contentsOf: URL(fileURLWithPath: path))) }
 
     func blocked(_ lists: [ReleaseList], _ url: String, on top: String) throws -> Bool {
-        let answer = try RuleEngine(lists: lists.map(\.list)).match(MatchRequest(url: url, topURL: top, resourceType: "image"))
+        let answer = try RuleEngine(lists: lists.map(\.list)).match(
+            MatchRequest(url: url, topURL: top, resourceType: "image"))
         return answer.isBlocked
     }
 
     func testTheReleaseCarriesTheListAndTheVariantIsAFunctionOfReleaseAndVendor() throws {
         let dir = try build("on", config: config("enabled"))
         let m = try Manifest.parse(try read(dir + "/manifest.json"))
-        XCTAssertEqual(m.lists.map { $0["rules"]?.stringValue }, ["rules.json", "attribution.json"])
-        let entry = try XCTUnwrap(AttributionListEntry(manifest: m))
-        XCTAssertEqual(entry.allowlist.map { "\($0.blocklistEntry) \($0.host)" }, ["ads.com bat.ads.com"])
+        XCTAssertEqual(m.lists.map { $0.rules }, ["rules.json", "attribution.json"])
+        let entry = try XCTUnwrap(ManifestList.adClickAttribution(of: m))
+        XCTAssertEqual((entry.allowlist ?? []).map { "\($0.blocklistEntry) \($0.host)" }, ["ads.com bat.ads.com"])
         XCTAssertEqual(entry.sha256, Digest.hex(.sha256, try read(dir + "/attribution.json")))
         XCTAssertTrue(entry.identifier.hasPrefix("tds-attribution_"))
         XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/attribution-tds.json"))
@@ -56,7 +58,8 @@ final class AdClickAttributionReleaseTests: XCTestCase {
         XCTAssertEqual(a.rbc, b.rbc)
         XCTAssertEqual(a.identifier, b.identifier)
         XCTAssertTrue(a.identifier.hasPrefix("tds-attributed_"))
-        XCTAssertNotEqual(try AdClickAttributionRelease.attributed(release: dir, vendor: "other.example").identifier, a.identifier)
+        XCTAssertNotEqual(
+            try AdClickAttributionRelease.attributed(release: dir, vendor: "other.example").identifier, a.identifier)
 
         let normal = try ReleaseLists.load(dir).1
         let attributed = try AdClickAttributionRelease.lists(release: dir, vendor: "shop.example")
@@ -73,7 +76,7 @@ final class AdClickAttributionReleaseTests: XCTestCase {
         let off = try build("off", config: config("disabled"))
         let absent = try build("absent", config: #"{"features":{"contentBlocking":{"state":"enabled"}}}"#)
         let m = try Manifest.parse(try read(off + "/manifest.json"))
-        XCTAssertNil(AttributionListEntry(manifest: m))
+        XCTAssertNil(ManifestList.adClickAttribution(of: m))
         XCTAssertFalse(FileManager.default.fileExists(atPath: off + "/attribution.json"))
         XCTAssertEqual(try read(off + "/rules.json"), try read(absent + "/rules.json"))
         XCTAssertThrowsError(try AdClickAttributionRelease.attributed(release: off, vendor: "shop.example")) { e in

@@ -36,7 +36,9 @@ final class AutomatonBudgetBuildTests: XCTestCase {
         _ = try ReleaseBuilder.run(o)
         let rules = try read(work + "/release/rules.json")
         XCTAssertFalse(rules.contains("[ab]*a"), "the offending rule is dropped")
-        XCTAssertTrue(rules.contains(#"tracker\\.example\\/collect"#) || rules.contains("collect"), "the tracker's other rules stay")
+        XCTAssertTrue(
+            rules.contains(#"tracker\\.example\\/collect"#) || rules.contains("collect"),
+            "the tracker's other rules stay")
         let issues = try read(work + "/release/issues.txt")
         XCTAssertTrue(issues.contains("dropped rule"), issues)
         XCTAssertTrue(issues.contains("--max-dfa-states"), issues)
@@ -48,8 +50,11 @@ final class AutomatonBudgetBuildTests: XCTestCase {
         let roomy = try read(work + "/roomy/rules.json")
         let made = roomy.split(separator: "\n").filter { $0.contains("[ab]*a") }.count
         XCTAssertGreaterThan(made, 0)
-        let manifest = try Manifest.parse(Array(try Data(contentsOf: URL(fileURLWithPath: work + "/release/manifest.json"))))
-        XCTAssertEqual(manifest.counts["rulesOverAutomatonBudget"], Double(made), "exactly the rules made from the TDS rule are dropped")
+        let manifest = try Manifest.parse(
+            Array(try Data(contentsOf: URL(fileURLWithPath: work + "/release/manifest.json"))))
+        XCTAssertEqual(
+            manifest.counts[.rulesOverAutomatonBudget], Double(made),
+            "exactly the rules made from the TDS rule are dropped")
         XCTAssertEqual(rules.split(separator: "\n").count + made, roomy.split(separator: "\n").count)
     }
 

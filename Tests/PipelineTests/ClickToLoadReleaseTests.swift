@@ -12,7 +12,8 @@ final class ClickToLoadReleaseTests: XCTestCase {
 
     let tds = #"""
         {"trackers":{"widgets.com":{"domain":"widgets.com","default":"ignore","owner":{"name":"Widget Co"},
-          "rules":[{"rule":"widgets\\.com/like","action":"block-ctl-w"},{"rule":"widgets\\.com/video","action":"block-ctl-v"},
+          "rules":[{"rule":"widgets\\.com/like","action":"block-ctl-w"},
+                   {"rule":"widgets\\.com/video","action":"block-ctl-v"},
                    {"rule":"widgets\\.com/pixel"}]}},
          "entities":{"Widget Co":{"domains":["widgets.com","widgets-site.com"]}},
          "domains":{"widgets.com":"Widget Co","widgets-site.com":"Widget Co"}}
@@ -21,7 +22,10 @@ final class ClickToLoadReleaseTests: XCTestCase {
     func config(actions: [String], exceptions: [String] = []) -> String {
         let a = actions.map { "\"\($0)\"" }.joined(separator: ",")
         let x = exceptions.map { "{\"domain\":\"\($0)\"}" }.joined(separator: ",")
-        return #"{"features":{"contentBlocking":{"state":"enabled"},"clickToLoad":{"state":"enabled","exceptions":[\#(x)],"settings":{"Widget Co":{"state":"enabled","ruleActions":[\#(a)]}}}}}"#
+        return
+            #"{"features":{"contentBlocking":{"state":"enabled"},"#
+            + #""clickToLoad":{"state":"enabled","exceptions":[\#(x)],"#
+            + #""settings":{"Widget Co":{"state":"enabled","ruleActions":[\#(a)]}}}}}"#
     }
 
     func build(_ name: String, config text: String, previous: String? = nil) throws -> String {
@@ -40,27 +44,28 @@ final class ClickToLoadReleaseTests: XCTestCase {
     func testEverySupportedActionHasItsListInTheManifest() throws {
         let dir = try build("a", config: config(actions: ["block-ctl-w", "block-ctl-v"]))
         let m = try Manifest.parse(try read(dir + "/manifest.json"))
-        XCTAssertEqual(m.lists.map { $0["rules"]?.stringValue }, ["rules.json", "ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
+        XCTAssertEqual(m.lists.map { $0.rules }, ["rules.json", "ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
         var identifiers = Set<String>()
         for entry in m.lists {
-            let rules = try XCTUnwrap(entry["rules"]?.stringValue)
-            XCTAssertEqual(entry["sha256"]?.stringValue, Digest.hex(.sha256, try read(dir + "/" + rules)), rules)
-            XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/" + (entry["rbc"]?.stringValue ?? "")))
-            identifiers.insert(try XCTUnwrap(entry["identifier"]?.stringValue))
+            let rules = try XCTUnwrap(entry.rules)
+            XCTAssertEqual(entry.sha256, Digest.hex(.sha256, try read(dir + "/" + rules)), rules)
+            XCTAssertTrue(FileManager.default.fileExists(atPath: dir + "/" + (entry.rbc ?? "")))
+            identifiers.insert(try XCTUnwrap(entry.identifier))
         }
         XCTAssertEqual(identifiers.count, 3)
-        XCTAssertEqual(m.lists[1]["ruleAction"]?.stringValue, "block-ctl-w")
-        XCTAssertEqual(m.lists[1]["entity"]?.stringValue, "Widget Co")
-        XCTAssertTrue(m.lists[1]["identifier"]!.stringValue!.hasPrefix("tds-ctl-block-ctl-w_"))
+        XCTAssertEqual(m.lists[1].ruleAction, "block-ctl-w")
+        XCTAssertEqual(m.lists[1].entity, "Widget Co")
+        XCTAssertTrue(m.lists[1].identifier.hasPrefix("tds-ctl-block-ctl-w_"))
         XCTAssertEqual(m.components["ctlTdsEtag"], "CTL_" + m.components["tdsEtag"]!)
-        XCTAssertNotEqual(m.identifier, m.lists[0]["identifier"]?.stringValue, "the release is named by all of its lists")
+        XCTAssertNotEqual(m.identifier, m.lists[0].identifier, "the release is named by all of its lists")
     }
 
     func testDiffReportsChangesPerList() throws {
         let a = try build("a", config: config(actions: ["block-ctl-w", "block-ctl-v"]))
         let b = try build("b", config: config(actions: ["block-ctl-w"], exceptions: ["news.com"]), previous: a)
-        let report = try ReleaseComparison.compare(try ReleaseComparison.load(a, options: DiffOptions()),
-                                               try ReleaseComparison.load(b, options: DiffOptions()), options: DiffOptions())
+        let report = try ReleaseComparison.compare(
+            try ReleaseComparison.load(a, options: DiffOptions()),
+            try ReleaseComparison.load(b, options: DiffOptions()), options: DiffOptions())
         XCTAssertEqual(report.lists.map(\.name), ["ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
         XCTAssertEqual(report.lists.map(\.status), [.changed, .removed])
         XCTAssertEqual(report.lists[0].rulesAdded, 1, "the new exception")
@@ -70,9 +75,12 @@ final class ClickToLoadReleaseTests: XCTestCase {
         // Video content was blocked by its list only: dropping that list flips it for every page.
         XCTAssertTrue(report.requests?.changed.contains { $0.request.url.contains("widgets.com/video") } ?? false)
         let changes = try JSONParser.parse(try read(b + "/changes.json"))
-        XCTAssertEqual(changes["lists"]?.arrayValue?.compactMap { $0["list"]?.stringValue }, ["ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
-        let same = try ReleaseComparison.compare(try ReleaseComparison.load(b, options: DiffOptions()),
-                                             try ReleaseComparison.load(b, options: DiffOptions()), options: DiffOptions())
+        XCTAssertEqual(
+            changes["lists"]?.arrayValue?.compactMap { $0["list"]?.stringValue },
+            ["ctl-block-ctl-w.json", "ctl-block-ctl-v.json"])
+        let same = try ReleaseComparison.compare(
+            try ReleaseComparison.load(b, options: DiffOptions()),
+            try ReleaseComparison.load(b, options: DiffOptions()), options: DiffOptions())
         XCTAssertTrue(same.lists.isEmpty)
         XCTAssertTrue(same.isEmpty)
     }

@@ -14,7 +14,7 @@ final class CompileCostGateTests: XCTestCase {
         let previous = cost(cpu: 2.0, mib: 100)
         let slower = CompileCostChange(previous: previous, new: cost(cpu: 4.0, mib: 100), previousMeasuredNow: false)
         let failure = try XCTUnwrap(slower.gate(maxPercent: 20, previousRelease: "/releases/old"))
-        XCTAssertEqual(failure.component, "rules")
+        XCTAssertEqual(failure.component, .rules)
         XCTAssertTrue(failure.reason.contains("compile time 2.000 s -> 4.000 s CPU (+100%)"), failure.reason)
         XCTAssertTrue(failure.reason.contains("--max-compile-regression 20%"), failure.reason)
         XCTAssertTrue(failure.reason.contains("/releases/old"), failure.reason)
@@ -26,27 +26,37 @@ final class CompileCostGateTests: XCTestCase {
 
     func testWithinTheLimitOrCheaperPasses() {
         let previous = cost(cpu: 2.0, mib: 100)
-        XCTAssertNil(CompileCostChange(previous: previous, new: cost(cpu: 2.39, mib: 119), previousMeasuredNow: false)
-                        .gate(maxPercent: 20, previousRelease: "p"))
-        XCTAssertNil(CompileCostChange(previous: previous, new: cost(cpu: 1.0, mib: 50), previousMeasuredNow: false)
-                        .gate(maxPercent: 0, previousRelease: "p"))
+        XCTAssertNil(
+            CompileCostChange(previous: previous, new: cost(cpu: 2.39, mib: 119), previousMeasuredNow: false)
+                .gate(maxPercent: 20, previousRelease: "p"))
+        XCTAssertNil(
+            CompileCostChange(previous: previous, new: cost(cpu: 1.0, mib: 50), previousMeasuredNow: false)
+                .gate(maxPercent: 0, previousRelease: "p"))
         // Just over the limit fails: the comparison is strict, not rounded.
-        XCTAssertNotNil(CompileCostChange(previous: previous, new: cost(cpu: 2.42, mib: 100), previousMeasuredNow: false)
-                            .gate(maxPercent: 20, previousRelease: "p"))
+        XCTAssertNotNil(
+            CompileCostChange(previous: previous, new: cost(cpu: 2.42, mib: 100), previousMeasuredNow: false)
+                .gate(maxPercent: 20, previousRelease: "p"))
     }
 
     func testRisesWithinTheMeasurementNoiseNeverFail() {
         // A tiny list: +100% CPU and memory, but 20 ms and 2 MiB.
-        let tiny = CompileCostChange(previous: cost(cpu: 0.02, mib: 2), new: cost(cpu: 0.04, mib: 4), previousMeasuredNow: false)
+        let tiny = CompileCostChange(
+            previous: cost(cpu: 0.02, mib: 2), new: cost(cpu: 0.04, mib: 4), previousMeasuredNow: false)
         XCTAssertEqual(tiny.regressions(maxPercent: 10), [])
     }
 
     func testTheManifestRoundTripsTheRecordedCost() throws {
-        let recorded = ReleaseCompileCost(webkitVersion: "2.50.6", lists: [("rules.json", cost(cpu: 2.5, mib: 90, bytes: 9_000_000)),
-                                                                         ("ctl-fb.json", cost(cpu: 0.01, mib: 1, bytes: 4000))])
-        XCTAssertEqual(recorded.total, WebKitCompileCost(seconds: 3.765, cpuSeconds: 2.51, memoryKB: 90 * 1024, bytes: 9_004_000))
-        var m = Manifest(identifier: "x", toolVersion: "t", rbcFormatVersion: 2, mode: "faithful", inputs: [:], components: [:],
-                         outputs: [], counts: [:], lists: [], webKitVerification: nil)
+        let recorded = ReleaseCompileCost(
+            webkitVersion: "2.50.6",
+            lists: [
+                ("rules.json", cost(cpu: 2.5, mib: 90, bytes: 9_000_000)),
+                ("ctl-fb.json", cost(cpu: 0.01, mib: 1, bytes: 4000)),
+            ])
+        XCTAssertEqual(
+            recorded.total, WebKitCompileCost(seconds: 3.765, cpuSeconds: 2.51, memoryKB: 90 * 1024, bytes: 9_004_000))
+        var m = Manifest(
+            identifier: "x", toolVersion: "t", rbcFormatVersion: 2, mode: "faithful", inputs: [:], components: [:],
+            outputs: [], counts: [:], lists: [], webKitVerification: nil)
         m.webKitCompileCost = recorded.jsonValue
         let parsed = try Manifest.parse(m.bytes())
         XCTAssertEqual(ReleaseCompileCost(json: parsed.webKitCompileCost), recorded)
@@ -58,8 +68,9 @@ final class CompileCostGateTests: XCTestCase {
         WebKitCostMeter {
             WebKitCostMeter.Loaded(version: version) { json in
                 let rules = json.filter { $0 == 0x0A }.count
-                return WebKitCompileCost(seconds: Double(rules) * 0.002, cpuSeconds: Double(rules) * 0.001,
-                                         memoryKB: rules * 20, bytes: json.count * 3)
+                return WebKitCompileCost(
+                    seconds: Double(rules) * 0.002, cpuSeconds: Double(rules) * 0.001,
+                    memoryKB: rules * 20, bytes: json.count * 3)
             }
         }
     }
@@ -67,8 +78,10 @@ final class CompileCostGateTests: XCTestCase {
     func testABuildThatTriplesTheCompileCostFailsAndLeavesThePreviousReleaseAlone() throws {
         let work = try makeTemporaryDirectory("cost-gate")
         defer { try? FileManager.default.removeItem(atPath: work) }
-        try Data(syntheticTDS(trackers: 20, rulesPerTracker: 4).canonicalBytes).write(to: URL(fileURLWithPath: work + "/small.json"))
-        try Data(syntheticTDS(trackers: 60, rulesPerTracker: 4).canonicalBytes).write(to: URL(fileURLWithPath: work + "/big.json"))
+        try Data(syntheticTDS(trackers: 20, rulesPerTracker: 4).canonicalBytes).write(
+            to: URL(fileURLWithPath: work + "/small.json"))
+        try Data(syntheticTDS(trackers: 60, rulesPerTracker: 4).canonicalBytes).write(
+            to: URL(fileURLWithPath: work + "/big.json"))
         func options(_ tds: String, out: String, previous: String?) -> BuildOptions {
             var o = BuildOptions(out: work + "/" + out)
             o.tds = work + "/" + tds
@@ -81,7 +94,11 @@ final class CompileCostGateTests: XCTestCase {
         var second = options("small.json", out: "second", previous: "first")
         second.maxCompileRegression = 20
         _ = try ReleaseBuilder.run(second)
-        let recorded = try XCTUnwrap(ReleaseCompileCost(json: try Manifest.parse(try Array(Data(contentsOf: URL(fileURLWithPath: work + "/second/manifest.json")))).webKitCompileCost))
+        let recorded = try XCTUnwrap(
+            ReleaseCompileCost(
+                json: try Manifest.parse(
+                    try Array(Data(contentsOf: URL(fileURLWithPath: work + "/second/manifest.json")))
+                ).webKitCompileCost))
         XCTAssertEqual(recorded.lists.map(\.name), ["rules.json"])
         let changes = try String(contentsOfFile: work + "/second/changes.md", encoding: .utf8)
         XCTAssertTrue(changes.contains("## WebKit compile cost"), changes)
@@ -92,8 +109,10 @@ final class CompileCostGateTests: XCTestCase {
         third.maxCompileRegression = 50
         XCTAssertThrowsError(try ReleaseBuilder.run(third)) { error in
             let e = error as? BuildError
-            XCTAssertEqual(e?.component, "rules")
-            XCTAssertTrue(e?.reason.contains("WebKit compile cost regression over --max-compile-regression 50%") == true, "\(error)")
+            XCTAssertEqual(e?.component, .rules)
+            XCTAssertTrue(
+                e?.reason.contains("WebKit compile cost regression over --max-compile-regression 50%") == true,
+                "\(error)")
             XCTAssertTrue(e?.reason.contains("nothing was published") == true, "\(error)")
         }
         XCTAssertEqual(try directoryDigest(work + "/second"), before, "the previous release was touched")
@@ -125,7 +144,10 @@ final class CompileCostGateTests: XCTestCase {
         o.maxCompileRegression = 20
         _ = try ReleaseBuilder.run(o)
         XCTAssertEqual(calls.count, 3, "new, previous, new again")
-        let recorded = try XCTUnwrap(ReleaseCompileCost(json: try Manifest.parse(try Array(Data(contentsOf: URL(fileURLWithPath: work + "/b/manifest.json")))).webKitCompileCost))
+        let recorded = try XCTUnwrap(
+            ReleaseCompileCost(
+                json: try Manifest.parse(try Array(Data(contentsOf: URL(fileURLWithPath: work + "/b/manifest.json"))))
+                    .webKitCompileCost))
         XCTAssertEqual(recorded.total.cpuSeconds, 1.0, "the cheaper of the two measurements is recorded")
     }
 
@@ -136,15 +158,22 @@ final class CompileCostGateTests: XCTestCase {
         var o = sampleOptions(out: work + "/b")
         o.previous = work + "/a"
         o.webKitCostMeter = WebKitCostMeter {
-            WebKitCostMeter.Loaded(version: "fake-1") { _ in throw ManifestError(reason: "WebKit rejected the rule list") }
+            WebKitCostMeter.Loaded(version: "fake-1") { _ in
+                throw ManifestError(reason: "WebKit rejected the rule list")
+            }
         }
         guard case .built(_, let warnings) = try ReleaseBuilder.run(o) else { return XCTFail("not built") }
-        XCTAssertTrue(warnings.contains { $0.contains("WebKit compile cost not measured") && $0.contains("WebKit rejected the rule list") },
-                      warnings.joined(separator: "\n"))
+        XCTAssertTrue(
+            warnings.contains {
+                $0.contains("WebKit compile cost not measured") && $0.contains("WebKit rejected the rule list")
+            },
+            warnings.joined(separator: "\n"))
         o.out = work + "/c"
         o.maxCompileRegression = 20
         XCTAssertThrowsError(try ReleaseBuilder.run(o)) { error in
-            XCTAssertTrue("\(error)".contains("WebKit compile cost of the new release's rules.json: WebKit rejected the rule list"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains(
+                    "WebKit compile cost of the new release's rules.json: WebKit rejected the rule list"), "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: work + "/c"))
     }
@@ -158,7 +187,8 @@ final class CompileCostGateTests: XCTestCase {
         let manifestPath = work + "/a/manifest.json"
         let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
         XCTAssertTrue(manifest.contains("\"rules.json\""))
-        try manifest.replacingOccurrences(of: "\"rules.json\"", with: "\"../outside.json\"").write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        try manifest.replacingOccurrences(of: "\"rules.json\"", with: "\"../outside.json\"").write(
+            toFile: manifestPath, atomically: true, encoding: .utf8)
         let seen = Counter()
         var o = sampleOptions(out: work + "/b")
         o.previous = work + "/a"
@@ -183,11 +213,15 @@ final class CompileCostGateTests: XCTestCase {
         o.previous = work + "/a"
         o.webKitCostMeter = WebKitCostMeter { throw ManifestError(reason: "no WebKitGTK here") }
         _ = try ReleaseBuilder.run(o)
-        XCTAssertNil(try Manifest.parse(try Array(Data(contentsOf: URL(fileURLWithPath: work + "/b/manifest.json")))).webKitCompileCost)
+        XCTAssertNil(
+            try Manifest.parse(try Array(Data(contentsOf: URL(fileURLWithPath: work + "/b/manifest.json"))))
+                .webKitCompileCost)
         o.out = work + "/c"
         o.maxCompileRegression = 20
         XCTAssertThrowsError(try ReleaseBuilder.run(o)) { error in
-            XCTAssertTrue("\(error)".contains("--max-compile-regression needs WebKitGTK's compiler: no WebKitGTK here"), "\(error)")
+            XCTAssertTrue(
+                "\(error)".contains("--max-compile-regression needs WebKitGTK's compiler: no WebKitGTK here"),
+                "\(error)")
         }
         XCTAssertFalse(FileManager.default.fileExists(atPath: work + "/c"))
     }

@@ -50,13 +50,17 @@ final class CookiePopupListTests: XCTestCase {
             for h in CosmeticFilterList.parse(text).hides().hides { expected.append((h.selector, h.sites)) }
             let off = Bool.random(using: &g) ? [randomSite(&g)] : []
             let list = CookiePopupRules.build(filterList: text, offSites: off, target: .default)
-            let engine = try RuleEngine(lists: [LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes(list.rules), options: .init(name: "cpm"))])
+            let engine = try RuleEngine(lists: [
+                LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes(list.rules), options: .init(name: "cpm"))
+            ])
             for host in Self.hosts {
                 for i in 0..<4 {
                     let sel = ".s\(i)"
-                    let abp = expected.contains { $0.0 == sel && $0.1.applies(toHost: host) }
+                    let abp =
+                        expected.contains { $0.0 == sel && $0.1.applies(toHost: host) }
                         && !off.contains { host == $0 || host.hasSuffix("." + $0) }
-                    let answer = try SelectorQuery.answer(selector: sel, topURL: "https://\(host)/p", engine: engine, labels: ["cpm"], scripts: [])
+                    let answer = try SelectorQuery.answer(
+                        selector: sel, topURL: "https://\(host)/p", engine: engine, labels: ["cpm"], scripts: [])
                     XCTAssertEqual(answer.hidden, abp, "round \(round): \(sel) on \(host)\n\(text)\noff: \(off)")
                     if answer.hidden != abp { return }
                 }
@@ -65,10 +69,13 @@ final class CookiePopupListTests: XCTestCase {
     }
 
     func testSelectorsAreJoinedPerConditionAndCheckedByWebKitsParser() {
-        let text = "##.a\n##.b\nq.com##.c\nq.com##.d\n##.e{}\nq.com#?#.f:-abp-has(.g)\nq.com#?#.h:-abp-contains(Cookies)\nq.com#?#.i:-abp-properties(x)\n##.a"
+        let text =
+            "##.a\n##.b\nq.com##.c\nq.com##.d\n##.e{}\nq.com#?#.f:-abp-has(.g)\n"
+            + "q.com#?#.h:-abp-contains(Cookies)\nq.com#?#.i:-abp-properties(x)\n##.a"
         let list = CookiePopupRules.build(filterList: text, offSites: [], target: .default)
-        XCTAssertEqual(list.rules.map { r -> String in if case .cssDisplayNone(let s) = r.action { return s } else { return "" } },
-                       [".a, .b", ".c, .d, .f:has(.g)"])
+        XCTAssertEqual(
+            list.rules.map { r -> String in if case .cssDisplayNone(let s) = r.action { return s } else { return "" } },
+            [".a, .b", ".c, .d, .f:has(.g)"])
         XCTAssertNil(list.rules[0].trigger.condition)
         XCTAssertNil(list.rules[0].trigger.resourceTypes)
         XCTAssertEqual(list.scripted.map(\.css), [".h"])

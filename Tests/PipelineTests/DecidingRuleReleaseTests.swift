@@ -34,9 +34,12 @@ final class DecidingRuleReleaseTests: XCTestCase {
     /// `relative` (a shared TDS) with only the trackers `sampled` keeps, written into the work directory.
     func sampledTDS(_ relative: String, every: Int) throws -> String {
         let path = try SharedFiles.path(relative)
-        var root = try XCTUnwrap(try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).objectValue, "\(path): not a TDS")
+        var root = try XCTUnwrap(
+            try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: path)))).objectValue,
+            "\(path): not a TDS")
         let trackers = try XCTUnwrap(root["trackers"]?.objectValue, "\(path): not a TDS (no trackers object)")
-        root["trackers"] = .object(JSONObject(trackers.filter { Self.sampled($0.key, every: every) }.map { ($0.key, $0.value) }))
+        root["trackers"] = .object(
+            JSONObject(trackers.filter { Self.sampled($0.key, every: every) }.map { ($0.key, $0.value) }))
         let out = work + "/" + URL(fileURLWithPath: path).lastPathComponent
         try Data(JSONWriter.bytes(.object(root))).write(to: URL(fileURLWithPath: out))
         return out
@@ -52,7 +55,8 @@ final class DecidingRuleReleaseTests: XCTestCase {
     /// binary (scripts/testing/check_deciding_rules.py).
     func testSampledFlipsOfTheIOSReleaseDiffNameTheRuleExplainFinds() throws {
         let config = try SharedFiles.path("privacy-config/ios-config_v4_embedded_2025-02-17.json")
-        try build(tds: try sampledTDS("tds/ios-tds_embedded_2025-02-17.json", every: 16), config: config, out: work + "/old")
+        try build(
+            tds: try sampledTDS("tds/ios-tds_embedded_2025-02-17.json", every: 16), config: config, out: work + "/old")
         try build(tds: try sampledTDS("tds/ios-tds_v5_2025-06-17.json", every: 16), config: config, out: work + "/new")
         let old = try ReleaseComparison.load(work + "/old", options: DiffOptions())
         let new = try ReleaseComparison.load(work + "/new", options: DiffOptions())
@@ -73,7 +77,9 @@ final class DecidingRuleReleaseTests: XCTestCase {
                 let reference = try explained(side, load, prefilter: true)
                 XCTAssertEqual(result.decidedBy, reference, "flip \(i): \(flip.request)")
                 // The report names that rule: its provenance (the lists of a release have one).
-                let named = reference.map { side.provenance[$0.list][Int(side.lists[$0.list].compiled.rules[$0.rule].sourceIndex)] }
+                let named = reference.map {
+                    side.provenance[$0.list][Int(side.lists[$0.list].compiled.rules[$0.rule].sourceIndex)]
+                }
                 XCTAssertEqual(decision.rule, named, "flip \(i): \(flip.request)")
                 XCTAssertEqual(decision.outcome != .allowed, result.isBlocked)
                 if decision.outcome != .allowed {
@@ -82,7 +88,9 @@ final class DecidingRuleReleaseTests: XCTestCase {
                 }
                 // Explain without the automaton's candidates: slower, and fully independent of the automata.
                 if (i / stride) % 10 == 0 {
-                    XCTAssertEqual(try explained(side, load, prefilter: false), reference, "flip \(i) (unfiltered): \(flip.request)")
+                    XCTAssertEqual(
+                        try explained(side, load, prefilter: false), reference,
+                        "flip \(i) (unfiltered): \(flip.request)")
                     unfiltered += 1
                 }
                 checked += 1
@@ -91,28 +99,40 @@ final class DecidingRuleReleaseTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(checked, 2 * 50)
         XCTAssertGreaterThanOrEqual(unfiltered, 2 * 5)
         XCTAssertGreaterThanOrEqual(blocked, checked / 2, "every flip is blocked on one side at least")
-        print("sampled iOS diff: \(flips.count) flips, \(checked / 2) checked on both sides (\(unfiltered / 2) without the prefilter)")
+        print(
+            "sampled iOS diff: \(flips.count) flips, \(checked / 2) checked on both sides "
+                + "(\(unfiltered / 2) without the prefilter)"
+        )
     }
 
     func testMatchExplainOnTheReferenceSuiteNamesTheTDSRuleOfEveryBlockedCase() throws {
         let dir = try SharedFiles.path("reference-tests/tracker-radar-tests/TR-domain-matching")
         try build(tds: dir + "/tracker_radar_reference.json", config: nil, out: work + "/ref")
-        let tds = try TrackerDataSet.decode(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/tracker_radar_reference.json"))),
-                                            source: "tracker_radar_reference.json", strict: false).0
+        let tds = try TrackerDataSet.decode(
+            bytes: Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/tracker_radar_reference.json"))),
+            source: "tracker_radar_reference.json", strict: false
+        ).0
         // What `match RELEASE_DIR --explain` loads and prints.
         let (_, lists) = try ReleaseLists.load(work + "/ref")
         let engine = RuleEngine(lists: lists.map(\.list))
-        let describer = DecidingRuleDescriber(engine: engine, labels: lists.map(\.name), provenance: lists.map(\.provenance))
-        let cases = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/domain_matching_tests.json"))))
+        let describer = DecidingRuleDescriber(
+            engine: engine, labels: lists.map(\.name), provenance: lists.map(\.provenance))
+        let cases = try JSONParser.parse(
+            Array(try Data(contentsOf: URL(fileURLWithPath: dir + "/domain_matching_tests.json"))))
         var blocked = 0
         var result = MatchResult()
         for group in ["domainTests", "surrogateTests"] {
             for t in cases[group]?["tests"]?.arrayValue ?? [] {
-                guard let action = t["expectAction"]?.stringValue, action == "block" || action == "redirect" else { continue }
-                guard let site = t["siteURL"]?.stringValue, let url = t["requestURL"]?.stringValue, let type = t["requestType"]?.stringValue
+                guard let action = t["expectAction"]?.stringValue, action == "block" || action == "redirect" else {
+                    continue
+                }
+                guard let site = t["siteURL"]?.stringValue, let url = t["requestURL"]?.stringValue,
+                    let type = t["requestType"]?.stringValue
                 else { XCTFail("malformed reference case \(JSONWriter.string(t))"); continue }
                 let name = t["name"]?.stringValue ?? ""
-                engine.match(try engine.resolve(MatchRequest(url: url, topURL: site, resourceType: type)), into: &result, deciding: true)
+                engine.match(
+                    try engine.resolve(MatchRequest(url: url, topURL: site, resourceType: type)), into: &result,
+                    deciding: true)
                 XCTAssertTrue(result.isBlocked, "\(name): expected blocked")
                 guard let d = result.decidedBy else {
                     XCTFail("\(name): a blocked case names no rule")
@@ -126,7 +146,9 @@ final class DecidingRuleReleaseTests: XCTestCase {
                 let expected = Self.tdsRule(about: url, site: site, type: type, in: tds)
                 XCTAssertEqual(provenance?["source"]?.stringValue, "tds", name)
                 XCTAssertEqual(provenance?["tracker"]?.stringValue, expected?.tracker, "\(name): \(url) on \(site)")
-                XCTAssertEqual(provenance?["rule"], expected?.part, "\(name): \(url) on \(site): \(JSONWriter.string(provenance ?? .null))")
+                XCTAssertEqual(
+                    provenance?["rule"], expected?.part,
+                    "\(name): \(url) on \(site): \(JSONWriter.string(provenance ?? .null))")
             }
         }
         XCTAssertGreaterThan(blocked, 30, "the suite's blocked cases")
@@ -135,19 +157,32 @@ final class DecidingRuleReleaseTests: XCTestCase {
     /// The TDS rule a blocked request is about, read straight from the TDS: the tracker owning the
     /// request's host (longest match; through its CNAME when no tracker owns the host), then its first rule whose
     /// regex matches the URL and whose options apply, else its default.
-    static func tdsRule(about url: String, site: String, type: String, in tds: TrackerDataSet) -> (tracker: String, part: JSONValue)? {
-        guard let host = URLComponents(string: url)?.host?.lowercased(), let siteHost = URLComponents(string: site)?.host?.lowercased()
+    static func tdsRule(about url: String, site: String, type: String, in tds: TrackerDataSet) -> (
+        tracker: String, part: JSONValue
+    )? {
+        guard let host = URLComponents(string: url)?.host?.lowercased(),
+            let siteHost = URLComponents(string: site)?.host?.lowercased()
         else { return nil }
         var hosts = Host.suffixes(of: host)
         // A host under a tracker is judged by that tracker; only other hosts are uncloaked.
-        if !hosts.contains(where: { tds.trackers[$0] != nil }), let alias = hosts.first(where: { tds.cnames[$0] != nil }),
-           let target = tds.cnames[alias] { hosts = Host.suffixes(of: target) }
-        guard let domain = hosts.first(where: { tds.trackers[$0] != nil }), let tracker = tds.trackers[domain] else { return nil }
+        if !hosts.contains(where: { tds.trackers[$0] != nil }),
+            let alias = hosts.first(where: { tds.cnames[$0] != nil }),
+            let target = tds.cnames[alias]
+        {
+            hosts = Host.suffixes(of: target)
+        }
+        guard let domain = hosts.first(where: { tds.trackers[$0] != nil }), let tracker = tds.trackers[domain] else {
+            return nil
+        }
         for (i, rule) in tracker.rules.enumerated() {
             guard let regex = try? NSRegularExpression(pattern: rule.rule, options: [.caseInsensitive]),
-                  regex.firstMatch(in: url, range: NSRange(url.startIndex..., in: url)) != nil
+                regex.firstMatch(in: url, range: NSRange(url.startIndex..., in: url)) != nil
             else { continue }
-            if let domains = rule.options?.domains, !domains.contains(where: { siteHost == $0 || siteHost.hasSuffix("." + $0) }) { continue }
+            if let domains = rule.options?.domains,
+                !domains.contains(where: { siteHost == $0 || siteHost.hasSuffix("." + $0) })
+            {
+                continue
+            }
             if let types = rule.options?.types, !types.contains(type) { continue }
             return (domain, .number(Double(i)))
         }
@@ -161,11 +196,16 @@ final class DecidingRuleReleaseTests: XCTestCase {
         let extra = #"[{"trigger":{"url-filter":"radarblock-extra\\.test"},"action":{"type":"block"}}]"#
         try extra.write(toFile: work + "/r/ctl-test.json", atomically: true, encoding: .utf8)
         let manifestPath = work + "/r/" + ReleaseFiles.manifest
-        var manifest = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: manifestPath)))).objectValue!
+        var manifest = try JSONParser.parse(Array(try Data(contentsOf: URL(fileURLWithPath: manifestPath))))
+            .objectValue!
         var entries = manifest["lists"]?.arrayValue ?? []
         XCTAssertEqual(entries.count, 1)
-        entries.append(.object(JSONObject([("identifier", "ctl-test"), ("rules", "ctl-test.json"), ("ruleAction", "block-ctl-test"),
-                                           ("entity", "Test Entity")])))
+        entries.append(
+            .object(
+                JSONObject([
+                    ("identifier", "ctl-test"), ("rules", "ctl-test.json"), ("ruleAction", "block-ctl-test"),
+                    ("entity", "Test Entity"),
+                ])))
         manifest["lists"] = .array(entries)
         try Data(JSONWriter.bytes(.object(manifest))).write(to: URL(fileURLWithPath: manifestPath))
 
@@ -173,15 +213,19 @@ final class DecidingRuleReleaseTests: XCTestCase {
         XCTAssertEqual(lists.map(\.name), ["rules.json", "ctl-test.json"])
         XCTAssertNotNil(lists[0].provenance, "the unsplit list has provenance.json")
         XCTAssertNil(lists[1].provenance)
-        XCTAssertEqual(lists[1].entry["ruleAction"]?.stringValue, "block-ctl-test")
+        XCTAssertEqual(lists[1].entry.ruleAction, "block-ctl-test")
         let engine = RuleEngine(lists: lists.map(\.list))
         var result = MatchResult()
-        engine.match(try engine.resolve(MatchRequest(url: "https://radarblock-extra.test/x.js", topURL: "https://site.example/", resourceType: "script")),
-                     into: &result, deciding: true)
+        engine.match(
+            try engine.resolve(
+                MatchRequest(
+                    url: "https://radarblock-extra.test/x.js", topURL: "https://site.example/",
+                    resourceType: "script")),
+            into: &result, deciding: true)
         XCTAssertEqual(result.decidedBy, DecidingRule(list: 1, rule: 0))
 
         // A manifest may only name files inside the release.
-        entries.append(.object(JSONObject([("rules", "../elsewhere.json")])))
+        entries.append(.object(JSONObject([("identifier", "elsewhere"), ("rules", "../elsewhere.json")])))
         manifest["lists"] = .array(entries)
         try Data(JSONWriter.bytes(.object(manifest))).write(to: URL(fileURLWithPath: manifestPath))
         XCTAssertThrowsError(try ReleaseLists.load(work + "/r")) { error in

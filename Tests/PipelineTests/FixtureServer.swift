@@ -13,7 +13,9 @@ final class FixtureServer {
 
     init(serving directory: String) throws {
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", FixtureServer.packageRoot + "/scripts/testing/http_fixture_server.py", directory]
+        process.arguments = [
+            "python3", FixtureServer.packageRoot + "/scripts/testing/http_fixture_server.py", directory,
+        ]
         let out = Pipe()
         process.standardOutput = out
         try process.run()

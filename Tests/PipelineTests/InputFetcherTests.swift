@@ -38,7 +38,8 @@ final class InputFetcherTests: XCTestCase {
 
     func testHTTPErrorNamesURLAndStatus() {
         let url = server.base + "/status/500"
-        XCTAssertThrowsError(try InputFetcher.fetch(url, options: FetchOptions(timeout: 5, retries: 1, backoff: 0.01))) { error in
+        XCTAssertThrowsError(try InputFetcher.fetch(url, options: FetchOptions(timeout: 5, retries: 1, backoff: 0.01)))
+        { error in
             let text = String(describing: error)
             XCTAssertTrue(text.contains(url), text)
             XCTAssertTrue(text.contains("HTTP 500"), text)
@@ -47,7 +48,10 @@ final class InputFetcherTests: XCTestCase {
     }
 
     func testNotFoundIsNotRetried() throws {
-        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/missing.json", options: FetchOptions(timeout: 5, retries: 3, backoff: 0.01))) { error in
+        XCTAssertThrowsError(
+            try InputFetcher.fetch(
+                server.base + "/missing.json", options: FetchOptions(timeout: 5, retries: 3, backoff: 0.01))
+        ) { error in
             XCTAssertTrue(String(describing: error).contains("HTTP 404"))
         }
         let stats = try server.stats()
@@ -55,13 +59,16 @@ final class InputFetcherTests: XCTestCase {
     }
 
     func testRetriesWithBackoffThenSucceeds() throws {
-        let fetched = try InputFetcher.fetch(server.base + "/flaky/2/tds.json", options: FetchOptions(timeout: 5, retries: 3, backoff: 0.01))
+        let fetched = try InputFetcher.fetch(
+            server.base + "/flaky/2/tds.json", options: FetchOptions(timeout: 5, retries: 3, backoff: 0.01))
         XCTAssertEqual(String(decoding: fetched.bytes, as: UTF8.self), "{\"trackers\":{}}")
     }
 
     func testTimeoutIsAClearError() {
         let started = Date()
-        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/slow/10", options: FetchOptions(timeout: 1, retries: 0))) { error in
+        XCTAssertThrowsError(
+            try InputFetcher.fetch(server.base + "/slow/10", options: FetchOptions(timeout: 1, retries: 0))
+        ) { error in
             XCTAssertTrue(String(describing: error).contains("timed out"), String(describing: error))
         }
         XCTAssertLessThan(Date().timeIntervalSince(started), 9, "the client timeout must cut the request short")
@@ -76,7 +83,10 @@ final class InputFetcherTests: XCTestCase {
     // Issue 16, C3: an endless body used to grow until the machine died, whatever --timeout said.
     func testAnEndlessBodyStopsAtTheSizeCap() throws {
         let started = Date()
-        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/endless", options: FetchOptions(timeout: 20, retries: 3, maxBytes: 8 << 20))) { error in
+        XCTAssertThrowsError(
+            try InputFetcher.fetch(
+                server.base + "/endless", options: FetchOptions(timeout: 20, retries: 3, maxBytes: 8 << 20))
+        ) { error in
             let text = String(describing: error)
             XCTAssertTrue(text.contains(server.base + "/endless"), text)
             XCTAssertTrue(text.contains("exceeds the download size cap of 8388608 bytes"), text)
@@ -88,23 +98,36 @@ final class InputFetcherTests: XCTestCase {
 
     func testTheTimeoutCoversTheWholeBody() {
         let started = Date()
-        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/trickle/30", options: FetchOptions(timeout: 2, retries: 0))) { error in
+        XCTAssertThrowsError(
+            try InputFetcher.fetch(server.base + "/trickle/30", options: FetchOptions(timeout: 2, retries: 0))
+        ) { error in
             XCTAssertTrue(String(describing: error).contains("timed out"), String(describing: error))
         }
-        XCTAssertLessThan(Date().timeIntervalSince(started), 6, "a server that keeps sending must not outlast the timeout")
+        XCTAssertLessThan(
+            Date().timeIntervalSince(started), 6, "a server that keeps sending must not outlast the timeout")
     }
 
     func testADeclaredLengthOverTheCapIsRefused() {
-        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/big/2000000", options: FetchOptions(timeout: 5, retries: 0, maxBytes: 1_000_000))) { error in
-            XCTAssertTrue(String(describing: error).contains("download size cap of 1000000 bytes"), String(describing: error))
+        XCTAssertThrowsError(
+            try InputFetcher.fetch(
+                server.base + "/big/2000000", options: FetchOptions(timeout: 5, retries: 0, maxBytes: 1_000_000))
+        ) { error in
+            XCTAssertTrue(
+                String(describing: error).contains("download size cap of 1000000 bytes"), String(describing: error))
         }
-        XCTAssertEqual(try InputFetcher.fetch(server.base + "/big/1000000", options: FetchOptions(timeout: 5, retries: 0, maxBytes: 1_000_000)).bytes.count,
-                       1_000_000, "a body exactly at the cap is accepted")
+        XCTAssertEqual(
+            try InputFetcher.fetch(
+                server.base + "/big/1000000", options: FetchOptions(timeout: 5, retries: 0, maxBytes: 1_000_000)
+            ).bytes.count,
+            1_000_000, "a body exactly at the cap is accepted")
     }
 
     func testAGzipBombIsCappedAfterDecoding() {
         // About 40 KB on the wire, 40 MB decoded.
-        XCTAssertThrowsError(try InputFetcher.fetch(server.base + "/gzipbomb/40", options: FetchOptions(timeout: 20, retries: 0, maxBytes: 2 << 20))) { error in
+        XCTAssertThrowsError(
+            try InputFetcher.fetch(
+                server.base + "/gzipbomb/40", options: FetchOptions(timeout: 20, retries: 0, maxBytes: 2 << 20))
+        ) { error in
             XCTAssertTrue(String(describing: error).contains("download size cap"), String(describing: error))
         }
     }

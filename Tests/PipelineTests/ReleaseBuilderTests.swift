@@ -52,23 +52,29 @@ final class ReleaseBuilderTests: XCTestCase {
             let size = try FileManager.default.attributesOfItem(atPath: work + "/a/" + out.name)[.size] as! Int
             XCTAssertEqual(out.bytes, size, out.name)
         }
-        XCTAssertEqual(m.inputs["tds"]?.sha256, Digest.hex(.sha256, Array(try Data(contentsOf: URL(fileURLWithPath: sampleData + "/tds.json")))))
-        XCTAssertGreaterThan(m.counts["rules"] ?? 0, 0)
-        XCTAssertGreaterThan(m.counts["surrogates"] ?? 0, 0)
+        XCTAssertEqual(
+            m.inputs["tds"]?.sha256,
+            Digest.hex(.sha256, Array(try Data(contentsOf: URL(fileURLWithPath: sampleData + "/tds.json")))))
+        XCTAssertGreaterThan(m.counts[.rules] ?? 0, 0)
+        XCTAssertGreaterThan(m.counts[.surrogates] ?? 0, 0)
     }
 
     func testAChangedConfigChangesTheIdentifier() throws {
         _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
         var config = try String(contentsOfFile: sampleData + "/privacy-config.json", encoding: .utf8)
         // Add a temp-unprotected domain: the exceptions change, so behaviour and identifier change.
-        config = config.replacingOccurrences(of: "\"unprotectedTemporary\": [", with: "\"unprotectedTemporary\": [{\"domain\": \"added-by-test.example\"},")
-        XCTAssertTrue(config.contains("added-by-test.example"), "the sample config must have an unprotectedTemporary list")
+        config = config.replacingOccurrences(
+            of: "\"unprotectedTemporary\": [",
+            with: "\"unprotectedTemporary\": [{\"domain\": \"added-by-test.example\"},")
+        XCTAssertTrue(
+            config.contains("added-by-test.example"), "the sample config must have an unprotectedTemporary list")
         try config.write(toFile: work + "/config.json", atomically: true, encoding: .utf8)
         var o = sampleOptions(out: work + "/b")
         o.config = work + "/config.json"
         _ = try ReleaseBuilder.run(o)
         XCTAssertNotEqual(try manifest(work + "/a").identifier, try manifest(work + "/b").identifier)
-        XCTAssertNotEqual(try manifest(work + "/a").components["tempListId"], try manifest(work + "/b").components["tempListId"])
+        XCTAssertNotEqual(
+            try manifest(work + "/a").components["tempListId"], try manifest(work + "/b").components["tempListId"])
     }
 
     func testIfChangedIsANoOpWhenNothingChanged() throws {
@@ -85,20 +91,24 @@ final class ReleaseBuilderTests: XCTestCase {
     /// (--no-report-trackers) is a change for --if-changed (the inputs alone are the same).
     func testReportTrackersIsRecordedAndDefeatsIfChanged() throws {
         _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
-        XCTAssertEqual(try manifest(work + "/a").counts["trackerReport"], 1)
-        XCTAssertTrue(try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"),
-                      "the bundle's DATA enables the report")
+        XCTAssertEqual(try manifest(work + "/a").counts[.trackerReport], 1)
+        XCTAssertTrue(
+            try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"),
+            "the bundle's DATA enables the report")
         var o = sampleOptions(out: work + "/a")
         o.previous = work + "/a"
         o.ifChanged = true
         o.reportTrackers = false
         guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("--no-report-trackers must rebuild") }
-        XCTAssertNil(try manifest(work + "/a").counts["trackerReport"])
-        XCTAssertFalse(try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"))
-        guard case .unchanged = try ReleaseBuilder.run(o) else { return XCTFail("the same options and inputs again: no rebuild") }
+        XCTAssertNil(try manifest(work + "/a").counts[.trackerReport])
+        XCTAssertFalse(
+            try String(contentsOfFile: work + "/a/surrogates.js", encoding: .utf8).contains("\"report\":true"))
+        guard case .unchanged = try ReleaseBuilder.run(o) else {
+            return XCTFail("the same options and inputs again: no rebuild")
+        }
         o.reportTrackers = true
         guard case .built = try ReleaseBuilder.run(o) else { return XCTFail("reporting again must rebuild") }
-        XCTAssertEqual(try manifest(work + "/a").counts["trackerReport"], 1)
+        XCTAssertEqual(try manifest(work + "/a").counts[.trackerReport], 1)
     }
 
     func testInputsFromALoopbackServerWithETagsAndASecondIfChangedRunIsANoOp() throws {
@@ -128,39 +138,46 @@ final class ReleaseBuilderTests: XCTestCase {
         XCTAssertEqual(try server.stats()["notModified"] as? Int, 3, "the second run must use conditional requests")
     }
 
-    func assertFailureLeavesReleaseUntouched(_ configure: (inout BuildOptions) -> Void, component: String,
-                                             file: StaticString = #filePath, line: UInt = #line) throws {
+    func assertFailureLeavesReleaseUntouched(
+        _ configure: (inout BuildOptions) -> Void, component: BuildComponent,
+        file: StaticString = #filePath, line: UInt = #line
+    ) throws {
         _ = try ReleaseBuilder.run(sampleOptions(out: work + "/r"))
         let before = try directoryDigest(work + "/r")
         var o = sampleOptions(out: work + "/r")
         configure(&o)
         XCTAssertThrowsError(try ReleaseBuilder.run(o), file: file, line: line) { error in
-            XCTAssertEqual((error as? BuildError)?.component, component, String(describing: error), file: file, line: line)
+            XCTAssertEqual(
+                (error as? BuildError)?.component, component, String(describing: error), file: file, line: line)
         }
         XCTAssertEqual(try directoryDigest(work + "/r"), before, file: file, line: line)
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work).filter { $0.contains("staging") }, [], file: file, line: line)
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: work).filter { $0.contains("staging") }, [], file: file,
+            line: line)
     }
 
     func testTruncatedTDSLeavesThePreviousReleaseUntouched() throws {
         let tds = Array(try Data(contentsOf: URL(fileURLWithPath: sampleData + "/tds.json")))
         try Data(tds.prefix(tds.count / 2)).write(to: URL(fileURLWithPath: work + "/truncated.json"))
-        try assertFailureLeavesReleaseUntouched({ $0.tds = self.work + "/truncated.json" }, component: "tds")
+        try assertFailureLeavesReleaseUntouched({ $0.tds = self.work + "/truncated.json" }, component: .tds)
     }
 
     func testHTTP500LeavesThePreviousReleaseUntouched() throws {
         let server = try FixtureServer(serving: sampleData)
-        try assertFailureLeavesReleaseUntouched({
-            $0.tds = server.base + "/status/500"
-            $0.fetch = FetchOptions(timeout: 5, retries: 1, backoff: 0.01)
-        }, component: "tds")
+        try assertFailureLeavesReleaseUntouched(
+            {
+                $0.tds = server.base + "/status/500"
+                $0.fetch = FetchOptions(timeout: 5, retries: 1, backoff: 0.01)
+            }, component: .tds)
     }
 
     func testTimeoutLeavesThePreviousReleaseUntouched() throws {
         let server = try FixtureServer(serving: sampleData)
-        try assertFailureLeavesReleaseUntouched({
-            $0.config = server.base + "/slow/10"
-            $0.fetch = FetchOptions(timeout: 1, retries: 0)
-        }, component: "config")
+        try assertFailureLeavesReleaseUntouched(
+            {
+                $0.config = server.base + "/slow/10"
+                $0.fetch = FetchOptions(timeout: 1, retries: 0)
+            }, component: .config)
     }
 
     func testFallbackToThePreviousTDSIsRecorded() throws {
@@ -171,7 +188,8 @@ final class ReleaseBuilderTests: XCTestCase {
         o.fallback = work + "/r"
         guard case .built(let m, let warnings) = try ReleaseBuilder.run(o) else { return XCTFail("expected a build") }
         XCTAssertNotNil(m.inputs["tds"]?.fallback)
-        XCTAssertTrue(warnings.contains { $0.contains("fallback used: previous TDS") }, warnings.joined(separator: "\n"))
-        XCTAssertEqual(try manifest(work + "/r").counts["rules"], m.counts["rules"])
+        XCTAssertTrue(
+            warnings.contains { $0.contains("fallback used: previous TDS") }, warnings.joined(separator: "\n"))
+        XCTAssertEqual(try manifest(work + "/r").counts[.rules], m.counts[.rules])
     }
 }

@@ -11,7 +11,9 @@ final class ReleaseDiffTests: XCTestCase {
 
     /// The sample TDS with one tracker's default action flipped from block to ignore.
     func flippedTDS() throws -> (path: String, tracker: String) {
-        var json = try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sampleData + "/tds.json"))) as! [String: Any]
+        var json =
+            try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: sampleData + "/tds.json")))
+            as! [String: Any]
         var trackers = json["trackers"] as! [String: Any]
         let domain = trackers.keys.sorted().first { (trackers[$0] as! [String: Any])["default"] as? String == "block" }!
         var t = trackers[domain] as! [String: Any]
@@ -41,29 +43,31 @@ final class ReleaseDiffTests: XCTestCase {
 
         try FileManager.default.createDirectory(atPath: work + "/pages", withIntermediateDirectories: true)
         let page = """
-        <!DOCTYPE html>
-        <!-- saved from url=(0030)https://www.news-site.example/ -->
-        <html><head>
-          <script src="https://\(tracker)/tag.js"></script>
-          <link rel="stylesheet" href="/local.css">
-        </head><body>
-          <img src="//img.\(tracker)/pixel.gif">
-          <script src="https://unrelated-cdn.example/lib.js"></script>
-        </body></html>
-        """
+            <!DOCTYPE html>
+            <!-- saved from url=(0030)https://www.news-site.example/ -->
+            <html><head>
+              <script src="https://\(tracker)/tag.js"></script>
+              <link rel="stylesheet" href="/local.css">
+            </head><body>
+              <img src="//img.\(tracker)/pixel.gif">
+              <script src="https://unrelated-cdn.example/lib.js"></script>
+            </body></html>
+            """
         try page.write(toFile: work + "/pages/news.html", atomically: true, encoding: .utf8)
         var options = DiffOptions()
         options.requests = try PageCorpus.requests(fromDirectory: work + "/pages")
         XCTAssertEqual(options.requests?.count, 4)
 
-        let report = try ReleaseComparison.compare(try ReleaseComparison.load(work + "/old", options: options),
-                                               try ReleaseComparison.load(work + "/new", options: options), options: options)
+        let report = try ReleaseComparison.compare(
+            try ReleaseComparison.load(work + "/old", options: options),
+            try ReleaseComparison.load(work + "/new", options: options), options: options)
         let flippedURLs = report.requests!.changed.map(\.request.url).sorted()
         XCTAssertEqual(flippedURLs, ["https://\(tracker)/tag.js", "https://img.\(tracker)/pixel.gif"])
         for change in report.requests!.changed {
             XCTAssertEqual(change.old.outcome, .blocked)
             XCTAssertEqual(change.new.outcome, .allowed)
-            XCTAssertEqual(change.old.rule?["tracker"]?.stringValue, tracker, "the deciding rule is named with its provenance")
+            XCTAssertEqual(
+                change.old.rule?["tracker"]?.stringValue, tracker, "the deciding rule is named with its provenance")
         }
         XCTAssertEqual(report.dataset?.trackersChanged.map(\.domain), [tracker])
         let markdown = try report.markdown()
@@ -74,27 +78,33 @@ final class ReleaseDiffTests: XCTestCase {
 final class PageCorpusTests: XCTestCase {
     func testExtractsSubresourcesWithTheirTypes() throws {
         let html = """
-        <html><head><base href="https://cdn.example/assets/">
-        <script src="a.js"></script><link rel="stylesheet" href="s.css"><link rel="preload" as="font" href="f.woff2">
-        <link rel="icon" href="/favicon.ico"></head>
-        <body><img src="i.png"><iframe src="https://frame.example/f.html"></iframe><video src="v.mp4"></video>
-        <img src="data:image/png;base64,AAAA"><script src="javascript:void 0"></script><img src="i.png"></body></html>
-        """
-        let requests = try PageCorpus.requests(html: Array(html.utf8), path: "page.html", pageURL: "https://site.example/page")
-        XCTAssertEqual(requests.map { "\($0.resourceType) \($0.url)" }, [
-            "script https://cdn.example/assets/a.js",
-            "style-sheet https://cdn.example/assets/s.css",
-            "font https://cdn.example/assets/f.woff2",
-            "other https://cdn.example/favicon.ico",
-            "image https://cdn.example/assets/i.png",
-            "child-document https://frame.example/f.html",
-            "media https://cdn.example/assets/v.mp4",
-        ])
+            <html><head><base href="https://cdn.example/assets/">
+            <script src="a.js"></script><link rel="stylesheet" href="s.css">\
+            <link rel="preload" as="font" href="f.woff2">
+            <link rel="icon" href="/favicon.ico"></head>
+            <body><img src="i.png"><iframe src="https://frame.example/f.html"></iframe><video src="v.mp4"></video>
+            <img src="data:image/png;base64,AAAA"><script src="javascript:void 0"></script>\
+            <img src="i.png"></body></html>
+            """
+        let requests = try PageCorpus.requests(
+            html: Array(html.utf8), path: "page.html", pageURL: "https://site.example/page")
+        XCTAssertEqual(
+            requests.map { "\($0.resourceType) \($0.url)" },
+            [
+                "script https://cdn.example/assets/a.js",
+                "style-sheet https://cdn.example/assets/s.css",
+                "font https://cdn.example/assets/f.woff2",
+                "other https://cdn.example/favicon.ico",
+                "image https://cdn.example/assets/i.png",
+                "child-document https://frame.example/f.html",
+                "media https://cdn.example/assets/v.mp4",
+            ])
         XCTAssertTrue(requests.allSatisfy { $0.topURL == "https://site.example/page" })
     }
 
     func testAPageWithoutAURLIsAnErrorNamingTheFile() {
-        XCTAssertThrowsError(try PageCorpus.requests(html: Array("<script src=a.js></script>".utf8), path: "lost.html")) { error in
+        XCTAssertThrowsError(try PageCorpus.requests(html: Array("<script src=a.js></script>".utf8), path: "lost.html"))
+        { error in
             XCTAssertTrue(String(describing: error).contains("lost.html"))
         }
     }

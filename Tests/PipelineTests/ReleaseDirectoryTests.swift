@@ -3,7 +3,10 @@ import XCTest
 @testable import Pipeline
 
 /// The smallest manifest that says radarblock wrote a directory.
-let releaseManifest: (name: String, bytes: [UInt8]) = ("manifest.json", Array(#"{"identifier":"t_v1_0_0","manifestVersion":1,"tool":{"name":"radarblock","version":"0"}}"#.utf8))
+let releaseManifest: (name: String, bytes: [UInt8]) = (
+    "manifest.json",
+    Array(#"{"identifier":"t_v1_0_0","manifestVersion":1,"tool":{"name":"radarblock","version":"0"}}"#.utf8)
+)
 
 final class ReleaseDirectoryTests: XCTestCase {
     func contents(_ dir: String) throws -> [String: String] {
@@ -18,10 +21,12 @@ final class ReleaseDirectoryTests: XCTestCase {
         let parent = try makeTemporaryDirectory()
         defer { try? FileManager.default.removeItem(atPath: parent) }
         let out = parent + "/release"
-        try ReleaseDirectory.publish([("a.json", Array("1".utf8)), ("b.json", Array("2".utf8)), releaseManifest], to: out)
+        try ReleaseDirectory.publish(
+            [("a.json", Array("1".utf8)), ("b.json", Array("2".utf8)), releaseManifest], to: out)
         XCTAssertEqual(try contents(out).keys.sorted(), ["a.json", "b.json", "manifest.json"])
         try ReleaseDirectory.publish([("a.json", Array("3".utf8)), releaseManifest], to: out)
-        XCTAssertEqual(try contents(out).keys.sorted(), ["a.json", "manifest.json"], "files of the old release must not linger")
+        XCTAssertEqual(
+            try contents(out).keys.sorted(), ["a.json", "manifest.json"], "files of the old release must not linger")
         XCTAssertEqual(try contents(out)["a.json"], "3")
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent), ["release"], "no staging leftovers")
     }
@@ -61,7 +66,8 @@ final class ReleaseDirectoryTests: XCTestCase {
         XCTAssertThrowsError(try ReleaseDirectory.preflight(docs, force: false))
         XCTAssertEqual(try contents(docs), ["thesis.txt": "keep me"])
         // A manifest.json that radarblock did not write does not make a release either.
-        try Data(#"{"identifier":"x","tool":{"name":"other"}}"#.utf8).write(to: URL(fileURLWithPath: docs + "/manifest.json"))
+        try Data(#"{"identifier":"x","tool":{"name":"other"}}"#.utf8).write(
+            to: URL(fileURLWithPath: docs + "/manifest.json"))
         XCTAssertThrowsError(try ReleaseDirectory.publish([releaseManifest], to: docs))
         XCTAssertEqual(try contents(docs)["thesis.txt"], "keep me")
 
@@ -95,16 +101,22 @@ final class ReleaseDirectoryTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: parent) }
         try ReleaseDirectory.publish([("a.json", Array("old".utf8)), releaseManifest], to: parent + "/releases/r1")
         try FileManager.default.createSymbolicLink(atPath: parent + "/current", withDestinationPath: "releases/r1")
-        try ReleaseDirectory.publish([("a.json", Array("new".utf8)), releaseManifest], to: parent + "/current", releaseName: "r2")
-        XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: parent + "/current"), "releases/r2",
-                       "the link stays relative and points at the new release")
+        try ReleaseDirectory.publish(
+            [("a.json", Array("new".utf8)), releaseManifest], to: parent + "/current", releaseName: "r2")
+        XCTAssertEqual(
+            try FileManager.default.destinationOfSymbolicLink(atPath: parent + "/current"), "releases/r2",
+            "the link stays relative and points at the new release")
         XCTAssertEqual(try contents(parent + "/current")["a.json"], "new")
         XCTAssertEqual(try contents(parent + "/releases/r1")["a.json"], "old", "the old release is kept")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent).sorted(), ["current", "releases"], "no staging leftovers")
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent + "/releases").sorted(), ["r1", "r2"])
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: parent).sorted(), ["current", "releases"],
+            "no staging leftovers")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: parent + "/releases").sorted(), ["r1", "r2"])
 
         // The same identifier again replaces that release in place; the link does not move.
-        try ReleaseDirectory.publish([("a.json", Array("newer".utf8)), releaseManifest], to: parent + "/current", releaseName: "r2")
+        try ReleaseDirectory.publish(
+            [("a.json", Array("newer".utf8)), releaseManifest], to: parent + "/current", releaseName: "r2")
         XCTAssertEqual(try FileManager.default.destinationOfSymbolicLink(atPath: parent + "/current"), "releases/r2")
         XCTAssertEqual(try contents(parent + "/current")["a.json"], "newer")
     }
@@ -136,11 +148,14 @@ final class ReleaseDirectoryTests: XCTestCase {
         var first: ReleaseLock? = try ReleaseDirectory.lock(parent + "/release")
         XCTAssertNotNil(first)
         XCTAssertThrowsError(try ReleaseDirectory.lock(parent + "/release")) { error in
-            XCTAssertTrue(String(describing: error).contains("another radarblock build is writing this release"), String(describing: error))
+            XCTAssertTrue(
+                String(describing: error).contains("another radarblock build is writing this release"),
+                String(describing: error))
         }
         XCTAssertNoThrow(try ReleaseDirectory.lock(parent + "/other"), "other directories are not locked")
         first = nil
         XCTAssertNoThrow(try ReleaseDirectory.lock(parent + "/release"))
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: parent), [], "the lock file goes with the lock")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: parent), [], "the lock file goes with the lock")
     }
 }

@@ -21,12 +21,15 @@ func syntheticTDS(trackers: Int, rulesPerTracker: Int) -> TrackerDataSet {
             let pattern = NSRegularExpression.escapedPattern(for: domain) + "/path\(r)/"
             switch r % 4 {
             case 0: rules.append(TrackerRule(rule: pattern))
-            case 1: rules.append(TrackerRule(rule: pattern, options: RuleMatcher(domains: ["site\(r).example"], types: ["script"])))
+            case 1:
+                rules.append(
+                    TrackerRule(rule: pattern, options: RuleMatcher(domains: ["site\(r).example"], types: ["script"])))
             case 2: rules.append(TrackerRule(rule: pattern, exceptions: RuleMatcher(domains: ["site\(r).example"])))
             default: rules.append(TrackerRule(rule: pattern, action: .ignore))
             }
         }
-        tds.trackers[domain] = Tracker(domain: domain, owner: Owner(name: entity), defaultAction: i % 3 == 0 ? .ignore : .block, rules: rules)
+        tds.trackers[domain] = Tracker(
+            domain: domain, owner: Owner(name: entity), defaultAction: i % 3 == 0 ? .ignore : .block, rules: rules)
         tds.entities[entity, default: Entity(domains: [])].domains.append(domain)
         tds.domains[domain] = entity
     }
@@ -36,10 +39,13 @@ func syntheticTDS(trackers: Int, rulesPerTracker: Int) -> TrackerDataSet {
 final class SplitTests: XCTestCase {
     func testSplitListsDecideExactlyLikeTheUnsplitList() throws {
         let tds = syntheticTDS(trackers: 300, rulesPerTracker: 6)
-        let config = try PrivacyConfig.decode(bytes: Array(try Data(contentsOf: URL(fileURLWithPath: sampleData + "/privacy-config.json"))),
-                                              source: "config").0
+        let config = try PrivacyConfig.decode(
+            bytes: Array(try Data(contentsOf: URL(fileURLWithPath: sampleData + "/privacy-config.json"))),
+            source: "config"
+        ).0
         let built = RuleBuilder.build(tds: tds, config: config, mode: .faithful)
-        let parts = try RuleListSplitter.split(rules: built.rules, provenance: built.provenance, maxRules: built.rules.count / 4)
+        let parts = try RuleListSplitter.split(
+            rules: built.rules, provenance: built.provenance, maxRules: built.rules.count / 4)
         XCTAssertGreaterThanOrEqual(parts.count, 4)
         for p in parts { XCTAssertLessThanOrEqual(p.rules.count, built.rules.count / 4) }
         // Every tracker rule is in exactly one part; an exemption an entity's trackers share is in every part, like
@@ -57,13 +63,16 @@ final class SplitTests: XCTestCase {
         XCTAssertGreaterThan(corpus.count, 5000)
         let diff = try DecisionDiff.compare(corpus, old: DecisionSide(lists: [whole]), new: DecisionSide(lists: split))
         XCTAssertEqual(diff.invalid, 0)
-        XCTAssertEqual(diff.changed.count, 0, "first differences: \(diff.changed.prefix(3).map { "\($0.request.url) on \($0.request.topURL)" })")
+        XCTAssertEqual(
+            diff.changed.count, 0,
+            "first differences: \(diff.changed.prefix(3).map { "\($0.request.url) on \($0.request.topURL)" })")
     }
 
     func testAUnitLargerThanAListIsAClearError() throws {
         let tds = syntheticTDS(trackers: 2, rulesPerTracker: 40)
         let built = RuleBuilder.build(tds: tds, mode: .faithful)
-        XCTAssertThrowsError(try RuleListSplitter.split(rules: built.rules, provenance: built.provenance, maxRules: 10)) { error in
+        XCTAssertThrowsError(try RuleListSplitter.split(rules: built.rules, provenance: built.provenance, maxRules: 10))
+        { error in
             XCTAssertTrue(String(describing: error).contains("do not fit"), String(describing: error))
         }
     }
@@ -72,7 +81,8 @@ final class SplitTests: XCTestCase {
 final class KillTests: XCTestCase {
     var binary: String {
         let dir = Bundle.main.bundleURL.path
-        for candidate in [dir + "/radarblock", dir + "/../radarblock"] where FileManager.default.isExecutableFile(atPath: candidate) {
+        for candidate in [dir + "/radarblock", dir + "/../radarblock"]
+        where FileManager.default.isExecutableFile(atPath: candidate) {
             return candidate
         }
         return dir + "/radarblock"
@@ -81,7 +91,9 @@ final class KillTests: XCTestCase {
     /// kill -9 at many points of a build: the release directory is always either the previous release or the
     /// complete new one, never a mixture, and the next build cleans up.
     func testKillNineAnywhereLeavesAWholeRelease() throws {
-        guard FileManager.default.isExecutableFile(atPath: binary) else { throw XCTSkip("radarblock binary not built at \(binary)") }
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw XCTSkip("radarblock binary not built at \(binary)")
+        }
         let work = try makeTemporaryDirectory("kill")
         defer { try? FileManager.default.removeItem(atPath: work) }
         let big = syntheticTDS(trackers: 3000, rulesPerTracker: 4)
@@ -112,13 +124,16 @@ final class KillTests: XCTestCase {
             kill(p.processIdentifier, SIGKILL)
             p.waitUntilExit()
             let now = try directoryDigest(work + "/r")
-            XCTAssertTrue(now == old || now == complete, "after kill -9 at \(delay) s the release is neither the old nor the complete new one")
+            XCTAssertTrue(
+                now == old || now == complete,
+                "after kill -9 at \(delay) s the release is neither the old nor the complete new one")
             if now == old { sawOld += 1 } else { break }
         }
         XCTAssertGreaterThan(sawOld, 0, "no kill landed before the swap; the test proves nothing")
         let last = try build(sampleData + "/tds.json", out: work + "/r")
         last.waitUntilExit()
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: work).filter { $0.contains("staging") }, [],
-                       "a later build removes what killed builds left behind")
+        XCTAssertEqual(
+            try FileManager.default.contentsOfDirectory(atPath: work).filter { $0.contains("staging") }, [],
+            "a later build removes what killed builds left behind")
     }
 }

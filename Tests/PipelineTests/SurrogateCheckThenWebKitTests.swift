@@ -13,12 +13,16 @@ final class SurrogateCheckThenWebKitTests: XCTestCase {
         do {
             webkit = try WebKitContentRuleCompiler(timeout: 60)
         } catch let e as WebKitBridgeError {
-            if case .libraryUnavailable = e { throw XCTSkip("WebKitGTK 6.0 is not installed (scripts/install-deps.sh test): \(e)") }
+            if case .libraryUnavailable = e {
+                throw XCTSkip("WebKitGTK 6.0 is not installed (scripts/install-deps.sh test): \(e)")
+            }
             throw e
         }
         let list = #"[{"action":{"type":"block"},"trigger":{"url-filter":"tracker\\.example"}}]"#
         let verdict = try webkit.verify(rulesJSON: Array(list.utf8))
         XCTAssertTrue(verdict.accepted, verdict.message ?? "")
-        XCTAssertTrue(try JavaScriptSyntax.check("(function () { return 2; })") == nil, "JavaScriptCore still answers after WebKit ran")
+        XCTAssertTrue(
+            try JavaScriptSyntax.check("(function () { return 2; })") == nil,
+            "JavaScriptCore still answers after WebKit ran")
     }
 }

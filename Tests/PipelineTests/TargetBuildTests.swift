@@ -14,7 +14,10 @@ final class TargetBuildTests: XCTestCase {
     /// 60,000 tracker rules (10 per tracker host) and one exception rule every list must carry.
     func sixtyThousandRules() -> RuleBuildResult {
         var built = RuleBuildResult()
-        built.rules.append(ContentRule(trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]), action: .ignorePreviousRules))
+        built.rules.append(
+            ContentRule(
+                trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]),
+                action: .ignorePreviousRules))
         built.provenance.append(RuleProvenance(source: .topLevel))
         for i in 0..<59_999 {
             let host = "tracker\(i / 10).example"
@@ -28,7 +31,8 @@ final class TargetBuildTests: XCTestCase {
         let built = sixtyThousandRules()
         XCTAssertEqual(built.rules.count, 60_000)
         let options = BuildOptions(out: work + "/unused")
-        let safari14 = try ReleaseBuilder.targetParts(built, target: EngineProfile.named("safari-14")!, options: options)
+        let safari14 = try ReleaseBuilder.targetParts(
+            built, target: EngineProfile.named("safari-14")!, options: options)
         XCTAssertEqual(safari14.parts.count, 2)
         XCTAssertEqual(safari14.parts.map(\.rules.count).max()!, 50_000)
         // Safari 14 has no top-document type nor load-context: the top-level protection cannot be expressed there.
@@ -44,14 +48,16 @@ final class TargetBuildTests: XCTestCase {
 
     func testTopDocumentIsReEncodedForEnginesWithoutTheType() throws {
         let built = sixtyThousandRules()
-        let safari17 = TargetEncoding.adapt(RuleBuildResult(rules: Array(built.rules.prefix(2)), provenance: Array(built.provenance.prefix(2))),
-                                            for: EngineProfile.named("safari-17")!)
+        let safari17 = TargetEncoding.adapt(
+            RuleBuildResult(rules: Array(built.rules.prefix(2)), provenance: Array(built.provenance.prefix(2))),
+            for: EngineProfile.named("safari-17")!)
         XCTAssertEqual(safari17.rules.map(\.trigger.resourceTypes), [["popup"], ["document"], nil])
         XCTAssertEqual(safari17.rules.map(\.trigger.loadContexts), [nil, ["top-frame"], nil])
         XCTAssertEqual(safari17.rules.map(\.action), [.ignorePreviousRules, .ignorePreviousRules, .block])
         XCTAssertEqual(safari17.provenance.map(\.source), [.topLevel, .topLevel, .tds])
-        let current = TargetEncoding.adapt(RuleBuildResult(rules: Array(built.rules.prefix(2)), provenance: Array(built.provenance.prefix(2))),
-                                           for: .default)
+        let current = TargetEncoding.adapt(
+            RuleBuildResult(rules: Array(built.rules.prefix(2)), provenance: Array(built.provenance.prefix(2))),
+            for: .default)
         XCTAssertEqual(current.rules, Array(built.rules.prefix(2)))
     }
 
@@ -60,21 +66,25 @@ final class TargetBuildTests: XCTestCase {
         o.targets = [EngineProfile.named("webkitgtk-2.50")!, EngineProfile.named("safari-17")!]
         guard case .built(let manifest, _) = try ReleaseBuilder.run(o) else { return XCTFail("not built") }
         XCTAssertEqual(manifest.targets, ["webkitgtk-2.50", "safari-17"])
-        XCTAssertEqual(manifest.lists(for: "webkitgtk-2.50").compactMap { $0["rules"]?.stringValue }, ["rules.json"])
-        XCTAssertEqual(manifest.lists(for: "safari-17").compactMap { $0["rules"]?.stringValue }, ["rules.safari-17.json"])
+        XCTAssertEqual(manifest.lists(for: "webkitgtk-2.50").compactMap { $0.rules }, ["rules.json"])
+        XCTAssertEqual(manifest.lists(for: "safari-17").compactMap { $0.rules }, ["rules.safari-17.json"])
         XCTAssertEqual(manifest.lists().count, 1)
         let files = Set(try FileManager.default.contentsOfDirectory(atPath: work + "/r"))
-        XCTAssertTrue(files.isSuperset(of: ["rules.json", "rules.rbc", "rules.safari-17.json", "rules.safari-17.rbc"]), "\(files.sorted())")
+        XCTAssertTrue(
+            files.isSuperset(of: ["rules.json", "rules.rbc", "rules.safari-17.json", "rules.safari-17.rbc"]),
+            "\(files.sorted())")
         // Each target's list is one that engine reads as meant.
         let safari17 = Array(try Data(contentsOf: URL(fileURLWithPath: work + "/r/rules.safari-17.json")))
         XCTAssertNoThrow(try EngineProfile.named("safari-17")!.checkGenerated(safari17, ruleCount: 1))
         // The webkitgtk-2.50 list uses top-document, a name Safari 17 rejects.
-        XCTAssertThrowsError(try EngineProfile.named("safari-17")!.checkGenerated(
-            Array(try Data(contentsOf: URL(fileURLWithPath: work + "/r/rules.json"))), ruleCount: 1)) { e in
+        XCTAssertThrowsError(
+            try EngineProfile.named("safari-17")!.checkGenerated(
+                Array(try Data(contentsOf: URL(fileURLWithPath: work + "/r/rules.json"))), ruleCount: 1)
+        ) { e in
             XCTAssertEqual((e as? RuleListValidationError)?.error, .jsonInvalidStringInTriggerFlagsArray)
         }
         let reread = try Manifest.parse(Array(try Data(contentsOf: URL(fileURLWithPath: work + "/r/manifest.json"))))
         XCTAssertEqual(reread.targets, manifest.targets)
-        XCTAssertEqual(reread.lists.compactMap { $0["target"]?.stringValue }, ["webkitgtk-2.50", "safari-17"])
+        XCTAssertEqual(reread.lists.compactMap { $0.target }, ["webkitgtk-2.50", "safari-17"])
     }
 }

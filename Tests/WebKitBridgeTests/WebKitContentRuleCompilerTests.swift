@@ -30,7 +30,7 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
 
     func testCompilesASmallListIntoWebKitsStoreFile() throws {
         let wk = try compiler()
-        // The example of specs §8: 69 characters of source -> a 241-byte file in the v21 store format.
+        // A store file of WebKit 2.50.6: 69 characters of source -> a 241-byte file in the v21 store format.
         let source = #"[{"action":{"type":"block"},"trigger":{"url-filter":".*webkit.org"}}]"#
         XCTAssertEqual(source.utf8.count, 69)
         let store = scratch + "/store"
@@ -47,14 +47,16 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(version, 12)
         let sourceSize = bytes[4..<12].reversed().reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
         XCTAssertEqual(sourceSize, 70)
-        XCTAssertEqual(Array(bytes[65..<(65 + 69)]), Array(source.utf8), "WebKit keeps the source after the 64-byte header")
+        XCTAssertEqual(
+            Array(bytes[65..<(65 + 69)]), Array(source.utf8), "WebKit keeps the source after the 64-byte header")
     }
 
     func testInvalidRegexIsRejectedWithWebKitsMessage() throws {
         let wk = try compiler()
         let source = #"[{"action":{"type":"block"},"trigger":{"url-filter":"a(b"}}]"#
         let store = scratch + "/store"
-        XCTAssertThrowsError(try wk.compile(rulesJSON: Array(source.utf8), identifier: "bad", storePath: store)) { error in
+        XCTAssertThrowsError(try wk.compile(rulesJSON: Array(source.utf8), identifier: "bad", storePath: store)) {
+            error in
             guard case let WebKitBridgeError.rejected(message, _) = error else { return XCTFail("unexpected \(error)") }
             XCTAssertEqual(message, "Invalid or unsupported regular expression.")
             XCTAssertTrue(String(describing: error).contains("Invalid or unsupported regular expression."))
@@ -69,13 +71,21 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
 
     func testVerifyAcceptsAValidListAndLeavesNoStoreBehind() throws {
         let wk = try compiler()
-        let before = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("radarblock-wkverify-") })
-        let source = #"[{"action":{"type":"css-display-none","selector":".ad"},"trigger":{"url-filter":".*","if-domain":["*example.com"]}}]"#
+        let before = Set(
+            try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+                $0.hasPrefix("radarblock-wkverify-")
+            })
+        let source =
+            #"[{"action":{"type":"css-display-none","selector":".ad"},"#
+            + #""trigger":{"url-filter":".*","if-domain":["*example.com"]}}]"#
         let verdict = try wk.verify(rulesJSON: Array(source.utf8))
         XCTAssertTrue(verdict.accepted, verdict.message ?? "")
         XCTAssertNil(verdict.message)
         XCTAssertGreaterThan(verdict.bytes ?? 0, 64 + source.utf8.count)
-        let after = Set(try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter { $0.hasPrefix("radarblock-wkverify-") })
+        let after = Set(
+            try FileManager.default.contentsOfDirectory(atPath: NSTemporaryDirectory()).filter {
+                $0.hasPrefix("radarblock-wkverify-")
+            })
         XCTAssertEqual(after, before, "the temporary store is deleted")
     }
 
@@ -88,7 +98,9 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
 
     func testAbsentLibraryIsAClearError() {
         XCTAssertThrowsError(try WebKitContentRuleCompiler(libraryName: "libwebkitgtk-does-not-exist.so.0")) { error in
-            guard case let WebKitBridgeError.libraryUnavailable(library, _) = error else { return XCTFail("unexpected \(error)") }
+            guard case let WebKitBridgeError.libraryUnavailable(library, _) = error else {
+                return XCTFail("unexpected \(error)")
+            }
             XCTAssertEqual(library, "libwebkitgtk-does-not-exist.so.0")
             let text = String(describing: error)
             XCTAssertTrue(text.contains("WebKitGTK is not available"), text)
@@ -101,9 +113,13 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
         var wk = try compiler()
         wk.timeout = 0.001
         // ~2,000 distinct host rules take WebKit hundreds of milliseconds, far beyond 1 ms.
-        let rules = (0..<2000).map { #"{"trigger":{"url-filter":"^[^:]+://+([^:/]+\\.)?tracker\#($0)\\.com[:/]"},"action":{"type":"block"}}"# }
+        let rules = (0..<2000).map {
+            #"{"trigger":{"url-filter":"^[^:]+://+([^:/]+\\.)?tracker\#($0)\\.com[:/]"},"action":{"type":"block"}}"#
+        }
         let source = "[" + rules.joined(separator: ",") + "]"
-        XCTAssertThrowsError(try wk.compile(rulesJSON: Array(source.utf8), identifier: "slow", storePath: scratch + "/store")) { error in
+        XCTAssertThrowsError(
+            try wk.compile(rulesJSON: Array(source.utf8), identifier: "slow", storePath: scratch + "/store")
+        ) { error in
             XCTAssertEqual(error as? WebKitBridgeError, .timedOut(seconds: 0.001))
             XCTAssertTrue(String(describing: error).contains("did not finish compiling"), "\(error)")
         }
@@ -111,8 +127,9 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
 
     func testFileNamesEncodeLikeWebKit() {
         XCTAssertEqual(WebKitContentRuleCompiler.fileName(forIdentifier: "ddg_v1"), "ContentRuleList-ddg_v1")
-        XCTAssertEqual(WebKitContentRuleCompiler.fileName(forIdentifier: "a/b:c %d*?\"<>|\\\u{7F}\u{1}"),
-                       "ContentRuleList-a%2Fb%3Ac%20%25d%2A%3F%22%3C%3E%7C%5C%7F%01")
+        XCTAssertEqual(
+            WebKitContentRuleCompiler.fileName(forIdentifier: "a/b:c %d*?\"<>|\\\u{7F}\u{1}"),
+            "ContentRuleList-a%2Fb%3Ac%20%25d%2A%3F%22%3C%3E%7C%5C%7F%01")
         XCTAssertEqual(WebKitContentRuleCompiler.fileName(forIdentifier: "é.list"), "ContentRuleList-é.list")
     }
 
@@ -123,5 +140,18 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
         XCTAssertThrowsError(try wk.compile(rulesJSON: Array("[]".utf8), identifier: "x", storePath: file)) { error in
             XCTAssertTrue(String(describing: error).contains("is not a directory"), "\(error)")
         }
+    }
+
+    /// The peak memory is /proc/self/status's VmHWM or an error: never a figure from elsewhere.
+    func testPeakMemoryIsVmHWMOrALoudError() throws {
+        let status = "Name:\tradarblock\nVmPeak:\t  900 kB\nVmHWM:\t   12345 kB\nVmRSS:\t 100 kB\n"
+        XCTAssertEqual(try WebKitLibrary.highWaterMarkKB(status: status, path: "status"), 12345)
+        XCTAssertThrowsError(try WebKitLibrary.highWaterMarkKB(status: "Name:\tx\n", path: "status")) { error in
+            XCTAssertTrue("\(error)".contains("status has no VmHWM line"), "\(error)")
+        }
+        XCTAssertThrowsError(try WebKitLibrary.highWaterMarkKB(status: "VmHWM:\t12 MB\n", path: "status")) { error in
+            XCTAssertTrue("\(error)".contains("is not \"VmHWM: <n> kB\""), "\(error)")
+        }
+        XCTAssertGreaterThan(try WebKitLibrary.peakRSSKB(), 0)
     }
 }

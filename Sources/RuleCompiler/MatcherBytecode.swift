@@ -249,37 +249,9 @@ enum MatcherBytecode {
         let uw = try take(u1, of: 8)
         let ls = try take(l + 1, of: 4)
         let ids = try take(ic, of: 8)
-        var previous: UInt32 = 0
-        for k in 0...l {
-            let s = read32(b, ls + 4 * k)
-            guard s >= previous, Int(s) <= ic else { throw fail("bad action list start") }
-            previous = s
-        }
-        guard Int(previous) == ic else { throw fail("bad action list end") }
-        let headers = try take(d, of: fileDFAHeaderSize)
-        var dfas: [FileDFA] = []
-        var wordCount = 0, rowBytes = 0, states = 0
-        for x in 0..<d {
-            let h = headers + fileDFAHeaderSize * x
-            let dfa = FileDFA(
-                firstWord: Int(read32(b, h)), wordCount: Int(read32(b, h + 4)), firstRow: Int(read32(b, h + 8)),
-                rowCount: Int(read32(b, h + 12)), stateCount: Int(read32(b, h + 16)), classCount: Int(b[h + 20]),
-                eosClass: Int(b[h + 21]), classMap: h + 24)
-            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount, b[h + 22] == 0,
-                b[h + 23] == 0
-            else {
-                throw fail("DFA parameters")
-            }
-            for c in 0..<256 where Int(b[dfa.classMap + c]) >= dfa.classCount { throw fail("class map") }
-            guard dfa.firstWord == wordCount, dfa.wordCount >= 1, dfa.firstRow == rowBytes, dfa.rowCount >= 1 else {
-                throw fail("DFA ranges")
-            }
-            wordCount += dfa.wordCount
-            rowBytes += dfa.rowCount * dfa.classCount
-            guard wordCount < Int(Int32.max), rowBytes < Int(Int32.max) else { throw fail("DFA ranges") }
-            states += dfa.stateCount
-            dfas.append(dfa)
-        }
+        try checkListStarts(b, at: ls, listCount: l, idCount: ic)
+        let (dfas, wordCount, rowBytes, states) = try readDFAHeaders(
+            b, at: try take(d, of: fileDFAHeaderSize), count: d)
         let rows = try take(rowBytes, of: 1)
         let pad = try take((4 - o % 4) % 4, of: 1)
         for k in pad..<o where b[k] != 0 { throw fail("bad padding") }
@@ -303,6 +275,50 @@ enum MatcherBytecode {
             listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<o,
             dfaStates: states, patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
             statesBeforeMinimization: Int(read32(b, 44)))
+    }
+
+    /// The action lists' starts: ascending, within the ids, the last one at their end.
+    private static func checkListStarts(_ b: UnsafeRawBufferPointer, at ls: Int, listCount l: Int, idCount ic: Int)
+        throws
+    {
+        var previous: UInt32 = 0
+        for k in 0...l {
+            let s = read32(b, ls + 4 * k)
+            guard s >= previous, Int(s) <= ic else { throw MatcherError.corrupt("bad action list start") }
+            previous = s
+        }
+        guard Int(previous) == ic else { throw MatcherError.corrupt("bad action list end") }
+    }
+
+    /// The DFA headers, each checked, with the words, row bytes and states they take in all.
+    private static func readDFAHeaders(_ b: UnsafeRawBufferPointer, at headers: Int, count d: Int) throws
+        -> (dfas: [FileDFA], wordCount: Int, rowBytes: Int, states: Int)
+    {
+        func fail(_ why: String) -> MatcherError { .corrupt(why) }
+        var dfas: [FileDFA] = []
+        var wordCount = 0, rowBytes = 0, states = 0
+        for x in 0..<d {
+            let h = headers + fileDFAHeaderSize * x
+            let dfa = FileDFA(
+                firstWord: Int(read32(b, h)), wordCount: Int(read32(b, h + 4)), firstRow: Int(read32(b, h + 8)),
+                rowCount: Int(read32(b, h + 12)), stateCount: Int(read32(b, h + 16)), classCount: Int(b[h + 20]),
+                eosClass: Int(b[h + 21]), classMap: h + 24)
+            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount, b[h + 22] == 0,
+                b[h + 23] == 0
+            else {
+                throw fail("DFA parameters")
+            }
+            for c in 0..<256 where Int(b[dfa.classMap + c]) >= dfa.classCount { throw fail("class map") }
+            guard dfa.firstWord == wordCount, dfa.wordCount >= 1, dfa.firstRow == rowBytes, dfa.rowCount >= 1 else {
+                throw fail("DFA ranges")
+            }
+            wordCount += dfa.wordCount
+            rowBytes += dfa.rowCount * dfa.classCount
+            guard wordCount < Int(Int32.max), rowBytes < Int(Int32.max) else { throw fail("DFA ranges") }
+            states += dfa.stateCount
+            dfas.append(dfa)
+        }
+        return (dfas, wordCount, rowBytes, states)
     }
 
     /// Per row byte of `dfa` (from its first row): at a row start, how many targets a state using that row has

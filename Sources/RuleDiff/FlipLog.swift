@@ -11,7 +11,7 @@ import FileIO
 import RuleEngine
 import StrictJSON
 
-public struct FlipLog: Sequence, @unchecked Sendable {
+public struct FlipLog: @unchecked Sendable {
     /// Record bytes held in memory before they go to the scratch file.
     public static let defaultPageBytes = 1 << 22
 
@@ -142,29 +142,6 @@ public struct FlipLog: Sequence, @unchecked Sendable {
         all.reserveCapacity(count)
         try forEachPage { all += $0.changes }
         return all
-    }
-
-    /// Iterating reads spilled pages back and stops the program on a failed read, which `changes()` and
-    /// `forEachPage` throw instead: nothing in radarblock iterates a log, tests do.
-    public func makeIterator() -> Iterator { Iterator(log: self) }
-
-    public struct Iterator: IteratorProtocol {
-        let log: FlipLog
-        var page = Page()
-        var nextPage = 0, position = 0
-
-        init(log: FlipLog) { self.log = log }
-
-        public mutating func next() -> DecisionChange? {
-            while position == page.changes.count {
-                guard nextPage <= log.pages.count else { return nil }
-                do { page = try log.page(nextPage) } catch { fatalError("radarblock: \(error)") }
-                nextPage += 1
-                position = 0
-            }
-            defer { position += 1 }
-            return page.changes[position]
-        }
     }
 }
 

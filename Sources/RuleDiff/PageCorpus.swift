@@ -34,6 +34,35 @@ public enum PageCorpus {
         guard !html.isEmpty else { return [] }
         let text = String(decoding: html.prefix(4096), as: UTF8.self)
         var pageURL = given ?? savedFromURL(text)
+        let (found, base) = try elements(of: html, path: path)
+        if pageURL == nil { pageURL = base }
+        guard let page = pageURL, let pageBase = URL(string: page), pageBase.scheme != nil else {
+            throw PageCorpusError(
+                description:
+                    "\(path): the page's URL is unknown (add a \"saved from url=\" comment, a \(path).url file, or "
+                    + "<base href>)"
+            )
+        }
+        let resolveBase = base.flatMap { URL(string: $0, relativeTo: pageBase) } ?? pageBase
+        var seen = Set<String>()
+        var out: [MatchRequest] = []
+        for (raw, type) in found {
+            let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
+            guard !trimmed.isEmpty, !trimmed.hasPrefix("data:"), !trimmed.hasPrefix("javascript:"),
+                let url = URL(string: trimmed, relativeTo: resolveBase)?.absoluteURL,
+                let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
+            else { continue }
+            let key = type + " " + url.absoluteString
+            if seen.insert(key).inserted {
+                out.append(MatchRequest(url: url.absoluteString, topURL: page, resourceType: type))
+            }
+        }
+        return out
+    }
+
+    /// The elements that load a subresource, as (raw URL, resource type), in document order, and the first
+    /// `<base href>`.
+    private static func elements(of html: [UInt8], path: String) throws -> (found: [(String, String)], base: String?) {
         final class Collector {
             var found: [(String, String)] = [] // (raw url, resource type)
             var base: String? = nil
@@ -75,31 +104,7 @@ public enum PageCorpus {
             }
         }
         guard status == 0 else { throw PageCorpusError(description: "\(path): not parseable as HTML") }
-        let found = collector.found
-        let base = collector.base
-        if pageURL == nil { pageURL = base }
-        guard let page = pageURL, let pageBase = URL(string: page), pageBase.scheme != nil else {
-            throw PageCorpusError(
-                description:
-                    "\(path): the page's URL is unknown (add a \"saved from url=\" comment, a \(path).url file, or "
-                    + "<base href>)"
-            )
-        }
-        let resolveBase = base.flatMap { URL(string: $0, relativeTo: pageBase) } ?? pageBase
-        var seen = Set<String>()
-        var out: [MatchRequest] = []
-        for (raw, type) in found {
-            let trimmed = raw.trimmingCharacters(in: .whitespacesAndNewlines)
-            guard !trimmed.isEmpty, !trimmed.hasPrefix("data:"), !trimmed.hasPrefix("javascript:"),
-                let url = URL(string: trimmed, relativeTo: resolveBase)?.absoluteURL,
-                let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
-            else { continue }
-            let key = type + " " + url.absoluteString
-            if seen.insert(key).inserted {
-                out.append(MatchRequest(url: url.absoluteString, topURL: page, resourceType: type))
-            }
-        }
-        return out
+        return (collector.found, collector.base)
     }
 
     /// `<!-- saved from url=(0023)https://example.com/ -->`, as browsers write it.

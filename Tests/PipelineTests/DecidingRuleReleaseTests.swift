@@ -61,7 +61,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
         let old = try ReleaseComparison.load(work + "/old", options: DiffOptions())
         let new = try ReleaseComparison.load(work + "/new", options: DiffOptions())
         let report = try ReleaseComparison.compare(old, new, options: DiffOptions())
-        let flips = Array(report.requests?.changed ?? FlipLog())
+        let flips = try report.requests?.changed.changes() ?? []
         XCTAssertGreaterThan(flips.count, 500, "flipped decisions of the sampled iOS diff")
 
         let stride = 10

@@ -61,9 +61,9 @@ final class ReleaseDiffTests: XCTestCase {
         let report = try ReleaseComparison.compare(
             try ReleaseComparison.load(work + "/old", options: options),
             try ReleaseComparison.load(work + "/new", options: options), options: options)
-        let flippedURLs = report.requests!.changed.map(\.request.url).sorted()
+        let flippedURLs = try report.requests!.changed.changes().map(\.request.url).sorted()
         XCTAssertEqual(flippedURLs, ["https://\(tracker)/tag.js", "https://img.\(tracker)/pixel.gif"])
-        for change in report.requests!.changed {
+        for change in try report.requests!.changed.changes() {
             XCTAssertEqual(change.old.outcome, .blocked)
             XCTAssertEqual(change.new.outcome, .allowed)
             XCTAssertEqual(

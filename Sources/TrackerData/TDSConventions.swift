@@ -12,7 +12,7 @@ public enum TDSConventions {
     /// `schemePrefix` then an optional run of subdomain labels: what TrackerRadarKit puts in front of a rule.
     public static let subdomainPrefix = schemePrefix + "([^:/]+\\.)?"
 
-    /// An optional port, what TrackerRadarKit puts between a rule's host and its path: `(:[0-9]+)?`.
+    /// An optional port, what TrackerRadarKit puts between a rule's host and its path.
     public static let optionalPort = "(:[0-9]+)?"
     /// What lies between the host and an allowlist entry's match: the URL cut at its query, parameters and
     /// fragment (`?`, `;`, `#`), as the reference implementation cuts it.

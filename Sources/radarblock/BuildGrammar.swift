@@ -1,5 +1,7 @@
 // `radarblock build`'s grammar: its options and their help, in one table (CommandGrammar).
 
+import ContentRules
+
 extension BuildCommand {
     /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
     enum Option {
@@ -78,7 +80,9 @@ extension BuildCommand {
                 the config, the user's sites, the surrogates; the manifest records what was replaced or dropped
                 """)
         static let maxRules = OptionSpec(
-            "--max-rules", value: "N", help: "rules per list (default: the target's limit, 150000; safari-14: 50000)")
+            "--max-rules", value: "N",
+            help: "rules per list (default: the target's limit, \(EngineProfile.webKitRuleLimit); "
+                + "safari-14: \(EngineProfile.safari14RuleLimit))")
         static let target = OptionSpec.target(
             "repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is"
                 + " encoded equivalently (top-document as document + load-context top-frame) or the rule is left out"

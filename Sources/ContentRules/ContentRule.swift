@@ -98,7 +98,7 @@ public struct TriggerCondition: Sendable, Hashable {
     /// WebKit's if-domain/unless-domain transformation: `*d` covers d and its subdomains; the result is unanchored,
     /// so it also holds when `scheme://d/` appears later in the top URL (in a query, say).
     public static func domainRegex(_ domain: String) -> String {
-        let (subdomains, escaped) = escapedDomain(domain)
+        let (subdomains, escaped) = webKitEscapedEntry(domain)
         return "[a-z][a-z+.-]*:\\/\\/" + (subdomains ? "([^/]*\\.)*" : "") + escaped + hostEnd
     }
 
@@ -106,12 +106,12 @@ public struct TriggerCondition: Sendable, Hashable {
     /// judged: WebKit's if-domain language less the matches that begin later in the URL, for any scheme (WebKit's
     /// scheme class `[a-z][a-z+.-]*` leaves out schemes with digits).
     public static func anchoredDomainRegex(_ domain: String) -> String {
-        let (subdomains, escaped) = escapedDomain(domain)
+        let (subdomains, escaped) = webKitEscapedEntry(domain)
         return "^[^:]+://" + (subdomains ? "([^/]*\\.)?" : "") + escaped + hostEnd
     }
 
     /// `*d` -> (true, d) with WebKit's escapes for a domain entry (ContentExtensionParser.cpp's escape table).
-    private static func escapedDomain(_ domain: String) -> (subdomains: Bool, escaped: String) {
+    private static func webKitEscapedEntry(_ domain: String) -> (subdomains: Bool, escaped: String) {
         var d = Substring(domain)
         let subdomains = d.hasPrefix("*")
         if subdomains { d = d.dropFirst() }

@@ -43,12 +43,24 @@ enum CompileCommand: Command {
                 (WebKitGTK 6.0, loaded at run time) into the store directory given by -o:
                 -o DIR writes DIR/ContentRuleList-<NAME>, WebKit's file (--dataset is not used)
                 """)
+        static let format = OptionSpec(
+            "--format", value: "text|json",
+            help: """
+                with --engine webkit: what is said of the compile; text (default) is a sentence on
+                stderr, json one object on stdout: {"file","webkitVersion","bytes","seconds",
+                "peakRSSKB","rssBeforeKB","cpuSeconds"}
+                """)
+    }
+
+    /// How `--engine webkit` reports its compile.
+    enum Format: String {
+        case text, json
     }
 
     static let grammar = CommandGrammar(
         forms: [
             "RULES.json -o OUT.rbc [--name NAME] [--dataset VERSION] [--embed-source] [--target NAME] [budgets]",
-            "RULES.json --engine webkit -o STORE_DIR [--name NAME]",
+            "RULES.json --engine webkit -o STORE_DIR [--name NAME] [--format text|json]",
         ],
         positionals: ["RULES.json"], positionalCount: 1...1,
         parts: [
@@ -67,6 +79,7 @@ enum CompileCommand: Command {
                     Option.embedSource,
                     Option.target,
                     Option.engine,
+                    Option.format,
                 ]),
             .text(
                 """
@@ -77,18 +90,26 @@ enum CompileCommand: Command {
             .text("Over a budget, compile exits 1 and writes nothing."),
         ])
 
+    static func parseFormat(_ args: ParsedArguments) throws -> Format? {
+        guard let value = args.value(Option.format) else { return nil }
+        guard let format = Format(rawValue: value) else { throw UsageError("--format must be text or json") }
+        return format
+    }
+
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
         let target = try args.target(Option.target)
         let budget = try BudgetOptions.parse(args)
         let input = args.positionals[0]
         guard let output = args.value(Option.output) else { throw UsageError("missing -o OUT.rbc (or --out)") }
+        let format = try parseFormat(args)
         switch args.value(Option.engine) ?? "radarblock" {
-        case "radarblock": break
+        case "radarblock":
+            if format != nil { throw UsageError("--format goes with --engine webkit") }
         case "webkit":
             return try WebKitEngine.compile(
-                input: input, storeDirectory: output, name: args.value(Option.name), dataset: args.value(Option.dataset)
-            )
+                input: input, storeDirectory: output, name: args.value(Option.name), dataset: args.value(Option.dataset),
+                format: format ?? .text)
         case let engine: throw UsageError("unknown --engine \(engine): use radarblock or webkit")
         }
         let name = args.value(Option.name) ?? RuleListIdentifier.defaultName(forPath: input)

@@ -11,7 +11,9 @@ import WebKitBridge
 
 enum WebKitEngine {
     /// Compiles `input` into the WebKit store directory `storeDirectory` as `ContentRuleList-<name>`.
-    static func compile(input: String, storeDirectory: String, name: String?, dataset: String?) throws -> Int32 {
+    static func compile(
+        input: String, storeDirectory: String, name: String?, dataset: String?, format: CompileCommand.Format
+    ) throws -> Int32 {
         if dataset != nil {
             throw UsageError("--dataset goes with --engine radarblock (WebKit's identifier is --name)")
         }
@@ -26,33 +28,19 @@ enum WebKitEngine {
             if case .rejected = e { throw InputError("\(input): \(e.description)") }
             throw e
         }
-        Console.note(note(result))
+        switch format {
+        case .text: Console.note(note(result))
+        case .json: try FileIO.write(WebKitCompileReport(result).jsonLine, to: "-")
+        }
         return ExitCode.success
     }
 
-    /// What `compile --engine webkit` says of a compile (scripts/bench and costMeter read it back).
+    /// What `compile --engine webkit` says of a compile, for people (programs read `--format json`).
     static func note(_ result: WebKitCompileResult) -> String {
         "\(result.filePath): WebKit \(result.webkitVersion), \(result.bytes) bytes, "
             + "compiled in \(String(format: "%.3f", result.seconds)) s, "
             + "peak RSS \(result.peakRSSKB) KiB (\(result.rssBeforeKB) KiB before compiling), "
             + "\(String(format: "%.3f", result.cpuSeconds)) s CPU"
-    }
-
-    /// The figures of `note` (nil when `text` holds no such line).
-    static func parseNote(_ text: String) -> (bytes: Int, seconds: Double, peakRSSKB: Int, cpuSeconds: Double)? {
-        for line in text.split(separator: "\n") {
-            guard let at = line.range(of: ": WebKit ") else { continue }
-            let words = line[at.upperBound...].split(separator: " ").map {
-                $0.trimmingCharacters(in: CharacterSet(charactersIn: ",()"))
-            }
-            // "<version>, <bytes> bytes, compiled in <s> s, peak RSS <kib> KiB (<kib> KiB before compiling),
-            // <cpu> s CPU"
-            guard words.count >= 16, let bytes = Int(words[1]), let seconds = Double(words[5]), let rss = Int(words[9]),
-                let cpu = Double(words[words.count - 3]), words.last == "CPU"
-            else { continue }
-            return (bytes, seconds, rss, cpu)
-        }
-        return nil
     }
 
     /// `build --previous`: WebKit's compile cost of a list, each compile in a fresh `radarblock compile --engine
@@ -72,32 +60,38 @@ enum WebKitEngine {
         }
     }
 
-    static func childCompile(_ executable: String, json: [UInt8]) throws -> (
-        bytes: Int, seconds: Double, peakRSSKB: Int, cpuSeconds: Double
-    ) {
+    static func childCompile(_ executable: String, json: [UInt8]) throws -> WebKitCompileReport {
         let dir = FileManager.default.temporaryDirectory.appendingPathComponent("radarblock-cost-\(UUID().uuidString)")
             .path
         try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: dir) }
-        try FileIO.write(json, to: dir + "/rules.json")
+        try FileIO.write(json, to: dir + "/list.json")
         let child = Process()
         child.executableURL = URL(fileURLWithPath: executable)
         child.arguments = [
-            "compile", dir + "/rules.json", "--engine", "webkit", "-o", dir + "/store", "--name", "cost",
+            "compile", dir + "/list.json", "--engine", "webkit", "-o", dir + "/store", "--name", "cost",
+            "--format", "json",
         ]
-        let stderr = Pipe()
-        child.standardError = stderr
-        child.standardOutput = FileHandle.nullDevice
+        // stderr into a file of the temporary directory: a child blocked writing one pipe while we read the
+        // other would never exit.
+        let stderrPath = dir + "/stderr"
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        let stdout = Pipe()
+        child.standardOutput = stdout
+        child.standardError = FileHandle(forWritingAtPath: stderrPath)
         try child.run()
-        let text = String(decoding: stderr.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        let report = Array(stdout.fileHandleForReading.readDataToEndOfFile())
         child.waitUntilExit()
-        guard child.terminationStatus == 0, let figures = parseNote(text) else {
+        guard child.terminationStatus == 0 else {
+            let text = String(decoding: (try? FileIO.read(stderrPath)) ?? [], as: UTF8.self)
             throw InputError(
                 "WebKit's compile failed (exit \(child.terminationStatus)):"
                     + " \(MessageText.bounded(text.trimmingCharacters(in: .whitespacesAndNewlines)))"
             )
         }
-        return figures
+        do { return try WebKitCompileReport(json: report) } catch {
+            throw InputError("radarblock compile --engine webkit --format json: \(error)")
+        }
     }
 
     /// `build --verify-webkit`: Pipeline's verify step, served by WebKitGTK.

@@ -10,7 +10,7 @@ let package = Package(
         .executable(name: "radarblock", targets: ["radarblock"]),
         .library(name: "RadarBlock", targets: [
             "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "RuleBuilder",
-            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Pipeline",
+            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Release", "ReleaseDiff", "ReleaseBuild", "Install",
         ]),
     ],
     targets: [
@@ -40,13 +40,21 @@ let package = Package(
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler"]),
         .target(name: "WebKitBridge", dependencies: ["StrictJSON"]),
-        .target(name: "Pipeline", dependencies: [
-            "CSystem", "CHTTPFetch",
-            "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
-            "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO", "Parallel",
+        .target(name: "Release", dependencies: [
+            "CSystem", "ContentRules", "Digest", "FileIO", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine", "StrictJSON",
+            "Surrogates",
         ]),
+        .target(name: "ReleaseDiff", dependencies: [
+            "Release", "ContentRules", "Digest", "FileIO", "Parallel", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
+            "StrictJSON", "Surrogates", "TrackerData",
+        ]),
+        .target(name: "ReleaseBuild", dependencies: [
+            "Release", "ReleaseDiff", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "RuleBuilder", "RuleCompiler",
+            "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData",
+        ]),
+        .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
         .executableTarget(name: "radarblock", dependencies: [
-            "Pipeline", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
+            "Release", "ReleaseDiff", "ReleaseBuild", "Install", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
             "RuleDiff", "ContentRules", "StrictJSON", "FileIO",
         ]),
 
@@ -62,7 +70,7 @@ let package = Package(
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
         .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON", "TestSupport"], exclude: ["Fixtures"]),
         .testTarget(name: "TrackerDataTests", dependencies: ["TestSupport", "TrackerData", "StrictJSON", "FileIO"]),
-        .testTarget(name: "TDSGeneratorTests", dependencies: ["TestSupport", "TDSGenerator", "TrackerData", "StrictJSON", "Pipeline"]),
+        .testTarget(name: "TDSGeneratorTests", dependencies: ["TestSupport", "TDSGenerator", "TrackerData", "StrictJSON", "ReleaseBuild"]),
         .testTarget(name: "RuleBuilderTests", dependencies: ["TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
@@ -70,9 +78,13 @@ let package = Package(
         .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
         .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
-        .testTarget(name: "PipelineTests", dependencies: [
-            "Pipeline", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder", "RuleCompiler", "RuleDiff",
-            "RuleEngine", "TrackerData", "Domains", "TestSupport",
+        .testTarget(name: "ReleaseTests", dependencies: [
+            "Release", "ContentRules", "RuleBuilder", "RuleCompiler", "RuleEngine", "StrictJSON", "Surrogates", "TestSupport", "TrackerData",
+        ]),
+        .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "WebKitBridge"]),
+        .testTarget(name: "ReleaseBuildTests", dependencies: [
+            "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",
+            "RuleCompiler", "RuleDiff", "RuleEngine", "TrackerData", "Domains", "TestSupport",
         ]),
     ]
 )

@@ -1,5 +1,5 @@
 // One call from files on disk to a TDS: what `radarblock tds` runs, and what `build --radar` uses (the
-// Pipeline passes `generation.tds` on as if it had been read from a TDS file).
+// ReleaseBuild passes `generation.tds` on as if it had been read from a TDS file).
 
 import FileIO
 import TrackerData

@@ -22,7 +22,7 @@ public struct TDSGeneratorInput: Sendable {
     /// Names used in messages for the mapping and overrides files.
     public var mappingSource: String
     public var overridesSource: String
-    /// WebKit's verdict on a url-filter (RuleRegex.webKit in Pipeline): every rule written must compile there.
+    /// WebKit's verdict on a url-filter (RuleRegex.webKit in ReleaseBuild): every rule written must compile there.
     public var webKit: RuleRegex.FilterCheck
 
     public init(

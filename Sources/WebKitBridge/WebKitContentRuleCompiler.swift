@@ -117,7 +117,7 @@ public struct WebKitContentRuleCompiler: Sendable {
         if let message = outcome.errorMessage {
             throw WebKitBridgeError.rejected(message: message, detail: outcome.detail)
         }
-        let file = store + "/" + Self.fileName(forIdentifier: identifier)
+        let file = store + "/" + WebKitFileName.encode(identifier)
         var st = stat()
         guard stat(file, &st) == 0 else {
             throw WebKitBridgeError.store("WebKit reported success but \(file) does not exist")
@@ -145,27 +145,11 @@ public struct WebKitContentRuleCompiler: Sendable {
                 webkitVersion: lib.version, seconds: outcome.seconds, bytes: nil)
         }
         var st = stat()
-        let file = store + "/" + Self.fileName(forIdentifier: "radarblock-verify")
+        let file = store + "/" + WebKitFileName.encode("radarblock-verify")
         let bytes = stat(file, &st) == 0 ? Int(st.st_size) : nil
         return WebKitVerification(
             accepted: true, message: nil, detail: outcome.detail,
             webkitVersion: lib.version, seconds: outcome.seconds, bytes: bytes)
-    }
-
-    /// WebKit's file name for an identifier (WebKit's APIContentRuleListStore.cpp, encodeForFileName):
-    /// 0x00-0x20, `"`, `%`, `*`, `/`, `:`, `<`, `>`, `?`, `\`, `|` and 0x7F become `%XX` (uppercase hex),
-    /// an unpaired UTF-16 surrogate `%+XXXX` (cannot occur in a Swift String); anything else stays raw.
-    public static func fileName(forIdentifier identifier: String) -> String {
-        var out = "ContentRuleList-"
-        for scalar in identifier.unicodeScalars {
-            let v = scalar.value
-            if v <= 0x20 || v == 0x7F || "\"%*/:<>?\\|".unicodeScalars.contains(scalar) {
-                out += "%" + String(format: "%02X", v)
-            } else {
-                out.unicodeScalars.append(scalar)
-            }
-        }
-        return out
     }
 
     static func prepareStore(_ path: String) throws -> String {

@@ -2,9 +2,10 @@
 
 import ContentRules
 import Foundation
-import Pipeline
-import RuleCompiler
+import Release
+import ReleaseBuild
 import RuleBuilder
+import RuleCompiler
 import TDSGenerator
 
 struct BuildCommand: Command {

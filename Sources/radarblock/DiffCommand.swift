@@ -2,7 +2,7 @@
 
 import FileIO
 import Foundation
-import Pipeline
+import ReleaseDiff
 import RuleBuilder
 import RuleDiff
 import RuleEngine

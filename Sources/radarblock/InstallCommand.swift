@@ -1,7 +1,7 @@
 // radarblock install: a release into a WebKitGTK/WPE filter store (WebKitUserContentFilterStore directory).
 
 import Foundation
-import Pipeline
+import Install
 
 enum InstallCommand: Command {
     static let name = "install"
@@ -67,7 +67,7 @@ enum InstallCommand: Command {
         if args.has(Option.json) { throw UsageError("--json goes with --status") }
         guard let release = args.positionals.first else {
             guard args.has(Option.prune) else { throw UsageError("missing RELEASE_DIR (or --prune / --status)") }
-            do { printPruned(try StoreInstaller.prune(store: store, fileName: WebKitEngine.fileName)) } catch let e
+            do { printPruned(try StoreInstaller.prune(store: store)) } catch let e
                 as StoreInstallError
             { throw InputError(e.description) }
             return ExitCode.success

@@ -3,7 +3,9 @@
 import ContentRules
 import FileIO
 import Foundation
-import Pipeline
+import Release
+import ReleaseBuild
+import ReleaseDiff
 import RuleCompiler
 import RuleDiff
 import RuleEngine

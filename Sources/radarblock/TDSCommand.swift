@@ -2,7 +2,7 @@
 
 import FileIO
 import Foundation
-import Pipeline
+import ReleaseBuild
 import StrictJSON
 import TDSGenerator
 import TrackerData

@@ -1,11 +1,13 @@
 // `radarblock compile --engine webkit`: the same list compiled by WebKit's own compiler
 // (WebKitGTK's WebKitUserContentFilterStore, loaded at run time), for comparison and benchmarks.
-// Also where WebKitBridge is wired into Pipeline: `build --verify-webkit` and `install` get WebKit's compiler
+// Also where WebKitBridge is wired into ReleaseBuild and Install: `build --verify-webkit` and `install` get WebKit's compiler
 // from here, so the library does not link the WebKitGTK loader.
 
 import FileIO
 import Foundation
-import Pipeline
+import Install
+import Release
+import ReleaseBuild
 import RuleCompiler
 import WebKitBridge
 
@@ -94,7 +96,7 @@ enum WebKitEngine {
         }
     }
 
-    /// `build --verify-webkit`: Pipeline's verify step, served by WebKitGTK.
+    /// `build --verify-webkit`: ReleaseBuild's verify step, served by WebKitGTK.
     static let verifier = WebKitVerifier {
         let compiler = try WebKitContentRuleCompiler()
         return WebKitVerifier.Loaded(version: compiler.webkitVersion) { json in
@@ -102,10 +104,6 @@ enum WebKitEngine {
             return WebKitVerdict(
                 accepted: v.accepted, message: v.message, detail: v.detail, seconds: v.seconds, bytes: v.bytes)
         }
-    }
-
-    static func fileName(_ identifier: String) -> String {
-        WebKitContentRuleCompiler.fileName(forIdentifier: identifier)
     }
 
     /// `install`: WebKit's store, its compiler loaded on first use (a re-install that compiles nothing never loads
@@ -117,6 +115,6 @@ enum WebKitEngine {
                 if compiler == nil { compiler = try WebKitContentRuleCompiler() }
                 let r = try compiler!.compile(rulesJSON: json, identifier: identifier, storePath: store)
                 return (r.bytes, r.seconds)
-            }, fileName: fileName)
+            })
     }
 }

@@ -3,11 +3,11 @@
 // agreement with DuckDuckGo's published iOS TDS on the shared radar sample.
 
 import Foundation
+import ReleaseBuild
 import StrictJSON
-import Pipeline
 import TDSGenerator
-import TrackerData
 import TestSupport
+import TrackerData
 import XCTest
 
 enum Paths {

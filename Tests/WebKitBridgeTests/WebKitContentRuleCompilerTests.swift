@@ -126,11 +126,16 @@ final class WebKitContentRuleCompilerTests: XCTestCase {
     }
 
     func testFileNamesEncodeLikeWebKit() {
-        XCTAssertEqual(WebKitContentRuleCompiler.fileName(forIdentifier: "ddg_v1"), "ContentRuleList-ddg_v1")
+        XCTAssertEqual(WebKitFileName.encode("ddg_v1"), "ContentRuleList-ddg_v1")
         XCTAssertEqual(
-            WebKitContentRuleCompiler.fileName(forIdentifier: "a/b:c %d*?\"<>|\\\u{7F}\u{1}"),
+            WebKitFileName.encode("a/b:c %d*?\"<>|\\\u{7F}\u{1}"),
             "ContentRuleList-a%2Fb%3Ac%20%25d%2A%3F%22%3C%3E%7C%5C%7F%01")
-        XCTAssertEqual(WebKitContentRuleCompiler.fileName(forIdentifier: "é.list"), "ContentRuleList-é.list")
+        XCTAssertEqual(WebKitFileName.encode("é.list"), "ContentRuleList-é.list")
+        XCTAssertEqual(WebKitFileName.decode("ContentRuleList-x%2Fy%25z"), "x/y%z")
+        XCTAssertEqual(WebKitFileName.decode("ContentRuleList-tds@abc_v1_0.1.0_0123"), "tds@abc_v1_0.1.0_0123")
+        XCTAssertEqual(WebKitFileName.decode(WebKitFileName.encode("a/b:c %d")), "a/b:c %d")
+        XCTAssertNil(WebKitFileName.decode("ContentRuleList-bad%2"))
+        XCTAssertNil(WebKitFileName.decode("other-x"))
     }
 
     func testStorePathThatIsAFileIsRefused() throws {

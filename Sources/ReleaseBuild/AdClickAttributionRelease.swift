@@ -1,0 +1,153 @@
+// A release's ad-click attribution list (docs/ad-click-attribution.md): written by `build` beside the main
+// list, with the TDS it is built from, and its attributed variant for a vendor site, made on demand from the
+// release (`radarblock attribution`, `match --attributed-vendor`, and `AdClickAttributionRelease.attributed`
+// for a Swift app). The variant is a pure function of the release and the vendor: same bytes, same identifier.
+
+import ContentRules
+import Digest
+import FileIO
+import Foundation
+import Release
+import RuleBuilder
+import RuleCompiler
+import RuleEngine
+import StrictJSON
+import TrackerData
+
+/// The attributed variant of a release's attribution list for one vendor site.
+public struct AttributedList: Sendable {
+    /// The vendor as the list names it: normalised, without a leading "www.".
+    public var vendor: String
+    public var rules: [ContentRule]
+    public var provenance: [RuleProvenance]
+    /// The rule-list JSON (what an app compiles with WebKit) and its compiled form.
+    public var json: [UInt8]
+    public var compiled: CompiledRuleList
+    public var identifier: String { compiled.identifier }
+    public var rbc: [UInt8] { RBCFile.bytes(compiled) }
+}
+
+public struct AttributionError: Error, CustomStringConvertible {
+    public let description: String
+}
+
+public enum AdClickAttributionRelease {
+    /// `vendor` as the attributed rule names it: a host name (lowercase, punycode) without a leading "www.".
+    public static func vendorSite(_ raw: String) throws -> String {
+        switch DomainCheck.normalize(raw) {
+        case .failure(let p): throw AttributionError(description: "--vendor: \(p.message)")
+        case .success(let host):
+            let site = host.hasPrefix("www.") ? String(host.dropFirst(4)) : host
+            guard site.contains(".") || site == "localhost" else {
+                throw AttributionError(description: "--vendor: \(site) is not a site")
+            }
+            return site
+        }
+    }
+
+    /// The attributed variant of the release in `dir` for `vendor` (see `vendorSite`).
+    public static func attributed(release dir: String, vendor: String) throws -> AttributedList {
+        let files = ReleaseFileSource.directory(dir)
+        let manifest: Manifest
+        do { manifest = try Manifest.parse(try files.read(ReleaseFiles.manifest)) } catch let e as FileError {
+            throw e
+        } catch {
+            throw FileError(path: files.path(ReleaseFiles.manifest), reason: String(describing: error))
+        }
+        guard let entry = ManifestList.adClickAttribution(of: manifest) else {
+            throw AttributionError(
+                description:
+                    "\(dir): the release has no ad-click attribution list "
+                    + "(the config's adClickAttribution feature is off or names no tracker)"
+            )
+        }
+        let site = try vendorSite(vendor)
+        let tds = try decode(files, ReleaseFiles.attributionTDS) { try TrackerDataSet.decode(bytes: $0, source: $1).0 }
+        let config = try decode(files, ReleaseFiles.inputConfig) { try PrivacyConfig.decode(bytes: $0, source: $1).0 }
+        let unprotected =
+            files.exists(ReleaseFiles.inputUnprotected)
+            ? try decode(files, ReleaseFiles.inputUnprotected) { try UnprotectedSites.parse(bytes: $0, source: $1).0 }
+            : nil
+        let target = manifest.targets.first.flatMap(EngineProfile.named) ?? .default
+        var built = RuleBuilder.attributed(
+            tds: tds, config: config, unprotectedSites: unprotected, mode: manifest.mode, vendor: site)
+        built = RuleListOptimizer.optimize(built, if: manifest.flags.optimized).0
+        built = TargetEncoding.adapt(built, for: target)
+        let json = CanonicalRuleWriter.bytes(built.rules)
+        let name = RuleListIdentifier.parse(entry.identifier)
+        let compiled = try RuleListCompiler.compile(
+            json: json,
+            options: .init(
+                name: attributedName(name?.name), dataset: name?.dataset,
+                parser: RuleListParserOptions(target: target)))
+        return AttributedList(
+            vendor: site, rules: built.rules, provenance: built.provenance, json: json, compiled: compiled)
+    }
+
+    /// `tds-attribution` -> `tds-attributed`.
+    static func attributedName(_ listName: String?) -> String {
+        let base = listName ?? "tds-attribution"
+        return (base.hasSuffix("-attribution") ? String(base.dropLast("-attribution".count)) : base) + "-attributed"
+    }
+
+    private static func decode<T>(_ files: ReleaseFileSource, _ name: String, _ body: ([UInt8], String) throws -> T)
+        throws -> T
+    {
+        let bytes = try files.read(name)
+        do { return try body(bytes, files.path(name)) } catch {
+            throw FileError(path: files.path(name), reason: String(describing: error))
+        }
+    }
+}
+
+extension ReleaseBuilder {
+    /// The attribution list: compiled once with the primary target's parser (like the click-to-load lists),
+    /// its TDS beside it, and its manifest entry last in `lists`, where the apps add it.
+    static func compileAttributionList(
+        _ built: RuleBuildResult, dataset: String?, options: BuildOptions, progress: Progress,
+        into out: inout ReleaseListOutputs
+    ) throws {
+        guard let attribution = built.attributionList else { return }
+        progress("compiling the ad-click attribution list (\(attribution.rules.count) rules)")
+        let target = options.targets[0]
+        let adapted = TargetEncoding.adapt(
+            RuleBuildResult(rules: attribution.rules, provenance: attribution.provenance), for: target)
+        let side = SideList(
+            rules: adapted.rules, provenance: adapted.provenance, name: "attribution",
+            what: "ad-click attribution list",
+            rulesFile: ReleaseFiles.attributionRules, rbcFile: ReleaseFiles.attributionRBC,
+            provenanceFile: ReleaseFiles.attributionProvenance)
+        var entry = try compileSideList(
+            side, parser: RuleListParserOptions(target: target), dataset: dataset, options: options, into: &out)
+        out.files.append((ReleaseFiles.attributionTDS, attribution.tds.canonicalBytes))
+        entry.tds = ReleaseFiles.attributionTDS
+        entry.role = .adClickAttribution
+        entry.allowlist = attribution.entries.map {
+            AttributionAllowlistEntry(blocklistEntry: $0.blocklistEntry, host: $0.host)
+        }
+        out.lists.append(entry)
+        out.counts[.attributionRules] = Double(adapted.rules.count)
+    }
+}
+
+extension AdClickAttributionRelease {
+    /// The release's lists (`ReleaseLists.load`) as a tab with an active attribution for `vendor` has them:
+    /// the attribution list replaced by its attributed variant.
+    public static func lists(release dir: String, target: String? = nil, vendor: String) throws -> [ReleaseList] {
+        let lists = try ReleaseLists.load(dir, target: target).1
+        guard let i = lists.firstIndex(where: { $0.entry.role == .adClickAttribution }) else {
+            throw AttributionError(
+                description:
+                    "\(dir): the release has no ad-click attribution list "
+                    + "(the config's adClickAttribution feature is off or names no tracker)"
+            )
+        }
+        let attributed = try attributed(release: dir, vendor: vendor)
+        var out = lists
+        out[i].name = ReleaseFiles.attributionRules + " (attributed for \(attributed.vendor))"
+        out[i].list = try LoadedRuleList(ReleaseLists.withSource(attributed.compiled, json: attributed.json))
+        out[i].json = attributed.json
+        out[i].provenance = attributed.provenance.map(\.jsonValue)
+        return out
+    }
+}

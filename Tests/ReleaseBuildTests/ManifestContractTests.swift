@@ -1,0 +1,137 @@
+import Foundation
+import StrictJSON
+import XCTest
+
+@testable import Release
+@testable import ReleaseBuild
+
+/// The release contract as types: a manifest's lists and counts have one encoder and one decoder, the encoder
+/// writes each kind of list with the fields in the order releases have always had, and the fallback ladder's
+/// rungs are an ordered enum.
+final class ManifestContractTests: XCTestCase {
+    static let main = ManifestList(
+        identifier: "tds-part1_v2_x_1", rules: "rules.json", rbc: "rules.rbc", ruleCount: 10, trackerUnits: 3,
+        sha256: "aa", target: "webkitgtk-2.50", role: .main)
+    static let clickToLoad = ManifestList(
+        identifier: "tds-ctl-block-fb_v2_x_2", rules: "ctl-block-fb.json", rbc: "ctl-block-fb.rbc",
+        provenance: "ctl-block-fb.provenance.json", ruleCount: 4, sha256: "bb", ruleAction: "block-fb",
+        entity: "Facebook, Inc.", role: .clickToLoad)
+    static let cookiePopups = ManifestList(
+        identifier: "tds-cpm_v2_x_3", rules: "cpm.json", rbc: "cpm.rbc", provenance: "cpm.provenance.json",
+        ruleCount: 2, sha256: "cc", role: .cookiePopups, script: "cpm-script.json")
+    static let attribution = ManifestList(
+        identifier: "tds-attribution_v2_x_4", rules: "attribution.json", rbc: "attribution.rbc",
+        provenance: "attribution.provenance.json", tds: "attribution-tds.json", ruleCount: 5, sha256: "dd",
+        role: .adClickAttribution,
+        allowlist: [AttributionAllowlistEntry(blocklistEntry: "ads.com", host: "bat.ads.com")])
+    /// An entry from before roles and targets were written.
+    static let old = ManifestList(identifier: "tds_v1_x_5", rules: "rules-2.json", ruleCount: 1)
+
+    func manifest() -> Manifest {
+        var m = Manifest(
+            identifier: "tds_v2_x_all", toolVersion: "0.1.0", rbcFormatVersion: 2, mode: "faithful",
+            inputs: ["tds": InputRecord(source: "tds.json", etag: "\"e\"", lastModified: nil, sha256: "ff", bytes: 9)],
+            components: ["tdsEtag": "\"e\""], outputs: [OutputRecord(name: "rules.json", sha256: "aa", bytes: 100)],
+            counts: [.rules: 10, .trackerReport: 1, .cookiePopup("filters"): 2, .named("fromALaterVersion"): 7],
+            lists: [Self.main, Self.clickToLoad, Self.cookiePopups, Self.attribution, Self.old],
+            webKitVerification: nil, targets: ["webkitgtk-2.50"])
+        m.webKitCompileCost = ["webkitVersion": "2.50.6"]
+        return m
+    }
+
+    func testAManifestWithEveryKindOfListDecodesToWhatWasEncoded() throws {
+        let m = manifest()
+        XCTAssertEqual(try Manifest.parse(m.bytes()), m)
+        XCTAssertEqual(try Manifest.parse(m.bytes()).bytes(), m.bytes())
+        XCTAssertEqual(m.lists.map(\.kind), [.main, .clickToLoad, .cookiePopups, .adClickAttribution, .main])
+    }
+
+    /// The manifest's bytes are part of a release: each kind of entry keeps its fields in this order.
+    func testEachKindOfListIsWrittenWithItsFieldsInTheirOrder() {
+        func text(_ l: ManifestList) -> String {
+            String(decoding: JSONWriter.bytes(l.jsonValue, options: []), as: UTF8.self)
+        }
+        XCTAssertEqual(
+            text(Self.main),
+            #"{"identifier":"tds-part1_v2_x_1","rules":"rules.json","rbc":"rules.rbc","ruleCount":10,"trackerUnits":3,"#
+                + #""sha256":"aa","target":"webkitgtk-2.50","role":"main"}"#)
+        XCTAssertEqual(
+            text(Self.clickToLoad),
+            #"{"identifier":"tds-ctl-block-fb_v2_x_2","rules":"ctl-block-fb.json","rbc":"ctl-block-fb.rbc","#
+                + #""provenance":"ctl-block-fb.provenance.json","ruleCount":4,"sha256":"bb","ruleAction":"block-fb","#
+                + #""entity":"Facebook, Inc.","role":"click-to-load"}"#)
+        XCTAssertEqual(
+            text(Self.cookiePopups),
+            #"{"identifier":"tds-cpm_v2_x_3","rules":"cpm.json","rbc":"cpm.rbc","provenance":"cpm.provenance.json","#
+                + #""ruleCount":2,"sha256":"cc","role":"cpm","script":"cpm-script.json"}"#)
+        XCTAssertEqual(
+            text(Self.attribution),
+            #"{"identifier":"tds-attribution_v2_x_4","rules":"attribution.json","rbc":"attribution.rbc","#
+                + #""provenance":"attribution.provenance.json","tds":"attribution-tds.json","ruleCount":5,"#
+                + #""sha256":"dd","role":"ad-click-attribution","allowlist":[{"blocklistEntry":"ads.com","#
+                + #""host":"bat.ads.com"}]}"#)
+    }
+
+    func testAListWithoutARequiredFieldIsAnErrorNamingTheField() throws {
+        var json = try JSONParser.parse(manifest().bytes())
+        guard case .object(var o) = json, case .array(var lists) = o["lists"], case .object(var entry) = lists[1]
+        else { return XCTFail("not a manifest") }
+        entry["identifier"] = JSONValue?.none
+        lists[1] = .object(entry)
+        o["lists"] = .array(lists)
+        json = .object(o)
+        XCTAssertThrowsError(try Manifest.parse(JSONWriter.bytes(json, options: []))) { error in
+            XCTAssertTrue("\(error)".contains("lists[1].identifier: missing"), "\(error)")
+        }
+    }
+
+    func testAFieldOfTheWrongTypeOrAnUnknownRoleIsAnErrorNamingTheField() throws {
+        let cases: [(JSONValue, String)] = [
+            (["identifier": "a", "ruleCount": "ten"], "lists[0].ruleCount: a non-negative integer expected"),
+            (["identifier": "a", "rules": 3], "lists[0].rules: a string expected"),
+            (["identifier": "a", "role": "sidebar"], #"lists[0].role: unknown role "sidebar""#),
+            (["identifier": "a", "allowlist": [["host": "h"]]], "lists[0].allowlist[0].blocklistEntry: missing"),
+        ]
+        for (entry, message) in cases {
+            let m: JSONValue = ["identifier": "r", "lists": [entry]]
+            XCTAssertThrowsError(try Manifest.parse(JSONWriter.bytes(m, options: []))) { error in
+                XCTAssertTrue("\(error)".contains(message), "\(error)")
+            }
+        }
+    }
+
+    func testCountsAreWrittenByNameInOrder() {
+        let m = manifest()
+        guard case .object(let counts) = m.jsonValue["counts"] else { return XCTFail("no counts") }
+        XCTAssertEqual(Array(counts.keys), ["cookiePopupFilters", "fromALaterVersion", "rules", "trackerReport"])
+    }
+
+    func testTheFallbackLadderClimbsInItsOrderFromTheBrokenInput() {
+        XCTAssertEqual(
+            FallbackStep.allCases, [.previousTDS, .withoutConfig, .withoutUnprotected, .withoutSurrogates])
+        XCTAssertEqual(
+            FallbackStep.allCases.map { $0.label(fallback: "/r") },
+            [
+                "previous TDS from /r", "without the privacy config", "without the user's unprotected sites",
+                "without surrogates",
+            ])
+        let record = InputRecord(source: "x", etag: nil, lastModified: nil, sha256: "00", bytes: 0)
+        var all = BuildInputs(
+            tds: ([], record), config: ([], record), surrogates: ([], record), unprotected: ([], record))
+        XCTAssertEqual(FallbackStep.ladder(after: .tds, inputs: all), FallbackStep.allCases)
+        XCTAssertEqual(FallbackStep.ladder(after: .rules, inputs: all), FallbackStep.allCases)
+        XCTAssertEqual(
+            FallbackStep.ladder(after: .config, inputs: all), [.withoutConfig, .withoutUnprotected, .withoutSurrogates])
+        XCTAssertEqual(FallbackStep.ladder(after: .surrogates, inputs: all), [.withoutSurrogates])
+        all.unprotected = nil
+        XCTAssertEqual(
+            FallbackStep.ladder(after: .unprotected, inputs: all), [.previousTDS, .withoutConfig, .withoutSurrogates],
+            "a rung that does not apply starts the ladder at the bottom")
+    }
+
+    func testBuildErrorsNameTheirComponentAsBefore() {
+        XCTAssertEqual(
+            String(describing: BuildError(component: .unprotected, reason: "bad")), "unprotected: bad")
+        XCTAssertEqual(BuildComponent(.config), .config)
+    }
+}

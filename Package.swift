@@ -10,7 +10,7 @@ let package = Package(
         .executable(name: "radarblock", targets: ["radarblock"]),
         .library(name: "RadarBlock", targets: [
             "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "RuleBuilder",
-            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Release", "ReleaseDiff", "ReleaseBuild", "Install",
+            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Conversion", "Release", "ReleaseDiff", "ReleaseBuild", "Install",
         ]),
     ],
     targets: [
@@ -40,21 +40,22 @@ let package = Package(
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler"]),
         .target(name: "WebKitBridge", dependencies: ["StrictJSON"]),
+        .target(name: "Conversion", dependencies: ["ContentRules", "RuleBuilder", "TrackerData"]),
         .target(name: "Release", dependencies: [
             "CSystem", "ContentRules", "Digest", "FileIO", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine", "StrictJSON",
             "Surrogates",
         ]),
         .target(name: "ReleaseDiff", dependencies: [
-            "Release", "ContentRules", "Digest", "FileIO", "Parallel", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
+            "Release", "Conversion", "ContentRules", "Digest", "FileIO", "Parallel", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
             "StrictJSON", "Surrogates", "TrackerData",
         ]),
         .target(name: "ReleaseBuild", dependencies: [
-            "Release", "ReleaseDiff", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "RuleBuilder", "RuleCompiler",
+            "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "RuleBuilder", "RuleCompiler",
             "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData",
         ]),
         .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
         .executableTarget(name: "radarblock", dependencies: [
-            "Release", "ReleaseDiff", "ReleaseBuild", "Install", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
+            "Release", "ReleaseDiff", "ReleaseBuild", "Install", "Conversion", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
             "RuleDiff", "ContentRules", "StrictJSON", "FileIO",
         ]),
 

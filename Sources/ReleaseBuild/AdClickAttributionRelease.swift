@@ -4,6 +4,7 @@
 // for a Swift app). The variant is a pure function of the release and the vendor: same bytes, same identifier.
 
 import ContentRules
+import Conversion
 import Digest
 import FileIO
 import Foundation
@@ -69,10 +70,10 @@ public enum AdClickAttributionRelease {
             ? try decode(files, ReleaseFiles.inputUnprotected) { try UnprotectedSites.parse(bytes: $0, source: $1).0 }
             : nil
         let target = manifest.targets.first.flatMap(EngineProfile.named) ?? .default
-        var built = RuleBuilder.attributed(
-            tds: tds, config: config, unprotectedSites: unprotected, mode: manifest.mode, vendor: site)
-        built = RuleListOptimizer.optimize(built, if: manifest.flags.optimized).0
-        built = TargetEncoding.adapt(built, for: target)
+        let built = Conversion.attributed(
+            tds: tds, config: config, unprotected: unprotected, vendor: site,
+            options: ConversionOptions(mode: manifest.mode, optimize: manifest.flags.optimized, target: target)
+        ).result
         let json = CanonicalRuleWriter.bytes(built.rules)
         let name = RuleListIdentifier.parse(entry.identifier)
         let compiled = try RuleListCompiler.compile(

@@ -6,6 +6,7 @@
 // records what it did in the manifest.
 
 import ContentRules
+import Conversion
 import Digest
 import FileIO
 import Foundation
@@ -224,11 +225,13 @@ public enum ReleaseBuilder {
         _ decoded: ConversionInputs, options: BuildOptions, warnings: inout [String], progress: Progress
     ) throws -> (RuleBuildResult, OptimizationReport) {
         progress("converting \(decoded.tds.trackers.count) trackers")
-        let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(
-                tds: decoded.tds, config: decoded.config, unprotectedSites: decoded.unprotected, mode: options.mode,
-                sameEntity: options.sameEntity, splitAttribution: true),
-            if: options.optimize)
+        // The TDS decoder's issues are warned about by decodeInputs, not counted as conversion issues.
+        let conversion = Conversion.convert(
+            tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected,
+            options: ConversionOptions(
+                mode: options.mode, sameEntity: options.sameEntity, optimize: options.optimize,
+                splitAttribution: true))
+        let (built, optimization) = (conversion.result, conversion.optimization)
         if options.strict, let issue = built.issues.first {
             throw BuildError(component: .tds, reason: issue.description)
         }

@@ -1,6 +1,7 @@
 // radarblock convert: TDS (+ privacy config, + user-unprotected sites) -> a WebKit content rule list.
 
 import ContentRules
+import Conversion
 import FileIO
 import RuleBuilder
 import StrictJSON
@@ -148,12 +149,12 @@ struct ConvertCommand: Command {
         inputs.issues.forEach { Console.warning($0.description) }
         let (tds, tdsIssues, config, unprotected) = (inputs.tds, inputs.tdsIssues, inputs.config, inputs.unprotected)
 
-        let (built, optimization) = RuleListOptimizer.optimize(
-            RuleBuilder.build(
-                tds: tds, config: config, unprotectedSites: unprotected, mode: mode, decodeIssues: tdsIssues,
-                sameEntity: args.has(Option.perTrackerExemptions) ? .perTracker : .shared),
-            if: !args.has(Option.noOptimize))
-        let result = TargetEncoding.adapt(built, for: target)
+        let conversion = Conversion.convert(
+            tds: tds, config: config, unprotected: unprotected, decodeIssues: tdsIssues,
+            options: ConversionOptions(
+                mode: mode, sameEntity: args.has(Option.perTrackerExemptions) ? .perTracker : .shared,
+                optimize: !args.has(Option.noOptimize), target: target))
+        let (result, optimization) = (conversion.result, conversion.optimization)
 
         func describe(_ issue: ConversionIssue) -> String {
             switch issue.location {

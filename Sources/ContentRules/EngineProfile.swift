@@ -344,10 +344,13 @@ public struct TargetRuleLimitError: Error, Sendable, CustomStringConvertible {
 
 extension EngineProfile {
     /// A generated rule list must be one this engine accepts as meant: within its rule limit, accepted by
-    /// its parser (action types, resource-type names) and without keys it would ignore. `bytes` is the JSON.
-    public func checkGenerated(_ bytes: [UInt8], ruleCount: Int) throws {
+    /// its parser (action types, resource-type names) and without keys it would ignore. `bytes` is the JSON;
+    /// returns the list as this engine parses it, so a caller compiles it without parsing it again.
+    @discardableResult
+    public func checkGenerated(_ bytes: [UInt8], ruleCount: Int) throws -> ParsedRuleList {
         if ruleCount > maximumRuleCount { throw TargetRuleLimitError(target: self, ruleCount: ruleCount) }
-        _ = try RuleListParser.parse(bytes: bytes, options: RuleListParserOptions(target: self))
+        let list = try RuleListParser.parse(bytes: bytes, options: RuleListParserOptions(target: self))
         try requireSupport(in: RuleListJSONReader.parse(bytes))
+        return list
     }
 }

@@ -43,9 +43,12 @@ extension ReleaseBuilder {
         let json = CanonicalRuleWriter.bytes(list.rules)
         let compiled: CompiledRuleList
         do {
-            if list.checked { try parser.target.checkGenerated(json, ruleCount: list.rules.count) }
+            let parsed =
+                list.checked
+                ? try parser.target.checkGenerated(json, ruleCount: list.rules.count)
+                : try RuleListParser.parse(bytes: json, options: parser)
             compiled = try RuleListCompiler.compile(
-                json: json,
+                parsed, source: json,
                 options: .init(
                     name: "\(options.name)-\(list.name)", dataset: dataset, parser: parser, budget: options.budget))
         } catch {

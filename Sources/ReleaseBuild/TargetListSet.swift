@@ -64,13 +64,13 @@ extension ReleaseBuilder {
             let rbcName = primary ? ReleaseFiles.rbc(part: n) : ReleaseFiles.rbc(part: n, target: target.name)
             progress("compiling \(rulesName) (\(n) of \(count), \(part.rules.count) rules, \(target.name))")
             let json = CanonicalRuleWriter.bytes(part.rules)
-            let compiled: CompiledRuleList
+            let (parsed, compiled): (ParsedRuleList, CompiledRuleList)
             do {
-                try target.checkGenerated(json, ruleCount: part.rules.count)
+                parsed = try target.checkGenerated(json, ruleCount: part.rules.count)
                 let base = primary ? options.name : "\(options.name).\(target.name)"
                 let name = count == 1 ? base : "\(base)-part\(n)"
                 compiled = try RuleListCompiler.compile(
-                    json: json,
+                    parsed, source: json,
                     options: .init(
                         name: name, dataset: dataset,
                         parser: RuleListParserOptions(target: target), budget: options.budget))
@@ -79,7 +79,7 @@ extension ReleaseBuilder {
             } catch {
                 throw BuildError(component: .rules, reason: "\(rulesName) (\(target.name)): \(error)")
             }
-            set.issues += webKitPainWarnings(json: json, part: part, n: n, target: target)
+            set.issues += webKitPainWarnings(parsed, part: part, n: n)
             let rbc = RBCFile.bytes(compiled)
             set.files.append((rulesName, json))
             set.files.append((rbcName, rbc))
@@ -101,10 +101,8 @@ extension ReleaseBuilder {
 
     /// What WebKit's own compiler would not finish in reasonable time or memory (the apps compile the list
     /// with it): reported, the list is kept.
-    static func webKitPainWarnings(json: [UInt8], part: RuleListPart, n: Int, target: EngineProfile) -> [String] {
-        guard let list = try? RuleListParser.parse(bytes: json, options: RuleListParserOptions(target: target)),
-            let pain = try? RuleListCompiler.webKitPain(list)
-        else { return [] }
+    static func webKitPainWarnings(_ list: ParsedRuleList, part: RuleListPart, n: Int) -> [String] {
+        guard let pain = try? RuleListCompiler.webKitPain(list) else { return [] }
         return pain.map { "rules: list \(n): \($0) [from \(part.provenance[$0.rule])]" }
     }
 }

@@ -113,6 +113,19 @@ struct DiffCommand: Command {
                 """),
         ])
 
+    /// What `--format` asks for.
+    enum Format: String {
+        case text, markdown, json, html
+    }
+
+    static func parseFormat(_ args: ParsedArguments) throws -> Format {
+        let value = args.value(Option.format) ?? Format.text.rawValue
+        guard let format = Format(rawValue: value) else {
+            throw UsageError("--format must be text, markdown, json or html")
+        }
+        return format
+    }
+
     /// --full or --max-flips N (one of them), else the bounded summary.
     static func reportDetail(_ args: ParsedArguments) throws -> ReportDetail {
         guard let n = args.value(Option.maxFlips) else { return args.has(Option.full) ? .full : .summary }
@@ -123,10 +136,7 @@ struct DiffCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
-        let format = args.value(Option.format) ?? "text"
-        guard ["text", "markdown", "json", "html"].contains(format) else {
-            throw UsageError("--format must be text, markdown, json or html")
-        }
+        let format = try parseFormat(args)
         let detail = try reportDetail(args)
         var options = DiffOptions()
         options.config = args.value(Option.config)
@@ -171,12 +181,12 @@ struct DiffCommand: Command {
             let output = try FileIO.Output(path: args.value(Option.output) ?? "-")
             try FileIO.writingBehind(output) { writer in
                 switch format {
-                case "json":
+                case .json:
                     try report.writeJSON { try writer.write($0) }
                     try writer.write([0x0A])
-                case "markdown": try report.writeMarkdown(detail: detail) { try writer.write($0) }
-                case "html": try report.writeHTML { try writer.write($0) }
-                default: try report.writeText(detail: detail) { try writer.write($0) }
+                case .markdown: try report.writeMarkdown(detail: detail) { try writer.write($0) }
+                case .html: try report.writeHTML { try writer.write($0) }
+                case .text: try report.writeText(detail: detail) { try writer.write($0) }
                 }
             }
             try output.commit()

@@ -40,4 +40,3 @@ public struct ManifestCount: Hashable, Sendable, Comparable {
     /// A count as a manifest names it (a manifest may hold counts this version does not write).
     public static func named(_ name: String) -> ManifestCount { ManifestCount(name) }
 }
-

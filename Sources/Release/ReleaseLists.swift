@@ -64,7 +64,9 @@ public enum ReleaseLists {
 
     /// The lists `manifest` names, read from `files`: the one reader for a published release and for a
     /// build's products before they are published (its --previous comparison).
-    public static func lists(of manifest: Manifest, target: String? = nil, files: ReleaseFileSource) throws -> [ReleaseList] {
+    public static func lists(of manifest: Manifest, target: String? = nil, files: ReleaseFileSource) throws
+        -> [ReleaseList]
+    {
         let manifestPath = files.path(ReleaseFiles.manifest)
         if let target, !manifest.targets.isEmpty, !manifest.targets.contains(target) {
             throw FileError(

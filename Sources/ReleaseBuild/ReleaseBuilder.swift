@@ -109,7 +109,8 @@ public enum ReleaseBuilder {
             do {
                 let f = try InputFetcher.fetch(source, options: options.fetch)
                 let record = InputRecord(
-                    source: f.source, etag: f.etag, lastModified: f.lastModified, sha256: f.sha256, bytes: f.bytes.count)
+                    source: f.source, etag: f.etag, lastModified: f.lastModified, sha256: f.sha256, bytes: f.bytes.count
+                )
                 return (f.bytes, record)
             } catch {
                 throw BuildError(component: component, reason: String(describing: error))
@@ -214,7 +215,8 @@ public enum ReleaseBuilder {
             outputs: out.files.map {
                 OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count)
             },
-            counts: counts, flags: optionFlags(inputs, options), lists: out.lists, webKitVerification: verification, targets: options.targets.map(\.name))
+            counts: counts, flags: optionFlags(inputs, options), lists: out.lists, webKitVerification: verification,
+            targets: options.targets.map(\.name))
         return BuildProducts(
             files: out.files, manifest: manifest, warnings: warnings, tds: decoded.tds, rules: primary.rules,
             provenance: primary.provenance, compiled: primary.compiled)

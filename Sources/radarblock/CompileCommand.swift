@@ -108,7 +108,8 @@ enum CompileCommand: Command {
             if format != nil { throw UsageError("--format goes with --engine webkit") }
         case "webkit":
             return try WebKitEngine.compile(
-                input: input, storeDirectory: output, name: args.value(Option.name), dataset: args.value(Option.dataset),
+                input: input, storeDirectory: output, name: args.value(Option.name),
+                dataset: args.value(Option.dataset),
                 format: format ?? .text)
         case let engine: throw UsageError("unknown --engine \(engine): use radarblock or webkit")
         }

@@ -1,7 +1,7 @@
 // `radarblock compile --engine webkit`: the same list compiled by WebKit's own compiler
 // (WebKitGTK's WebKitUserContentFilterStore, loaded at run time), for comparison and benchmarks.
-// Also where WebKitBridge is wired into ReleaseBuild and Install: `build --verify-webkit` and `install` get WebKit's compiler
-// from here, so the library does not link the WebKitGTK loader.
+// Also where WebKitBridge is wired into ReleaseBuild and Install: `build --verify-webkit`, `build --previous` and
+// `install` get WebKit's compiler from here, so the library does not load WebKitGTK unless asked to.
 
 import FileIO
 import Foundation

@@ -1,10 +1,11 @@
 // radarblock install's bookkeeping with a stand-in compiler (the real-WebKit checks are in scripts/test-webkit.sh).
 
 import Foundation
+@testable import Install
 import StrictJSON
+import TestSupport
 import WebKitBridge
 import XCTest
-@testable import Install
 
 final class StoreInstallerTests: XCTestCase {
     /// Writes a minimal release: a manifest whose `lists` name rule files with the given contents.

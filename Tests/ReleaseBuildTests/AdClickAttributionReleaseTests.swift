@@ -1,10 +1,11 @@
 import Digest
 import Foundation
-import RuleEngine
-import StrictJSON
-import XCTest
 @testable import Release
 @testable import ReleaseBuild
+import RuleEngine
+import StrictJSON
+import TestSupport
+import XCTest
 
 /// The ad-click attribution list of a release (files, manifest entry) and its attributed variant (library API).
 final class AdClickAttributionReleaseTests: XCTestCase {

@@ -2,10 +2,11 @@
 // release is built without that rule, issues.txt names it, the rest of the list is intact.
 
 import Foundation
-import RuleCompiler
-import XCTest
 @testable import Release
 @testable import ReleaseBuild
+import RuleCompiler
+import TestSupport
+import XCTest
 
 final class AutomatonBudgetBuildTests: XCTestCase {
     var work = ""

@@ -1,10 +1,11 @@
 import Digest
 import Foundation
-import StrictJSON
-import XCTest
 @testable import Release
-@testable import ReleaseDiff
 @testable import ReleaseBuild
+@testable import ReleaseDiff
+import StrictJSON
+import TestSupport
+import XCTest
 
 /// Click-to-load lists in a release: files, manifest entries, identifiers, and per-list diffs.
 final class ClickToLoadReleaseTests: XCTestCase {

@@ -1,8 +1,9 @@
 import Foundation
-import StrictJSON
-import XCTest
 @testable import Release
 @testable import ReleaseBuild
+import StrictJSON
+import TestSupport
+import XCTest
 
 /// The compile-cost gate's logic, and a build it refuses; WebKit itself is stood in for by a meter whose cost
 /// grows with the list (the real-WebKit run is a step of scripts/test-webkit.sh).
@@ -56,11 +57,11 @@ final class CompileCostGateTests: XCTestCase {
         XCTAssertEqual(
             recorded.total, WebKitCompileCost(seconds: 3.765, cpuSeconds: 2.51, memoryKB: 90 * 1024, bytes: 9_004_000))
         var m = Manifest(
-            identifier: "x", toolVersion: "t", rbcFormatVersion: 2, mode: "faithful", inputs: [:], components: [:],
+            identifier: "x", toolVersion: "t", rbcFormatVersion: 2, mode: .faithful, inputs: [:], components: [:],
             outputs: [], counts: [:], lists: [], webKitVerification: nil)
-        m.webKitCompileCost = recorded.jsonValue
+        m.webKitCompileCost = recorded
         let parsed = try Manifest.parse(m.bytes())
-        XCTAssertEqual(ReleaseCompileCost(json: parsed.webKitCompileCost), recorded)
+        XCTAssertEqual(parsed.webKitCompileCost, recorded)
         XCTAssertNil(ReleaseCompileCost(json: .object(JSONObject([("webkitVersion", .string("2.50.6"))]))))
     }
 
@@ -96,10 +97,8 @@ final class CompileCostGateTests: XCTestCase {
         second.maxCompileRegression = 20
         _ = try ReleaseBuilder.run(second)
         let recorded = try XCTUnwrap(
-            ReleaseCompileCost(
-                json: try Manifest.parse(
-                    try Array(Data(contentsOf: URL(fileURLWithPath: work + "/second/manifest.json")))
-                ).webKitCompileCost))
+            try Manifest.parse(try Array(Data(contentsOf: URL(fileURLWithPath: work + "/second/manifest.json"))))
+                .webKitCompileCost)
         XCTAssertEqual(recorded.lists.map(\.name), ["rules.json"])
         let changes = try String(contentsOfFile: work + "/second/changes.md", encoding: .utf8)
         XCTAssertTrue(changes.contains("## WebKit compile cost"), changes)
@@ -146,9 +145,8 @@ final class CompileCostGateTests: XCTestCase {
         _ = try ReleaseBuilder.run(o)
         XCTAssertEqual(calls.count, 3, "new, previous, new again")
         let recorded = try XCTUnwrap(
-            ReleaseCompileCost(
-                json: try Manifest.parse(try Array(Data(contentsOf: URL(fileURLWithPath: work + "/b/manifest.json"))))
-                    .webKitCompileCost))
+            try Manifest.parse(try Array(Data(contentsOf: URL(fileURLWithPath: work + "/b/manifest.json"))))
+                .webKitCompileCost)
         XCTAssertEqual(recorded.total.cpuSeconds, 1.0, "the cheaper of the two measurements is recorded")
     }
 

@@ -43,9 +43,3 @@ final class FixtureServer {
         process.waitUntilExit()
     }
 }
-
-func makeTemporaryDirectory(_ name: String = "radarblock-test") throws -> String {
-    let dir = NSTemporaryDirectory() + name + "-" + UUID().uuidString
-    try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
-    return dir
-}

@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 @testable import ReleaseBuild
+import TestSupport
+import XCTest
 
 final class InputFetcherTests: XCTestCase {
     var served = ""

@@ -29,13 +29,13 @@ final class ManifestContractTests: XCTestCase {
 
     func manifest() -> Manifest {
         var m = Manifest(
-            identifier: "tds_v2_x_all", toolVersion: "0.1.0", rbcFormatVersion: 2, mode: "faithful",
-            inputs: ["tds": InputRecord(source: "tds.json", etag: "\"e\"", lastModified: nil, sha256: "ff", bytes: 9)],
+            identifier: "tds_v2_x_all", toolVersion: "0.1.0", rbcFormatVersion: 2, mode: .faithful,
+            inputs: [.tds: InputRecord(source: "tds.json", etag: "\"e\"", lastModified: nil, sha256: "ff", bytes: 9)],
             components: ["tdsEtag": "\"e\""], outputs: [OutputRecord(name: "rules.json", sha256: "aa", bytes: 100)],
-            counts: [.rules: 10, .trackerReport: 1, .cookiePopup("filters"): 2, .named("fromALaterVersion"): 7],
-            lists: [Self.main, Self.clickToLoad, Self.cookiePopups, Self.attribution, Self.old],
+            counts: [.rules: 10, .cookiePopup("filters"): 2, .named("fromALaterVersion"): 7],
+            flags: ManifestFlags(trackerReport: true), lists: [Self.main, Self.clickToLoad, Self.cookiePopups, Self.attribution, Self.old],
             webKitVerification: nil, targets: ["webkitgtk-2.50"])
-        m.webKitCompileCost = ["webkitVersion": "2.50.6"]
+        m.webKitCompileCost = ReleaseCompileCost(webkitVersion: "2.50.6", lists: [])
         return m
     }
 
@@ -98,6 +98,40 @@ final class ManifestContractTests: XCTestCase {
                 XCTAssertTrue("\(error)".contains(message), "\(error)")
             }
         }
+    }
+
+    /// A manifest's mode, input keys and compile cost are read strictly: what this version cannot read is an
+    /// error naming the field, never a default.
+    func testAnUnknownModeInputOrCompileCostIsAnErrorNamingTheField() throws {
+        let text = String(decoding: manifest().bytes(), as: UTF8.self)
+        func parsing(_ from: String, _ to: String) -> String {
+            XCTAssertTrue(text.contains(from), from)
+            do {
+                _ = try Manifest.parse(Array(text.replacingOccurrences(of: from, with: to).utf8))
+                return "parsed"
+            } catch { return String(describing: error) }
+        }
+        XCTAssertEqual(
+            parsing(#""mode":"faithful""#, #""mode":"strict""#),
+            #""mode": unknown mode "strict" (this radarblock knows faithful, ddg)"#)
+        XCTAssertEqual(parsing(#""mode":"faithful","#, ""), #""mode": missing or not a string"#)
+        XCTAssertEqual(parsing(#""inputs":{"tds""#, #""inputs":{"radar""#), #""inputs": unknown input "radar""#)
+        XCTAssertEqual(
+            parsing(#""webkitCompileCost":{"webkitVersion""#, #""webkitCompileCost":{"version""#),
+            #""webkitCompileCost": not a compile cost (webkitVersion, lists)"#)
+    }
+
+    /// Flags are counts of 1 in the file (as before they had a type of their own), absent when off.
+    func testFlagsAreWrittenAsCountsOfOneAndReadBackAsFlags() throws {
+        var m = manifest()
+        m.flags = ManifestFlags(optimized: true, perTrackerExemptions: true)
+        let counts = try XCTUnwrap(m.jsonValue["counts"]?.objectValue)
+        XCTAssertEqual(counts["optimized"], 1)
+        XCTAssertEqual(counts["perTrackerExemptions"], 1)
+        XCTAssertNil(counts["trackerReport"])
+        let parsed = try Manifest.parse(m.bytes())
+        XCTAssertEqual(parsed.flags, m.flags)
+        XCTAssertEqual(parsed.counts, m.counts)
     }
 
     func testCountsAreWrittenByNameInOrder() {

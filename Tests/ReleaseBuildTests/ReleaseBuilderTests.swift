@@ -1,8 +1,9 @@
 import Digest
 import Foundation
-import XCTest
 @testable import Release
 @testable import ReleaseBuild
+import TestSupport
+import XCTest
 
 /// The project's own sample data (data/), written for radarblock.
 let sampleData = FixtureServer.packageRoot + "/data"
@@ -54,7 +55,7 @@ final class ReleaseBuilderTests: XCTestCase {
             XCTAssertEqual(out.bytes, size, out.name)
         }
         XCTAssertEqual(
-            m.inputs["tds"]?.sha256,
+            m.inputs[.tds]?.sha256,
             Digest.hex(.sha256, Array(try Data(contentsOf: URL(fileURLWithPath: sampleData + "/tds.json")))))
         XCTAssertGreaterThan(m.counts[.rules] ?? 0, 0)
         XCTAssertGreaterThan(m.counts[.surrogates] ?? 0, 0)
@@ -126,9 +127,9 @@ final class ReleaseBuilderTests: XCTestCase {
         o.fetch = FetchOptions(cacheDirectory: work + "/cache", timeout: 5, retries: 0)
         _ = try ReleaseBuilder.run(o)
         let m = try manifest(work + "/r")
-        XCTAssertNotNil(m.inputs["tds"]?.etag)
-        XCTAssertEqual(m.components["tdsEtag"], m.inputs["tds"]?.etag)
-        XCTAssertNotNil(m.inputs["tds"]?.lastModified)
+        XCTAssertNotNil(m.inputs[.tds]?.etag)
+        XCTAssertEqual(m.components["tdsEtag"], m.inputs[.tds]?.etag)
+        XCTAssertNotNil(m.inputs[.tds]?.lastModified)
         XCTAssertTrue(m.identifier.contains("@"), "the identifier carries the TDS ETag: \(m.identifier)")
 
         let before = try directoryDigest(work + "/r")
@@ -188,7 +189,7 @@ final class ReleaseBuilderTests: XCTestCase {
         o.tds = work + "/broken.json"
         o.fallback = work + "/r"
         guard case .built(let m, let warnings) = try ReleaseBuilder.run(o) else { return XCTFail("expected a build") }
-        XCTAssertNotNil(m.inputs["tds"]?.fallback)
+        XCTAssertNotNil(m.inputs[.tds]?.fallback)
         XCTAssertTrue(
             warnings.contains { $0.contains("fallback used: previous TDS") }, warnings.joined(separator: "\n"))
         XCTAssertEqual(try manifest(work + "/r").counts[.rules], m.counts[.rules])

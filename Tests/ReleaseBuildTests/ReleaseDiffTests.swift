@@ -1,9 +1,10 @@
 import Foundation
+@testable import ReleaseBuild
+@testable import ReleaseDiff
 import RuleDiff
 import RuleEngine
+import TestSupport
 import XCTest
-@testable import ReleaseDiff
-@testable import ReleaseBuild
 
 final class ReleaseDiffTests: XCTestCase {
     var work = ""

@@ -1,13 +1,14 @@
 import ContentRules
 import Digest
 import Foundation
+@testable import ReleaseBuild
 import RuleBuilder
 import RuleDiff
 import RuleEngine
 import StrictJSON
+import TestSupport
 import TrackerData
 import XCTest
-@testable import ReleaseBuild
 
 /// A synthetic TDS: trackers with rules, options and exceptions, subdomain trackers under parents,
 /// multi-domain entities. Deterministic for a given size.

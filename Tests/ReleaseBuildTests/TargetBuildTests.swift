@@ -1,10 +1,11 @@
 import ContentRules
 import Foundation
-import RuleBuilder
-import StrictJSON
-import XCTest
 @testable import Release
 @testable import ReleaseBuild
+import RuleBuilder
+import StrictJSON
+import TestSupport
+import XCTest
 
 /// `build --target`: one list set per target, each split at that engine's rule limit.
 final class TargetBuildTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
-import XCTest
 @testable import Release
+import TestSupport
+import XCTest
 
 /// The smallest manifest that says radarblock wrote a directory.
 let releaseManifest: (name: String, bytes: [UInt8]) = (

@@ -21,7 +21,7 @@ final class StoreInstallerTests: XCTestCase {
             for (k, v) in extra { o[k] = v }
             entries.append(.object(o))
         }
-        let manifest: JSONValue = ["identifier": .string(identifier), "lists": .array(entries)]
+        let manifest: JSONValue = ["identifier": .string(identifier), "mode": "faithful", "lists": .array(entries)]
         try JSONWriter.bytes(manifest).write(to: dir + "/manifest.json")
     }
 
@@ -138,7 +138,9 @@ final class StoreInstallerTests: XCTestCase {
         defer { try? FileManager.default.removeItem(atPath: root) }
         let fake = FakeCompiler()
         try makeRelease(root + "/escape", identifier: "r", lists: [("a", "rules.json", "[1]")])
-        let m: JSONValue = ["identifier": "r", "lists": [["identifier": "a", "rules": "../../etc/passwd"]]]
+        let m: JSONValue = [
+            "identifier": "r", "mode": "faithful", "lists": [["identifier": "a", "rules": "../../etc/passwd"]],
+        ]
         try JSONWriter.bytes(m).write(to: root + "/escape/manifest.json")
         XCTAssertThrowsError(
             try StoreInstaller.install(
@@ -170,7 +172,7 @@ final class StoreInstallerTests: XCTestCase {
         try FileManager.default.createDirectory(atPath: root + "/rel", withIntermediateDirectories: true)
         try Array("[1]".utf8).write(to: root + "/rel/rules.json")
         let manifest: JSONValue = [
-            "identifier": "r", "lists": [["identifier": "a", "rules": "rules.json"]],
+            "identifier": "r", "mode": "faithful", "lists": [["identifier": "a", "rules": "rules.json"]],
             "outputs": ["rules.json": ["sha256": "00", "bytes": 3]],
         ]
         try JSONWriter.bytes(manifest).write(to: root + "/rel/manifest.json")

@@ -101,11 +101,11 @@ public enum AdClickAttributionRelease {
     }
 }
 
-extension ReleaseBuilder {
+extension SideList {
     /// The attribution list: compiled once with the primary target's parser (like the click-to-load lists),
     /// its TDS beside it, and its manifest entry last in `lists`, where the apps add it.
     static func compileAttributionList(
-        _ built: RuleBuildResult, dataset: String?, options: BuildOptions, progress: Progress,
+        _ built: RuleBuildResult, dataset: String?, options: BuildOptions, progress: ReleaseBuilder.Progress,
         into out: inout ReleaseListOutputs
     ) throws {
         guard let attribution = built.attributionList else { return }

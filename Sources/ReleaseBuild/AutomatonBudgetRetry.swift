@@ -5,11 +5,11 @@ import ContentRules
 import RuleBuilder
 import RuleCompiler
 
-extension ReleaseBuilder {
+extension TargetListSet {
     /// The target's lists, with every rule over the budget dropped (never with --strict).
     static func compileListSet(
         _ built: RuleBuildResult, target: EngineProfile, primary: Bool, dataset: String?,
-        options: BuildOptions, progress: Progress
+        options: BuildOptions, progress: ReleaseBuilder.Progress
     ) throws -> TargetListSet {
         var set = try targetParts(built, target: target, options: options)
         for attempt in 0... {

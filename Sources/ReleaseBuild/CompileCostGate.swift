@@ -58,7 +58,8 @@ extension CompileCostChange {
     }
 }
 
-extension ReleaseBuilder {
+/// `build --previous`: WebKit's compile cost of the new release and of the previous one, and the gate on them.
+enum CompileCostGate {
     /// The lists WebKit compiles for an app of this release: the primary target's and the click-to-load ones,
     /// read as every release reader reads them (a manifest names files beside it, never a path elsewhere).
     static func costedLists(_ manifest: Manifest, files: ReleaseFileSource) throws -> [(name: String, json: [UInt8])] {
@@ -73,9 +74,9 @@ extension ReleaseBuilder {
     /// --max-compile-regression; nil when WebKitGTK cannot be loaded and no gate was asked for (a build without
     /// WebKit still builds). A release over the limit is measured once more and judged by the cheaper of its two
     /// measurements: a busy machine only ever slows a compile, so one slow run must not fail the night.
-    static func measureCompileCost(
+    static func measure(
         _ products: BuildProducts, previous: String, previousManifest: Manifest?,
-        options: BuildOptions, progress: Progress
+        options: BuildOptions, progress: ReleaseBuilder.Progress
     ) throws -> (ReleaseCompileCost, CompileCostChange)? {
         guard let meter = options.webKitCostMeter else { return nil }
         let loaded: WebKitCostMeter.Loaded
@@ -111,7 +112,7 @@ extension ReleaseBuilder {
     /// compiled now.
     static func previousCost(
         _ loaded: WebKitCostMeter.Loaded, previous: String, previousManifest: Manifest?,
-        progress: Progress
+        progress: ReleaseBuilder.Progress
     ) throws -> (cost: WebKitCompileCost, measuredNow: Bool)? {
         if let recorded = previousManifest?.webKitCompileCost,
             recorded.webkitVersion == loaded.version

@@ -12,7 +12,7 @@ import StrictJSON
 import Surrogates
 import TrackerData
 
-extension ReleaseBuilder {
+extension SideList {
     /// The list for the primary target, nil when the TDS has none or the config turns it off.
     static func cookiePopupList(
         tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
@@ -31,7 +31,7 @@ extension ReleaseBuilder {
 
     static func compileCookiePopupList(
         _ list: CookiePopupList?, dataset: String?, parser: RuleListParserOptions, options: BuildOptions,
-        progress: Progress, into out: inout ReleaseListOutputs
+        progress: ReleaseBuilder.Progress, into out: inout ReleaseListOutputs
     ) throws {
         guard let list, !list.rules.isEmpty else { return }
         progress("compiling the cookie pop-up list (\(list.rules.count) rules)")

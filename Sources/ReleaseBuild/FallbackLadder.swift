@@ -69,9 +69,12 @@ enum FallbackStep: Int, CaseIterable, Comparable {
     }
 }
 
-extension ReleaseBuilder {
-    static func climbFallbackLadder(
-        after failure: BuildError, inputs: BuildInputs, fallback: String, options: BuildOptions, progress: Progress
+extension FallbackStep {
+    /// The build again after `failure`, each step of the ladder in turn, until one builds; returns its products,
+    /// the inputs it used and what it tried.
+    static func climb(
+        after failure: BuildError, inputs: BuildInputs, fallback: String, options: BuildOptions,
+        progress: ReleaseBuilder.Progress
     ) throws -> (BuildProducts, BuildInputs, [String]) {
         var notes = ["build failed: \(failure); trying fallbacks from \(fallback)"]
         var attempt = inputs
@@ -84,14 +87,14 @@ extension ReleaseBuilder {
                 notes.append("fallback \(label): \(error)")
                 continue
             }
-            for (key, record) in recordMap(before) where recordMap(attempt)[key] == nil {
+            for (key, record) in before.records where attempt.records[key] == nil {
                 var r = record
                 r.fallback = "dropped: \(lastError.reason)"
                 droppedRecords[key] = r
             }
             progress("retrying \(label)")
             do {
-                var products = try produce(attempt, options: options, progress: progress)
+                var products = try ReleaseBuilder.produce(attempt, options: options, progress: progress)
                 for (key, record) in droppedRecords { products.manifest.inputs[key] = record }
                 notes.append("fallback used: \(label)")
                 return (products, attempt, notes)

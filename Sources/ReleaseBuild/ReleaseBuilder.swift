@@ -3,7 +3,10 @@
 // published atomically. Every stage is a pure function of the inputs, so two builds from the same inputs
 // are byte-identical. A failure names the component that broke; with a fallback release, the build
 // follows DuckDuckGo's ladder (previous TDS, then drop the allowlist, the temp list, the user's sites) and
-// records what it did in the manifest.
+// records what it did in the manifest. The stages have homes of their own: BuildInputs (fetch, decode), Conversion
+// (convert), TargetListSet (target lists), SideList (click-to-load, attribution, cookie pop-up lists),
+// CompileCostGate and ReleaseChanges (--previous), FallbackStep (the ladder), ReleaseDirectory (publish); this
+// file runs them in order and writes the bundle and the manifest.
 
 import ContentRules
 import Conversion
@@ -18,14 +21,6 @@ import RuleDiff
 import StrictJSON
 import Surrogates
 import TrackerData
-
-/// Everything the pure part of the build needs, already fetched.
-struct BuildInputs {
-    var tds: (bytes: [UInt8], record: InputRecord)
-    var config: (bytes: [UInt8], record: InputRecord)?
-    var surrogates: (bytes: [UInt8], record: InputRecord)?
-    var unprotected: (bytes: [UInt8], record: InputRecord)?
-}
 
 /// The products of a build, before publishing.
 struct BuildProducts {
@@ -47,10 +42,10 @@ public enum ReleaseBuilder {
         defer { withExtendedLifetime(lock) {} }
         try ReleaseDirectory.preflight(options.out, force: options.force)
         progress("fetching inputs")
-        var inputs = try fetchInputs(options)
+        var inputs = try BuildInputs.fetch(options)
 
         let previousManifest = try options.previous.map { try loadManifest(release: $0) }
-        if options.ifChanged, let prev = previousManifest, isUnchanged(inputs, options: options, previous: prev) {
+        if options.ifChanged, let prev = previousManifest, inputs.isUnchanged(options: options, previous: prev) {
             return .unchanged(identifier: prev.identifier)
         }
 
@@ -60,7 +55,7 @@ public enum ReleaseBuilder {
             products = try produce(inputs, options: options, progress: progress)
         } catch let failure as BuildError {
             guard let fallback = options.fallback else { throw failure }
-            (products, inputs, fallbackNotes) = try climbFallbackLadder(
+            (products, inputs, fallbackNotes) = try FallbackStep.climb(
                 after: failure, inputs: inputs, fallback: fallback,
                 options: options, progress: progress)
         }
@@ -71,7 +66,7 @@ public enum ReleaseBuilder {
             // is information only, and a list WebKit cannot compile is --verify-webkit's business: warn.
             var costs: (ReleaseCompileCost, CompileCostChange)? = nil
             do {
-                costs = try measureCompileCost(
+                costs = try CompileCostGate.measure(
                     products, previous: previous, previousManifest: previousManifest,
                     options: options, progress: progress)
             } catch  where options.maxCompileRegression == nil {
@@ -102,40 +97,6 @@ public enum ReleaseBuilder {
         return .built(products.manifest, warnings: products.warnings)
     }
 
-    // MARK: inputs
-
-    static func fetchInputs(_ options: BuildOptions) throws -> BuildInputs {
-        func fetch(_ source: String, component: BuildComponent) throws -> ([UInt8], InputRecord) {
-            do {
-                let f = try InputFetcher.fetch(source, options: options.fetch)
-                let record = InputRecord(
-                    source: f.source, etag: f.etag, lastModified: f.lastModified, sha256: f.sha256, bytes: f.bytes.count
-                )
-                return (f.bytes, record)
-            } catch {
-                throw BuildError(component: component, reason: String(describing: error))
-            }
-        }
-        let tds: ([UInt8], InputRecord)
-        if let generated = options.generatedTDS {
-            tds = (
-                generated.bytes,
-                InputRecord(
-                    source: generated.source, etag: nil, lastModified: nil,
-                    sha256: Digest.hex(.sha256, generated.bytes), bytes: generated.bytes.count)
-            )
-        } else if let source = options.tds {
-            tds = try fetch(source, component: .tds)
-        } else {
-            throw BuildError(component: .tds, reason: "no TDS given (--tds FILE|URL or --radar DIR)")
-        }
-        return BuildInputs(
-            tds: tds,
-            config: try options.config.map { try fetch($0, component: .config) },
-            surrogates: try options.surrogates.map { try fetch($0, component: .surrogates) },
-            unprotected: try options.unprotected.map { try fetch($0, component: .unprotected) })
-    }
-
     static func loadManifest(release: String) throws -> Manifest {
         let path = release + "/" + ReleaseFiles.manifest
         do {
@@ -145,43 +106,17 @@ public enum ReleaseBuilder {
         }
     }
 
-    /// Unchanged = same input bytes, same tool, same options that shape the output.
-    static func isUnchanged(_ inputs: BuildInputs, options: BuildOptions, previous: Manifest) -> Bool {
-        guard previous.toolVersion == ToolVersion.current, previous.mode == options.mode else { return false }
-        // A manifest from before targets existed was built for the default profile.
-        guard
-            (previous.targets.isEmpty ? [EngineProfile.default.name] : previous.targets) == options.targets.map(\.name)
-        else { return false }
-        guard previous.flags == optionFlags(inputs, options) else { return false }
-        let now = recordMap(inputs).mapValues(\.sha256)
-        let then = previous.inputs.mapValues(\.sha256)
-        return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
-    }
-
-    /// The bundle reports trackers only when there is a bundle.
-    static func reportsTrackers(_ inputs: BuildInputs, _ options: BuildOptions) -> Bool {
-        options.reportTrackers && inputs.surrogates != nil
-    }
-
-    static func recordMap(_ inputs: BuildInputs) -> [ReleaseInput: InputRecord] {
-        var m: [ReleaseInput: InputRecord] = [.tds: inputs.tds.record]
-        if let c = inputs.config { m[.config] = c.record }
-        if let s = inputs.surrogates { m[.surrogates] = s.record }
-        if let u = inputs.unprotected { m[.unprotected] = u.record }
-        return m
-    }
-
     // MARK: the pure build
 
     static func produce(_ inputs: BuildInputs, options: BuildOptions, progress: Progress) throws -> BuildProducts {
         var warnings: [String] = []
-        let decoded = try decodeInputs(inputs, options: options, warnings: &warnings, progress: progress)
+        let decoded = try inputs.decode(options: options, warnings: &warnings, progress: progress)
         let (built, optimization) = try convert(decoded, options: options, warnings: &warnings, progress: progress)
         let dataset = inputs.tds.record.etag.flatMap(RuleListIdentifier.datasetVersion(fromETag:))
         var out = ReleaseListOutputs()
-        let primary = try compileTargets(
+        let primary = try TargetListSet.compileTargets(
             built, dataset: dataset, options: options, progress: progress, into: &out, warnings: &warnings)
-        let cookiePopups = try compileSideLists(
+        let cookiePopups = try SideList.compileSideLists(
             built, decoded, dataset: dataset, options: options, progress: progress, into: &out, warnings: &warnings)
 
         var verification: JSONValue? = nil
@@ -193,7 +128,7 @@ public enum ReleaseBuilder {
             inputs, tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected, options: options,
             cookiePopups: cookiePopups, progress: progress, files: &out.files, warnings: &warnings)
         out.files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
-        out.files += inputCopies(inputs)
+        out.files += inputs.copies
 
         var counts = out.counts
         counts[.trackers] = Double(decoded.tds.trackers.count)
@@ -209,13 +144,13 @@ public enum ReleaseBuilder {
         let manifest = Manifest(
             identifier: out.identifiers.count == 1 ? out.identifiers[0] : releaseIdentifier(out.identifiers),
             toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode,
-            inputs: recordMap(inputs),
+            inputs: inputs.records,
             components: ComponentIdentifiers.compute(
                 tds: inputs.tds.record, config: decoded.config, unprotected: decoded.unprotected),
             outputs: out.files.map {
                 OutputRecord(name: $0.name, sha256: Digest.hex(.sha256, $0.bytes), bytes: $0.bytes.count)
             },
-            counts: counts, flags: optionFlags(inputs, options), lists: out.lists, webKitVerification: verification,
+            counts: counts, flags: inputs.flags(options), lists: out.lists, webKitVerification: verification,
             targets: options.targets.map(\.name))
         return BuildProducts(
             files: out.files, manifest: manifest, warnings: warnings, tds: decoded.tds, rules: primary.rules,
@@ -242,90 +177,6 @@ public enum ReleaseBuilder {
             throw BuildError(component: .tds, reason: "the conversion produced no rules")
         }
         return (built, optimization)
-    }
-
-    /// Every target's lists, the primary one's first (rules.json, ...) with its provenance; returns the primary set.
-    static func compileTargets(
-        _ built: RuleBuildResult, dataset: String?, options: BuildOptions, progress: Progress,
-        into out: inout ReleaseListOutputs, warnings: inout [String]
-    ) throws -> TargetListSet {
-        var primary: TargetListSet? = nil
-        for (t, target) in options.targets.enumerated() {
-            let set = try compileListSet(
-                built, target: target, primary: t == 0, dataset: dataset, options: options, progress: progress)
-            out.files += set.files
-            out.lists += set.lists
-            warnings += set.issues
-            for (k, v) in set.counts { out.counts[k, default: 0] += v }
-            if t == 0 { primary = set }
-        }
-        guard let primary else { throw BuildError(component: .rules, reason: "no --target") }
-        out.identifiers = primary.identifiers
-        out.files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(primary.provenance)))
-        out.listNames = (1...primary.parts.count).map(ReleaseFiles.rules(part:))
-        return primary
-    }
-
-    /// The click-to-load, attribution and cookie pop-up lists, in that order; returns the cookie pop-up list,
-    /// whose script layer goes into the surrogate bundle.
-    static func compileSideLists(
-        _ built: RuleBuildResult, _ decoded: ConversionInputs, dataset: String?, options: BuildOptions,
-        progress: Progress, into out: inout ReleaseListOutputs, warnings: inout [String]
-    ) throws -> CookiePopupList? {
-        let primaryParser = RuleListParserOptions(target: options.targets[0])
-        try compileClickToLoadLists(
-            built, dataset: dataset, parser: primaryParser, options: options, progress: progress, into: &out)
-        try compileAttributionList(built, dataset: dataset, options: options, progress: progress, into: &out)
-        let cookiePopups = try cookiePopupList(
-            tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected, options: options,
-            warnings: &warnings)
-        try compileCookiePopupList(
-            cookiePopups, dataset: dataset, parser: primaryParser, options: options, progress: progress, into: &out)
-        return cookiePopups
-    }
-
-    /// Input copies make the release self-contained for fallbacks and diffs.
-    static func inputCopies(_ inputs: BuildInputs) -> [(name: String, bytes: [UInt8])] {
-        var files = [(name: ReleaseFiles.inputTDS, bytes: inputs.tds.bytes)]
-        if let c = inputs.config { files.append((ReleaseFiles.inputConfig, c.bytes)) }
-        if let s = inputs.surrogates { files.append((ReleaseFiles.inputSurrogates, s.bytes)) }
-        if let u = inputs.unprotected { files.append((ReleaseFiles.inputUnprotected, u.bytes)) }
-        return files
-    }
-
-    /// The options the manifest records (read back by `--if-changed`).
-    static func optionFlags(_ inputs: BuildInputs, _ options: BuildOptions) -> ManifestFlags {
-        ManifestFlags(
-            trackerReport: reportsTrackers(inputs, options), optimized: options.optimize,
-            perTrackerExemptions: options.sameEntity == .perTracker)
-    }
-
-    /// Decodes the TDS, config and unprotected sites; a failure, or with --strict any issue, is charged to its input.
-    static func decodeInputs(_ inputs: BuildInputs, options: BuildOptions, warnings: inout [String], progress: Progress)
-        throws -> ConversionInputs
-    {
-        progress("reading the inputs")
-        let decoded: ConversionInputs
-        do {
-            decoded = try ConversionInputs.decode(
-                tds: .init(bytes: inputs.tds.bytes, name: inputs.tds.record.source),
-                config: inputs.config.map { .init(bytes: $0.bytes, name: $0.record.source) },
-                unprotected: inputs.unprotected.map { .init(bytes: $0.bytes, name: $0.record.source) },
-                strict: options.strict)
-        } catch let e as ConversionInputs.Failure {
-            throw BuildError(component: BuildComponent(e.component), reason: String(describing: e.underlying))
-        }
-        // With --strict, any reported issue is charged to its input.
-        let charged: [(BuildComponent, [DecodeIssue])] = [
-            (.tds, decoded.tdsIssues), (.config, decoded.configIssues), (.unprotected, decoded.unprotectedIssues),
-        ]
-        for (component, issues) in charged {
-            if options.strict, let first = issues.first {
-                throw BuildError(component: component, reason: first.description)
-            }
-            warnings += issues.map(\.description)
-        }
-        return decoded
     }
 
     /// The surrogate bundle, when there is a surrogates file; returns how many surrogates it holds.

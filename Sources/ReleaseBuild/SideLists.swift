@@ -6,6 +6,7 @@ import Digest
 import Release
 import RuleBuilder
 import RuleCompiler
+import TrackerData
 
 /// What the build's lists add to a release: their files, manifest entries, names and counts.
 struct ReleaseListOutputs {
@@ -33,7 +34,25 @@ struct SideList {
     var checked = false
 }
 
-extension ReleaseBuilder {
+extension SideList {
+    /// The click-to-load, attribution and cookie pop-up lists, in that order; returns the cookie pop-up list,
+    /// whose script layer goes into the surrogate bundle.
+    static func compileSideLists(
+        _ built: RuleBuildResult, _ decoded: ConversionInputs, dataset: String?, options: BuildOptions,
+        progress: ReleaseBuilder.Progress, into out: inout ReleaseListOutputs, warnings: inout [String]
+    ) throws -> CookiePopupList? {
+        let primaryParser = RuleListParserOptions(target: options.targets[0])
+        try compileClickToLoadLists(
+            built, dataset: dataset, parser: primaryParser, options: options, progress: progress, into: &out)
+        try compileAttributionList(built, dataset: dataset, options: options, progress: progress, into: &out)
+        let cookiePopups = try cookiePopupList(
+            tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected, options: options,
+            warnings: &warnings)
+        try compileCookiePopupList(
+            cookiePopups, dataset: dataset, parser: primaryParser, options: options, progress: progress, into: &out)
+        return cookiePopups
+    }
+
     /// Compiles `list` with `parser` and records its files, name, identifier and rbc bytes in `out`; returns its
     /// manifest entry, to which the caller adds what is particular to the list.
     static func compileSideList(
@@ -68,7 +87,7 @@ extension ReleaseBuilder {
 
     static func compileClickToLoadLists(
         _ built: RuleBuildResult, dataset: String?, parser: RuleListParserOptions, options: BuildOptions,
-        progress: Progress, into out: inout ReleaseListOutputs
+        progress: ReleaseBuilder.Progress, into out: inout ReleaseListOutputs
     ) throws {
         for ctl in built.clickToLoadLists {
             progress("compiling the click-to-load list \(ctl.ruleAction) (\(ctl.rules.count) rules)")

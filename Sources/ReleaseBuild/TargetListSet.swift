@@ -7,23 +7,45 @@ import Release
 import RuleBuilder
 import RuleCompiler
 
-extension ReleaseBuilder {
-    /// One target's lists: the rules split at that engine's limit, each part checked against the engine and
-    /// compiled with its parser.
-    struct TargetListSet {
-        var parts: [RuleListPart]
-        var files: [(name: String, bytes: [UInt8])] = []
-        var lists: [ManifestList] = []
-        var identifiers: [String] = []
-        var compiled: [CompiledRuleList] = []
-        var counts: [ManifestCount: Double] = [:]
-        /// Rules left out because the target cannot express them.
-        var issues: [String] = []
-        /// The target's whole rule list before splitting (the builder's, re-encoded for the target).
-        var rules: [ContentRule] = []
-        var provenance: [RuleProvenance] = []
-        /// Rules dropped because their own automaton was over the compile budget.
-        var droppedRules = 0
+/// One target's lists: the rules split at that engine's limit, each part checked against the engine and
+/// compiled with its parser.
+struct TargetListSet {
+    var parts: [RuleListPart]
+    var files: [(name: String, bytes: [UInt8])] = []
+    var lists: [ManifestList] = []
+    var identifiers: [String] = []
+    var compiled: [CompiledRuleList] = []
+    var counts: [ManifestCount: Double] = [:]
+    /// Rules left out because the target cannot express them.
+    var issues: [String] = []
+    /// The target's whole rule list before splitting (the builder's, re-encoded for the target).
+    var rules: [ContentRule] = []
+    var provenance: [RuleProvenance] = []
+    /// Rules dropped because their own automaton was over the compile budget.
+    var droppedRules = 0
+}
+
+extension TargetListSet {
+    /// Every target's lists, the primary one's first (rules.json, ...) with its provenance; returns the primary set.
+    static func compileTargets(
+        _ built: RuleBuildResult, dataset: String?, options: BuildOptions, progress: ReleaseBuilder.Progress,
+        into out: inout ReleaseListOutputs, warnings: inout [String]
+    ) throws -> TargetListSet {
+        var primary: TargetListSet? = nil
+        for (t, target) in options.targets.enumerated() {
+            let set = try compileListSet(
+                built, target: target, primary: t == 0, dataset: dataset, options: options, progress: progress)
+            out.files += set.files
+            out.lists += set.lists
+            warnings += set.issues
+            for (k, v) in set.counts { out.counts[k, default: 0] += v }
+            if t == 0 { primary = set }
+        }
+        guard let primary else { throw BuildError(component: .rules, reason: "no --target") }
+        out.identifiers = primary.identifiers
+        out.files.append((ReleaseFiles.provenance, RuleProvenance.listBytes(primary.provenance)))
+        out.listNames = (1...primary.parts.count).map(ReleaseFiles.rules(part:))
+        return primary
     }
 
     /// The builder's rules re-encoded for `target` and split at min(--max-rules, the target's rule limit).
@@ -53,7 +75,7 @@ extension ReleaseBuilder {
     /// the build may drop it (never with --strict).
     static func compileParts(
         _ set: TargetListSet, target: EngineProfile, primary: Bool, dataset: String?,
-        options: BuildOptions, progress: Progress
+        options: BuildOptions, progress: ReleaseBuilder.Progress
     ) throws -> TargetListSet {
         var set = set
         (set.files, set.lists, set.identifiers, set.compiled, set.counts) = ([], [], [], [], [:])

@@ -33,7 +33,8 @@ final class ManifestContractTests: XCTestCase {
             inputs: [.tds: InputRecord(source: "tds.json", etag: "\"e\"", lastModified: nil, sha256: "ff", bytes: 9)],
             components: ["tdsEtag": "\"e\""], outputs: [OutputRecord(name: "rules.json", sha256: "aa", bytes: 100)],
             counts: [.rules: 10, .cookiePopup("filters"): 2, .named("fromALaterVersion"): 7],
-            flags: ManifestFlags(trackerReport: true), lists: [Self.main, Self.clickToLoad, Self.cookiePopups, Self.attribution, Self.old],
+            flags: ManifestFlags(trackerReport: true),
+            lists: [Self.main, Self.clickToLoad, Self.cookiePopups, Self.attribution, Self.old],
             webKitVerification: nil, targets: ["webkitgtk-2.50"])
         m.webKitCompileCost = ReleaseCompileCost(webkitVersion: "2.50.6", lists: [])
         return m

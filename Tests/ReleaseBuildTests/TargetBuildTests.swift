@@ -33,7 +33,7 @@ final class TargetBuildTests: XCTestCase {
         let built = sixtyThousandRules()
         XCTAssertEqual(built.rules.count, 60_000)
         let options = BuildOptions(out: work + "/unused")
-        let safari14 = try ReleaseBuilder.targetParts(
+        let safari14 = try TargetListSet.targetParts(
             built, target: EngineProfile.named("safari-14")!, options: options)
         XCTAssertEqual(safari14.parts.count, 2)
         XCTAssertEqual(safari14.parts.map(\.rules.count).max()!, 50_000)
@@ -42,7 +42,7 @@ final class TargetBuildTests: XCTestCase {
         XCTAssertTrue(safari14.issues[0].contains("left out for safari-14"), safari14.issues[0])
         XCTAssertEqual(safari14.parts.map(\.rules.count).reduce(0, +), 59_999)
         for name in ["safari-15", "safari-16.4", "safari-17", "safari-18", "safari-26", "webkitgtk-2.50"] {
-            let set = try ReleaseBuilder.targetParts(built, target: EngineProfile.named(name)!, options: options)
+            let set = try TargetListSet.targetParts(built, target: EngineProfile.named(name)!, options: options)
             XCTAssertEqual(set.parts.count, 1, name)
             XCTAssertTrue(set.issues.isEmpty, name)
         }

@@ -82,6 +82,7 @@ let package = Package(
         .testTarget(name: "ReleaseTests", dependencies: [
             "Release", "ContentRules", "RuleBuilder", "RuleCompiler", "RuleEngine", "StrictJSON", "Surrogates", "TestSupport", "TrackerData",
         ]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ContentRules", "RuleBuilder", "TrackerData"]),
         .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "TestSupport", "WebKitBridge"]),
         .testTarget(name: "ReleaseBuildTests", dependencies: [
             "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",

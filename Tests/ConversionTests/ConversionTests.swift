@@ -17,7 +17,8 @@ final class ConversionTests: XCTestCase {
         """#
     static let config =
         #"{"features":{"contentBlocking":{"state":"enabled"},"#
-        + #""clickToLoad":{"state":"enabled","settings":{"Widget Co":{"state":"enabled","ruleActions":["block-ctl-w"]}}},"#
+        + #""clickToLoad":{"state":"enabled","#
+        + #""settings":{"Widget Co":{"state":"enabled","ruleActions":["block-ctl-w"]}}},"#
         + #""adClickAttribution":{"state":"enabled","settings":{"allowlist":[{"blocklistEntry":"widgets.com","#
         + #""host":"bat.widgets.com"}]}}}}"#
 

@@ -1,13 +1,14 @@
+// manifest.json as types: its lists, counts, flags, mode, inputs and compile cost, each with one encoder and one
+// decoder.
+
 import Foundation
 import StrictJSON
 import XCTest
 
 @testable import Release
-@testable import ReleaseBuild
 
-/// The release contract as types: a manifest's lists and counts have one encoder and one decoder, the encoder
-/// writes each kind of list with the fields in the order releases have always had, and the fallback ladder's
-/// rungs are an ordered enum.
+/// The release contract as types: a manifest's lists and counts have one encoder and one decoder, and the encoder
+/// writes each kind of list with the fields in the order releases have always had.
 final class ManifestContractTests: XCTestCase {
     static let main = ManifestList(
         identifier: "tds-part1_v2_x_1", rules: "rules.json", rbc: "rules.rbc", ruleCount: 10, trackerUnits: 3,
@@ -139,34 +140,5 @@ final class ManifestContractTests: XCTestCase {
         let m = manifest()
         guard case .object(let counts) = m.jsonValue["counts"] else { return XCTFail("no counts") }
         XCTAssertEqual(Array(counts.keys), ["cookiePopupFilters", "fromALaterVersion", "rules", "trackerReport"])
-    }
-
-    func testTheFallbackLadderClimbsInItsOrderFromTheBrokenInput() {
-        XCTAssertEqual(
-            FallbackStep.allCases, [.previousTDS, .withoutConfig, .withoutUnprotected, .withoutSurrogates])
-        XCTAssertEqual(
-            FallbackStep.allCases.map { $0.label(fallback: "/r") },
-            [
-                "previous TDS from /r", "without the privacy config", "without the user's unprotected sites",
-                "without surrogates",
-            ])
-        let record = InputRecord(source: "x", etag: nil, lastModified: nil, sha256: "00", bytes: 0)
-        var all = BuildInputs(
-            tds: ([], record), config: ([], record), surrogates: ([], record), unprotected: ([], record))
-        XCTAssertEqual(FallbackStep.ladder(after: .tds, inputs: all), FallbackStep.allCases)
-        XCTAssertEqual(FallbackStep.ladder(after: .rules, inputs: all), FallbackStep.allCases)
-        XCTAssertEqual(
-            FallbackStep.ladder(after: .config, inputs: all), [.withoutConfig, .withoutUnprotected, .withoutSurrogates])
-        XCTAssertEqual(FallbackStep.ladder(after: .surrogates, inputs: all), [.withoutSurrogates])
-        all.unprotected = nil
-        XCTAssertEqual(
-            FallbackStep.ladder(after: .unprotected, inputs: all), [.previousTDS, .withoutConfig, .withoutSurrogates],
-            "a rung that does not apply starts the ladder at the bottom")
-    }
-
-    func testBuildErrorsNameTheirComponentAsBefore() {
-        XCTAssertEqual(
-            String(describing: BuildError(component: .unprotected, reason: "bad")), "unprotected: bad")
-        XCTAssertEqual(BuildComponent(.config), .config)
     }
 }

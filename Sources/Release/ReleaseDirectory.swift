@@ -166,7 +166,7 @@ public enum ReleaseDirectory {
         throw ReleaseDirectoryError(
             path: shown,
             reason:
-                "is not empty and not a radarblock release (no manifest.json written by radarblock); "
+                "is not empty and not a radarblock release (no \(ReleaseFiles.manifest) written by radarblock); "
                 + "refusing to replace its \(entries.count) entr\(entries.count == 1 ? "y" : "ies"). "
                 + "Give an empty or new directory, or --force to replace it anyway"
         )
@@ -174,7 +174,7 @@ public enum ReleaseDirectory {
 
     /// A release is a directory whose manifest.json says radarblock wrote it.
     public static func isRelease(_ dir: String) -> Bool {
-        guard let bytes = try? FileIO.read(dir + "/manifest.json"), bytes.count < 64 << 20,
+        guard let bytes = try? FileIO.read(dir + "/" + ReleaseFiles.manifest), bytes.count < 64 << 20,
             let value = try? JSONParser.parse(bytes), let object = value.objectValue
         else { return false }
         return object["tool"]?["name"]?.stringValue == "radarblock" && object["identifier"]?.stringValue != nil

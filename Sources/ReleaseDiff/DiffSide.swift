@@ -134,9 +134,9 @@ public struct DiffSide {
     /// A published release.
     public init(release dir: String) throws {
         let (manifest, lists) = try ReleaseLists.load(dir)
-        self.init(label: dir, identifier: manifest.identifier, tds: try ReleaseComparison.dataset(ofRelease: dir))
+        self.init(label: dir, identifier: manifest.identifier, tds: try Self.dataset(ofRelease: dir))
         components = Self.components(of: manifest)
-        surrogateNames = try ReleaseComparison.surrogateNames(.directory(dir))
+        surrogateNames = try Self.surrogateNames(.directory(dir))
         mainListCount = lists.filter(\.isMain).count
         for list in lists {
             let rules = try list.contentRules()
@@ -160,7 +160,7 @@ public struct DiffSide {
     ) throws {
         self.init(label: "new release", identifier: manifest.identifier, tds: tds)
         self.rules = rules
-        surrogateNames = try ReleaseComparison.surrogateNames(files)
+        surrogateNames = try Self.surrogateNames(files)
         components = Self.components(of: manifest)
         let main = lists.filter(\.isMain)
         self.lists = main.map(\.list)
@@ -175,8 +175,23 @@ public struct DiffSide {
 
     /// The side of a release's TDS alone: the surrogates its pages get.
     init(surrogatesOf dir: String) throws {
-        self.init(label: dir, identifier: nil, tds: try ReleaseComparison.dataset(ofRelease: dir))
-        surrogateNames = try ReleaseComparison.surrogateNames(.directory(dir))
+        self.init(label: dir, identifier: nil, tds: try Self.dataset(ofRelease: dir))
+        surrogateNames = try Self.surrogateNames(.directory(dir))
+    }
+
+    /// The TDS a release was built from (its input copy), when it has one.
+    static func dataset(ofRelease dir: String) throws -> TrackerDataSet? {
+        let tdsPath = dir + "/" + ReleaseFiles.inputTDS
+        guard FileManager.default.fileExists(atPath: tdsPath) else { return nil }
+        return try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
+    }
+
+    /// The names of the surrogates in a release's input surrogates.txt (none when it has none).
+    static func surrogateNames(_ files: ReleaseFileSource) throws -> Set<String> {
+        guard files.exists(ReleaseFiles.inputSurrogates) else { return [] }
+        let name = files.path(ReleaseFiles.inputSurrogates)
+        return Set(
+            try SurrogatesFile.parse(bytes: try files.read(ReleaseFiles.inputSurrogates), source: name).map(\.name))
     }
 
     /// A manifest's component identifiers and the SHA-256 of each input.

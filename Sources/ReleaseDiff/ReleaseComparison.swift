@@ -1,18 +1,13 @@
 // Comparing the two sides of a diff (DiffSide: a release directory, a TDS file or a rule-list JSON): loaded one
 // per core, then their components, trackers and rules (in the background) and their decisions on a corpus.
 
-import ContentRules
-import Digest
 import FileIO
 import Foundation
 import Parallel
 import Release
 import RuleBuilder
-import RuleCompiler
 import RuleDiff
 import RuleEngine
-import StrictJSON
-import Surrogates
 import TrackerData
 
 public struct DiffOptions {
@@ -47,21 +42,6 @@ public enum ReleaseComparison {
             if message.hasPrefix(path) { throw error }
             throw FileError(path: path, reason: message)
         }
-    }
-
-    /// The TDS a release was built from (its input copy), when it has one.
-    public static func dataset(ofRelease dir: String) throws -> TrackerDataSet? {
-        let tdsPath = dir + "/" + ReleaseFiles.inputTDS
-        guard FileManager.default.fileExists(atPath: tdsPath) else { return nil }
-        return try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
-    }
-
-    /// The names of the surrogates in a release's input surrogates.txt (none when it has none).
-    static func surrogateNames(_ files: ReleaseFileSource) throws -> Set<String> {
-        guard files.exists(ReleaseFiles.inputSurrogates) else { return [] }
-        let name = files.path(ReleaseFiles.inputSurrogates)
-        return Set(
-            try SurrogatesFile.parse(bytes: try files.read(ReleaseFiles.inputSurrogates), source: name).map(\.name))
     }
 
     /// A release's TDS and the surrogates its pages get (by tracker and TDS rule index), as `diff` reads them.

@@ -107,16 +107,19 @@ final class JSRegexTests: XCTestCase {
     }
 
     func testSyntaxErrors() {
-        XCTAssertEqual(error("a)"), "unmatched \")\" at offset 1")
-        XCTAssertEqual(error("(a"), "expected \")\" at offset 2")
-        XCTAssertEqual(error("*a"), "nothing to repeat at offset 0")
-        XCTAssertEqual(error("a{2}{3}"), "nothing to repeat at offset 4")
-        XCTAssertEqual(error("^*"), "nothing to repeat at offset 0")
-        XCTAssertEqual(error(#"\b+"#), "nothing to repeat at offset 0")
-        XCTAssertEqual(error("a{3,2}"), "numbers out of order in {} quantifier at offset 1")
-        XCTAssertEqual(error("[b-a]"), "range out of order in character class at offset 2")
-        XCTAssertEqual(error("[ab"), "unterminated character class at offset 0")
-        XCTAssertEqual(error(#"a\"#), "\\ at end of pattern at offset 1")
-        XCTAssertEqual(error("(?x)"), "invalid group at offset 1")
+        let expected: KeyValuePairs<String, String> = [
+            "a)": "unmatched \")\" at offset 1",
+            "(a": "expected \")\" at offset 2",
+            "*a": "nothing to repeat at offset 0",
+            "a{2}{3}": "nothing to repeat at offset 4",
+            "^*": "nothing to repeat at offset 0",
+            #"\b+"#: "nothing to repeat at offset 0",
+            "a{3,2}": "numbers out of order in {} quantifier at offset 1",
+            "[b-a]": "range out of order in character class at offset 2",
+            "[ab": "unterminated character class at offset 0",
+            #"a\"#: "\\ at end of pattern at offset 1",
+            "(?x)": "invalid group at offset 1",
+        ]
+        for (pattern, message) in expected { XCTAssertEqual(error(pattern), message, pattern) }
     }
 }

@@ -59,7 +59,7 @@ let package = Package(
             "RuleDiff", "ContentRules", "StrictJSON", "FileIO",
         ]),
 
-        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "TDSGenerator", "TrackerData"]),
+        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
 
         // What several test targets share: the ../shared locator, a seeded generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),

@@ -33,11 +33,12 @@ modules=(StrictJSON FileIO Parallel Digest Domains ContentRules TrackerData Rule
 for m in "${modules[@]}"; do
   obj="$out/objects/$m.o"
   objects+=("$obj")
-  newest=$(ls -t Sources/$m/*.swift | head -1)
+  mapfile -t sources < <(find "Sources/$m" -name '*.swift' | sort)   # a module's sub-folders are the module too
+  newest=$(ls -t "${sources[@]}" | head -1)
   if [ -f "$obj" ] && [ "$obj" -nt "$newest" ] && [ "$obj" -nt Fuzz/build.sh ]; then continue; fi
   echo "fuzz: compiling $m" >&2
   swiftc "${sanitize[@]}" -parse-as-library -O -wmo -module-name "$m" -emit-module -emit-module-path "$out/modules/$m.swiftmodule" \
-    -c Sources/$m/*.swift "${includes[@]}" -o "$obj"
+    -c "${sources[@]}" "${includes[@]}" -o "$obj"
 done
 
 targets=()

@@ -1,10 +1,12 @@
-// Rewrites a JavaScript regex (RegexNode) into WebKit's url-filter subset (WebKit's
+// Rewrites a JavaScript regex (ContentRules' JSRegex tree) into WebKit's url-filter subset (WebKit's
 // Source/WebCore/contentextensions/URLFilterParser.cpp) with the
 // same meaning on canonical URLs (ASCII, no NUL, no newlines):
 // - disjunctions become several alternatives (WebKit: several rules with the same action and conditions);
 // - counted quantifiers are unrolled (`a{2,3}` -> `aa(a)?`), `\d \w \s` and their negations become classes;
 // - parts that can never match a canonical URL (non-ASCII literals) remove their alternative;
 // - lookaround, back-references and word boundaries have no equivalent: the translation fails with the reason.
+
+import ContentRules
 
 /// A term of WebKit's subset.
 indirect enum WKTerm: Hashable {
@@ -58,8 +60,8 @@ enum RegexTranslator {
     static let maximumTerms = 4096
 
     static func translate(_ pattern: String) throws -> RegexTranslation {
-        let node: RegexNode
-        do { node = try JSRegexParser.parse(pattern) } catch let e as RegexSyntaxError {
+        let node: JSRegex
+        do { node = try JSRegex.parse(pattern) } catch let e as JSRegexSyntaxError {
             throw Unexpressible(reason: "not a valid JavaScript regular expression (\(e.description))")
         }
         var notes = Set<String>()
@@ -74,17 +76,19 @@ enum RegexTranslator {
 
     // MARK: expansion
 
-    private static func expand(_ node: RegexNode, notes: inout Set<String>) throws -> [[WKTerm]] {
+    private static func expand(_ node: JSRegex, notes: inout Set<String>) throws -> [[WKTerm]] {
         switch node {
-        case .set(let s, _):
-            return s.isEmpty ? [] : [[.set(s, .one)]]
-        case .nonASCII:
+        case .character(let c) where c < 128: return [[.set(ASCIISet([UInt8(c)]), .one)]]
+        case .character:
             notes.insert("non-ASCII characters never occur in a canonical URL")
             return []
+        case .dot: return [[.set(.dot, .one)]]
+        case .classEscape(let e): return oneSet(ASCIISet(e))
+        case .characterClass(let c): return oneSet(ASCIISet(c))
         case .startAnchor: return [[.start]]
         case .endAnchor: return [[.end]]
-        case .unsupported(let reason):
-            throw Unexpressible(reason: "\(reason) cannot be expressed in WebKit's url-filter syntax")
+        case .wordBoundary, .backReference, .namedBackReference, .lookahead, .lookbehind:
+            throw Unexpressible(reason: "\(unexpressible(node)) cannot be expressed in WebKit's url-filter syntax")
         case .group(let inner): return try expand(inner, notes: &notes)
         case .concat(let nodes):
             var acc: [[WKTerm]] = [[]]
@@ -128,6 +132,20 @@ enum RegexTranslator {
                 if k < hi { power = try product(power, e) }
             }
             return acc
+        }
+    }
+
+    /// A set as a term; an empty one (`[^\s\S]`) matches nothing.
+    private static func oneSet(_ s: ASCIISet) -> [[WKTerm]] { s.isEmpty ? [] : [[.set(s, .one)]] }
+
+    /// What an assertion or reference that WebKit has no equivalent for is called in the reason.
+    private static func unexpressible(_ node: JSRegex) -> String {
+        switch node {
+        case .wordBoundary(let negated): return negated ? "word boundary \\B" : "word boundary \\b"
+        case .backReference(let n): return "back-reference \\\(n)"
+        case .namedBackReference: return "named back-reference"
+        case .lookbehind: return "lookbehind assertion"
+        default: return "lookahead assertion"
         }
     }
 

@@ -7,10 +7,6 @@
 //       until at least S seconds (default 3) have passed. Reports loads/s for `match` alone and for
 //       resolve + match from a decoded request. Prints one JSON object.
 //
-//   radarblock-bench tds-policy RADAR_DIR CANDIDATES.jsonl
-//       The tracker classifier's decisions for many candidate policies (PolicyDecisions.swift), for
-//       scripts/tds-policy-cv.py.
-//
 // WebKit's side of the benchmark needs no helper: `radarblock compile --engine webkit` reports it.
 
 import ContentRules
@@ -105,11 +101,6 @@ func benchMatch(listPath: String, requestsPath: String, minSeconds: Double) {
 }
 
 let matchUsage = "usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S]"
-let usage = """
-    usage: radarblock-bench match LIST.rbc REQUESTS.jsonl [--min-seconds S]
-           radarblock-bench tds-policy RADAR_DIR CANDIDATES.jsonl
-    (radarblock-bench COMMAND --help: one command)
-    """
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 func printUsage(_ text: String) -> Never {
@@ -118,7 +109,7 @@ func printUsage(_ text: String) -> Never {
 }
 switch arguments.first {
 case "--help", "-h":
-    printUsage(usage)
+    printUsage(matchUsage)
 case "match":
     var rest = Array(arguments.dropFirst())
     if rest.contains("--help") { printUsage(matchUsage) }
@@ -130,11 +121,6 @@ case "match":
     }
     guard rest.count == 2 else { fail(matchUsage, status: 2) }
     benchMatch(listPath: rest[0], requestsPath: rest[1], minSeconds: minSeconds)
-case "tds-policy":
-    let rest = Array(arguments.dropFirst())
-    if rest.contains("--help") { printUsage(tdsPolicyUsage) }
-    guard rest.count == 2 else { fail(tdsPolicyUsage, status: 2) }
-    runTDSPolicy(radarDirectory: rest[0], candidatesPath: rest[1])
 default:
-    fail(usage, status: 2)
+    fail(matchUsage, status: 2)
 }

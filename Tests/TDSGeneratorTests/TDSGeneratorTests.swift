@@ -157,7 +157,7 @@ final class ClassifierTests: XCTestCase {
             TrackerClassifier.classify(d, entity: entity(tracking: 0, total: 0.01), policy: off).defaultAction, .block)
     }
 
-    /// The lookup `radarblock tds` and `radarblock-bench tds-policy` share: by owner name, the later of two
+    /// The lookup `radarblock tds` makes: by owner name, the later of two
     /// entity files with one name wins, and a domain whose owner has no file is not judged by its owner.
     func testOwnerLookupByName() {
         func entity(_ name: String, tracking: Double) -> RadarEntity {

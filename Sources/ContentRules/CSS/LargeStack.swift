@@ -1,3 +1,5 @@
+// LargeStack: a thread with a stack deep enough for the CSS selector parser's recursion on deeply nested selectors.
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Darwin)

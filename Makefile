@@ -47,7 +47,7 @@ test: deps-test build
 
 # The Swift tree as .swift-format formats it, no line over 120 characters, no function over 70 lines.
 lint:
-	scripts/testing/lint_swift.sh
+	scripts/lint/swift.sh
 
 # Rewrites the Swift tree as .swift-format formats it (lines it cannot wrap, comments and strings, stay yours).
 format:

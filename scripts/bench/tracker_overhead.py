@@ -1,6 +1,6 @@
 """`make bench`, tracker report overhead in real WebKit (WebKitGTK), the iOS rule list installed, one browser per
 configuration (no bundle, and each bundle given), the configurations interleaved load by load so that drift hits
-them alike. Run through scripts/bench-tracker-report.sh (xvfb, WebKit environment).
+them alike. Run through scripts/bench/tracker-report.sh (xvfb, WebKit environment).
 
 1. A page with 500 subresources: 400 requests to trackers sampled from the iOS TDS (webkit/tracker_report.
    sampled_loads, as the real-WebKit test) and 100 benign ones, images and async scripts; every allowed URL is

@@ -4,7 +4,7 @@ closing brace. Prints the N longest ("LINES FILE:LINE NAME"); with --max L, exit
 String literals and // comments are skipped when braces are counted; multi-line string literals hold no braces in
 this tree's sources, which the check would otherwise miscount (it then reports a long function, never hides one).
 
-usage: scripts/testing/function_lengths.py DIR... [--top N] [--max L]
+usage: scripts/lint/function_lengths.py DIR... [--top N] [--max L]
 """
 import os
 import re

@@ -4,9 +4,9 @@
 #   one 100 KB TDS rule (random letters, and 100,000 x "a"), one 100 KB tracker-allowlist rule, a 400 KB rule
 #   (the growth), a 200 MB rule string, a 200 MB domain, an endless download, a 1 GB gzip bomb (1 MB on the
 #   wire), a body that trickles past --timeout.
-# usage: scripts/bench-hostile.sh RADARBLOCK   (SKIP_HUGE=1 leaves out the 200 MB cases)
+# usage: scripts/bench/hostile.sh RADARBLOCK   (SKIP_HUGE=1 leaves out the 200 MB cases)
 set -uo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"  # scripts/
 rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 data="$here/../data"
 tmp=$(mktemp -d); server_pid=""

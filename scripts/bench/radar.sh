@@ -5,9 +5,9 @@
 # entity files. The tree is generated once in $BENCH_DIR (default /tmp/radarblock-bench-radar) and reused.
 # Prints wall time, CPU time and peak RSS measured by /usr/bin/time -v.
 #
-# usage: scripts/bench-radar.sh [RADARBLOCK_BINARY] [N]
+# usage: scripts/bench/radar.sh [RADARBLOCK_BINARY] [N]
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"  # scripts/
 root="$(cd "$here/.." && pwd)"
 BIN="${1:-$root/.build/release/radarblock}"
 N="${2:-100000}"

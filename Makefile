@@ -16,7 +16,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
 FUZZ_SECONDS ?= 30
-.PHONY: all deps deps-test build demo test test-deps lint format test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
+.PHONY: all deps deps-test deps-lint build demo test test-deps lint format test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -25,6 +25,9 @@ deps:
 
 deps-test:
 	@scripts/install-deps.sh test
+
+deps-lint:
+	@scripts/install-deps.sh lint
 
 build: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(BUILD_DIR) --product radarblock
@@ -45,13 +48,18 @@ test: deps-test build
 	$(MAKE) --no-print-directory test-dist
 	$(MAKE) --no-print-directory test-fuzz
 
-# The Swift tree as .swift-format formats it, no line over 120 characters, no function over 70 lines.
-lint:
+# The Swift tree as .swift-format formats it, no line over 120 characters, no function over 70 lines; the Python of
+# scripts/, Tests/ and Fuzz/ under ruff (check and format, ruff.toml); every shell script under shellcheck.
+lint: deps-lint
 	scripts/lint/swift.sh
+	scripts/lint/python.sh
+	scripts/lint/shell.sh
 
-# Rewrites the Swift tree as .swift-format formats it (lines it cannot wrap, comments and strings, stay yours).
-format:
+# Rewrites the Swift tree as .swift-format formats it (lines it cannot wrap, comments and strings, stay yours), and
+# the Python as ruff formats it (with ruff's safe fixes).
+format: deps-lint
 	swift-format format --configuration .swift-format -i -r Sources Tests Fuzz
+	scripts/lint/python.sh --fix
 
 # Package.swift's dependencies equal the imports.
 test-deps:

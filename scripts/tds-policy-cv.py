@@ -15,6 +15,7 @@ Usage: scripts/tds-policy-cv.py [--bench RADARBLOCK_BENCH] [SHARED_DDG_DIR]
   --scratch-path .build --product radarblock-bench`; SHARED_DDG_DIR default: ../shared/data/ddg relative to the
   package root)
 """
+
 import itertools
 import json
 import os
@@ -32,8 +33,13 @@ SAMPLE = os.path.join(DDG, "tracker-radar-sample")
 TDS = os.path.join(DDG, "tds", "ios-tds_v5_2025-06-17.json")
 
 # Grid keys -> policy file keys; the other grid keys are radarblock-bench's experiment keys.
-POLICY_KEYS = dict(minSites="minSites", minCookies="minCookies", obs="observedMinPrevalence", K="blockMinResources",
-                   minOwnerTrackingShare="minOwnerTrackingShare")
+POLICY_KEYS = dict(
+    minSites="minSites",
+    minCookies="minCookies",
+    obs="observedMinPrevalence",
+    K="blockMinResources",
+    minOwnerTrackingShare="minOwnerTrackingShare",
+)
 
 
 def candidate_line(p):
@@ -46,8 +52,12 @@ def candidate_line(p):
 
 def decisions(cands):
     """The classifier's answer per candidate: a list of "block" / "ignore" / "-", one per domain."""
-    run = subprocess.run([BENCH, "tds-policy", SAMPLE, "-"], input="\n".join(map(candidate_line, cands)) + "\n",
-                         capture_output=True, text=True)
+    run = subprocess.run(
+        [BENCH, "tds-policy", SAMPLE, "-"],
+        input="\n".join(map(candidate_line, cands)) + "\n",
+        capture_output=True,
+        text=True,
+    )
     if run.returncode != 0:
         sys.exit(f"{BENCH} tds-policy failed (exit {run.returncode}): {run.stderr.strip()}")
     lines = run.stdout.splitlines()
@@ -92,8 +102,12 @@ def evaluate(space):
     return cands[best], totals[best], loo, sum(kfold) / len(kfold)
 
 
-BASE = dict(minSites=[2, 3, 5, 10], minCookies=[0.0003, 0.0007, 0.001, 0.002, 0.003],
-            obs=[None, 0.003, 0.005, 0.0065, 0.01], K=[3, 4, 5, 6, 7])
+BASE = dict(
+    minSites=[2, 3, 5, 10],
+    minCookies=[0.0003, 0.0007, 0.001, 0.002, 0.003],
+    obs=[None, 0.003, 0.005, 0.0065, 0.01],
+    K=[3, 4, 5, 6, 7],
+)
 OWNER = [None, 0.01, 0.03, 0.05, 0.08, 0.1, 0.2, 0.3]
 FIXED = dict(minSites=[2], minCookies=[0.0007], obs=[0.005], K=[5])
 CANDIDATES = [
@@ -101,11 +115,26 @@ CANDIDATES = [
     ("previous family, re-tuned", dict(BASE)),
     ("ADOPTED: previous defaults + minOwnerTrackingShare (only it tuned)", dict(FIXED, minOwnerTrackingShare=OWNER)),
     ("family + minOwnerTrackingShare, all re-tuned", dict(BASE, minOwnerTrackingShare=OWNER)),
-    ("  + cookie share of prevalence as evidence", dict(BASE, minOwnerTrackingShare=OWNER, minCookieShare=[None, 0.5, 0.7, 0.9])),
-    ("  + evidence must come from a resource on >= m sites", dict(BASE, minOwnerTrackingShare=OWNER, evidenceMinResourceSites=[None, 2, 3, 5, 10, 20])),
-    ("  + loaded by the page itself (first-party initiator share) -> ignore", dict(BASE, minOwnerTrackingShare=OWNER, firstPartyIgnore=[None, 0.5, 0.7, 0.8, 0.9, 0.95])),
-    ("  + block needs cookie share (or fingerprinting >= 2)", dict(BASE, minOwnerTrackingShare=OWNER, blockMinCookieShare=[None, 0.1, 0.3, 0.5, 0.7])),
-    ("  + count distinct regexes instead of resource entries", dict(BASE, minOwnerTrackingShare=OWNER, countDistinctRules=[False, True])),
+    (
+        "  + cookie share of prevalence as evidence",
+        dict(BASE, minOwnerTrackingShare=OWNER, minCookieShare=[None, 0.5, 0.7, 0.9]),
+    ),
+    (
+        "  + evidence must come from a resource on >= m sites",
+        dict(BASE, minOwnerTrackingShare=OWNER, evidenceMinResourceSites=[None, 2, 3, 5, 10, 20]),
+    ),
+    (
+        "  + loaded by the page itself (first-party initiator share) -> ignore",
+        dict(BASE, minOwnerTrackingShare=OWNER, firstPartyIgnore=[None, 0.5, 0.7, 0.8, 0.9, 0.95]),
+    ),
+    (
+        "  + block needs cookie share (or fingerprinting >= 2)",
+        dict(BASE, minOwnerTrackingShare=OWNER, blockMinCookieShare=[None, 0.1, 0.3, 0.5, 0.7]),
+    ),
+    (
+        "  + count distinct regexes instead of resource entries",
+        dict(BASE, minOwnerTrackingShare=OWNER, countDistinctRules=[False, True]),
+    ),
 ]
 
 
@@ -113,13 +142,17 @@ def main():
     if not os.path.isdir(SAMPLE) or not os.path.isfile(TDS):
         sys.exit(f"sample or TDS not found under {DDG}")
     if not os.access(BENCH, os.X_OK):
-        sys.exit(f"{BENCH} not found: swift build -c release --static-swift-stdlib --scratch-path .build --product radarblock-bench")
+        sys.exit(
+            f"{BENCH} not found: swift build -c release --static-swift-stdlib --scratch-path .build --product radarblock-bench"
+        )
     n = len(decisions([{}])[0])
-    print(f"{n} domains; in-sample = best setting of the family on all {n}; held-out = re-tuned without the held-out domains")
+    print(
+        f"{n} domains; in-sample = best setting of the family on all {n}; held-out = re-tuned without the held-out domains"
+    )
     print(f"{'candidate':72} {'in-sample':>10} {'LOO':>10} {'10-fold x20':>12}")
     for name, space in CANDIDATES:
         p, ins, loo, kf = evaluate(space)
-        print(f"{name:72} {ins:4} {100*ins/n:4.1f}% {loo:4} {100*loo/n:4.1f}% {kf:6.1f} {100*kf/n:4.1f}%")
+        print(f"{name:72} {ins:4} {100 * ins / n:4.1f}% {loo:4} {100 * loo / n:4.1f}% {kf:6.1f} {100 * kf / n:4.1f}%")
         print(f"    best setting: {json.dumps(p, sort_keys=True)}")
 
 

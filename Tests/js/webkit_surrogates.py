@@ -65,8 +65,13 @@ def reference(rules_path, bundle_path, tests_path):
             expr = {"loaded": "window.__rbBundleLoaded === 1"}
             if t.get("expectExpression"):
                 expr["expect"] = t["expectExpression"]
-            sc = {"id": i, "rules": [rules], "topURL": t["siteURL"],
-                  "loads": [{"id": "r", "url": t["requestURL"], "type": t["requestType"]}], "expressions": expr}
+            sc = {
+                "id": i,
+                "rules": [rules],
+                "topURL": t["siteURL"],
+                "loads": [{"id": "r", "url": t["requestURL"], "type": t["requestType"]}],
+                "expressions": expr,
+            }
             res = b.run_scenario(sc)
             load = (res.get("loads") or {}).get("r") or {}
             surr = res.get("surrogates") or []
@@ -96,9 +101,18 @@ def reference(rules_path, bundle_path, tests_path):
             ok = not problems
             if ok:
                 counts["surrogatePassed" if wants else "otherPassed"] += 1
-            _print({"test": t["name"], "suite": t["suite"], "expectAction": t.get("expectAction"), "ok": ok,
-                    "blocked": load.get("blocked"), "event": load.get("event"), "surrogates": surr,
-                    "problems": problems})
+            _print(
+                {
+                    "test": t["name"],
+                    "suite": t["suite"],
+                    "expectAction": t.get("expectAction"),
+                    "ok": ok,
+                    "blocked": load.get("blocked"),
+                    "event": load.get("event"),
+                    "surrogates": surr,
+                    "problems": problems,
+                }
+            )
     _print({"summary": counts})
     ok = counts["surrogatePassed"] == counts["surrogateCases"] and counts["otherPassed"] == counts["otherCases"]
     return 0 if ok else 1
@@ -115,8 +129,16 @@ def hostile(bundle_path):
         "oneScriptElementsInBody": "document.querySelectorAll('script').length >= 1",
     }
     with Browser(timeout=15, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "hostile", "rules": [[{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]],
-                              "topURL": "https://site.example/", "html": html, "loads": [], "expressions": expressions})
+        res = b.run_scenario(
+            {
+                "id": "hostile",
+                "rules": [[{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]],
+                "topURL": "https://site.example/",
+                "html": html,
+                "loads": [],
+                "expressions": expressions,
+            }
+        )
     ex = res.get("expressions") or {}
     failed = [k for k in expressions if ex.get(k) is not True]
     _print({"hostile": ex, "error": res.get("error"), "failed": failed})
@@ -125,16 +147,26 @@ def hostile(bundle_path):
 
 def load(bundle_path, rules_path=None):
     bundle = open(bundle_path, encoding="utf-8").read()
-    rules = json.load(open(rules_path, encoding="utf-8")) if rules_path else \
-        [{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]
+    rules = (
+        json.load(open(rules_path, encoding="utf-8"))
+        if rules_path
+        else [{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]
+    )
     expressions = {"loaded": "window.__rbBundleLoaded === 1"}
     loads = []
     if rules_path:
         loads = [{"id": "ga", "url": "https://www.google-analytics.com/analytics.js", "type": "script"}]
         expressions["gaWorks"] = "typeof window.ga === 'function' && (window.ga('create', 'UA-1', 'auto'), true)"
     with Browser(timeout=15, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "load", "rules": [rules], "topURL": "https://news.example/", "loads": loads,
-                              "expressions": expressions})
+        res = b.run_scenario(
+            {
+                "id": "load",
+                "rules": [rules],
+                "topURL": "https://news.example/",
+                "loads": loads,
+                "expressions": expressions,
+            }
+        )
     ex = res.get("expressions") or {}
     surr = res.get("surrogates") or []
     failed = [k for k in expressions if ex.get(k) is not True]
@@ -163,32 +195,57 @@ document.head.appendChild(s);
 def behaviour(rules_path, bundle_path):
     rules = json.load(open(rules_path, encoding="utf-8"))
     bundle = open(bundle_path, encoding="utf-8").read()
-    loads = [{"id": "async", "url": "https://tracker.test/lib.js?n=3", "type": "script"},
-             {"id": "frame", "url": "https://frame.test/", "type": "child-document"},
-             {"id": "inFrame", "url": "https://tracker.test/lib.js?n=4", "type": "script", "frame": "https://frame.test/"},
-             {"id": "plain", "url": "https://tracker.test/other.js", "type": "script"}]
+    loads = [
+        {"id": "async", "url": "https://tracker.test/lib.js?n=3", "type": "script"},
+        {"id": "frame", "url": "https://frame.test/", "type": "child-document"},
+        {"id": "inFrame", "url": "https://tracker.test/lib.js?n=4", "type": "script", "frame": "https://frame.test/"},
+        {"id": "plain", "url": "https://tracker.test/other.js", "type": "script"},
+    ]
     nothing = [{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]
     cases = [
         # Blocked: every element gets its surrogate (once per document) and a load event; the parser-blocking
         # one already before the next inline script; the plain blocked script still fails.
-        ("blocked", rules,
-         {"ranOnce": "window.runs === 1", "beforeNextParserScript": "window.after1 === true",
-          "parserOnload": "window.l1 === 1", "parserNoOnerror": "window.e1 === undefined",
-          "dynamicLoad": "window.l2 === 1", "dynamicNoOnerror": "window.e2 === undefined"},
-         {"async": (True, "load"), "inFrame": (True, "load"), "plain": (True, "error")},
-         [(1, True, True), (2, True, False), (3, True, False), (4, True, True)]),
+        (
+            "blocked",
+            rules,
+            {
+                "ranOnce": "window.runs === 1",
+                "beforeNextParserScript": "window.after1 === true",
+                "parserOnload": "window.l1 === 1",
+                "parserNoOnerror": "window.e1 === undefined",
+                "dynamicLoad": "window.l2 === 1",
+                "dynamicNoOnerror": "window.e2 === undefined",
+            },
+            {"async": (True, "load"), "inFrame": (True, "load"), "plain": (True, "error")},
+            [(1, True, True), (2, True, False), (3, True, False), (4, True, True)],
+        ),
         # Nothing blocked: no surrogate for the async and dynamic scripts; the parser-blocking one got its
         # surrogate at insertion (WebKit would not have waited had it been blocked) and is reported unblocked.
-        ("notBlocked", nothing,
-         {"parserRanEarly": "window.runs === 1", "parserOnload": "window.l1 === 1", "dynamicLoad": "window.l2 === 1"},
-         {"async": (False, "load"), "inFrame": (False, "load"), "plain": (False, "load")},
-         [(1, False, True)]),
+        (
+            "notBlocked",
+            nothing,
+            {
+                "parserRanEarly": "window.runs === 1",
+                "parserOnload": "window.l1 === 1",
+                "dynamicLoad": "window.l2 === 1",
+            },
+            {"async": (False, "load"), "inFrame": (False, "load"), "plain": (False, "load")},
+            [(1, False, True)],
+        ),
     ]
     failed_any = False
     with Browser(timeout=15, user_scripts=[bundle + MARKER]) as b:
         for name, rule_list, expressions, want_loads, want_reports in cases:
-            res = b.run_scenario({"id": name, "rules": [rule_list], "topURL": "https://site.test/", "html": BEHAVIOUR_HTML,
-                                  "loads": loads, "expressions": expressions})
+            res = b.run_scenario(
+                {
+                    "id": name,
+                    "rules": [rule_list],
+                    "topURL": "https://site.test/",
+                    "html": BEHAVIOUR_HTML,
+                    "loads": loads,
+                    "expressions": expressions,
+                }
+            )
             ex = res.get("expressions") or {}
             failed = [k for k in expressions if ex.get(k) is not True]
             got = res.get("loads") or {}
@@ -197,10 +254,20 @@ def behaviour(rules_path, bundle_path):
                 if r.get("blocked") is not blocked or r.get("event") != event:
                     failed.append("%s: %s" % (k, json.dumps(r)))
             reports = sorted((s.get("url"), s.get("blocked"), s.get("executed")) for s in (res.get("surrogates") or []))
-            expected = [("https://tracker.test/lib.js?n=%d" % n, blocked, executed) for n, blocked, executed in want_reports]
+            expected = [
+                ("https://tracker.test/lib.js?n=%d" % n, blocked, executed) for n, blocked, executed in want_reports
+            ]
             if reports != expected:
                 failed.append("surrogate reports %s, expected %s" % (reports, expected))
-            _print({"behaviour": name, "expressions": ex, "loads": got, "surrogates": res.get("surrogates"), "failed": failed})
+            _print(
+                {
+                    "behaviour": name,
+                    "expressions": ex,
+                    "loads": got,
+                    "surrogates": res.get("surrogates"),
+                    "failed": failed,
+                }
+            )
             failed_any = failed_any or bool(failed)
     return 1 if failed_any else 0
 
@@ -211,8 +278,15 @@ def trackers(rules_path, bundle_path, tds_path, seed="1"):
     tracker_set = tracker_report.TrackerSet(tds_path)
     loads = tracker_report.sampled_loads(tds_path, int(seed))
     with Browser(timeout=60, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "trackers", "rules": [rules], "topURL": "https://news.rb-sample.example/",
-                              "loads": loads, "expressions": {"loaded": "window.__rbBundleLoaded === 1"}})
+        res = b.run_scenario(
+            {
+                "id": "trackers",
+                "rules": [rules],
+                "topURL": "https://news.rb-sample.example/",
+                "loads": loads,
+                "expressions": {"loaded": "window.__rbBundleLoaded === 1"},
+            }
+        )
     counts = {"requests": len(loads), "trackerRequests": 0, "blockedByWebKit": 0, "agree": 0, "benignWithoutEvent": 0}
     failed = []
     if (res.get("expressions") or {}).get("loaded") is not True:
@@ -237,10 +311,19 @@ def trackers(rules_path, bundle_path, tds_path, seed="1"):
 
 # Load kind -> (seen when blocked, seen when allowed). WebSockets are never listed by Resource Timing and
 # are not wrapped; a blocked font (CSS), beacon or ping leaves no Resource Timing entry.
-PATHS_SEEN = {"script": (True, True), "image": (True, True), "style-sheet": (True, True), "font": (False, True),
-              "media": (True, True), "fetch": (True, True), "xmlhttprequest": (True, True),
-              "child-document": (True, True), "websocket": (False, False), "beacon": (False, True),
-              "ping": (False, True)}
+PATHS_SEEN = {
+    "script": (True, True),
+    "image": (True, True),
+    "style-sheet": (True, True),
+    "font": (False, True),
+    "media": (True, True),
+    "fetch": (True, True),
+    "xmlhttprequest": (True, True),
+    "child-document": (True, True),
+    "websocket": (False, False),
+    "beacon": (False, True),
+    "ping": (False, True),
+}
 
 
 # The wrapped fetch and XMLHttpRequest look and behave like WebKit's own (values measured without the bundle):
@@ -254,16 +337,16 @@ try { fetch(); } catch (e) { window.__fetchThrew = true; }
 WRAPPER_EXPRESSIONS = {
     "fetchShape": "fetch.name === 'fetch' && fetch.length === 1 && !('prototype' in fetch)",
     "fetchProperty": "(function (d) { return d.writable && d.enumerable && d.configurable; })"
-                     "(Object.getOwnPropertyDescriptor(window, 'fetch'))",
+    "(Object.getOwnPropertyDescriptor(window, 'fetch'))",
     "fetchNotConstructible": "(function () { try { new fetch('https://benign.example/'); return false; }"
-                             " catch (e) { return e instanceof TypeError; } })()",
+    " catch (e) { return e instanceof TypeError; } })()",
     "fetchReturnsRejection": "window.__fetchThrew === undefined",
     "urlReadOnce": "window.__readsAfterFetch === 1",
     "xhrShape": "XMLHttpRequest.prototype.open.name === 'open' && XMLHttpRequest.prototype.open.length === 2 && "
-                "XMLHttpRequest.prototype.send.name === 'send' && XMLHttpRequest.prototype.send.length === 0 && "
-                "!('prototype' in XMLHttpRequest.prototype.open)",
+    "XMLHttpRequest.prototype.send.name === 'send' && XMLHttpRequest.prototype.send.length === 0 && "
+    "!('prototype' in XMLHttpRequest.prototype.open)",
     "xhrThrowsAsBefore": "(function () { try { XMLHttpRequest.prototype.open.call({}, 'GET', '/'); return false; }"
-                         " catch (e) { return e instanceof TypeError; } })()",
+    " catch (e) { return e instanceof TypeError; } })()",
 }
 
 
@@ -279,13 +362,21 @@ def _path_loads():
 def inert(rules_path, bundle_path):
     rules = json.load(open(rules_path, encoding="utf-8"))
     bundle = open(bundle_path, encoding="utf-8").read()
-    expressions = {"loaded": "window.__rbBundleLoaded === 1",
-                   "fetchNative": "/\\[native code\\]/.test(Function.prototype.toString.call(fetch))",
-                   "xhrNative": "/\\[native code\\]/.test(Function.prototype.toString.call(XMLHttpRequest.prototype.open))"}
+    expressions = {
+        "loaded": "window.__rbBundleLoaded === 1",
+        "fetchNative": "/\\[native code\\]/.test(Function.prototype.toString.call(fetch))",
+        "xhrNative": "/\\[native code\\]/.test(Function.prototype.toString.call(XMLHttpRequest.prototype.open))",
+    }
     with Browser(timeout=20, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "inert", "rules": [rules], "topURL": "https://news.example/",
-                              "loads": [{k: l[k] for k in ("id", "url", "type")} for l in _path_loads()],
-                              "expressions": expressions})
+        res = b.run_scenario(
+            {
+                "id": "inert",
+                "rules": [rules],
+                "topURL": "https://news.example/",
+                "loads": [{k: l[k] for k in ("id", "url", "type")} for l in _path_loads()],
+                "expressions": expressions,
+            }
+        )
     ex = res.get("expressions") or {}
     failed = [k for k in expressions if ex.get(k) is not True]
     events = sum(len(l.get("trackerEvents") or []) for l in (res.get("loads") or {}).values() if l)
@@ -300,9 +391,16 @@ def paths(rules_path, bundle_path):
     bundle = open(bundle_path, encoding="utf-8").read()
     loads = _path_loads()
     with Browser(timeout=20, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "paths", "rules": [rules], "topURL": "https://news.example/", "html": WRAPPER_HTML,
-                              "loads": [{k: l[k] for k in ("id", "url", "type")} for l in loads],
-                              "expressions": WRAPPER_EXPRESSIONS})
+        res = b.run_scenario(
+            {
+                "id": "paths",
+                "rules": [rules],
+                "topURL": "https://news.example/",
+                "html": WRAPPER_HTML,
+                "loads": [{k: l[k] for k in ("id", "url", "type")} for l in loads],
+                "expressions": WRAPPER_EXPRESSIONS,
+            }
+        )
     ex = res.get("expressions") or {}
     failed = ["wrappers: %s is %r" % (k, ex.get(k)) for k in WRAPPER_EXPRESSIONS if ex.get(k) is not True]
     for l in loads:
@@ -315,8 +413,15 @@ def paths(rules_path, bundle_path):
             failed += ["%s: %s" % (l["id"], p) for p in tracker_report.problems(got, l["url"], True, l["blocked"])]
         elif events:
             failed.append("%s: now seen (%s): update PATHS_SEEN and the README" % (l["id"], json.dumps(events)))
-    _print({"paths": {l["id"]: len(((res.get("loads") or {}).get(l["id"]) or {}).get("trackerEvents") or []) for l in loads},
-            "failed": failed, "harness": res.get("error")})
+    _print(
+        {
+            "paths": {
+                l["id"]: len(((res.get("loads") or {}).get(l["id"]) or {}).get("trackerEvents") or []) for l in loads
+            },
+            "failed": failed,
+            "harness": res.get("error"),
+        }
+    )
     return 1 if failed else 0
 
 

@@ -10,6 +10,7 @@ inside that process (no helper process), so:
              on a one-rule list (library loaded, store created, next to nothing compiled);
   * size   = the file WebKit wrote into its store (ContentRuleList-<name>).
 """
+
 import os
 import re
 import struct
@@ -22,8 +23,13 @@ class Failed(Exception):
 
 def timed(cmd, time_file, stdout=subprocess.DEVNULL, stdin=None):
     """Runs cmd under /usr/bin/time. Returns (wall seconds, peak RSS KiB, stderr text)."""
-    p = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", time_file] + cmd,
-                       stdout=stdout, stdin=stdin, stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(
+        ["/usr/bin/time", "-f", "%e %M", "-o", time_file] + cmd,
+        stdout=stdout,
+        stdin=stdin,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     if p.returncode != 0:
         raise Failed("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
     with open(time_file) as f:
@@ -31,23 +37,32 @@ def timed(cmd, time_file, stdout=subprocess.DEVNULL, stdin=None):
     return float(wall), int(rss), p.stderr
 
 
-WEBKIT_NOTE = re.compile(r": WebKit (\S+), (\d+) bytes, compiled in ([0-9.]+) s, peak RSS (\d+) KiB \((\d+) KiB before"
-                         r"(?:[^,]*, ([0-9.]+) s CPU)?")
+WEBKIT_NOTE = re.compile(
+    r": WebKit (\S+), (\d+) bytes, compiled in ([0-9.]+) s, peak RSS (\d+) KiB \((\d+) KiB before"
+    r"(?:[^,]*, ([0-9.]+) s CPU)?"
+)
 
 
 def webkit_compile(rb, rules, name, work):
     """One WebKit compile of the rules file `rules` into WORK/webkit-store under `name`."""
     store = os.path.join(work, "webkit-store")
-    wall, rss, err = timed([rb, "compile", rules, "--engine", "webkit", "-o", store, "--name", name],
-                           os.path.join(work, ".time"))
+    wall, rss, err = timed(
+        [rb, "compile", rules, "--engine", "webkit", "-o", store, "--name", name], os.path.join(work, ".time")
+    )
     m = WEBKIT_NOTE.search(err)
     if not m:
         raise Failed("unexpected output of radarblock compile --engine webkit:\n" + err)
-    return {"processSeconds": wall, "seconds": float(m.group(3)), "rssKB": rss, "bytes": int(m.group(2)),
-            "version": m.group(1), "rssBeforeKB": int(m.group(5)),
-            "sections": file_sections(os.path.join(store, "ContentRuleList-" + name)),
-            # CPU of the compile (a radarblock without that figure: None); steadier than wall time under load.
-            "cpuSeconds": float(m.group(6)) if m.group(6) else None}
+    return {
+        "processSeconds": wall,
+        "seconds": float(m.group(3)),
+        "rssKB": rss,
+        "bytes": int(m.group(2)),
+        "version": m.group(1),
+        "rssBeforeKB": int(m.group(5)),
+        "sections": file_sections(os.path.join(store, "ContentRuleList-" + name)),
+        # CPU of the compile (a radarblock without that figure: None); steadier than wall time under load.
+        "cpuSeconds": float(m.group(6)) if m.group(6) else None,
+    }
 
 
 SECTIONS = ("source", "actions", "urlFilters", "topURLFilters", "frameURLFilters")
@@ -59,7 +74,7 @@ def file_sections(path):
     WebKit writes it. None when the sizes do not add up to the file (another layout)."""
     with open(path, "rb") as f:
         head = f.read(44)
-    version, = struct.unpack_from("<I", head, 0)
+    (version,) = struct.unpack_from("<I", head, 0)
     sizes = struct.unpack_from("<5Q", head, 4)
     if 64 + sum(sizes) != os.path.getsize(path):
         return None

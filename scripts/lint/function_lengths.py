@@ -6,13 +6,16 @@ this tree's sources, which the check would otherwise miscount (it then reports a
 
 usage: scripts/lint/function_lengths.py DIR... [--top N] [--max L]
 """
+
 import os
 import re
 import sys
 
-DECL = re.compile(r'^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|override|'
-                  r'mutating|nonmutating|nonisolated|final|class|convenience|required|@inlinable|@usableFromInline)'
-                  r'(?:\([^)]*\))?\s+)*(func\s+[^\s(<]+|init[?!]?|deinit|subscript)')
+DECL = re.compile(
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|override|"
+    r"mutating|nonmutating|nonisolated|final|class|convenience|required|@inlinable|@usableFromInline)"
+    r"(?:\([^)]*\))?\s+)*(func\s+[^\s(<]+|init[?!]?|deinit|subscript)"
+)
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 
 

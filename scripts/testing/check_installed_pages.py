@@ -9,6 +9,7 @@ nothing is compiled by the harness. Top-frame subresource requests of the types 
 one page per top URL; `match` answers the same requests from the release's .rbc lists in manifest order.
 Needs at least one blocked and one allowed load; prints one line per disagreement; exit 1 on any.
 """
+
 import json
 import os
 import subprocess
@@ -39,8 +40,17 @@ with tempfile.TemporaryDirectory() as tmp:
     scen = os.path.join(tmp, "scenarios.jsonl")
     with open(scen, "w", encoding="utf-8") as f:
         for top, loads in pages.items():
-            f.write(json.dumps({"id": top, "topURL": top, "loads": loads,
-                                "installed": {"store": os.path.abspath(store), "identifiers": identifiers}}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": top,
+                        "topURL": top,
+                        "loads": loads,
+                        "installed": {"store": os.path.abspath(store), "identifiers": identifiers},
+                    }
+                )
+                + "\n"
+            )
     req = os.path.join(tmp, "requests.jsonl")
     with open(req, "w", encoding="utf-8") as f:
         for r in requests:
@@ -66,8 +76,18 @@ for i, (r, a) in enumerate(zip(requests, answers)):
     blocked_count += bool(seen)
     if seen is None or seen != predicted:
         failed += 1
-        print("DISAGREE %s on %s (%s): WebKit %s, match %s" % (r["url"], r["topURL"], r["resourceType"],
-              {True: "blocked", False: "allowed", None: "no verdict"}[seen], "blocked" if predicted else "allowed"))
-print("installed lists %s: %d loads on %d pages, %d blocked by WebKit, %d disagreements with match"
-      % (", ".join(identifiers), len(requests), len(pages), blocked_count, failed))
+        print(
+            "DISAGREE %s on %s (%s): WebKit %s, match %s"
+            % (
+                r["url"],
+                r["topURL"],
+                r["resourceType"],
+                {True: "blocked", False: "allowed", None: "no verdict"}[seen],
+                "blocked" if predicted else "allowed",
+            )
+        )
+print(
+    "installed lists %s: %d loads on %d pages, %d blocked by WebKit, %d disagreements with match"
+    % (", ".join(identifiers), len(requests), len(pages), blocked_count, failed)
+)
 sys.exit(1 if failed or blocked_count == 0 or blocked_count == len(requests) else 0)

@@ -140,8 +140,12 @@ class Compiler:
         if "exception" in state:
             raise state["exception"]
         seconds = round(state["end"] - start, 6)
-        measured = {"peakRssKB": _rss_kb(), "rssBeforeKB": rss_before,
-                    "cpuSeconds": round(_cpu_seconds() - cpu_before, 6), "helperProcesses": len(kids_during)}
+        measured = {
+            "peakRssKB": _rss_kb(),
+            "rssBeforeKB": rss_before,
+            "cpuSeconds": round(_cpu_seconds() - cpu_before, 6),
+            "helperProcesses": len(kids_during),
+        }
         detail = capture.text.strip() if capture else ""
         if "error" in state:
             out = {"ok": False, "error": state["error"].message}
@@ -151,9 +155,13 @@ class Compiler:
             out.update(measured)
             return out, None
         path = os.path.join(self.store_dir, encode_identifier(identifier))
-        out = {"ok": True, "seconds": seconds, "file": path,
-               "bytes": os.path.getsize(path) if os.path.exists(path) else None,
-               "webkitVersion": webkit_version()}
+        out = {
+            "ok": True,
+            "seconds": seconds,
+            "file": path,
+            "bytes": os.path.getsize(path) if os.path.exists(path) else None,
+            "webkitVersion": webkit_version(),
+        }
         out.update(measured)
         if not keep:
             self.remove(identifier)
@@ -215,4 +223,3 @@ class RuleListRejected(HarnessError):
         super().__init__(message)
         self.message = message
         self.detail = detail
-

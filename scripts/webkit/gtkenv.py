@@ -25,8 +25,10 @@ def _require():
         gi.require_version("Gtk", "4.0")
         from gi.repository import GLib, Gtk, WebKit  # noqa: F401
     except (ValueError, ImportError) as e:
-        raise HarnessError("WebKitGTK 6.0 introspection data is missing (apt-get install -y gir1.2-webkit-6.0 "
-                           "libwebkitgtk-6.0-dev): %s" % e)
+        raise HarnessError(
+            "WebKitGTK 6.0 introspection data is missing (apt-get install -y gir1.2-webkit-6.0 "
+            "libwebkitgtk-6.0-dev): %s" % e
+        )
     return gi
 
 

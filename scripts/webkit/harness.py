@@ -50,6 +50,7 @@ _SURROGATE_LISTENER = """
 
 def load_scenarios(path):
     import sys
+
     f = sys.stdin if path == "-" else open(path, encoding="utf-8")
     try:
         out = []
@@ -116,28 +117,40 @@ class Browser:
         os.close(saved)
 
     def _make_view(self):
-        session = WebKit.NetworkSession.new_ephemeral()   # no disk cache, no persistent cookies
-        session.set_proxy_settings(WebKit.NetworkProxyMode.CUSTOM,
-                                   WebKit.NetworkProxySettings.new(self.proxy.url, None))
+        session = WebKit.NetworkSession.new_ephemeral()  # no disk cache, no persistent cookies
+        session.set_proxy_settings(
+            WebKit.NetworkProxyMode.CUSTOM, WebKit.NetworkProxySettings.new(self.proxy.url, None)
+        )
         session.set_tls_errors_policy(WebKit.TLSErrorsPolicy.IGNORE)  # our MITM certificate
         session.set_itp_enabled(False)
         context = WebKit.WebContext.new()
         # DOCUMENT_VIEWER = no memory cache and no page cache: every load must reach the proxy.
         context.set_cache_model(WebKit.CacheModel.DOCUMENT_VIEWER)
         self.ucm = WebKit.UserContentManager()
-        self.ucm.add_script(WebKit.UserScript.new(_SURROGATE_LISTENER, WebKit.UserContentInjectedFrames.ALL_FRAMES,
-                                                  WebKit.UserScriptInjectionTime.START, None, None))
+        self.ucm.add_script(
+            WebKit.UserScript.new(
+                _SURROGATE_LISTENER,
+                WebKit.UserContentInjectedFrames.ALL_FRAMES,
+                WebKit.UserScriptInjectionTime.START,
+                None,
+                None,
+            )
+        )
         for src in self._user_scripts:
-            self.ucm.add_script(WebKit.UserScript.new(src, WebKit.UserContentInjectedFrames.ALL_FRAMES,
-                                                      WebKit.UserScriptInjectionTime.START, None, None))
+            self.ucm.add_script(
+                WebKit.UserScript.new(
+                    src, WebKit.UserContentInjectedFrames.ALL_FRAMES, WebKit.UserScriptInjectionTime.START, None, None
+                )
+            )
         settings = WebKit.Settings()
         settings.set_property("enable-page-cache", False)
-        settings.set_property("enable-hyperlink-auditing", True)   # <a ping>
+        settings.set_property("enable-hyperlink-auditing", True)  # <a ping>
         settings.set_property("media-playback-requires-user-gesture", False)
         settings.set_property("hardware-acceleration-policy", WebKit.HardwareAccelerationPolicy.NEVER)
         settings.set_property("enable-developer-extras", False)
-        self.view = WebKit.WebView(web_context=context, network_session=session,
-                                   user_content_manager=self.ucm, settings=settings)
+        self.view = WebKit.WebView(
+            web_context=context, network_session=session, user_content_manager=self.ucm, settings=settings
+        )
         self._session = session
         self._nav = {}
         self.view.connect("load-changed", self._on_load_changed)
@@ -196,8 +209,7 @@ class Browser:
 
     def _on_load_failed(self, view, event, uri, error):
         if self._is_current(uri):
-            self._nav["failed"] = {"uri": uri, "domain": error.domain, "code": error.code,
-                                   "message": error.message}
+            self._nav["failed"] = {"uri": uri, "domain": error.domain, "code": error.code, "message": error.message}
         return False
 
     def _on_terminated(self, view, reason):
@@ -243,13 +255,16 @@ class Browser:
         wait_until(lambda: self._nav.get("finished") or self._nav.get("failed"), 5.0)
 
     def _set_filters(self, rule_lists):
-        texts = [r if isinstance(r, (str, pages.InstalledList)) else json.dumps(r, separators=(",", ":")) for r in rule_lists]
+        texts = [
+            r if isinstance(r, (str, pages.InstalledList)) else json.dumps(r, separators=(",", ":")) for r in rule_lists
+        ]
         key = tuple(texts)
         if key == self._filters_key:
             return
         # Installed lists are loaded from their store each time (an install may have replaced them).
-        filters = [load_installed(*t) if isinstance(t, pages.InstalledList) else self.compiler.filter_for(t)
-                   for t in texts]   # raises RuleListRejected / HarnessError
+        filters = [
+            load_installed(*t) if isinstance(t, pages.InstalledList) else self.compiler.filter_for(t) for t in texts
+        ]  # raises RuleListRejected / HarnessError
         self.ucm.remove_all_filters()
         for f in filters:
             self.ucm.add_filter(f)
@@ -285,8 +300,9 @@ class Browser:
                 self._recover()  # a fresh view (and UserContentManager) before installing the lists
             # _reset() removes the lists after every page load: install them for each round.
             self._set_filters(rule_lists)
-            res = self._run_round(rnd, scenario.get("html") if i == 0 else None,
-                                  scenario.get("expressions") if i == 0 else None)
+            res = self._run_round(
+                rnd, scenario.get("html") if i == 0 else None, scenario.get("expressions") if i == 0 else None
+            )
             if res.get("error"):
                 errors.append(res["error"])
             if i == 0:
@@ -306,8 +322,7 @@ class Browser:
 
     def _run_round(self, rnd, user_html, expressions=None):
         docs = rnd.documents(user_html)
-        routes = {normalize_url(u): (200, "text/html; charset=utf-8", h.encode("utf-8"), [])
-                  for u, h in docs.items()}
+        routes = {normalize_url(u): (200, "text/html; charset=utf-8", h.encode("utf-8"), []) for u, h in docs.items()}
         hints = {normalize_url(l["url"]): pages.BODY_KIND[l["type"]] for l in rnd.loads}
         top_key = normalize_url(rnd.top_url)
         if top_key in hints:
@@ -391,17 +406,23 @@ class Browser:
                 trackers.extend(fr.get("trackers") or [])
             res["surrogates"] = surr
             # Only pages with a tracker-reporting bundle get the key (other results keep their shape).
-            for l in (rnd.loads if trackers else []):
+            for l in rnd.loads if trackers else []:
                 key = normalize_url(l["url"])
                 res["loads"][l["id"]]["trackerEvents"] = [
-                    t for t in trackers if isinstance(t, dict) and isinstance(t.get("url"), str) and normalize_url(t["url"]) == key]
+                    t
+                    for t in trackers
+                    if isinstance(t, dict) and isinstance(t.get("url"), str) and normalize_url(t["url"]) == key
+                ]
             if failed and top_seen and not err:
                 problems.append("top document failed: %s" % failed["message"])
             if problems:
                 err = "; ".join(problems)
         if timed_out:
             pending = self._pending(rnd, state, seen, event_loads)
-            err = (err + "; " if err else "") + "timeout after %.0fs waiting for %s" % (self.timeout, ", ".join(pending) or "page")
+            err = (err + "; " if err else "") + "timeout after %.0fs waiting for %s" % (
+                self.timeout,
+                ", ".join(pending) or "page",
+            )
         res["error"] = err
         self._reset()
         self.proxy.drop_log(epoch + 1)  # the log is only needed per page load

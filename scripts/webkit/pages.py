@@ -41,8 +41,15 @@ LOAD_KINDS = {
 }
 
 # Aliases accepted in scenarios (the reference tests use browser-extension names).
-TYPE_ALIASES = {"stylesheet": "style-sheet", "sub_frame": "child-document", "subdocument": "child-document",
-                "xhr": "xmlhttprequest", "other": "beacon", "main_frame": None, "top-document": None}
+TYPE_ALIASES = {
+    "stylesheet": "style-sheet",
+    "sub_frame": "child-document",
+    "subdocument": "child-document",
+    "xhr": "xmlhttprequest",
+    "other": "beacon",
+    "main_frame": None,
+    "top-document": None,
+}
 
 
 def canonical_type(t):
@@ -55,9 +62,20 @@ def canonical_type(t):
 
 
 # What the proxy serves for each kind of load (content.py keys).
-BODY_KIND = {"script": "script", "image": "image", "style-sheet": "style-sheet", "font": "font",
-             "media": "media", "fetch": "fetch", "xmlhttprequest": "fetch", "child-document": "child-document",
-             "websocket": "other", "svg-document": "svg-document", "ping": "ping", "beacon": "ping"}
+BODY_KIND = {
+    "script": "script",
+    "image": "image",
+    "style-sheet": "style-sheet",
+    "font": "font",
+    "media": "media",
+    "fetch": "fetch",
+    "xmlhttprequest": "fetch",
+    "child-document": "child-document",
+    "websocket": "other",
+    "svg-document": "svg-document",
+    "ping": "ping",
+    "beacon": "ping",
+}
 
 _LIB = r"""
 (function(){
@@ -122,32 +140,44 @@ def load_markup(load, frame_html_ids):
         # iframes have no error event: a blocked frame is one whose document never reached the proxy.
         return '<iframe src="%s" onload="%s"></iframe>' % (_attr(url), _ev(lid, "load"))
     if t == "media":
-        return ('<audio preload="auto" src="%s" onloadedmetadata="%s" onerror="%s"></audio>'
-                % (_attr(url), _ev(lid, "load"), _ev(lid, "error")))
+        return '<audio preload="auto" src="%s" onloadedmetadata="%s" onerror="%s"></audio>' % (
+            _attr(url),
+            _ev(lid, "load"),
+            _ev(lid, "error"),
+        )
     if t == "font":
         fam = "rbfont-" + "".join(c if c.isalnum() else "-" for c in lid)
-        return ('<style>@font-face{font-family:"%s";src:url(%s)}</style><span style="font-family:\'%s\'">x</span>'
-                '<script>document.fonts.load("16px \\"%s\\"").then(function(l){__rb.ev(%s, l.length ? "load" : "error")},'
-                'function(){__rb.ev(%s,"error")});</script>'
-                % (fam, _js(url), fam, fam, _js(lid), _js(lid)))
+        return (
+            '<style>@font-face{font-family:"%s";src:url(%s)}</style><span style="font-family:\'%s\'">x</span>'
+            '<script>document.fonts.load("16px \\"%s\\"").then(function(l){__rb.ev(%s, l.length ? "load" : "error")},'
+            'function(){__rb.ev(%s,"error")});</script>' % (fam, _js(url), fam, fam, _js(lid), _js(lid))
+        )
     if t == "fetch":
-        return ('<script>fetch(%s,{mode:"no-cors",cache:"no-store"}).then(function(){__rb.ev(%s,"load")},'
-                'function(){__rb.ev(%s,"error")});</script>' % (_js(url), _js(lid), _js(lid)))
+        return (
+            '<script>fetch(%s,{mode:"no-cors",cache:"no-store"}).then(function(){__rb.ev(%s,"load")},'
+            'function(){__rb.ev(%s,"error")});</script>' % (_js(url), _js(lid), _js(lid))
+        )
     if t == "xmlhttprequest":
-        return ('<script>(function(){var x=new XMLHttpRequest();x.open("GET",%s);'
-                'x.onload=function(){__rb.ev(%s,"load")};x.onerror=function(){__rb.ev(%s,"error")};x.send();})();</script>'
-                % (_js(url), _js(lid), _js(lid)))
+        return (
+            '<script>(function(){var x=new XMLHttpRequest();x.open("GET",%s);'
+            'x.onload=function(){__rb.ev(%s,"load")};x.onerror=function(){__rb.ev(%s,"error")};x.send();})();</script>'
+            % (_js(url), _js(lid), _js(lid))
+        )
     if t == "websocket":
-        return ('<script>(function(){try{var w=new WebSocket(%s);w.onopen=function(){__rb.ev(%s,"load");w.close()};'
-                'w.onerror=function(){__rb.ev(%s,"error")};}catch(e){__rb.ev(%s,"error")}})();</script>'
-                % (_js(url), _js(lid), _js(lid), _js(lid)))
+        return (
+            '<script>(function(){try{var w=new WebSocket(%s);w.onopen=function(){__rb.ev(%s,"load");w.close()};'
+            'w.onerror=function(){__rb.ev(%s,"error")};}catch(e){__rb.ev(%s,"error")}})();</script>'
+            % (_js(url), _js(lid), _js(lid), _js(lid))
+        )
     if t == "svg-document":
         ref = url if "#" in url else url + "#i"
         return '<svg width="1" height="1"><use href="%s"/></svg>' % _attr(ref)
     if t == "ping":
         aid = "rbping-" + "".join(c if c.isalnum() else "-" for c in lid)
-        return ('<a id="%s" href="javascript:void 0" ping="%s">ping</a><script>document.getElementById(%s).click();</script>'
-                % (_attr(aid), _attr(url), _js(aid)))
+        return (
+            '<a id="%s" href="javascript:void 0" ping="%s">ping</a><script>document.getElementById(%s).click();</script>'
+            % (_attr(aid), _attr(url), _js(aid))
+        )
     if t == "beacon":
         return '<script>navigator.sendBeacon(%s, "");</script>' % _js(url)
     raise ValueError(t)
@@ -165,7 +195,10 @@ def document_html(frame_url, loads, elements, user_html=None):
         parts.append(load_markup(l, None))
     body = "\n".join(parts)
     if user_html is None:
-        return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rb</title></head><body>\n%s\n</body></html>\n" % body
+        return (
+            '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>rb</title></head><body>\n%s\n</body></html>\n'
+            % body
+        )
     # User HTML: our script goes first inside <head> (or at the start) so events are recorded from the start.
     low = user_html.lower()
     i = low.find("<head>")
@@ -194,10 +227,14 @@ def installed_lists(scenario):
     inst = scenario["installed"]
     if "rules" in scenario:
         raise ScenarioError("give rules or installed, not both")
-    if not isinstance(inst, dict) or not isinstance(inst.get("store"), str) \
-            or not isinstance(inst.get("identifiers"), list) or not inst["identifiers"] \
-            or not all(isinstance(i, str) for i in inst["identifiers"]):
-        raise ScenarioError("installed must be {\"store\": DIR, \"identifiers\": [ID, ...]}")
+    if (
+        not isinstance(inst, dict)
+        or not isinstance(inst.get("store"), str)
+        or not isinstance(inst.get("identifiers"), list)
+        or not inst["identifiers"]
+        or not all(isinstance(i, str) for i in inst["identifiers"])
+    ):
+        raise ScenarioError('installed must be {"store": DIR, "identifiers": [ID, ...]}')
     return [InstalledList(inst["store"], i) for i in inst["identifiers"]]
 
 
@@ -241,8 +278,8 @@ class Round:
     def __init__(self, top_url):
         self.top_url = top_url
         self.used = {normalize_url(top_url): ("top", None)}
-        self.frames = {}   # frame URL -> {"parent": frame URL|None, "load": load|None}
-        self.loads = []    # loads in this round
+        self.frames = {}  # frame URL -> {"parent": frame URL|None, "load": load|None}
+        self.loads = []  # loads in this round
         self.elements = []
 
     def _frame_chain(self, frame, parents):
@@ -313,8 +350,9 @@ class Round:
         for f, info in self.frames.items():
             if info["load"] is None:
                 # A frame only hosting loads/elements: an iframe of its parent that is not itself a reported load.
-                by_doc[info["parent"]].append({"id": "__frame:" + f, "url": f, "type": "child-document",
-                                               "frame": info["parent"]})
+                by_doc[info["parent"]].append(
+                    {"id": "__frame:" + f, "url": f, "type": "child-document", "frame": info["parent"]}
+                )
         for l in self.loads:
             by_doc[l["frame"]].append(l)
         els = {}

@@ -47,6 +47,7 @@ def run(path, steps, screenshot=None, timeout=60.0):
 
 def _snapshot(browser, path, timeout):
     from gi.repository import WebKit
+
     box = {}
 
     def done(view, res, *_):

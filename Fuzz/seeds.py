@@ -2,7 +2,12 @@
 """Seed corpora for the fuzz targets: the project's own data/ and generated cases only (never the
 CC BY-NC-SA data of ../shared). Usage: Fuzz/seeds.py CORPUS_DIR RADARBLOCK_BINARY"""
 
-import glob, json, os, subprocess, sys, tempfile
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus, binary = sys.argv[1], sys.argv[2]
@@ -50,8 +55,8 @@ lists = [
     ],
     [rule("f", **{"if-frame-url": ["^https://frame\\.example/"]})],
 ]
-for i, l in enumerate(lists):
-    put("rulelist", "generated-%d.json" % i, json.dumps(l))
+for i, rule_list in enumerate(lists):
+    put("rulelist", "generated-%d.json" % i, json.dumps(rule_list))
 put("rulelist", "golden-rules.json", read(root + "/Tests/RuleCompilerTests/Fixtures/golden-rules.json"))
 
 for i, p in enumerate(patterns):
@@ -72,9 +77,9 @@ put("requests", "url", b"https://user:pw@EXAMPLE.com:8080/a/../b?c#d")
 # .rbc files: the golden fixture and the generated lists compiled by radarblock.
 put("rbc", "golden.rbc", read(root + "/Tests/RuleCompilerTests/Fixtures/golden-v1.rbc"))
 with tempfile.TemporaryDirectory() as tmp:
-    for i, l in enumerate(lists):
+    for i, rule_list in enumerate(lists):
         src, dst = os.path.join(tmp, "l%d.json" % i), os.path.join(tmp, "l%d.rbc" % i)
         with open(src, "w") as f:
-            json.dump(l, f)
+            json.dump(rule_list, f)
         if subprocess.run([binary, "compile", src, "-o", dst], stderr=subprocess.DEVNULL).returncode == 0:
             put("rbc", "generated-%d.rbc" % i, read(dst))

@@ -91,5 +91,6 @@ for p in problems:
 if problems:
     sys.exit(1)
 print(
-    f"check-deps: {sum(1 for t in targets.values() if t['kind'] != 'systemLibrary')} targets, dependencies equal the imports and docs/architecture.md's module graph"
+    f"check-deps: {sum(1 for t in targets.values() if t['kind'] != 'systemLibrary')} targets,"
+    " dependencies equal the imports and docs/architecture.md's module graph"
 )

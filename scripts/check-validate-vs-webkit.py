@@ -35,9 +35,14 @@ MESSAGES = {
     "Invalid string in the trigger flags array.": "JSONInvalidStringInTriggerFlagsArray",
     "Invalid list of if-domain, unless-domain, if-top-url, or unless-top-url conditions.": "JSONInvalidConditionList",
     "Domains must be lower case ASCII. Use punycode to encode non-ASCII characters.": "JSONDomainNotLowerCaseASCII",
-    "A trigger cannot have more than one condition (if-domain, unless-domain, if-top-url, or unless-top-url)": "JSONMultipleConditions",
+    (
+        "A trigger cannot have more than one condition (if-domain, unless-domain, if-top-url, or unless-top-url)"
+    ): "JSONMultipleConditions",
     "Too many rules in JSON array.": "JSONTooManyRules",
-    'The request-method string must be "get", "head", "options", "trace", "put", "delete", "post", "patch", or "connect".': "JSONInvalidRequestMethod",
+    (
+        'The request-method string must be "get", "head", "options", "trace", '
+        '"put", "delete", "post", "patch", or "connect".'
+    ): "JSONInvalidRequestMethod",
     "Invalid action object.": "JSONInvalidAction",
     "Invalid action type.": "JSONInvalidActionType",
     "Invalid css-display-none action type. Requires a selector.": "JSONInvalidCSSDisplayNoneActionType",
@@ -48,19 +53,29 @@ MESSAGES = {
     "A redirect url scheme must be a valid scheme": "JSONRedirectURLSchemeInvalid",
     "A redirect url can't have a scheme of javascript": "JSONRedirectToJavaScriptURL",
     "A redirect url must be valid": "JSONRedirectURLInvalid",
-    'A redirect must have a member named "extension-path", "regex-substitution", "transform" or "url"': "JSONRedirectInvalidType",
+    (
+        'A redirect must have a member named "extension-path", "regex-substitution", "transform" or "url"'
+    ): "JSONRedirectInvalidType",
     "A redirect port must be either empty or a number between 0 and 65535, inclusive": "JSONRedirectInvalidPort",
     "A redirect query must either be empty or begin with '?'": "JSONRedirectInvalidQuery",
     "A redirect fragment must either be empty or begin with '#'": "JSONRedirectInvalidFragment",
     "A remove-parameters value must be an array of strings": "JSONRemoveParametersNotStringArray",
     "An add-or-replace-parameters value must be an array": "JSONAddOrReplaceParametersNotArray",
-    "Members of the add-or-replace-parameters array must be a dictionary": "JSONAddOrReplaceParametersKeyValueNotADictionary",
-    "Members of the add-or-replace-parameters array must contain a key that is a string": "JSONAddOrReplaceParametersKeyValueMissingKeyString",
-    "Members of the add-or-replace-parameters array must contain a value that is a string": "JSONAddOrReplaceParametersKeyValueMissingValueString",
+    (
+        "Members of the add-or-replace-parameters array must be a dictionary"
+    ): "JSONAddOrReplaceParametersKeyValueNotADictionary",
+    (
+        "Members of the add-or-replace-parameters array must contain a key that is a string"
+    ): "JSONAddOrReplaceParametersKeyValueMissingKeyString",
+    (
+        "Members of the add-or-replace-parameters array must contain a value that is a string"
+    ): "JSONAddOrReplaceParametersKeyValueMissingValueString",
     "A headers member must be an array": "JSONModifyHeadersNotArray",
     "A modify-headers operation must be a dictionary": "JSONModifyHeadersInfoNotADictionary",
     "A modify-headers operation must have an operation": "JSONModifyHeadersMissingOperation",
-    'A modify-headers operation must have an operation that is either "set", "append", or "remove"': "JSONModifyHeadersInvalidOperation",
+    (
+        'A modify-headers operation must have an operation that is either "set", "append", or "remove"'
+    ): "JSONModifyHeadersInvalidOperation",
     "A modify-headers operation must have a header": "JSONModifyHeadersMissingHeader",
     'A modify-headers operation of "set" or "append" must have a value': "JSONModifyHeadersMissingValue",
     "A priority must be a positive integer": "JSONModifyHeadersInvalidPriority",
@@ -775,7 +790,7 @@ def css_selectors():
     ::-webkit-slider-thumb
     ::-webkit-slider-thumb:hover
     ::-webkit-media-controls
-    ::-apple-attachment-controls-container""".split("\n")
+    ::-apple-attachment-controls-container""".split("\n")  # noqa: SIM905, W291 (one selector a line, trailing spaces are cases)
 
     return sels
 
@@ -823,7 +838,7 @@ def webkit(sources):
         os.unlink(name)
     if p.returncode != 0:
         sys.exit("webkit-check failed: " + p.stderr.decode("utf-8", "replace")[-2000:])
-    results = [json.loads(l) for l in p.stdout.decode("utf-8").splitlines() if l.strip()]
+    results = [json.loads(line) for line in p.stdout.decode("utf-8").splitlines() if line.strip()]
     if len(results) != len(sources):
         sys.exit("webkit-check returned %d results for %d inputs" % (len(results), len(sources)))
     return results
@@ -854,7 +869,7 @@ def main():
 
     agree = 0
     list_fixture, css_fixture = [], []
-    for (kind, name, source), w, o in zip(items, wk, us):
+    for (kind, name, source), w, o in zip(items, wk, us, strict=True):
         if "crash" in o:
             print("CRASH  %s: radarblock exited %s: %s" % (name, o["crash"], o["stderr"]))
             continue

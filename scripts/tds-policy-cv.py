@@ -33,13 +33,13 @@ SAMPLE = os.path.join(DDG, "tracker-radar-sample")
 TDS = os.path.join(DDG, "tds", "ios-tds_v5_2025-06-17.json")
 
 # Grid keys -> policy file keys; the other grid keys are radarblock-bench's experiment keys.
-POLICY_KEYS = dict(
-    minSites="minSites",
-    minCookies="minCookies",
-    obs="observedMinPrevalence",
-    K="blockMinResources",
-    minOwnerTrackingShare="minOwnerTrackingShare",
-)
+POLICY_KEYS = {
+    "minSites": "minSites",
+    "minCookies": "minCookies",
+    "obs": "observedMinPrevalence",
+    "K": "blockMinResources",
+    "minOwnerTrackingShare": "minOwnerTrackingShare",
+}
 
 
 def candidate_line(p):
@@ -75,14 +75,14 @@ def labels(domains):
 
 def grid(space):
     keys = sorted(space)
-    return [dict(zip(keys, v)) for v in itertools.product(*[space[k] for k in keys])]
+    return [dict(zip(keys, v, strict=True)) for v in itertools.product(*[space[k] for k in keys])]
 
 
 def evaluate(space):
     cands = grid(space)
     domains, answers = decisions(cands)
     truth = labels(domains)
-    hit = [[a == t for a, t in zip(row, truth)] for row in answers]
+    hit = [[a == t for a, t in zip(row, truth, strict=True)] for row in answers]
     totals = [sum(h) for h in hit]
     best = max(range(len(cands)), key=lambda i: (totals[i], -i))
     # Leave-one-out: re-tune on the other 118, predict the held-out one.
@@ -102,14 +102,14 @@ def evaluate(space):
     return cands[best], totals[best], loo, sum(kfold) / len(kfold)
 
 
-BASE = dict(
-    minSites=[2, 3, 5, 10],
-    minCookies=[0.0003, 0.0007, 0.001, 0.002, 0.003],
-    obs=[None, 0.003, 0.005, 0.0065, 0.01],
-    K=[3, 4, 5, 6, 7],
-)
+BASE = {
+    "minSites": [2, 3, 5, 10],
+    "minCookies": [0.0003, 0.0007, 0.001, 0.002, 0.003],
+    "obs": [None, 0.003, 0.005, 0.0065, 0.01],
+    "K": [3, 4, 5, 6, 7],
+}
 OWNER = [None, 0.01, 0.03, 0.05, 0.08, 0.1, 0.2, 0.3]
-FIXED = dict(minSites=[2], minCookies=[0.0007], obs=[0.005], K=[5])
+FIXED = {"minSites": [2], "minCookies": [0.0007], "obs": [0.005], "K": [5]}
 CANDIDATES = [
     ("previous default (fixed)", dict(FIXED)),
     ("previous family, re-tuned", dict(BASE)),
@@ -143,11 +143,13 @@ def main():
         sys.exit(f"sample or TDS not found under {DDG}")
     if not os.access(BENCH, os.X_OK):
         sys.exit(
-            f"{BENCH} not found: swift build -c release --static-swift-stdlib --scratch-path .build --product radarblock-bench"
+            f"{BENCH} not found:"
+            " swift build -c release --static-swift-stdlib --scratch-path .build --product radarblock-bench"
         )
     n = len(decisions([{}])[0])
     print(
-        f"{n} domains; in-sample = best setting of the family on all {n}; held-out = re-tuned without the held-out domains"
+        f"{n} domains; in-sample = best setting of the family on all {n};"
+        " held-out = re-tuned without the held-out domains"
     )
     print(f"{'candidate':72} {'in-sample':>10} {'LOO':>10} {'10-fold x20':>12}")
     for name, space in CANDIDATES:

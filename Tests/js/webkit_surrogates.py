@@ -41,8 +41,8 @@ Prints one JSON object per test and a summary line; exits 1 if anything failed.
 import json
 import sys
 
-from webkit.harness import Browser
 from webkit import tracker_report
+from webkit.harness import Browser
 
 MARKER = "\n;window.__rbBundleLoaded = (window.__rbBundleLoaded || 0) + 1;\n"
 
@@ -181,7 +181,8 @@ def load(bundle_path, rules_path=None):
 
 
 BEHAVIOUR_HTML = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
-<script src="https://tracker.test/lib.js?n=1" onload="window.l1 = (window.l1 || 0) + 1" onerror="window.e1 = 1"></script>
+<script src="https://tracker.test/lib.js?n=1"
+  onload="window.l1 = (window.l1 || 0) + 1" onerror="window.e1 = 1"></script>
 <script>window.after1 = window.runs === 1;</script>
 <script>
 var s = document.createElement('script'); s.src = 'https://tracker.test/lib.js?n=2';
@@ -291,14 +292,14 @@ def trackers(rules_path, bundle_path, tds_path, seed="1"):
     failed = []
     if (res.get("expressions") or {}).get("loaded") is not True:
         failed.append("bundle did not load: %s" % res.get("error"))
-    for l in loads:
-        got = (res.get("loads") or {}).get(l["id"])
-        is_tracker = tracker_set.is_tracker(l["url"])
+    for page_load in loads:
+        got = (res.get("loads") or {}).get(page_load["id"])
+        is_tracker = tracker_set.is_tracker(page_load["url"])
         counts["trackerRequests"] += is_tracker
         counts["blockedByWebKit"] += bool(got and got.get("blocked"))
-        p = tracker_report.problems(got, l["url"], is_tracker, bool(got and got.get("blocked")))
+        p = tracker_report.problems(got, page_load["url"], is_tracker, bool(got and got.get("blocked")))
         if p:
-            failed.append("%s %s: %s" % (l["id"], l["url"], "; ".join(p)))
+            failed.append("%s %s: %s" % (page_load["id"], page_load["url"], "; ".join(p)))
         elif is_tracker:
             counts["agree"] += 1
         else:
@@ -373,13 +374,15 @@ def inert(rules_path, bundle_path):
                 "id": "inert",
                 "rules": [rules],
                 "topURL": "https://news.example/",
-                "loads": [{k: l[k] for k in ("id", "url", "type")} for l in _path_loads()],
+                "loads": [{k: page_load[k] for k in ("id", "url", "type")} for page_load in _path_loads()],
                 "expressions": expressions,
             }
         )
     ex = res.get("expressions") or {}
     failed = [k for k in expressions if ex.get(k) is not True]
-    events = sum(len(l.get("trackerEvents") or []) for l in (res.get("loads") or {}).values() if l)
+    events = sum(
+        len(page_load.get("trackerEvents") or []) for page_load in (res.get("loads") or {}).values() if page_load
+    )
     if events:
         failed.append("%d tracker events" % events)
     _print({"inert": ex, "events": events, "failed": failed})
@@ -397,26 +400,33 @@ def paths(rules_path, bundle_path):
                 "rules": [rules],
                 "topURL": "https://news.example/",
                 "html": WRAPPER_HTML,
-                "loads": [{k: l[k] for k in ("id", "url", "type")} for l in loads],
+                "loads": [{k: page_load[k] for k in ("id", "url", "type")} for page_load in loads],
                 "expressions": WRAPPER_EXPRESSIONS,
             }
         )
     ex = res.get("expressions") or {}
     failed = ["wrappers: %s is %r" % (k, ex.get(k)) for k in WRAPPER_EXPRESSIONS if ex.get(k) is not True]
-    for l in loads:
-        got = (res.get("loads") or {}).get(l["id"]) or {}
-        seen = PATHS_SEEN[l["type"]][0 if l["blocked"] else 1]
+    for page_load in loads:
+        got = (res.get("loads") or {}).get(page_load["id"]) or {}
+        seen = PATHS_SEEN[page_load["type"]][0 if page_load["blocked"] else 1]
         events = got.get("trackerEvents") or []
-        if got.get("blocked") is not l["blocked"]:
-            failed.append("%s: WebKit blocked=%r, the fixture expects %r" % (l["id"], got.get("blocked"), l["blocked"]))
+        if got.get("blocked") is not page_load["blocked"]:
+            failed.append(
+                "%s: WebKit blocked=%r, the fixture expects %r"
+                % (page_load["id"], got.get("blocked"), page_load["blocked"])
+            )
         elif seen:
-            failed += ["%s: %s" % (l["id"], p) for p in tracker_report.problems(got, l["url"], True, l["blocked"])]
+            failed += [
+                "%s: %s" % (page_load["id"], p)
+                for p in tracker_report.problems(got, page_load["url"], True, page_load["blocked"])
+            ]
         elif events:
-            failed.append("%s: now seen (%s): update PATHS_SEEN and the README" % (l["id"], json.dumps(events)))
+            failed.append("%s: now seen (%s): update PATHS_SEEN and the README" % (page_load["id"], json.dumps(events)))
     _print(
         {
             "paths": {
-                l["id"]: len(((res.get("loads") or {}).get(l["id"]) or {}).get("trackerEvents") or []) for l in loads
+                page_load["id"]: len(((res.get("loads") or {}).get(page_load["id"]) or {}).get("trackerEvents") or [])
+                for page_load in loads
             },
             "failed": failed,
             "harness": res.get("error"),

@@ -36,7 +36,7 @@ def skip(reason):
 
         pytest.skip(reason)
     except ImportError:
-        raise Skip(reason)
+        raise Skip(reason) from None
 
 
 def run(args, stdin=None, timeout=600):
@@ -57,7 +57,7 @@ def pages(scenarios):
         path = write(tmp, "s.jsonl", "".join(json.dumps(s) + "\n" for s in scenarios))
         rc, out, err = run(["pages", path])
         assert rc == 0, err
-        return [json.loads(l) for l in out.splitlines()]
+        return [json.loads(line) for line in out.splitlines()]
     finally:
         shutil.rmtree(tmp)
 
@@ -82,7 +82,7 @@ def test_compile_rejects_an_invalid_regex_with_webkits_message():
 def test_compile_batch_one_answer_per_line():
     lines = ['[{"trigger":{"url-filter":"x"},"action":{"type":"block"}}]', '{"id":"bad","source":"{}"}', "[]"]
     rc, out, err = run(["compile-batch", "-"], stdin="\n".join(lines) + "\n")
-    res = [json.loads(l) for l in out.splitlines()]
+    res = [json.loads(line) for line in out.splitlines()]
     assert [r["ok"] for r in res] == [True, False, False], out
     assert res[1]["error"] == "Invalid input, the top level structure is not an array."
     assert res[2]["error"] == "Empty extension."

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Bench: `radarblock attribution` on the release of every shared TDS with the iOS config (faithful and ddg), the on-demand
-step an app runs when a user clicks an ad (issue 34 goal: at most 100 ms). Each run is a fresh process with a new
-vendor: wall time of the whole command (start, reading the release, building, compiling, writing both files)
+"""Bench: `radarblock attribution` on the release of every shared TDS with the iOS config (faithful and ddg), the
+on-demand step an app runs when a user clicks an ad (issue 34 goal: at most 100 ms). Each run is a fresh process
+with a new vendor: wall time of the whole command (start, reading the release, building, compiling, writing both files)
 and its CPU time (user + system), which a loaded machine does not inflate.
 
 usage: scripts/bench/attribution.py RADARBLOCK WORKDIR [RUNS]   (SHARED: the shared data, default ../shared)

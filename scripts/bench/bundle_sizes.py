@@ -49,9 +49,9 @@ def table_text(value):
 
 
 def table_fields(text, names):
-    sizes = {n: 0 for n in names}
+    sizes = dict.fromkeys(names, 0)
     sizes["separators"] = 0
-    lines = [l for l in text.split("|") if l]
+    lines = [part for part in text.split("|") if part]
     for line in lines:
         fields = line.split(";")
         sizes["separators"] += len(fields)  # the ";"s and the "|"

@@ -13,7 +13,23 @@ import sys
 import genargs
 
 TYPES = ["script", "image", "xmlhttprequest", "stylesheet", "sub_frame", "font", "media", "ping", "other"]
-WORDS = "news shop blog mail travel food sport music games video photo cook home auto bank".split()
+WORDS = [
+    "news",
+    "shop",
+    "blog",
+    "mail",
+    "travel",
+    "food",
+    "sport",
+    "music",
+    "games",
+    "video",
+    "photo",
+    "cook",
+    "home",
+    "auto",
+    "bank",
+]
 
 
 def main():

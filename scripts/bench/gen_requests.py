@@ -18,10 +18,37 @@ import sys
 import genargs
 
 HOST_FILTER = re.compile(r"^\^\[\^:\]\+://\+\(\[\^:/\]\+\\\.\)\?((?:[a-z0-9-]+\\\.)+[a-z0-9-]+)(\[:/\]|/(.*))$")
-WORDS = (
-    "news shop blog mail travel food sport music games video photo cook home auto bank health "
-    "tech city local daily world market style kids pets books film radio garden"
-).split()
+WORDS = [
+    "news",
+    "shop",
+    "blog",
+    "mail",
+    "travel",
+    "food",
+    "sport",
+    "music",
+    "games",
+    "video",
+    "photo",
+    "cook",
+    "home",
+    "auto",
+    "bank",
+    "health",
+    "tech",
+    "city",
+    "local",
+    "daily",
+    "world",
+    "market",
+    "style",
+    "kids",
+    "pets",
+    "books",
+    "film",
+    "radio",
+    "garden",
+]
 TLDS = ["com"] * 6 + ["net", "org", "de", "fr", "co.uk", "io", "com.br", "jp"]
 CDNS = [
     "cdn.jsdelivr-like.net",

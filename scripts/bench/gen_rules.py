@@ -13,15 +13,59 @@ large per rule as the real list (~400 bytes) and grows linearly with N. Exactly 
 
 import json
 import random
-import sys
 
 import genargs
 
-WORDS = (
-    "ad analytic beacon click count data metric pixel stat tag track view audience banner cdn cloud "
-    "collect connect insight lead media native signal smart social target trend value web zone "
-    "push pop serve sync bid cast flow grid hub link loop mark net node pulse rank reach spot"
-).split()
+WORDS = [
+    "ad",
+    "analytic",
+    "beacon",
+    "click",
+    "count",
+    "data",
+    "metric",
+    "pixel",
+    "stat",
+    "tag",
+    "track",
+    "view",
+    "audience",
+    "banner",
+    "cdn",
+    "cloud",
+    "collect",
+    "connect",
+    "insight",
+    "lead",
+    "media",
+    "native",
+    "signal",
+    "smart",
+    "social",
+    "target",
+    "trend",
+    "value",
+    "web",
+    "zone",
+    "push",
+    "pop",
+    "serve",
+    "sync",
+    "bid",
+    "cast",
+    "flow",
+    "grid",
+    "hub",
+    "link",
+    "loop",
+    "mark",
+    "net",
+    "node",
+    "pulse",
+    "rank",
+    "reach",
+    "spot",
+]
 TLDS = ["com"] * 8 + ["net", "io", "co", "org", "de", "fr", "co.uk", "com.br"]
 PATHS = [
     "pixel",

@@ -178,8 +178,8 @@ def main():
         raise Failed("match answered %d lines for %d requests" % (answered, n_requests))
     with open(answers, "rb") as f:
         answer_lines = f.read().split(b"\n")
-    errors = sum(1 for l in answer_lines if l.startswith(b'{"error"'))
-    blocked = sum(1 for l in answer_lines if b'"block"' in l)
+    errors = sum(1 for answer in answer_lines if answer.startswith(b'{"error"'))
+    blocked = sum(1 for answer in answer_lines if b'"block"' in answer)
 
     memory_requests = os.path.join(WORK, "requests-memory-%d.jsonl" % n_memory)
     with open(requests, "rb") as src, open(memory_requests, "wb") as dst:
@@ -251,15 +251,16 @@ def main():
             )
         )
     widths = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
-    line = lambda cells: "  ".join(
-        str(c).rjust(widths[i]) if i else str(c).ljust(widths[i]) for i, c in enumerate(cells)
-    )
+
+    def line(cells):
+        return "  ".join(str(c).rjust(widths[i]) if i else str(c).ljust(widths[i]) for i, c in enumerate(cells))
+
     print(line(head))
     print(line(["-" * w for w in widths]))
     for row in rows:
         print(line(row))
 
-    synth = [r for r in results[1:]]
+    synth = results[1:]
     print()
     print("Compile time per rule (µs) and growth exponent from the previous size (1.0 = linear):")
     for i, r in enumerate(synth):
@@ -280,7 +281,8 @@ def main():
         % (n_requests, e2e_wall, format(int(e2e_rate), ","), mib(e2e_rss), blocked, errors)
     )
     print(
-        "  in memory   one thread%s: match %s loads/s; resolve + match %s requests/s (%d requests, %d rounds, %.1f%% with actions)"
+        "  in memory   one thread%s: match %s loads/s; resolve + match %s requests/s"
+        " (%d requests, %d rounds, %.1f%% with actions)"
         % (
             " (taskset -c 0)" if pin else "",
             format(int(mem["matchPerSecond"]), ","),

@@ -46,9 +46,11 @@ SUM_FRAMES = """(function () {
 
 def tags(loads):
     out = []
-    for l in loads:
-        url = html.escape(l["url"], quote=True)
-        out.append('<script async src="%s"></script>' % url if l["type"] == "script" else '<img alt="" src="%s">' % url)
+    for page_load in loads:
+        url = html.escape(page_load["url"], quote=True)
+        out.append(
+            '<script async src="%s"></script>' % url if page_load["type"] == "script" else '<img alt="" src="%s">' % url
+        )
     return "\n".join(out)
 
 
@@ -100,10 +102,10 @@ def main(argv):
     ]
     rules = json.load(open(rules_path, encoding="utf-8"))
     loads = [
-        dict(l, url="http://" + l["url"][len("https://") :])
-        for l in tracker_report.sampled_loads(tds_path, 1, trackers=400, benign=100)
+        dict(page_load, url="http://" + page_load["url"][len("https://") :])
+        for page_load in tracker_report.sampled_loads(tds_path, 1, trackers=400, benign=100)
     ]
-    hints = {normalize_url(l["url"]): pages.BODY_KIND[l["type"]] for l in loads}
+    hints = {normalize_url(page_load["url"]): pages.BODY_KIND[page_load["type"]] for page_load in loads}
     page_routes = {normalize_url(TOP): (200, "text/html; charset=utf-8", document(tags(loads)), [])}
     frame_routes = frames_site(loads[: len(loads) - 100])  # the tracker requests come first
     setup_probe = "window.__rbT1 - window.__rbT0"
@@ -117,12 +119,12 @@ def main(argv):
             b.__enter__()
             load(b, rules, TOP, page_routes, hints, setup_probe)  # warm-up: rule list compiled, web process started
         for _ in range(repeat):
-            for (name, _), b in zip(configs, browsers):
+            for (name, _), b in zip(configs, browsers, strict=True):
                 ms, setup = load(b, rules, TOP, page_routes, hints, setup_probe)
                 page[name][0].append(ms)
                 page[name][1].append(float(setup))
         for _ in range(repeat):
-            for (name, _), b in zip(configs, browsers):
+            for (name, _), b in zip(configs, browsers, strict=True):
                 ms, probe = load(b, rules, FRAMES_TOP, frame_routes, hints, SUM_FRAMES)
                 total, events, count = json.loads(probe)
                 if count != FRAMES:

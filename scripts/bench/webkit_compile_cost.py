@@ -158,9 +158,10 @@ def table(results):
                 )
             )
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    line = lambda cells: "  ".join(
-        str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(cells)
-    )
+
+    def line(cells):
+        return "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
@@ -194,9 +195,10 @@ def bytes_table(rows):
             )
         )
     widths = [max(len(str(r[i])) for r in out + [head]) for i in range(len(head))]
-    line = lambda cells: "  ".join(
-        str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(cells)
-    )
+
+    def line(cells):
+        return "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in out])
 
 
@@ -225,14 +227,14 @@ def entity_table(rb, work, kinds, runs, base_kb):
         "CPU x ddg",
     )
     rows = []
-    zero = dict((k, e["webkit"]["bytes"]) for k, e in results[0][1]["lists"].items())
+    zero = {k: e["webkit"]["bytes"] for k, e in results[0][1]["lists"].items()}
     for n, res in results:
         ddg = res["lists"].get("ddg")
         for kind, e in res["lists"].items():
             w = e["webkit"]
             rows.append(
                 (
-                    "{:,}".format(n),
+                    f"{n:,}",
                     kind,
                     "{:,}".format(e["rules"]),
                     "%.2f" % (e["jsonBytes"] / 1e6),
@@ -246,9 +248,10 @@ def entity_table(rb, work, kinds, runs, base_kb):
                 )
             )
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    line = lambda cells: "  ".join(
-        str(c).ljust(widths[i]) if i == 1 else str(c).rjust(widths[i]) for i, c in enumerate(cells)
-    )
+
+    def line(cells):
+        return "  ".join(str(c).ljust(widths[i]) if i == 1 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows]), results
 
 
@@ -280,7 +283,8 @@ def main():
         % (base["version"], runs)
     )
     print(
-        "time: save() to its callback inside the process, wall (WebKit s) and CPU (CPU s); net MiB: peak RSS minus a one-rule list's (%.0f MiB);"
+        "time: save() to its callback inside the process, wall (WebKit s) and CPU (CPU s);"
+        " net MiB: peak RSS minus a one-rule list's (%.0f MiB);"
         " file: WebKit's store file" % (base["rssKB"] / 1024.0)
     )
     if not any(k == "faithful-unopt" for k, _ in kinds):
@@ -290,7 +294,8 @@ def main():
     print(table(results))
     print()
     print(
-        "One entity of N tracker domains, each also its site (gen_entity_tds.py on data/tds.json); file bytes / domain ="
+        "One entity of N tracker domains, each also its site (gen_entity_tds.py on data/tds.json);"
+        " file bytes / domain ="
         " (file(N) - file(0)) / N"
     )
     print()

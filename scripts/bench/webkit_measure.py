@@ -78,7 +78,7 @@ def file_sections(path):
     sizes = struct.unpack_from("<5Q", head, 4)
     if 64 + sum(sizes) != os.path.getsize(path):
         return None
-    return dict(zip(SECTIONS, sizes), version=version)
+    return dict(zip(SECTIONS, sizes, strict=True), version=version)
 
 
 # WebKit refuses an empty list, so the baseline has one rule that can never match a web URL.

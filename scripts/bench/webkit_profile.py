@@ -138,7 +138,7 @@ def main():
     )
     if p.returncode != 0:
         fail("perf record failed:\n" + p.stderr.strip())
-    print(next((l for l in p.stderr.splitlines() if ": WebKit " in l), "").strip())
+    print(next((err_line for err_line in p.stderr.splitlines() if ": WebKit " in err_line), "").strip())
     maps = subprocess.run(["perf", "script", "-i", data, "--show-mmap-events"], capture_output=True, text=True).stdout
     library = next((m for m in re.findall(r"(/\S*libwebkitgtk[^\s]*\.so[^\s]*)", maps)), None)
     if not library:

@@ -85,12 +85,12 @@ def feature_disabled(rb, tds, config, surrogates, work):
         out = os.path.join(work, "release-%s" % name)
         m = build(rb, tds, path, surrogates, out)
         variants[name] = (m, sha(os.path.join(out, "rules.json")))
-    roles = [l.get("role") for l in variants["disabled"][0]["lists"]]
+    roles = [list_entry.get("role") for list_entry in variants["disabled"][0]["lists"]]
     files = sorted(f for f in os.listdir(os.path.join(work, "release-disabled")) if f.startswith("attribution"))
     print(
         "feature disabled: lists %s, attribution files %s; main list sha256 %s (feature absent: %s)"
         % (
-            [l["rules"] for l in variants["disabled"][0]["lists"]],
+            [list_entry["rules"] for list_entry in variants["disabled"][0]["lists"]],
             files,
             variants["disabled"][1],
             variants["absent"][1],
@@ -121,19 +121,23 @@ def main():
         reexec_under_xvfb()
     rb, tds, config, surrogates, seed, work = sys.argv[1:]
     sys.path.insert(0, SCRIPTS)
-    from webkit.harness import Browser
     from webkit import tracker_report
+    from webkit.harness import Browser
 
     os.makedirs(work, exist_ok=True)
     release = os.path.join(work, "release")
     manifest = build(rb, tds, config, surrogates, release)
-    entry = next((l for l in manifest["lists"] if l.get("role") == "ad-click-attribution"), None)
+    entry = next(
+        (list_entry for list_entry in manifest["lists"] if list_entry.get("role") == "ad-click-attribution"), None
+    )
     if entry is None:
         sys.exit("the release has no ad-click attribution list")
     print(
         "release lists: %s; attribution list covers %s"
         % (
-            ", ".join("%s (%d rules)" % (l["rules"], l["ruleCount"]) for l in manifest["lists"]),
+            ", ".join(
+                "%s (%d rules)" % (list_entry["rules"], list_entry["ruleCount"]) for list_entry in manifest["lists"]
+            ),
             ", ".join("%s/%s" % (a["blocklistEntry"], a["host"]) for a in entry["allowlist"]),
         )
     )
@@ -147,7 +151,7 @@ def main():
     tracker_set = tracker_report.TrackerSet(tds)
 
     sample = tracker_report.sampled_loads(tds, int(seed))
-    urls = [BAT, BAT_SCRIPT] + BING_OTHERS + [l["url"] for l in sample]
+    urls = [BAT, BAT_SCRIPT] + BING_OTHERS + [load["url"] for load in sample]
     loads = [{"id": "r%d" % i, "url": u, "type": "script" if i % 2 else "image"} for i, u in enumerate(urls)]
     failures = []
     results = {}
@@ -166,23 +170,29 @@ def main():
                     failures.append("%s %s: harness: %s" % (state, page, res["error"]))
                 results[(state, page)] = res.get("loads") or {}
         for page in PAGES:
-            requests = [{"url": l["url"], "topURL": page, "resourceType": l["type"]} for l in loads]
+            requests = [{"url": load["url"], "topURL": page, "resourceType": load["type"]} for load in loads]
             said = match_blocked(rb, release, requests, VENDOR if state == "attributed" else None)
             got = results[(state, page)]
             agree = 0
-            for l, m in zip(loads, said):
-                w = (got.get(l["id"]) or {}).get("blocked")
+            for load, m in zip(loads, said, strict=True):
+                w = (got.get(load["id"]) or {}).get("blocked")
                 if w is m:
                     agree += 1
                 else:
-                    failures.append("%s %s %s: WebKit blocked=%s, match blocked=%s" % (state, page, l["url"], w, m))
+                    failures.append("%s %s %s: WebKit blocked=%s, match blocked=%s" % (state, page, load["url"], w, m))
                 problems = tracker_report.problems(
-                    got.get(l["id"]), l["url"], tracker_set.is_tracker(l["url"]), bool(w)
+                    got.get(load["id"]), load["url"], tracker_set.is_tracker(load["url"]), bool(w)
                 )
-                failures += ["%s %s %s: event: %s" % (state, page, l["url"], p) for p in problems]
+                failures += ["%s %s %s: event: %s" % (state, page, load["url"], p) for p in problems]
             print(
                 "%-10s %-32s WebKit blocked %3d of %d loads; match agrees on %d"
-                % (state, page, sum(1 for l in loads if (got.get(l["id"]) or {}).get("blocked")), len(loads), agree)
+                % (
+                    state,
+                    page,
+                    sum(1 for load in loads if (got.get(load["id"]) or {}).get("blocked")),
+                    len(loads),
+                    agree,
+                )
             )
 
     def blocked(state, page, i=0):
@@ -209,12 +219,12 @@ def main():
                 )
     same = 0
     for page in PAGES:
-        for i, l in enumerate(loads[2:], 2):
+        for i, load in enumerate(loads[2:], 2):
             d, a = blocked("default", page, i), blocked("attributed", page, i)
             if d is a and d is not None:
                 same += 1
             else:
-                failures.append("%s on %s: default blocked=%s, attributed blocked=%s" % (l["url"], page, d, a))
+                failures.append("%s on %s: default blocked=%s, attributed blocked=%s" % (load["url"], page, d, a))
     print(
         "other loads deciding as in the default state: %d of %d (%d Bing URLs + %d sample requests, 3 pages)"
         % (same, 3 * (len(loads) - 2), len(BING_OTHERS), len(sample))

@@ -145,7 +145,7 @@ def main():
         chain = buildable(m.group(2))
         if chain:
             candidates.append((n, sites[0] if sites else None, m.group(2), chain))
-    hides = [l for l in lines if re.match(r"^[^#/*|@\"!]*##", l.strip())]
+    hides = [rule_line for rule_line in lines if re.match(r"^[^#/*|@\"!]*##", rule_line.strip())]
     rng = random.Random(seed)
     sample = rng.sample(candidates, min(count, len(candidates)))
     pages = {}

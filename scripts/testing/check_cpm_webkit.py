@@ -208,13 +208,16 @@ def main():
             sys.exit("%s: the feature is off, yet the release has cpm.json" % name)
     issues = open(os.path.join(releases["on"], "issues.txt"), encoding="utf-8").read()
     for line, why in ((18, "dropped"), (19, "network filter"), (20, "snippet"), (21, "rejects")):
-        if not any(("line %d:" % line) in l and why in l for l in issues.splitlines()):
+        if not any(("line %d:" % line) in issue_line and why in issue_line for issue_line in issues.splitlines()):
             sys.exit("issues.txt does not report line %d (%s)" % (line, why))
     failures = 0
     agree = 0
     for rel in releases:
         manifest = json.load(open(os.path.join(releases[rel], "manifest.json"), encoding="utf-8"))
-        lists = [json.load(open(os.path.join(releases[rel], l["rules"]), encoding="utf-8")) for l in manifest["lists"]]
+        lists = [
+            json.load(open(os.path.join(releases[rel], entry["rules"]), encoding="utf-8"))
+            for entry in manifest["lists"]
+        ]
         cases = [(i, c) for i, c in enumerate(CASES) if c[0] == rel]
         scen = os.path.join(work, rel + "-scenarios.jsonl")
         with open(scen, "w", encoding="utf-8") as f:

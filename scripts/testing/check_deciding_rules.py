@@ -43,15 +43,16 @@ def disagreements(a, b, label):
         return ["%s: %d answers against %d" % (label, len(a), len(b))]
     return [
         "%s line %d: %s against %s" % (label, i + 1, decided(x), decided(y))
-        for i, (x, y) in enumerate(zip(a, b))
+        for i, (x, y) in enumerate(zip(a, b, strict=True))
         if decided(x) != decided(y)
     ]
 
 
 def named_by_diff(flips, answers, side):
-    """Flips whose diff names another rule than the engine's answer (by provenance), or a blocked side without a rule."""
+    """Flips whose diff names another rule than the engine's answer (by provenance), or a blocked side without a
+    rule."""
     bad = []
-    for i, (flip, answer) in enumerate(zip(flips, answers)):
+    for i, (flip, answer) in enumerate(zip(flips, answers, strict=True)):
         d = answer.get("decidedBy")
         provenance = None if d is None else d.get("provenance")
         if flip[side]["rule"] != provenance:

@@ -22,9 +22,9 @@ here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 state = json.load(open(os.path.join(store, "radarblock-install.json"), encoding="utf-8"))
 entry = [r for r in state["releases"] if os.path.realpath(r["path"]) == os.path.realpath(release)]
 assert entry, "%s is not installed in %s" % (release, store)
-identifiers = [l["identifier"] for l in entry[0]["lists"]]
+identifiers = [listed["identifier"] for listed in entry[0]["lists"]]
 manifest = json.load(open(os.path.join(release, "manifest.json"), encoding="utf-8"))
-rbcs = [os.path.join(release, l["rbc"]) for l in manifest["lists"]]
+rbcs = [os.path.join(release, listed["rbc"]) for listed in manifest["lists"]]
 
 harness_types = {"script", "image", "xmlhttprequest", "stylesheet", "fetch"}
 requests = []
@@ -67,10 +67,10 @@ for line in webkit.stdout.splitlines():
         sys.exit("page %s: %s" % (res.get("id"), res["error"]))
     for load_id, v in res["loads"].items():
         verdicts[load_id] = v and v["blocked"]
-answers = [json.loads(l) for l in match.stdout.splitlines()]
+answers = [json.loads(line) for line in match.stdout.splitlines()]
 assert len(answers) == len(requests), "match answered %d of %d" % (len(answers), len(requests))
 failed = blocked_count = 0
-for i, (r, a) in enumerate(zip(requests, answers)):
+for i, (r, a) in enumerate(zip(requests, answers, strict=True)):
     predicted = any(x.get("type") == "block" for x in a.get("actions", []))
     seen = verdicts.get("r%d" % i)
     blocked_count += bool(seen)

@@ -54,11 +54,11 @@ def main():
     if checked != len(requests):
         sys.exit("diff checked %d requests, the saved corpus has %d" % (checked, len(requests)))
     flips = diff["requests"]["changed"]
-    errors = sum(1 for x, y in zip(a, b) if x is None or y is None)
-    differing = [i for i, (x, y) in enumerate(zip(a, b)) if x is not None and y is not None and x != y]
+    errors = sum(1 for x, y in zip(a, b, strict=True) if x is None or y is None)
+    differing = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x is not None and y is not None and x != y]
     if len(differing) != len(flips):
         sys.exit("match gives %d requests different outcomes, diff %d flips" % (len(differing), len(flips)))
-    for i, flip in zip(differing, flips):
+    for i, flip in zip(differing, flips, strict=True):
         r = requests[i]
         fr = flip["request"]
         if (fr["url"], fr["topURL"], fr.get("resourceType")) != (r["url"], r["topURL"], r.get("resourceType")):

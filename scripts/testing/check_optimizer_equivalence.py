@@ -21,7 +21,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 
 def run(cmd, ok=(0,)):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode not in ok:
         sys.exit("check_optimizer_equivalence: %s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
     return p

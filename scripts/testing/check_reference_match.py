@@ -26,7 +26,7 @@ out = subprocess.run(
 answers = [json.loads(line) for line in out.splitlines()]
 assert len(answers) == len(results), "match answered %d of %d requests" % (len(answers), len(results))
 failed = 0
-for r, a in zip(results, answers):
+for r, a in zip(results, answers, strict=True):
     blocked = any(x.get("type") == "block" for x in a.get("actions", []))
     if "error" in a or blocked != r["blocked"]:
         failed += 1

@@ -14,7 +14,6 @@ usage: check_same_entity_equivalence.py RADARBLOCK SHARED_DDG_DIR [N]   (N rando
 
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -111,7 +110,8 @@ def main():
             failures += 1 if problems else 0
             status = "FAILED: " + "; ".join(problems) if problems else "ok"
             print(
-                "%-45s %s: rules %6d -> %6d, rules.json %9d -> %8d bytes; derived %6d, random %6d, entity pages %6d requests: %s"
+                "%-45s %s: rules %6d -> %6d, rules.json %9d -> %8d bytes;"
+                " derived %6d, random %6d, entity pages %6d requests: %s"
                 % (name, entity, before, after, old_bytes, new_bytes, checked, checked_random, checked_entity, status)
             )
     if failures:

@@ -15,7 +15,14 @@ conditional requests, and simulates failures.
 Binds 127.0.0.1 on a free port and prints the port on the first line of stdout.
 """
 
-import gzip, hashlib, http.server, json, os, sys, threading, time, zlib
+import hashlib
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+import zlib
 from email.utils import formatdate
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else "."

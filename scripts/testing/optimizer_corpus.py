@@ -54,7 +54,7 @@ def main():
         sys.exit("optimizer_corpus: %s has no requests" % corpus)
     rng = random.Random(seed)
     with open(out + ".tmp", "w", encoding="utf-8") as f:
-        for i in range(n):
+        for _ in range(n):
             r = requests[rng.randrange(len(requests))]
             other = requests[rng.randrange(len(requests))]["url"]
             url = variants(rng, r["url"], other)

@@ -59,7 +59,7 @@ def main():
         sys.exit("verify_optimizer_in_webkit: %d answers for %d requests" % (len(answers), len(requests)))
     rng = random.Random(13)
     by_top = {}
-    for i, (req, ans) in enumerate(zip(requests, answers)):
+    for i, (req, ans) in enumerate(zip(requests, answers, strict=True)):
         if "error" not in ans and req["resourceType"] in HARNESS_TYPES:
             by_top.setdefault(req["topURL"], []).append(i)
     tops = sorted(by_top, key=lambda t: (-sum(joined(answers[i]) for i in by_top[t]), t))

@@ -10,7 +10,13 @@ does not finish within the timeout.
 usage: scripts/testing/webkit_pain_check.py RADARBLOCK [--timeout S] [--only NAME,...] [--report FILE]
 Prints one line per list and a summary; exit 0 when every list agrees, 1 otherwise."""
 
-import argparse, json, os, subprocess, sys, tempfile, time
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
 
 here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 

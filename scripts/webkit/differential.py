@@ -263,7 +263,7 @@ class Gen:
             if r.random() < 0.8:
                 # mostly types that this page loads, so that the restriction lets something through
                 k = r.choice([1, 1, 2])
-                t["resource-type"] = sorted(set(r.choice(page_types) for _ in range(k)))
+                t["resource-type"] = sorted({r.choice(page_types) for _ in range(k)})
             else:
                 t["resource-type"] = r.sample(RESOURCE_TYPES, r.choice([1, 1, 2, 3]))
         if r.random() < 0.3:
@@ -337,7 +337,7 @@ class Gen:
         for i, (f, parent) in enumerate(frames):
             loads.append({"id": "f%d" % i, "url": f, "type": "child-document", "frame": parent})
         docs = [None] + [f for f, _ in frames]
-        names, weights = zip(*[(k, v[0]) for k, v in LOAD_TYPES.items()])
+        names, weights = zip(*[(k, v[0]) for k, v in LOAD_TYPES.items()], strict=True)
         for i in range(r.choice([3, 4, 5, 6])):
             t = r.choices(names, weights=weights)[0]
             doc = r.choice(docs) if r.random() < 0.5 else None
@@ -373,8 +373,8 @@ class Gen:
             )
         # Rules last: most url-filters are derived from this page's own URLs (the top document's less
         # often, so that most pages load).
-        page_urls = [l["url"] for l in loads] * 3 + [top]
-        page_types = [LOAD_TYPES[l["type"]][1] if l["type"] in LOAD_TYPES else l["type"] for l in loads]
+        page_urls = [load["url"] for load in loads] * 3 + [top]
+        page_types = [LOAD_TYPES[load["type"]][1] if load["type"] in LOAD_TYPES else load["type"] for load in loads]
         els = [e["el"] for e in elements]
         lists = [self.rule_list(page_urls, page_types, top, els)]
         if r.random() < 0.15:
@@ -392,7 +392,7 @@ def scenario_of(case):
         "id": "case-%d" % case["n"],
         "rules": case["lists"],
         "topURL": case["topURL"],
-        "loads": [{k: l[k] for k in ("id", "url", "type", "frame")} for l in case["loads"]],
+        "loads": [{k: load[k] for k in ("id", "url", "type", "frame")} for load in case["loads"]],
         "elements": [{k: e[k] for k in ("id", "html", "frame")} for e in case["elements"]],
     }
 
@@ -400,8 +400,8 @@ def scenario_of(case):
 def request_slots(case):
     """For each load, the indices of its requests in requests_of(case) (a ping has two)."""
     slots, i = [], 1
-    for l in case["loads"]:
-        n = 2 if l["type"] == "ping" else 1
+    for load in case["loads"]:
+        n = 2 if load["type"] == "ping" else 1
         slots.append(list(range(i, i + n)))
         i += n
     return slots
@@ -417,11 +417,11 @@ def requests_of(case):
     # document yet and falls back to the request URL. An iframe's document load is matched with the
     # new frame's initial about:blank (measured).
     reqs = [{"url": top, "topURL": top, "frameURL": top, "resourceType": "top-document", "loadContext": "top-frame"}]
-    for l in case["loads"]:
-        if l["type"] == "child-document":
+    for load in case["loads"]:
+        if load["type"] == "child-document":
             reqs.append(
                 {
-                    "url": l["url"],
+                    "url": load["url"],
                     "topURL": top,
                     "frameURL": "about:blank",
                     "resourceType": "child-document",
@@ -429,12 +429,12 @@ def requests_of(case):
                 }
             )
         else:
-            frame = l["frame"]
-            types = ["ping", "other"] if l["type"] == "ping" else [LOAD_TYPES[l["type"]][1]]
+            frame = load["frame"]
+            types = ["ping", "other"] if load["type"] == "ping" else [LOAD_TYPES[load["type"]][1]]
             for t in types:
                 reqs.append(
                     {
-                        "url": l["url"],
+                        "url": load["url"],
                         "topURL": top,
                         "frameURL": top if frame is None else frame,
                         "resourceType": t,
@@ -506,8 +506,8 @@ def predict(case, answers):
         }
         for sl in slots
     ]
-    by_frame_load = {l["url"]: (l, merged[i]) for i, l in enumerate(loads) if l["type"] == "child-document"}
-    parent = {l["url"]: l["frame"] for l in loads if l["type"] == "child-document"}
+    by_frame_load = {load["url"]: (load, merged[i]) for i, load in enumerate(loads) if load["type"] == "child-document"}
+    parent = {load["url"]: load["frame"] for load in loads if load["type"] == "child-document"}
 
     def doc_blocked(doc):
         while doc is not None:
@@ -522,12 +522,12 @@ def predict(case, answers):
     selectors = {None: _selectors_of(top_ans, True)}
     for url, (_, ans) in by_frame_load.items():
         selectors[url] = _selectors_of(ans, True)
-    for i, l in enumerate(loads):
+    for i, load in enumerate(loads):
         ans = merged[i]
-        gone = doc_blocked(l["frame"])
-        pred["loads"][l["id"]] = True if gone else _blocks(ans)
-        if l["type"] != "child-document" and not gone:
-            selectors[l["frame"]].extend(_selectors_of(ans, False))
+        gone = doc_blocked(load["frame"])
+        pred["loads"][load["id"]] = True if gone else _blocks(ans)
+        if load["type"] != "child-document" and not gone:
+            selectors[load["frame"]].extend(_selectors_of(ans, False))
     for e in case["elements"]:
         if doc_blocked(e["frame"]):
             pred["hidden"][e["id"]] = None
@@ -545,10 +545,10 @@ def compare(case, actual, pred):
         return [("topBlocked", actual["topBlocked"], pred["topBlocked"])]
     if actual["topBlocked"]:
         return []
-    for l in case["loads"]:
-        a = actual["loads"][l["id"]]["blocked"]
-        if a != pred["loads"][l["id"]]:
-            out.append(("load " + l["id"], a, pred["loads"][l["id"]]))
+    for load in case["loads"]:
+        a = actual["loads"][load["id"]]["blocked"]
+        if a != pred["loads"][load["id"]]:
+            out.append(("load " + load["id"], a, pred["loads"][load["id"]]))
     for e in case["elements"]:
         a = actual["hidden"].get(e["id"])
         if a != pred["hidden"][e["id"]]:
@@ -687,15 +687,15 @@ def _describe(case, actual, m, dis, pred):
     slots = request_slots(case)
     answers = (m or {}).get("answers") or [None] * len(reqs)
     lines.append("    top-document -> radarblock %s" % json.dumps(answers[0]))
-    for i, l in enumerate(case["loads"]):
-        where = "" if l["frame"] is None else " in frame %s" % l["frame"]
-        got = (actual.get("loads") or {}).get(l["id"])
+    for i, load in enumerate(case["loads"]):
+        where = "" if load["frame"] is None else " in frame %s" % load["frame"]
+        got = (actual.get("loads") or {}).get(load["id"])
         lines.append(
             "    %s %s %s%s: webkit %s; %s"
             % (
-                l["id"],
-                l["type"],
-                l["url"],
+                load["id"],
+                load["type"],
+                load["url"],
                 where,
                 json.dumps(got),
                 "; ".join(
@@ -731,7 +731,7 @@ def main(args):
         # radarblock runs in a worker thread while WebKit (main thread, GLib main loop) loads pages.
         with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool, Browser(timeout=args.timeout) as browser:
             futures = [pool.submit(rb.match, c, "case-%d" % c["n"]) for c in cases]
-            for case, fut in zip(cases, futures):
+            for case, fut in zip(cases, futures, strict=True):
                 actual = browser.run_scenario(scenario_of(case))
                 m = fut.result()
                 if args.keep:

@@ -91,7 +91,7 @@ def load_tests(path, suite):
 
 def lists_for(lists, unblocked):
     """The main lists, and each click-to-load list whose rule action is not unblocked."""
-    return [l for l in lists if l["ruleAction"] is None or l["ruleAction"] not in unblocked]
+    return [entry for entry in lists if entry["ruleAction"] is None or entry["ruleAction"] not in unblocked]
 
 
 def build_scenarios(lists, tests):
@@ -105,11 +105,11 @@ def build_scenarios(lists, tests):
         loads = [{"id": t["key"], "url": t["url"], "type": t["type"]} for t in ts if t["type"] != "main_frame"]
         sc = {
             "id": "features:%s:%s" % key,
-            "rules": [l["rules"] for l in chosen],
+            "rules": [entry["rules"] for entry in chosen],
             "topURL": ts[0]["site"],
             "loads": loads,
         }
-        scenarios.append((sc, ts, [l["file"] for l in chosen]))
+        scenarios.append((sc, ts, [entry["file"] for entry in chosen]))
     return scenarios
 
 

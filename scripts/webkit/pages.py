@@ -175,8 +175,8 @@ def load_markup(load, frame_html_ids):
     if t == "ping":
         aid = "rbping-" + "".join(c if c.isalnum() else "-" for c in lid)
         return (
-            '<a id="%s" href="javascript:void 0" ping="%s">ping</a><script>document.getElementById(%s).click();</script>'
-            % (_attr(aid), _attr(url), _js(aid))
+            '<a id="%s" href="javascript:void 0" ping="%s">ping</a>'
+            "<script>document.getElementById(%s).click();</script>" % (_attr(aid), _attr(url), _js(aid))
         )
     if t == "beacon":
         return '<script>navigator.sendBeacon(%s, "");</script>' % _js(url)
@@ -191,8 +191,8 @@ def document_html(frame_url, loads, elements, user_html=None):
     parts = ["<script>%s</script>" % lib]
     for e in elements:
         parts.append('<rb-el data-rb="%s">%s</rb-el>' % (_attr(e["id"]), e["html"]))
-    for l in loads:
-        parts.append(load_markup(l, None))
+    for load in loads:
+        parts.append(load_markup(load, None))
     body = "\n".join(parts)
     if user_html is None:
         return (
@@ -253,17 +253,17 @@ def validate(scenario):
         if all(isinstance(r, dict) for r in rules):
             rules = [rules]
     loads, seen_ids = [], set()
-    for l in scenario.get("loads") or []:
-        if not isinstance(l, dict) or not isinstance(l.get("url"), str) or "id" not in l:
-            raise ScenarioError("each load needs an id and a url: %r" % (l,))
-        if l["id"] in seen_ids:
-            raise ScenarioError("duplicate load id %r" % l["id"])
-        seen_ids.add(l["id"])
+    for load in scenario.get("loads") or []:
+        if not isinstance(load, dict) or not isinstance(load.get("url"), str) or "id" not in load:
+            raise ScenarioError("each load needs an id and a url: %r" % (load,))
+        if load["id"] in seen_ids:
+            raise ScenarioError("duplicate load id %r" % load["id"])
+        seen_ids.add(load["id"])
         try:
-            t = canonical_type(l.get("type", "script"))
+            t = canonical_type(load.get("type", "script"))
         except ValueError as e:
-            raise ScenarioError(str(e))
-        loads.append({"id": str(l["id"]), "url": l["url"], "type": t, "frame": l.get("frame")})
+            raise ScenarioError(str(e)) from e
+        loads.append({"id": str(load["id"]), "url": load["url"], "type": t, "frame": load.get("frame")})
     elements = []
     for e in scenario.get("elements") or []:
         if not isinstance(e, dict) or "id" not in e or not isinstance(e.get("html"), str):
@@ -353,8 +353,8 @@ class Round:
                 by_doc[info["parent"]].append(
                     {"id": "__frame:" + f, "url": f, "type": "child-document", "frame": info["parent"]}
                 )
-        for l in self.loads:
-            by_doc[l["frame"]].append(l)
+        for load in self.loads:
+            by_doc[load["frame"]].append(load)
         els = {}
         for e in self.elements:
             els.setdefault(e["frame"], []).append(e)
@@ -367,22 +367,22 @@ class Round:
 def plan(top_url, loads, elements):
     """Split a scenario into rounds: every URL appears once per round (duplicates go to later rounds)."""
     parents = {}
-    for l in loads:
-        if l["type"] == "child-document":
-            if l["url"] in parents and parents[l["url"]] != l["frame"]:
-                raise ScenarioError("frame %s is loaded from two different parents" % l["url"])
-            parents[l["url"]] = l["frame"]
+    for load in loads:
+        if load["type"] == "child-document":
+            if load["url"] in parents and parents[load["url"]] != load["frame"]:
+                raise ScenarioError("frame %s is loaded from two different parents" % load["url"])
+            parents[load["url"]] = load["frame"]
     if normalize_url(top_url) in {normalize_url(f) for f in parents}:
         raise ScenarioError("a frame URL equals the top URL (the proxy could not tell the two loads apart)")
     rounds = [Round(top_url)]
     rounds[0].add_elements(elements, parents)
-    for l in loads:
+    for load in loads:
         for r in rounds:
-            if r.try_add(l, parents):
+            if r.try_add(load, parents):
                 break
         else:
             r = Round(top_url)
-            if not r.try_add(l, parents):
-                raise ScenarioError("load %s collides with the top URL" % l["id"])
+            if not r.try_add(load, parents):
+                raise ScenarioError("load %s collides with the top URL" % load["id"])
             rounds.append(r)
     return rounds

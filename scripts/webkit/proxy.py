@@ -18,6 +18,7 @@ a new connection later: the differential test gives them per-case unique URLs.)
 """
 
 import base64
+import contextlib
 import hashlib
 import http.server
 import os
@@ -59,9 +60,11 @@ def make_certificate(directory):
     try:
         subprocess.run(cmd, check=True, capture_output=True, timeout=30)
     except FileNotFoundError:
-        raise RuntimeError("openssl is needed to create the proxy's TLS certificate (apt-get install openssl)")
+        raise RuntimeError(
+            "openssl is needed to create the proxy's TLS certificate (apt-get install openssl)"
+        ) from None
     except subprocess.CalledProcessError as e:
-        raise RuntimeError("openssl failed: %s" % e.stderr.decode(errors="replace").strip())
+        raise RuntimeError("openssl failed: %s" % e.stderr.decode(errors="replace").strip()) from e
     return cert, key
 
 
@@ -120,10 +123,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             pass
         finally:
             self.server.untrack(tls)
-            try:
+            with contextlib.suppress(OSError):
                 tls.close()
-            except OSError:
-                pass
         self.close_connection = True
 
     def _absolute_url(self):
@@ -232,10 +233,8 @@ class ProxyServer(http.server.ThreadingHTTPServer):
             conns = list(self._conns)
             self._conns.clear()
         for s in conns:
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     # -- epochs and log ---------------------------------------------------------------------------
     def new_epoch(self, routes=None, type_hints=None):

@@ -15,8 +15,8 @@ import json
 import os
 import sys
 
-from .harness import SURROGATE_EVENT, Browser
 from . import tracker_report
+from .harness import SURROGATE_EVENT, Browser
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # ../shared relative to the repository (scripts/webkit -> repo root -> ..)

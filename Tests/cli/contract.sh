@@ -15,7 +15,7 @@ json_shape() {
   python3 -c "import json,sys; v=json.loads(open('$tmp/out').read()); sys.exit(0 if ($2) else 1)" \
     || fail "$1: stdout is not the expected JSON: $(head -c 600 "$tmp/out")"
 }
-cd "$tmp"
+cd "$tmp" || exit 1
 
 # The top level: no command and an unknown command are usage errors; --help and --version succeed.
 expect "no command" 2 "$rb"
@@ -53,9 +53,9 @@ expect "misspelt flag (build)" 2 "$rb" build --tds x.json --previuos p --out o
 stderr_has "misspelt flag (build)" "unknown option --previuos (did you mean --previous?)"
 
 # Inputs: a valid list, a list WebKit rejects (rule 1 has an invalid regex), and a file that is not JSON.
-echo '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}},
+printf '%s\n' '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}},
 {"trigger":{"url-filter":"(a"},"action":{"type":"block"}}]' > invalid.json
-echo '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}}]' > valid.json
+printf '%s\n' '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}}]' > valid.json
 echo 'not json' > garbage.json
 
 # validate: 0 valid, 1 invalid, 2 usage; --json prints exactly the documented keys.

@@ -22,7 +22,7 @@ data="$root/data"
 tmp=$(mktemp -d); server_pid=""
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 source "$here/lib.sh"
-cd "$tmp"
+cd "$tmp" || exit 1
 
 # B1: a directory of documents is refused and kept; --force replaces it; `cd docs && --out .` is refused.
 mkdir docs && echo "keep me" > docs/thesis.txt
@@ -54,7 +54,7 @@ expect "nightly second" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$
 [ "$(readlink pub/current)" != "$first" ] && [ -f pub/current/changes.md ] || fail "nightly: current was not swapped to a new release with changes.md"
 expect "nightly unchanged" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$data/tds.json" "$data/privacy-config.json"
 contains "nightly unchanged" "unchanged:"
-[ "$(ls pub/releases | wc -l)" = 2 ] || fail "nightly: releases/ holds $(ls pub/releases | tr '\n' ' ')"
+[ "$(find pub/releases -mindepth 1 -maxdepth 1 | wc -l)" = 2 ] || fail "nightly: releases/ holds $(find pub/releases -mindepth 1 -maxdepth 1 -printf '%f ')"
 
 # lock: while another process holds the lock of `locked`, a build of it fails at once.
 ( flock -x 9; sleep 5 ) 9>".radarblock-lock-locked" &

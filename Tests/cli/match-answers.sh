@@ -35,6 +35,7 @@ tds="$ddg/tds" config="$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.jso
 "$rb" build --tds "$tds/ios-tds_v5_2025-06-17.json" --config "$config" --surrogates "$surrogates" --out v5 >/dev/null 2>&1 || fail "building v5"
 expect "analytics.js" 0 "$rb" match v5 --url https://www.google-analytics.com/analytics.js --top-url https://example.com/ --type script --explain
 contains "analytics.js" "page gets  surrogate analytics.js"
+# shellcheck disable=SC2016  # the backquotes are the answer's own
 contains "analytics.js" 'TDS tracker google-analytics.com (entity Google Analytics), TDS rule 1 `google-analytics\.com/analytics\.js`'
 expect "bare .rbc" 0 "$rb" match v5/rules.rbc --url https://www.google-analytics.com/analytics.js --top-url https://example.com/ --type script
 contains "bare .rbc" "no provenance"

@@ -63,7 +63,7 @@ report() {
 }
 
 # 100,000 flips: every request is allowed by the old list and blocked by the new one.
-echo '[{"trigger":{"url-filter":"^https://never\\.invalid/"},"action":{"type":"block"}}]' > none.json
+printf '%s\n' '[{"trigger":{"url-filter":"^https://never\\.invalid/"},"action":{"type":"block"}}]' > none.json
 echo '[{"trigger":{"url-filter":".*"},"action":{"type":"block"}}]' > all.json
 python3 -c "
 import json

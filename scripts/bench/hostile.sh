@@ -11,7 +11,7 @@ rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 data="$here/../data"
 tmp=$(mktemp -d); server_pid=""
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-cd "$tmp"
+cd "$tmp" || exit 1
 python3 - "$data" "${SKIP_HUGE:-0}" <<'PY'
 import json, random, sys
 data, skip_huge = sys.argv[1], sys.argv[2] == "1"

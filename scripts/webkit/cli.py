@@ -31,6 +31,13 @@ def cmd_compile(args):
     return 0 if res["ok"] else 1
 
 
+def cmd_file_name(args):
+    from .store_files import file_name
+
+    print(file_name(args.identifier))
+    return 0
+
+
 def cmd_compile_batch(args):
     """One JSON value per input line: a rule list (array), or {"id": ..., "rules": [...]} or
     {"id": ..., "source": "<exact text to give WebKit>"}; one result object per line, same order."""
@@ -107,6 +114,10 @@ def build_parser():
     c.add_argument("--store", help="store directory (default: a temporary one, removed afterwards)")
     c.add_argument("--timeout", type=float, default=600.0)
     c.set_defaults(func=cmd_compile)
+
+    n = sub.add_parser("file-name", help="the file name WebKit's store gives an identifier (no WebKit needed)")
+    n.add_argument("identifier")
+    n.set_defaults(func=cmd_file_name)
 
     b = sub.add_parser("compile-batch", help="compile many rule lists (JSONL) in one process")
     b.add_argument("input", help="JSONL file or - for stdin")

@@ -17,20 +17,9 @@ import tempfile
 import time
 
 from .gtkenv import GLib, HarnessError, WebKit, wait_until, webkit_version
+from .store_files import file_name
 
 DEFAULT_TIMEOUT = 600.0
-
-
-def encode_identifier(identifier):
-    """File name WebKit uses for an identifier (APIContentRuleListStore encodeForFileName)."""
-    out = []
-    for ch in identifier:
-        c = ord(ch)
-        if c <= 0x20 or ch in '"%*/:<>?\\|' or c == 0x7F:
-            out.append("%%%02X" % c)
-        else:
-            out.append(ch)
-    return "ContentRuleList-" + "".join(out)
 
 
 def _rss_kb():
@@ -154,7 +143,7 @@ class Compiler:
             out.update({"seconds": seconds, "webkitVersion": webkit_version()})
             out.update(measured)
             return out, None
-        path = os.path.join(self.store_dir, encode_identifier(identifier))
+        path = os.path.join(self.store_dir, file_name(identifier))
         out = {
             "ok": True,
             "seconds": seconds,

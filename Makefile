@@ -16,7 +16,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
 FUZZ_SECONDS ?= 30
-.PHONY: all deps deps-test deps-lint build demo test test-deps lint format test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
+.PHONY: all deps deps-test deps-lint build demo test test-deps test-scripts lint format test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -38,6 +38,7 @@ demo: build
 test: deps-test build
 	$(MAKE) --no-print-directory test-deps
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory test-scripts
 	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
@@ -64,6 +65,11 @@ format: deps-lint
 # Package.swift's dependencies equal the imports.
 test-deps:
 	python3 scripts/check-deps.py
+
+# The scripts' own unit tests (Tests/scripts: Fuzz/modules.py, the bench's reading of compile --format json, WebKit's
+# store file names).
+test-scripts:
+	python3 -m unittest discover -s Tests/scripts
 
 test-js: build
 	Tests/js/run.sh $(RELEASE_BIN) $(SHARED)

@@ -132,13 +132,15 @@ def main():
             os.path.join(work, "store"),
             "--name",
             "profile",
+            "--format",
+            "json",
         ],
         capture_output=True,
         text=True,
     )
     if p.returncode != 0:
         fail("perf record failed:\n" + p.stderr.strip())
-    print(next((err_line for err_line in p.stderr.splitlines() if ": WebKit " in err_line), "").strip())
+    print(p.stdout.strip())  # radarblock's report of the compile (compile --format json)
     maps = subprocess.run(["perf", "script", "-i", data, "--show-mmap-events"], capture_output=True, text=True).stdout
     library = next((m for m in re.findall(r"(/\S*libwebkitgtk[^\s]*\.so[^\s]*)", maps)), None)
     if not library:

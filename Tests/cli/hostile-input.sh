@@ -54,6 +54,11 @@ expect "nightly second" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$
 [ "$(readlink pub/current)" != "$first" ] && [ -f pub/current/changes.md ] || fail "nightly: current was not swapped to a new release with changes.md"
 expect "nightly unchanged" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$data/tds.json" "$data/privacy-config.json"
 contains "nightly unchanged" "unchanged:"
+# The layout nightly.sh prunes by is the one radarblock publishes: each link names releases/<the manifest's identifier>.
+for link in current previous; do
+  id=$(python3 "$root/scripts/testing/release_checks.py" release-id "pub/$link/manifest.json")
+  [ "$(readlink "pub/$link")" = "releases/$id" ] || fail "nightly: $link -> $(readlink "pub/$link"), not releases/$id"
+done
 [ "$(find pub/releases -mindepth 1 -maxdepth 1 | wc -l)" = 2 ] || fail "nightly: releases/ holds $(find pub/releases -mindepth 1 -maxdepth 1 -printf '%f ')"
 
 # lock: while another process holds the lock of `locked`, a build of it fails at once.

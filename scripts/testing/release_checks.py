@@ -32,6 +32,11 @@ def webkit_compile(args):
     print("%.2f s, %d bytes compiled" % (result["seconds"], result["bytes"]))
 
 
+def release_id(args):
+    """The release's identifier (its manifest's)."""
+    print(load(args.manifest)["identifier"])
+
+
 def list_ids(args):
     """The identifiers of a release's lists, in the manifest's order."""
     print(" ".join(entry["identifier"] for entry in load(args.manifest)["lists"]))
@@ -141,6 +146,7 @@ def parser():
     command("rule-count", rule_count, "rules")
     command("total-rules", total_rules, "manifest")
     command("webkit-compile", webkit_compile)
+    command("release-id", release_id, "manifest")
     command("list-ids", list_ids, "manifest")
     command("state-ids", state_ids, "state")
     command("state-compile-seconds", state_compile_seconds, "state")

@@ -790,7 +790,7 @@ def css_selectors():
     ::-webkit-slider-thumb
     ::-webkit-slider-thumb:hover
     ::-webkit-media-controls
-    ::-apple-attachment-controls-container""".split("\n")  # noqa: SIM905, W291 (one selector a line, trailing spaces are cases)
+    ::-apple-attachment-controls-container""".split("\n")  # noqa: W291 (one selector a line; trailing spaces are cases)
 
     return sels
 

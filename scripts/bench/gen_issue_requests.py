@@ -13,23 +13,7 @@ import sys
 import genargs
 
 TYPES = ["script", "image", "xmlhttprequest", "stylesheet", "sub_frame", "font", "media", "ping", "other"]
-WORDS = [
-    "news",
-    "shop",
-    "blog",
-    "mail",
-    "travel",
-    "food",
-    "sport",
-    "music",
-    "games",
-    "video",
-    "photo",
-    "cook",
-    "home",
-    "auto",
-    "bank",
-]
+WORDS = "news shop blog mail travel food sport music games video photo cook home auto bank".split()
 
 
 def main():

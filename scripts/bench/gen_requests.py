@@ -18,37 +18,10 @@ import sys
 import genargs
 
 HOST_FILTER = re.compile(r"^\^\[\^:\]\+://\+\(\[\^:/\]\+\\\.\)\?((?:[a-z0-9-]+\\\.)+[a-z0-9-]+)(\[:/\]|/(.*))$")
-WORDS = [
-    "news",
-    "shop",
-    "blog",
-    "mail",
-    "travel",
-    "food",
-    "sport",
-    "music",
-    "games",
-    "video",
-    "photo",
-    "cook",
-    "home",
-    "auto",
-    "bank",
-    "health",
-    "tech",
-    "city",
-    "local",
-    "daily",
-    "world",
-    "market",
-    "style",
-    "kids",
-    "pets",
-    "books",
-    "film",
-    "radio",
-    "garden",
-]
+WORDS = (
+    "news shop blog mail travel food sport music games video photo cook home auto bank health "
+    "tech city local daily world market style kids pets books film radio garden"
+).split()
 TLDS = ["com"] * 6 + ["net", "org", "de", "fr", "co.uk", "io", "com.br", "jp"]
 CDNS = [
     "cdn.jsdelivr-like.net",

@@ -16,56 +16,11 @@ import random
 
 import genargs
 
-WORDS = [
-    "ad",
-    "analytic",
-    "beacon",
-    "click",
-    "count",
-    "data",
-    "metric",
-    "pixel",
-    "stat",
-    "tag",
-    "track",
-    "view",
-    "audience",
-    "banner",
-    "cdn",
-    "cloud",
-    "collect",
-    "connect",
-    "insight",
-    "lead",
-    "media",
-    "native",
-    "signal",
-    "smart",
-    "social",
-    "target",
-    "trend",
-    "value",
-    "web",
-    "zone",
-    "push",
-    "pop",
-    "serve",
-    "sync",
-    "bid",
-    "cast",
-    "flow",
-    "grid",
-    "hub",
-    "link",
-    "loop",
-    "mark",
-    "net",
-    "node",
-    "pulse",
-    "rank",
-    "reach",
-    "spot",
-]
+WORDS = (
+    "ad analytic beacon click count data metric pixel stat tag track view audience banner cdn cloud "
+    "collect connect insight lead media native signal smart social target trend value web zone "
+    "push pop serve sync bid cast flow grid hub link loop mark net node pulse rank reach spot"
+).split()
 TLDS = ["com"] * 8 + ["net", "io", "co", "org", "de", "fr", "co.uk", "com.br"]
 PATHS = [
     "pixel",

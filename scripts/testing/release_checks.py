@@ -6,9 +6,10 @@ exits 1 when it is not what the check expects.
 usage: scripts/testing/release_checks.py COMMAND ARGS...   (COMMAND --help for each)
 """
 
-import argparse
 import json
 import sys
+
+import subcommands
 
 
 def load(path):
@@ -132,34 +133,22 @@ def failed_cases(args):
     return bool(failed == sorted(args.name))
 
 
-def parser():
-    p = argparse.ArgumentParser(prog="release_checks.py", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-
-    def command(name, func, *params):
-        c = sub.add_parser(name, help=func.__doc__.split("\n")[0], description=func.__doc__)
-        for param in params:
-            name_, options = (param, {}) if isinstance(param, str) else param
-            c.add_argument(name_, **options)
-        c.set_defaults(func=func)
-
-    command("rule-count", rule_count, "rules")
-    command("total-rules", total_rules, "manifest")
-    command("webkit-compile", webkit_compile)
-    command("release-id", release_id, "manifest")
-    command("list-ids", list_ids, "manifest")
-    command("state-ids", state_ids, "state")
-    command("state-compile-seconds", state_compile_seconds, "state")
-    command("ctl-lists", ctl_lists, "manifest", "expected")
-    command("same-decisions", same_decisions, "diff", ("--min", {"type": int, "required": True}))
-    command("tracker-changes", tracker_changes, "diff", "expected")
-    command("webkit-verification", webkit_verification, "manifest", ("--lists", {"type": int, "required": True}))
-    command("compile-cost", compile_cost, "release")
-    command("failed-cases", failed_cases, "report", ("--name", {"action": "append", "default": []}))
-    return p
-
-
 if __name__ == "__main__":
-    args = parser().parse_args()
-    # A check returns whether it holds (a bool); a command that only reports returns None.
-    sys.exit(1 if args.func(args) is False else 0)
+    subcommands.run(
+        __doc__,
+        [
+            ("rule-count", rule_count, "rules"),
+            ("total-rules", total_rules, "manifest"),
+            ("webkit-compile", webkit_compile),
+            ("release-id", release_id, "manifest"),
+            ("list-ids", list_ids, "manifest"),
+            ("state-ids", state_ids, "state"),
+            ("state-compile-seconds", state_compile_seconds, "state"),
+            ("ctl-lists", ctl_lists, "manifest", "expected"),
+            ("same-decisions", same_decisions, "diff", ("--min", {"type": int, "required": True})),
+            ("tracker-changes", tracker_changes, "diff", "expected"),
+            ("webkit-verification", webkit_verification, "manifest", ("--lists", {"type": int, "required": True})),
+            ("compile-cost", compile_cost, "release"),
+            ("failed-cases", failed_cases, "report", ("--name", {"action": "append", "default": []})),
+        ],
+    )

@@ -5,11 +5,12 @@ subcommand writes one variant of a dataset, config, rule list or release that a 
 usage: scripts/testing/suite_inputs.py COMMAND ARGS...   (COMMAND --help for each)
 """
 
-import argparse
 import hashlib
 import json
 import re
 import sys
+
+import subcommands
 
 
 def load(path):
@@ -92,26 +93,15 @@ def rejected_list(args):
     dump(manifest, manifest_path)
 
 
-def parser():
-    p = argparse.ArgumentParser(prog="suite_inputs.py", description=__doc__.split("\n\n")[0])
-    sub = p.add_subparsers(dest="command", required=True)
-
-    def command(name, func, *params):
-        c = sub.add_parser(name, help=func.__doc__.split("\n")[0], description=func.__doc__)
-        for param in params:
-            name_, options = (param, {}) if isinstance(param, str) else param
-            c.add_argument(name_, **options)
-        c.set_defaults(func=func)
-
-    command("surrogate-rules", surrogate_rules, "tds", "out")
-    command("disable-feature", disable_feature, "config", "feature", "out")
-    command("lines", lines, "json", "out")
-    command("as-domains", as_domains, "rules", "out")
-    command("cheap-compile-cost", cheap_compile_cost, "manifest")
-    command("rejected-list", rejected_list, "release", "list", ("index", {"type": int}), "suffix")
-    return p
-
-
 if __name__ == "__main__":
-    args = parser().parse_args()
-    args.func(args)
+    subcommands.run(
+        __doc__,
+        [
+            ("surrogate-rules", surrogate_rules, "tds", "out"),
+            ("disable-feature", disable_feature, "config", "feature", "out"),
+            ("lines", lines, "json", "out"),
+            ("as-domains", as_domains, "rules", "out"),
+            ("cheap-compile-cost", cheap_compile_cost, "manifest"),
+            ("rejected-list", rejected_list, "release", "list", ("index", {"type": int}), "suffix"),
+        ],
+    )

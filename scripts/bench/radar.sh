@@ -22,23 +22,7 @@ BENCH_DIR="${BENCH_DIR:-/tmp/radarblock-bench-radar}"
 if [ "$(cat "$BENCH_DIR/.complete" 2>/dev/null || true)" != "$N" ]; then
   echo "bench-radar: generating $N synthetic domain files in $BENCH_DIR ..." >&2
   rm -rf "$BENCH_DIR"
-  python3 - "$SAMPLE" "$BENCH_DIR" "$N" <<'PY'
-import os, sys, shutil
-sample, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-src = os.path.join(sample, "domains", "US")
-files = sorted(f for f in os.listdir(src) if f.endswith(".json"))
-texts = [(f[:-5], open(os.path.join(src, f), encoding="utf-8").read()) for f in files]
-dst = os.path.join(out, "domains", "US")
-os.makedirs(dst)
-shutil.copytree(os.path.join(sample, "entities"), os.path.join(out, "entities"))
-def esc(d): return d.replace(".", "\\\\.")   # as it appears inside a JSON string: a\\.com
-for i in range(n):
-    orig, text = texts[i % len(texts)]
-    new = "syn%d-%s.example" % (i, orig.replace(".", "-"))
-    body = text.replace(esc(orig), esc(new)).replace('"%s"' % orig, '"%s"' % new)
-    with open(os.path.join(dst, new + ".json"), "w", encoding="utf-8") as fh:
-        fh.write(body)
-PY
+  python3 "$here/bench/gen_radar_tree.py" "$SAMPLE" "$BENCH_DIR" "$N"
   echo "$N" > "$BENCH_DIR/.complete"
 fi
 

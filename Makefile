@@ -16,7 +16,7 @@ RELEASE_FLAGS ?= --static-swift-stdlib
 export SHARED
 
 FUZZ_SECONDS ?= 30
-.PHONY: all deps deps-test build demo test test-deps lint format test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
+.PHONY: all deps deps-test deps-lint build demo test test-deps test-scripts lint format test-js test-cli test-docs test-optimizer test-webkit test-dist test-fuzz fuzz bench dist install clean
 
 all: build
 
@@ -25,6 +25,9 @@ deps:
 
 deps-test:
 	@scripts/install-deps.sh test
+
+deps-lint:
+	@scripts/install-deps.sh lint
 
 build: deps
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(BUILD_DIR) --product radarblock
@@ -35,6 +38,7 @@ demo: build
 test: deps-test build
 	$(MAKE) --no-print-directory test-deps
 	$(MAKE) --no-print-directory lint
+	$(MAKE) --no-print-directory test-scripts
 	$(SWIFT) build --scratch-path $(BUILD_DIR) --build-tests
 	$(SWIFT) test --scratch-path $(BUILD_DIR) --skip-build
 	$(MAKE) --no-print-directory test-js
@@ -45,17 +49,27 @@ test: deps-test build
 	$(MAKE) --no-print-directory test-dist
 	$(MAKE) --no-print-directory test-fuzz
 
-# The Swift tree as .swift-format formats it, no line over 120 characters, no function over 70 lines.
-lint:
-	scripts/testing/lint_swift.sh
+# The Swift tree as .swift-format formats it, no line over 120 characters, no function over 70 lines; the Python of
+# scripts/, Tests/ and Fuzz/ under ruff (check and format, ruff.toml); every shell script under shellcheck.
+lint: deps-lint
+	scripts/lint/swift.sh
+	scripts/lint/python.sh
+	scripts/lint/shell.sh
 
-# Rewrites the Swift tree as .swift-format formats it (lines it cannot wrap, comments and strings, stay yours).
-format:
+# Rewrites the Swift tree as .swift-format formats it (lines it cannot wrap, comments and strings, stay yours), and
+# the Python as ruff formats it (with ruff's safe fixes).
+format: deps-lint
 	swift-format format --configuration .swift-format -i -r Sources Tests Fuzz
+	scripts/lint/python.sh --fix
 
 # Package.swift's dependencies equal the imports.
 test-deps:
 	python3 scripts/check-deps.py
+
+# The scripts' own unit tests (Tests/scripts: Fuzz/modules.py, the bench's reading of compile --format json, WebKit's
+# store file names).
+test-scripts:
+	python3 -m unittest discover -s Tests/scripts
 
 test-js: build
 	Tests/js/run.sh $(RELEASE_BIN) $(SHARED)

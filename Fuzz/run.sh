@@ -24,7 +24,7 @@ for t in $targets; do
   cpu=$(tail -1 "$out/$t.time" 2>/dev/null | awk '{printf "%.1f", $1 + $2}')
   execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
   cov=$(grep -o 'cov: [0-9]*' "$log" | tail -1 | awk '{print $2}')
-  files=$(ls "$corpus" | wc -l)
+  files=$(find "$corpus" -mindepth 1 -maxdepth 1 | wc -l)
   if [ $rc -eq 0 ]; then result=ok; else result="FAILED (exit $rc, see $log)"; status=1; fi
   printf '%-11s %8s %10s %6s %7s %s\n' "$t" "${cpu:-?}" "${execs:-?}" "${cov:-?}" "$files" "$result"
 done

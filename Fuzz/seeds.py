@@ -1,7 +1,13 @@
 #!/usr/bin/python3
 """Seed corpora for the fuzz targets: the project's own data/ and generated cases only (never the
 CC BY-NC-SA data of ../shared). Usage: Fuzz/seeds.py CORPUS_DIR RADARBLOCK_BINARY"""
-import glob, json, os, subprocess, sys, tempfile
+
+import glob
+import json
+import os
+import subprocess
+import sys
+import tempfile
 
 root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 corpus, binary = sys.argv[1], sys.argv[2]
@@ -25,18 +31,32 @@ def rule(filter, **trigger):
     return {"trigger": t, "action": {"type": "block"}}
 
 
-patterns = ["tracker\\.example", "^https?://([^/]*\\.)?ads\\.example/", "[ab]*a[ab][ab][ab]", "a" * 40,
-            ".*x.*y.*z", "^http://a\\.b/c?d+e*$", "(ab)+c", "[^/]*\\.js$", "\\.", ".*", "^", "$"]
+patterns = [
+    "tracker\\.example",
+    "^https?://([^/]*\\.)?ads\\.example/",
+    "[ab]*a[ab][ab][ab]",
+    "a" * 40,
+    ".*x.*y.*z",
+    "^http://a\\.b/c?d+e*$",
+    "(ab)+c",
+    "[^/]*\\.js$",
+    "\\.",
+    ".*",
+    "^",
+    "$",
+]
 lists = [
     [rule(p) for p in patterns],
     [rule("x", **{"if-domain": ["*news.example"]}), rule("y", **{"unless-top-url": ["^https://a\\."]})],
-    [rule("z", **{"resource-type": ["script", "image"], "load-type": ["third-party"]}),
-     {"trigger": {"url-filter": ".*"}, "action": {"type": "css-display-none", "selector": ".ad"}},
-     {"trigger": {"url-filter": "w"}, "action": {"type": "ignore-previous-rules"}}],
+    [
+        rule("z", **{"resource-type": ["script", "image"], "load-type": ["third-party"]}),
+        {"trigger": {"url-filter": ".*"}, "action": {"type": "css-display-none", "selector": ".ad"}},
+        {"trigger": {"url-filter": "w"}, "action": {"type": "ignore-previous-rules"}},
+    ],
     [rule("f", **{"if-frame-url": ["^https://frame\\.example/"]})],
 ]
-for i, l in enumerate(lists):
-    put("rulelist", "generated-%d.json" % i, json.dumps(l))
+for i, rule_list in enumerate(lists):
+    put("rulelist", "generated-%d.json" % i, json.dumps(rule_list))
 put("rulelist", "golden-rules.json", read(root + "/Tests/RuleCompilerTests/Fixtures/golden-rules.json"))
 
 for i, p in enumerate(patterns):
@@ -46,7 +66,9 @@ put("tds", "sample-tds.json", read(root + "/data/tds.json"))
 put("config", "sample-config.json", read(root + "/data/privacy-config.json"))
 put("config", "sample-unprotected.txt", read(root + "/data/unprotected-sites.txt"))
 put("surrogates", "sample-surrogates.txt", read(root + "/data/surrogates.txt"))
-for i, path in enumerate(sorted(glob.glob(root + "/data/radar/domains/*/*.json") + glob.glob(root + "/data/radar/entities/*.json"))):
+for i, path in enumerate(
+    sorted(glob.glob(root + "/data/radar/domains/*/*.json") + glob.glob(root + "/data/radar/entities/*.json"))
+):
     put("radar", "radar-%d.json" % i, read(path))
 for i, line in enumerate(read(root + "/data/requests.jsonl").splitlines()):
     put("requests", "request-%d.jsonl" % i, line)
@@ -55,9 +77,9 @@ put("requests", "url", b"https://user:pw@EXAMPLE.com:8080/a/../b?c#d")
 # .rbc files: the golden fixture and the generated lists compiled by radarblock.
 put("rbc", "golden.rbc", read(root + "/Tests/RuleCompilerTests/Fixtures/golden-v1.rbc"))
 with tempfile.TemporaryDirectory() as tmp:
-    for i, l in enumerate(lists):
+    for i, rule_list in enumerate(lists):
         src, dst = os.path.join(tmp, "l%d.json" % i), os.path.join(tmp, "l%d.rbc" % i)
         with open(src, "w") as f:
-            json.dump(l, f)
+            json.dump(rule_list, f)
         if subprocess.run([binary, "compile", src, "-o", dst], stderr=subprocess.DEVNULL).returncode == 0:
             put("rbc", "generated-%d.rbc" % i, read(dst))

@@ -5,7 +5,7 @@
 #     (`radarblock compile --engine webkit`), with ratios;
 #   - match throughput against the compiled iOS list: end to end (JSONL in, JSONL out) and in memory
 #     on one core (radarblock-bench);
-#   - the tracker report's overhead in real WebKit (scripts/bench-tracker-report.sh): time to `load` of a page
+#   - the tracker report's overhead in real WebKit (scripts/bench/tracker-report.sh): time to `load` of a page
 #     with 500 subresources and of a page with 20 iframes x 10 trackers, and the bundle's start-up, without a
 #     bundle, with surrogates.js (reporting), --no-report-trackers and the report before the lookup tables
 #     (RB_OLD_BIN, or rebuilt around Tests/js/legacy) (SKIP_TRACKER_BENCH=1);
@@ -18,7 +18,7 @@
 #     over 1M and 10M requests (wall, peak RSS, cost per request); SKIP_DIFF_SCALE_BENCH=1 skips it;
 #   - `radarblock attribution` on the iOS release, faithful and ddg (scripts/bench/attribution.py;
 #     SKIP_ATTRIBUTION_BENCH=1 skips it);
-#   - the radar-ingest benchmark (scripts/bench-radar.sh) when it exists.
+#   - the radar-ingest benchmark (scripts/bench/radar.sh) when it exists.
 # The table and the goals of the issue are printed at the end; details are in $BENCH_DIR/results.json.
 #
 # usage: scripts/bench.sh [PATH/TO/release/radarblock]
@@ -75,14 +75,14 @@ fi
 
 if [ "${SKIP_HOSTILE_BENCH:-0}" != 1 ]; then
   echo
-  "$here/bench-hostile.sh" "$BIN"
+  "$here/bench/hostile.sh" "$BIN"
 fi
 if [ "${SKIP_TRACKER_BENCH:-0}" != 1 ]; then
   echo
-  "$here/bench-tracker-report.sh" "$BIN" || status=$?
+  "$here/bench/tracker-report.sh" "$BIN" || status=$?
 fi
-if [ -x "$here/bench-radar.sh" ] && [ "${SKIP_RADAR_BENCH:-0}" != 1 ]; then
+if [ -x "$here/bench/radar.sh" ] && [ "${SKIP_RADAR_BENCH:-0}" != 1 ]; then
   echo
-  "$here/bench-radar.sh" "$BIN"
+  "$here/bench/radar.sh" "$BIN"
 fi
 exit $status

@@ -7,6 +7,7 @@ docs/architecture.md's module graph must list the same edges.
 
 Usage: scripts/check-deps.py [PACKAGE_DIR]   (exit 1 and one line a difference when they disagree)
 """
+
 import os
 import re
 import sys
@@ -24,7 +25,7 @@ for m in call.finditer(manifest):
     while depth and i < len(manifest):
         depth += {"(": 1, ")": -1}.get(manifest[i], 0)
         i += 1
-    args = manifest[m.end():i - 1]
+    args = manifest[m.end() : i - 1]
     deps = re.search(r"dependencies:\s*\[([^\]]*)\]", args)
     path = re.search(r"path:\s*\"([^\"]+)\"", args)
     default = ("Tests/" if kind == "testTarget" else "Sources/") + name
@@ -34,7 +35,10 @@ for m in call.finditer(manifest):
         "path": os.path.join(root, path.group(1) if path else default),
     }
 
-imp = re.compile(r"^\s*(?:@testable\s+|@_implementationOnly\s+)?import\s+(?:(?:struct|enum|class|func|protocol|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)", re.M)
+imp = re.compile(
+    r"^\s*(?:@testable\s+|@_implementationOnly\s+)?import\s+(?:(?:struct|enum|class|func|protocol|typealias)\s+)?([A-Za-z_][A-Za-z0-9_]*)",
+    re.M,
+)
 problems = []
 for name, t in sorted(targets.items()):
     if t["kind"] == "systemLibrary":
@@ -86,4 +90,7 @@ for p in problems:
     print(f"check-deps: {p}")
 if problems:
     sys.exit(1)
-print(f"check-deps: {sum(1 for t in targets.values() if t['kind'] != 'systemLibrary')} targets, dependencies equal the imports and docs/architecture.md's module graph")
+print(
+    f"check-deps: {sum(1 for t in targets.values() if t['kind'] != 'systemLibrary')} targets,"
+    " dependencies equal the imports and docs/architecture.md's module graph"
+)

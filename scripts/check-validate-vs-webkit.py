@@ -12,6 +12,7 @@ WebKit skips a rule whose selector it rejects, so a rejected selector shows up a
 --write-fixtures records WebKit's verdicts in Tests/ContentRulesTests/Fixtures/ (small cases only), which
 the unit tests replay without WebKit. Exit 0 when everything agrees, 1 otherwise, 2 when a tool is missing.
 """
+
 import argparse
 import json
 import os
@@ -34,9 +35,14 @@ MESSAGES = {
     "Invalid string in the trigger flags array.": "JSONInvalidStringInTriggerFlagsArray",
     "Invalid list of if-domain, unless-domain, if-top-url, or unless-top-url conditions.": "JSONInvalidConditionList",
     "Domains must be lower case ASCII. Use punycode to encode non-ASCII characters.": "JSONDomainNotLowerCaseASCII",
-    "A trigger cannot have more than one condition (if-domain, unless-domain, if-top-url, or unless-top-url)": "JSONMultipleConditions",
+    (
+        "A trigger cannot have more than one condition (if-domain, unless-domain, if-top-url, or unless-top-url)"
+    ): "JSONMultipleConditions",
     "Too many rules in JSON array.": "JSONTooManyRules",
-    'The request-method string must be "get", "head", "options", "trace", "put", "delete", "post", "patch", or "connect".': "JSONInvalidRequestMethod",
+    (
+        'The request-method string must be "get", "head", "options", "trace", '
+        '"put", "delete", "post", "patch", or "connect".'
+    ): "JSONInvalidRequestMethod",
     "Invalid action object.": "JSONInvalidAction",
     "Invalid action type.": "JSONInvalidActionType",
     "Invalid css-display-none action type. Requires a selector.": "JSONInvalidCSSDisplayNoneActionType",
@@ -47,19 +53,29 @@ MESSAGES = {
     "A redirect url scheme must be a valid scheme": "JSONRedirectURLSchemeInvalid",
     "A redirect url can't have a scheme of javascript": "JSONRedirectToJavaScriptURL",
     "A redirect url must be valid": "JSONRedirectURLInvalid",
-    'A redirect must have a member named "extension-path", "regex-substitution", "transform" or "url"': "JSONRedirectInvalidType",
+    (
+        'A redirect must have a member named "extension-path", "regex-substitution", "transform" or "url"'
+    ): "JSONRedirectInvalidType",
     "A redirect port must be either empty or a number between 0 and 65535, inclusive": "JSONRedirectInvalidPort",
     "A redirect query must either be empty or begin with '?'": "JSONRedirectInvalidQuery",
     "A redirect fragment must either be empty or begin with '#'": "JSONRedirectInvalidFragment",
     "A remove-parameters value must be an array of strings": "JSONRemoveParametersNotStringArray",
     "An add-or-replace-parameters value must be an array": "JSONAddOrReplaceParametersNotArray",
-    "Members of the add-or-replace-parameters array must be a dictionary": "JSONAddOrReplaceParametersKeyValueNotADictionary",
-    "Members of the add-or-replace-parameters array must contain a key that is a string": "JSONAddOrReplaceParametersKeyValueMissingKeyString",
-    "Members of the add-or-replace-parameters array must contain a value that is a string": "JSONAddOrReplaceParametersKeyValueMissingValueString",
+    (
+        "Members of the add-or-replace-parameters array must be a dictionary"
+    ): "JSONAddOrReplaceParametersKeyValueNotADictionary",
+    (
+        "Members of the add-or-replace-parameters array must contain a key that is a string"
+    ): "JSONAddOrReplaceParametersKeyValueMissingKeyString",
+    (
+        "Members of the add-or-replace-parameters array must contain a value that is a string"
+    ): "JSONAddOrReplaceParametersKeyValueMissingValueString",
     "A headers member must be an array": "JSONModifyHeadersNotArray",
     "A modify-headers operation must be a dictionary": "JSONModifyHeadersInfoNotADictionary",
     "A modify-headers operation must have an operation": "JSONModifyHeadersMissingOperation",
-    'A modify-headers operation must have an operation that is either "set", "append", or "remove"': "JSONModifyHeadersInvalidOperation",
+    (
+        'A modify-headers operation must have an operation that is either "set", "append", or "remove"'
+    ): "JSONModifyHeadersInvalidOperation",
     "A modify-headers operation must have a header": "JSONModifyHeadersMissingHeader",
     'A modify-headers operation of "set" or "append" must have a value': "JSONModifyHeadersMissingValue",
     "A priority must be a positive integer": "JSONModifyHeadersInvalidPriority",
@@ -81,39 +97,64 @@ def list_cases():
 
     def R(trigger=None, action=None, extra=None):
         r = {}
-        if trigger is not None: r["trigger"] = trigger
-        if action is not None: r["action"] = action
-        if extra: r.update(extra)
+        if trigger is not None:
+            r["trigger"] = trigger
+        if action is not None:
+            r["action"] = action
+        if extra:
+            r.update(extra)
         return r
+
     T = {"url-filter": "a"}
     B = {"type": "block"}
-    def L(*rules): return json.dumps(list(rules), separators=(",", ":"))
+
+    def L(*rules):
+        return json.dumps(list(rules), separators=(",", ":"))
+
     def t(**kw):
         d = {"url-filter": "a"}
-        for k, v in kw.items(): d[k.replace("_", "-")] = v
+        for k, v in kw.items():
+            d[k.replace("_", "-")] = v
         return d
-    def redirect(r): return {"type": "redirect", "redirect": r}
+
+    def redirect(r):
+        return {"type": "redirect", "redirect": r}
+
     def mh(**kw):
         d = {"type": "modify-headers"}
-        for k, v in kw.items(): d[k.replace("_", "-")] = v
+        for k, v in kw.items():
+            d[k.replace("_", "-")] = v
         return d
+
     # list level
     c("json-syntax", "[{")
     c("json-empty-input-space", " ")
     c("json-trailing-comma", '[{"trigger":{"url-filter":"a"},"action":{"type":"block"}},]')
-    c("json-bom", '\ufeff' + L(R(T, B)))
+    c("json-bom", "\ufeff" + L(R(T, B)))
     c("json-raw-tab-in-string", '[{"trigger":{"url-filter":"a\tb"},"action":{"type":"block"}}]')
     c("json-raw-newline-in-string", '[{"trigger":{"url-filter":"a"},"action":{"type":"notify","notification":"x\ny"}}]')
     c("json-x-escape", '[{"trigger":{"url-filter":"\\x61"},"action":{"type":"block"}}]')
     c("json-v-escape", '[{"trigger":{"url-filter":"a"},"action":{"type":"notify","notification":"\\v"}}]')
     c("json-bad-escape", '[{"trigger":{"url-filter":"\\q"},"action":{"type":"block"}}]')
     c("json-leading-zero", '[{"trigger":{"url-filter":"a"},"action":{"type":"modify-headers","priority":01}}]')
-    c("json-formfeed-whitespace", '\f' + L(R(T, B)))
+    c("json-formfeed-whitespace", "\f" + L(R(T, B)))
     c("json-trailing-garbage", L(R(T, B)) + " x")
-    c("json-depth-1000-scalar", '[{"trigger":{"url-filter":"a","x":' + '[' * 997 + '1' + ']' * 997 + '},"action":{"type":"block"}}]')
-    c("json-depth-1001-scalar", '[{"trigger":{"url-filter":"a","x":' + '[' * 998 + '1' + ']' * 998 + '},"action":{"type":"block"}}]')
-    c("json-depth-1001-empty-array", '[{"trigger":{"url-filter":"a","x":' + '[' * 998 + ']' * 998 + '},"action":{"type":"block"}}]')
-    c("json-depth-1002-empty-array", '[{"trigger":{"url-filter":"a","x":' + '[' * 999 + ']' * 999 + '},"action":{"type":"block"}}]')
+    c(
+        "json-depth-1000-scalar",
+        '[{"trigger":{"url-filter":"a","x":' + "[" * 997 + "1" + "]" * 997 + '},"action":{"type":"block"}}]',
+    )
+    c(
+        "json-depth-1001-scalar",
+        '[{"trigger":{"url-filter":"a","x":' + "[" * 998 + "1" + "]" * 998 + '},"action":{"type":"block"}}]',
+    )
+    c(
+        "json-depth-1001-empty-array",
+        '[{"trigger":{"url-filter":"a","x":' + "[" * 998 + "]" * 998 + '},"action":{"type":"block"}}]',
+    )
+    c(
+        "json-depth-1002-empty-array",
+        '[{"trigger":{"url-filter":"a","x":' + "[" * 999 + "]" * 999 + '},"action":{"type":"block"}}]',
+    )
     c("json-duplicate-key-last-wins", '[{"trigger":{"url-filter":"a"},"action":{"type":"bogus","type":"block"}}]')
     c("top-object", "{}")
     c("top-number", "123")
@@ -132,23 +173,50 @@ def list_cases():
     c("resource-type-empty-ok", L(R(t(resource_type=[]), B)))
     c("resource-type-unknown", L(R(t(resource_type=["imagex"]), B)))
     c("resource-type-number", L(R(t(resource_type=[5]), B)))
-    c("resource-type-all-ok", L(R(t(resource_type=["document","top-document","child-document","image","style-sheet","script","font","raw","svg-document","media","popup","ping","fetch","websocket","other","csp-report"]), B)))
+    c(
+        "resource-type-all-ok",
+        L(
+            R(
+                t(
+                    resource_type=[
+                        "document",
+                        "top-document",
+                        "child-document",
+                        "image",
+                        "style-sheet",
+                        "script",
+                        "font",
+                        "raw",
+                        "svg-document",
+                        "media",
+                        "popup",
+                        "ping",
+                        "fetch",
+                        "websocket",
+                        "other",
+                        "csp-report",
+                    ]
+                ),
+                B,
+            )
+        ),
+    )
     c("load-type-bad", L(R(t(load_type=["first"]), B)))
     c("load-type-not-array", L(R(t(load_type="first-party"), B)))
     c("load-context-bad", L(R(t(load_context=["top"]), B)))
-    c("load-context-ok", L(R(t(load_context=["top-frame","child-frame"]), B)))
+    c("load-context-ok", L(R(t(load_context=["top-frame", "child-frame"]), B)))
     c("request-method-ok-upper", L(R(t(request_method="PoSt"), B)))
     c("request-method-bad", L(R(t(request_method="fetch"), B)))
     c("request-method-array", L(R(t(request_method=["get"]), B)))
     c("request-method-null", L(R(t(request_method=None), B)))
-    c("if-domain-ok", L(R(t(if_domain=["a.com","*b.org"]), B)))
+    c("if-domain-ok", L(R(t(if_domain=["a.com", "*b.org"]), B)))
     c("if-domain-empty", L(R(t(if_domain=[]), B)))
     c("if-domain-not-array", L(R(t(if_domain="a.com"), B)))
     c("if-domain-empty-string", L(R(t(if_domain=[""]), B)))
     c("if-domain-number", L(R(t(if_domain=[1]), B)))
     c("if-domain-uppercase", L(R(t(if_domain=["A.com"]), B)))
     c("if-domain-non-ascii", L(R(t(if_domain=["\u00dc.com"]), B)))
-    c("unless-domain-uppercase", L(R(t(unless_domain=["a.com","B"]), B)))
+    c("unless-domain-uppercase", L(R(t(unless_domain=["a.com", "B"]), B)))
     c("multiple-conditions-before-type", L(R(t(unless_domain=["a"], if_top_url=[]), B)))
     c("invalid-condition-list-first", L(R(t(if_domain=[], unless_domain=["a"]), B)))
     c("multiple-conditions-frame", L(R(t(if_top_url=["a"], unless_frame_url=["b"]), B)))
@@ -166,11 +234,20 @@ def list_cases():
     c("action-type-unknown", L(R(T, {"type": "blocks"})))
     c("action-type-number", L(R(T, {"type": 1})))
     c("trigger-error-before-action-error", L(R({"url-filter": ""}, {"type": "x"})))
-    c("all-simple-actions", L(R(T, B), R(T, {"type": "block-cookies"}), R(T, {"type": "ignore-previous-rules"}), R(T, {"type": "ignore-following-rules"}), R(T, {"type": "make-https"})))
+    c(
+        "all-simple-actions",
+        L(
+            R(T, B),
+            R(T, {"type": "block-cookies"}),
+            R(T, {"type": "ignore-previous-rules"}),
+            R(T, {"type": "ignore-following-rules"}),
+            R(T, {"type": "make-https"}),
+        ),
+    )
     c("css-missing-selector", L(R(T, {"type": "css-display-none"})))
     c("css-selector-number", L(R(T, {"type": "css-display-none", "selector": 5})))
     c("css-ok", L(R(T, {"type": "css-display-none", "selector": ".ad, #b > div[x='1']"})))
-    c("css-only-invalid-skipped", L(R(T, {"type": "css-display-none", "selector": "a["+"]"})))
+    c("css-only-invalid-skipped", L(R(T, {"type": "css-display-none", "selector": "a[" + "]"})))
     c("css-empty-selector-skipped", L(R(T, {"type": "css-display-none", "selector": ""})))
     c("css-invalid-then-block", L(R(T, {"type": "css-display-none", "selector": "!!"}), R(T, B)))
     c("css-skipped-still-checks-trigger", L(R({"url-filter": ""}, {"type": "css-display-none", "selector": "!!"})))
@@ -191,36 +268,171 @@ def list_cases():
     c("redirect-url-relative", L(R(T, redirect({"url": "/path"}))))
     c("redirect-url-empty", L(R(T, redirect({"url": ""}))))
     c("redirect-url-number-type", L(R(T, redirect({"url": 5}))))
-    for i, u in enumerate(["http://", "http:", "http:example.com", "http:///x", "https://a:65535/", "https://a:65536/", "https://a:/", "https://:80/",
-            "https://user@/", "https://user:pw@host/", "https://[::1]/", "https://[::1/", "https://[1:2:3:4:5:6:7:8]/", "https://[1:2:3:4:5:6:7:8:9]/",
-            "https://[::ffff:1.2.3.4]/", "https://[::1.2.3]/", "https://0x7f.1/", "https://1.2.3.4.5/", "https://999.1.1.1/", "https://4294967296/",
-            "https://4294967295/", "https://a.1/", "https://a.0x/", "https://a.09/", "https://a b/", "https://a%20b/", "https://a%41b/", "https://xn--a/",
-            "https://xn--nxasmq6b/", "https://\u00fc.com/", "https://a<b/", "https://a^b/", "https://a|b/", "https://%zz/", "file:///etc/x", "file://host/x",
-            "file://host:80/x", "file://C:/x", "foo:bar", "foo://", "foo://a b/", "foo://a^b/", "foo://user@/", "foo://:1/", "foo://h:99999/",
-            "about:blank", "data:text/plain,x", "mailto:a@b", " https://a/ ", "ht\ttps://a/", "1http://a/", "h_t://a/", "ws://a/", "wss://a:1/",
-            "ftp://a/", "http://a.b.c.1e/", "http://99999999999a/", "http://0x100000000/", "http://1.2.3.0x/", "http://a./", "http://1.2.3.4./",
-            "http://\u2603.net/", "http://a\\b/", "javascript://x", "https://exa%mple.com/", "https://example.com:8o/",
-            "https://xn--/", "https://xn--ls8h.la/", "https://a\u200d.com/", "https://ab--c.com/", "https://-a.com/", "https://%E2%98%83.net/",
-            "https://%ff.com/", "https://\u00df.de/", "https://a..b/", "https://.a/", "https://\u05d0a.com/", "https://\u05d0.com/", "https://XN--NXASMQ6B/",
-            "https://\uff21.com/", "https://a\u3002b/", "https://%41.com/", "https://%2e/", "https://\u00ad/", "https://x%00y/", "https://[::1]:8080/"]):
+    for i, u in enumerate(
+        [
+            "http://",
+            "http:",
+            "http:example.com",
+            "http:///x",
+            "https://a:65535/",
+            "https://a:65536/",
+            "https://a:/",
+            "https://:80/",
+            "https://user@/",
+            "https://user:pw@host/",
+            "https://[::1]/",
+            "https://[::1/",
+            "https://[1:2:3:4:5:6:7:8]/",
+            "https://[1:2:3:4:5:6:7:8:9]/",
+            "https://[::ffff:1.2.3.4]/",
+            "https://[::1.2.3]/",
+            "https://0x7f.1/",
+            "https://1.2.3.4.5/",
+            "https://999.1.1.1/",
+            "https://4294967296/",
+            "https://4294967295/",
+            "https://a.1/",
+            "https://a.0x/",
+            "https://a.09/",
+            "https://a b/",
+            "https://a%20b/",
+            "https://a%41b/",
+            "https://xn--a/",
+            "https://xn--nxasmq6b/",
+            "https://\u00fc.com/",
+            "https://a<b/",
+            "https://a^b/",
+            "https://a|b/",
+            "https://%zz/",
+            "file:///etc/x",
+            "file://host/x",
+            "file://host:80/x",
+            "file://C:/x",
+            "foo:bar",
+            "foo://",
+            "foo://a b/",
+            "foo://a^b/",
+            "foo://user@/",
+            "foo://:1/",
+            "foo://h:99999/",
+            "about:blank",
+            "data:text/plain,x",
+            "mailto:a@b",
+            " https://a/ ",
+            "ht\ttps://a/",
+            "1http://a/",
+            "h_t://a/",
+            "ws://a/",
+            "wss://a:1/",
+            "ftp://a/",
+            "http://a.b.c.1e/",
+            "http://99999999999a/",
+            "http://0x100000000/",
+            "http://1.2.3.0x/",
+            "http://a./",
+            "http://1.2.3.4./",
+            "http://\u2603.net/",
+            "http://a\\b/",
+            "javascript://x",
+            "https://exa%mple.com/",
+            "https://example.com:8o/",
+            "https://xn--/",
+            "https://xn--ls8h.la/",
+            "https://a\u200d.com/",
+            "https://ab--c.com/",
+            "https://-a.com/",
+            "https://%E2%98%83.net/",
+            "https://%ff.com/",
+            "https://\u00df.de/",
+            "https://a..b/",
+            "https://.a/",
+            "https://\u05d0a.com/",
+            "https://\u05d0.com/",
+            "https://XN--NXASMQ6B/",
+            "https://\uff21.com/",
+            "https://a\u3002b/",
+            "https://%41.com/",
+            "https://%2e/",
+            "https://\u00ad/",
+            "https://x%00y/",
+            "https://[::1]:8080/",
+        ]
+    ):
         c("redirect-url-%02d %s" % (i, u), L(R(T, redirect({"url": u}))))
     c("redirect-transform-empty-ok", L(R(T, redirect({"transform": {}}))))
     c("redirect-transform-fragment-bad", L(R(T, redirect({"transform": {"fragment": "x"}}))))
-    c("redirect-transform-fragment-ok", L(R(T, redirect({"transform": {"fragment": ""}})), R(T, redirect({"transform": {"fragment": "#x"}}))))
+    c(
+        "redirect-transform-fragment-ok",
+        L(R(T, redirect({"transform": {"fragment": ""}})), R(T, redirect({"transform": {"fragment": "#x"}}))),
+    )
     for i, p in enumerate(["", "0", "65535", "65536", "not a number", " 80 ", "+80", "-0", "8080a", "\u0660", "0080"]):
         c("redirect-transform-port-%02d %r" % (i, p), L(R(T, redirect({"transform": {"port": p}}))))
-    for i, s in enumerate(["https", "About", "!@#$%", "", "javascript", "JavaScript", "java\tscript", "1abc", "a+b-c.d", " http", "\thttp", "ht tp", "h\u00e9"]):
+    for i, s in enumerate(
+        [
+            "https",
+            "About",
+            "!@#$%",
+            "",
+            "javascript",
+            "JavaScript",
+            "java\tscript",
+            "1abc",
+            "a+b-c.d",
+            " http",
+            "\thttp",
+            "ht tp",
+            "h\u00e9",
+        ]
+    ):
         c("redirect-transform-scheme-%02d %r" % (i, s), L(R(T, redirect({"transform": {"scheme": s}}))))
     c("redirect-transform-query-bad", L(R(T, redirect({"transform": {"query": "a=b"}}))))
     c("redirect-transform-query-ok", L(R(T, redirect({"transform": {"query": "?a=b"}}))))
-    c("redirect-transform-query-transform-wins", L(R(T, redirect({"transform": {"query": "bad", "query-transform": {}}}))))
-    c("redirect-remove-parameters-not-array", L(R(T, redirect({"transform": {"query-transform": {"remove-parameters": "a"}}}))))
-    c("redirect-remove-parameters-number", L(R(T, redirect({"transform": {"query-transform": {"remove-parameters": ["a", 1]}}}))))
-    c("redirect-add-not-array", L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": {}}}}))))
-    c("redirect-add-not-dict", L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": ["a"]}}}))))
-    c("redirect-add-missing-key", L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": [{"value": "v"}]}}}))))
-    c("redirect-add-missing-value", L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": [{"key": "k"}]}}}))))
-    c("redirect-add-ok", L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": [{"key": "k", "value": "v", "replace-only": True}], "remove-parameters": ["x"]}}}))))
+    c(
+        "redirect-transform-query-transform-wins",
+        L(R(T, redirect({"transform": {"query": "bad", "query-transform": {}}}))),
+    )
+    c(
+        "redirect-remove-parameters-not-array",
+        L(R(T, redirect({"transform": {"query-transform": {"remove-parameters": "a"}}}))),
+    )
+    c(
+        "redirect-remove-parameters-number",
+        L(R(T, redirect({"transform": {"query-transform": {"remove-parameters": ["a", 1]}}}))),
+    )
+    c(
+        "redirect-add-not-array",
+        L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": {}}}}))),
+    )
+    c(
+        "redirect-add-not-dict",
+        L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": ["a"]}}}))),
+    )
+    c(
+        "redirect-add-missing-key",
+        L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": [{"value": "v"}]}}}))),
+    )
+    c(
+        "redirect-add-missing-value",
+        L(R(T, redirect({"transform": {"query-transform": {"add-or-replace-parameters": [{"key": "k"}]}}}))),
+    )
+    c(
+        "redirect-add-ok",
+        L(
+            R(
+                T,
+                redirect(
+                    {
+                        "transform": {
+                            "query-transform": {
+                                "add-or-replace-parameters": [{"key": "k", "value": "v", "replace-only": True}],
+                                "remove-parameters": ["x"],
+                            }
+                        }
+                    }
+                ),
+            )
+        ),
+    )
     c("redirect-transform-order-fragment-before-port", L(R(T, redirect({"transform": {"fragment": "x", "port": "x"}}))))
     c("redirect-transform-order-port-before-scheme", L(R(T, redirect({"transform": {"scheme": "!", "port": "x"}}))))
     c("redirect-transform-order-scheme-before-query", L(R(T, redirect({"transform": {"scheme": "!", "query": "x"}}))))
@@ -239,11 +451,29 @@ def list_cases():
     c("modify-headers-info-not-dict", L(R(T, mh(priority=1, request_headers=["x"]))))
     c("modify-headers-missing-operation", L(R(T, mh(priority=1, request_headers=[{"header": "h"}]))))
     c("modify-headers-missing-header", L(R(T, mh(priority=1, request_headers=[{"operation": "set"}]))))
-    c("modify-headers-invalid-operation", L(R(T, mh(priority=1, request_headers=[{"operation": "delete", "header": "h"}]))))
+    c(
+        "modify-headers-invalid-operation",
+        L(R(T, mh(priority=1, request_headers=[{"operation": "delete", "header": "h"}]))),
+    )
     c("modify-headers-missing-value", L(R(T, mh(priority=1, request_headers=[{"operation": "append", "header": "h"}]))))
-    c("modify-headers-remove-ok", L(R(T, mh(priority=1, request_headers=[{"operation": "remove", "header": "h"}], response_headers=[{"operation": "set", "header": "h", "value": ""}]))))
+    c(
+        "modify-headers-remove-ok",
+        L(
+            R(
+                T,
+                mh(
+                    priority=1,
+                    request_headers=[{"operation": "remove", "header": "h"}],
+                    response_headers=[{"operation": "set", "header": "h", "value": ""}],
+                ),
+            )
+        ),
+    )
     c("modify-headers-headers-before-priority", L(R(T, mh(request_headers=[1]))))
-    c("modify-headers-missing-header-before-invalid-op", L(R(T, mh(priority=1, request_headers=[{"operation": "bogus"}]))))
+    c(
+        "modify-headers-missing-header-before-invalid-op",
+        L(R(T, mh(priority=1, request_headers=[{"operation": "bogus"}]))),
+    )
     c("regex-invalid", L(R({"url-filter": "a(b|c)"}, B)))
     c("regex-ok-matches-everything", L(R({"url-filter": ".*"}, B)))
     c("regex-in-if-top-url", L(R(t(if_top_url=["a|b"]), B)))
@@ -256,13 +486,16 @@ def list_cases():
     c("regex-one-mb-ok", L(R({"url-filter": "a" * 1000000}, B)))
     c("rules-150000", "[" + ",".join(['{"trigger":{"url-filter":"a"},"action":{"type":"block"}}'] * 150000) + "]")
     c("rules-150001", "[" + ",".join(['{"trigger":{"url-filter":"a"},"action":{"type":"block"}}'] * 150001) + "]")
-    c("rules-150001-invalid-first", "[5," + ",".join(['{"trigger":{"url-filter":"a"},"action":{"type":"block"}}'] * 150000) + "]")
+    c(
+        "rules-150001-invalid-first",
+        "[5," + ",".join(['{"trigger":{"url-filter":"a"},"action":{"type":"block"}}'] * 150000) + "]",
+    )
 
     return cases
 
 
 def css_selectors():
-    sels = r'''div
+    sels = r"""div
     .ad
     #banner
     *
@@ -557,7 +790,7 @@ def css_selectors():
     ::-webkit-slider-thumb
     ::-webkit-slider-thumb:hover
     ::-webkit-media-controls
-    ::-apple-attachment-controls-container'''.split('\n')
+    ::-apple-attachment-controls-container""".split("\n")  # noqa: W291 (one selector a line; trailing spaces are cases)
 
     return sels
 
@@ -567,9 +800,11 @@ def css_list(selector):
 
 
 def find_radarblock(explicit):
-    for p in ([explicit] if explicit else []) + [os.environ.get("RADARBLOCK"),
-                                                 os.path.join(ROOT, ".build", "release", "radarblock"),
-                                                 os.path.join(ROOT, ".build", "debug", "radarblock")]:
+    for p in ([explicit] if explicit else []) + [
+        os.environ.get("RADARBLOCK"),
+        os.path.join(ROOT, ".build", "release", "radarblock"),
+        os.path.join(ROOT, ".build", "debug", "radarblock"),
+    ]:
         if p and os.path.exists(p):
             return p
     sys.exit("check-validate-vs-webkit: radarblock binary not found (swift build, or --radarblock PATH)")
@@ -603,7 +838,7 @@ def webkit(sources):
         os.unlink(name)
     if p.returncode != 0:
         sys.exit("webkit-check failed: " + p.stderr.decode("utf-8", "replace")[-2000:])
-    results = [json.loads(l) for l in p.stdout.decode("utf-8").splitlines() if l.strip()]
+    results = [json.loads(line) for line in p.stdout.decode("utf-8").splitlines() if line.strip()]
     if len(results) != len(sources):
         sys.exit("webkit-check returned %d results for %d inputs" % (len(results), len(sources)))
     return results
@@ -634,7 +869,7 @@ def main():
 
     agree = 0
     list_fixture, css_fixture = [], []
-    for (kind, name, source), w, o in zip(items, wk, us):
+    for (kind, name, source), w, o in zip(items, wk, us, strict=True):
         if "crash" in o:
             print("CRASH  %s: radarblock exited %s: %s" % (name, o["crash"], o["stderr"]))
             continue
@@ -643,9 +878,16 @@ def main():
         if same:
             agree += 1
         else:
-            print("DIFFER %s %s: WebKit %s, radarblock %s%s" % (kind, json.dumps(name), w_error or "valid",
-                                                               o.get("error", "valid"),
-                                                               " (%s)" % notes[name] if kind == "list" and name in notes else ""))
+            print(
+                "DIFFER %s %s: WebKit %s, radarblock %s%s"
+                % (
+                    kind,
+                    json.dumps(name),
+                    w_error or "valid",
+                    o.get("error", "valid"),
+                    " (%s)" % notes[name] if kind == "list" and name in notes else "",
+                )
+            )
         if kind == "list" and len(source.encode("utf-8")) <= FIXTURE_MAX_BYTES:
             list_fixture.append({"name": name, "source": source, "webkit": {"valid": w["ok"], "error": w_error}})
         if kind == "css":

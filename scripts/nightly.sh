@@ -31,14 +31,18 @@ publish=$1 tds=$2 config=${3:-} surrogates=${4:-}
 bin=${RADARBLOCK:-radarblock}
 cache=${RADARBLOCK_CACHE:-$publish/.cache}
 max_regression=${RADARBLOCK_MAX_COMPILE_REGRESSION:-25}
-mkdir -p "$publish/releases" "$cache"
+# The layout's one spelling here. radarblock build publishes a new release beside the current link's target, in a
+# directory named after its identifier (Sources/Release/ReleaseDirectory.swift): releases/<identifier>, checked
+# against the manifests by Tests/cli/hostile-input.sh.
+releases=releases
+mkdir -p "$publish/$releases" "$cache"
 
 if [ -d "$publish/current" ] && [ ! -L "$publish/current" ]; then
-  mv "$publish/current" "$publish/releases/legacy"
-  ln -s releases/legacy "$publish/current"
+  mv "$publish/current" "$publish/$releases/legacy"
+  ln -s "$releases/legacy" "$publish/current"
 fi
 # Before the first release, `current` points at a release not yet built; the build publishes beside it.
-[ -L "$publish/current" ] || ln -s releases/initial "$publish/current"
+[ -L "$publish/current" ] || ln -s "$releases/initial" "$publish/current"
 
 args=(build --tds "$tds" --cache "$cache" --out "$publish/current")
 [ -n "$config" ] && args+=(--config "$config")
@@ -65,8 +69,8 @@ if [ -n "$old" ] && [ "$old" != "$new" ]; then
   mv -T "$publish/.previous-link" "$publish/previous"
 fi
 keep_previous=$(readlink "$publish/previous" 2>/dev/null || true)
-for dir in "$publish"/releases/*; do
-  name="releases/$(basename "$dir")"
+for dir in "$publish/$releases"/*; do
+  name="$releases/$(basename "$dir")"
   [ "$name" = "$new" ] || [ "$name" = "$keep_previous" ] && continue
   [ -f "$dir/manifest.json" ] && rm -rf "$dir"
 done

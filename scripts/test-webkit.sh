@@ -13,6 +13,8 @@ shared=${SHARED:-$here/../shared}
 ddg=$shared/data/ddg
 ref=$ddg/reference-tests/tracker-radar-tests/TR-domain-matching
 check=$here/scripts/webkit-check
+inputs=$here/scripts/testing/suite_inputs.py     # variants of a fixture that a check needs
+checks=$here/scripts/testing/release_checks.py   # what radarblock wrote, checked
 # The installed engine's profile, passed explicitly wherever radarblock reads or writes rules for it.
 target=${RADARBLOCK_TARGET:-webkitgtk-2.50}
 tmp=$(mktemp -d)
@@ -36,12 +38,10 @@ need_shared() { [ -d "$ref" ] || { echo "SKIP: DuckDuckGo's data not found at $d
 
 hostile_surrogate_bodies_load() {  # issue 16: bad bodies dropped, <!--, </script, U+2028 neutralised: the bundle loads
   printf 'tracker.example/bad.js application/javascript\nvar = ;\n\ntracker.example/html.js application/javascript\nvar s = "<!--<script>"; <!-- comment\nwindow.h = s + "</script>" + "\xe2\x80\xa8";\n' > "$tmp/hostile-surrogates.txt"
-  /usr/bin/python3 -c 'import json, sys
-t = json.load(open(sys.argv[1])); r = t["trackers"]["tracker.example"]["rules"]
-r[:0] = [{"rule": "tracker\\.example\\/bad\\.js", "surrogate": "bad.js"}, {"rule": "tracker\\.example\\/html\\.js", "surrogate": "html.js"}]
-json.dump(t, open(sys.argv[2], "w"))' "$here/data/tds.json" "$tmp/hostile-surrogates-tds.json" || return 1
-  "$bin" surrogates --tds "$tmp/hostile-surrogates-tds.json" --surrogates "$tmp/hostile-surrogates.txt" -o "$tmp/hostile-bodies.js" 2>"$tmp/hostile-bodies.err"
-  [ $? -eq 1 ] && grep -q 'surrogate "bad.js"' "$tmp/hostile-bodies.err" || { cat "$tmp/hostile-bodies.err"; return 1; }
+  /usr/bin/python3 "$inputs" surrogate-rules "$here/data/tds.json" "$tmp/hostile-surrogates-tds.json" || return 1
+  local rc=0
+  "$bin" surrogates --tds "$tmp/hostile-surrogates-tds.json" --surrogates "$tmp/hostile-surrogates.txt" -o "$tmp/hostile-bodies.js" 2>"$tmp/hostile-bodies.err" || rc=$?
+  [ $rc -eq 1 ] && grep -q 'surrogate "bad.js"' "$tmp/hostile-bodies.err" || { cat "$tmp/hostile-bodies.err"; return 1; }
   "$here/Tests/js/webkit-surrogates.sh" load "$tmp/hostile-bodies.js"
 }
 
@@ -106,10 +106,10 @@ shared_tds_compile() {  # every shared TDS converts and compiles in WebKit, both
         [ $cfg = ios ] && args+=(--config "$config")
         if ! "$bin" "${args[@]}" 2>/dev/null; then echo "convert failed: $tds $mode $cfg"; bad=1; continue; fi
         local rules bytes result
-        rules=$(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$tmp/list.json")
+        rules=$(/usr/bin/python3 "$checks" rule-count "$tmp/list.json")
         bytes=$(stat -c %s "$tmp/list.json")
         result=$("$check" compile "$tmp/list.json") || { echo "WebKit rejected $tds $mode $cfg: $result"; bad=1; continue; }
-        echo "$(basename "$tds") mode=$mode config=$cfg: $rules rules, $bytes bytes, WebKit $(echo "$result" | /usr/bin/python3 -c 'import json,sys; r=json.load(sys.stdin); print("%.2f s, %d bytes compiled" % (r["seconds"], r["bytes"]))')"
+        echo "$(basename "$tds") mode=$mode config=$cfg: $rules rules, $bytes bytes, WebKit $(/usr/bin/python3 "$checks" webkit-compile <<< "$result")"
       done
     done
   done
@@ -119,7 +119,7 @@ shared_tds_compile() {  # every shared TDS converts and compiles in WebKit, both
 request_blocklist_reference() {  # DuckDuckGo's request-blocklist tests on a built release, in WebKit: 41/41
   local dir=$ddg/reference-tests/request-blocklist
   [ -d "$dir" ] || { echo "SKIP: $dir not found"; return 77; }
-  /usr/bin/python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))))' "$dir/user-allowlist-reference.json" > "$tmp/rb-user.txt"
+  /usr/bin/python3 "$inputs" lines "$dir/user-allowlist-reference.json" "$tmp/rb-user.txt"
   "$bin" build --tds "$dir/tds-reference.json" --config "$dir/config-reference.json" --unprotected "$tmp/rb-user.txt" \
     --surrogates "$dir/surrogates-reference.txt" --target "$target" --out "$tmp/rb-release" 2>/dev/null | tail -1 || return 1
   "$check" features "$tmp/rb-release" --suite request-blocklist --tests "$dir/tests.json" | { grep -v '^PASS' || true; }
@@ -135,13 +135,7 @@ click_to_load_reference() {  # click-to-load tests: main list + the CTL lists th
     --surrogates "$tmp/ctl-surrogates.txt" --target "$target" --out "$tmp/ctl-release" 2>/dev/null | tail -1 || return 1
   "$check" features "$tmp/ctl-release" --suite click-to-load --tests "$dir/tests.json" \
     --surrogates-js "$tmp/ctl-release/surrogates.js" | { grep -v '^PASS' || true; } || return 1
-  /usr/bin/python3 - "$tmp/ctl-release/manifest.json" <<'PY'
-import json, sys
-lists = json.load(open(sys.argv[1]))["lists"]
-ctl = sorted(l["ruleAction"] for l in lists if "ruleAction" in l)
-print("click-to-load lists in the manifest: %s" % ", ".join(ctl))
-sys.exit(0 if ctl == ["block-ctl-fb", "block-ctl-fb2", "block-ctl-third"] else 1)
-PY
+  /usr/bin/python3 "$checks" ctl-lists "$tmp/ctl-release/manifest.json" block-ctl-fb,block-ctl-fb2,block-ctl-third
 }
 
 differential() { "$check" differential --seed "$seed" --cases "$cases" --radarblock "$bin" --target "$target" | tail -25; }
@@ -156,22 +150,16 @@ split_200k() {  # a dataset of more than 200,000 rules splits into lists WebKit 
   "$bin" build --target "$target" --tds "$tmp/big-tds.json" --out "$tmp/split-150k" 2>/dev/null | tail -1 || return 1
   "$bin" build --target "$target" --tds "$tmp/big-tds.json" --out "$tmp/split-100k" --max-rules 100000 2>/dev/null | tail -1 || return 1
   local total
-  total=$(/usr/bin/python3 -c 'import json,sys; print(int(json.load(open(sys.argv[1]))["counts"]["rules"]))' "$tmp/split-150k/manifest.json")
+  total=$(/usr/bin/python3 "$checks" total-rules "$tmp/split-150k/manifest.json")
   [ "$total" -gt 200000 ] || { echo "only $total rules: the test needs more than 200,000"; return 1; }
   for list in "$tmp"/split-150k/rules*.json; do
     [[ "$list" == *provenance* ]] && continue
-    echo "$(basename "$list"): $(/usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$list") rules"
+    echo "$(basename "$list"): $(/usr/bin/python3 "$checks" rule-count "$list") rules"
     "$check" compile "$list" >/dev/null || { echo "WebKit rejected $list"; return 1; }
   done
   # Two different splits of the same rules must decide every request of the corpus the same way.
   "$bin" diff "$tmp/split-150k" "$tmp/split-100k" --requests "$tmp/big-requests.jsonl" --format json -o "$tmp/split-diff.json"
-  /usr/bin/python3 - "$tmp/split-diff.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-checked, changed = d["requests"]["checked"], len(d["requests"]["changed"])
-print("split into 150k and 100k lists: %d requests checked, %d decided differently" % (checked, changed))
-sys.exit(0 if checked > 1000 and changed == 0 else 1)
-PY
+  /usr/bin/python3 "$checks" same-decisions "$tmp/split-diff.json" --min 1000
 }
 
 ios_diff() {  # the two shared iOS TDS: exact tracker changes, and flipped decisions that WebKit confirms
@@ -179,20 +167,12 @@ ios_diff() {  # the two shared iOS TDS: exact tracker changes, and flipped decis
   local config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json
   "$bin" build --target "$target" --tds "$ddg/tds/ios-tds_embedded_2025-02-17.json" --config "$config" --out "$tmp/ios-old" 2>/dev/null | tail -1 || return 1
   "$bin" build --target "$target" --tds "$ddg/tds/ios-tds_v5_2025-06-17.json" --config "$config" --out "$tmp/ios-new" 2>/dev/null | tail -1 || return 1
-  local start=$(date +%s%N)
-  "$bin" diff "$tmp/ios-old" "$tmp/ios-new" --format json -o "$tmp/ios-diff.json"
-  [ $? -eq 1 ] || { echo "diff should exit 1 (different)"; return 1; }
+  local start rc=0
+  start=$(date +%s%N)
+  "$bin" diff "$tmp/ios-old" "$tmp/ios-new" --format json -o "$tmp/ios-diff.json" || rc=$?
+  [ $rc -eq 1 ] || { echo "diff should exit 1 (different)"; return 1; }
   echo "diff time: $(( ($(date +%s%N) - start) / 1000000 )) ms"
-  /usr/bin/python3 - "$tmp/ios-diff.json" <<'PY' || return 1
-import json, sys
-d = json.load(open(sys.argv[1]))
-t, r = d["trackers"], d["requests"]
-counts = (len(t["added"]), len(t["removed"]), len(t["changed"]))
-print("trackers added/removed/changed: %d/%d/%d; requests checked %d, flipped %d" % (counts + (r["checked"], len(r["changed"]))))
-named = sum(1 for c in r["changed"] if c["rule"])
-print("flips naming the deciding rule: %d of %d" % (named, len(r["changed"])))
-sys.exit(0 if counts == (627, 463, 474) and r["changed"] and named == len(r["changed"]) else 1)
-PY
+  /usr/bin/python3 "$checks" tracker-changes "$tmp/ios-diff.json" 627/463/474 || return 1
   "$bin" diff "$tmp/ios-new" "$tmp/ios-new" >/dev/null || { echo "a release diffed with itself must exit 0"; return 1; }
   /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old/rules.json" "$tmp/ios-new/rules.json" 60
 }
@@ -221,7 +201,7 @@ tracker_report_reference() {  # issue 15: radarblock:tracker events on the 134 r
 tracker_report_features() {  # the same on request-blocklist (40 loads) and click-to-load (17) releases built with --report-trackers
   need_shared || return 77
   local dir=$ddg/reference-tests/request-blocklist
-  /usr/bin/python3 -c 'import json,sys; print("\n".join(json.load(open(sys.argv[1]))))' "$dir/user-allowlist-reference.json" > "$tmp/tr-user.txt"
+  /usr/bin/python3 "$inputs" lines "$dir/user-allowlist-reference.json" "$tmp/tr-user.txt"
   "$bin" build --tds "$dir/tds-reference.json" --config "$dir/config-reference.json" --unprotected "$tmp/tr-user.txt" \
     --surrogates "$dir/surrogates-reference.txt" --report-trackers --target "$target" --out "$tmp/tr-rb-release" >/dev/null 2>&1 || return 1
   "$check" features "$tmp/tr-rb-release" --suite request-blocklist --tests "$dir/tests.json" --surrogates-js "$tmp/tr-rb-release/surrogates.js" \
@@ -242,9 +222,7 @@ tracker_report_paths() {  # every kind of load, blocked and allowed: events wher
     --surrogates "$c/report-surrogates.txt" --report-trackers -o "$tmp/tr-paths.js" 2>/dev/null || return 1
   "$here/Tests/js/webkit-surrogates.sh" paths "$tmp/tr-paths-rules.json" "$tmp/tr-paths.js" || return 1
   # contentBlocking disabled: the report bundle installs nothing (no events, fetch and XHR not wrapped).
-  /usr/bin/python3 -c 'import json, sys
-c = json.load(open(sys.argv[1])); c["features"]["contentBlocking"]["state"] = "disabled"; json.dump(c, open(sys.argv[2], "w"))' \
-    "$c/report-config.json" "$tmp/tr-disabled-config.json" || return 1
+  /usr/bin/python3 "$inputs" disable-feature "$c/report-config.json" contentBlocking "$tmp/tr-disabled-config.json" || return 1
   "$bin" surrogates --tds "$c/report-tds.json" --config "$tmp/tr-disabled-config.json" --surrogates "$c/report-surrogates.txt" \
     --report-trackers -o "$tmp/tr-disabled.js" 2>/dev/null || return 1
   "$here/Tests/js/webkit-surrogates.sh" inert "$tmp/tr-paths-rules.json" "$tmp/tr-disabled.js" || return 1
@@ -272,15 +250,7 @@ ios_diff_deciding_rules() {  # issue 14: all 28,304 flips, the engine's deciding
 verify_webkit_build() {  # build --verify-webkit: every list compiled by WebKit, its verdict recorded in the manifest
   "$bin" build --tds "$here/data/tds.json" --config "$here/data/privacy-config.json" --max-rules 40 --verify-webkit \
     --target "$target" --out "$tmp/verified" > /dev/null 2>&1 || return 1
-  /usr/bin/python3 - "$tmp/verified/manifest.json" <<'PY'
-import json, sys
-m = json.load(open(sys.argv[1]))
-v = m.get("webkitVerification") or {}
-names = [l["rules"] for l in m["lists"]]
-accepted = [a["list"] for a in v.get("accepted", [])]
-print("webkitVerification: WebKitGTK %s accepted %s of lists %s" % (v.get("webkitVersion"), accepted, names))
-sys.exit(0 if len(names) == 2 and accepted == names and v.get("webkitVersion") else 1)
-PY
+  /usr/bin/python3 "$checks" webkit-verification "$tmp/verified/manifest.json" --lists 2
 }
 
 compile_cost_gate() {  # issue 13: build --previous records WebKit's compile cost; --max-compile-regression refuses a costlier list
@@ -291,22 +261,12 @@ compile_cost_gate() {  # issue 13: build --previous records WebKit's compile cos
   # The same list again: within the limit; the manifest and changes.md carry the cost.
   "$bin" build --tds "$d/tds.json" --out "$d/again" --previous "$d/current" --max-compile-regression 50 > /dev/null 2> "$d/again.err" \
     || { echo "an unchanged list failed the gate:"; cat "$d/again.err"; return 1; }
-  /usr/bin/python3 - "$d/again" <<'PY' || return 1
-import json, sys
-m = json.load(open(sys.argv[1] + "/manifest.json"))
-c = m.get("webkitCompileCost") or {}
-md = open(sys.argv[1] + "/changes.md").read()
-print("webkitCompileCost: WebKitGTK %s, %s s (%s s CPU), %s KiB, %s bytes" % (c.get("webkitVersion"), c.get("seconds"),
-      c.get("cpuSeconds"), c.get("memoryKB"), c.get("bytes")))
-ok = c.get("webkitVersion") and c.get("cpuSeconds", 0) > 0 and c.get("memoryKB", 0) > 0 and c.get("bytes", 0) > 0 \
-    and [l["list"] for l in c["lists"]] == ["rules.json"]
-sys.exit(0 if ok and "## WebKit compile cost" in md else 1)
-PY
+  /usr/bin/python3 "$checks" compile-cost "$d/again" || return 1
   # Three times the trackers: about three times WebKit's compile time; the build fails and current stays as it was.
   local before after rc=0
-  before=$(cd "$d/current" && sha256sum * | sha256sum)
+  before=$(cd "$d/current" && sha256sum ./* | sha256sum)
   "$bin" build --tds "$d/tds-3x.json" --out "$d/current" --previous "$d/current" --max-compile-regression 50 > /dev/null 2> "$d/gate.err" || rc=$?
-  after=$(cd "$d/current" && sha256sum * | sha256sum)
+  after=$(cd "$d/current" && sha256sum ./* | sha256sum)
   cat "$d/gate.err"
   [ $rc -eq 1 ] || { echo "expected exit 1, got $rc"; return 1; }
   grep -q "WebKit compile cost regression over --max-compile-regression 50%: compile time .* CPU" "$d/gate.err" || return 1
@@ -314,13 +274,7 @@ PY
   # Memory alone: a previous release whose recorded compile took far more CPU and next to no memory. The new
   # release's real peak memory is over the limit, its CPU time under it, and the gate names memory only.
   cp -r "$d/again" "$d/lean"
-  /usr/bin/python3 - "$d/lean/manifest.json" <<'PY' || return 1
-import json, sys
-m = json.load(open(sys.argv[1]))
-for cost in [m["webkitCompileCost"]] + m["webkitCompileCost"]["lists"]:
-    cost["cpuSeconds"], cost["memoryKB"] = cost["cpuSeconds"] * 100, 1
-json.dump(m, open(sys.argv[1], "w"))
-PY
+  /usr/bin/python3 "$inputs" cheap-compile-cost "$d/lean/manifest.json" || return 1
   rc=0
   "$bin" build --tds "$d/tds-3x.json" --out "$d/hungrier" --previous "$d/lean" --max-compile-regression 50 > /dev/null 2> "$d/memory.err" || rc=$?
   cat "$d/memory.err"
@@ -353,22 +307,10 @@ site_conditions_anchored() {  # faithful's anchored site conditions judge the pa
   /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$d/rules.json" "$d/report.json" || return 1
   # The same list with its conditions written as WebKit's if-domain: WebKit then also counts the two pages that only
   # name the site later in their URL, and match says so too.
-  /usr/bin/python3 - "$d/rules.json" "$d/as-domains.json" <<'PY' || return 1
-import json, re, sys
-rules = json.load(open(sys.argv[1]))
-form = re.compile(r"\^\[\^:\]\+://(\(\[\^/\]\*\\\.\)\?)?(.*)\[:/\]$")
-for r in rules:
-    t = r["trigger"]
-    for key, domains in (("if-top-url", "if-domain"), ("unless-top-url", "unless-domain")):
-        if key in t:
-            t[domains] = [("*" if m.group(1) else "") + m.group(2).replace("\\.", ".") for m in map(form.match, t.pop(key))]
-json.dump(rules, open(sys.argv[2], "w"))
-PY
+  /usr/bin/python3 "$inputs" as-domains "$d/rules.json" "$d/as-domains.json" || return 1
   "$check" reference "$d/as-domains.json" --tests "$f/site-conditions-tests.json" --report "$d/as-domains-report.json" --expect-passed 5 | tail -1 || return 1
-  /usr/bin/python3 -c 'import json, sys
-failed = sorted(r["name"] for r in json.load(open(sys.argv[1]))["results"] if not r["passed"])
-print("if-domain fails:", failed)
-sys.exit(failed != ["the entity named in the query", "the exception'"'"'s site named in the path"])' "$d/as-domains-report.json" || return 1
+  /usr/bin/python3 "$checks" failed-cases "$d/as-domains-report.json" \
+    --name "the entity named in the query" --name "the exception's site named in the path" || return 1
   /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$d/as-domains.json" "$d/as-domains-report.json"
 }
 
@@ -385,6 +327,18 @@ attribution_reference() {  # issue 34: the reference suite on a release's main l
   grep -q 'third-party.site is not a tracker of the TDS; entry skipped' "$tmp/aca-ref/issues.txt" || { echo "issues.txt lacks the entry naming no tracker"; return 1; }
   echo "main list alone: $("$check" reference "$tmp/aca-ref/rules.json" | tail -1)"
   "$check" reference "$tmp/aca-ref/rules.json" --extra-rules "$tmp/aca-ref/attribution.json" --expect-passed 134 | tail -1
+}
+
+store_file_names() {  # WebKit's file name of an identifier that needs every escape: WebKit, radarblock and the harness agree
+  local store=$tmp/file-names id want got
+  id=$'radarblock test/1:2%3*4?"<5>|\\6\x7f\xc3\xa9\t7'  # é as UTF-8 bytes, whatever the locale
+  printf '%s\n' '[{"trigger":{"url-filter":"x"},"action":{"type":"block"}}]' > "$tmp/file-names.json"
+  # radarblock fails unless its file name is the one WebKit wrote.
+  "$bin" compile --engine webkit "$tmp/file-names.json" -o "$store" --name "$id" 2>&1 || return 1
+  want=$("$check" file-name "$id") || return 1
+  got=$(ls -A "$store")
+  echo "WebKit wrote $got; the harness says $want"
+  [ "$got" = "$want" ]
 }
 
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
@@ -418,6 +372,7 @@ run "same-entity exemption shared by an entity's trackers: 13 cases in WebKit as
 run "compile-cost gate: build --previous records WebKit's cost, --max-compile-regression refuses a list 3x as costly" compile_cost_gate
 run "ad-click attribution: iOS release, default and attributed lists in WebKit, match and the tracker report agree, disabled = unsplit (seed $seed)" ad_click_attribution
 run "ad-click attribution: DuckDuckGo's reference tests on the main list + the attribution list in WebKit" attribution_reference
+run "store file names: WebKit, radarblock and the harness name an identifier's file alike" store_file_names
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 run "cookie pop-ups: 43 ABP element-hiding cases in WebKit, match --selector agrees" cookie_popup_cases

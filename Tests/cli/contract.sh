@@ -15,7 +15,7 @@ json_shape() {
   python3 -c "import json,sys; v=json.loads(open('$tmp/out').read()); sys.exit(0 if ($2) else 1)" \
     || fail "$1: stdout is not the expected JSON: $(head -c 600 "$tmp/out")"
 }
-cd "$tmp"
+cd "$tmp" || exit 1
 
 # The top level: no command and an unknown command are usage errors; --help and --version succeed.
 expect "no command" 2 "$rb"
@@ -53,9 +53,9 @@ expect "misspelt flag (build)" 2 "$rb" build --tds x.json --previuos p --out o
 stderr_has "misspelt flag (build)" "unknown option --previuos (did you mean --previous?)"
 
 # Inputs: a valid list, a list WebKit rejects (rule 1 has an invalid regex), and a file that is not JSON.
-echo '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}},
+printf '%s\n' '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}},
 {"trigger":{"url-filter":"(a"},"action":{"type":"block"}}]' > invalid.json
-echo '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}}]' > valid.json
+printf '%s\n' '[{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}}]' > valid.json
 echo 'not json' > garbage.json
 
 # validate: 0 valid, 1 invalid, 2 usage; --json prints exactly the documented keys.
@@ -139,10 +139,7 @@ grep -F '{"source":"feature-state"' "$tmp/out" | sed 's/^ *//' | python3 -c "imp
 
 # attribution: the attributed list of a release with an ad-click attribution list (same bytes for the same vendor,
 # with or without www.), 1 for a release without one, 2 for a missing or malformed --vendor.
-python3 -c 'import json, sys
-c = json.load(open(sys.argv[1])); c["features"]["adClickAttribution"] = {"state": "enabled", "settings": {"allowlist": [
-  {"blocklistEntry": "adnet.example", "host": "convert.adnet.example"}, {"blocklistEntry": "none.example", "host": "none.example"}]}}
-json.dump(c, open(sys.argv[2], "w"))' "$data/privacy-config.json" aca-config.json
+python3 "$here/fixtures.py" ad-click-config "$data/privacy-config.json" aca-config.json
 expect "build with ad-click attribution" 0 "$rb" build --tds "$data/tds.json" --config aca-config.json --out aca-release
 grep -q "none.example is not a tracker of the TDS; entry skipped" aca-release/issues.txt || fail "issues.txt lacks the entry naming no tracker"
 expect "attribution" 0 "$rb" attribution aca-release --vendor www.Shop.example -o attributed.json
@@ -172,14 +169,7 @@ expect "diff one side" 2 "$rb" diff valid.json
 
 # TDS top-level keys and the cookie pop-up list (issue 33): an unknown key is named (an error with --strict);
 # `cpm.filterList` becomes cpm.json (convert --cpm, build), match --selector answers, diff compares by selector.
-python3 - "$data/tds.json" <<'PY'
-import json, sys
-t = json.load(open(sys.argv[1]))
-json.dump(dict(t, futureKey={"x": 1}), open("tds-unknown.json", "w"))
-json.dump(dict(t, cpm={"filterList": "[Adblock Plus 2.0]\n###cpm-a\nsite.example##.cpm-b\nbad site!##.x\n"}), open("tds-cpm.json", "w"))
-json.dump(dict(t, cpm={"filterList": "###cpm-a\nsite.example,other.example##.cpm-b\n##.cpm-c\n"}), open("tds-cpm2.json", "w"))
-json.dump(dict(t, cpm={"filterList": "##.x", "future": 1}), open("tds-cpm-key.json", "w"))
-PY
+python3 "$here/fixtures.py" top-level-keys "$data/tds.json"
 expect "convert --strict, unknown top-level key" 1 "$rb" convert --strict --tds tds-unknown.json -o out.json
 stderr_has "convert --strict, unknown top-level key" '$.futureKey: unknown top-level key'
 expect "convert, unknown top-level key" 0 "$rb" convert --tds tds-unknown.json -o out.json

@@ -22,7 +22,7 @@ data="$root/data"
 tmp=$(mktemp -d); server_pid=""
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
 source "$here/lib.sh"
-cd "$tmp"
+cd "$tmp" || exit 1
 
 # B1: a directory of documents is refused and kept; --force replaces it; `cd docs && --out .` is refused.
 mkdir docs && echo "keep me" > docs/thesis.txt
@@ -54,7 +54,12 @@ expect "nightly second" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$
 [ "$(readlink pub/current)" != "$first" ] && [ -f pub/current/changes.md ] || fail "nightly: current was not swapped to a new release with changes.md"
 expect "nightly unchanged" 0 env RADARBLOCK="$rb" "$root/scripts/nightly.sh" pub "$data/tds.json" "$data/privacy-config.json"
 contains "nightly unchanged" "unchanged:"
-[ "$(ls pub/releases | wc -l)" = 2 ] || fail "nightly: releases/ holds $(ls pub/releases | tr '\n' ' ')"
+# The layout nightly.sh prunes by is the one radarblock publishes: each link names releases/<the manifest's identifier>.
+for link in current previous; do
+  id=$(python3 "$root/scripts/testing/release_checks.py" release-id "pub/$link/manifest.json")
+  [ "$(readlink "pub/$link")" = "releases/$id" ] || fail "nightly: $link -> $(readlink "pub/$link"), not releases/$id"
+done
+[ "$(find pub/releases -mindepth 1 -maxdepth 1 | wc -l)" = 2 ] || fail "nightly: releases/ holds $(find pub/releases -mindepth 1 -maxdepth 1 -printf '%f ')"
 
 # lock: while another process holds the lock of `locked`, a build of it fails at once.
 ( flock -x 9; sleep 5 ) 9>".radarblock-lock-locked" &
@@ -72,20 +77,7 @@ expect "B2 build" 1 "$rb" build --tds "$data/tds.json" --surrogates bad-utf8.txt
 contains "B2 build" "bad-utf8.txt: line 2: not valid UTF-8 text"
 
 # B3: bodies that only a real parser rejects; the bundle still parses.
-python3 - "$data/tds.json" "$data/surrogates.txt" <<'PY'
-import json, sys
-tds = json.load(open(sys.argv[1]))
-bad = {"bad-assign.js": "var = ;", "bad-await.js": "await 1;", "bad-const.js": "const a = 1;\nconst a = 2;",
-       "html.js": "var s = '<!--<script>'; // </script>\nwindow.ls = 'a\u2028b';"}
-rules = tds["trackers"]["tracker.example"]["rules"]
-for name in bad:
-    rules.insert(0, {"rule": "tracker\\.example\\/" + name.replace(".", "\\."), "surrogate": name})
-json.dump(tds, open("b3-tds.json", "w"))
-with open("b3-surrogates.txt", "w") as f:
-    f.write(open(sys.argv[2]).read().rstrip("\n") + "\n\n")
-    for name, body in bad.items():
-        f.write("tracker.example/%s application/javascript\n%s\n\n" % (name, body))
-PY
+python3 "$here/fixtures.py" bad-surrogates "$data/tds.json" "$data/surrogates.txt"
 expect "B3 surrogates" 1 "$rb" surrogates --tds b3-tds.json --surrogates b3-surrogates.txt -o b3.js
 for n in bad-assign.js bad-await.js bad-const.js; do contains "B3 $n" "surrogate \"$n\""; done
 if command -v node >/dev/null; then
@@ -110,9 +102,7 @@ expect "B4 tds --strict new" 1 "$rb" tds --radar radar --strict -o tds-new.json
 [ -e tds-new.json ] && fail "B4: tds --strict wrote -o OUT"
 
 # B5: a TDS ending in a second "trackers": {} is reported; --strict fails without output.
-python3 -c "
-s = open('$data/tds.json').read().rstrip()
-open('dup.json', 'w').write(s[:-1] + ', \"trackers\": {}}')"
+python3 "$here/fixtures.py" duplicate-trackers "$data/tds.json" dup.json
 expect "B5 lenient" 0 "$rb" convert --tds dup.json -o dup-rules.json
 contains "B5 lenient" "\$.trackers: duplicate key at line"
 expect "B5 strict" 1 "$rb" convert --tds dup.json --strict -o dup-strict.json
@@ -172,11 +162,7 @@ expect "diff --requests CRLF" 1 "$rb" diff docs current --requests crlf.jsonl
 "$rb" diff docs current --requests "$data/requests.jsonl" > lf.txt 2>&1
 "$rb" diff docs current --requests crlf.jsonl > crlf.txt 2>&1
 cmp -s lf.txt crlf.txt || fail "diff --requests: CRLF and LF requests give different reports"
-python3 -c "
-import json
-t = json.load(open('$data/tds.json'))
-t['trackers']['x' * 5000000] = {'domain': 'x'}
-json.dump(t, open('long-key.json', 'w'))"
+python3 "$here/fixtures.py" long-key "$data/tds.json" long-key.json
 expect "long value" 0 "$rb" convert --tds long-key.json -o long.json
 [ "$(output | wc -c)" -lt 20000 ] || fail "long value: $(output | wc -c) bytes of messages for one 5 MB key"
 

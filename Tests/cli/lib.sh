@@ -1,3 +1,4 @@
+# shellcheck shell=bash
 # Sourced by the Tests/cli scripts: they count cases and check a command's exit status and messages the same
 # way. The sourcing script sets $tmp (its scratch directory) first.
 failures=0 cases=0
@@ -24,6 +25,7 @@ finish() {
 # start_in_scratch RADARBLOCK: $rb (an absolute path), $tmp (a scratch directory removed at exit) and $root (the
 # repository); the script goes on in $tmp. For scripts that source this file before setting $tmp.
 start_in_scratch() {
+  # shellcheck disable=SC2034  # rb and root are for the sourcing script
   rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
   root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
   tmp=$(mktemp -d)

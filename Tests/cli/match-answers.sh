@@ -14,11 +14,7 @@ need_ddg_data "the reference cases and the iOS corpus"
 # The 12 surrogate reference cases: redirect -> "surrogate <the TDS rule's surrogate>", block -> blocked, ignore -> allowed.
 ref="$ddg/reference-tests/tracker-radar-tests/TR-domain-matching"
 "$rb" build --tds "$ref/tracker_radar_reference.json" --surrogates "$ref/surrogates.txt" --out ref >/dev/null 2>&1 || fail "building the reference release"
-python3 - "$ref/domain_matching_tests.json" > cases.tsv <<'PY'
-import json, sys
-for t in json.load(open(sys.argv[1]))["surrogateTests"]["tests"]:
-    print("\t".join([t["name"], t["siteURL"], t["requestURL"], t["requestType"], t["expectAction"]]))
-PY
+python3 "$here/fixtures.py" surrogate-cases "$ref/domain_matching_tests.json" > cases.tsv
 [ "$(wc -l < cases.tsv)" = 12 ] || fail "expected 12 surrogate reference cases, found $(wc -l < cases.tsv)"
 while IFS=$'\t' read -r name site url type action; do
   expect "reference: $name" 0 "$rb" match ref --url "$url" --top-url "$site" --type "$type"
@@ -35,6 +31,7 @@ tds="$ddg/tds" config="$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.jso
 "$rb" build --tds "$tds/ios-tds_v5_2025-06-17.json" --config "$config" --surrogates "$surrogates" --out v5 >/dev/null 2>&1 || fail "building v5"
 expect "analytics.js" 0 "$rb" match v5 --url https://www.google-analytics.com/analytics.js --top-url https://example.com/ --type script --explain
 contains "analytics.js" "page gets  surrogate analytics.js"
+# shellcheck disable=SC2016  # the backquotes are the answer's own
 contains "analytics.js" 'TDS tracker google-analytics.com (entity Google Analytics), TDS rule 1 `google-analytics\.com/analytics\.js`'
 expect "bare .rbc" 0 "$rb" match v5/rules.rbc --url https://www.google-analytics.com/analytics.js --top-url https://example.com/ --type script
 contains "bare .rbc" "no provenance"

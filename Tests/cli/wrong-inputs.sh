@@ -27,10 +27,7 @@ cp "$data/tds.json" a-tds.json
 cp "$data/privacy-config.json" a-config.json
 printf '{"version": 4, "unprotectedTemporary": []}\n' > no-features.json
 printf '<!doctype html>\n<html><body>example.com</body></html>\n' > page.html
-python3 -c "
-import json
-t = json.load(open('a-tds.json')); t['futureKey'] = {'rules': []}
-json.dump(t, open('future-tds.json', 'w'))"
+python3 "$here/fixtures.py" future-key a-tds.json future-tds.json
 
 # A TDS given as the config: convert, surrogates and build refuse it, naming the file.
 expect "convert: a TDS as --config" 1 "$rb" convert --tds "$data/tds.json" --config a-tds.json -o out.json

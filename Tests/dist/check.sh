@@ -24,7 +24,8 @@ run() {  # run NAME COMMAND...
 
 tarball_without_swift() {  # --version and a build of data/ from the extracted tarball, environment emptied
   tar -C "$tmp" -xzf "$tarball" || return 1
-  local x=$tmp/radarblock-$version-linux-$(uname -m)
+  local x
+  x=$tmp/radarblock-$version-linux-$(uname -m)
   env -i PATH=/usr/bin:/bin "$x/bin/radarblock" --version || return 1
   env -i PATH=/usr/bin:/bin "$x/bin/radarblock" --version | grep -qx "radarblock $version" || return 1
   env -i PATH=/usr/bin:/bin "$x/bin/radarblock" build --tds "$data/tds.json" --config "$data/privacy-config.json" \
@@ -91,7 +92,8 @@ man_page_is_the_help() {  # one section per command whose text is that command's
 }
 
 completions_offer_the_options() {  # bash: commands and each command's options from its --help
-  local x=$tmp/radarblock-$version-linux-$(uname -m)
+  local x
+  x=$tmp/radarblock-$version-linux-$(uname -m)
   bash -c '
     source "$1"
     complete() { COMP_WORDS=("$@"); COMP_CWORD=$((${#COMP_WORDS[@]} - 1)); COMPREPLY=(); _radarblock; echo "${COMPREPLY[*]}"; }

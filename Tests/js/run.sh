@@ -74,6 +74,6 @@ node "$here/hostile.test.js" "$tmp/hostile.js" "$here/cases/hostile-expected.jso
   --config "$here/cases/hostile-config.json" --no-report-trackers -o "$tmp/hostile-subset.js" 2>/dev/null
 node "$here/hostile.test.js" "$tmp/hostile-subset.js" "$here/cases/hostile-expected.json"
 node "$here/equivalence.test.js" "$tmp/ios.js" "$ddg/tds/ios-tds_v5_2025-06-17.json" \
-  "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" 100000 ${RB_OLD_BUNDLE:-}
+  "$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json" 100000 ${RB_OLD_BUNDLE:+"$RB_OLD_BUNDLE"}
 classifier
 echo "Tests/js: ok (ios bundle $(wc -c < "$tmp/ios.js") bytes)"

@@ -41,8 +41,8 @@ Prints one JSON object per test and a summary line; exits 1 if anything failed.
 import json
 import sys
 
-from webkit.harness import Browser
 from webkit import tracker_report
+from webkit.harness import Browser
 
 MARKER = "\n;window.__rbBundleLoaded = (window.__rbBundleLoaded || 0) + 1;\n"
 
@@ -65,8 +65,13 @@ def reference(rules_path, bundle_path, tests_path):
             expr = {"loaded": "window.__rbBundleLoaded === 1"}
             if t.get("expectExpression"):
                 expr["expect"] = t["expectExpression"]
-            sc = {"id": i, "rules": [rules], "topURL": t["siteURL"],
-                  "loads": [{"id": "r", "url": t["requestURL"], "type": t["requestType"]}], "expressions": expr}
+            sc = {
+                "id": i,
+                "rules": [rules],
+                "topURL": t["siteURL"],
+                "loads": [{"id": "r", "url": t["requestURL"], "type": t["requestType"]}],
+                "expressions": expr,
+            }
             res = b.run_scenario(sc)
             load = (res.get("loads") or {}).get("r") or {}
             surr = res.get("surrogates") or []
@@ -96,9 +101,18 @@ def reference(rules_path, bundle_path, tests_path):
             ok = not problems
             if ok:
                 counts["surrogatePassed" if wants else "otherPassed"] += 1
-            _print({"test": t["name"], "suite": t["suite"], "expectAction": t.get("expectAction"), "ok": ok,
-                    "blocked": load.get("blocked"), "event": load.get("event"), "surrogates": surr,
-                    "problems": problems})
+            _print(
+                {
+                    "test": t["name"],
+                    "suite": t["suite"],
+                    "expectAction": t.get("expectAction"),
+                    "ok": ok,
+                    "blocked": load.get("blocked"),
+                    "event": load.get("event"),
+                    "surrogates": surr,
+                    "problems": problems,
+                }
+            )
     _print({"summary": counts})
     ok = counts["surrogatePassed"] == counts["surrogateCases"] and counts["otherPassed"] == counts["otherCases"]
     return 0 if ok else 1
@@ -115,8 +129,16 @@ def hostile(bundle_path):
         "oneScriptElementsInBody": "document.querySelectorAll('script').length >= 1",
     }
     with Browser(timeout=15, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "hostile", "rules": [[{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]],
-                              "topURL": "https://site.example/", "html": html, "loads": [], "expressions": expressions})
+        res = b.run_scenario(
+            {
+                "id": "hostile",
+                "rules": [[{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]],
+                "topURL": "https://site.example/",
+                "html": html,
+                "loads": [],
+                "expressions": expressions,
+            }
+        )
     ex = res.get("expressions") or {}
     failed = [k for k in expressions if ex.get(k) is not True]
     _print({"hostile": ex, "error": res.get("error"), "failed": failed})
@@ -125,16 +147,26 @@ def hostile(bundle_path):
 
 def load(bundle_path, rules_path=None):
     bundle = open(bundle_path, encoding="utf-8").read()
-    rules = json.load(open(rules_path, encoding="utf-8")) if rules_path else \
-        [{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]
+    rules = (
+        json.load(open(rules_path, encoding="utf-8"))
+        if rules_path
+        else [{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]
+    )
     expressions = {"loaded": "window.__rbBundleLoaded === 1"}
     loads = []
     if rules_path:
         loads = [{"id": "ga", "url": "https://www.google-analytics.com/analytics.js", "type": "script"}]
         expressions["gaWorks"] = "typeof window.ga === 'function' && (window.ga('create', 'UA-1', 'auto'), true)"
     with Browser(timeout=15, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "load", "rules": [rules], "topURL": "https://news.example/", "loads": loads,
-                              "expressions": expressions})
+        res = b.run_scenario(
+            {
+                "id": "load",
+                "rules": [rules],
+                "topURL": "https://news.example/",
+                "loads": loads,
+                "expressions": expressions,
+            }
+        )
     ex = res.get("expressions") or {}
     surr = res.get("surrogates") or []
     failed = [k for k in expressions if ex.get(k) is not True]
@@ -149,7 +181,8 @@ def load(bundle_path, rules_path=None):
 
 
 BEHAVIOUR_HTML = """<!DOCTYPE html><html><head><meta charset="utf-8"></head><body>
-<script src="https://tracker.test/lib.js?n=1" onload="window.l1 = (window.l1 || 0) + 1" onerror="window.e1 = 1"></script>
+<script src="https://tracker.test/lib.js?n=1"
+  onload="window.l1 = (window.l1 || 0) + 1" onerror="window.e1 = 1"></script>
 <script>window.after1 = window.runs === 1;</script>
 <script>
 var s = document.createElement('script'); s.src = 'https://tracker.test/lib.js?n=2';
@@ -163,32 +196,57 @@ document.head.appendChild(s);
 def behaviour(rules_path, bundle_path):
     rules = json.load(open(rules_path, encoding="utf-8"))
     bundle = open(bundle_path, encoding="utf-8").read()
-    loads = [{"id": "async", "url": "https://tracker.test/lib.js?n=3", "type": "script"},
-             {"id": "frame", "url": "https://frame.test/", "type": "child-document"},
-             {"id": "inFrame", "url": "https://tracker.test/lib.js?n=4", "type": "script", "frame": "https://frame.test/"},
-             {"id": "plain", "url": "https://tracker.test/other.js", "type": "script"}]
+    loads = [
+        {"id": "async", "url": "https://tracker.test/lib.js?n=3", "type": "script"},
+        {"id": "frame", "url": "https://frame.test/", "type": "child-document"},
+        {"id": "inFrame", "url": "https://tracker.test/lib.js?n=4", "type": "script", "frame": "https://frame.test/"},
+        {"id": "plain", "url": "https://tracker.test/other.js", "type": "script"},
+    ]
     nothing = [{"trigger": {"url-filter": "^never-matches:"}, "action": {"type": "block"}}]
     cases = [
         # Blocked: every element gets its surrogate (once per document) and a load event; the parser-blocking
         # one already before the next inline script; the plain blocked script still fails.
-        ("blocked", rules,
-         {"ranOnce": "window.runs === 1", "beforeNextParserScript": "window.after1 === true",
-          "parserOnload": "window.l1 === 1", "parserNoOnerror": "window.e1 === undefined",
-          "dynamicLoad": "window.l2 === 1", "dynamicNoOnerror": "window.e2 === undefined"},
-         {"async": (True, "load"), "inFrame": (True, "load"), "plain": (True, "error")},
-         [(1, True, True), (2, True, False), (3, True, False), (4, True, True)]),
+        (
+            "blocked",
+            rules,
+            {
+                "ranOnce": "window.runs === 1",
+                "beforeNextParserScript": "window.after1 === true",
+                "parserOnload": "window.l1 === 1",
+                "parserNoOnerror": "window.e1 === undefined",
+                "dynamicLoad": "window.l2 === 1",
+                "dynamicNoOnerror": "window.e2 === undefined",
+            },
+            {"async": (True, "load"), "inFrame": (True, "load"), "plain": (True, "error")},
+            [(1, True, True), (2, True, False), (3, True, False), (4, True, True)],
+        ),
         # Nothing blocked: no surrogate for the async and dynamic scripts; the parser-blocking one got its
         # surrogate at insertion (WebKit would not have waited had it been blocked) and is reported unblocked.
-        ("notBlocked", nothing,
-         {"parserRanEarly": "window.runs === 1", "parserOnload": "window.l1 === 1", "dynamicLoad": "window.l2 === 1"},
-         {"async": (False, "load"), "inFrame": (False, "load"), "plain": (False, "load")},
-         [(1, False, True)]),
+        (
+            "notBlocked",
+            nothing,
+            {
+                "parserRanEarly": "window.runs === 1",
+                "parserOnload": "window.l1 === 1",
+                "dynamicLoad": "window.l2 === 1",
+            },
+            {"async": (False, "load"), "inFrame": (False, "load"), "plain": (False, "load")},
+            [(1, False, True)],
+        ),
     ]
     failed_any = False
     with Browser(timeout=15, user_scripts=[bundle + MARKER]) as b:
         for name, rule_list, expressions, want_loads, want_reports in cases:
-            res = b.run_scenario({"id": name, "rules": [rule_list], "topURL": "https://site.test/", "html": BEHAVIOUR_HTML,
-                                  "loads": loads, "expressions": expressions})
+            res = b.run_scenario(
+                {
+                    "id": name,
+                    "rules": [rule_list],
+                    "topURL": "https://site.test/",
+                    "html": BEHAVIOUR_HTML,
+                    "loads": loads,
+                    "expressions": expressions,
+                }
+            )
             ex = res.get("expressions") or {}
             failed = [k for k in expressions if ex.get(k) is not True]
             got = res.get("loads") or {}
@@ -197,10 +255,20 @@ def behaviour(rules_path, bundle_path):
                 if r.get("blocked") is not blocked or r.get("event") != event:
                     failed.append("%s: %s" % (k, json.dumps(r)))
             reports = sorted((s.get("url"), s.get("blocked"), s.get("executed")) for s in (res.get("surrogates") or []))
-            expected = [("https://tracker.test/lib.js?n=%d" % n, blocked, executed) for n, blocked, executed in want_reports]
+            expected = [
+                ("https://tracker.test/lib.js?n=%d" % n, blocked, executed) for n, blocked, executed in want_reports
+            ]
             if reports != expected:
                 failed.append("surrogate reports %s, expected %s" % (reports, expected))
-            _print({"behaviour": name, "expressions": ex, "loads": got, "surrogates": res.get("surrogates"), "failed": failed})
+            _print(
+                {
+                    "behaviour": name,
+                    "expressions": ex,
+                    "loads": got,
+                    "surrogates": res.get("surrogates"),
+                    "failed": failed,
+                }
+            )
             failed_any = failed_any or bool(failed)
     return 1 if failed_any else 0
 
@@ -211,20 +279,27 @@ def trackers(rules_path, bundle_path, tds_path, seed="1"):
     tracker_set = tracker_report.TrackerSet(tds_path)
     loads = tracker_report.sampled_loads(tds_path, int(seed))
     with Browser(timeout=60, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "trackers", "rules": [rules], "topURL": "https://news.rb-sample.example/",
-                              "loads": loads, "expressions": {"loaded": "window.__rbBundleLoaded === 1"}})
+        res = b.run_scenario(
+            {
+                "id": "trackers",
+                "rules": [rules],
+                "topURL": "https://news.rb-sample.example/",
+                "loads": loads,
+                "expressions": {"loaded": "window.__rbBundleLoaded === 1"},
+            }
+        )
     counts = {"requests": len(loads), "trackerRequests": 0, "blockedByWebKit": 0, "agree": 0, "benignWithoutEvent": 0}
     failed = []
     if (res.get("expressions") or {}).get("loaded") is not True:
         failed.append("bundle did not load: %s" % res.get("error"))
-    for l in loads:
-        got = (res.get("loads") or {}).get(l["id"])
-        is_tracker = tracker_set.is_tracker(l["url"])
+    for page_load in loads:
+        got = (res.get("loads") or {}).get(page_load["id"])
+        is_tracker = tracker_set.is_tracker(page_load["url"])
         counts["trackerRequests"] += is_tracker
         counts["blockedByWebKit"] += bool(got and got.get("blocked"))
-        p = tracker_report.problems(got, l["url"], is_tracker, bool(got and got.get("blocked")))
+        p = tracker_report.problems(got, page_load["url"], is_tracker, bool(got and got.get("blocked")))
         if p:
-            failed.append("%s %s: %s" % (l["id"], l["url"], "; ".join(p)))
+            failed.append("%s %s: %s" % (page_load["id"], page_load["url"], "; ".join(p)))
         elif is_tracker:
             counts["agree"] += 1
         else:
@@ -237,10 +312,19 @@ def trackers(rules_path, bundle_path, tds_path, seed="1"):
 
 # Load kind -> (seen when blocked, seen when allowed). WebSockets are never listed by Resource Timing and
 # are not wrapped; a blocked font (CSS), beacon or ping leaves no Resource Timing entry.
-PATHS_SEEN = {"script": (True, True), "image": (True, True), "style-sheet": (True, True), "font": (False, True),
-              "media": (True, True), "fetch": (True, True), "xmlhttprequest": (True, True),
-              "child-document": (True, True), "websocket": (False, False), "beacon": (False, True),
-              "ping": (False, True)}
+PATHS_SEEN = {
+    "script": (True, True),
+    "image": (True, True),
+    "style-sheet": (True, True),
+    "font": (False, True),
+    "media": (True, True),
+    "fetch": (True, True),
+    "xmlhttprequest": (True, True),
+    "child-document": (True, True),
+    "websocket": (False, False),
+    "beacon": (False, True),
+    "ping": (False, True),
+}
 
 
 # The wrapped fetch and XMLHttpRequest look and behave like WebKit's own (values measured without the bundle):
@@ -254,16 +338,16 @@ try { fetch(); } catch (e) { window.__fetchThrew = true; }
 WRAPPER_EXPRESSIONS = {
     "fetchShape": "fetch.name === 'fetch' && fetch.length === 1 && !('prototype' in fetch)",
     "fetchProperty": "(function (d) { return d.writable && d.enumerable && d.configurable; })"
-                     "(Object.getOwnPropertyDescriptor(window, 'fetch'))",
+    "(Object.getOwnPropertyDescriptor(window, 'fetch'))",
     "fetchNotConstructible": "(function () { try { new fetch('https://benign.example/'); return false; }"
-                             " catch (e) { return e instanceof TypeError; } })()",
+    " catch (e) { return e instanceof TypeError; } })()",
     "fetchReturnsRejection": "window.__fetchThrew === undefined",
     "urlReadOnce": "window.__readsAfterFetch === 1",
     "xhrShape": "XMLHttpRequest.prototype.open.name === 'open' && XMLHttpRequest.prototype.open.length === 2 && "
-                "XMLHttpRequest.prototype.send.name === 'send' && XMLHttpRequest.prototype.send.length === 0 && "
-                "!('prototype' in XMLHttpRequest.prototype.open)",
+    "XMLHttpRequest.prototype.send.name === 'send' && XMLHttpRequest.prototype.send.length === 0 && "
+    "!('prototype' in XMLHttpRequest.prototype.open)",
     "xhrThrowsAsBefore": "(function () { try { XMLHttpRequest.prototype.open.call({}, 'GET', '/'); return false; }"
-                         " catch (e) { return e instanceof TypeError; } })()",
+    " catch (e) { return e instanceof TypeError; } })()",
 }
 
 
@@ -279,16 +363,26 @@ def _path_loads():
 def inert(rules_path, bundle_path):
     rules = json.load(open(rules_path, encoding="utf-8"))
     bundle = open(bundle_path, encoding="utf-8").read()
-    expressions = {"loaded": "window.__rbBundleLoaded === 1",
-                   "fetchNative": "/\\[native code\\]/.test(Function.prototype.toString.call(fetch))",
-                   "xhrNative": "/\\[native code\\]/.test(Function.prototype.toString.call(XMLHttpRequest.prototype.open))"}
+    expressions = {
+        "loaded": "window.__rbBundleLoaded === 1",
+        "fetchNative": "/\\[native code\\]/.test(Function.prototype.toString.call(fetch))",
+        "xhrNative": "/\\[native code\\]/.test(Function.prototype.toString.call(XMLHttpRequest.prototype.open))",
+    }
     with Browser(timeout=20, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "inert", "rules": [rules], "topURL": "https://news.example/",
-                              "loads": [{k: l[k] for k in ("id", "url", "type")} for l in _path_loads()],
-                              "expressions": expressions})
+        res = b.run_scenario(
+            {
+                "id": "inert",
+                "rules": [rules],
+                "topURL": "https://news.example/",
+                "loads": [{k: page_load[k] for k in ("id", "url", "type")} for page_load in _path_loads()],
+                "expressions": expressions,
+            }
+        )
     ex = res.get("expressions") or {}
     failed = [k for k in expressions if ex.get(k) is not True]
-    events = sum(len(l.get("trackerEvents") or []) for l in (res.get("loads") or {}).values() if l)
+    events = sum(
+        len(page_load.get("trackerEvents") or []) for page_load in (res.get("loads") or {}).values() if page_load
+    )
     if events:
         failed.append("%d tracker events" % events)
     _print({"inert": ex, "events": events, "failed": failed})
@@ -300,23 +394,44 @@ def paths(rules_path, bundle_path):
     bundle = open(bundle_path, encoding="utf-8").read()
     loads = _path_loads()
     with Browser(timeout=20, user_scripts=[bundle + MARKER]) as b:
-        res = b.run_scenario({"id": "paths", "rules": [rules], "topURL": "https://news.example/", "html": WRAPPER_HTML,
-                              "loads": [{k: l[k] for k in ("id", "url", "type")} for l in loads],
-                              "expressions": WRAPPER_EXPRESSIONS})
+        res = b.run_scenario(
+            {
+                "id": "paths",
+                "rules": [rules],
+                "topURL": "https://news.example/",
+                "html": WRAPPER_HTML,
+                "loads": [{k: page_load[k] for k in ("id", "url", "type")} for page_load in loads],
+                "expressions": WRAPPER_EXPRESSIONS,
+            }
+        )
     ex = res.get("expressions") or {}
     failed = ["wrappers: %s is %r" % (k, ex.get(k)) for k in WRAPPER_EXPRESSIONS if ex.get(k) is not True]
-    for l in loads:
-        got = (res.get("loads") or {}).get(l["id"]) or {}
-        seen = PATHS_SEEN[l["type"]][0 if l["blocked"] else 1]
+    for page_load in loads:
+        got = (res.get("loads") or {}).get(page_load["id"]) or {}
+        seen = PATHS_SEEN[page_load["type"]][0 if page_load["blocked"] else 1]
         events = got.get("trackerEvents") or []
-        if got.get("blocked") is not l["blocked"]:
-            failed.append("%s: WebKit blocked=%r, the fixture expects %r" % (l["id"], got.get("blocked"), l["blocked"]))
+        if got.get("blocked") is not page_load["blocked"]:
+            failed.append(
+                "%s: WebKit blocked=%r, the fixture expects %r"
+                % (page_load["id"], got.get("blocked"), page_load["blocked"])
+            )
         elif seen:
-            failed += ["%s: %s" % (l["id"], p) for p in tracker_report.problems(got, l["url"], True, l["blocked"])]
+            failed += [
+                "%s: %s" % (page_load["id"], p)
+                for p in tracker_report.problems(got, page_load["url"], True, page_load["blocked"])
+            ]
         elif events:
-            failed.append("%s: now seen (%s): update PATHS_SEEN and the README" % (l["id"], json.dumps(events)))
-    _print({"paths": {l["id"]: len(((res.get("loads") or {}).get(l["id"]) or {}).get("trackerEvents") or []) for l in loads},
-            "failed": failed, "harness": res.get("error")})
+            failed.append("%s: now seen (%s): update PATHS_SEEN and the README" % (page_load["id"], json.dumps(events)))
+    _print(
+        {
+            "paths": {
+                page_load["id"]: len(((res.get("loads") or {}).get(page_load["id"]) or {}).get("trackerEvents") or [])
+                for page_load in loads
+            },
+            "failed": failed,
+            "harness": res.get("error"),
+        }
+    )
     return 1 if failed else 0
 
 

@@ -23,33 +23,7 @@ result() {
   python3 -c "import json,sys; r=json.load(open('$1.result.json')); want=json.load(open('$1.want.json')); sys.exit(0 if ($2) else 1)" \
     || fail "$1: $2 does not hold for $(head -c 800 "$1.result.json")"
 }
-# steps FILE TRACKER: the checks every page gets: the charts, the unfiltered count, then a tracker filter.
-steps() {
-  python3 - "$1" "$2" <<'PY'
-import json, sys
-tracker = sys.argv[2]
-json.dump([
-    {"eval": "document.querySelectorAll('#chart-entities rect.bar').length + ',' + document.querySelectorAll('#chart-rules rect.bar').length"},
-    {"eval": "Number(document.body.getAttribute('data-matching'))"},
-    {"eval": "(function(){var s=document.getElementById('f-tracker'); s.value=%s; s.dispatchEvent(new Event('change'));"
-             "var cells=[].map.call(document.querySelectorAll('#flips tbody tr td:first-child'), function(td){return td.textContent;});"
-             "return JSON.stringify([Number(document.body.getAttribute('data-matching')), cells.length, cells.every(function(c){return c===%s;})]);})()"
-             % (json.dumps(tracker), json.dumps(tracker))},
-    {"eval": "typeof window.__pwned"},
-    {"eval": "JSON.stringify([].map.call(document.querySelectorAll('#f-entity option'), function(o){return o.textContent;}))"},
-], open(sys.argv[1], "w"))
-PY
-}
-# want NAME DIFF.json TRACKER: the expected counts, from the JSON report of the same diff.
-want() {
-  python3 - "$2" "$3" > "$1.want.json" <<'PY'
-import json, sys
-d = json.load(open(sys.argv[1]))
-flips = d["requests"]["changed"]
-print(json.dumps({"flips": len(flips), "tracker": sum(1 for c in flips if c["tracker"] == sys.argv[2]),
-                  "entities": sorted({c["entity"] for c in flips})}))
-PY
-}
+inputs="$here/diff_html_inputs.py"   # the steps, expected counts and datasets below, one subcommand each
 
 # report NAME TRACKER [SCREENSHOT] -- DIFF-ARGS...: the HTML and JSON reports of one diff, the counts expected
 # from the JSON, and the page's result in WebKit (a tracker filter of TRACKER among its steps).
@@ -57,20 +31,15 @@ report() {
   local name=$1 tracker=$2 shot=$3; shift 4
   expect "$name html" 1 "$rb" diff "$@" --format html -o "$name.html"
   expect "$name json" 1 "$rb" diff "$@" --format json -o "$name.json"
-  want "$name" "$name.json" "$tracker"
-  steps "$name.steps.json" "$tracker"
+  python3 "$inputs" want "$name.json" "$tracker" "$name.want.json"
+  python3 "$inputs" steps "$name.steps.json" "$tracker"
   page "$name" "$name.html" "$name.steps.json" "$shot"
 }
 
 # 100,000 flips: every request is allowed by the old list and blocked by the new one.
-echo '[{"trigger":{"url-filter":"^https://never\\.invalid/"},"action":{"type":"block"}}]' > none.json
+printf '%s\n' '[{"trigger":{"url-filter":"^https://never\\.invalid/"},"action":{"type":"block"}}]' > none.json
 echo '[{"trigger":{"url-filter":".*"},"action":{"type":"block"}}]' > all.json
-python3 -c "
-import json
-types = ['script', 'image', 'xmlhttprequest', 'stylesheet']
-with open('many.jsonl', 'w') as f:
-    for i in range(100000):
-        f.write(json.dumps({'url': 'https://t%d.example/p/%d.js' % (i % 1000, i), 'topURL': 'https://site%d.example/' % (i % 7), 'resourceType': types[i % 4]}) + '\n')"
+python3 "$inputs" flips-corpus 100000 many.jsonl
 report many t7.example "" -- none.json all.json --requests many.jsonl
 result many "r['errors'] == [] and r['proxyRequests'] == 0 and int(r['results'][0].split(',')[0]) >= 1 and r['results'][0].split(',')[1] == '4'"
 result many "r['results'][1] == want['flips'] == 100000"
@@ -78,18 +47,7 @@ result many "json.loads(r['results'][2]) == [want['tracker'], want['tracker'], T
 echo "100,000 flips: $(stat -c %s many.html) bytes, loaded in $(python3 -c "import json; print(json.load(open('many.result.json'))['seconds'])") s"
 
 # Hostile dataset strings: an entity name and a tracker rule that try to close the data block or add markup.
-python3 - "$root/data/tds.json" <<'PY'
-import json, sys
-t = json.load(open(sys.argv[1]))
-evil = '</script><script>window.__pwned=1</script><img src=x onerror="window.__pwned=2"><!--'
-tr = t["trackers"]["tracker.example"]
-tr["owner"]["name"] = evil
-t["entities"][evil] = t["entities"].pop("Tracker Co")
-json.dump(t, open("evil-old.json", "w"))
-tr["default"] = "ignore"
-tr["rules"] = [r for r in tr["rules"] if r.get("action") != "ignore"] + [{"rule": "tracker\\.example\\/</script>", "action": "ignore"}]
-json.dump(t, open("evil-new.json", "w"))
-PY
+python3 "$inputs" hostile-tds "$root/data/tds.json" evil-old.json evil-new.json
 report evil tracker.example "" -- evil-old.json evil-new.json
 result evil "r['errors'] == [] and r['proxyRequests'] == 0 and r['results'][3] == 'undefined'"
 result evil "want['tracker'] > 0 and json.loads(r['results'][2]) == [want['tracker'], want['tracker'], True]"

@@ -18,8 +18,9 @@ REPO = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)),
 CHECK = os.path.join(REPO, "scripts", "webkit-check")
 SHARED = os.path.normpath(os.path.join(REPO, "..", "shared"))
 TRK_OUTPUT = os.path.join(SHARED, "data", "ddg", "trackerradarkit-output", "reference-tds.trk-rules.json.gz")
-REFERENCE_TESTS = os.path.join(SHARED, "data", "ddg", "reference-tests", "tracker-radar-tests",
-                               "TR-domain-matching", "domain_matching_tests.json")
+REFERENCE_TESTS = os.path.join(
+    SHARED, "data", "ddg", "reference-tests", "tracker-radar-tests", "TR-domain-matching", "domain_matching_tests.json"
+)
 SURROGATE_DOUBLE = os.path.join(REPO, "Tests", "webkit", "fixtures", "test-surrogate-bundle.js")
 # DuckDuckGo's own converter (TrackerRadarKit) output passes 104 of the 134 reference tests in real WebKit.
 TRK_KNOWN_PASSED = 104
@@ -32,9 +33,10 @@ class Skip(Exception):
 def skip(reason):
     try:
         import pytest
+
         pytest.skip(reason)
     except ImportError:
-        raise Skip(reason)
+        raise Skip(reason) from None
 
 
 def run(args, stdin=None, timeout=600):
@@ -55,7 +57,7 @@ def pages(scenarios):
         path = write(tmp, "s.jsonl", "".join(json.dumps(s) + "\n" for s in scenarios))
         rc, out, err = run(["pages", path])
         assert rc == 0, err
-        return [json.loads(l) for l in out.splitlines()]
+        return [json.loads(line) for line in out.splitlines()]
     finally:
         shutil.rmtree(tmp)
 
@@ -80,7 +82,7 @@ def test_compile_rejects_an_invalid_regex_with_webkits_message():
 def test_compile_batch_one_answer_per_line():
     lines = ['[{"trigger":{"url-filter":"x"},"action":{"type":"block"}}]', '{"id":"bad","source":"{}"}', "[]"]
     rc, out, err = run(["compile-batch", "-"], stdin="\n".join(lines) + "\n")
-    res = [json.loads(l) for l in out.splitlines()]
+    res = [json.loads(line) for line in out.splitlines()]
     assert [r["ok"] for r in res] == [True, False, False], out
     assert res[1]["error"] == "Invalid input, the top level structure is not an array."
     assert res[2]["error"] == "Empty extension."
@@ -90,10 +92,16 @@ def test_compile_batch_one_answer_per_line():
 def test_block_everything_blocks_a_script_and_the_page():
     scripts_only = [{"trigger": {"url-filter": ".*", "resource-type": ["script"]}, "action": {"type": "block"}}]
     everything = [{"trigger": {"url-filter": ".*"}, "action": {"type": "block"}}]
-    loads = [{"id": "s", "url": "https://cdn.example/a.js", "type": "script"},
-             {"id": "i", "url": "https://cdn.example/a.png", "type": "image"}]
-    a, b = pages([{"rules": [scripts_only], "topURL": "https://site.example/", "loads": loads},
-                  {"rules": [everything], "topURL": "https://site.example/", "loads": loads}])
+    loads = [
+        {"id": "s", "url": "https://cdn.example/a.js", "type": "script"},
+        {"id": "i", "url": "https://cdn.example/a.png", "type": "image"},
+    ]
+    a, b = pages(
+        [
+            {"rules": [scripts_only], "topURL": "https://site.example/", "loads": loads},
+            {"rules": [everything], "topURL": "https://site.example/", "loads": loads},
+        ]
+    )
     assert a["error"] is None and a["topBlocked"] is False, a
     assert a["loads"]["s"] == {"blocked": True, "event": "error"}, a
     assert a["loads"]["i"] == {"blocked": False, "event": "load"}, a
@@ -102,29 +110,56 @@ def test_block_everything_blocks_a_script_and_the_page():
 
 def test_css_display_none_hides_an_element():
     rules = [{"trigger": {"url-filter": ".*"}, "action": {"type": "css-display-none", "selector": ".ad"}}]
-    (r,) = pages([{"rules": [rules], "topURL": "https://site.example/",
-                   "elements": [{"id": "ad", "html": "<div class='ad'>x</div>"},
-                                {"id": "other", "html": "<div class='content'>x</div>"}]}])
+    (r,) = pages(
+        [
+            {
+                "rules": [rules],
+                "topURL": "https://site.example/",
+                "elements": [
+                    {"id": "ad", "html": "<div class='ad'>x</div>"},
+                    {"id": "other", "html": "<div class='content'>x</div>"},
+                ],
+            }
+        ]
+    )
     assert r["error"] is None, r
     assert r["hidden"] == {"ad": True, "other": False}, r
 
 
 def test_repeated_urls_are_split_into_page_loads_with_the_same_lists():
     # The same URL as script, image and fetch, and the page's own URL as a script: four page loads.
-    rules = [{"trigger": {"url-filter": "a\\.js", "resource-type": ["script"]}, "action": {"type": "block"}},
-             {"trigger": {"url-filter": "site\\.example/$", "resource-type": ["script"]}, "action": {"type": "block"}}]
-    (r,) = pages([{"rules": [rules], "topURL": "https://site.example/",
-                   "loads": [{"id": "s", "url": "https://x.example/a.js", "type": "script"},
-                             {"id": "i", "url": "https://x.example/a.js", "type": "image"},
-                             {"id": "f", "url": "https://x.example/a.js", "type": "fetch"},
-                             {"id": "self", "url": "https://site.example/", "type": "script"}]}])
+    rules = [
+        {"trigger": {"url-filter": "a\\.js", "resource-type": ["script"]}, "action": {"type": "block"}},
+        {"trigger": {"url-filter": "site\\.example/$", "resource-type": ["script"]}, "action": {"type": "block"}},
+    ]
+    (r,) = pages(
+        [
+            {
+                "rules": [rules],
+                "topURL": "https://site.example/",
+                "loads": [
+                    {"id": "s", "url": "https://x.example/a.js", "type": "script"},
+                    {"id": "i", "url": "https://x.example/a.js", "type": "image"},
+                    {"id": "f", "url": "https://x.example/a.js", "type": "fetch"},
+                    {"id": "self", "url": "https://site.example/", "type": "script"},
+                ],
+            }
+        ]
+    )
     assert r["error"] is None and r["rounds"] == 3, r
     assert {k: v["blocked"] for k, v in r["loads"].items()} == {"s": True, "i": False, "f": False, "self": True}, r
 
 
 def test_rejected_list_is_reported_not_loaded():
-    (r,) = pages([{"rules": [[{"trigger": {"url-filter": "a(b|c)"}, "action": {"type": "block"}}]],
-                   "topURL": "https://site.example/", "loads": []}])
+    (r,) = pages(
+        [
+            {
+                "rules": [[{"trigger": {"url-filter": "a(b|c)"}, "action": {"type": "block"}}]],
+                "topURL": "https://site.example/",
+                "loads": [],
+            }
+        ]
+    )
     assert r["rejected"]["error"] == "Invalid or unsupported regular expression.", r
 
 
@@ -135,11 +170,24 @@ def test_installed_lists_are_loaded_from_their_store_not_compiled():
         rules = write(tmp, "r.json", [{"trigger": {"url-filter": "tracker"}, "action": {"type": "block"}}])
         rc, out, err = run(["compile", rules, "--identifier", "kept-list", "--store", store])
         assert rc == 0, out + err
-        loads = [{"id": "t", "url": "https://tracker.example/t.js", "type": "script"},
-                 {"id": "o", "url": "https://other.example/o.js", "type": "script"}]
-        r, missing = pages([
-            {"installed": {"store": store, "identifiers": ["kept-list"]}, "topURL": "https://site.example/", "loads": loads},
-            {"installed": {"store": store, "identifiers": ["not-there"]}, "topURL": "https://site.example/", "loads": loads}])
+        loads = [
+            {"id": "t", "url": "https://tracker.example/t.js", "type": "script"},
+            {"id": "o", "url": "https://other.example/o.js", "type": "script"},
+        ]
+        r, missing = pages(
+            [
+                {
+                    "installed": {"store": store, "identifiers": ["kept-list"]},
+                    "topURL": "https://site.example/",
+                    "loads": loads,
+                },
+                {
+                    "installed": {"store": store, "identifiers": ["not-there"]},
+                    "topURL": "https://site.example/",
+                    "loads": loads,
+                },
+            ]
+        )
         assert r["error"] is None and r["loads"]["t"]["blocked"] and not r["loads"]["o"]["blocked"], r
         assert "not-there" in (missing["error"] or ""), missing
     finally:
@@ -156,8 +204,20 @@ def test_trackerradarkit_output_gives_the_known_count():
         with gzip.open(TRK_OUTPUT, "rb") as f, open(rules, "wb") as g:
             g.write(f.read())
         report = os.path.join(tmp, "report.json")
-        rc, out, err = run(["reference", rules, "--tests", REFERENCE_TESTS, "--report", report,
-                            "--surrogates-js", SURROGATE_DOUBLE, "--expect-passed", str(TRK_KNOWN_PASSED)])
+        rc, out, err = run(
+            [
+                "reference",
+                rules,
+                "--tests",
+                REFERENCE_TESTS,
+                "--report",
+                report,
+                "--surrogates-js",
+                SURROGATE_DOUBLE,
+                "--expect-passed",
+                str(TRK_KNOWN_PASSED),
+            ]
+        )
         assert out.splitlines()[-1] == "%d passed, %d failed" % (TRK_KNOWN_PASSED, 134 - TRK_KNOWN_PASSED), out[-2000:]
         assert rc == 0
         with open(report) as f:

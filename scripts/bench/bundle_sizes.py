@@ -19,7 +19,7 @@ def data_of(source):
     start = source.index("\n})(") + 4
     end = source.index("\n", start)
     line = source[start:end]
-    return json.loads(line[:line.rindex(", [")]), start, end
+    return json.loads(line[: line.rindex(", [")]), start, end
 
 
 DIGITS = "0123456789ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz-_"
@@ -43,20 +43,24 @@ def inflate(text):
 def table_text(value):
     """A table's decoded text (PageBlocks: {blocks, ...} or one compressed string) and its bytes in the bundle."""
     blocks = value["blocks"] if isinstance(value, dict) else [value]
-    return "".join(inflate(b) for b in blocks), len(json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8"))
+    return "".join(inflate(b) for b in blocks), len(
+        json.dumps(value, ensure_ascii=False, separators=(",", ":")).encode("utf-8")
+    )
 
 
 def table_fields(text, names):
-    sizes = {n: 0 for n in names}
+    sizes = dict.fromkeys(names, 0)
     sizes["separators"] = 0
-    lines = [l for l in text.split("|") if l]
+    lines = [part for part in text.split("|") if part]
     for line in lines:
         fields = line.split(";")
         sizes["separators"] += len(fields)  # the ";"s and the "|"
         for i, f in enumerate(fields):
             name = names[min(i, len(names) - 1)]
             if name == "rules":
-                name = {"~": "rules (host prefix elided)", "=": "rules (text only)"}.get(f[:1], "rules (JSON: options...)")
+                name = {"~": "rules (host prefix elided)", "=": "rules (text only)"}.get(
+                    f[:1], "rules (JSON: options...)"
+                )
                 sizes.setdefault(name, 0)
             sizes[name] += jlen(f)
     return len(lines), {k: v for k, v in sizes.items() if k != "rules"}
@@ -69,8 +73,10 @@ def main(argv):
     source = open(argv[0], encoding="utf-8").read()
     data, start, end = data_of(source)
     total = len(source.encode("utf-8"))
-    rows = [("runtime (PageScript.js, comments and indentation left out)", len(source[:start].encode("utf-8"))),
-            ("surrogate functions", len(source[end:].encode("utf-8")))]
+    rows = [
+        ("runtime (PageScript.js, comments and indentation left out)", len(source[:start].encode("utf-8"))),
+        ("surrogate functions", len(source[end:].encode("utf-8"))),
+    ]
     for key in sorted(data):
         value = data[key]
         if key in ("hosts", "entities", "allowlist"):

@@ -13,6 +13,7 @@ and prints per list: rules, JSON bytes, WebKit's compile time (wall and CPU, med
 one-rule list, and the size of the file in WebKit's store. How one compile is measured: webkit_measure.py.
 Writes WORKDIR/cpm-cost.json (default /tmp/radarblock-bench/cpm-cost). Without the shared data: SKIP, exit 0.
 """
+
 import json
 import os
 import shutil
@@ -79,8 +80,11 @@ def main():
     json.dump(ungrouped(cpm), open(flat, "w", encoding="utf-8"))
     one = os.path.join(work, "one.json")
     json.dump([{"trigger": {"url-filter": "x"}, "action": {"type": "block"}}], open(one, "w"))
-    lists = {"rules.json": os.path.join(release, "rules.json"), "cpm.json": os.path.join(release, "cpm.json"),
-             "cpm-ungrouped": flat}
+    lists = {
+        "rules.json": os.path.join(release, "rules.json"),
+        "cpm.json": os.path.join(release, "cpm.json"),
+        "cpm-ungrouped": flat,
+    }
     base = webkit_measure.webkit_compile(rb, one, "one", work)["rssKB"]
     samples = {k: [] for k in lists}
     for run in range(runs):
@@ -90,14 +94,21 @@ def main():
     print("%-14s %8s %10s %9s %8s %10s %11s" % ("list", "rules", "JSON B", "wall s", "CPU s", "RSS+ MB", "store B"))
     for name, path in lists.items():
         s = samples[name]
-        r = {"rules": len(json.load(open(path, encoding="utf-8"))), "jsonBytes": os.path.getsize(path),
-             "seconds": statistics.median(x["seconds"] for x in s),
-             "cpuSeconds": statistics.median(x["cpuSeconds"] or 0 for x in s),
-             "rssRiseMB": round(statistics.median(x["rssKB"] - base for x in s) / 1024, 1),
-             "storeBytes": s[0]["bytes"], "webkit": s[0]["version"], "runs": runs}
+        r = {
+            "rules": len(json.load(open(path, encoding="utf-8"))),
+            "jsonBytes": os.path.getsize(path),
+            "seconds": statistics.median(x["seconds"] for x in s),
+            "cpuSeconds": statistics.median(x["cpuSeconds"] or 0 for x in s),
+            "rssRiseMB": round(statistics.median(x["rssKB"] - base for x in s) / 1024, 1),
+            "storeBytes": s[0]["bytes"],
+            "webkit": s[0]["version"],
+            "runs": runs,
+        }
         result[name] = r
-        print("%-14s %8d %10d %9.2f %8.2f %10.1f %11d" % (name, r["rules"], r["jsonBytes"], r["seconds"], r["cpuSeconds"],
-                                                          r["rssRiseMB"], r["storeBytes"]))
+        print(
+            "%-14s %8d %10d %9.2f %8.2f %10.1f %11d"
+            % (name, r["rules"], r["jsonBytes"], r["seconds"], r["cpuSeconds"], r["rssRiseMB"], r["storeBytes"])
+        )
     manifest = json.load(open(os.path.join(release, "manifest.json"), encoding="utf-8"))
     result["counts"] = {k: v for k, v in manifest["counts"].items() if k.startswith("cookiePopup")}
     print("counts:", json.dumps(result["counts"], sort_keys=True))

@@ -15,11 +15,11 @@ does), then measures, each command a separate process under /usr/bin/time (wall,
 Environment: SHARED; DIFF_SCALE_REQUESTS (default "1000000 10000000"); MATCH_REQUESTS (default 1000000).
 Prints a table and writes WORKDIR/diff-scale.json. Exit 1 when a command fails.
 """
+
 import json
 import os
 import subprocess
 import sys
-import time
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 
@@ -41,7 +41,9 @@ def requests_file(tds, n, work):
     path = os.path.join(work, "issue-requests-%d.jsonl" % n)
     if not os.path.exists(path):
         log("diff_scale: generating %d requests" % n)
-        subprocess.run([sys.executable, os.path.join(HERE, "gen_issue_requests.py"), tds, str(n), path, "--seed", "14"], check=True)
+        subprocess.run(
+            [sys.executable, os.path.join(HERE, "gen_issue_requests.py"), tds, str(n), path, "--seed", "14"], check=True
+        )
     return path
 
 
@@ -60,8 +62,12 @@ def main():
     os.makedirs(work, exist_ok=True)
     old, new = os.path.join(work, "ios-old"), os.path.join(work, "ios-new")
     for tds, out in ((old_tds, old), (new_tds, new)):
-        subprocess.run([rb, "build", "--tds", tds, "--config", config, "--out", out], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [rb, "build", "--tds", tds, "--config", config, "--out", out],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
     results = {"loadAverage": os.getloadavg()[0], "cpus": os.cpu_count()}
 
     # 1. The derived-corpus diff against two plain match runs of the same corpus. The corpus is saved by a run of
@@ -77,22 +83,30 @@ def main():
         m_old = timed([rb, "match", os.path.join(old, "rules.rbc"), "--requests", corpus])
         m_new = timed([rb, "match", os.path.join(new, "rules.rbc"), "--requests", corpus])
         rounds.append((d, (m_old[0] + m_new[0], m_old[1] + m_new[1])))
+
     def median(values):
         return sorted(values)[len(values) // 2]
+
     report = json.load(open(diff_json))
     flips = report["requests"]["changed"]
     named = sum(1 for c in flips if c["old"]["rule"] or c["new"]["rule"])
-    results["iosDiff"] = {"seconds": median([r[0][0] for r in rounds]), "cpuSeconds": median([r[0][1] for r in rounds]),
-                          "rssKB": median([r[0][2] for r in rounds]), "checked": report["requests"]["checked"],
-                          "flips": len(flips), "flipsNamingARule": named,
-                          "twoMatchRunsSeconds": median([r[1][0] for r in rounds]),
-                          "twoMatchRunsCPUSeconds": median([r[1][1] for r in rounds]),
-                          "ratios": [r[0][0] / r[1][0] for r in rounds]}
+    results["iosDiff"] = {
+        "seconds": median([r[0][0] for r in rounds]),
+        "cpuSeconds": median([r[0][1] for r in rounds]),
+        "rssKB": median([r[0][2] for r in rounds]),
+        "checked": report["requests"]["checked"],
+        "flips": len(flips),
+        "flipsNamingARule": named,
+        "twoMatchRunsSeconds": median([r[1][0] for r in rounds]),
+        "twoMatchRunsCPUSeconds": median([r[1][1] for r in rounds]),
+        "ratios": [r[0][0] / r[1][0] for r in rounds],
+    }
 
     # 2. match end to end on issue-shaped requests, and the load cost alone.
     n_match = int(os.environ.get("MATCH_REQUESTS", "1000000"))
     sizes = [int(s) for s in os.environ.get("DIFF_SCALE_REQUESTS", "1000000 10000000").split()]
     big = requests_file(new_tds, max(sizes + [n_match]), work)
+
     def prefix(n):
         path = os.path.join(work, "issue-requests-%d.jsonl" % n)
         if not os.path.exists(path):
@@ -103,6 +117,7 @@ def main():
                     dst.write(line)
             os.replace(path + ".tmp", path)
         return path
+
     rbc = os.path.join(new, "rules.rbc")
     one = prefix(1)
     load = min(timed([rb, "match", rbc, "--requests", one]) for _ in range(3))
@@ -110,9 +125,17 @@ def main():
     # third, and the best run is the one it disturbed least.
     runs = sorted(timed([rb, "match", rbc, "--requests", prefix(n_match)]) for _ in range(5))
     m = runs[0]
-    results["match"] = {"requests": n_match, "seconds": m[0], "cpuSeconds": m[1], "rssKB": m[2], "perSecond": n_match / m[0],
-                        "medianSeconds": runs[len(runs) // 2][0], "runsSeconds": [r[0] for r in runs],
-                        "loadSeconds": load[0], "rbcBytes": os.path.getsize(rbc)}
+    results["match"] = {
+        "requests": n_match,
+        "seconds": m[0],
+        "cpuSeconds": m[1],
+        "rssKB": m[2],
+        "perSecond": n_match / m[0],
+        "medianSeconds": runs[len(runs) // 2][0],
+        "runsSeconds": [r[0] for r in runs],
+        "loadSeconds": load[0],
+        "rbcBytes": os.path.getsize(rbc),
+    }
 
     # 3. Diffs over large request files.
     results["diff"] = []
@@ -121,30 +144,67 @@ def main():
         r = timed([rb, "diff", old, new, "--requests", prefix(n), "--format", "json", "-o", out], ok=(0, 1))
         with open(out) as f:
             flipped = len(json.load(f)["requests"]["changed"])
-        results["diff"].append({"requests": n, "seconds": r[0], "cpuSeconds": r[1], "rssKB": r[2], "flips": flipped,
-                                "microsecondsPerRequest": r[0] / n * 1e6})
+        results["diff"].append(
+            {
+                "requests": n,
+                "seconds": r[0],
+                "cpuSeconds": r[1],
+                "rssKB": r[2],
+                "flips": flipped,
+                "microsecondsPerRequest": r[0] / n * 1e6,
+            }
+        )
 
     i = results["iosDiff"]
     print()
-    print("Diff and match at scale (machine: %d CPUs, load average %.1f at start)" % (results["cpus"], results["loadAverage"]))
-    print("  iOS release diff, derived corpus: %.2f s wall (%.2f s CPU), %d requests, %d flips, %d naming a rule; "
-          "two plain match runs of the same corpus: %.2f s wall (%.2f s CPU): ratio %.2fx wall, %.2fx CPU"
-          % (i["seconds"], i["cpuSeconds"], i["checked"], i["flips"], i["flipsNamingARule"], i["twoMatchRunsSeconds"],
-             i["twoMatchRunsCPUSeconds"], i["seconds"] / i["twoMatchRunsSeconds"], i["cpuSeconds"] / i["twoMatchRunsCPUSeconds"]))
+    print(
+        "Diff and match at scale (machine: %d CPUs, load average %.1f at start)"
+        % (results["cpus"], results["loadAverage"])
+    )
+    print(
+        "  iOS release diff, derived corpus: %.2f s wall (%.2f s CPU), %d requests, %d flips, %d naming a rule; "
+        "two plain match runs of the same corpus: %.2f s wall (%.2f s CPU): ratio %.2fx wall, %.2fx CPU"
+        % (
+            i["seconds"],
+            i["cpuSeconds"],
+            i["checked"],
+            i["flips"],
+            i["flipsNamingARule"],
+            i["twoMatchRunsSeconds"],
+            i["twoMatchRunsCPUSeconds"],
+            i["seconds"] / i["twoMatchRunsSeconds"],
+            i["cpuSeconds"] / i["twoMatchRunsCPUSeconds"],
+        )
+    )
     print("    ratio of each round (diff / its two match runs): %s" % ", ".join("%.2fx" % x for x in i["ratios"]))
     mm = results["match"]
-    print("  match --requests, %d issue-shaped lines: %.2f s wall (%.2f s CPU) = %s requests/s end to end (best of 5; "
-          "median %.2f s = %s/s; runs %s); loading the %d-byte .rbc (a one-line run): %.3f s; peak RSS %.0f MiB"
-          % (mm["requests"], mm["seconds"], mm["cpuSeconds"], format(int(mm["perSecond"]), ","), mm["medianSeconds"],
-             format(int(mm["requests"] / mm["medianSeconds"]), ","), ", ".join("%.2f" % x for x in mm["runsSeconds"]),
-             mm["rbcBytes"], mm["loadSeconds"], mm["rssKB"] / 1024))
+    print(
+        "  match --requests, %d issue-shaped lines: %.2f s wall (%.2f s CPU) = %s requests/s end to end (best of 5; "
+        "median %.2f s = %s/s; runs %s); loading the %d-byte .rbc (a one-line run): %.3f s; peak RSS %.0f MiB"
+        % (
+            mm["requests"],
+            mm["seconds"],
+            mm["cpuSeconds"],
+            format(int(mm["perSecond"]), ","),
+            mm["medianSeconds"],
+            format(int(mm["requests"] / mm["medianSeconds"]), ","),
+            ", ".join("%.2f" % x for x in mm["runsSeconds"]),
+            mm["rbcBytes"],
+            mm["loadSeconds"],
+            mm["rssKB"] / 1024,
+        )
+    )
     for r in results["diff"]:
-        print("  diff --requests %10d: %7.2f s wall (%7.2f s CPU), peak RSS %5.0f MiB, %d flips, %.2f µs/request"
-              % (r["requests"], r["seconds"], r["cpuSeconds"], r["rssKB"] / 1024, r["flips"], r["microsecondsPerRequest"]))
+        print(
+            "  diff --requests %10d: %7.2f s wall (%7.2f s CPU), peak RSS %5.0f MiB, %d flips, %.2f µs/request"
+            % (r["requests"], r["seconds"], r["cpuSeconds"], r["rssKB"] / 1024, r["flips"], r["microsecondsPerRequest"])
+        )
     if len(results["diff"]) >= 2:
         a, b = results["diff"][0], results["diff"][-1]
-        print("  per-request cost %d -> %d: x%.2f (1.00 = linear)" % (a["requests"], b["requests"],
-                                                                     b["microsecondsPerRequest"] / a["microsecondsPerRequest"]))
+        print(
+            "  per-request cost %d -> %d: x%.2f (1.00 = linear)"
+            % (a["requests"], b["requests"], b["microsecondsPerRequest"] / a["microsecondsPerRequest"])
+        )
     with open(os.path.join(work, "diff-scale.json"), "w") as f:
         json.dump(results, f, indent=1, sort_keys=True)
     return 0

@@ -5,6 +5,7 @@ others to non-tracker hosts, all with query strings, on third-party sites. Deter
 
 usage: gen_issue_requests.py TDS.json N OUT.jsonl [--seed S]
 """
+
 import json
 import random
 import sys
@@ -35,13 +36,20 @@ def main():
                 host = sub_forms[(r >> 21) % 3] + trackers[(r >> 23) % len(trackers)]
             else:
                 host = "assets%d.%s-cdn.example" % (1 + (r >> 23) % 500, WORDS[(r >> 33) % 15])
-            url = "https://%s/%s/%d.js?id=%d&v=%d" % (host, WORDS[(r >> 37) % 15], (r >> 41) % 1000000, rng.getrandbits(30), i % 97)
+            url = "https://%s/%s/%d.js?id=%d&v=%d" % (
+                host,
+                WORDS[(r >> 37) % 15],
+                (r >> 41) % 1000000,
+                rng.getrandbits(30),
+                i % 97,
+            )
             batch.append(line % (url, site, TYPES[(r >> 55) % len(TYPES)]))
             if len(batch) >= 100000:
                 f.write("".join(batch))
                 batch.clear()
         f.write("".join(batch))
     import os
+
     os.replace(out + ".tmp", out)
 
 

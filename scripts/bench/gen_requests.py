@@ -9,6 +9,7 @@ about a third of them to tracker hosts taken from the rule list's host filters
 (the site and its static host) and third-party non-trackers (CDNs, fonts, APIs). Some loads come from
 child frames (frameURL), a few are popups. Exactly N lines are written.
 """
+
 import json
 import random
 import re
@@ -17,13 +18,32 @@ import sys
 import genargs
 
 HOST_FILTER = re.compile(r"^\^\[\^:\]\+://\+\(\[\^:/\]\+\\\.\)\?((?:[a-z0-9-]+\\\.)+[a-z0-9-]+)(\[:/\]|/(.*))$")
-WORDS = ("news shop blog mail travel food sport music games video photo cook home auto bank health "
-         "tech city local daily world market style kids pets books film radio garden").split()
+WORDS = (
+    "news shop blog mail travel food sport music games video photo cook home auto bank health "
+    "tech city local daily world market style kids pets books film radio garden"
+).split()
 TLDS = ["com"] * 6 + ["net", "org", "de", "fr", "co.uk", "io", "com.br", "jp"]
-CDNS = ["cdn.jsdelivr-like.net", "static.cloudcdn-like.com", "fonts.typekit-like.net", "img.imagecdn-like.com",
-        "api.mapservice-like.com", "ajax.libhost-like.org", "video.streamhost-like.tv"]
+CDNS = [
+    "cdn.jsdelivr-like.net",
+    "static.cloudcdn-like.com",
+    "fonts.typekit-like.net",
+    "img.imagecdn-like.com",
+    "api.mapservice-like.com",
+    "ajax.libhost-like.org",
+    "video.streamhost-like.tv",
+]
 SUB_TYPES = ["script", "image", "image", "image", "stylesheet", "xmlhttprequest", "font", "media", "ping", "fetch"]
-PATHS = ["js/app.js", "img/logo.png", "css/site.css", "api/data", "fonts/a.woff2", "pixel.gif", "collect", "i.js", "v2/track"]
+PATHS = [
+    "js/app.js",
+    "img/logo.png",
+    "css/site.css",
+    "api/data",
+    "fonts/a.woff2",
+    "pixel.gif",
+    "collect",
+    "i.js",
+    "v2/track",
+]
 
 
 def trackers_from(rules):
@@ -51,6 +71,7 @@ def main():
     rng = random.Random(seed)
     written = 0
     with open(out + ".tmp", "w", encoding="utf-8") as f:
+
         def emit(obj):
             nonlocal written
             if written < n:
@@ -59,7 +80,7 @@ def main():
 
         while written < n:
             site = "%s%d.%s" % (rng.choice(WORDS), rng.randint(1, 50000), rng.choice(TLDS))
-            top = "https://www.%s/%s/%d.html" % (site, rng.choice(WORDS), rng.randint(1, 10 ** 6))
+            top = "https://www.%s/%s/%d.html" % (site, rng.choice(WORDS), rng.randint(1, 10**6))
             emit({"url": top, "topURL": top, "resourceType": "main_frame"})
             frame = None
             for _ in range(rng.randint(20, 120)):
@@ -71,10 +92,10 @@ def main():
                     else:
                         host = rng.choice(hosts)
                         sub = rng.choice(["", "www.", "cdn.", "pixel.", "s1."])
-                        url = "https://%s%s/%s?id=%d" % (sub, host, rng.choice(PATHS), rng.randint(1, 10 ** 6))
+                        url = "https://%s%s/%s?id=%d" % (sub, host, rng.choice(PATHS), rng.randint(1, 10**6))
                 elif r < 0.70:
                     host = rng.choice(["www.", "static.", "img."]) + site
-                    url = "https://%s/%s?%d" % (host, rng.choice(PATHS), rng.randint(1, 10 ** 6))
+                    url = "https://%s/%s?%d" % (host, rng.choice(PATHS), rng.randint(1, 10**6))
                 else:
                     url = "https://%s/%s" % (rng.choice(CDNS), rng.choice(PATHS))
                 kind = rng.random()
@@ -90,6 +111,7 @@ def main():
                     req["frameURL"] = frame
                 emit(req)
     import os
+
     os.replace(out + ".tmp", out)
 
 

@@ -10,18 +10,36 @@ resource types and if-domain lists of first-party sites), the way TDS rules and 
 Entity sizes are drawn from a heavy-tailed distribution capped at 150 domains, so the JSON is about as
 large per rule as the real list (~400 bytes) and grows linearly with N. Exactly N rules are written.
 """
+
 import json
 import random
-import sys
 
 import genargs
 
-WORDS = ("ad analytic beacon click count data metric pixel stat tag track view audience banner cdn cloud "
-         "collect connect insight lead media native signal smart social target trend value web zone "
-         "push pop serve sync bid cast flow grid hub link loop mark net node pulse rank reach spot").split()
+WORDS = (
+    "ad analytic beacon click count data metric pixel stat tag track view audience banner cdn cloud "
+    "collect connect insight lead media native signal smart social target trend value web zone "
+    "push pop serve sync bid cast flow grid hub link loop mark net node pulse rank reach spot"
+).split()
 TLDS = ["com"] * 8 + ["net", "io", "co", "org", "de", "fr", "co.uk", "com.br"]
-PATHS = ["pixel", "collect", "track", "impression", "event", "beacon", "sync", "js/tag.js", "ads/show",
-         "api/v1/log", "m2/labcorp/mbox/json", "b/ss", "ajax/libs/widget.js", "p.gif", "gtm.js", "id"]
+PATHS = [
+    "pixel",
+    "collect",
+    "track",
+    "impression",
+    "event",
+    "beacon",
+    "sync",
+    "js/tag.js",
+    "ads/show",
+    "api/v1/log",
+    "m2/labcorp/mbox/json",
+    "b/ss",
+    "ajax/libs/widget.js",
+    "p.gif",
+    "gtm.js",
+    "id",
+]
 TYPES = ["script", "image", "style-sheet", "raw", "font", "media", "document", "svg-document", "popup", "ping", "fetch"]
 
 
@@ -58,7 +76,7 @@ def generate(n, seed):
         return "%s%s%d.%s" % (rng.choice(WORDS), rng.choice(WORDS), counter, rng.choice(TLDS))
 
     def site():
-        return "%s%d.%s" % (rng.choice(WORDS), rng.randint(1, 10 ** 6), rng.choice(TLDS))
+        return "%s%d.%s" % (rng.choice(WORDS), rng.randint(1, 10**6), rng.choice(TLDS))
 
     while len(rules) < n:
         domains = [new_domain() for _ in range(entity_size(rng))]
@@ -76,19 +94,43 @@ def generate(n, seed):
                     else:
                         trig["resource-type"] = sorted(rng.sample(TYPES, rng.randint(1, 3)))
                         rules.append({"trigger": trig, "action": {"type": "ignore-previous-rules"}})
-                    rules.append({"trigger": {"url-filter": host_filter(d, path), "load-type": load_type,
-                                              "resource-type": ["popup"], "load-context": ["top-frame"]},
-                                  "action": {"type": "ignore-previous-rules"}})
-            rules.append({"trigger": {"url-filter": host_filter(d), "load-type": load_type, "unless-domain": entity},
-                          "action": {"type": "block"}})
-            rules.append({"trigger": {"url-filter": host_filter(d), "load-type": load_type,
-                                      "resource-type": ["popup"], "load-context": ["top-frame"]},
-                          "action": {"type": "ignore-previous-rules"}})
+                    rules.append(
+                        {
+                            "trigger": {
+                                "url-filter": host_filter(d, path),
+                                "load-type": load_type,
+                                "resource-type": ["popup"],
+                                "load-context": ["top-frame"],
+                            },
+                            "action": {"type": "ignore-previous-rules"},
+                        }
+                    )
+            rules.append(
+                {
+                    "trigger": {"url-filter": host_filter(d), "load-type": load_type, "unless-domain": entity},
+                    "action": {"type": "block"},
+                }
+            )
+            rules.append(
+                {
+                    "trigger": {
+                        "url-filter": host_filter(d),
+                        "load-type": load_type,
+                        "resource-type": ["popup"],
+                        "load-context": ["top-frame"],
+                    },
+                    "action": {"type": "ignore-previous-rules"},
+                }
+            )
             if rng.random() < 0.02:
                 # A tracker exception on a few first-party sites (if-domain list).
                 sites = sorted({"*" + site() for _ in range(rng.randint(1, 30))})
-                rules.append({"trigger": {"url-filter": host_filter(d), "load-type": load_type, "if-domain": sites},
-                              "action": {"type": "ignore-previous-rules"}})
+                rules.append(
+                    {
+                        "trigger": {"url-filter": host_filter(d), "load-type": load_type, "if-domain": sites},
+                        "action": {"type": "ignore-previous-rules"},
+                    }
+                )
     return rules[:n]
 
 
@@ -99,6 +141,7 @@ def main():
     with open(out + ".tmp", "w", encoding="utf-8") as f:
         json.dump(rules, f, separators=(",", ":"), sort_keys=True)
     import os
+
     os.replace(out + ".tmp", out)
 
 

@@ -1,4 +1,5 @@
 """The command line the bench generators share: positional arguments plus an optional `--seed N` (default 1)."""
+
 import sys
 
 
@@ -11,7 +12,7 @@ def seed_and_args(doc, count):
         if i + 1 >= len(args):
             sys.exit(doc)
         seed = int(args[i + 1])
-        del args[i:i + 2]
+        del args[i : i + 2]
     if len(args) != count:
         sys.exit(doc)
     return seed, args

@@ -16,6 +16,7 @@ in-process (no helper process) through `radarblock compile --engine webkit`, whi
 own save-to-callback time; its memory baseline is the same command on a one-rule list (library
 loaded, store created, next to nothing compiled). Ratios are ours / WebKit's, so below 1 means radarblock wins.
 """
+
 import json
 import math
 import os
@@ -62,11 +63,25 @@ def measure_list(label, rules, name, repeat):
         ours.append(ours_compile(rules, name))
         log("  %s: WebKit compile (%d/%d)" % (label, i + 1, repeat))
         wk.append(webkit_compile(rules, name))
-    return {"label": label, "rules": n, "jsonBytes": size, "repeat": repeat,
-            "ours": {"seconds": best(ours, "seconds"), "rssKB": best(ours, "rssKB"), "bytes": ours[-1]["bytes"],
-                     "file": ours[-1]["file"]},
-            "webkit": {"seconds": best(wk, "seconds"), "processSeconds": best(wk, "processSeconds"),
-                       "rssKB": best(wk, "rssKB"), "bytes": wk[-1]["bytes"], "version": wk[-1]["version"]}}
+    return {
+        "label": label,
+        "rules": n,
+        "jsonBytes": size,
+        "repeat": repeat,
+        "ours": {
+            "seconds": best(ours, "seconds"),
+            "rssKB": best(ours, "rssKB"),
+            "bytes": ours[-1]["bytes"],
+            "file": ours[-1]["file"],
+        },
+        "webkit": {
+            "seconds": best(wk, "seconds"),
+            "processSeconds": best(wk, "processSeconds"),
+            "rssKB": best(wk, "rssKB"),
+            "bytes": wk[-1]["bytes"],
+            "version": wk[-1]["version"],
+        },
+    }
 
 
 def mib(kb):
@@ -82,8 +97,12 @@ def ios_rules():
     tds = os.path.join(SHARED, "data/ddg/tds/ios-tds_v5_2025-06-17.json")
     out = os.path.join(WORK, "ios-tds-ddg.json")
     if os.path.exists(tds):
-        p = subprocess.run([RB, "convert", "--mode", "ddg", "--tds", tds, "-o", out],
-                           stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        p = subprocess.run(
+            [RB, "convert", "--mode", "ddg", "--tds", tds, "-o", out],
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.PIPE,
+            text=True,
+        )
         if p.returncode == 0:
             return out, "radarblock convert --mode ddg --tds ios-tds_v5_2025-06-17.json"
         log("bench: radarblock convert failed, using TrackerRadarKit's conversion instead:\n" + p.stderr.strip())
@@ -91,6 +110,7 @@ def ios_rules():
     if not os.path.exists(gz):
         raise Failed("the shared iOS TDS is not at %s (set SHARED)" % tds)
     import gzip
+
     with gzip.open(gz, "rb") as src, open(out, "wb") as dst:
         shutil.copyfileobj(src, dst)
     return out, "TrackerRadarKit's ddg conversion (ios-tds_v5.noconfig.trk-rules.json.gz)"
@@ -98,8 +118,9 @@ def ios_rules():
 
 def exponent(a, b):
     """Growth exponent of time between two list sizes: 1 = linear."""
-    return math.log(b["ours"]["seconds"] / a["ours"]["seconds"]) / math.log(b["rules"] / a["rules"]), \
-        math.log(b["webkit"]["seconds"] / a["webkit"]["seconds"]) / math.log(b["rules"] / a["rules"])
+    return math.log(b["ours"]["seconds"] / a["ours"]["seconds"]) / math.log(b["rules"] / a["rules"]), math.log(
+        b["webkit"]["seconds"] / a["webkit"]["seconds"]
+    ) / math.log(b["rules"] / a["rules"])
 
 
 def main():
@@ -129,7 +150,9 @@ def main():
         path = os.path.join(WORK, "synthetic-%d.json" % n)
         if not os.path.exists(path):
             log("bench: generating %d synthetic rules" % n)
-            subprocess.run([sys.executable, os.path.join(HERE, "gen_rules.py"), str(n), path, "--seed", "1"], check=True)
+            subprocess.run(
+                [sys.executable, os.path.join(HERE, "gen_rules.py"), str(n), path, "--seed", "1"], check=True
+            )
         results.append(measure_list("synthetic %d" % n, path, "synthetic-%d" % n, repeat if n <= 50000 else 1))
 
     # Matching against the compiled iOS list.
@@ -137,8 +160,10 @@ def main():
     requests = os.path.join(WORK, "requests-%d.jsonl" % n_requests)
     if not os.path.exists(requests):
         log("bench: generating %d requests" % n_requests)
-        subprocess.run([sys.executable, os.path.join(HERE, "gen_requests.py"), ios_path, str(n_requests), requests,
-                        "--seed", "1"], check=True)
+        subprocess.run(
+            [sys.executable, os.path.join(HERE, "gen_requests.py"), ios_path, str(n_requests), requests, "--seed", "1"],
+            check=True,
+        )
     answers = os.path.join(WORK, "answers.jsonl")
     log("bench: match end to end (%d requests)" % n_requests)
     e2e = []
@@ -153,8 +178,8 @@ def main():
         raise Failed("match answered %d lines for %d requests" % (answered, n_requests))
     with open(answers, "rb") as f:
         answer_lines = f.read().split(b"\n")
-    errors = sum(1 for l in answer_lines if l.startswith(b'{"error"'))
-    blocked = sum(1 for l in answer_lines if b'"block"' in l)
+    errors = sum(1 for answer in answer_lines if answer.startswith(b'{"error"'))
+    blocked = sum(1 for answer in answer_lines if b'"block"' in answer)
 
     memory_requests = os.path.join(WORK, "requests-memory-%d.jsonl" % n_memory)
     with open(requests, "rb") as src, open(memory_requests, "wb") as dst:
@@ -164,8 +189,9 @@ def main():
             dst.write(line)
     log("bench: match in memory (%d requests, one thread)" % n_memory)
     pin = ["taskset", "-c", "0"] if shutil.which("taskset") else []
-    p = subprocess.run(pin + [BENCH, "match", ios_rbc, memory_requests, "--min-seconds", "3"],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        pin + [BENCH, "match", ios_rbc, memory_requests, "--min-seconds", "3"], capture_output=True, text=True
+    )
     if p.returncode != 0:
         raise Failed("radarblock-bench match failed:\n" + p.stderr)
     mem = json.loads(p.stdout)
@@ -175,33 +201,66 @@ def main():
     print()
     print("radarblock compile vs WebKitGTK %s (WebKitUserContentFilterStore), same machine, same run" % wkver)
     print("iOS list: %s" % ios_source)
-    print("best of %d runs per list (1 for lists over 50,000 rules); machine: %d CPUs, load average %.1f at start"
-          % (repeat, os.cpu_count(), os.getloadavg()[0]))
+    print(
+        "best of %d runs per list (1 for lists over 50,000 rules); machine: %d CPUs, load average %.1f at start"
+        % (repeat, os.cpu_count(), os.getloadavg()[0])
+    )
     print("WebKit time = its save() call to completion inside the process; process time adds loading WebKitGTK.")
     print("ours s = the whole radarblock compile process (start, read, compile, write). x = ours / WebKit's.")
-    print("Peak RSS = whole process (/usr/bin/time). WebKit baseline (library + store, a one-rule list): %.0f MiB;"
-          " radarblock baseline: %.0f MiB" % (mib(base["rssKB"]), mib(ours_base["rssKB"])))
+    print(
+        "Peak RSS = whole process (/usr/bin/time). WebKit baseline (library + store, a one-rule list): %.0f MiB;"
+        " radarblock baseline: %.0f MiB" % (mib(base["rssKB"]), mib(ours_base["rssKB"]))
+    )
     print()
-    head = ("list", "rules", "JSON", "ours s", "WebKit s", "time x", "WK proc s", "ours RSS", "WK RSS", "WK net",
-            "RSS x", "ours file", "WK file", "size x")
+    head = (
+        "list",
+        "rules",
+        "JSON",
+        "ours s",
+        "WebKit s",
+        "time x",
+        "WK proc s",
+        "ours RSS",
+        "WK RSS",
+        "WK net",
+        "RSS x",
+        "ours file",
+        "WK file",
+        "size x",
+    )
     rows = []
     for r in results:
         o, w = r["ours"], r["webkit"]
         net = w["rssKB"] - base["rssKB"]
-        rows.append((r["label"], "%d" % r["rules"], fmt_bytes(r["jsonBytes"]),
-                     "%.3f" % o["seconds"], "%.3f" % w["seconds"], "%.3f" % (o["seconds"] / w["seconds"]),
-                     "%.2f" % w["processSeconds"],
-                     "%.0f MiB" % mib(o["rssKB"]), "%.0f MiB" % mib(w["rssKB"]), "%.0f MiB" % mib(net),
-                     "%.2f" % (o["rssKB"] / w["rssKB"]),
-                     fmt_bytes(o["bytes"]), fmt_bytes(w["bytes"]), "%.2f" % (o["bytes"] / w["bytes"])))
+        rows.append(
+            (
+                r["label"],
+                "%d" % r["rules"],
+                fmt_bytes(r["jsonBytes"]),
+                "%.3f" % o["seconds"],
+                "%.3f" % w["seconds"],
+                "%.3f" % (o["seconds"] / w["seconds"]),
+                "%.2f" % w["processSeconds"],
+                "%.0f MiB" % mib(o["rssKB"]),
+                "%.0f MiB" % mib(w["rssKB"]),
+                "%.0f MiB" % mib(net),
+                "%.2f" % (o["rssKB"] / w["rssKB"]),
+                fmt_bytes(o["bytes"]),
+                fmt_bytes(w["bytes"]),
+                "%.2f" % (o["bytes"] / w["bytes"]),
+            )
+        )
     widths = [max(len(str(x[i])) for x in rows + [head]) for i in range(len(head))]
-    line = lambda cells: "  ".join(str(c).rjust(widths[i]) if i else str(c).ljust(widths[i]) for i, c in enumerate(cells))
+
+    def line(cells):
+        return "  ".join(str(c).rjust(widths[i]) if i else str(c).ljust(widths[i]) for i, c in enumerate(cells))
+
     print(line(head))
     print(line(["-" * w for w in widths]))
     for row in rows:
         print(line(row))
 
-    synth = [r for r in results[1:]]
+    synth = results[1:]
     print()
     print("Compile time per rule (µs) and growth exponent from the previous size (1.0 = linear):")
     for i, r in enumerate(synth):
@@ -212,33 +271,65 @@ def main():
 
     e2e_rate = n_requests / e2e_wall
     print()
-    print("Matching against the compiled iOS list (%s, %d bytes):" % (os.path.basename(ios_rbc), results[0]["ours"]["bytes"]))
-    print("  end to end  radarblock match --requests: %d requests in %.2f s = %s requests/s (peak RSS %.0f MiB;"
-          " %d answers with block, %d error lines; includes process start, loading the .rbc, JSONL in and out)"
-          % (n_requests, e2e_wall, format(int(e2e_rate), ","), mib(e2e_rss), blocked, errors))
-    print("  in memory   one thread%s: match %s loads/s; resolve + match %s requests/s (%d requests, %d rounds, %.1f%% with actions)"
-          % (" (taskset -c 0)" if pin else "", format(int(mem["matchPerSecond"]), ","),
-             format(int(mem["resolveAndMatchPerSecond"]), ","), mem["requests"], mem["rounds"],
-             100 * mem["shareWithActions"]))
+    print(
+        "Matching against the compiled iOS list (%s, %d bytes):"
+        % (os.path.basename(ios_rbc), results[0]["ours"]["bytes"])
+    )
+    print(
+        "  end to end  radarblock match --requests: %d requests in %.2f s = %s requests/s (peak RSS %.0f MiB;"
+        " %d answers with block, %d error lines; includes process start, loading the .rbc, JSONL in and out)"
+        % (n_requests, e2e_wall, format(int(e2e_rate), ","), mib(e2e_rss), blocked, errors)
+    )
+    print(
+        "  in memory   one thread%s: match %s loads/s; resolve + match %s requests/s"
+        " (%d requests, %d rounds, %.1f%% with actions)"
+        % (
+            " (taskset -c 0)" if pin else "",
+            format(int(mem["matchPerSecond"]), ","),
+            format(int(mem["resolveAndMatchPerSecond"]), ","),
+            mem["requests"],
+            mem["rounds"],
+            100 * mem["shareWithActions"],
+        )
+    )
 
     ios = results[0]
     goals = [
-        ("iOS compile time <= 0.5x WebKit (goal 0.1x)", ios["ours"]["seconds"] <= 0.5 * ios["webkit"]["seconds"],
-         "%.3fx" % (ios["ours"]["seconds"] / ios["webkit"]["seconds"])),
-        ("iOS peak memory below WebKit's", ios["ours"]["rssKB"] < ios["webkit"]["rssKB"],
-         "%.0f vs %.0f MiB (WebKit net of baseline: %.0f MiB)" % (mib(ios["ours"]["rssKB"]), mib(ios["webkit"]["rssKB"]),
-                                                                  mib(ios["webkit"]["rssKB"] - base["rssKB"]))),
-        ("iOS file smaller than WebKit's", ios["ours"]["bytes"] < ios["webkit"]["bytes"],
-         "%d vs %d bytes" % (ios["ours"]["bytes"], ios["webkit"]["bytes"])),
+        (
+            "iOS compile time <= 0.5x WebKit (goal 0.1x)",
+            ios["ours"]["seconds"] <= 0.5 * ios["webkit"]["seconds"],
+            "%.3fx" % (ios["ours"]["seconds"] / ios["webkit"]["seconds"]),
+        ),
+        (
+            "iOS peak memory below WebKit's",
+            ios["ours"]["rssKB"] < ios["webkit"]["rssKB"],
+            "%.0f vs %.0f MiB (WebKit net of baseline: %.0f MiB)"
+            % (mib(ios["ours"]["rssKB"]), mib(ios["webkit"]["rssKB"]), mib(ios["webkit"]["rssKB"] - base["rssKB"])),
+        ),
+        (
+            "iOS file smaller than WebKit's",
+            ios["ours"]["bytes"] < ios["webkit"]["bytes"],
+            "%d vs %d bytes" % (ios["ours"]["bytes"], ios["webkit"]["bytes"]),
+        ),
     ]
     big = [r for r in synth if r["rules"] >= 10000]
     if len(big) >= 2:
         exps = [exponent(big[i - 1], big[i])[0] for i in range(1, len(big))]
-        goals.append(("compile time linear in rules (10k..%d: exponents <= 1.2)" % big[-1]["rules"],
-                      all(e <= 1.2 for e in exps), ", ".join("%.2f" % e for e in exps)))
+        goals.append(
+            (
+                "compile time linear in rules (10k..%d: exponents <= 1.2)" % big[-1]["rules"],
+                all(e <= 1.2 for e in exps),
+                ", ".join("%.2f" % e for e in exps),
+            )
+        )
     goals.append(("match end to end >= 300,000 requests/s", e2e_rate >= 300000, format(int(e2e_rate), ",")))
-    goals.append(("match in memory >= 1,000,000 loads/s on one core", mem["matchPerSecond"] >= 1e6,
-                  format(int(mem["matchPerSecond"]), ",")))
+    goals.append(
+        (
+            "match in memory >= 1,000,000 loads/s on one core",
+            mem["matchPerSecond"] >= 1e6,
+            format(int(mem["matchPerSecond"]), ","),
+        )
+    )
     print()
     print("Goals of the issue:")
     for text, ok, detail in goals:
@@ -246,9 +337,18 @@ def main():
     print()
     print("bench: %.0f s in all; lists, requests and outputs are in %s" % (time.time() - started, WORK))
     with open(os.path.join(WORK, "results.json"), "w") as f:
-        json.dump({"webkitBaselineKB": base["rssKB"], "oursBaselineKB": ours_base["rssKB"], "lists": results,
-                   "matchEndToEnd": {"requests": n_requests, "seconds": e2e_wall, "perSecond": e2e_rate, "rssKB": e2e_rss},
-                   "matchInMemory": mem}, f, indent=1, sort_keys=True)
+        json.dump(
+            {
+                "webkitBaselineKB": base["rssKB"],
+                "oursBaselineKB": ours_base["rssKB"],
+                "lists": results,
+                "matchEndToEnd": {"requests": n_requests, "seconds": e2e_wall, "perSecond": e2e_rate, "rssKB": e2e_rss},
+                "matchInMemory": mem,
+            },
+            f,
+            indent=1,
+            sort_keys=True,
+        )
     if os.environ.get("BENCH_STRICT") == "1" and not all(ok for _, ok, _ in goals):
         return 1
     return 0

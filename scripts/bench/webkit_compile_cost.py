@@ -23,6 +23,7 @@ Environment: SHARED (default ../shared beside the package), RUNS (default 3). Wr
 WORKDIR/webkit-compile-cost.json (default WORKDIR /tmp/radarblock-bench/webkit-compile-cost).
 Without the shared data it prints SKIP and exits 0; a failed convert or compile exits 1.
 """
+
 import json
 import os
 import shutil
@@ -36,8 +37,10 @@ from webkit_measure import Failed
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
 
-TDS = [("ios-tds_v5", "data/ddg/tds/ios-tds_v5_2025-06-17.json"),
-       ("embedded TDS", "data/ddg/tds/ios-tds_embedded_2025-02-17.json")]
+TDS = [
+    ("ios-tds_v5", "data/ddg/tds/ios-tds_v5_2025-06-17.json"),
+    ("embedded TDS", "data/ddg/tds/ios-tds_embedded_2025-02-17.json"),
+]
 V7 = ("ios-tds_v7", "data/ddg/tds/ios-tds_v7_2024-07-12.json")
 ENTITY_SIZES = [0, 100, 300, 1000, 3000]
 CONFIG = "data/ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json"
@@ -67,29 +70,38 @@ def inputs(shared):
         args = ["--tds", os.path.join(shared, tds)]
         out.append((label, args, []))
         out.append((label + " + iOS config", args + ["--config", os.path.join(shared, CONFIG)], []))
-    out.append((V7[0], ["--tds", os.path.join(shared, V7[1])], [("faithful-per-tracker", ["--per-tracker-exemptions"])]))
+    out.append(
+        (V7[0], ["--tds", os.path.join(shared, V7[1])], [("faithful-per-tracker", ["--per-tracker-exemptions"])])
+    )
     return out
 
 
 def convert(rb, args, path):
-    p = subprocess.run([rb, "convert"] + args + ["-o", path], stdout=subprocess.DEVNULL,
-                       stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(
+        [rb, "convert"] + args + ["-o", path], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True
+    )
     if p.returncode != 0:
         raise Failed("radarblock convert %s failed (exit %d):\n%s" % (" ".join(args), p.returncode, p.stderr.strip()))
     with open(path, encoding="utf-8") as f:
         rules = json.load(f)
-    return {"rules": len(rules), "urlFilters": len({r["trigger"]["url-filter"] for r in rules}),
-            "jsonBytes": os.path.getsize(path)}
+    return {
+        "rules": len(rules),
+        "urlFilters": len({r["trigger"]["url-filter"] for r in rules}),
+        "jsonBytes": os.path.getsize(path),
+    }
 
 
 def summarize(runs, base_kb):
     cpu = [r["cpuSeconds"] for r in runs if r["cpuSeconds"] is not None]
-    return {"seconds": statistics.median(r["seconds"] for r in runs),
-            "cpuSeconds": statistics.median(cpu) if cpu else None,
-            "secondsRange": [min(r["seconds"] for r in runs), max(r["seconds"] for r in runs)],
-            "netRssKB": statistics.median(r["rssKB"] for r in runs) - base_kb,
-            "peakRssKB": statistics.median(r["rssKB"] for r in runs),
-            "bytes": runs[-1]["bytes"], "runs": runs}
+    return {
+        "seconds": statistics.median(r["seconds"] for r in runs),
+        "cpuSeconds": statistics.median(cpu) if cpu else None,
+        "secondsRange": [min(r["seconds"] for r in runs), max(r["seconds"] for r in runs)],
+        "netRssKB": statistics.median(r["rssKB"] for r in runs) - base_kb,
+        "peakRssKB": statistics.median(r["rssKB"] for r in runs),
+        "bytes": runs[-1]["bytes"],
+        "runs": runs,
+    }
 
 
 def measure_input(rb, work, label, args, kinds, runs, base_kb):
@@ -102,45 +114,91 @@ def measure_input(rb, work, label, args, kinds, runs, base_kb):
         for kind, _ in kinds:
             log("  %s, %s: WebKit compile %d/%d" % (label, kind, i + 1, runs))
             lists[kind].setdefault("compiles", []).append(
-                webkit_measure.webkit_compile(rb, lists[kind]["path"], "%s.%s" % (slug, kind), work))
+                webkit_measure.webkit_compile(rb, lists[kind]["path"], "%s.%s" % (slug, kind), work)
+            )
     for kind, _ in kinds:
         lists[kind]["webkit"] = summarize(lists[kind].pop("compiles"), base_kb)
     return {"input": label, "lists": lists}
 
 
 def table(results):
-    head = ("input", "list", "rules", "url-filters", "WebKit s (min-max)", "time x", "CPU s", "CPU x",
-            "net MiB", "mem x", "file MB", "size x")
+    head = (
+        "input",
+        "list",
+        "rules",
+        "url-filters",
+        "WebKit s (min-max)",
+        "time x",
+        "CPU s",
+        "CPU x",
+        "net MiB",
+        "mem x",
+        "file MB",
+        "size x",
+    )
     rows = []
     for res in results:
         ddg = res["lists"]["ddg"]["webkit"]
         for kind, entry in res["lists"].items():
             w = entry["webkit"]
-            rows.append((res["input"], kind, "{:,}".format(entry["rules"]), "{:,}".format(entry["urlFilters"]),
-                         "%.2f (%.2f-%.2f)" % (w["seconds"], w["secondsRange"][0], w["secondsRange"][1]),
-                         "%.2f" % (w["seconds"] / ddg["seconds"]),
-                         "%.2f" % w["cpuSeconds"] if w["cpuSeconds"] else "-",
-                         "%.2f" % (w["cpuSeconds"] / ddg["cpuSeconds"]) if w["cpuSeconds"] and ddg["cpuSeconds"] else "-",
-                         "%.0f" % (w["netRssKB"] / 1024.0), "%.2f" % (w["netRssKB"] / ddg["netRssKB"]),
-                         "%.2f" % (w["bytes"] / 1e6), "%.2f" % (w["bytes"] / ddg["bytes"])))
+            rows.append(
+                (
+                    res["input"],
+                    kind,
+                    "{:,}".format(entry["rules"]),
+                    "{:,}".format(entry["urlFilters"]),
+                    "%.2f (%.2f-%.2f)" % (w["seconds"], w["secondsRange"][0], w["secondsRange"][1]),
+                    "%.2f" % (w["seconds"] / ddg["seconds"]),
+                    "%.2f" % w["cpuSeconds"] if w["cpuSeconds"] else "-",
+                    "%.2f" % (w["cpuSeconds"] / ddg["cpuSeconds"]) if w["cpuSeconds"] and ddg["cpuSeconds"] else "-",
+                    "%.0f" % (w["netRssKB"] / 1024.0),
+                    "%.2f" % (w["netRssKB"] / ddg["netRssKB"]),
+                    "%.2f" % (w["bytes"] / 1e6),
+                    "%.2f" % (w["bytes"] / ddg["bytes"]),
+                )
+            )
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    line = lambda cells: "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i])
-                                   for i, c in enumerate(cells))
+
+    def line(cells):
+        return "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
 
 
 def bytes_table(rows):
     """Where WebKit's file spends its bytes, from its header: rows of (input label, list kind, figures)."""
-    head = ("input", "list", "file MB", "JSON source MB", "actions KB", "url-filter DFA MB", "top-URL DFA MB", "frame-URL KB")
+    head = (
+        "input",
+        "list",
+        "file MB",
+        "JSON source MB",
+        "actions KB",
+        "url-filter DFA MB",
+        "top-URL DFA MB",
+        "frame-URL KB",
+    )
     out = []
     for label, kind, w in rows:
         sec = w["runs"][-1].get("sections")
         if not sec:
             continue
-        out.append((label, kind, "%.2f" % (w["bytes"] / 1e6), "%.2f" % (sec["source"] / 1e6), "%.1f" % (sec["actions"] / 1e3),
-                    "%.2f" % (sec["urlFilters"] / 1e6), "%.2f" % (sec["topURLFilters"] / 1e6), "%.1f" % (sec["frameURLFilters"] / 1e3)))
+        out.append(
+            (
+                label,
+                kind,
+                "%.2f" % (w["bytes"] / 1e6),
+                "%.2f" % (sec["source"] / 1e6),
+                "%.1f" % (sec["actions"] / 1e3),
+                "%.2f" % (sec["urlFilters"] / 1e6),
+                "%.2f" % (sec["topURLFilters"] / 1e6),
+                "%.1f" % (sec["frameURLFilters"] / 1e3),
+            )
+        )
     widths = [max(len(str(r[i])) for r in out + [head]) for i in range(len(head))]
-    line = lambda cells: "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+
+    def line(cells):
+        return "  ".join(str(c).ljust(widths[i]) if i < 2 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in out])
 
 
@@ -155,20 +213,45 @@ def entity_table(rb, work, kinds, runs, base_kb):
             subprocess.run([sys.executable, gen, str(n)], stdout=f, check=True)
         chosen = [k for k in kinds if k[0] == "faithful" or (k[0] == "ddg" and n <= ddg_max)]
         results.append((n, measure_input(rb, work, "entity %d" % n, ["--tds", tds], chosen, runs, base_kb)))
-    head = ("N", "list", "rules", "JSON MB", "CPU s", "WebKit s", "net MiB", "file MB", "file bytes / domain", "size x ddg", "CPU x ddg")
+    head = (
+        "N",
+        "list",
+        "rules",
+        "JSON MB",
+        "CPU s",
+        "WebKit s",
+        "net MiB",
+        "file MB",
+        "file bytes / domain",
+        "size x ddg",
+        "CPU x ddg",
+    )
     rows = []
-    zero = dict((k, e["webkit"]["bytes"]) for k, e in results[0][1]["lists"].items())
+    zero = {k: e["webkit"]["bytes"] for k, e in results[0][1]["lists"].items()}
     for n, res in results:
         ddg = res["lists"].get("ddg")
         for kind, e in res["lists"].items():
             w = e["webkit"]
-            rows.append(("{:,}".format(n), kind, "{:,}".format(e["rules"]), "%.2f" % (e["jsonBytes"] / 1e6), "%.2f" % w["cpuSeconds"],
-                         "%.2f" % w["seconds"], "%.0f" % (w["netRssKB"] / 1024.0), "%.2f" % (w["bytes"] / 1e6),
-                         "{:,.0f}".format((w["bytes"] - zero[kind]) / n) if n else "-",
-                         "%.2f" % (w["bytes"] / ddg["webkit"]["bytes"]) if ddg else "-",
-                         "%.2f" % (w["cpuSeconds"] / ddg["webkit"]["cpuSeconds"]) if ddg else "-"))
+            rows.append(
+                (
+                    f"{n:,}",
+                    kind,
+                    "{:,}".format(e["rules"]),
+                    "%.2f" % (e["jsonBytes"] / 1e6),
+                    "%.2f" % w["cpuSeconds"],
+                    "%.2f" % w["seconds"],
+                    "%.0f" % (w["netRssKB"] / 1024.0),
+                    "%.2f" % (w["bytes"] / 1e6),
+                    "{:,.0f}".format((w["bytes"] - zero[kind]) / n) if n else "-",
+                    "%.2f" % (w["bytes"] / ddg["webkit"]["bytes"]) if ddg else "-",
+                    "%.2f" % (w["cpuSeconds"] / ddg["webkit"]["cpuSeconds"]) if ddg else "-",
+                )
+            )
     widths = [max(len(str(r[i])) for r in rows + [head]) for i in range(len(head))]
-    line = lambda cells: "  ".join(str(c).ljust(widths[i]) if i == 1 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+
+    def line(cells):
+        return "  ".join(str(c).ljust(widths[i]) if i == 1 else str(c).rjust(widths[i]) for i, c in enumerate(cells))
+
     return "\n".join([line(head), line(["-" * w for w in widths])] + [line(r) for r in rows]), results
 
 
@@ -187,32 +270,61 @@ def main():
     shutil.rmtree(os.path.join(work, "webkit-store"), ignore_errors=True)
     kinds = list_kinds(rb)
     base = webkit_measure.webkit_baseline(rb, work)
-    results = [measure_input(rb, work, label, args, kinds[:-1] + extra + kinds[-1:], runs, base["rssKB"])
-               for label, args, extra in inputs(shared)]
-    entities, entity_results = entity_table(rb, work, [k for k in kinds if k[0] in ("faithful", "ddg")], runs, base["rssKB"])
+    results = [
+        measure_input(rb, work, label, args, kinds[:-1] + extra + kinds[-1:], runs, base["rssKB"])
+        for label, args, extra in inputs(shared)
+    ]
+    entities, entity_results = entity_table(
+        rb, work, [k for k in kinds if k[0] in ("faithful", "ddg")], runs, base["rssKB"]
+    )
     print()
-    print("WebKit compile cost, WebKitGTK %s, %d alternating runs per list, medians; x = list / ddg of the same input"
-          % (base["version"], runs))
-    print("time: save() to its callback inside the process, wall (WebKit s) and CPU (CPU s); net MiB: peak RSS minus a one-rule list's (%.0f MiB);"
-          " file: WebKit's store file" % (base["rssKB"] / 1024.0))
+    print(
+        "WebKit compile cost, WebKitGTK %s, %d alternating runs per list, medians; x = list / ddg of the same input"
+        % (base["version"], runs)
+    )
+    print(
+        "time: save() to its callback inside the process, wall (WebKit s) and CPU (CPU s);"
+        " net MiB: peak RSS minus a one-rule list's (%.0f MiB);"
+        " file: WebKit's store file" % (base["rssKB"] / 1024.0)
+    )
     if not any(k == "faithful-unopt" for k, _ in kinds):
         print("(this radarblock has no convert --no-optimize: faithful only)")
     print("machine: %d CPUs, load average %.1f at the end" % (os.cpu_count(), os.getloadavg()[0]))
     print()
     print(table(results))
     print()
-    print("One entity of N tracker domains, each also its site (gen_entity_tds.py on data/tds.json); file bytes / domain ="
-          " (file(N) - file(0)) / N")
+    print(
+        "One entity of N tracker domains, each also its site (gen_entity_tds.py on data/tds.json);"
+        " file bytes / domain ="
+        " (file(N) - file(0)) / N"
+    )
     print()
     print(entities)
     print()
     print("Where WebKit's file spends its bytes (its header's section sizes)")
     print()
-    print(bytes_table([(res["input"], kind, e["webkit"]) for res in results + [r for _, r in entity_results]
-                       for kind, e in res["lists"].items()]))
+    print(
+        bytes_table(
+            [
+                (res["input"], kind, e["webkit"])
+                for res in results + [r for _, r in entity_results]
+                for kind, e in res["lists"].items()
+            ]
+        )
+    )
     with open(os.path.join(work, "webkit-compile-cost.json"), "w") as f:
-        json.dump({"webkitVersion": base["version"], "baselineRssKB": base["rssKB"], "runs": runs,
-                   "results": results, "entity": [{"n": n, "result": r} for n, r in entity_results]}, f, indent=1, sort_keys=True)
+        json.dump(
+            {
+                "webkitVersion": base["version"],
+                "baselineRssKB": base["rssKB"],
+                "runs": runs,
+                "results": results,
+                "entity": [{"n": n, "result": r} for n, r in entity_results],
+            },
+            f,
+            indent=1,
+            sort_keys=True,
+        )
     return 0
 
 

@@ -1,17 +1,19 @@
 """How the benchmarks measure one WebKit compile (shared by run.py and webkit_compile_cost.py).
 
-Each compile is its own process, `radarblock compile --engine webkit`, under /usr/bin/time. WebKit compiles
-inside that process (no helper process), so:
+Each compile is its own process, `radarblock compile --engine webkit --format json`, under /usr/bin/time; the
+figures are the keys of the JSON object it prints (COMPILE_KEYS). WebKit compiles inside that process (no helper
+process), so:
   * time   = WebKit's own figure: the WebKitUserContentFilterStore save() call to its completion callback,
              measured inside the process (process start-up and loading WebKitGTK are left out), as wall time
              and as the CPU time the process spent meanwhile (WebKit's compile thread: the steadier figure
              on a loaded machine);
   * memory = the process's peak RSS; the compile's own share is that minus the peak RSS of the same command
              on a one-rule list (library loaded, store created, next to nothing compiled);
-  * size   = the file WebKit wrote into its store (ContentRuleList-<name>).
+  * size   = the file WebKit wrote into its store (the report's `file`).
 """
+
+import json
 import os
-import re
 import struct
 import subprocess
 
@@ -21,33 +23,59 @@ class Failed(Exception):
 
 
 def timed(cmd, time_file, stdout=subprocess.DEVNULL, stdin=None):
-    """Runs cmd under /usr/bin/time. Returns (wall seconds, peak RSS KiB, stderr text)."""
-    p = subprocess.run(["/usr/bin/time", "-f", "%e %M", "-o", time_file] + cmd,
-                       stdout=stdout, stdin=stdin, stderr=subprocess.PIPE, text=True)
+    """Runs cmd under /usr/bin/time. Returns (wall seconds, peak RSS KiB, the finished process: stdout and stderr
+    as text where they were piped)."""
+    p = subprocess.run(
+        ["/usr/bin/time", "-f", "%e %M", "-o", time_file] + cmd,
+        stdout=stdout,
+        stdin=stdin,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
     if p.returncode != 0:
         raise Failed("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
     with open(time_file) as f:
         wall, rss = f.read().split()[-2:]
-    return float(wall), int(rss), p.stderr
+    return float(wall), int(rss), p
 
 
-WEBKIT_NOTE = re.compile(r": WebKit (\S+), (\d+) bytes, compiled in ([0-9.]+) s, peak RSS (\d+) KiB \((\d+) KiB before"
-                         r"(?:[^,]*, ([0-9.]+) s CPU)?")
+# What `radarblock compile --engine webkit --format json` prints: one object with exactly these keys.
+COMPILE_KEYS = ("file", "webkitVersion", "bytes", "seconds", "peakRSSKB", "rssBeforeKB", "cpuSeconds")
+
+
+def compile_report(stdout):
+    """The JSON object of `compile --engine webkit --format json` (its whole stdout); Failed naming what is wrong."""
+    try:
+        report = json.loads(stdout)
+    except ValueError as e:
+        raise Failed(
+            "radarblock compile --engine webkit --format json printed no JSON object (%s):\n%s" % (e, stdout)
+        ) from e
+    if not isinstance(report, dict) or set(report) != set(COMPILE_KEYS):
+        raise Failed(
+            "radarblock compile --engine webkit --format json: expected the keys %s, got:\n%s"
+            % (", ".join(COMPILE_KEYS), stdout)
+        )
+    return report
 
 
 def webkit_compile(rb, rules, name, work):
     """One WebKit compile of the rules file `rules` into WORK/webkit-store under `name`."""
     store = os.path.join(work, "webkit-store")
-    wall, rss, err = timed([rb, "compile", rules, "--engine", "webkit", "-o", store, "--name", name],
-                           os.path.join(work, ".time"))
-    m = WEBKIT_NOTE.search(err)
-    if not m:
-        raise Failed("unexpected output of radarblock compile --engine webkit:\n" + err)
-    return {"processSeconds": wall, "seconds": float(m.group(3)), "rssKB": rss, "bytes": int(m.group(2)),
-            "version": m.group(1), "rssBeforeKB": int(m.group(5)),
-            "sections": file_sections(os.path.join(store, "ContentRuleList-" + name)),
-            # CPU of the compile (a radarblock without that figure: None); steadier than wall time under load.
-            "cpuSeconds": float(m.group(6)) if m.group(6) else None}
+    cmd = [rb, "compile", rules, "--engine", "webkit", "-o", store, "--name", name, "--format", "json"]
+    wall, rss, process = timed(cmd, os.path.join(work, ".time"), stdout=subprocess.PIPE)
+    report = compile_report(process.stdout)
+    return {
+        "processSeconds": wall,
+        "seconds": float(report["seconds"]),
+        "rssKB": rss,
+        "bytes": int(report["bytes"]),
+        "version": report["webkitVersion"],
+        "rssBeforeKB": int(report["rssBeforeKB"]),
+        "sections": file_sections(report["file"]),
+        # CPU of the compile: steadier than wall time under load.
+        "cpuSeconds": float(report["cpuSeconds"]),
+    }
 
 
 SECTIONS = ("source", "actions", "urlFilters", "topURLFilters", "frameURLFilters")
@@ -59,11 +87,11 @@ def file_sections(path):
     WebKit writes it. None when the sizes do not add up to the file (another layout)."""
     with open(path, "rb") as f:
         head = f.read(44)
-    version, = struct.unpack_from("<I", head, 0)
+    (version,) = struct.unpack_from("<I", head, 0)
     sizes = struct.unpack_from("<5Q", head, 4)
     if 64 + sum(sizes) != os.path.getsize(path):
         return None
-    return dict(zip(SECTIONS, sizes), version=version)
+    return dict(zip(SECTIONS, sizes, strict=True), version=version)
 
 
 # WebKit refuses an empty list, so the baseline has one rule that can never match a web URL.

@@ -10,6 +10,7 @@ named by their start address (wk+<hex>, from the library's .eh_frame ranges); th
 the other (ContentExtensionCompiler.cpp), so the spans tell them apart: rule parsing first, then the url-filter
 automata, then the top-URL (domain-condition) automata. Needs perf and readelf (binutils).
 """
+
 import bisect
 import collections
 import os
@@ -63,8 +64,10 @@ def samples_by_thread(script_text, ranges):
 
 def compile_thread(threads):
     """The thread with the most samples in WebKit: its compile thread (the main thread only waits)."""
+
     def webkit_samples(s):
         return sum(1 for _, frames in s if any(f.startswith(WEBKIT) for f in frames))
+
     return max(threads.values(), key=webkit_samples)
 
 
@@ -74,7 +77,7 @@ def tree(samples, depth):
     nodes = collections.defaultdict(lambda: [0, float("inf"), 0.0])
     for t, frames in samples:
         k = next((i for i, f in enumerate(frames) if f.startswith(WEBKIT)), len(frames))
-        path = tuple(frames[k:k + depth])
+        path = tuple(frames[k : k + depth])
         for d in range(1, len(path) + 1):
             node = nodes[path[:d]]
             node[0] += 1
@@ -84,7 +87,9 @@ def tree(samples, depth):
 
 
 def print_tree(nodes, total, prefix=(), min_share=0.01):
-    kids = sorted((p for p in nodes if len(p) == len(prefix) + 1 and p[:len(prefix)] == prefix), key=lambda p: nodes[p][1])
+    kids = sorted(
+        (p for p in nodes if len(p) == len(prefix) + 1 and p[: len(prefix)] == prefix), key=lambda p: nodes[p][1]
+    )
     for p in kids:
         count, first, last = nodes[p]
         if count / total < min_share:
@@ -100,24 +105,49 @@ def main():
         if flag in args:
             i = args.index(flag)
             opts[flag] = int(args[i + 1])
-            del args[i:i + 2]
+            del args[i : i + 2]
     if len(args) not in (2, 3) or args[0] in ("-h", "--help"):
         sys.exit(__doc__)
     rb, rules = os.path.abspath(args[0]), os.path.abspath(args[1])
     work = args[2] if len(args) == 3 else tempfile.mkdtemp(prefix="radarblock-wkprofile-")
     os.makedirs(work, exist_ok=True)
     data = os.path.join(work, "perf.data")
-    p = subprocess.run(["perf", "record", "-F", str(opts["--hz"]), "--call-graph", "dwarf,32768", "-o", data, "--",
-                        rb, "compile", rules, "--engine", "webkit", "-o", os.path.join(work, "store"), "--name", "profile"],
-                       capture_output=True, text=True)
+    p = subprocess.run(
+        [
+            "perf",
+            "record",
+            "-F",
+            str(opts["--hz"]),
+            "--call-graph",
+            "dwarf,32768",
+            "-o",
+            data,
+            "--",
+            rb,
+            "compile",
+            rules,
+            "--engine",
+            "webkit",
+            "-o",
+            os.path.join(work, "store"),
+            "--name",
+            "profile",
+            "--format",
+            "json",
+        ],
+        capture_output=True,
+        text=True,
+    )
     if p.returncode != 0:
         fail("perf record failed:\n" + p.stderr.strip())
-    print(next((l for l in p.stderr.splitlines() if ": WebKit " in l), "").strip())
+    print(p.stdout.strip())  # radarblock's report of the compile (compile --format json)
     maps = subprocess.run(["perf", "script", "-i", data, "--show-mmap-events"], capture_output=True, text=True).stdout
     library = next((m for m in re.findall(r"(/\S*libwebkitgtk[^\s]*\.so[^\s]*)", maps)), None)
     if not library:
         fail("WebKitGTK does not appear in the profile")
-    script = subprocess.run(["perf", "script", "-i", data, "-F", "tid,time,ip,sym,dso"], capture_output=True, text=True).stdout
+    script = subprocess.run(
+        ["perf", "script", "-i", data, "-F", "tid,time,ip,sym,dso"], capture_output=True, text=True
+    ).stdout
     samples = compile_thread(samples_by_thread(script, function_ranges(library)))
     print("%s: %d samples of the compile thread" % (os.path.basename(library), len(samples)))
     print_tree(tree(samples, opts["--depth"]), len(samples))

@@ -18,6 +18,7 @@ usage: check_ad_click_attribution.py RADARBLOCK TDS CONFIG SURROGATES SEED WORKD
   byte-identical to the one built with the feature removed from the config (what radarblock built before).
 Prints figures and mismatches; exit 1 on any. Runs itself under xvfb-run when there is no display.
 """
+
 import hashlib
 import json
 import os
@@ -30,17 +31,30 @@ SCRIPTS = os.path.dirname(HERE)
 BAT = "https://bat.bing.com/action/0?ti=1"
 # Another URL of the conversion host (the attributed rule covers the whole host), then other Bing URLs.
 BAT_SCRIPT = "https://bat.bing.com/bat.js"
-BING_OTHERS = ["https://www.bing.com/th?id=OHR.rb", "https://c.bing.com/c.gif?rb=1",
-               "https://r.bing.com/rp/rb.js", "https://bing.com/fd/ls/l?IG=rb", "https://www.bing.com/api/maps/mapcontrol"]
+BING_OTHERS = [
+    "https://www.bing.com/th?id=OHR.rb",
+    "https://c.bing.com/c.gif?rb=1",
+    "https://r.bing.com/rp/rb.js",
+    "https://bing.com/fd/ls/l?IG=rb",
+    "https://www.bing.com/api/maps/mapcontrol",
+]
 PAGES = ["https://advertiser.example/", "https://www.advertiser.example/", "https://other-shop.example/"]
 VENDOR = "advertiser.example"
 
 
 def reexec_under_xvfb():
-    env = dict(os.environ, WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS="1", WEBKIT_DISABLE_COMPOSITING_MODE="1",
-               LIBGL_ALWAYS_SOFTWARE="1", PYTHONDONTWRITEBYTECODE="1", RB_ACA_XVFB="1",
-               PYTHONPATH=SCRIPTS + (":" + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else ""))
-    os.execvpe("xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24 -nolisten tcp", "/usr/bin/python3"] + sys.argv, env)
+    env = dict(
+        os.environ,
+        WEBKIT_DISABLE_SANDBOX_THIS_IS_DANGEROUS="1",
+        WEBKIT_DISABLE_COMPOSITING_MODE="1",
+        LIBGL_ALWAYS_SOFTWARE="1",
+        PYTHONDONTWRITEBYTECODE="1",
+        RB_ACA_XVFB="1",
+        PYTHONPATH=SCRIPTS + (":" + os.environ["PYTHONPATH"] if os.environ.get("PYTHONPATH") else ""),
+    )
+    os.execvpe(
+        "xvfb-run", ["xvfb-run", "-a", "-s", "-screen 0 1280x1024x24 -nolisten tcp", "/usr/bin/python3"] + sys.argv, env
+    )
 
 
 def run(cmd, **kw):
@@ -71,12 +85,22 @@ def feature_disabled(rb, tds, config, surrogates, work):
         out = os.path.join(work, "release-%s" % name)
         m = build(rb, tds, path, surrogates, out)
         variants[name] = (m, sha(os.path.join(out, "rules.json")))
-    roles = [l.get("role") for l in variants["disabled"][0]["lists"]]
+    roles = [list_entry.get("role") for list_entry in variants["disabled"][0]["lists"]]
     files = sorted(f for f in os.listdir(os.path.join(work, "release-disabled")) if f.startswith("attribution"))
-    print("feature disabled: lists %s, attribution files %s; main list sha256 %s (feature absent: %s)"
-          % ([l["rules"] for l in variants["disabled"][0]["lists"]], files, variants["disabled"][1], variants["absent"][1]))
-    return [] if "ad-click-attribution" not in roles and not files and variants["disabled"][1] == variants["absent"][1] \
+    print(
+        "feature disabled: lists %s, attribution files %s; main list sha256 %s (feature absent: %s)"
+        % (
+            [list_entry["rules"] for list_entry in variants["disabled"][0]["lists"]],
+            files,
+            variants["disabled"][1],
+            variants["absent"][1],
+        )
+    )
+    return (
+        []
+        if "ad-click-attribution" not in roles and not files and variants["disabled"][1] == variants["absent"][1]
         else ["feature disabled: the release still splits, or its main list differs"]
+    )
 
 
 def match_blocked(rb, release, requests, vendor=None):
@@ -97,18 +121,26 @@ def main():
         reexec_under_xvfb()
     rb, tds, config, surrogates, seed, work = sys.argv[1:]
     sys.path.insert(0, SCRIPTS)
-    from webkit.harness import Browser
     from webkit import tracker_report
+    from webkit.harness import Browser
 
     os.makedirs(work, exist_ok=True)
     release = os.path.join(work, "release")
     manifest = build(rb, tds, config, surrogates, release)
-    entry = next((l for l in manifest["lists"] if l.get("role") == "ad-click-attribution"), None)
+    entry = next(
+        (list_entry for list_entry in manifest["lists"] if list_entry.get("role") == "ad-click-attribution"), None
+    )
     if entry is None:
         sys.exit("the release has no ad-click attribution list")
-    print("release lists: %s; attribution list covers %s"
-          % (", ".join("%s (%d rules)" % (l["rules"], l["ruleCount"]) for l in manifest["lists"]),
-             ", ".join("%s/%s" % (a["blocklistEntry"], a["host"]) for a in entry["allowlist"])))
+    print(
+        "release lists: %s; attribution list covers %s"
+        % (
+            ", ".join(
+                "%s (%d rules)" % (list_entry["rules"], list_entry["ruleCount"]) for list_entry in manifest["lists"]
+            ),
+            ", ".join("%s/%s" % (a["blocklistEntry"], a["host"]) for a in entry["allowlist"]),
+        )
+    )
     attributed_path = os.path.join(work, "attributed.json")
     line = json.loads(run([rb, "attribution", release, "--vendor", "www." + VENDOR, "-o", attributed_path]))
     print("attributed list: %s, %d rules" % (line["identifier"], line["ruleCount"]))
@@ -119,12 +151,17 @@ def main():
     tracker_set = tracker_report.TrackerSet(tds)
 
     sample = tracker_report.sampled_loads(tds, int(seed))
-    urls = [BAT, BAT_SCRIPT] + BING_OTHERS + [l["url"] for l in sample]
+    urls = [BAT, BAT_SCRIPT] + BING_OTHERS + [load["url"] for load in sample]
     loads = [{"id": "r%d" % i, "url": u, "type": "script" if i % 2 else "image"} for i, u in enumerate(urls)]
     failures = []
     results = {}
-    states = {"default": ([main_rules, blocking], [bundle]),
-              "attributed": ([main_rules, attributed], ["window.radarblockAttributedVendor = %s;" % json.dumps(VENDOR), bundle])}
+    states = {
+        "default": ([main_rules, blocking], [bundle]),
+        "attributed": (
+            [main_rules, attributed],
+            ["window.radarblockAttributedVendor = %s;" % json.dumps(VENDOR), bundle],
+        ),
+    }
     for state, (lists, scripts) in states.items():
         with Browser(timeout=60, user_scripts=scripts) as b:
             for page in PAGES:
@@ -133,41 +170,65 @@ def main():
                     failures.append("%s %s: harness: %s" % (state, page, res["error"]))
                 results[(state, page)] = res.get("loads") or {}
         for page in PAGES:
-            requests = [{"url": l["url"], "topURL": page, "resourceType": l["type"]} for l in loads]
+            requests = [{"url": load["url"], "topURL": page, "resourceType": load["type"]} for load in loads]
             said = match_blocked(rb, release, requests, VENDOR if state == "attributed" else None)
             got = results[(state, page)]
             agree = 0
-            for l, m in zip(loads, said):
-                w = (got.get(l["id"]) or {}).get("blocked")
+            for load, m in zip(loads, said, strict=True):
+                w = (got.get(load["id"]) or {}).get("blocked")
                 if w is m:
                     agree += 1
                 else:
-                    failures.append("%s %s %s: WebKit blocked=%s, match blocked=%s" % (state, page, l["url"], w, m))
-                problems = tracker_report.problems(got.get(l["id"]), l["url"], tracker_set.is_tracker(l["url"]), bool(w))
-                failures += ["%s %s %s: event: %s" % (state, page, l["url"], p) for p in problems]
-            print("%-10s %-32s WebKit blocked %3d of %d loads; match agrees on %d" %
-                  (state, page, sum(1 for l in loads if (got.get(l["id"]) or {}).get("blocked")), len(loads), agree))
+                    failures.append("%s %s %s: WebKit blocked=%s, match blocked=%s" % (state, page, load["url"], w, m))
+                problems = tracker_report.problems(
+                    got.get(load["id"]), load["url"], tracker_set.is_tracker(load["url"]), bool(w)
+                )
+                failures += ["%s %s %s: event: %s" % (state, page, load["url"], p) for p in problems]
+            print(
+                "%-10s %-32s WebKit blocked %3d of %d loads; match agrees on %d"
+                % (
+                    state,
+                    page,
+                    sum(1 for load in loads if (got.get(load["id"]) or {}).get("blocked")),
+                    len(loads),
+                    agree,
+                )
+            )
 
     def blocked(state, page, i=0):
         return (results[(state, page)].get(loads[i]["id"]) or {}).get("blocked")
-    expect = {("default", PAGES[0]): True, ("attributed", PAGES[0]): False, ("attributed", PAGES[1]): False,
-              ("attributed", PAGES[2]): True, ("default", PAGES[1]): True, ("default", PAGES[2]): True}
+
+    expect = {
+        ("default", PAGES[0]): True,
+        ("attributed", PAGES[0]): False,
+        ("attributed", PAGES[1]): False,
+        ("attributed", PAGES[2]): True,
+        ("default", PAGES[1]): True,
+        ("default", PAGES[2]): True,
+    }
     for (state, page), want in sorted(expect.items()):
         for i in (0, 1):
             got = blocked(state, page, i)
-            print("%s on %s (%s): %s" % (loads[i]["url"], page, state, {True: "blocked", False: "allowed", None: "no answer"}[got]))
+            print(
+                "%s on %s (%s): %s"
+                % (loads[i]["url"], page, state, {True: "blocked", False: "allowed", None: "no answer"}[got])
+            )
             if got is not want:
-                failures.append("%s on %s (%s): expected %s" % (loads[i]["url"], page, state, "blocked" if want else "allowed"))
+                failures.append(
+                    "%s on %s (%s): expected %s" % (loads[i]["url"], page, state, "blocked" if want else "allowed")
+                )
     same = 0
     for page in PAGES:
-        for i, l in enumerate(loads[2:], 2):
+        for i, load in enumerate(loads[2:], 2):
             d, a = blocked("default", page, i), blocked("attributed", page, i)
             if d is a and d is not None:
                 same += 1
             else:
-                failures.append("%s on %s: default blocked=%s, attributed blocked=%s" % (l["url"], page, d, a))
-    print("other loads deciding as in the default state: %d of %d (%d Bing URLs + %d sample requests, 3 pages)"
-          % (same, 3 * (len(loads) - 2), len(BING_OTHERS), len(sample)))
+                failures.append("%s on %s: default blocked=%s, attributed blocked=%s" % (load["url"], page, d, a))
+    print(
+        "other loads deciding as in the default state: %d of %d (%d Bing URLs + %d sample requests, 3 pages)"
+        % (same, 3 * (len(loads) - 2), len(BING_OTHERS), len(sample))
+    )
     for page, want in ((PAGES[0], False), (PAGES[2], True)):
         events = (results[("attributed", page)].get(loads[0]["id"]) or {}).get("trackerEvents") or []
         reasons = [(e.get("reason"), e.get("blocked")) for e in events]

@@ -12,6 +12,7 @@ checks that each element matches its selector (`Element.matches`, WebKit's own v
 (`display: none`), and that the control is shown. Prints failures and `N/N sampled selectors hidden, control shown
 on P/P pages`; exit 1 on any failure.
 """
+
 import json
 import os
 import random
@@ -24,11 +25,35 @@ count = int(sys.argv[3]) if len(sys.argv) > 3 else 500
 seed = int(sys.argv[4]) if len(sys.argv) > 4 else 33
 here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
-TAGS = {"div", "span", "section", "aside", "p", "a", "ul", "li", "footer", "header", "nav", "form", "button",
-        "dialog", "article", "main", "label", "strong", "h1", "h2", "h3", "h4"}
+TAGS = {
+    "div",
+    "span",
+    "section",
+    "aside",
+    "p",
+    "a",
+    "ul",
+    "li",
+    "footer",
+    "header",
+    "nav",
+    "form",
+    "button",
+    "dialog",
+    "article",
+    "main",
+    "label",
+    "strong",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+}
 IDENT = r"-?[_a-zA-Z][_a-zA-Z0-9-]*"
-SIMPLE = re.compile(r"(?P<tag>%s)|#(?P<id>%s)|\.(?P<cls>%s)|\[(?P<attr>[a-zA-Z][a-zA-Z0-9_-]*)(?:(?P<op>[~|^$*]?=)"
-                    r"(?:\"(?P<dq>[^\"\\]*)\"|'(?P<sq>[^'\\]*)'|(?P<bare>%s)))?\]" % (IDENT, IDENT, IDENT, IDENT))
+SIMPLE = re.compile(
+    r"(?P<tag>%s)|#(?P<id>%s)|\.(?P<cls>%s)|\[(?P<attr>[a-zA-Z][a-zA-Z0-9_-]*)(?:(?P<op>[~|^$*]?=)"
+    r"(?:\"(?P<dq>[^\"\\]*)\"|'(?P<sq>[^'\\]*)'|(?P<bare>%s)))?\]" % (IDENT, IDENT, IDENT, IDENT)
+)
 
 
 def compound(text):
@@ -94,7 +119,7 @@ def element_html(chain, eid):
         if i == len(chain) - 1:
             a["data-rb-sample"] = eid
         if i > 0 and comb == " ":
-            html += "<div>"          # a descendant, not a child
+            html += "<div>"  # a descendant, not a child
             close = "</div>" + close
         html += "<%s%s>" % (tag, "".join(' %s="%s"' % (k, esc(v)) for k, v in a.items()))
         close = "</%s>" % tag + close
@@ -120,7 +145,7 @@ def main():
         chain = buildable(m.group(2))
         if chain:
             candidates.append((n, sites[0] if sites else None, m.group(2), chain))
-    hides = [l for l in lines if re.match(r"^[^#/*|@\"!]*##", l.strip())]
+    hides = [rule_line for rule_line in lines if re.match(r"^[^#/*|@\"!]*##", rule_line.strip())]
     rng = random.Random(seed)
     sample = rng.sample(candidates, min(count, len(candidates)))
     pages = {}
@@ -132,13 +157,24 @@ def main():
         for host, items in pages.items():
             body = "".join(element_html(chain, "s%d" % i) for i, _, _, chain in items)
             body += '<div id="rb-control-element" class="rb-control-element">control</div>'
-            checks = {"s%d" % i: "(function(){var e=document.querySelector('[data-rb-sample=\"s%d\"]');"
-                      "return !!e && e.matches(%s) && getComputedStyle(e).display === 'none';})()" % (i, json.dumps(sel))
-                      for i, _, sel, _ in items}
+            checks = {
+                "s%d" % i: "(function(){var e=document.querySelector('[data-rb-sample=\"s%d\"]');"
+                "return !!e && e.matches(%s) && getComputedStyle(e).display === 'none';})()" % (i, json.dumps(sel))
+                for i, _, sel, _ in items
+            }
             checks["control"] = "getComputedStyle(document.getElementById('rb-control-element')).display !== 'none'"
-            f.write(json.dumps({"id": host, "rules": [cpm], "topURL": "https://%s/cookie-sample" % host,
-                                "html": "<!DOCTYPE html><html><head></head><body>%s</body></html>" % body,
-                                "expressions": checks}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": host,
+                        "rules": [cpm],
+                        "topURL": "https://%s/cookie-sample" % host,
+                        "html": "<!DOCTYPE html><html><head></head><body>%s</body></html>" % body,
+                        "expressions": checks,
+                    }
+                )
+                + "\n"
+            )
     out = subprocess.run([os.path.join(here, "scripts", "webkit-check"), "pages", scen], capture_output=True, text=True)
     if out.returncode != 0:
         sys.exit("webkit-check pages failed: %s" % out.stderr[-2000:])
@@ -158,7 +194,10 @@ def main():
             else:
                 n, sel = by_id[int(k[1:])]
                 print("NOT HIDDEN line %d %r on %s: %r" % (n, sel, res["id"], v))
-    print("%d hiding filters in the list, %d buildable and carried, %d sampled (seed %d)" % (len(hides), len(candidates), len(sample), seed))
+    print(
+        "%d hiding filters in the list, %d buildable and carried, %d sampled (seed %d)"
+        % (len(hides), len(candidates), len(sample), seed)
+    )
     print("%d/%d sampled selectors hidden, control shown on %d/%d pages" % (hidden, len(sample), controls, len(pages)))
     return 0 if hidden == len(sample) and controls == len(pages) else 1
 

@@ -10,6 +10,7 @@ case is a page whose top URL decides; `rules.json` and `cpm.json` are loaded as 
 `surrogates.js` is injected at document start. Prints one line per failure and `N/N cases in WebKit, match agrees
 on N/N`; exit 1 on any failure.
 """
+
 import json
 import os
 import subprocess
@@ -42,36 +43,60 @@ contains.example#$#log hello
 ##.cpm-invalid{}
 """
 
+
 def tds():
     t = json.load(open(os.path.join(here, "data", "tds.json"), encoding="utf-8"))
     t["cpm"] = {"filterList": FILTERS}
     return t
 
+
 def config(autoconsent_state="enabled", filterlist=True):
     c = json.load(open(os.path.join(here, "data", "privacy-config.json"), encoding="utf-8"))
     c.setdefault("features", {})
     c["unprotectedTemporary"] = [{"domain": "temp.example", "reason": "fixture"}]
-    ac = {"state": autoconsent_state, "exceptions": [{"domain": "ac-exc.example", "reason": "fixture"}],
-          "settings": {"filterlistExceptions": ["fl-exc.example"]}}
+    ac = {
+        "state": autoconsent_state,
+        "exceptions": [{"domain": "ac-exc.example", "reason": "fixture"}],
+        "settings": {"filterlistExceptions": ["fl-exc.example"]},
+    }
     if filterlist:
         ac["features"] = {"filterlist": {"state": "enabled"}}
     c["features"]["autoconsent"] = ac
     return c
+
 
 def build(name, cfg):
     d = os.path.join(work, name)
     json.dump(tds(), open(os.path.join(work, "tds.json"), "w"))
     json.dump(cfg, open(os.path.join(work, name + "-config.json"), "w"))
     open(os.path.join(work, "unprotected.txt"), "w").write("unprot.example\n")
-    subprocess.run([radarblock, "build", "--force", "--tds", os.path.join(work, "tds.json"), "--config",
-                    os.path.join(work, name + "-config.json"), "--unprotected", os.path.join(work, "unprotected.txt"),
-                    "--surrogates", os.path.join(here, "data", "surrogates.txt"), "--out", d],
-                   check=True, capture_output=True)
+    subprocess.run(
+        [
+            radarblock,
+            "build",
+            "--force",
+            "--tds",
+            os.path.join(work, "tds.json"),
+            "--config",
+            os.path.join(work, name + "-config.json"),
+            "--unprotected",
+            os.path.join(work, "unprotected.txt"),
+            "--surrogates",
+            os.path.join(here, "data", "surrogates.txt"),
+            "--out",
+            d,
+        ],
+        check=True,
+        capture_output=True,
+    )
     return d
 
+
 # (release, page host, element HTML, element id, selector as the list writes it, hidden?)
-LATE = ("<script>setTimeout(function () { var d = document.createElement('div'); d.className = 'cpm-notice';"
-        " d.id = 'e'; d.textContent = 'Hello. We use cookies here.'; document.body.appendChild(d); }, 150);</script>")
+LATE = (
+    "<script>setTimeout(function () { var d = document.createElement('div'); d.className = 'cpm-notice';"
+    " d.id = 'e'; d.textContent = 'Hello. We use cookies here.'; document.body.appendChild(d); }, 150);</script>"
+)
 CASES = [
     ("on", "random.example", '<div id="cpm-generic-id">x</div>', "cpm-generic-id", "#cpm-generic-id", True),
     ("on", "random.example", '<div id="e" class="cpm-generic-class">x</div>', "e", ".cpm-generic-class", True),
@@ -98,17 +123,41 @@ CASES = [
     ("on", "other.example", '<div id="e" class="cpm-excepted">x</div>', "e", ".cpm-excepted", True),
     ("on", "site-d.example", '<div id="e" class="cpm-site-excepted">x</div>', "e", ".cpm-site-excepted", True),
     ("on", "sub.site-d.example", '<div id="e" class="cpm-site-excepted">x</div>', "e", ".cpm-site-excepted", False),
-    ("on", "has.example", '<div id="e" class="cpm-banner"><p class="cpm-cookie-text">c</p></div>', "e",
-     ".cpm-banner:-abp-has(.cpm-cookie-text)", True),
+    (
+        "on",
+        "has.example",
+        '<div id="e" class="cpm-banner"><p class="cpm-cookie-text">c</p></div>',
+        "e",
+        ".cpm-banner:-abp-has(.cpm-cookie-text)",
+        True,
+    ),
     ("on", "has.example", '<div id="e" class="cpm-banner"><p>no</p></div>', "e", None, False),
-    ("on", "other.example", '<div id="e" class="cpm-banner"><p class="cpm-cookie-text">c</p></div>', "e",
-     ".cpm-banner:-abp-has(.cpm-cookie-text)", False),
-    ("on", "contains.example", '<div id="e" class="cpm-notice">Hello. We use cookies here.</div>', "e",
-     ".cpm-notice:-abp-contains(We use cookies)", True),
+    (
+        "on",
+        "other.example",
+        '<div id="e" class="cpm-banner"><p class="cpm-cookie-text">c</p></div>',
+        "e",
+        ".cpm-banner:-abp-has(.cpm-cookie-text)",
+        False,
+    ),
+    (
+        "on",
+        "contains.example",
+        '<div id="e" class="cpm-notice">Hello. We use cookies here.</div>',
+        "e",
+        ".cpm-notice:-abp-contains(We use cookies)",
+        True,
+    ),
     ("on", "contains.example", '<div id="e" class="cpm-notice">Hello.</div>', "e", None, False),
     ("on", "contains.example", LATE, "e", ".cpm-notice:-abp-contains(We use cookies)", True),
-    ("on", "other.example", '<div id="e" class="cpm-notice">We use cookies</div>', "e",
-     ".cpm-notice:-abp-contains(We use cookies)", False),
+    (
+        "on",
+        "other.example",
+        '<div id="e" class="cpm-notice">We use cookies</div>',
+        "e",
+        ".cpm-notice:-abp-contains(We use cookies)",
+        False,
+    ),
     ("on", "random.example", '<div id="e" class="cpm-Mixed-Case">x</div>', "e", ".cpm-Mixed-Case", True),
     ("on", "random.example", '<div id="e" class="cpm-invalid">x</div>', "e", ".cpm-invalid{}", False),
     ("on", "unprot.example", '<div id="cpm-generic-id">x</div>', "cpm-generic-id", "#cpm-generic-id", False),
@@ -116,44 +165,86 @@ CASES = [
     ("on", "temp.example", '<div id="cpm-generic-id">x</div>', "cpm-generic-id", "#cpm-generic-id", False),
     ("on", "ac-exc.example", '<div id="cpm-generic-id">x</div>', "cpm-generic-id", "#cpm-generic-id", False),
     ("on", "fl-exc.example", '<div id="cpm-generic-id">x</div>', "cpm-generic-id", "#cpm-generic-id", False),
-    ("on", "unprot.example", '<div id="e" class="cpm-notice">We use cookies</div>', "e",
-     ".cpm-notice:-abp-contains(We use cookies)", False),
+    (
+        "on",
+        "unprot.example",
+        '<div id="e" class="cpm-notice">We use cookies</div>',
+        "e",
+        ".cpm-notice:-abp-contains(We use cookies)",
+        False,
+    ),
     ("off", "random.example", '<div id="cpm-generic-id">x</div>', "cpm-generic-id", "#cpm-generic-id", False),
-    ("off", "contains.example", '<div id="e" class="cpm-notice">We use cookies</div>', "e",
-     ".cpm-notice:-abp-contains(We use cookies)", False),
+    (
+        "off",
+        "contains.example",
+        '<div id="e" class="cpm-notice">We use cookies</div>',
+        "e",
+        ".cpm-notice:-abp-contains(We use cookies)",
+        False,
+    ),
     ("nofilterlist", "random.example", '<div id="cpm-generic-id">x</div>', "cpm-generic-id", "#cpm-generic-id", False),
 ]
 
+
 def expression(eid):
-    return ("(function () { var e = document.getElementById(%s); if (!e) throw new Error('no element yet');"
-            " return getComputedStyle(e).display === 'none'; })()" % json.dumps(eid))
+    return (
+        "(function () { var e = document.getElementById(%s); if (!e) throw new Error('no element yet');"
+        " return getComputedStyle(e).display === 'none'; })()" % json.dumps(eid)
+    )
+
 
 def page(body):
     return "<!DOCTYPE html><html><head><title>cpm</title></head><body><p>page</p>%s</body></html>" % body
 
+
 def main():
-    releases = {"on": build("on", config()), "off": build("off", config(autoconsent_state="disabled")),
-                "nofilterlist": build("nofilterlist", config(filterlist=False))}
+    releases = {
+        "on": build("on", config()),
+        "off": build("off", config(autoconsent_state="disabled")),
+        "nofilterlist": build("nofilterlist", config(filterlist=False)),
+    }
     for name in ("off", "nofilterlist"):
         if os.path.exists(os.path.join(releases[name], "cpm.json")):
             sys.exit("%s: the feature is off, yet the release has cpm.json" % name)
     issues = open(os.path.join(releases["on"], "issues.txt"), encoding="utf-8").read()
     for line, why in ((18, "dropped"), (19, "network filter"), (20, "snippet"), (21, "rejects")):
-        if not any(("line %d:" % line) in l and why in l for l in issues.splitlines()):
+        if not any(("line %d:" % line) in issue_line and why in issue_line for issue_line in issues.splitlines()):
             sys.exit("issues.txt does not report line %d (%s)" % (line, why))
     failures = 0
     agree = 0
     for rel in releases:
         manifest = json.load(open(os.path.join(releases[rel], "manifest.json"), encoding="utf-8"))
-        lists = [json.load(open(os.path.join(releases[rel], l["rules"]), encoding="utf-8")) for l in manifest["lists"]]
+        lists = [
+            json.load(open(os.path.join(releases[rel], entry["rules"]), encoding="utf-8"))
+            for entry in manifest["lists"]
+        ]
         cases = [(i, c) for i, c in enumerate(CASES) if c[0] == rel]
         scen = os.path.join(work, rel + "-scenarios.jsonl")
         with open(scen, "w", encoding="utf-8") as f:
             for i, (_, host, html, eid, _, _) in cases:
-                f.write(json.dumps({"id": str(i), "rules": lists, "topURL": "https://%s/cpm-%d" % (host, i),
-                                    "html": page(html), "expressions": {"hidden": expression(eid)}}) + "\n")
-        out = subprocess.run([os.path.join(here, "scripts", "webkit-check"), "pages", scen, "--user-script",
-                              os.path.join(releases[rel], "surrogates.js")], capture_output=True, text=True)
+                f.write(
+                    json.dumps(
+                        {
+                            "id": str(i),
+                            "rules": lists,
+                            "topURL": "https://%s/cpm-%d" % (host, i),
+                            "html": page(html),
+                            "expressions": {"hidden": expression(eid)},
+                        }
+                    )
+                    + "\n"
+                )
+        out = subprocess.run(
+            [
+                os.path.join(here, "scripts", "webkit-check"),
+                "pages",
+                scen,
+                "--user-script",
+                os.path.join(releases[rel], "surrogates.js"),
+            ],
+            capture_output=True,
+            text=True,
+        )
         if out.returncode != 0:
             sys.exit("webkit-check pages failed: %s" % out.stderr[-2000:])
         results = {r["id"]: r for r in map(json.loads, out.stdout.splitlines())}
@@ -162,19 +253,44 @@ def main():
             got = (r.get("expressions") or {}).get("hidden")
             if r.get("error") or got is not want:
                 failures += 1
-                print("FAIL case %d (%s, %s, #%s): WebKit %r, expected %s%s" % (i, rel, host, eid, got, "hidden" if want else "shown",
-                                                                              "; " + r["error"] if r.get("error") else ""))
+                print(
+                    "FAIL case %d (%s, %s, #%s): WebKit %r, expected %s%s"
+                    % (
+                        i,
+                        rel,
+                        host,
+                        eid,
+                        got,
+                        "hidden" if want else "shown",
+                        "; " + r["error"] if r.get("error") else "",
+                    )
+                )
             if selector is None:
-                agree += 1   # no selector of the list matches the element: nothing to ask
+                agree += 1  # no selector of the list matches the element: nothing to ask
                 continue
-            m = subprocess.run([radarblock, "match", releases[rel], "--selector", selector, "--top-url", "https://%s/cpm-%d" % (host, i)],
-                               capture_output=True, text=True)
+            m = subprocess.run(
+                [
+                    radarblock,
+                    "match",
+                    releases[rel],
+                    "--selector",
+                    selector,
+                    "--top-url",
+                    "https://%s/cpm-%d" % (host, i),
+                ],
+                capture_output=True,
+                text=True,
+            )
             answer = json.loads(m.stdout) if m.returncode == 0 else {}
             if answer.get("hidden") is want:
                 agree += 1
             else:
-                print("MATCH DISAGREES case %d (%s, %s, %s): match %s, expected %s" % (i, rel, host, selector, m.stdout.strip() or m.stderr.strip(), want))
+                print(
+                    "MATCH DISAGREES case %d (%s, %s, %s): match %s, expected %s"
+                    % (i, rel, host, selector, m.stdout.strip() or m.stderr.strip(), want)
+                )
     print("%d/%d cases in WebKit, match agrees on %d/%d" % (len(CASES) - failures, len(CASES), agree, len(CASES)))
     return 1 if failures or agree != len(CASES) else 0
+
 
 sys.exit(main())

@@ -21,8 +21,11 @@ import tempfile
 
 
 def match(radarblock, release, requests, explain_with):
-    out = subprocess.run([radarblock, "match", release, "--requests", requests, "--explain", "--explain-with", explain_with],
-                         check=True, stdout=subprocess.PIPE).stdout.decode()
+    out = subprocess.run(
+        [radarblock, "match", release, "--requests", requests, "--explain", "--explain-with", explain_with],
+        check=True,
+        stdout=subprocess.PIPE,
+    ).stdout.decode()
     return [json.loads(line) for line in out.splitlines()]
 
 
@@ -38,18 +41,25 @@ def disagreements(a, b, label):
     """Lines whose deciding rules differ (or whose counts differ), as printable strings."""
     if len(a) != len(b):
         return ["%s: %d answers against %d" % (label, len(a), len(b))]
-    return ["%s line %d: %s against %s" % (label, i + 1, decided(x), decided(y))
-            for i, (x, y) in enumerate(zip(a, b)) if decided(x) != decided(y)]
+    return [
+        "%s line %d: %s against %s" % (label, i + 1, decided(x), decided(y))
+        for i, (x, y) in enumerate(zip(a, b, strict=True))
+        if decided(x) != decided(y)
+    ]
 
 
 def named_by_diff(flips, answers, side):
-    """Flips whose diff names another rule than the engine's answer (by provenance), or a blocked side without a rule."""
+    """Flips whose diff names another rule than the engine's answer (by provenance), or a blocked side without a
+    rule."""
     bad = []
-    for i, (flip, answer) in enumerate(zip(flips, answers)):
+    for i, (flip, answer) in enumerate(zip(flips, answers, strict=True)):
         d = answer.get("decidedBy")
         provenance = None if d is None else d.get("provenance")
         if flip[side]["rule"] != provenance:
-            bad.append("%s flip %d: the diff names %s, the engine %s" % (side, i, json.dumps(flip[side]["rule"]), json.dumps(provenance)))
+            bad.append(
+                "%s flip %d: the diff names %s, the engine %s"
+                % (side, i, json.dumps(flip[side]["rule"]), json.dumps(provenance))
+            )
         elif flip[side]["outcome"] != "allowed" and d is None:
             bad.append("%s flip %d: %s but no deciding rule" % (side, i, flip[side]["outcome"]))
     return bad
@@ -78,7 +88,7 @@ def main():
         with open(every, "w") as f:
             for flip in flips:
                 f.write(json.dumps(flip["request"]) + "\n")
-        sampled = flips[::args.all_rules_every]
+        sampled = flips[:: args.all_rules_every]
         with open(sample, "w") as f:
             for flip in sampled:
                 f.write(json.dumps(flip["request"]) + "\n")
@@ -87,8 +97,11 @@ def main():
             engine = match(args.radarblock, release, every, "automaton")
             explained = match(args.radarblock, release, every, "rules")
             failures += disagreements(engine, explained, side + " (engine against Explain over the candidates)")
-            failures += disagreements(engine[::args.all_rules_every], match(args.radarblock, release, sample, "all-rules"),
-                                      side + " sample (engine against Explain over every rule)")
+            failures += disagreements(
+                engine[:: args.all_rules_every],
+                match(args.radarblock, release, sample, "all-rules"),
+                side + " sample (engine against Explain over every rule)",
+            )
             failures += named_by_diff(flips, engine, side)
             # The comparison itself must be able to fail: one changed rule is one disagreement.
             if explained:
@@ -101,9 +114,15 @@ def main():
         print(f)
     if len(failures) > 20:
         print("... %d more" % (len(failures) - 20))
-    print("deciding rules of %d flips on both sides: engine = Explain (candidates) on every flip, "
-          "= Explain (every rule) on %d sampled; the diff names the same rules: %s"
-          % (len(flips), len(flips[::args.all_rules_every]), "ok" if not failures else "%d disagreements" % len(failures)))
+    print(
+        "deciding rules of %d flips on both sides: engine = Explain (candidates) on every flip, "
+        "= Explain (every rule) on %d sampled; the diff names the same rules: %s"
+        % (
+            len(flips),
+            len(flips[:: args.all_rules_every]),
+            "ok" if not failures else "%d disagreements" % len(failures),
+        )
+    )
     return 0 if not failures else 1
 
 

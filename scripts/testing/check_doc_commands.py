@@ -13,6 +13,7 @@ first on PATH as `radarblock`. The line before a block may hold a marker (docs/t
 Every fence names its language (sh for commands, text for output or synopses), so a command cannot hide in an
 unlabelled block. A failing block fails the test with its file, line and commands.
 """
+
 import os
 import re
 import shutil
@@ -37,7 +38,8 @@ class Block:
 def doc_files():
     docs = os.path.join(ROOT, "docs")
     return [os.path.join(ROOT, "README.md")] + sorted(
-        os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md"))
+        os.path.join(docs, name) for name in os.listdir(docs) if name.endswith(".md")
+    )
 
 
 def blocks_of(path, problems):
@@ -55,7 +57,7 @@ def blocks_of(path, problems):
             end += 1
         previous = next((lines[j] for j in range(start - 1, -1, -1) if lines[j].strip()), "")
         marker = MARKER.match(previous.strip())
-        block = Block(path, start + 1, language, marker.groups() if marker else None, "\n".join(lines[start + 1:end]))
+        block = Block(path, start + 1, language, marker.groups() if marker else None, "\n".join(lines[start + 1 : end]))
         if not language:
             problems.append(f"{block.where()}: a fenced block without a language (sh for commands, text for output)")
         blocks.append(block)
@@ -85,8 +87,14 @@ def run_sh(block, scratch, env):
             return f"unknown marker <!-- sh: {reason} -->"
         expected = int(status.group(1))
     try:
-        result = subprocess.run(["bash", "-e", "-o", "pipefail", "-c", block.text], cwd=scratch, env=env,
-                                capture_output=True, text=True, timeout=TIMEOUT_SECONDS)
+        result = subprocess.run(
+            ["bash", "-e", "-o", "pipefail", "-c", block.text],
+            cwd=scratch,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT_SECONDS,
+        )
     except subprocess.TimeoutExpired:
         return f"did not finish within {TIMEOUT_SECONDS} s"
     if result.returncode != expected:
@@ -138,8 +146,10 @@ def main():
                 elif block.marker and block.marker[0] == "text" and block.language == "text":
                     failure = check_usage(block, binary)
                 if failure:
-                    problems.append(f"{block.where()}: {failure}\n  the block:\n" +
-                                    "\n".join("    " + line for line in block.text.split("\n")))
+                    problems.append(
+                        f"{block.where()}: {failure}\n  the block:\n"
+                        + "\n".join("    " + line for line in block.text.split("\n"))
+                    )
         finally:
             shutil.rmtree(scratch)
     for problem in problems:

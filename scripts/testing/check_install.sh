@@ -15,9 +15,10 @@ pub=$tmp/pub store=$tmp/store
 mkdir -p "$pub"
 fail() { echo "FAIL: $*"; exit 1; }
 ms() { echo $(( ($(date +%s%N) - $1) / 1000000 )); }
-state_ids() { /usr/bin/python3 -c 'import json,sys; print(" ".join(l["identifier"] for r in json.load(open(sys.argv[1]))["releases"] for l in r["lists"]))' "$store/radarblock-install.json"; }
-list_ids() { /usr/bin/python3 -c 'import json,sys; print(" ".join(l["identifier"] for l in json.load(open(sys.argv[1]))["lists"]))' "$1/manifest.json"; }
-file_of() { echo "$store/ContentRuleList-$1"; }
+checks=$here/scripts/testing/release_checks.py
+state_ids() { /usr/bin/python3 "$checks" state-ids "$store/radarblock-install.json"; }
+list_ids() { /usr/bin/python3 "$checks" list-ids "$1/manifest.json"; }
+file_of() { echo "$store/$("$here/scripts/webkit-check" file-name "$1")"; }
 files_state() { local id; for id in $1; do stat -c '%n %i %Y %s' "$(file_of "$id")" || return 1; done; }
 
 "$bin" build --tds "$data/tds.json" --config "$data/privacy-config.json" --surrogates "$data/surrogates.txt" \
@@ -41,7 +42,7 @@ echo "   $(tail -1 "$tmp/second.out") [wall $(ms "$start") ms]"
 grep -q ": 0 compiled, 2 already in the store" "$tmp/second.out" || fail "second install compiled: $(cat "$tmp/second.out")"
 cmp -s "$store/radarblock-install.json" "$tmp/state-1" || fail "the state file changed"
 [ "$(files_state "$first_ids")" = "$before" ] || fail "WebKit's files were rewritten"
-echo "   state: compileSeconds $(/usr/bin/python3 -c 'import json,sys; print([l["compileSeconds"] for l in json.load(open(sys.argv[1]))["releases"][0]["lists"]])' "$store/radarblock-install.json") from the first install, unchanged"
+echo "   state: compileSeconds $(/usr/bin/python3 "$checks" state-compile-seconds "$store/radarblock-install.json") from the first install, unchanged"
 
 echo "-- a WebKitWebView with the installed lists blocks what match says"
 /usr/bin/python3 "$here/scripts/testing/check_installed_pages.py" "$bin" "$pub/current" "$store" "$data/requests.jsonl" \
@@ -49,19 +50,9 @@ echo "-- a WebKitWebView with the installed lists blocks what match says"
 
 echo "-- a release with a list WebKit rejects keeps the previous list and exits 1"
 cp -a "$pub/current" "$tmp/bad"
-/usr/bin/python3 - "$tmp/bad" <<'PY' || fail "cannot make the bad release"
-import hashlib, json, sys
-d = sys.argv[1]
-rules = open(d + "/rules-2.json", encoding="utf-8").read().rstrip()
-assert rules.endswith("]")
 # A disjunction: valid JSON, a rule WebKit's compiler rejects ("Disjunctions are not supported yet").
-rules = rules[:-1].rstrip() + ',\n{"trigger":{"url-filter":"(a|b)\\\\.example"},"action":{"type":"block"}}\n]\n'
-open(d + "/rules-2.json", "w", encoding="utf-8").write(rules)
-m = json.load(open(d + "/manifest.json", encoding="utf-8"))
-m["lists"][1]["identifier"] = m["lists"][1]["identifier"].rsplit("_", 1)[0] + "_0badbadbadbadbad"
-m["outputs"]["rules-2.json"]["sha256"] = hashlib.sha256(rules.encode()).hexdigest()
-json.dump(m, open(d + "/manifest.json", "w", encoding="utf-8"))
-PY
+/usr/bin/python3 "$here/scripts/testing/suite_inputs.py" rejected-list "$tmp/bad" rules-2.json 1 0badbadbadbadbad \
+  || fail "cannot make the bad release"
 rm -rf "$pub/current" && mv "$tmp/bad" "$pub/current"
 "$bin" install "$pub/current" --store "$store" > "$tmp/bad.out" 2> "$tmp/bad.err"
 rc=$?
@@ -84,11 +75,12 @@ grep -q ": 1 compiled" "$tmp/third.out" || fail "the new release was not compile
 files_state "$first_ids" > /dev/null || fail "the old lists went away without --prune"
 [ "$("$bin" install --status --store "$store" | grep -c "^unused ")" -eq 2 ] || fail "status does not show the 2 stale lists"
 "$bin" install --prune --store "$store" > "$tmp/prune.out" || fail "--prune exited $?"
-cat "$tmp/prune.out" | sed 's/^/   /'
+sed 's/^/   /' "$tmp/prune.out"
 for id in $first_ids; do
   grep -qx "pruned $id" "$tmp/prune.out" && [ ! -e "$(file_of "$id")" ] || fail "--prune did not remove $id"
 done
-[ -s "$(file_of "$second_id")" ] && [ "$(ls "$store" | grep -c '^ContentRuleList-')" -eq 1 ] || fail "store holds the wrong files: $(ls "$store")"
+store_files=("$store"/ContentRuleList-*)
+[ -s "$(file_of "$second_id")" ] && [ ${#store_files[@]} -eq 1 ] || fail "store holds the wrong files: $(ls "$store")"
 [ "$(state_ids)" = "$second_id" ] || fail "state records $(state_ids)"
 "$bin" install --status --store "$store" > /dev/null || fail "status exits non-zero with every list present"
 echo "install: all checks passed"

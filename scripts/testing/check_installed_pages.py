@@ -9,6 +9,7 @@ nothing is compiled by the harness. Top-frame subresource requests of the types 
 one page per top URL; `match` answers the same requests from the release's .rbc lists in manifest order.
 Needs at least one blocked and one allowed load; prints one line per disagreement; exit 1 on any.
 """
+
 import json
 import os
 import subprocess
@@ -21,9 +22,9 @@ here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 state = json.load(open(os.path.join(store, "radarblock-install.json"), encoding="utf-8"))
 entry = [r for r in state["releases"] if os.path.realpath(r["path"]) == os.path.realpath(release)]
 assert entry, "%s is not installed in %s" % (release, store)
-identifiers = [l["identifier"] for l in entry[0]["lists"]]
+identifiers = [listed["identifier"] for listed in entry[0]["lists"]]
 manifest = json.load(open(os.path.join(release, "manifest.json"), encoding="utf-8"))
-rbcs = [os.path.join(release, l["rbc"]) for l in manifest["lists"]]
+rbcs = [os.path.join(release, listed["rbc"]) for listed in manifest["lists"]]
 
 harness_types = {"script", "image", "xmlhttprequest", "stylesheet", "fetch"}
 requests = []
@@ -39,8 +40,17 @@ with tempfile.TemporaryDirectory() as tmp:
     scen = os.path.join(tmp, "scenarios.jsonl")
     with open(scen, "w", encoding="utf-8") as f:
         for top, loads in pages.items():
-            f.write(json.dumps({"id": top, "topURL": top, "loads": loads,
-                                "installed": {"store": os.path.abspath(store), "identifiers": identifiers}}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": top,
+                        "topURL": top,
+                        "loads": loads,
+                        "installed": {"store": os.path.abspath(store), "identifiers": identifiers},
+                    }
+                )
+                + "\n"
+            )
     req = os.path.join(tmp, "requests.jsonl")
     with open(req, "w", encoding="utf-8") as f:
         for r in requests:
@@ -57,17 +67,27 @@ for line in webkit.stdout.splitlines():
         sys.exit("page %s: %s" % (res.get("id"), res["error"]))
     for load_id, v in res["loads"].items():
         verdicts[load_id] = v and v["blocked"]
-answers = [json.loads(l) for l in match.stdout.splitlines()]
+answers = [json.loads(line) for line in match.stdout.splitlines()]
 assert len(answers) == len(requests), "match answered %d of %d" % (len(answers), len(requests))
 failed = blocked_count = 0
-for i, (r, a) in enumerate(zip(requests, answers)):
+for i, (r, a) in enumerate(zip(requests, answers, strict=True)):
     predicted = any(x.get("type") == "block" for x in a.get("actions", []))
     seen = verdicts.get("r%d" % i)
     blocked_count += bool(seen)
     if seen is None or seen != predicted:
         failed += 1
-        print("DISAGREE %s on %s (%s): WebKit %s, match %s" % (r["url"], r["topURL"], r["resourceType"],
-              {True: "blocked", False: "allowed", None: "no verdict"}[seen], "blocked" if predicted else "allowed"))
-print("installed lists %s: %d loads on %d pages, %d blocked by WebKit, %d disagreements with match"
-      % (", ".join(identifiers), len(requests), len(pages), blocked_count, failed))
+        print(
+            "DISAGREE %s on %s (%s): WebKit %s, match %s"
+            % (
+                r["url"],
+                r["topURL"],
+                r["resourceType"],
+                {True: "blocked", False: "allowed", None: "no verdict"}[seen],
+                "blocked" if predicted else "allowed",
+            )
+        )
+print(
+    "installed lists %s: %d loads on %d pages, %d blocked by WebKit, %d disagreements with match"
+    % (", ".join(identifiers), len(requests), len(pages), blocked_count, failed)
+)
 sys.exit(1 if failed or blocked_count == 0 or blocked_count == len(requests) else 0)

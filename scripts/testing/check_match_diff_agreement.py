@@ -8,6 +8,7 @@ side over that corpus. Every request whose two match outcomes (allowed, blocked,
 flip of the diff, with the same old and new outcomes, and every flip must be such a request: the two commands agree
 on all of them. Prints the counts; exits 1 on the first disagreement.
 """
+
 import json
 import re
 import subprocess
@@ -38,7 +39,9 @@ def outcomes(rb, release, corpus, out):
 def main():
     rb, old, new, work = sys.argv[1:5]
     corpus, report = work + "/corpus.jsonl", work + "/diff.json"
-    status = subprocess.run([rb, "diff", old, new, "--format", "json", "--save-corpus", corpus, "-o", report]).returncode
+    status = subprocess.run(
+        [rb, "diff", old, new, "--format", "json", "--save-corpus", corpus, "-o", report]
+    ).returncode
     if status not in (0, 1):
         sys.exit("diff failed (exit %d)" % status)
     diff = json.load(open(report))
@@ -51,25 +54,33 @@ def main():
     if checked != len(requests):
         sys.exit("diff checked %d requests, the saved corpus has %d" % (checked, len(requests)))
     flips = diff["requests"]["changed"]
-    errors = sum(1 for x, y in zip(a, b) if x is None or y is None)
-    differing = [i for i, (x, y) in enumerate(zip(a, b)) if x is not None and y is not None and x != y]
+    errors = sum(1 for x, y in zip(a, b, strict=True) if x is None or y is None)
+    differing = [i for i, (x, y) in enumerate(zip(a, b, strict=True)) if x is not None and y is not None and x != y]
     if len(differing) != len(flips):
         sys.exit("match gives %d requests different outcomes, diff %d flips" % (len(differing), len(flips)))
-    for i, flip in zip(differing, flips):
+    for i, flip in zip(differing, flips, strict=True):
         r = requests[i]
         fr = flip["request"]
         if (fr["url"], fr["topURL"], fr.get("resourceType")) != (r["url"], r["topURL"], r.get("resourceType")):
-            sys.exit("request %d (%s on %s) differs in match, but diff's flip there is %s on %s"
-                     % (i + 1, r["url"], r["topURL"], fr["url"], fr["topURL"]))
+            sys.exit(
+                "request %d (%s on %s) differs in match, but diff's flip there is %s on %s"
+                % (i + 1, r["url"], r["topURL"], fr["url"], fr["topURL"])
+            )
         for side, mine in (("old", a[i]), ("new", b[i])):
             theirs = (flip[side]["outcome"], flip[side].get("surrogate"))
             if theirs != mine:
-                sys.exit("request %d (%s on %s): %s side: match says %s, diff says %s" % (i + 1, r["url"], r["topURL"], side, mine, theirs))
+                sys.exit(
+                    "request %d (%s on %s): %s side: match says %s, diff says %s"
+                    % (i + 1, r["url"], r["topURL"], side, mine, theirs)
+                )
     invalid = diff["requests"].get("invalid", 0)
     if errors != invalid:
         sys.exit("match had %d requests it could not answer, diff skipped %d invalid requests" % (errors, invalid))
-    print("match and diff agree on all %d requests: %d flips, %d invalid requests skipped by both"
-          % (len(requests), len(flips), invalid))
+    print(
+        "match and diff agree on all %d requests: %d flips, %d invalid requests skipped by both"
+        % (len(requests), len(flips), invalid)
+    )
+
 
 if __name__ == "__main__":
     main()

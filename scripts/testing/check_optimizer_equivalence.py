@@ -10,6 +10,7 @@ diff, as a control, finds the differences between faithful and ddg mode.
 usage: check_optimizer_equivalence.py RADARBLOCK SHARED_DDG_DIR [N]   (N default 1000000 for the first input,
        200000 for the others)
 """
+
 import json
 import os
 import subprocess
@@ -20,7 +21,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 
 
 def run(cmd, ok=(0,)):
-    p = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    p = subprocess.run(cmd, capture_output=True, text=True)
     if p.returncode not in ok:
         sys.exit("check_optimizer_equivalence: %s exited %d: %s" % (" ".join(cmd), p.returncode, p.stderr[-2000:]))
     return p
@@ -79,11 +80,16 @@ def main():
             before, _ = rule_count(plain)
             after, counts = rule_count(optimized)
             n = big if i == 0 else min(big, 200_000)
-            corpus, checked, derived_flips, checked_random, random_flips = corpus_flips(rb, plain, optimized, work, str(i), n, i + 1)
+            corpus, checked, derived_flips, checked_random, random_flips = corpus_flips(
+                rb, plain, optimized, work, str(i), n, i + 1
+            )
             status = "ok"
             if derived_flips or random_flips:
                 status = "FAILED: %d + %d requests decided differently, e.g. %s" % (
-                    len(derived_flips), len(random_flips), json.dumps((derived_flips or random_flips)[0])[:600])
+                    len(derived_flips),
+                    len(random_flips),
+                    json.dumps((derived_flips or random_flips)[0])[:600],
+                )
                 failures += 1
             elif after >= before or counts.get("optimized") != 1:
                 status = "FAILED: the optimizer rewrote nothing (%d -> %d rules)" % (before, after)
@@ -97,10 +103,14 @@ def main():
                 run(base + ["--out", control, "--mode", "ddg"])
                 _, control_flips = flips(rb, plain, control, work, ["--requests", corpus])
                 if not control_flips:
-                    status = "FAILED: the diff found no difference between faithful and ddg mode (the check cannot fail)"
+                    status = (
+                        "FAILED: the diff found no difference between faithful and ddg mode (the check cannot fail)"
+                    )
                     failures += 1
-            print("%-40s rules %6d -> %6d; derived corpus %7d requests, random %8d: %s"
-                  % (name, before, after, checked, checked_random, status))
+            print(
+                "%-40s rules %6d -> %6d; derived corpus %7d requests, random %8d: %s"
+                % (name, before, after, checked, checked_random, status)
+            )
     if failures:
         sys.exit(1)
 

@@ -11,9 +11,9 @@ a list without any same-entity exemption decides otherwise.
 
 usage: check_same_entity_equivalence.py RADARBLOCK SHARED_DDG_DIR [N]   (N random requests, default 200000)
 """
+
 import json
 import os
-import subprocess
 import sys
 import tempfile
 
@@ -53,13 +53,20 @@ def main():
             tds, _ = gen_entity_tds.entity_tds(1000, json.load(f))
         with open(synthetic, "w", encoding="utf-8") as f:
             json.dump(tds, f, sort_keys=True)
-        inputs = [(v7, config, "ios-tds_v7 + config"), (v7, None, "ios-tds_v7"), (synthetic, config, "iOS v5 + entity of 1,000 domains + config")]
+        inputs = [
+            (v7, config, "ios-tds_v7 + config"),
+            (v7, None, "ios-tds_v7"),
+            (synthetic, config, "iOS v5 + entity of 1,000 domains + config"),
+        ]
         for i, (tds_path, cfg, name) in enumerate(inputs):
             base = [rb, "build", "--tds", tds_path] + (["--config", cfg] if cfg else [])
             old, new = build_pair(rb, base, work, str(i), ["--per-tracker-exemptions"], [])
             before, _ = rule_count(old)
             after, _ = rule_count(new)
-            old_bytes, new_bytes = os.path.getsize(os.path.join(old, "rules.json")), os.path.getsize(os.path.join(new, "rules.json"))
+            old_bytes, new_bytes = (
+                os.path.getsize(os.path.join(old, "rules.json")),
+                os.path.getsize(os.path.join(new, "rules.json")),
+            )
             _, checked, derived_flips, checked_random, random_flips = corpus_flips(rb, old, new, work, str(i), n, i + 1)
             with open(tds_path, encoding="utf-8") as f:
                 data = json.load(f)
@@ -70,14 +77,25 @@ def main():
             shared = shared_exemptions(new)
             problems = []
             if derived_flips or random_flips or entity_flips:
-                problems.append("%d + %d + %d requests decided differently, e.g. %s" % (
-                    len(derived_flips), len(random_flips), len(entity_flips),
-                    json.dumps((derived_flips or random_flips or entity_flips)[0])[:600]))
+                problems.append(
+                    "%d + %d + %d requests decided differently, e.g. %s"
+                    % (
+                        len(derived_flips),
+                        len(random_flips),
+                        len(entity_flips),
+                        json.dumps((derived_flips or random_flips or entity_flips)[0])[:600],
+                    )
+                )
             if [p["entity"] for p in shared] != [entity] or new_bytes >= old_bytes:
-                problems.append("the default list does not share %s's exemption (%s), or is not smaller (%d -> %d bytes)" % (
-                    entity, [p["entity"] for p in shared], old_bytes, new_bytes))
+                problems.append(
+                    "the default list does not share %s's exemption (%s), or is not smaller (%d -> %d bytes)"
+                    % (entity, [p["entity"] for p in shared], old_bytes, new_bytes)
+                )
             if checked < 1000 or checked_random < n or checked_entity < 50_000:
-                problems.append("only %d derived, %d random and %d entity requests were checked" % (checked, checked_random, checked_entity))
+                problems.append(
+                    "only %d derived, %d random and %d entity requests were checked"
+                    % (checked, checked_random, checked_entity)
+                )
             if i == 0:
                 # The detector sees what the exemption does: without entities, the entity corpus flips.
                 bare = os.path.join(work, "bare.json")
@@ -86,11 +104,16 @@ def main():
                 run([rb, "build", "--tds", bare, "--out", control] + (["--config", cfg] if cfg else []))
                 _, control_flips = flips(rb, new, control, work, ["--requests", entity_corpus])
                 if not control_flips:
-                    problems.append("the diff found no request that the same-entity exemption decides (the check cannot fail)")
+                    problems.append(
+                        "the diff found no request that the same-entity exemption decides (the check cannot fail)"
+                    )
             failures += 1 if problems else 0
             status = "FAILED: " + "; ".join(problems) if problems else "ok"
-            print("%-45s %s: rules %6d -> %6d, rules.json %9d -> %8d bytes; derived %6d, random %6d, entity pages %6d requests: %s"
-                  % (name, entity, before, after, old_bytes, new_bytes, checked, checked_random, checked_entity, status))
+            print(
+                "%-45s %s: rules %6d -> %6d, rules.json %9d -> %8d bytes;"
+                " derived %6d, random %6d, entity pages %6d requests: %s"
+                % (name, entity, before, after, old_bytes, new_bytes, checked, checked_random, checked_entity, status)
+            )
     if failures:
         sys.exit(1)
 

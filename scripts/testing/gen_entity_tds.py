@@ -11,15 +11,39 @@ deterministically: pages on the entity's sites loading its own trackers and BASE
 entities' sites and on unrelated sites loading the entity's trackers, with subdomains, ports and paths.
 Fictional domains; deterministic.
 """
+
 import json
 import os
 import random
 import sys
 
 ENTITY = "Rotating Domains Network"
-WORDS = ["amber", "basin", "cedar", "delta", "ember", "fable", "grove", "harbor", "island", "jade", "kettle", "lunar",
-         "meadow", "nectar", "orbit", "pebble", "quarry", "ripple", "summit", "timber", "umber", "valley", "willow",
-         "zephyr"]
+WORDS = [
+    "amber",
+    "basin",
+    "cedar",
+    "delta",
+    "ember",
+    "fable",
+    "grove",
+    "harbor",
+    "island",
+    "jade",
+    "kettle",
+    "lunar",
+    "meadow",
+    "nectar",
+    "orbit",
+    "pebble",
+    "quarry",
+    "ripple",
+    "summit",
+    "timber",
+    "umber",
+    "valley",
+    "willow",
+    "zephyr",
+]
 TLDS = ["com", "net", "org", "io", "xyz"]
 TYPES = ["script", "image", "xmlhttprequest", "stylesheet", "sub_frame", "ping", "other"]
 
@@ -33,8 +57,14 @@ def entity_tds(n, base):
     tds = json.loads(json.dumps(base))
     names = [domain(i) for i in range(n)]
     for d in names:
-        tds["trackers"][d] = {"domain": d, "owner": {"name": ENTITY, "displayName": "Rotating"}, "prevalence": 0.01,
-                              "fingerprinting": 1, "cookies": 0.01, "default": "block"}
+        tds["trackers"][d] = {
+            "domain": d,
+            "owner": {"name": ENTITY, "displayName": "Rotating"},
+            "prevalence": 0.01,
+            "fingerprinting": 1,
+            "cookies": 0.01,
+            "default": "block",
+        }
         tds.setdefault("domains", {})[d] = ENTITY
     tds["entities"][ENTITY] = {"domains": names, "displayName": "Rotating", "prevalence": 0.01}
     return tds, names
@@ -67,13 +97,13 @@ def requests(tds, entity, count, seed=1):
 
     for _ in range(count):
         kind = rng.randrange(4)
-        if kind == 0:    # an entity site loading its own tracker
+        if kind == 0:  # an entity site loading its own tracker
             site, target = rng.choice(sites), rng.choice(names)
         elif kind == 1:  # an entity site loading another entity's tracker
             site, target = rng.choice(sites), rng.choice(others)
         elif kind == 2:  # another entity's site loading the entity's tracker
             site, target = rng.choice(other_sites), rng.choice(names)
-        else:            # an unrelated site
+        else:  # an unrelated site
             site, target = rng.choice(unrelated), rng.choice(names + others)
         top = "https://%s%s/" % (rng.choice(["", "www.", "shop."]), site)
         yield {"url": url(target), "topURL": top, "resourceType": rng.choice(TYPES)}

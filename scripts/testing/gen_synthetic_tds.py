@@ -7,6 +7,7 @@ probes every 20th tracker: its rule paths and near misses, on third-party, optio
 Fictional domains; deterministic. Trackers carry plain, option, exception and ignore rules, every tenth
 tracker is a subdomain of the previous one, and entities own three trackers each.
 """
+
 import json
 import sys
 
@@ -27,9 +28,16 @@ for i in range(n):
         elif kind == 3:
             rule["action"] = "ignore"
         rules.append(rule)
-    trackers[domain] = {"domain": domain, "owner": {"name": entity, "displayName": entity},
-                        "default": "ignore" if i % 3 == 0 else "block", "rules": rules,
-                        "prevalence": 0.01, "fingerprinting": 1, "cookies": 0.01, "categories": []}
+    trackers[domain] = {
+        "domain": domain,
+        "owner": {"name": entity, "displayName": entity},
+        "default": "ignore" if i % 3 == 0 else "block",
+        "rules": rules,
+        "prevalence": 0.01,
+        "fingerprinting": 1,
+        "cookies": 0.01,
+        "categories": [],
+    }
     entities.setdefault(entity, {"domains": [], "displayName": entity, "prevalence": 0.01})["domains"].append(domain)
     domains[domain] = entity
 json.dump({"trackers": trackers, "entities": entities, "domains": domains, "cnames": {}}, sys.stdout, sort_keys=True)
@@ -42,8 +50,14 @@ if len(sys.argv) > 3:
             owner = trackers[domain]["owner"]["name"]
             sibling = next(d for d in entities[owner]["domains"])
             sites = ["https://news.example/", "https://site1.example/", "https://www.%s/" % sibling]
-            urls = ["https://%s/" % domain, "https://%s/path0/x.js" % domain, "https://%s/path1/x.js" % domain,
-                    "https://%s:8080/path2/y.js" % domain, "https://%s/path3/z.gif" % domain, "https://%s/other" % domain]
+            urls = [
+                "https://%s/" % domain,
+                "https://%s/path0/x.js" % domain,
+                "https://%s/path1/x.js" % domain,
+                "https://%s:8080/path2/y.js" % domain,
+                "https://%s/path3/z.gif" % domain,
+                "https://%s/other" % domain,
+            ]
             for site in sites:
                 for url in urls:
                     for kind in ("script", "image"):

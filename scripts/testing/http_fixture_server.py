@@ -14,7 +14,15 @@ conditional requests, and simulates failures.
 
 Binds 127.0.0.1 on a free port and prints the port on the first line of stdout.
 """
-import gzip, hashlib, http.server, json, os, sys, threading, time, zlib
+
+import hashlib
+import http.server
+import json
+import os
+import sys
+import threading
+import time
+import zlib
 from email.utils import formatdate
 
 ROOT = sys.argv[1] if len(sys.argv) > 1 else "."
@@ -67,16 +75,20 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.stream(None, lambda: b"x" * (1 << 20))
         if parts[0] == "trickle" and len(parts) == 2:
             end = time.time() + float(parts[1])
+
             def byte():
                 if time.time() > end:
                     return None
                 time.sleep(0.2)
                 return b"x"
+
             return self.stream({"Content-Length": str(1 << 20)}, byte)
         if parts[0] == "big" and len(parts) == 2:
             return self.send(200, b"x" * int(parts[1]))
         if parts[0] == "gzipbomb" and len(parts) == 2:
-            return self.send(200, gzip_bomb(int(parts[1])), {"Content-Encoding": "gzip", "Content-Type": "application/json"})
+            return self.send(
+                200, gzip_bomb(int(parts[1])), {"Content-Encoding": "gzip", "Content-Type": "application/json"}
+            )
         if parts[0] == "flaky" and len(parts) >= 3:
             with lock:
                 seen = flaky_counts.get(path, 0)
@@ -89,8 +101,11 @@ class Handler(http.server.BaseHTTPRequestHandler):
             return self.send(404, b"not found\n")
         body = open(file, "rb").read()
         etag = '"%s"' % hashlib.sha256(body).hexdigest()[:32]
-        headers = {"ETag": etag, "Last-Modified": formatdate(os.path.getmtime(file), usegmt=True),
-                   "Content-Type": "application/octet-stream"}
+        headers = {
+            "ETag": etag,
+            "Last-Modified": formatdate(os.path.getmtime(file), usegmt=True),
+            "Content-Type": "application/octet-stream",
+        }
         if self.headers.get("If-None-Match") == etag:
             with lock:
                 stats["notModified"] += 1

@@ -7,6 +7,7 @@ seed; N requests in all.
 
 usage: optimizer_corpus.py CORPUS.jsonl N OUT.jsonl [--seed S]
 """
+
 import json
 import os
 import random
@@ -24,7 +25,7 @@ def variants(rng, url, other):
     host = parts.hostname or "example.com"
     rest = url.split(host, 1)[1] if host in url else "/"
     if rest.startswith(":"):
-        rest = rest[rest.find("/"):] if "/" in rest else "/"
+        rest = rest[rest.find("/") :] if "/" in rest else "/"
     choice = rng.randrange(7)
     if choice == 0:
         return url
@@ -53,7 +54,7 @@ def main():
         sys.exit("optimizer_corpus: %s has no requests" % corpus)
     rng = random.Random(seed)
     with open(out + ".tmp", "w", encoding="utf-8") as f:
-        for i in range(n):
+        for _ in range(n):
             r = requests[rng.randrange(len(requests))]
             other = requests[rng.randrange(len(requests))]["url"]
             url = variants(rng, r["url"], other)

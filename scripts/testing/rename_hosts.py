@@ -11,6 +11,7 @@ suite's regexes test (`sub1.sub2` against `sub1asub2`, prefixes like `tracker` i
 host name of the suite survives. Suffixes become names outside the public suffix list, which it treats as
 public suffixes, as it does the suite's `.test`.
 """
+
 import json
 import os
 import sys
@@ -66,8 +67,9 @@ def rename_tds(tds):
             tracker["rules"] = rules
         trackers[rename(domain)] = tracker
     out["trackers"] = trackers
-    out["entities"] = {name: dict(e, domains=[rename(d) for d in e.get("domains", [])])
-                       for name, e in tds.get("entities", {}).items()}
+    out["entities"] = {
+        name: dict(e, domains=[rename(d) for d in e.get("domains", [])]) for name, e in tds.get("entities", {}).items()
+    }
     out["domains"] = {rename(d): owner for d, owner in tds.get("domains", {}).items()}
     if "cnames" in tds:
         out["cnames"] = {rename(a): rename(t) for a, t in tds["cnames"].items()}
@@ -78,8 +80,10 @@ def rename_tests(tests):
     out = {}
     for name, suite in tests.items():
         suite = dict(suite)
-        suite["tests"] = [dict(t, **{k: rename_url(t[k]) for k in ("siteURL", "requestURL") if k in t})
-                          for t in suite.get("tests", [])]
+        suite["tests"] = [
+            dict(t, **{k: rename_url(t[k]) for k in ("siteURL", "requestURL") if k in t})
+            for t in suite.get("tests", [])
+        ]
         out[name] = suite
     return out
 
@@ -93,7 +97,10 @@ def main(argv):
         json.dump(rename_tds(tds), f, indent=1, sort_keys=True)
     with open(os.path.join(argv[3], "tests.json"), "w") as f:
         json.dump(rename_tests(tests), f, indent=1, sort_keys=True)
-    print("renamed %d trackers and %d tests" % (len(tds.get("trackers", {})), sum(len(s.get("tests", [])) for s in tests.values())))
+    print(
+        "renamed %d trackers and %d tests"
+        % (len(tds.get("trackers", {})), sum(len(s.get("tests", [])) for s in tests.values()))
+    )
 
 
 if __name__ == "__main__":

@@ -7,6 +7,7 @@ rule lists with scripts/webkit-check pages, and checks that WebKit blocks it exa
 (surrogate counts as blocked: the rule list blocks, the bundle replaces). Prints mismatches and
 `N passed, N failed`; exit 1 on any mismatch or if the diff flipped nothing.
 """
+
 import json
 import random
 import sys
@@ -25,8 +26,13 @@ random.seed(7)
 sample = random.sample(changed, min(sample_size, len(changed)))
 rules = {"old": json.load(open(old_path)), "new": json.load(open(new_path))}
 
-got = blocked_in_webkit(rules, [{"url": c["request"]["url"], "topURL": c["request"]["topURL"],
-                               "type": c["request"]["resourceType"]} for c in sample])
+got = blocked_in_webkit(
+    rules,
+    [
+        {"url": c["request"]["url"], "topURL": c["request"]["topURL"], "type": c["request"]["resourceType"]}
+        for c in sample
+    ],
+)
 passed = failed = 0
 for i, c in enumerate(sample):
     want = {"old": c["old"]["outcome"] != "allowed", "new": c["new"]["outcome"] != "allowed"}
@@ -34,8 +40,16 @@ for i, c in enumerate(sample):
         passed += 1
     else:
         failed += 1
-        print("MISMATCH %s on %s (%s): diff says %s -> %s, WebKit %s" % (
-            c["request"]["url"], c["request"]["topURL"], c["request"]["resourceType"],
-            c["old"]["outcome"], c["new"]["outcome"], got.get(i)))
+        print(
+            "MISMATCH %s on %s (%s): diff says %s -> %s, WebKit %s"
+            % (
+                c["request"]["url"],
+                c["request"]["topURL"],
+                c["request"]["resourceType"],
+                c["old"]["outcome"],
+                c["new"]["outcome"],
+                got.get(i),
+            )
+        )
 print("%d passed, %d failed" % (passed, failed))
 sys.exit(1 if failed else 0)

@@ -10,6 +10,7 @@ host+in-url rule (blocked by one, or let through by an exception of one), the re
 pages (top URLs) with the most such requests so that few pages are loaded. Prints mismatches and `N passed, N
 failed`; exit 1 on any mismatch, or when no request is decided by a joined rule (the check would prove nothing).
 """
+
 import json
 import random
 import subprocess
@@ -18,12 +19,22 @@ import sys
 from webkit_sides import blocked_in_webkit
 
 # Request types the harness can load as the same WebKit resource type ("other" has no page-side load).
-HARNESS_TYPES = {"script": "script", "image": "image", "xmlhttprequest": "xmlhttprequest", "stylesheet": "style-sheet",
-                 "font": "font", "media": "media", "ping": "ping", "sub_frame": "child-document"}
+HARNESS_TYPES = {
+    "script": "script",
+    "image": "image",
+    "xmlhttprequest": "xmlhttprequest",
+    "stylesheet": "style-sheet",
+    "font": "font",
+    "media": "media",
+    "ping": "ping",
+    "sub_frame": "child-document",
+}
 
 
 def match(rb, rules, provenance, requests_path):
-    cmd = [rb, "match", rules, "--requests", requests_path, "--explain"] + (["--provenance", provenance] if provenance else [])
+    cmd = [rb, "match", rules, "--requests", requests_path, "--explain"] + (
+        ["--provenance", provenance] if provenance else []
+    )
     out = subprocess.run(cmd, capture_output=True, text=True, check=True).stdout
     return [json.loads(line) for line in out.splitlines()]
 
@@ -48,7 +59,7 @@ def main():
         sys.exit("verify_optimizer_in_webkit: %d answers for %d requests" % (len(answers), len(requests)))
     rng = random.Random(13)
     by_top = {}
-    for i, (req, ans) in enumerate(zip(requests, answers)):
+    for i, (req, ans) in enumerate(zip(requests, answers, strict=True)):
         if "error" not in ans and req["resourceType"] in HARNESS_TYPES:
             by_top.setdefault(req["topURL"], []).append(i)
     tops = sorted(by_top, key=lambda t: (-sum(joined(answers[i]) for i in by_top[t]), t))
@@ -59,8 +70,8 @@ def main():
         others = [i for i in ids if not joined(answers[i])]
         rng.shuffle(js)
         rng.shuffle(others)
-        take_j = js[:max(0, want_joined - sum(joined(answers[i]) for i in sample))][:12]
-        take_o = others[:max(0, (size - want_joined) - sum(not joined(answers[i]) for i in sample))][:6]
+        take_j = js[: max(0, want_joined - sum(joined(answers[i]) for i in sample))][:12]
+        take_o = others[: max(0, (size - want_joined) - sum(not joined(answers[i]) for i in sample))][:6]
         sample += take_j + take_o
         if len(sample) >= size:
             break
@@ -69,9 +80,21 @@ def main():
         print("no request is decided by a joined host+in-url rule")
         print("0 passed, 1 failed")
         sys.exit(1)
-    lists = {"plain": json.load(open(plain, encoding="utf-8")), "optimized": json.load(open(optimized, encoding="utf-8"))}
-    got = blocked_in_webkit(lists, [{"url": requests[i]["url"], "topURL": requests[i]["topURL"],
-                                     "type": HARNESS_TYPES[requests[i]["resourceType"]]} for i in sample])
+    lists = {
+        "plain": json.load(open(plain, encoding="utf-8")),
+        "optimized": json.load(open(optimized, encoding="utf-8")),
+    }
+    got = blocked_in_webkit(
+        lists,
+        [
+            {
+                "url": requests[i]["url"],
+                "topURL": requests[i]["topURL"],
+                "type": HARNESS_TYPES[requests[i]["resourceType"]],
+            }
+            for i in sample
+        ],
+    )
     passed = failed = 0
     for k, i in enumerate(sample):
         want = blocked(answers[i])
@@ -79,10 +102,21 @@ def main():
             passed += 1
         else:
             failed += 1
-            print("MISMATCH %s on %s (%s): match says blocked=%s, WebKit %s" % (
-                requests[i]["url"], requests[i]["topURL"], requests[i]["resourceType"], want, got.get(k)))
-    print("%d requests (%d decided by a joined host+in-url rule, %d blocked) on %d pages: %d passed, %d failed" % (
-        len(sample), n_joined, sum(blocked(answers[i]) for i in sample), len({requests[i]["topURL"] for i in sample}), passed, failed))
+            print(
+                "MISMATCH %s on %s (%s): match says blocked=%s, WebKit %s"
+                % (requests[i]["url"], requests[i]["topURL"], requests[i]["resourceType"], want, got.get(k))
+            )
+    print(
+        "%d requests (%d decided by a joined host+in-url rule, %d blocked) on %d pages: %d passed, %d failed"
+        % (
+            len(sample),
+            n_joined,
+            sum(blocked(answers[i]) for i in sample),
+            len({requests[i]["topURL"] for i in sample}),
+            passed,
+            failed,
+        )
+    )
     sys.exit(1 if failed else 0)
 
 

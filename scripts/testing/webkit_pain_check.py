@@ -9,7 +9,14 @@ does not finish within the timeout.
 
 usage: scripts/testing/webkit_pain_check.py RADARBLOCK [--timeout S] [--only NAME,...] [--report FILE]
 Prints one line per list and a summary; exit 0 when every list agrees, 1 otherwise."""
-import argparse, json, os, subprocess, sys, tempfile, time
+
+import argparse
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
 
 here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
@@ -34,13 +41,20 @@ def cases():
     for k in (13, 14, 15, 16, 17):
         out.append(("tracker/ab*b[ab]{%d}" % k, [block(exponential(k, mark="b", head="tracker\\.example\\/"))]))
     for k in (15, 16, 17):
-        out.append(("xy*x[xy]{%d} with others" % k, [block("ads\\.example"), block(exponential(k, "xy", "x")), block("pixel")]))
+        out.append(
+            ("xy*x[xy]{%d} with others" % k, [block("ads\\.example"), block(exponential(k, "xy", "x")), block("pixel")])
+        )
     for n in (4000, 8000, 16000, 24000):
         out.append(("literal a*%d" % n, [block("a" * n)]))
     for n in (8000, 24000):
         out.append(("literal (ab)*%d" % (n // 2), [block("ab" * (n // 2))]))
     # Sixteen k = 14 patterns with different prefixes: each its own NFA in WebKit, none over the threshold.
-    out.append(("16 x [cd]*c[cd]{14}, distinct prefixes", [block("p%d\\/" % i + exponential(14, "cd", "c")) for i in range(16)]))
+    out.append(
+        (
+            "16 x [cd]*c[cd]{14}, distinct prefixes",
+            [block("p%d\\/" % i + exponential(14, "cd", "c")) for i in range(16)],
+        )
+    )
     # 2,000 `.*x.*y.*z`: WebKit builds 2,000 small NFAs and merges only their small DFAs.
     out.append(("2000 x .*x.*y.*z", [block(".*k%d.*q%d.*z%d" % (i, i % 7, i % 13)) for i in range(2000)]))
     return out
@@ -56,12 +70,19 @@ def predict(binary, path):
 def webkit(path, timeout):
     start = time.monotonic()
     try:
-        p = subprocess.run([here + "/scripts/webkit-check", "compile", path], capture_output=True, text=True, timeout=timeout)
+        p = subprocess.run(
+            [here + "/scripts/webkit-check", "compile", path], capture_output=True, text=True, timeout=timeout
+        )
     except subprocess.TimeoutExpired:
         return {"finished": False, "seconds": round(time.monotonic() - start, 1)}
     result = json.loads(p.stdout.strip().splitlines()[-1]) if p.stdout.strip() else {}
-    return {"finished": bool(result.get("ok")), "seconds": round(time.monotonic() - start, 1),
-            "cpuSeconds": result.get("cpuSeconds"), "peakRssKB": result.get("peakRssKB"), "error": result.get("error")}
+    return {
+        "finished": bool(result.get("ok")),
+        "seconds": round(time.monotonic() - start, 1),
+        "cpuSeconds": result.get("cpuSeconds"),
+        "peakRssKB": result.get("peakRssKB"),
+        "error": result.get("error"),
+    }
 
 
 def main():
@@ -85,10 +106,27 @@ def main():
             w = webkit(path, a.timeout)
             ok = (not warnings) == w["finished"]
             agree += ok
-            results.append({"name": name, "rules": len(rules), "warned": bool(warnings), "predictionSeconds": predicted_seconds,
-                            "webkit": w, "agrees": ok})
-            print("%-40s warned=%-5s webkit=%-8s %6.1f s  %s" % (name, bool(warnings), "finished" if w["finished"] else "timeout",
-                                                              w["seconds"], "agrees" if ok else "DISAGREES"), flush=True)
+            results.append(
+                {
+                    "name": name,
+                    "rules": len(rules),
+                    "warned": bool(warnings),
+                    "predictionSeconds": predicted_seconds,
+                    "webkit": w,
+                    "agrees": ok,
+                }
+            )
+            print(
+                "%-40s warned=%-5s webkit=%-8s %6.1f s  %s"
+                % (
+                    name,
+                    bool(warnings),
+                    "finished" if w["finished"] else "timeout",
+                    w["seconds"],
+                    "agrees" if ok else "DISAGREES",
+                ),
+                flush=True,
+            )
     print("%d of %d lists agree (timeout %g s)" % (agree, len(results), a.timeout))
     if a.report:
         with open(a.report, "w") as f:

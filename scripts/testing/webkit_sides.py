@@ -1,5 +1,6 @@
 """Requests loaded in real WebKit under several rule lists: the page-loading step that the checkers of
 scripts/testing share (verify_flips_in_webkit.py, verify_optimizer_in_webkit.py)."""
+
 import json
 import os
 import subprocess
@@ -19,8 +20,12 @@ def blocked_in_webkit(lists, requests):
         for side, rules in lists.items():
             for top, ids in sorted(by_top.items()):
                 loads = [{"id": "s%d" % i, "url": requests[i]["url"], "type": requests[i]["type"]} for i in ids]
-                f.write(json.dumps({"id": side + "|" + top, "rules": [rules], "topURL": top, "loads": loads,
-                                    "elements": []}) + "\n")
+                f.write(
+                    json.dumps(
+                        {"id": side + "|" + top, "rules": [rules], "topURL": top, "loads": loads, "elements": []}
+                    )
+                    + "\n"
+                )
         scenarios = f.name
     try:
         out = subprocess.run([CHECK, "pages", scenarios], capture_output=True, text=True, check=True).stdout

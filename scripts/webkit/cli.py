@@ -15,6 +15,7 @@ def _print(obj):
 
 def cmd_compile(args):
     from .compile import Compiler
+
     if args.json_stdin:
         source = sys.stdin.buffer.read()
     else:
@@ -30,10 +31,18 @@ def cmd_compile(args):
     return 0 if res["ok"] else 1
 
 
+def cmd_file_name(args):
+    from .store_files import file_name
+
+    print(file_name(args.identifier))
+    return 0
+
+
 def cmd_compile_batch(args):
     """One JSON value per input line: a rule list (array), or {"id": ..., "rules": [...]} or
     {"id": ..., "source": "<exact text to give WebKit>"}; one result object per line, same order."""
     from .compile import Compiler
+
     inp = sys.stdin if args.input == "-" else open(args.input, encoding="utf-8")
     failed = 0
     with Compiler(args.store) as c:
@@ -67,6 +76,7 @@ def cmd_compile_batch(args):
 
 def cmd_pages(args):
     from .harness import Browser, load_scenarios
+
     scenarios = load_scenarios(args.scenarios)
     scripts = [open(f, encoding="utf-8").read() for f in args.user_script or []]
     with Browser(timeout=args.timeout, grace=args.grace, user_scripts=scripts) as b:
@@ -77,16 +87,19 @@ def cmd_pages(args):
 
 def cmd_reference(args):
     from . import reference_tests
+
     return reference_tests.main(args)
 
 
 def cmd_features(args):
     from . import feature_tests
+
     return feature_tests.main(args)
 
 
 def cmd_differential(args):
     from . import differential
+
     return differential.main(args)
 
 
@@ -102,6 +115,10 @@ def build_parser():
     c.add_argument("--timeout", type=float, default=600.0)
     c.set_defaults(func=cmd_compile)
 
+    n = sub.add_parser("file-name", help="the file name WebKit's store gives an identifier (no WebKit needed)")
+    n.add_argument("identifier")
+    n.set_defaults(func=cmd_file_name)
+
     b = sub.add_parser("compile-batch", help="compile many rule lists (JSONL) in one process")
     b.add_argument("input", help="JSONL file or - for stdin")
     b.add_argument("--store")
@@ -113,18 +130,30 @@ def build_parser():
     g.add_argument("scenarios", help="JSONL file or - for stdin")
     g.add_argument("--timeout", type=float, default=20.0, help="per page load (seconds)")
     g.add_argument("--grace", type=float, default=0.25, help="wait for event-less loads (seconds)")
-    g.add_argument("--user-script", action="append", metavar="FILE.js",
-                   help="injected in all frames at document start, as an app injects surrogates.js (repeatable)")
+    g.add_argument(
+        "--user-script",
+        action="append",
+        metavar="FILE.js",
+        help="injected in all frames at document start, as an app injects surrogates.js (repeatable)",
+    )
     g.set_defaults(func=cmd_pages)
 
     r = sub.add_parser("reference", help="DuckDuckGo's domain_matching_tests.json in real WebKit")
     r.add_argument("rules", help="rule list JSON (may be .gz)")
     r.add_argument("--tests", help="domain_matching_tests.json (default: ../shared copy)")
-    r.add_argument("--extra-rules", action="append", metavar="RULES.json", help="another list installed beside RULES.json "
-                   "(repeatable; e.g. a release's ad-click attribution list)")
+    r.add_argument(
+        "--extra-rules",
+        action="append",
+        metavar="RULES.json",
+        help="another list installed beside RULES.json (repeatable; e.g. a release's ad-click attribution list)",
+    )
     r.add_argument("--surrogates-js", help="surrogate bundle injected as a document-start user script")
-    r.add_argument("--tracker-report", metavar="TDS.json", help="the bundle reports trackers (surrogates "
-                   "default, reporting bundle of this TDS): each test also checks its radarblock:tracker events")
+    r.add_argument(
+        "--tracker-report",
+        metavar="TDS.json",
+        help="the bundle reports trackers (surrogates "
+        "default, reporting bundle of this TDS): each test also checks its radarblock:tracker events",
+    )
     r.add_argument("--report", help="write a JSON report here")
     r.add_argument("--one-per-page", action="store_true", help="one page load per test (slower)")
     r.add_argument("--expect-passed", type=int, help="exit 0 iff exactly this many tests pass (known figures)")
@@ -135,9 +164,15 @@ def build_parser():
     f.add_argument("release", help="release directory (its manifest's lists are loaded)")
     f.add_argument("--suite", required=True, choices=("request-blocklist", "click-to-load"))
     f.add_argument("--tests", help="the suite's tests.json (default: ../shared copy)")
-    f.add_argument("--surrogates-js", help="surrogate bundle run in every page (click-to-load: after the unblocked-actions preset)")
-    f.add_argument("--tracker-report", metavar="TDS.json", help="the bundle reports trackers (surrogates "
-                   "default, reporting bundle of this TDS): each test also checks its radarblock:tracker events")
+    f.add_argument(
+        "--surrogates-js", help="surrogate bundle run in every page (click-to-load: after the unblocked-actions preset)"
+    )
+    f.add_argument(
+        "--tracker-report",
+        metavar="TDS.json",
+        help="the bundle reports trackers (surrogates "
+        "default, reporting bundle of this TDS): each test also checks its radarblock:tracker events",
+    )
     f.add_argument("--report", help="write a JSON report here")
     f.add_argument("--timeout", type=float, default=20.0)
     f.set_defaults(func=cmd_features)
@@ -153,8 +188,10 @@ def build_parser():
     d.add_argument("--seed", type=int, required=True)
     d.add_argument("--cases", type=int, default=1000)
     d.add_argument("--radarblock", required=True, help="path of the radarblock executable")
-    d.add_argument("--target", help="radarblock's engine profile for the installed WebKit, passed to match --target "
-                   "(e.g. webkitgtk-2.50)")
+    d.add_argument(
+        "--target",
+        help="radarblock's engine profile for the installed WebKit, passed to match --target (e.g. webkitgtk-2.50)",
+    )
     d.add_argument("--keep", help="write every case (lists, scenarios, requests, answers) to this directory")
     d.add_argument("--max-show", type=int, default=20, help="disagreements to print in full")
     d.add_argument("--timeout", type=float, default=20.0)
@@ -172,6 +209,7 @@ def main(argv=None):
     signal.signal(signal.SIGTERM, _terminate)
     args = build_parser().parse_args(argv)
     from .gtkenv import HarnessError
+
     try:
         return args.func(args)
     except HarnessError as e:

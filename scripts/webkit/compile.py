@@ -17,20 +17,9 @@ import tempfile
 import time
 
 from .gtkenv import GLib, HarnessError, WebKit, wait_until, webkit_version
+from .store_files import file_name
 
 DEFAULT_TIMEOUT = 600.0
-
-
-def encode_identifier(identifier):
-    """File name WebKit uses for an identifier (APIContentRuleListStore encodeForFileName)."""
-    out = []
-    for ch in identifier:
-        c = ord(ch)
-        if c <= 0x20 or ch in '"%*/:<>?\\|' or c == 0x7F:
-            out.append("%%%02X" % c)
-        else:
-            out.append(ch)
-    return "ContentRuleList-" + "".join(out)
 
 
 def _rss_kb():
@@ -140,8 +129,12 @@ class Compiler:
         if "exception" in state:
             raise state["exception"]
         seconds = round(state["end"] - start, 6)
-        measured = {"peakRssKB": _rss_kb(), "rssBeforeKB": rss_before,
-                    "cpuSeconds": round(_cpu_seconds() - cpu_before, 6), "helperProcesses": len(kids_during)}
+        measured = {
+            "peakRssKB": _rss_kb(),
+            "rssBeforeKB": rss_before,
+            "cpuSeconds": round(_cpu_seconds() - cpu_before, 6),
+            "helperProcesses": len(kids_during),
+        }
         detail = capture.text.strip() if capture else ""
         if "error" in state:
             out = {"ok": False, "error": state["error"].message}
@@ -150,10 +143,14 @@ class Compiler:
             out.update({"seconds": seconds, "webkitVersion": webkit_version()})
             out.update(measured)
             return out, None
-        path = os.path.join(self.store_dir, encode_identifier(identifier))
-        out = {"ok": True, "seconds": seconds, "file": path,
-               "bytes": os.path.getsize(path) if os.path.exists(path) else None,
-               "webkitVersion": webkit_version()}
+        path = os.path.join(self.store_dir, file_name(identifier))
+        out = {
+            "ok": True,
+            "seconds": seconds,
+            "file": path,
+            "bytes": os.path.getsize(path) if os.path.exists(path) else None,
+            "webkitVersion": webkit_version(),
+        }
         out.update(measured)
         if not keep:
             self.remove(identifier)
@@ -215,4 +212,3 @@ class RuleListRejected(HarnessError):
         super().__init__(message)
         self.message = message
         self.detail = detail
-

@@ -16,6 +16,7 @@ HTML_EMPTY = b"<!DOCTYPE html><html><head><meta charset=utf-8></head><body></bod
 def _png_1x1():
     def chunk(kind, data):
         return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
     ihdr = struct.pack(">IIBBBBB", 1, 1, 8, 6, 0, 0, 0)  # 1x1 RGBA
     idat = zlib.compress(b"\x00\x00\x00\x00\x00")
     return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", idat) + chunk(b"IEND", b"")
@@ -34,8 +35,10 @@ def _wav():
 def _font():
     # Any real TrueType font makes the FontFace load succeed; fall back to junk (the load then ends in
     # an error event, which the harness still distinguishes from blocking through the proxy log).
-    for path in ("/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-                 "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf"):
+    for path in (
+        "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
+        "/usr/share/fonts/truetype/dejavu/DejaVuSansMono.ttf",
+    ):
         try:
             with open(path, "rb") as f:
                 return f.read()
@@ -47,8 +50,10 @@ def _font():
 PNG = _png_1x1()
 WAV = _wav()
 FONT = _font()
-SVG = (b'<svg xmlns="http://www.w3.org/2000/svg"><symbol id="i" viewBox="0 0 1 1">'
-       b'<rect width="1" height="1"/></symbol></svg>')
+SVG = (
+    b'<svg xmlns="http://www.w3.org/2000/svg"><symbol id="i" viewBox="0 0 1 1">'
+    b'<rect width="1" height="1"/></symbol></svg>'
+)
 
 _BY_TYPE = {
     "top-document": (200, "text/html; charset=utf-8", HTML_EMPTY),
@@ -71,9 +76,20 @@ def body_for(hint, url, accept):
         status, ctype, body = _BY_TYPE[hint]
         return status, ctype, body, []
     path = url.split("?", 1)[0].split("#", 1)[0].lower()
-    for ext, t in ((".js", "script"), (".css", "style-sheet"), (".png", "image"), (".gif", "image"),
-                   (".jpg", "image"), (".ttf", "font"), (".woff", "font"), (".woff2", "font"),
-                   (".wav", "media"), (".mp3", "media"), (".svg", "svg-document"), (".html", "child-document")):
+    for ext, t in (
+        (".js", "script"),
+        (".css", "style-sheet"),
+        (".png", "image"),
+        (".gif", "image"),
+        (".jpg", "image"),
+        (".ttf", "font"),
+        (".woff", "font"),
+        (".woff2", "font"),
+        (".wav", "media"),
+        (".mp3", "media"),
+        (".svg", "svg-document"),
+        (".html", "child-document"),
+    ):
         if path.endswith(ext):
             status, ctype, body = _BY_TYPE[t]
             return status, ctype, body, []

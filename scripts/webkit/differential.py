@@ -36,36 +36,133 @@ from .harness import Browser
 
 # ---------------------------------------------------------------------------------------------------
 # Universe. Registrable domains: site.co.uk (co.uk is a public suffix), other.co.uk, tracker.example.
-TOPS = ["https://www.site.co.uk/", "https://site.co.uk/home.html", "https://other.co.uk/page?x=1",
-        "https://tracker.example/"]
-HOSTS = ["site.co.uk", "www.site.co.uk", "cdn.site.co.uk", "other.co.uk", "ads.other.co.uk",
-         "tracker.example", "x.tracker.example", "cdn.example"]
-PATHS = ["/ads/a.js", "/b/c.js", "/img/ad.png", "/x.png", "/s/site.css", "/track?id=1", "/api/ad",
-         "/f/font.ttf", "/m/a.wav", "/collect", "/ADS/b.js"]
+TOPS = [
+    "https://www.site.co.uk/",
+    "https://site.co.uk/home.html",
+    "https://other.co.uk/page?x=1",
+    "https://tracker.example/",
+]
+HOSTS = [
+    "site.co.uk",
+    "www.site.co.uk",
+    "cdn.site.co.uk",
+    "other.co.uk",
+    "ads.other.co.uk",
+    "tracker.example",
+    "x.tracker.example",
+    "cdn.example",
+]
+PATHS = [
+    "/ads/a.js",
+    "/b/c.js",
+    "/img/ad.png",
+    "/x.png",
+    "/s/site.css",
+    "/track?id=1",
+    "/api/ad",
+    "/f/font.ttf",
+    "/m/a.wav",
+    "/collect",
+    "/ADS/b.js",
+]
 FRAME_PATHS = ["/frame.html", "/ads/frame.html", "/f/inner.html"]
 
 # harness load type -> (weight, WebKit resource type name given to radarblock)
 LOAD_TYPES = {
-    "script": (4, "script"), "image": (4, "image"), "style-sheet": (2, "style-sheet"),
-    "fetch": (2, "fetch"), "xmlhttprequest": (1, "fetch"), "font": (1, "font"), "media": (1, "media"),
-    "websocket": (1, "websocket"), "ping": (1, "ping"), "beacon": (1, "other"),
+    "script": (4, "script"),
+    "image": (4, "image"),
+    "style-sheet": (2, "style-sheet"),
+    "fetch": (2, "fetch"),
+    "xmlhttprequest": (1, "fetch"),
+    "font": (1, "font"),
+    "media": (1, "media"),
+    "websocket": (1, "websocket"),
+    "ping": (1, "ping"),
+    "beacon": (1, "other"),
     "svg-document": (1, "svg-document"),
 }
 
-LITERALS = ["ads", "ad", "site", "other", "tracker", "cdn", r"co\.uk", r"\.js", r"\.png", r"\.css", "/",
-            "img", "track", "api", "x", "a", "b", "c", "https", "wss", "www", "example", r"\?", "id=1",
-            "font", r"\.wav", "frame", "ADS", "Ads", "collect", r"\.html"]
+LITERALS = [
+    "ads",
+    "ad",
+    "site",
+    "other",
+    "tracker",
+    "cdn",
+    r"co\.uk",
+    r"\.js",
+    r"\.png",
+    r"\.css",
+    "/",
+    "img",
+    "track",
+    "api",
+    "x",
+    "a",
+    "b",
+    "c",
+    "https",
+    "wss",
+    "www",
+    "example",
+    r"\?",
+    "id=1",
+    "font",
+    r"\.wav",
+    "frame",
+    "ADS",
+    "Ads",
+    "collect",
+    r"\.html",
+]
 ATOMS = [".", ".*", "[a-c]", "[^/]+", "[a-z]+", r"([^/]+\.)?", "[0-9]?", "s?", "t+", "x*", "/+"]
 ANCHORED = ["^https?://", "^wss://", r"^[^:]+://+([^:/]+\.)?", "^https://www", "^https://cdn"]
 END_ANCHORED = [r"\.js$", r"\.png$", "=1$", "ad$", "/$", r"\.html$", "c$"]
-DOMAINS = ["site.co.uk", "*site.co.uk", "www.site.co.uk", "other.co.uk", "*other.co.uk", "tracker.example",
-           "*example", "*tracker.example", "cdn.site.co.uk"]
+DOMAINS = [
+    "site.co.uk",
+    "*site.co.uk",
+    "www.site.co.uk",
+    "other.co.uk",
+    "*other.co.uk",
+    "tracker.example",
+    "*example",
+    "*tracker.example",
+    "cdn.site.co.uk",
+]
 TOP_URL_PATTERNS = ["site", "^https://www", "home", r"other\.co\.uk/", "tracker", "x=1$", "SITE"]
 FRAME_URL_PATTERNS = ["frame", "site", "about:blank", "^https://cdn", "inner", "^about", "ads", "www"]
-RESOURCE_TYPES = ["script", "image", "style-sheet", "font", "media", "fetch", "websocket", "ping", "other",
-                  "raw", "document", "child-document", "top-document", "svg-document", "popup", "csp-report"]
-SELECTORS = [".ad", "#banner", "div.ad", "[data-x]", ".b", "span", "p", ".ad, #banner", "span.b", "div",
-             "p[data-x]", "#nothing"]
+RESOURCE_TYPES = [
+    "script",
+    "image",
+    "style-sheet",
+    "font",
+    "media",
+    "fetch",
+    "websocket",
+    "ping",
+    "other",
+    "raw",
+    "document",
+    "child-document",
+    "top-document",
+    "svg-document",
+    "popup",
+    "csp-report",
+]
+SELECTORS = [
+    ".ad",
+    "#banner",
+    "div.ad",
+    "[data-x]",
+    ".b",
+    "span",
+    "p",
+    ".ad, #banner",
+    "span.b",
+    "div",
+    "p[data-x]",
+    "#nothing",
+]
 # Elements: (html, tag, id, classes, attributes)
 ELEMENTS = [
     ('<div class="ad">ad</div>', "div", None, {"ad"}, {"class"}),
@@ -73,7 +170,7 @@ ELEMENTS = [
     ('<span class="ad b">s</span>', "span", None, {"ad", "b"}, {"class"}),
     ('<p data-x="1">p</p>', "p", None, set(), {"data-x"}),
     ('<div class="b">d</div>', "div", None, {"b"}, {"class"}),
-    ('<em>e</em>', "em", None, set(), set()),
+    ("<em>e</em>", "em", None, set(), set()),
 ]
 
 
@@ -98,7 +195,7 @@ class Gen:
         # short substrings ("ad", ".js", "co.uk/") match several loads; long ones pin one URL
         n = min(len(u), r.randint(2, 7) if r.random() < 0.6 else r.randint(6, 18))
         i = r.randint(0, len(u) - n)
-        sub = u[i:i + n]
+        sub = u[i : i + n]
         if r.random() < 0.1:
             sub = sub.upper()
         out = []
@@ -133,7 +230,7 @@ class Gen:
         r = self.r
         x = r.random()
         if x < 0.7:
-            return self.derived_filter(page_urls)   # from this page: matches often
+            return self.derived_filter(page_urls)  # from this page: matches often
         if x < 0.85:
             return self.derived_filter(self.universe)
         parts = []
@@ -166,13 +263,13 @@ class Gen:
             if r.random() < 0.8:
                 # mostly types that this page loads, so that the restriction lets something through
                 k = r.choice([1, 1, 2])
-                t["resource-type"] = sorted(set(r.choice(page_types) for _ in range(k)))
+                t["resource-type"] = sorted({r.choice(page_types) for _ in range(k)})
             else:
                 t["resource-type"] = r.sample(RESOURCE_TYPES, r.choice([1, 1, 2, 3]))
         if r.random() < 0.3:
             t["load-type"] = [r.choice(["first-party", "third-party"])]
         elif action_type == "block" and "resource-type" not in t and r.random() < 0.4:
-            t["load-type"] = ["third-party"]   # never matches the top document: fewer blank pages
+            t["load-type"] = ["third-party"]  # never matches the top document: fewer blank pages
         if r.random() < 0.2:
             t["load-context"] = [r.choice(["top-frame", "child-frame"])]
         c = r.random()
@@ -193,8 +290,10 @@ class Gen:
 
     def rule(self, page_urls, page_types, top=None, page_elements=()):
         r = self.r
-        a = r.choices(["block", "ignore-previous-rules", "css-display-none", "ignore-following-rules",
-                       "block-cookies", "notify"], weights=[60, 10, 20, 3, 3, 4])[0]
+        a = r.choices(
+            ["block", "ignore-previous-rules", "css-display-none", "ignore-following-rules", "block-cookies", "notify"],
+            weights=[60, 10, 20, 3, 3, 4],
+        )[0]
         action = {"type": a}
         if a == "css-display-none":
             matching = [x for x in SELECTORS if any(selector_matches_list(x, e) for e in page_elements)]
@@ -202,14 +301,21 @@ class Gen:
         elif a == "notify":
             action["notification"] = r.choice(["n1", "n2"])
         trigger = self.trigger(a, page_urls, page_types)
-        if (a == "block" and top and "resource-type" not in trigger and "load-type" not in trigger
-                and r.random() < 0.8 and _py_search(trigger, top)):
+        if (
+            a == "block"
+            and top
+            and "resource-type" not in trigger
+            and "load-type" not in trigger
+            and r.random() < 0.8
+            and _py_search(trigger, top)
+        ):
             trigger["load-type"] = ["third-party"]  # would blank the page: usually keep the page loading
         return {"trigger": trigger, "action": action}
 
     def rule_list(self, page_urls, page_types, top=None, page_elements=()):
-        return [self.rule(page_urls, page_types, top, page_elements)
-                for _ in range(self.r.choice([1, 2, 3, 4, 5, 6, 7, 8]))]
+        return [
+            self.rule(page_urls, page_types, top, page_elements) for _ in range(self.r.choice([1, 2, 3, 4, 5, 6, 7, 8]))
+        ]
 
     def case(self, n):
         r = self.r
@@ -231,7 +337,7 @@ class Gen:
         for i, (f, parent) in enumerate(frames):
             loads.append({"id": "f%d" % i, "url": f, "type": "child-document", "frame": parent})
         docs = [None] + [f for f, _ in frames]
-        names, weights = zip(*[(k, v[0]) for k, v in LOAD_TYPES.items()])
+        names, weights = zip(*[(k, v[0]) for k, v in LOAD_TYPES.items()], strict=True)
         for i in range(r.choice([3, 4, 5, 6])):
             t = r.choices(names, weights=weights)[0]
             doc = r.choice(docs) if r.random() < 0.5 else None
@@ -257,12 +363,18 @@ class Gen:
         elements = []
         for i in range(r.choice([1, 2, 3])):
             e = r.randrange(len(ELEMENTS))
-            elements.append({"id": "e%d" % i, "el": e, "html": ELEMENTS[e][0],
-                             "frame": r.choice(docs) if r.random() < 0.4 else None})
+            elements.append(
+                {
+                    "id": "e%d" % i,
+                    "el": e,
+                    "html": ELEMENTS[e][0],
+                    "frame": r.choice(docs) if r.random() < 0.4 else None,
+                }
+            )
         # Rules last: most url-filters are derived from this page's own URLs (the top document's less
         # often, so that most pages load).
-        page_urls = [l["url"] for l in loads] * 3 + [top]
-        page_types = [LOAD_TYPES[l["type"]][1] if l["type"] in LOAD_TYPES else l["type"] for l in loads]
+        page_urls = [load["url"] for load in loads] * 3 + [top]
+        page_types = [LOAD_TYPES[load["type"]][1] if load["type"] in LOAD_TYPES else load["type"] for load in loads]
         els = [e["el"] for e in elements]
         lists = [self.rule_list(page_urls, page_types, top, els)]
         if r.random() < 0.15:
@@ -276,16 +388,20 @@ def _without_scheme(url):
 
 # ---------------------------------------------------------------------------------------------------
 def scenario_of(case):
-    return {"id": "case-%d" % case["n"], "rules": case["lists"], "topURL": case["topURL"],
-            "loads": [{k: l[k] for k in ("id", "url", "type", "frame")} for l in case["loads"]],
-            "elements": [{k: e[k] for k in ("id", "html", "frame")} for e in case["elements"]]}
+    return {
+        "id": "case-%d" % case["n"],
+        "rules": case["lists"],
+        "topURL": case["topURL"],
+        "loads": [{k: load[k] for k in ("id", "url", "type", "frame")} for load in case["loads"]],
+        "elements": [{k: e[k] for k in ("id", "html", "frame")} for e in case["elements"]],
+    }
 
 
 def request_slots(case):
     """For each load, the indices of its requests in requests_of(case) (a ping has two)."""
     slots, i = [], 1
-    for l in case["loads"]:
-        n = 2 if l["type"] == "ping" else 1
+    for load in case["loads"]:
+        n = 2 if load["type"] == "ping" else 1
         slots.append(list(range(i, i + n)))
         i += n
     return slots
@@ -300,18 +416,31 @@ def requests_of(case):
     # (harness.Browser._reset), so WebKit matches it in a fresh web process whose frame has no
     # document yet and falls back to the request URL. An iframe's document load is matched with the
     # new frame's initial about:blank (measured).
-    reqs = [{"url": top, "topURL": top, "frameURL": top, "resourceType": "top-document",
-             "loadContext": "top-frame"}]
-    for l in case["loads"]:
-        if l["type"] == "child-document":
-            reqs.append({"url": l["url"], "topURL": top, "frameURL": "about:blank",
-                         "resourceType": "child-document", "loadContext": "child-frame"})
+    reqs = [{"url": top, "topURL": top, "frameURL": top, "resourceType": "top-document", "loadContext": "top-frame"}]
+    for load in case["loads"]:
+        if load["type"] == "child-document":
+            reqs.append(
+                {
+                    "url": load["url"],
+                    "topURL": top,
+                    "frameURL": "about:blank",
+                    "resourceType": "child-document",
+                    "loadContext": "child-frame",
+                }
+            )
         else:
-            frame = l["frame"]
-            types = ["ping", "other"] if l["type"] == "ping" else [LOAD_TYPES[l["type"]][1]]
+            frame = load["frame"]
+            types = ["ping", "other"] if load["type"] == "ping" else [LOAD_TYPES[load["type"]][1]]
             for t in types:
-                reqs.append({"url": l["url"], "topURL": top, "frameURL": top if frame is None else frame,
-                             "resourceType": t, "loadContext": "top-frame" if frame is None else "child-frame"})
+                reqs.append(
+                    {
+                        "url": load["url"],
+                        "topURL": top,
+                        "frameURL": top if frame is None else frame,
+                        "resourceType": t,
+                        "loadContext": "top-frame" if frame is None else "child-frame",
+                    }
+                )
     return reqs
 
 
@@ -370,10 +499,15 @@ def predict(case, answers):
     top_ans = answers[0]
     slots = request_slots(case)
     # one merged answer per load (a ping's two checks: actions concatenated)
-    merged = [{"actions": [a for j in sl for a in (answers[j].get("actions") or [])],
-               "stylesheet": answers[sl[0]].get("stylesheet")} for sl in slots]
-    by_frame_load = {l["url"]: (l, merged[i]) for i, l in enumerate(loads) if l["type"] == "child-document"}
-    parent = {l["url"]: l["frame"] for l in loads if l["type"] == "child-document"}
+    merged = [
+        {
+            "actions": [a for j in sl for a in (answers[j].get("actions") or [])],
+            "stylesheet": answers[sl[0]].get("stylesheet"),
+        }
+        for sl in slots
+    ]
+    by_frame_load = {load["url"]: (load, merged[i]) for i, load in enumerate(loads) if load["type"] == "child-document"}
+    parent = {load["url"]: load["frame"] for load in loads if load["type"] == "child-document"}
 
     def doc_blocked(doc):
         while doc is not None:
@@ -388,12 +522,12 @@ def predict(case, answers):
     selectors = {None: _selectors_of(top_ans, True)}
     for url, (_, ans) in by_frame_load.items():
         selectors[url] = _selectors_of(ans, True)
-    for i, l in enumerate(loads):
+    for i, load in enumerate(loads):
         ans = merged[i]
-        gone = doc_blocked(l["frame"])
-        pred["loads"][l["id"]] = True if gone else _blocks(ans)
-        if l["type"] != "child-document" and not gone:
-            selectors[l["frame"]].extend(_selectors_of(ans, False))
+        gone = doc_blocked(load["frame"])
+        pred["loads"][load["id"]] = True if gone else _blocks(ans)
+        if load["type"] != "child-document" and not gone:
+            selectors[load["frame"]].extend(_selectors_of(ans, False))
     for e in case["elements"]:
         if doc_blocked(e["frame"]):
             pred["hidden"][e["id"]] = None
@@ -411,10 +545,10 @@ def compare(case, actual, pred):
         return [("topBlocked", actual["topBlocked"], pred["topBlocked"])]
     if actual["topBlocked"]:
         return []
-    for l in case["loads"]:
-        a = actual["loads"][l["id"]]["blocked"]
-        if a != pred["loads"][l["id"]]:
-            out.append(("load " + l["id"], a, pred["loads"][l["id"]]))
+    for load in case["loads"]:
+        a = actual["loads"][load["id"]]["blocked"]
+        if a != pred["loads"][load["id"]]:
+            out.append(("load " + load["id"], a, pred["loads"][load["id"]]))
     for e in case["elements"]:
         a = actual["hidden"].get(e["id"])
         if a != pred["hidden"][e["id"]]:
@@ -452,8 +586,11 @@ class Radarblock:
         except OSError as e:
             return {"error": "cannot run radarblock: %s" % e, "cmd": cmd}
         if p.returncode != 0:
-            return {"error": "radarblock match exited %d: %s" % (p.returncode, p.stderr.strip()[-500:]),
-                    "cmd": cmd, "exit": p.returncode}
+            return {
+                "error": "radarblock match exited %d: %s" % (p.returncode, p.stderr.strip()[-500:]),
+                "cmd": cmd,
+                "exit": p.returncode,
+            }
         lines = [x for x in p.stdout.splitlines() if x.strip()]
         if len(lines) != len(reqs):
             return {"error": "radarblock answered %d lines for %d requests" % (len(lines), len(reqs)), "cmd": cmd}
@@ -550,17 +687,27 @@ def _describe(case, actual, m, dis, pred):
     slots = request_slots(case)
     answers = (m or {}).get("answers") or [None] * len(reqs)
     lines.append("    top-document -> radarblock %s" % json.dumps(answers[0]))
-    for i, l in enumerate(case["loads"]):
-        where = "" if l["frame"] is None else " in frame %s" % l["frame"]
-        got = (actual.get("loads") or {}).get(l["id"])
-        lines.append("    %s %s %s%s: webkit %s; %s"
-                     % (l["id"], l["type"], l["url"], where, json.dumps(got),
-                        "; ".join("request %s -> radarblock %s" % (json.dumps(reqs[j]), json.dumps(answers[j]))
-                                  for j in slots[i])))
+    for i, load in enumerate(case["loads"]):
+        where = "" if load["frame"] is None else " in frame %s" % load["frame"]
+        got = (actual.get("loads") or {}).get(load["id"])
+        lines.append(
+            "    %s %s %s%s: webkit %s; %s"
+            % (
+                load["id"],
+                load["type"],
+                load["url"],
+                where,
+                json.dumps(got),
+                "; ".join(
+                    "request %s -> radarblock %s" % (json.dumps(reqs[j]), json.dumps(answers[j])) for j in slots[i]
+                ),
+            )
+        )
     for e in case["elements"]:
         where = "" if e["frame"] is None else " in frame %s" % e["frame"]
-        lines.append("    %s %s%s: webkit hidden=%s" % (e["id"], e["html"], where,
-                                                       (actual.get("hidden") or {}).get(e["id"])))
+        lines.append(
+            "    %s %s%s: webkit hidden=%s" % (e["id"], e["html"], where, (actual.get("hidden") or {}).get(e["id"]))
+        )
     for item, wk, rbv in dis:
         lines.append("  DISAGREE %s: webkit=%s radarblock=%s" % (item, json.dumps(wk), json.dumps(rbv)))
     return "\n".join(lines)
@@ -582,16 +729,18 @@ def main(args):
     t0 = time.monotonic()
     try:
         # radarblock runs in a worker thread while WebKit (main thread, GLib main loop) loads pages.
-        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool, \
-                Browser(timeout=args.timeout) as browser:
+        with concurrent.futures.ThreadPoolExecutor(max_workers=1) as pool, Browser(timeout=args.timeout) as browser:
             futures = [pool.submit(rb.match, c, "case-%d" % c["n"]) for c in cases]
-            for case, fut in zip(cases, futures):
+            for case, fut in zip(cases, futures, strict=True):
                 actual = browser.run_scenario(scenario_of(case))
                 m = fut.result()
                 if args.keep:
                     with open(os.path.join(workdir, "case-%d" % case["n"], "case.json"), "w") as f:
-                        json.dump({"case": case, "scenario": scenario_of(case), "webkit": actual,
-                                   "radarblock": m}, f, indent=1)
+                        json.dump(
+                            {"case": case, "scenario": scenario_of(case), "webkit": actual, "radarblock": m},
+                            f,
+                            indent=1,
+                        )
                 if actual.get("rejected"):
                     stats["rejected"] += 1
                 elif actual.get("topBlocked"):
@@ -608,8 +757,15 @@ def main(args):
                     # is run again in full, and it counts only if every load and element then agrees.
                     a2, m2 = _evaluate(browser, rb, case, "case-%d-retry" % case["n"])
                     d2, _ = _verdict(case, a2, m2)
-                    print("case %d (seed %d): %s; run again: %s" % (case["n"], args.seed, "; ".join(
-                        "%s webkit=%s" % (d[0], d[1]) for d in dis), "every load and element agrees" if not d2 else "fails"))
+                    print(
+                        "case %d (seed %d): %s; run again: %s"
+                        % (
+                            case["n"],
+                            args.seed,
+                            "; ".join("%s webkit=%s" % (d[0], d[1]) for d in dis),
+                            "every load and element agrees" if not d2 else "fails",
+                        )
+                    )
                     retried += 1
                     if not d2:
                         passed += 1
@@ -622,8 +778,10 @@ def main(args):
                 failed += 1
                 if shown < args.max_show:
                     shown += 1
-                    print("FAIL case %d (seed %d): %s" % (case["n"], args.seed,
-                                                          "; ".join("%s webkit=%s radarblock=%s" % d for d in dis)))
+                    print(
+                        "FAIL case %d (seed %d): %s"
+                        % (case["n"], args.seed, "; ".join("%s webkit=%s radarblock=%s" % d for d in dis))
+                    )
                     small = case
                     if dis[0][0] not in ("harness", "radarblock"):
                         small = shrink(browser, rb, case, dis[0][0], "case-%d" % case["n"])
@@ -635,9 +793,23 @@ def main(args):
         if tmp is not None:
             tmp.cleanup()
     secs = time.monotonic() - t0
-    print("stats: %d cases in %.1fs; loads blocked %d / allowed %d; elements hidden %d / shown %d; "
-          "top blocked %d; lists rejected %d" % (len(cases), secs, stats["blocked"], stats["allowed"],
-                                                 stats["hidden"], stats["shown"], stats["topBlocked"],
-                                                 stats["rejected"]), file=sys.stderr)
-    print("%d passed, %d failed%s" % (passed, failed, " (%d run again after WebKit timed out)" % retried if retried else ""))
+    print(
+        "stats: %d cases in %.1fs; loads blocked %d / allowed %d; elements hidden %d / shown %d; "
+        "top blocked %d; lists rejected %d"
+        % (
+            len(cases),
+            secs,
+            stats["blocked"],
+            stats["allowed"],
+            stats["hidden"],
+            stats["shown"],
+            stats["topBlocked"],
+            stats["rejected"],
+        ),
+        file=sys.stderr,
+    )
+    print(
+        "%d passed, %d failed%s"
+        % (passed, failed, " (%d run again after WebKit timed out)" % retried if retried else "")
+    )
     return 0 if failed == 0 else 1

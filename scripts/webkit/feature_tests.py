@@ -59,22 +59,39 @@ def load_tests(path, suite):
         for i, t in enumerate(body.get("tests", [])):
             key = "%s/%d" % (group, i)
             if suite == "request-blocklist":
-                tests.append({"key": key, "name": t["name"], "site": t["websiteUrl"], "url": t["requestUrl"],
-                              "type": t["requestType"], "expected": t["expectAction"],
-                              "expectBlocked": t["expectAction"] == "block", "unblocked": [],
-                              "exceptPlatforms": t.get("exceptPlatforms") or []})
+                tests.append(
+                    {
+                        "key": key,
+                        "name": t["name"],
+                        "site": t["websiteUrl"],
+                        "url": t["requestUrl"],
+                        "type": t["requestType"],
+                        "expected": t["expectAction"],
+                        "expectBlocked": t["expectAction"] == "block",
+                        "unblocked": [],
+                        "exceptPlatforms": t.get("exceptPlatforms") or [],
+                    }
+                )
             else:
-                tests.append({"key": key, "name": t["name"], "site": t["siteUrl"], "url": t["requestUrl"],
-                              "type": "script", "expected": t["expectedOutcome"],
-                              "expectBlocked": t["expectedOutcome"] in ("block", "redirect"),
-                              "unblocked": sorted(t.get("userUnblockedRuleActions") or []),
-                              "exceptPlatforms": t.get("exceptPlatforms") or []})
+                tests.append(
+                    {
+                        "key": key,
+                        "name": t["name"],
+                        "site": t["siteUrl"],
+                        "url": t["requestUrl"],
+                        "type": "script",
+                        "expected": t["expectedOutcome"],
+                        "expectBlocked": t["expectedOutcome"] in ("block", "redirect"),
+                        "unblocked": sorted(t.get("userUnblockedRuleActions") or []),
+                        "exceptPlatforms": t.get("exceptPlatforms") or [],
+                    }
+                )
     return tests
 
 
 def lists_for(lists, unblocked):
     """The main lists, and each click-to-load list whose rule action is not unblocked."""
-    return [l for l in lists if l["ruleAction"] is None or l["ruleAction"] not in unblocked]
+    return [entry for entry in lists if entry["ruleAction"] is None or entry["ruleAction"] not in unblocked]
 
 
 def build_scenarios(lists, tests):
@@ -86,8 +103,13 @@ def build_scenarios(lists, tests):
     for key, ts in grouped_in_order(tests, page):
         chosen = lists_for(lists, ts[0]["unblocked"])
         loads = [{"id": t["key"], "url": t["url"], "type": t["type"]} for t in ts if t["type"] != "main_frame"]
-        sc = {"id": "features:%s:%s" % key, "rules": [l["rules"] for l in chosen], "topURL": ts[0]["site"], "loads": loads}
-        scenarios.append((sc, ts, [l["file"] for l in chosen]))
+        sc = {
+            "id": "features:%s:%s" % key,
+            "rules": [entry["rules"] for entry in chosen],
+            "topURL": ts[0]["site"],
+            "loads": loads,
+        }
+        scenarios.append((sc, ts, [entry["file"] for entry in chosen]))
     return scenarios
 
 
@@ -110,8 +132,14 @@ def run(lists, tests, timeout=20.0, out=sys.stdout, surrogates_js=None, trackers
     for unblocked, batch in batches:
         scripts = [] if surrogates_js is None else [preset_script(unblocked), surrogates_js]
         with Browser(timeout=timeout, user_scripts=scripts) as b:
-            results += _run_batch(b, lists, batch, surrogates_js is not None if check_surrogates is None else check_surrogates,
-                                  out, trackers)
+            results += _run_batch(
+                b,
+                lists,
+                batch,
+                surrogates_js is not None if check_surrogates is None else check_surrogates,
+                out,
+                trackers,
+            )
     return results
 
 
@@ -131,17 +159,32 @@ def _run_batch(b, lists, tests, check_surrogates, out, trackers=None):
             ok = blocked is not None and blocked == t["expectBlocked"] and not res.get("rejected")
             ran = None
             if check_surrogates:
-                ran = any(isinstance(s, dict) and s.get("url") == t["url"] and s.get("executed") for s in res.get("surrogates") or [])
+                ran = any(
+                    isinstance(s, dict) and s.get("url") == t["url"] and s.get("executed")
+                    for s in res.get("surrogates") or []
+                )
                 ok = ok and ran == (t["expected"] == "redirect")
             tracker_problems = None
             if trackers is not None and t["type"] != "main_frame":
                 load = (res.get("loads") or {}).get(t["key"])
                 tracker_problems = tracker_report.problems(
-                    load, t["url"], trackers.is_tracker(t["url"]) or t["expectBlocked"], t["expectBlocked"],
-                    expect_surrogate=True if t["expected"] == "redirect" else None)
+                    load,
+                    t["url"],
+                    trackers.is_tracker(t["url"]) or t["expectBlocked"],
+                    t["expectBlocked"],
+                    expect_surrogate=True if t["expected"] == "redirect" else None,
+                )
                 ok = ok and not tracker_problems
-            r = dict(t, blocked=blocked, passed=ok, lists=files, harnessError=res.get("error"), rejected=res.get("rejected"),
-                     surrogateRan=ran, trackerProblems=tracker_problems)
+            r = dict(
+                t,
+                blocked=blocked,
+                passed=ok,
+                lists=files,
+                harnessError=res.get("error"),
+                rejected=res.get("rejected"),
+                surrogateRan=ran,
+                trackerProblems=tracker_problems,
+            )
             results.append(r)
             got = {True: "blocked", False: "allowed", None: "unknown"}[blocked]
             extra = ""
@@ -155,17 +198,33 @@ def _run_batch(b, lists, tests, check_surrogates, out, trackers=None):
                 extra += "  [harness: %s]" % res["error"]
             if tracker_problems:
                 extra += "  [tracker events: %s]" % "; ".join(tracker_problems)
-            print("%s %-14s %s: %s -> %s (%s) expect=%s got=%s lists=%s%s"
-                  % ("PASS" if ok else "FAIL", t["key"], t["name"], t["site"], t["url"], t["type"], t["expected"], got,
-                     "+".join(files), extra), file=out, flush=True)
+            print(
+                "%s %-14s %s: %s -> %s (%s) expect=%s got=%s lists=%s%s"
+                % (
+                    "PASS" if ok else "FAIL",
+                    t["key"],
+                    t["name"],
+                    t["site"],
+                    t["url"],
+                    t["type"],
+                    t["expected"],
+                    got,
+                    "+".join(files),
+                    extra,
+                ),
+                file=out,
+                flush=True,
+            )
     return results
 
 
 def main(args):
     tests_path = args.tests or default_tests(args.suite)
     if not os.path.exists(tests_path):
-        print("webkit-check features: SKIP: %s not found (the shared data lives in ../shared; pass --tests)" % tests_path,
-              file=sys.stderr)
+        print(
+            "webkit-check features: SKIP: %s not found (the shared data lives in ../shared; pass --tests)" % tests_path,
+            file=sys.stderr,
+        )
         return 77
     lists = load_lists(args.release)
     tests = load_tests(tests_path, args.suite)
@@ -177,17 +236,36 @@ def main(args):
     # With --tracker-report on the request-blocklist suite the bundle is there for its events: that suite says
     # nothing about surrogates (a blocklisted script with a TDS surrogate gets it, as any blocked one).
     check_surrogates = None if trackers is None or args.suite == "click-to-load" else False
-    results = run(lists, tests, timeout=args.timeout, surrogates_js=surrogates_js, trackers=trackers,
-                  check_surrogates=check_surrogates)
+    results = run(
+        lists,
+        tests,
+        timeout=args.timeout,
+        surrogates_js=surrogates_js,
+        trackers=trackers,
+        check_surrogates=check_surrogates,
+    )
     passed = sum(1 for r in results if r["passed"])
     print("%d passed, %d failed" % (passed, len(results) - passed), flush=True)
     if trackers is not None:
         checked = [r for r in results if r["trackerProblems"] is not None]
-        print("tracker events agree with WebKit and the expectation: %d/%d (main_frame tests: the page itself, no event)"
-              % (sum(1 for r in checked if not r["trackerProblems"]), len(checked)), flush=True)
+        print(
+            "tracker events agree with WebKit and the expectation: %d/%d (main_frame tests: the page itself, no event)"
+            % (sum(1 for r in checked if not r["trackerProblems"]), len(checked)),
+            flush=True,
+        )
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
-            json.dump({"release": os.path.abspath(args.release), "tests": os.path.abspath(tests_path), "suite": args.suite,
-                       "passed": passed, "total": len(results), "results": results}, f, indent=2)
+            json.dump(
+                {
+                    "release": os.path.abspath(args.release),
+                    "tests": os.path.abspath(tests_path),
+                    "suite": args.suite,
+                    "passed": passed,
+                    "total": len(results),
+                    "results": results,
+                },
+                f,
+                indent=2,
+            )
             f.write("\n")
     return 0 if passed == len(results) else 1

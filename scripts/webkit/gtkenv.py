@@ -19,14 +19,16 @@ def _require():
     try:
         import gi
     except ImportError:
-        raise HarnessError("python3-gi is missing: use /usr/bin/python3 and apt-get install -y python3-gi")
+        raise HarnessError("python3-gi is missing: use /usr/bin/python3 and apt-get install -y python3-gi") from None
     try:
         gi.require_version("WebKit", "6.0")
         gi.require_version("Gtk", "4.0")
         from gi.repository import GLib, Gtk, WebKit  # noqa: F401
     except (ValueError, ImportError) as e:
-        raise HarnessError("WebKitGTK 6.0 introspection data is missing (apt-get install -y gir1.2-webkit-6.0 "
-                           "libwebkitgtk-6.0-dev): %s" % e)
+        raise HarnessError(
+            "WebKitGTK 6.0 introspection data is missing (apt-get install -y gir1.2-webkit-6.0 "
+            "libwebkitgtk-6.0-dev): %s" % e
+        ) from e
     return gi
 
 

@@ -12,6 +12,7 @@ Verdicts:
 * **topBlocked** = the top document failed and never reached the proxy.
 """
 
+import contextlib
 import json
 import os
 import sys
@@ -28,8 +29,9 @@ RESET_URL = "https://reset.radarblock.invalid/"
 # The surrogate bundle announces every surrogate it runs with this DOM event on window
 # (detail: anything JSON-serialisable, e.g. {"name": "tracker.js", "url": "..."}).
 SURROGATE_EVENT = "radarblock:surrogate"
-# A reporting bundle (the default; not --no-report-trackers) reports every tracker request with this event (detail: {url, blocked, reason, ...});
-# each load's result lists the events whose url is the load's URL (`trackerEvents`).
+# A reporting bundle (the default; not --no-report-trackers) reports every tracker request with this event
+# (detail: {url, blocked, reason, ...}); each load's result lists the events whose url is the load's URL
+# (`trackerEvents`).
 TRACKER_EVENT = "radarblock:tracker"
 
 # Installed before any other user script, at document start, in all frames: collects the events.
@@ -50,6 +52,7 @@ _SURROGATE_LISTENER = """
 
 def load_scenarios(path):
     import sys
+
     f = sys.stdin if path == "-" else open(path, encoding="utf-8")
     try:
         out = []
@@ -116,28 +119,40 @@ class Browser:
         os.close(saved)
 
     def _make_view(self):
-        session = WebKit.NetworkSession.new_ephemeral()   # no disk cache, no persistent cookies
-        session.set_proxy_settings(WebKit.NetworkProxyMode.CUSTOM,
-                                   WebKit.NetworkProxySettings.new(self.proxy.url, None))
+        session = WebKit.NetworkSession.new_ephemeral()  # no disk cache, no persistent cookies
+        session.set_proxy_settings(
+            WebKit.NetworkProxyMode.CUSTOM, WebKit.NetworkProxySettings.new(self.proxy.url, None)
+        )
         session.set_tls_errors_policy(WebKit.TLSErrorsPolicy.IGNORE)  # our MITM certificate
         session.set_itp_enabled(False)
         context = WebKit.WebContext.new()
         # DOCUMENT_VIEWER = no memory cache and no page cache: every load must reach the proxy.
         context.set_cache_model(WebKit.CacheModel.DOCUMENT_VIEWER)
         self.ucm = WebKit.UserContentManager()
-        self.ucm.add_script(WebKit.UserScript.new(_SURROGATE_LISTENER, WebKit.UserContentInjectedFrames.ALL_FRAMES,
-                                                  WebKit.UserScriptInjectionTime.START, None, None))
+        self.ucm.add_script(
+            WebKit.UserScript.new(
+                _SURROGATE_LISTENER,
+                WebKit.UserContentInjectedFrames.ALL_FRAMES,
+                WebKit.UserScriptInjectionTime.START,
+                None,
+                None,
+            )
+        )
         for src in self._user_scripts:
-            self.ucm.add_script(WebKit.UserScript.new(src, WebKit.UserContentInjectedFrames.ALL_FRAMES,
-                                                      WebKit.UserScriptInjectionTime.START, None, None))
+            self.ucm.add_script(
+                WebKit.UserScript.new(
+                    src, WebKit.UserContentInjectedFrames.ALL_FRAMES, WebKit.UserScriptInjectionTime.START, None, None
+                )
+            )
         settings = WebKit.Settings()
         settings.set_property("enable-page-cache", False)
-        settings.set_property("enable-hyperlink-auditing", True)   # <a ping>
+        settings.set_property("enable-hyperlink-auditing", True)  # <a ping>
         settings.set_property("media-playback-requires-user-gesture", False)
         settings.set_property("hardware-acceleration-policy", WebKit.HardwareAccelerationPolicy.NEVER)
         settings.set_property("enable-developer-extras", False)
-        self.view = WebKit.WebView(web_context=context, network_session=session,
-                                   user_content_manager=self.ucm, settings=settings)
+        self.view = WebKit.WebView(
+            web_context=context, network_session=session, user_content_manager=self.ucm, settings=settings
+        )
         self._session = session
         self._nav = {}
         self.view.connect("load-changed", self._on_load_changed)
@@ -196,8 +211,7 @@ class Browser:
 
     def _on_load_failed(self, view, event, uri, error):
         if self._is_current(uri):
-            self._nav["failed"] = {"uri": uri, "domain": error.domain, "code": error.code,
-                                   "message": error.message}
+            self._nav["failed"] = {"uri": uri, "domain": error.domain, "code": error.code, "message": error.message}
         return False
 
     def _on_terminated(self, view, reason):
@@ -243,13 +257,16 @@ class Browser:
         wait_until(lambda: self._nav.get("finished") or self._nav.get("failed"), 5.0)
 
     def _set_filters(self, rule_lists):
-        texts = [r if isinstance(r, (str, pages.InstalledList)) else json.dumps(r, separators=(",", ":")) for r in rule_lists]
+        texts = [
+            r if isinstance(r, (str, pages.InstalledList)) else json.dumps(r, separators=(",", ":")) for r in rule_lists
+        ]
         key = tuple(texts)
         if key == self._filters_key:
             return
         # Installed lists are loaded from their store each time (an install may have replaced them).
-        filters = [load_installed(*t) if isinstance(t, pages.InstalledList) else self.compiler.filter_for(t)
-                   for t in texts]   # raises RuleListRejected / HarnessError
+        filters = [
+            load_installed(*t) if isinstance(t, pages.InstalledList) else self.compiler.filter_for(t) for t in texts
+        ]  # raises RuleListRejected / HarnessError
         self.ucm.remove_all_filters()
         for f in filters:
             self.ucm.add_filter(f)
@@ -285,8 +302,9 @@ class Browser:
                 self._recover()  # a fresh view (and UserContentManager) before installing the lists
             # _reset() removes the lists after every page load: install them for each round.
             self._set_filters(rule_lists)
-            res = self._run_round(rnd, scenario.get("html") if i == 0 else None,
-                                  scenario.get("expressions") if i == 0 else None)
+            res = self._run_round(
+                rnd, scenario.get("html") if i == 0 else None, scenario.get("expressions") if i == 0 else None
+            )
             if res.get("error"):
                 errors.append(res["error"])
             if i == 0:
@@ -297,7 +315,7 @@ class Browser:
                 if res.get("expressions") is not None:
                     out["expressions"] = res["expressions"]
             out["loads"].update(res["loads"])
-        out["loads"] = {l["id"]: out["loads"].get(l["id"]) for l in loads}
+        out["loads"] = {load["id"]: out["loads"].get(load["id"]) for load in loads}
         if len(rounds) > 1:
             out["rounds"] = len(rounds)
         out["error"] = "; ".join(errors) if errors else None
@@ -306,16 +324,15 @@ class Browser:
 
     def _run_round(self, rnd, user_html, expressions=None):
         docs = rnd.documents(user_html)
-        routes = {normalize_url(u): (200, "text/html; charset=utf-8", h.encode("utf-8"), [])
-                  for u, h in docs.items()}
-        hints = {normalize_url(l["url"]): pages.BODY_KIND[l["type"]] for l in rnd.loads}
+        routes = {normalize_url(u): (200, "text/html; charset=utf-8", h.encode("utf-8"), []) for u, h in docs.items()}
+        hints = {normalize_url(load["url"]): pages.BODY_KIND[load["type"]] for load in rnd.loads}
         top_key = normalize_url(rnd.top_url)
         if top_key in hints:
             routes[top_key] = [routes[top_key], "hint"]  # first the page, then the subresource body
         epoch = self.proxy.new_epoch(routes, hints)
         self._navigate(rnd.top_url)
-        event_loads = [l for l in rnd.loads if pages.LOAD_KINDS[l["type"]][1] == "event"]
-        quiet_loads = [l for l in rnd.loads if pages.LOAD_KINDS[l["type"]][1] != "event"]
+        event_loads = [load for load in rnd.loads if pages.LOAD_KINDS[load["type"]][1] == "event"]
+        quiet_loads = [load for load in rnd.loads if pages.LOAD_KINDS[load["type"]][1] != "event"]
         deadline = time.monotonic() + self.timeout
         state = {}
         settled_at = None
@@ -340,7 +357,7 @@ class Browser:
                 if self._settled(rnd, state, seen, event_loads):
                     if settled_at is None:
                         settled_at = time.monotonic()
-                    pending_quiet = [l for l in quiet_loads if not self._seen(l, rnd, seen)]
+                    pending_quiet = [load for load in quiet_loads if not self._seen(load, rnd, seen)]
                     if not pending_quiet or time.monotonic() - settled_at >= self.grace:
                         break
                 else:
@@ -366,22 +383,22 @@ class Browser:
         res = {"loads": {}, "hidden": {}, "topBlocked": bool(failed) and not top_seen}
         if res["topBlocked"]:
             # Nothing of a blocked page loads and nothing on it exists.
-            res["loads"] = {l["id"]: {"blocked": True, "event": None} for l in rnd.loads}
+            res["loads"] = {load["id"]: {"blocked": True, "event": None} for load in rnd.loads}
             res["hidden"] = {e["id"]: None for e in rnd.elements}
-            bad = [l for l in rnd.loads if self._seen(l, rnd, seen)]
+            bad = [load for load in rnd.loads if self._seen(load, rnd, seen)]
             if bad:
-                err = "top document blocked but the proxy saw: %s" % ", ".join(l["url"] for l in bad)
+                err = "top document blocked but the proxy saw: %s" % ", ".join(load["url"] for load in bad)
         else:
             if expressions:
                 res["expressions"] = {k: self._expression(e) for k, e in expressions.items()}
             problems = []
-            for l in rnd.loads:
-                ev = self._event_of(l, state)
-                was_seen = self._seen(l, rnd, seen)
+            for load in rnd.loads:
+                ev = self._event_of(load, state)
+                was_seen = self._seen(load, rnd, seen)
                 r = {"blocked": not was_seen, "event": ev}
                 if not was_seen and ev == "load":
-                    problems.append("%s loaded without reaching the proxy (cache?)" % l["id"])
-                res["loads"][l["id"]] = r
+                    problems.append("%s loaded without reaching the proxy (cache?)" % load["id"])
+                res["loads"][load["id"]] = r
             for e in rnd.elements:
                 res["hidden"][e["id"]] = self._hidden_of(e, state, seen)
             surr = list(state.get("surrogates") or [])
@@ -391,17 +408,23 @@ class Browser:
                 trackers.extend(fr.get("trackers") or [])
             res["surrogates"] = surr
             # Only pages with a tracker-reporting bundle get the key (other results keep their shape).
-            for l in (rnd.loads if trackers else []):
-                key = normalize_url(l["url"])
-                res["loads"][l["id"]]["trackerEvents"] = [
-                    t for t in trackers if isinstance(t, dict) and isinstance(t.get("url"), str) and normalize_url(t["url"]) == key]
+            for load in rnd.loads if trackers else []:
+                key = normalize_url(load["url"])
+                res["loads"][load["id"]]["trackerEvents"] = [
+                    t
+                    for t in trackers
+                    if isinstance(t, dict) and isinstance(t.get("url"), str) and normalize_url(t["url"]) == key
+                ]
             if failed and top_seen and not err:
                 problems.append("top document failed: %s" % failed["message"])
             if problems:
                 err = "; ".join(problems)
         if timed_out:
             pending = self._pending(rnd, state, seen, event_loads)
-            err = (err + "; " if err else "") + "timeout after %.0fs waiting for %s" % (self.timeout, ", ".join(pending) or "page")
+            err = (err + "; " if err else "") + "timeout after %.0fs waiting for %s" % (
+                self.timeout,
+                ", ".join(pending) or "page",
+            )
         res["error"] = err
         self._reset()
         self.proxy.drop_log(epoch + 1)  # the log is only needed per page load
@@ -457,32 +480,28 @@ class Browser:
         for f in rnd.frames:
             if self._frame_loaded(f, rnd, seen) and self._doc_state(f, state) is None:
                 pending.append("report of frame %s" % f)
-        for l in event_loads:
-            if l["frame"] is not None and not self._frame_loaded(l["frame"], rnd, seen):
+        for load in event_loads:
+            if load["frame"] is not None and not self._frame_loaded(load["frame"], rnd, seen):
                 continue  # its frame is blocked: the load can never happen
-            if l["type"] == "child-document":
+            if load["type"] == "child-document":
                 # iframes have no error event; a frame that reached the proxy is covered by the frame
                 # report above, one that did not is blocked (checked only after the top load finished,
                 # which waits for every iframe).
                 continue
-            if self._event_of(l, state) is None:
-                pending.append("event of %s" % l["id"])
+            if self._event_of(load, state) is None:
+                pending.append("event of %s" % load["id"])
         return pending
 
     def _settled(self, rnd, state, seen, event_loads):
         if not state:
             return False
-        if self._pending(rnd, state, seen, event_loads):
-            return False
         # A frame's report must describe its final state: every frame load with an event has one.
-        return True
+        return not self._pending(rnd, state, seen, event_loads)
 
     def _recover(self):
         """The web process died: start over with a fresh view (the proxy and compiled lists are kept)."""
-        try:
+        with contextlib.suppress(Exception):
             self.window.destroy()
-        except Exception:
-            pass
         self._make_view()
 
 

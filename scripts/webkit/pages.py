@@ -41,8 +41,15 @@ LOAD_KINDS = {
 }
 
 # Aliases accepted in scenarios (the reference tests use browser-extension names).
-TYPE_ALIASES = {"stylesheet": "style-sheet", "sub_frame": "child-document", "subdocument": "child-document",
-                "xhr": "xmlhttprequest", "other": "beacon", "main_frame": None, "top-document": None}
+TYPE_ALIASES = {
+    "stylesheet": "style-sheet",
+    "sub_frame": "child-document",
+    "subdocument": "child-document",
+    "xhr": "xmlhttprequest",
+    "other": "beacon",
+    "main_frame": None,
+    "top-document": None,
+}
 
 
 def canonical_type(t):
@@ -55,9 +62,20 @@ def canonical_type(t):
 
 
 # What the proxy serves for each kind of load (content.py keys).
-BODY_KIND = {"script": "script", "image": "image", "style-sheet": "style-sheet", "font": "font",
-             "media": "media", "fetch": "fetch", "xmlhttprequest": "fetch", "child-document": "child-document",
-             "websocket": "other", "svg-document": "svg-document", "ping": "ping", "beacon": "ping"}
+BODY_KIND = {
+    "script": "script",
+    "image": "image",
+    "style-sheet": "style-sheet",
+    "font": "font",
+    "media": "media",
+    "fetch": "fetch",
+    "xmlhttprequest": "fetch",
+    "child-document": "child-document",
+    "websocket": "other",
+    "svg-document": "svg-document",
+    "ping": "ping",
+    "beacon": "ping",
+}
 
 _LIB = r"""
 (function(){
@@ -122,32 +140,44 @@ def load_markup(load, frame_html_ids):
         # iframes have no error event: a blocked frame is one whose document never reached the proxy.
         return '<iframe src="%s" onload="%s"></iframe>' % (_attr(url), _ev(lid, "load"))
     if t == "media":
-        return ('<audio preload="auto" src="%s" onloadedmetadata="%s" onerror="%s"></audio>'
-                % (_attr(url), _ev(lid, "load"), _ev(lid, "error")))
+        return '<audio preload="auto" src="%s" onloadedmetadata="%s" onerror="%s"></audio>' % (
+            _attr(url),
+            _ev(lid, "load"),
+            _ev(lid, "error"),
+        )
     if t == "font":
         fam = "rbfont-" + "".join(c if c.isalnum() else "-" for c in lid)
-        return ('<style>@font-face{font-family:"%s";src:url(%s)}</style><span style="font-family:\'%s\'">x</span>'
-                '<script>document.fonts.load("16px \\"%s\\"").then(function(l){__rb.ev(%s, l.length ? "load" : "error")},'
-                'function(){__rb.ev(%s,"error")});</script>'
-                % (fam, _js(url), fam, fam, _js(lid), _js(lid)))
+        return (
+            '<style>@font-face{font-family:"%s";src:url(%s)}</style><span style="font-family:\'%s\'">x</span>'
+            '<script>document.fonts.load("16px \\"%s\\"").then(function(l){__rb.ev(%s, l.length ? "load" : "error")},'
+            'function(){__rb.ev(%s,"error")});</script>' % (fam, _js(url), fam, fam, _js(lid), _js(lid))
+        )
     if t == "fetch":
-        return ('<script>fetch(%s,{mode:"no-cors",cache:"no-store"}).then(function(){__rb.ev(%s,"load")},'
-                'function(){__rb.ev(%s,"error")});</script>' % (_js(url), _js(lid), _js(lid)))
+        return (
+            '<script>fetch(%s,{mode:"no-cors",cache:"no-store"}).then(function(){__rb.ev(%s,"load")},'
+            'function(){__rb.ev(%s,"error")});</script>' % (_js(url), _js(lid), _js(lid))
+        )
     if t == "xmlhttprequest":
-        return ('<script>(function(){var x=new XMLHttpRequest();x.open("GET",%s);'
-                'x.onload=function(){__rb.ev(%s,"load")};x.onerror=function(){__rb.ev(%s,"error")};x.send();})();</script>'
-                % (_js(url), _js(lid), _js(lid)))
+        return (
+            '<script>(function(){var x=new XMLHttpRequest();x.open("GET",%s);'
+            'x.onload=function(){__rb.ev(%s,"load")};x.onerror=function(){__rb.ev(%s,"error")};x.send();})();</script>'
+            % (_js(url), _js(lid), _js(lid))
+        )
     if t == "websocket":
-        return ('<script>(function(){try{var w=new WebSocket(%s);w.onopen=function(){__rb.ev(%s,"load");w.close()};'
-                'w.onerror=function(){__rb.ev(%s,"error")};}catch(e){__rb.ev(%s,"error")}})();</script>'
-                % (_js(url), _js(lid), _js(lid), _js(lid)))
+        return (
+            '<script>(function(){try{var w=new WebSocket(%s);w.onopen=function(){__rb.ev(%s,"load");w.close()};'
+            'w.onerror=function(){__rb.ev(%s,"error")};}catch(e){__rb.ev(%s,"error")}})();</script>'
+            % (_js(url), _js(lid), _js(lid), _js(lid))
+        )
     if t == "svg-document":
         ref = url if "#" in url else url + "#i"
         return '<svg width="1" height="1"><use href="%s"/></svg>' % _attr(ref)
     if t == "ping":
         aid = "rbping-" + "".join(c if c.isalnum() else "-" for c in lid)
-        return ('<a id="%s" href="javascript:void 0" ping="%s">ping</a><script>document.getElementById(%s).click();</script>'
-                % (_attr(aid), _attr(url), _js(aid)))
+        return (
+            '<a id="%s" href="javascript:void 0" ping="%s">ping</a>'
+            "<script>document.getElementById(%s).click();</script>" % (_attr(aid), _attr(url), _js(aid))
+        )
     if t == "beacon":
         return '<script>navigator.sendBeacon(%s, "");</script>' % _js(url)
     raise ValueError(t)
@@ -161,11 +191,14 @@ def document_html(frame_url, loads, elements, user_html=None):
     parts = ["<script>%s</script>" % lib]
     for e in elements:
         parts.append('<rb-el data-rb="%s">%s</rb-el>' % (_attr(e["id"]), e["html"]))
-    for l in loads:
-        parts.append(load_markup(l, None))
+    for load in loads:
+        parts.append(load_markup(load, None))
     body = "\n".join(parts)
     if user_html is None:
-        return "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>rb</title></head><body>\n%s\n</body></html>\n" % body
+        return (
+            '<!DOCTYPE html>\n<html><head><meta charset="utf-8"><title>rb</title></head><body>\n%s\n</body></html>\n'
+            % body
+        )
     # User HTML: our script goes first inside <head> (or at the start) so events are recorded from the start.
     low = user_html.lower()
     i = low.find("<head>")
@@ -194,10 +227,14 @@ def installed_lists(scenario):
     inst = scenario["installed"]
     if "rules" in scenario:
         raise ScenarioError("give rules or installed, not both")
-    if not isinstance(inst, dict) or not isinstance(inst.get("store"), str) \
-            or not isinstance(inst.get("identifiers"), list) or not inst["identifiers"] \
-            or not all(isinstance(i, str) for i in inst["identifiers"]):
-        raise ScenarioError("installed must be {\"store\": DIR, \"identifiers\": [ID, ...]}")
+    if (
+        not isinstance(inst, dict)
+        or not isinstance(inst.get("store"), str)
+        or not isinstance(inst.get("identifiers"), list)
+        or not inst["identifiers"]
+        or not all(isinstance(i, str) for i in inst["identifiers"])
+    ):
+        raise ScenarioError('installed must be {"store": DIR, "identifiers": [ID, ...]}')
     return [InstalledList(inst["store"], i) for i in inst["identifiers"]]
 
 
@@ -216,17 +253,17 @@ def validate(scenario):
         if all(isinstance(r, dict) for r in rules):
             rules = [rules]
     loads, seen_ids = [], set()
-    for l in scenario.get("loads") or []:
-        if not isinstance(l, dict) or not isinstance(l.get("url"), str) or "id" not in l:
-            raise ScenarioError("each load needs an id and a url: %r" % (l,))
-        if l["id"] in seen_ids:
-            raise ScenarioError("duplicate load id %r" % l["id"])
-        seen_ids.add(l["id"])
+    for load in scenario.get("loads") or []:
+        if not isinstance(load, dict) or not isinstance(load.get("url"), str) or "id" not in load:
+            raise ScenarioError("each load needs an id and a url: %r" % (load,))
+        if load["id"] in seen_ids:
+            raise ScenarioError("duplicate load id %r" % load["id"])
+        seen_ids.add(load["id"])
         try:
-            t = canonical_type(l.get("type", "script"))
+            t = canonical_type(load.get("type", "script"))
         except ValueError as e:
-            raise ScenarioError(str(e))
-        loads.append({"id": str(l["id"]), "url": l["url"], "type": t, "frame": l.get("frame")})
+            raise ScenarioError(str(e)) from e
+        loads.append({"id": str(load["id"]), "url": load["url"], "type": t, "frame": load.get("frame")})
     elements = []
     for e in scenario.get("elements") or []:
         if not isinstance(e, dict) or "id" not in e or not isinstance(e.get("html"), str):
@@ -241,8 +278,8 @@ class Round:
     def __init__(self, top_url):
         self.top_url = top_url
         self.used = {normalize_url(top_url): ("top", None)}
-        self.frames = {}   # frame URL -> {"parent": frame URL|None, "load": load|None}
-        self.loads = []    # loads in this round
+        self.frames = {}  # frame URL -> {"parent": frame URL|None, "load": load|None}
+        self.loads = []  # loads in this round
         self.elements = []
 
     def _frame_chain(self, frame, parents):
@@ -313,10 +350,11 @@ class Round:
         for f, info in self.frames.items():
             if info["load"] is None:
                 # A frame only hosting loads/elements: an iframe of its parent that is not itself a reported load.
-                by_doc[info["parent"]].append({"id": "__frame:" + f, "url": f, "type": "child-document",
-                                               "frame": info["parent"]})
-        for l in self.loads:
-            by_doc[l["frame"]].append(l)
+                by_doc[info["parent"]].append(
+                    {"id": "__frame:" + f, "url": f, "type": "child-document", "frame": info["parent"]}
+                )
+        for load in self.loads:
+            by_doc[load["frame"]].append(load)
         els = {}
         for e in self.elements:
             els.setdefault(e["frame"], []).append(e)
@@ -329,22 +367,22 @@ class Round:
 def plan(top_url, loads, elements):
     """Split a scenario into rounds: every URL appears once per round (duplicates go to later rounds)."""
     parents = {}
-    for l in loads:
-        if l["type"] == "child-document":
-            if l["url"] in parents and parents[l["url"]] != l["frame"]:
-                raise ScenarioError("frame %s is loaded from two different parents" % l["url"])
-            parents[l["url"]] = l["frame"]
+    for load in loads:
+        if load["type"] == "child-document":
+            if load["url"] in parents and parents[load["url"]] != load["frame"]:
+                raise ScenarioError("frame %s is loaded from two different parents" % load["url"])
+            parents[load["url"]] = load["frame"]
     if normalize_url(top_url) in {normalize_url(f) for f in parents}:
         raise ScenarioError("a frame URL equals the top URL (the proxy could not tell the two loads apart)")
     rounds = [Round(top_url)]
     rounds[0].add_elements(elements, parents)
-    for l in loads:
+    for load in loads:
         for r in rounds:
-            if r.try_add(l, parents):
+            if r.try_add(load, parents):
                 break
         else:
             r = Round(top_url)
-            if not r.try_add(l, parents):
-                raise ScenarioError("load %s collides with the top URL" % l["id"])
+            if not r.try_add(load, parents):
+                raise ScenarioError("load %s collides with the top URL" % load["id"])
             rounds.append(r)
     return rounds

@@ -18,6 +18,7 @@ a new connection later: the differential test gives them per-case unique URLs.)
 """
 
 import base64
+import contextlib
 import hashlib
 import http.server
 import os
@@ -36,15 +37,34 @@ def make_certificate(directory):
     """Self-signed certificate for every host (WebKit ignores TLS errors in our network session)."""
     key = os.path.join(directory, "key.pem")
     cert = os.path.join(directory, "cert.pem")
-    cmd = ["openssl", "req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1",
-           "-nodes", "-keyout", key, "-out", cert, "-days", "2", "-subj", "/CN=radarblock-webkit-harness",
-           "-addext", "subjectAltName=DNS:localhost"]
+    cmd = [
+        "openssl",
+        "req",
+        "-x509",
+        "-newkey",
+        "ec",
+        "-pkeyopt",
+        "ec_paramgen_curve:prime256v1",
+        "-nodes",
+        "-keyout",
+        key,
+        "-out",
+        cert,
+        "-days",
+        "2",
+        "-subj",
+        "/CN=radarblock-webkit-harness",
+        "-addext",
+        "subjectAltName=DNS:localhost",
+    ]
     try:
         subprocess.run(cmd, check=True, capture_output=True, timeout=30)
     except FileNotFoundError:
-        raise RuntimeError("openssl is needed to create the proxy's TLS certificate (apt-get install openssl)")
+        raise RuntimeError(
+            "openssl is needed to create the proxy's TLS certificate (apt-get install openssl)"
+        ) from None
     except subprocess.CalledProcessError as e:
-        raise RuntimeError("openssl failed: %s" % e.stderr.decode(errors="replace").strip())
+        raise RuntimeError("openssl failed: %s" % e.stderr.decode(errors="replace").strip()) from e
     return cert, key
 
 
@@ -103,10 +123,8 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             pass
         finally:
             self.server.untrack(tls)
-            try:
+            with contextlib.suppress(OSError):
                 tls.close()
-            except OSError:
-                pass
         self.close_connection = True
 
     def _absolute_url(self):
@@ -128,10 +146,13 @@ class _Handler(http.server.BaseHTTPRequestHandler):
             self._websocket()
             return
         status, ctype, body, extra = self.server.response_for(url, self.headers)
-        headers = [("Content-Type", ctype), ("Content-Length", str(len(body))),
-                   # Every load must reach the proxy: no caching anywhere (WebKit's memory cache included).
-                   ("Cache-Control", "no-store, max-age=0"),
-                   ("Access-Control-Allow-Origin", "*")] + list(extra)
+        headers = [
+            ("Content-Type", ctype),
+            ("Content-Length", str(len(body))),
+            # Every load must reach the proxy: no caching anywhere (WebKit's memory cache included).
+            ("Cache-Control", "no-store, max-age=0"),
+            ("Access-Control-Allow-Origin", "*"),
+        ] + list(extra)
         if self.close_connection:
             headers.append(("Connection", "close"))
         head = "HTTP/1.1 %d %s\r\n" % (status, self.responses.get(status, ("",))[0])
@@ -161,7 +182,7 @@ class _TunnelHandler(_Handler):
 
     def setup(self):
         http.server.BaseHTTPRequestHandler.setup(self)
-        self.epoch = self.tunnel_epoch   # the tunnel's raw socket is tracked by the CONNECT handler
+        self.epoch = self.tunnel_epoch  # the tunnel's raw socket is tracked by the CONNECT handler
         self.connection.settimeout(30)
 
     def finish(self):
@@ -184,12 +205,13 @@ class ProxyServer(http.server.ThreadingHTTPServer):
         self._lock = threading.Lock()
         self._conns = set()
         self.epoch = 0
-        self.entries = []         # every request seen: dict(epoch, method, url, time, ...)
-        self.routes = {}          # url without fragment -> (status, content-type, body, extra headers)
-        self.type_hints = {}      # url without fragment -> harness resource type (chooses the body)
+        self.entries = []  # every request seen: dict(epoch, method, url, time, ...)
+        self.routes = {}  # url without fragment -> (status, content-type, body, extra headers)
+        self.type_hints = {}  # url without fragment -> harness resource type (chooses the body)
         super().__init__(("127.0.0.1", 0), _Handler)
-        self._thread = threading.Thread(target=self.serve_forever, kwargs={"poll_interval": 0.1},
-                                        name="radarblock-proxy", daemon=True)
+        self._thread = threading.Thread(
+            target=self.serve_forever, kwargs={"poll_interval": 0.1}, name="radarblock-proxy", daemon=True
+        )
         self._thread.start()
 
     @property
@@ -211,10 +233,8 @@ class ProxyServer(http.server.ThreadingHTTPServer):
             conns = list(self._conns)
             self._conns.clear()
         for s in conns:
-            try:
+            with contextlib.suppress(OSError):
                 s.shutdown(socket.SHUT_RDWR)
-            except OSError:
-                pass
 
     # -- epochs and log ---------------------------------------------------------------------------
     def new_epoch(self, routes=None, type_hints=None):
@@ -226,9 +246,16 @@ class ProxyServer(http.server.ThreadingHTTPServer):
             return self.epoch
 
     def record(self, method, url, headers, epoch, connect=False):
-        entry = {"epoch": epoch, "method": method, "url": url, "time": time.monotonic(),
-                 "connect": connect, "cookie": bool(headers.get("Cookie")),
-                 "referer": headers.get("Referer"), "accept": headers.get("Accept")}
+        entry = {
+            "epoch": epoch,
+            "method": method,
+            "url": url,
+            "time": time.monotonic(),
+            "connect": connect,
+            "cookie": bool(headers.get("Cookie")),
+            "referer": headers.get("Referer"),
+            "accept": headers.get("Accept"),
+        }
         with self._lock:
             self.entries.append(entry)
 

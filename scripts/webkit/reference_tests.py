@@ -15,14 +15,15 @@ import json
 import os
 import sys
 
-from .harness import SURROGATE_EVENT, Browser
 from . import tracker_report
+from .harness import SURROGATE_EVENT, Browser
 
 _HERE = os.path.dirname(os.path.abspath(__file__))
 # ../shared relative to the repository (scripts/webkit -> repo root -> ..)
 SHARED = os.path.normpath(os.path.join(_HERE, "..", "..", "..", "shared"))
-DEFAULT_TESTS = os.path.join(SHARED, "data", "ddg", "reference-tests", "tracker-radar-tests",
-                             "TR-domain-matching", "domain_matching_tests.json")
+DEFAULT_TESTS = os.path.join(
+    SHARED, "data", "ddg", "reference-tests", "tracker-radar-tests", "TR-domain-matching", "domain_matching_tests.json"
+)
 
 
 def read_rules(path):
@@ -67,8 +68,12 @@ def build_scenarios(rules_text, tests, one_per_page=False, extra_rules=()):
 
     scenarios = []
     for key, ts in grouped_in_order(tests, page):
-        sc = {"id": "ref:%s" % (key[1],), "rules": lists, "topURL": ts[0]["siteURL"],
-              "loads": [{"id": t["key"], "url": t["requestURL"], "type": t["requestType"]} for t in ts]}
+        sc = {
+            "id": "ref:%s" % (key[1],),
+            "rules": lists,
+            "topURL": ts[0]["siteURL"],
+            "loads": [{"id": t["key"], "url": t["requestURL"], "type": t["requestType"]} for t in ts],
+        }
         exprs = {t["key"]: t["expectExpression"] for t in ts if t.get("expectExpression")}
         if exprs:
             sc["expressions"] = exprs
@@ -76,7 +81,16 @@ def build_scenarios(rules_text, tests, one_per_page=False, extra_rules=()):
     return scenarios
 
 
-def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False, out=sys.stdout, trackers=None, extra_rules=()):
+def run(
+    rules_text,
+    tests,
+    surrogates_js=None,
+    timeout=20.0,
+    one_per_page=False,
+    out=sys.stdout,
+    trackers=None,
+    extra_rules=(),
+):
     """`trackers` (a tracker_report.TrackerSet): the bundle reports trackers; each test also checks its events."""
     scripts = [surrogates_js] if surrogates_js else []
     results = []
@@ -86,12 +100,20 @@ def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False,
             for t in ts:
                 load = (res.get("loads") or {}).get(t["key"])
                 blocked = None if load is None else load["blocked"]
-                r = {"key": t["key"], "suite": t["suite"], "name": t["name"], "siteURL": t["siteURL"],
-                     "requestURL": t["requestURL"], "requestType": t["requestType"],
-                     "expectAction": t.get("expectAction"), "exceptPlatforms": t.get("exceptPlatforms") or [],
-                     "expectedBlocked": _expected_blocked(t), "blocked": blocked,
-                     "event": None if load is None else load.get("event"),
-                     "harnessError": res.get("error")}
+                r = {
+                    "key": t["key"],
+                    "suite": t["suite"],
+                    "name": t["name"],
+                    "siteURL": t["siteURL"],
+                    "requestURL": t["requestURL"],
+                    "requestType": t["requestType"],
+                    "expectAction": t.get("expectAction"),
+                    "exceptPlatforms": t.get("exceptPlatforms") or [],
+                    "expectedBlocked": _expected_blocked(t),
+                    "blocked": blocked,
+                    "event": None if load is None else load.get("event"),
+                    "harnessError": res.get("error"),
+                }
                 ok = blocked is not None and blocked == r["expectedBlocked"]
                 if t.get("expectExpression"):
                     val = (res.get("expressions") or {}).get(t["key"])
@@ -103,8 +125,12 @@ def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False,
                 if trackers is not None:
                     r["trackerEvents"] = None if load is None else load.get("trackerEvents")
                     r["trackerProblems"] = tracker_report.problems(
-                        load, t["requestURL"], t.get("expectAction") is not None, r["expectedBlocked"],
-                        expect_surrogate=t.get("expectAction") == "redirect")
+                        load,
+                        t["requestURL"],
+                        t.get("expectAction") is not None,
+                        r["expectedBlocked"],
+                        expect_surrogate=t.get("expectAction") == "redirect",
+                    )
                     ok = ok and not r["trackerProblems"]
                 r["passed"] = bool(ok)
                 results.append(r)
@@ -119,31 +145,53 @@ def run(rules_text, tests, surrogates_js=None, timeout=20.0, one_per_page=False,
                 if r.get("trackerProblems"):
                     extra += "  [tracker events: %s]" % "; ".join(r["trackerProblems"])
                 got = {True: "blocked", False: "allowed", None: "unknown"}[blocked]
-                print("%s %-16s %s: %s -> %s (%s) expect=%s got=%s%s"
-                      % (flag, t["key"], t["name"], t["siteURL"], t["requestURL"], t["requestType"],
-                         t.get("expectAction"), got, extra), file=out, flush=True)
+                print(
+                    "%s %-16s %s: %s -> %s (%s) expect=%s got=%s%s"
+                    % (
+                        flag,
+                        t["key"],
+                        t["name"],
+                        t["siteURL"],
+                        t["requestURL"],
+                        t["requestType"],
+                        t.get("expectAction"),
+                        got,
+                        extra,
+                    ),
+                    file=out,
+                    flush=True,
+                )
     return results
 
 
 def summary(results):
     passed = sum(1 for r in results if r["passed"])
     failed = len(results) - passed
+
     def split(pred):
         sel = [r for r in results if pred(r)]
         return {"total": len(sel), "passed": sum(1 for r in sel if r["passed"])}
+
     events = [r for r in results if "trackerProblems" in r]
-    return {"passed": passed, "failed": failed, "total": len(results),
-            "trackerEventsAgree": sum(1 for r in events if not r["trackerProblems"]) if events else None,
-            "iosBrowserExceptions": split(lambda r: "ios-browser" in r["exceptPlatforms"]),
-            "withoutIosBrowserExceptions": split(lambda r: "ios-browser" not in r["exceptPlatforms"]),
-            "harnessErrors": sum(1 for r in results if r["harnessError"])}
+    return {
+        "passed": passed,
+        "failed": failed,
+        "total": len(results),
+        "trackerEventsAgree": sum(1 for r in events if not r["trackerProblems"]) if events else None,
+        "iosBrowserExceptions": split(lambda r: "ios-browser" in r["exceptPlatforms"]),
+        "withoutIosBrowserExceptions": split(lambda r: "ios-browser" not in r["exceptPlatforms"]),
+        "harnessErrors": sum(1 for r in results if r["harnessError"]),
+    }
 
 
 def main(args):
     tests_path = args.tests or DEFAULT_TESTS
     if not os.path.exists(tests_path):
-        print("webkit-check reference: SKIP: %s not found (the shared data lives in ../shared; pass --tests)"
-              % tests_path, file=sys.stderr)
+        print(
+            "webkit-check reference: SKIP: %s not found (the shared data lives in ../shared; pass --tests)"
+            % tests_path,
+            file=sys.stderr,
+        )
         return 77  # the automake "skipped" code: absent data is not a failure
     rules_text = read_rules(args.rules)
     surrogates_js = None
@@ -153,17 +201,36 @@ def main(args):
     tests = load_tests(tests_path)
     trackers = tracker_report.TrackerSet(args.tracker_report) if args.tracker_report else None
     extra = [read_rules(p) for p in args.extra_rules or []]
-    results = run(rules_text, tests, surrogates_js, timeout=args.timeout, one_per_page=args.one_per_page, trackers=trackers,
-                  extra_rules=extra)
+    results = run(
+        rules_text,
+        tests,
+        surrogates_js,
+        timeout=args.timeout,
+        one_per_page=args.one_per_page,
+        trackers=trackers,
+        extra_rules=extra,
+    )
     s = summary(results)
     print("%d passed, %d failed" % (s["passed"], s["failed"]), flush=True)
     if trackers is not None:
-        print("tracker events agree with WebKit and expectAction: %d/%d" % (s["trackerEventsAgree"], s["total"]), flush=True)
+        print(
+            "tracker events agree with WebKit and expectAction: %d/%d" % (s["trackerEventsAgree"], s["total"]),
+            flush=True,
+        )
     if args.report:
         with open(args.report, "w", encoding="utf-8") as f:
-            json.dump({"rules": os.path.abspath(args.rules), "tests": os.path.abspath(tests_path),
-                       "surrogatesJS": args.surrogates_js, "surrogateEvent": SURROGATE_EVENT,
-                       "summary": s, "results": results}, f, indent=2)
+            json.dump(
+                {
+                    "rules": os.path.abspath(args.rules),
+                    "tests": os.path.abspath(tests_path),
+                    "surrogatesJS": args.surrogates_js,
+                    "surrogateEvent": SURROGATE_EVENT,
+                    "summary": s,
+                    "results": results,
+                },
+                f,
+                indent=2,
+            )
             f.write("\n")
     if args.expect_passed is not None:
         return 0 if s["passed"] == args.expect_passed else 1

@@ -14,10 +14,17 @@ _ERRORS = """
 (function () {
   window.__radarblockErrors = [];
   window.addEventListener("error", function (e) { window.__radarblockErrors.push("error: " + e.message); });
-  window.addEventListener("unhandledrejection", function (e) { window.__radarblockErrors.push("rejection: " + e.reason); });
+  window.addEventListener("unhandledrejection", function (e) {
+    window.__radarblockErrors.push("rejection: " + e.reason);
+  });
   var original = console.error;
-  console.error = function () { window.__radarblockErrors.push("console.error: " + Array.prototype.join.call(arguments, " ")); return original.apply(console, arguments); };
-  document.addEventListener("securitypolicyviolation", function (e) { window.__radarblockErrors.push("csp: " + e.blockedURI); });
+  console.error = function () {
+    window.__radarblockErrors.push("console.error: " + Array.prototype.join.call(arguments, " "));
+    return original.apply(console, arguments);
+  };
+  document.addEventListener("securitypolicyviolation", function (e) {
+    window.__radarblockErrors.push("csp: " + e.blockedURI);
+  });
 })();
 """
 
@@ -47,6 +54,7 @@ def run(path, steps, screenshot=None, timeout=60.0):
 
 def _snapshot(browser, path, timeout):
     from gi.repository import WebKit
+
     box = {}
 
     def done(view, res, *_):

@@ -13,8 +13,15 @@ import re
 import urllib.parse
 
 BLOCKING = {"rule", "default", "request-blocklist", "click-to-load", "surrogate", "ad-click-attribution"}
-NON_BLOCKING = {"default", "ignore-rule", "first-party", "tracker-allowlist", "unprotected-site", "click-to-load",
-                "ad-click-attribution"}
+NON_BLOCKING = {
+    "default",
+    "ignore-rule",
+    "first-party",
+    "tracker-allowlist",
+    "unprotected-site",
+    "click-to-load",
+    "ad-click-attribution",
+}
 FIELDS = ("url", "pageUrl", "tracker", "entity", "displayName", "category", "blocked", "reason", "surrogate")
 
 
@@ -66,9 +73,13 @@ def problems(load, url, tracker_request, expect_blocked, expect_surrogate=None):
         out.append("event blocked=%r, the test expects %r" % (e.get("blocked"), expect_blocked))
     reasons = BLOCKING if e.get("blocked") else NON_BLOCKING
     if e.get("reason") not in reasons:
-        out.append("reason %r is not a %s reason" % (e.get("reason"), "blocking" if e.get("blocked") else "non-blocking"))
+        out.append(
+            "reason %r is not a %s reason" % (e.get("reason"), "blocking" if e.get("blocked") else "non-blocking")
+        )
     if expect_surrogate is not None and (e.get("reason") == "surrogate") is not expect_surrogate:
-        out.append("reason %r, the test %s a surrogate" % (e.get("reason"), "expects" if expect_surrogate else "expects no"))
+        out.append(
+            "reason %r, the test %s a surrogate" % (e.get("reason"), "expects" if expect_surrogate else "expects no")
+        )
     return out
 
 

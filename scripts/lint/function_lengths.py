@@ -4,15 +4,18 @@ closing brace. Prints the N longest ("LINES FILE:LINE NAME"); with --max L, exit
 String literals and // comments are skipped when braces are counted; multi-line string literals hold no braces in
 this tree's sources, which the check would otherwise miscount (it then reports a long function, never hides one).
 
-usage: scripts/testing/function_lengths.py DIR... [--top N] [--max L]
+usage: scripts/lint/function_lengths.py DIR... [--top N] [--max L]
 """
+
 import os
 import re
 import sys
 
-DECL = re.compile(r'^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|override|'
-                  r'mutating|nonmutating|nonisolated|final|class|convenience|required|@inlinable|@usableFromInline)'
-                  r'(?:\([^)]*\))?\s+)*(func\s+[^\s(<]+|init[?!]?|deinit|subscript)')
+DECL = re.compile(
+    r"^\s*(?:@\w+(?:\([^)]*\))?\s+)*(?:(?:public|private|fileprivate|internal|package|static|override|"
+    r"mutating|nonmutating|nonisolated|final|class|convenience|required|@inlinable|@usableFromInline)"
+    r"(?:\([^)]*\))?\s+)*(func\s+[^\s(<]+|init[?!]?|deinit|subscript)"
+)
 STRING = re.compile(r'"(?:\\.|[^"\\])*"')
 
 

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # `make lint` (part of make test): the Swift tree as .swift-format formats it, no line over 120 characters (the
 # formatter does not wrap comments and string literals), and no function over 70 lines.
-# usage: scripts/testing/lint_swift.sh [DIR...]   (default: Sources Tests Fuzz, the directories that exist)
+# usage: scripts/lint/swift.sh [DIR...]   (default: Sources Tests Fuzz, the directories that exist)
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/../.."
 dirs=("$@")
@@ -17,6 +17,6 @@ if [ -n "$long" ]; then
   echo "$long" | head -40
   echo "lint: $(echo "$long" | wc -l) line(s) over 120 characters"; status=1
 fi
-python3 scripts/testing/function_lengths.py Sources --top 5 --max 70 || status=1
+python3 scripts/lint/function_lengths.py Sources --top 5 --max 70 || status=1
 [ $status -eq 0 ] && echo "lint: ok (swift-format, line length 120, functions <= 70 lines)"
 exit $status

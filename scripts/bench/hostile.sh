@@ -4,36 +4,17 @@
 #   one 100 KB TDS rule (random letters, and 100,000 x "a"), one 100 KB tracker-allowlist rule, a 400 KB rule
 #   (the growth), a 200 MB rule string, a 200 MB domain, an endless download, a 1 GB gzip bomb (1 MB on the
 #   wire), a body that trickles past --timeout.
-# usage: scripts/bench-hostile.sh RADARBLOCK   (SKIP_HUGE=1 leaves out the 200 MB cases)
+# usage: scripts/bench/hostile.sh RADARBLOCK   (SKIP_HUGE=1 leaves out the 200 MB cases)
 set -uo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"  # scripts/
 rb=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
 data="$here/../data"
 tmp=$(mktemp -d); server_pid=""
 trap '[ -n "$server_pid" ] && kill "$server_pid" 2>/dev/null; rm -rf "$tmp"' EXIT
-cd "$tmp"
-python3 - "$data" "${SKIP_HUGE:-0}" <<'PY'
-import json, random, sys
-data, skip_huge = sys.argv[1], sys.argv[2] == "1"
-tds = json.load(open(data + "/tds.json")); cfg = json.load(open(data + "/privacy-config.json"))
-random.seed(1)
-def with_rule(body, name):
-    t = json.loads(json.dumps(tds)); t["trackers"]["tracker.example"]["rules"].append({"rule": "tracker\\.example\\/" + body})
-    json.dump(t, open(name, "w"))
-def with_allow(body, name):
-    c = json.loads(json.dumps(cfg))
-    c["features"]["trackerAllowlist"]["settings"]["allowlistedTrackers"]["tracker.example"]["rules"].append(
-        {"rule": "tracker.example/" + body, "domains": ["shop.example"]})
-    json.dump(c, open(name, "w"))
-rand = "".join(random.choice("abcdefghijklmnopqrstuvwxyz0123456789") for _ in range(100_000))
-with_rule(rand, "tds-100k-random.json"); with_rule("a" * 100_000, "tds-100k-a.json"); with_rule("a" * 400_000, "tds-400k-a.json")
-with_allow(rand, "config-100k-random.json"); with_allow("a" * 100_000, "config-100k-a.json")
-if not skip_huge:
-    with_rule("(" + "a" * 200_000_000, "tds-200m-rule.json")
-    t = json.loads(json.dumps(tds))
-    t["trackers"]["tracker.example"]["rules"].append({"rule": "tracker\\.example\\/x", "options": {"domains": ["a" * 200_000_000 + ".example"]}})
-    json.dump(t, open("tds-200m-domain.json", "w"))
-PY
+cd "$tmp" || exit 1
+skip=()
+[ "${SKIP_HUGE:-0}" = 1 ] && skip=(--skip-huge)
+python3 "$here/bench/gen_hostile_inputs.py" "$data" "${skip[@]}"
 python3 "$here/testing/http_fixture_server.py" "$tmp" > port.txt 2>/dev/null &
 server_pid=$!
 for _ in $(seq 50); do [ -s port.txt ] && break; sleep 0.1; done

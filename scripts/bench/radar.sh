@@ -5,9 +5,9 @@
 # entity files. The tree is generated once in $BENCH_DIR (default /tmp/radarblock-bench-radar) and reused.
 # Prints wall time, CPU time and peak RSS measured by /usr/bin/time -v.
 #
-# usage: scripts/bench-radar.sh [RADARBLOCK_BINARY] [N]
+# usage: scripts/bench/radar.sh [RADARBLOCK_BINARY] [N]
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"  # scripts/
 root="$(cd "$here/.." && pwd)"
 BIN="${1:-$root/.build/release/radarblock}"
 N="${2:-100000}"
@@ -22,23 +22,7 @@ BENCH_DIR="${BENCH_DIR:-/tmp/radarblock-bench-radar}"
 if [ "$(cat "$BENCH_DIR/.complete" 2>/dev/null || true)" != "$N" ]; then
   echo "bench-radar: generating $N synthetic domain files in $BENCH_DIR ..." >&2
   rm -rf "$BENCH_DIR"
-  python3 - "$SAMPLE" "$BENCH_DIR" "$N" <<'PY'
-import os, sys, shutil
-sample, out, n = sys.argv[1], sys.argv[2], int(sys.argv[3])
-src = os.path.join(sample, "domains", "US")
-files = sorted(f for f in os.listdir(src) if f.endswith(".json"))
-texts = [(f[:-5], open(os.path.join(src, f), encoding="utf-8").read()) for f in files]
-dst = os.path.join(out, "domains", "US")
-os.makedirs(dst)
-shutil.copytree(os.path.join(sample, "entities"), os.path.join(out, "entities"))
-def esc(d): return d.replace(".", "\\\\.")   # as it appears inside a JSON string: a\\.com
-for i in range(n):
-    orig, text = texts[i % len(texts)]
-    new = "syn%d-%s.example" % (i, orig.replace(".", "-"))
-    body = text.replace(esc(orig), esc(new)).replace('"%s"' % orig, '"%s"' % new)
-    with open(os.path.join(dst, new + ".json"), "w", encoding="utf-8") as fh:
-        fh.write(body)
-PY
+  python3 "$here/bench/gen_radar_tree.py" "$SAMPLE" "$BENCH_DIR" "$N"
   echo "$N" > "$BENCH_DIR/.complete"
 fi
 

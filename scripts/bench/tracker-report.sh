@@ -5,11 +5,11 @@
 #   when given, else the current bundle rebuilt around the legacy runtime (Tests/js/legacy/legacy-data.js).
 # Prints the bundle sizes (the default one field by field: scripts/bench/bundle_sizes.py), then the 500-subresource page (median, quartiles and range of time to load, the
 # bundle's start-up per document) and the 20-iframe page (start-up summed over the documents, tracker events).
-# usage: scripts/bench-tracker-report.sh RADARBLOCK [REPEAT]   (default TRACKER_BENCH_REPEAT or 21; needs the
+# usage: scripts/bench/tracker-report.sh RADARBLOCK [REPEAT]   (default TRACKER_BENCH_REPEAT or 21; needs the
 #        shared iOS TDS + config in ../shared)
 set -euo pipefail
-here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
-bin=${1:?usage: scripts/bench-tracker-report.sh RADARBLOCK [REPEAT]}
+here="$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)"  # scripts/
+bin=${1:?usage: scripts/bench/tracker-report.sh RADARBLOCK [REPEAT]}
 repeat=${2:-${TRACKER_BENCH_REPEAT:-21}}
 ddg=${SHARED:-$here/../../shared}/data/ddg
 tds=$ddg/tds/ios-tds_v5_2025-06-17.json config=$ddg/privacy-config/ios-config_v4_embedded_2025-02-17.json

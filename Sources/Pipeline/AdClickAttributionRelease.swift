@@ -7,6 +7,7 @@ import ContentRules
 import Digest
 import FileIO
 import Foundation
+import Provenance
 import RuleBuilder
 import RuleCompiler
 import RuleEngine

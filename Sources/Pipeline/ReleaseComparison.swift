@@ -8,6 +8,7 @@ import Digest
 import FileIO
 import Foundation
 import Parallel
+import Provenance
 import RuleBuilder
 import RuleCompiler
 import RuleDiff
@@ -24,7 +25,7 @@ public struct DiffSide {
     public var tds: TrackerDataSet?
     public var rules: [ContentRule] = []
     /// Provenance per list, parallel to each list's rules.
-    public var provenance: [[JSONValue]] = []
+    public var provenance: [[RuleProvenance]] = []
     public var lists: [LoadedRuleList] = []
     /// The lists by name (main parts first, then click-to-load lists), for the per-list report.
     public var listRecords: [ListRecord] = []
@@ -32,10 +33,10 @@ public struct DiffSide {
     public var mainListCount = 1
 
     /// Provenance of the main list when it is one list (split parts are diffed by their rules only).
-    var mainProvenance: [JSONValue]? { mainListCount == 1 && !provenance.isEmpty ? provenance[0] : nil }
+    var mainProvenance: [RuleProvenance]? { mainListCount == 1 && !provenance.isEmpty ? provenance[0] : nil }
 
     /// Surrogate names by (tracker, rule index), for telling "surrogate" from "blocked".
-    var surrogates: [String: String] {
+    var surrogates: [TDSRuleID: String] {
         let all = tds.map(DecisionSide.surrogates) ?? [:]
         guard let names = surrogateNames else { return all }
         return all.filter { names.contains($0.value) }
@@ -126,7 +127,7 @@ public enum ReleaseComparison {
             json: json, options: .init(name: RuleListIdentifier.defaultName(forPath: path), embedSource: true))
         var side = DiffSide(
             label: path, identifier: list.identifier, components: components, tds: tds, rules: built.rules)
-        side.provenance = [built.provenance.map(\.jsonValue)]
+        side.provenance = [built.provenance]
         side.lists = [list]
         side.listRecords = [ListRecord(name: "rules.json", identifier: list.identifier, rules: built.rules)]
         // The click-to-load lists decide too (an app installs them all unless the user clicked to load).
@@ -136,7 +137,7 @@ public enum ReleaseComparison {
             let compiled = try LoadedRuleList.compiling(
                 json: ctlJSON, options: .init(name: RuleListIdentifier.defaultName(forPath: name), embedSource: true))
             side.lists.append(compiled)
-            side.provenance.append(ctl.provenance.map(\.jsonValue))
+            side.provenance.append(ctl.provenance)
             side.listRecords.append(
                 ListRecord(name: name, identifier: compiled.identifier, ruleAction: ctl.ruleAction, rules: ctl.rules))
         }
@@ -148,7 +149,7 @@ public enum ReleaseComparison {
                 options: .init(
                     name: RuleListIdentifier.defaultName(forPath: ReleaseFiles.attributionRules), embedSource: true))
             side.lists.append(compiled)
-            side.provenance.append(attribution.provenance.map(\.jsonValue))
+            side.provenance.append(attribution.provenance)
             side.listRecords.append(
                 ListRecord(
                     name: ReleaseFiles.attributionRules, identifier: compiled.identifier, rules: attribution.rules))
@@ -196,7 +197,7 @@ public enum ReleaseComparison {
     }
 
     /// A release's TDS and the surrogates its pages get (by tracker and TDS rule index), as `diff` reads them.
-    public static func surrogates(ofRelease dir: String) throws -> (tds: TrackerDataSet?, surrogates: [String: String])
+    public static func surrogates(ofRelease dir: String) throws -> (tds: TrackerDataSet?, surrogates: [TDSRuleID: String])
     {
         var side = DiffSide(label: dir, tds: try dataset(ofRelease: dir))
         side.surrogateNames = try surrogateNames(.directory(dir))
@@ -308,7 +309,7 @@ public struct ReleaseChanges {
         let main = newLists.filter(\.isMain)
         new.lists = main.map(\.list)
         new.mainListCount = main.count
-        new.provenance = main.count > 1 ? main.map { _ in [] } : [newProvenance.map(\.jsonValue)]
+        new.provenance = main.count > 1 ? main.map { _ in [] } : [newProvenance]
         new.listRecords = try newLists.map { try $0.record(rules: $0.contentRules()) }
         for ctl in newLists where ctl.role == .clickToLoad {
             new.lists.append(ctl.list)

@@ -3,6 +3,7 @@
 
 import ContentRules
 import Digest
+import Provenance
 import RuleBuilder
 import RuleCompiler
 

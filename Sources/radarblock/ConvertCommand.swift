@@ -2,6 +2,7 @@
 
 import ContentRules
 import FileIO
+import Provenance
 import RuleBuilder
 import StrictJSON
 import TrackerData

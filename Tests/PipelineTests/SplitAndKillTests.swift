@@ -1,6 +1,7 @@
 import ContentRules
 import Digest
 import Foundation
+import Provenance
 import RuleBuilder
 import RuleDiff
 import RuleEngine

@@ -1,5 +1,6 @@
 import ContentRules
 import Foundation
+import Provenance
 import RuleBuilder
 import StrictJSON
 import XCTest

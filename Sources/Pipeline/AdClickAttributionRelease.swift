@@ -163,7 +163,7 @@ extension AdClickAttributionRelease {
         out[i].name = ReleaseFiles.attributionRules + " (attributed for \(attributed.vendor))"
         out[i].list = try LoadedRuleList(ReleaseLists.withSource(attributed.compiled, json: attributed.json))
         out[i].json = attributed.json
-        out[i].provenance = attributed.provenance.map(\.jsonValue)
+        out[i].provenance = attributed.provenance
         return out
     }
 }

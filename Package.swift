@@ -8,10 +8,13 @@ let package = Package(
     name: "radarblock",
     products: [
         .executable(name: "radarblock", targets: ["radarblock"]),
-        .library(name: "RadarBlock", targets: [
-            "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "Provenance", "RuleBuilder",
-            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Pipeline",
-        ]),
+        .library(
+            name: "RadarBlock",
+            targets: [
+                "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator",
+                "Provenance", "RuleBuilder",
+                "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Pipeline",
+            ]),
     ],
     targets: [
         // C libraries from Debian (-dev packages), found with pkg-config.
@@ -35,23 +38,41 @@ let package = Package(
         .target(name: "TrackerData", dependencies: ["FileIO", "Parallel", "StrictJSON", "Domains", "Digest"]),
         .target(name: "TDSGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
         .target(name: "Provenance", dependencies: ["StrictJSON"]),
-        .target(name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
+        .target(
+            name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
-        .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
-        .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
-        .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler", "Provenance"]),
+        .target(
+            name: "RuleEngine",
+            dependencies: [
+                "CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance",
+            ]),
+        .target(
+            name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
+        .target(
+            name: "RuleDiff",
+            dependencies: [
+                "FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk",
+                "RuleCompiler", "Provenance",
+            ]),
         .target(name: "WebKitBridge"),
-        .target(name: "Pipeline", dependencies: [
-            "CSystem", "CHTTPFetch",
-            "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
-            "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO", "Parallel", "Provenance",
-        ]),
-        .executableTarget(name: "radarblock", dependencies: [
-            "Pipeline", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance",
-        ]),
+        .target(
+            name: "Pipeline",
+            dependencies: [
+                "CSystem", "CHTTPFetch",
+                "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff",
+                "ContentRules", "StrictJSON", "Domains", "Digest", "FileIO", "Parallel", "Provenance",
+            ]),
+        .executableTarget(
+            name: "radarblock",
+            dependencies: [
+                "Pipeline", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine",
+                "Surrogates",
+                "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance",
+            ]),
 
-        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "TDSGenerator", "TrackerData"]),
+        .executableTarget(
+            name: "radarblock-bench",
+            dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "TDSGenerator", "TrackerData"]),
 
         // What several test targets share: the ../shared locator, a seeded generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -61,20 +82,37 @@ let package = Package(
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "TestSupport"]),
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
-        .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "TrackerDataTests", dependencies: ["TestSupport", "TrackerData", "StrictJSON", "FileIO"]),
-        .testTarget(name: "TDSGeneratorTests", dependencies: ["TestSupport", "TDSGenerator", "TrackerData", "StrictJSON", "Pipeline"]),
+        .testTarget(
+            name: "TDSGeneratorTests",
+            dependencies: ["TestSupport", "TDSGenerator", "TrackerData", "StrictJSON", "Pipeline"]),
         .testTarget(name: "ProvenanceTests", dependencies: ["Provenance", "StrictJSON"]),
-        .testTarget(name: "RuleBuilderTests", dependencies: ["TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"],
-                    exclude: ["Fixtures"]),
-        .testTarget(name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
-        .testTarget(name: "RuleEngineTests", dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
+        .testTarget(
+            name: "RuleBuilderTests",
+            dependencies: [
+                "TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance",
+            ],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"],
+            exclude: ["Fixtures"]),
+        .testTarget(
+            name: "RuleEngineTests",
+            dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData", "Provenance"]),
+        .testTarget(
+            name: "RuleDiffTests",
+            dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData", "Provenance"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
-        .testTarget(name: "PipelineTests", dependencies: [
-            "Pipeline", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder", "RuleCompiler", "RuleDiff",
-            "RuleEngine", "TrackerData", "Domains", "TestSupport", "Provenance",
-        ]),
+        .testTarget(
+            name: "PipelineTests",
+            dependencies: [
+                "Pipeline", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",
+                "RuleCompiler", "RuleDiff",
+                "RuleEngine", "TrackerData", "Domains", "TestSupport", "Provenance",
+            ]),
     ]
 )

@@ -197,8 +197,9 @@ public enum ReleaseComparison {
     }
 
     /// A release's TDS and the surrogates its pages get (by tracker and TDS rule index), as `diff` reads them.
-    public static func surrogates(ofRelease dir: String) throws -> (tds: TrackerDataSet?, surrogates: [TDSRuleID: String])
-    {
+    public static func surrogates(ofRelease dir: String) throws -> (
+        tds: TrackerDataSet?, surrogates: [TDSRuleID: String]
+    ) {
         var side = DiffSide(label: dir, tds: try dataset(ofRelease: dir))
         side.surrogateNames = try surrogateNames(.directory(dir))
         return (side.tds, side.surrogates)

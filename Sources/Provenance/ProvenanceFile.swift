@@ -59,32 +59,28 @@ extension RuleProvenance {
     init(json: JSONValue) throws {
         guard case .object(let o) = json else { throw EntryError(nil, "an object, not \(json.typeName)") }
         let fields = EntryFields(object: o)
-        if let unknown = o.keys.first(where: { !Self.fieldNames.contains($0) }) {
-            throw EntryError(unknown, "unknown field (known: \(Self.fieldNames.joined(separator: ", ")))")
+        if let unknown = o.keys.first(where: { Field(rawValue: $0) == nil }) {
+            let known = Field.allCases.map(\.rawValue).joined(separator: ", ")
+            throw EntryError(unknown, "unknown field (known: \(known))")
         }
-        guard let sourceText = try fields.string("source") else { throw EntryError("source", "missing") }
+        guard let sourceText = try fields.string(.source) else { throw EntryError(.source, "missing") }
         guard let source = Source(rawValue: sourceText) else {
             let known = Source.allCases.map(\.rawValue).joined(separator: ", ")
-            throw EntryError("source", "unknown source \"\(sourceText)\" (known: \(known))")
+            throw EntryError(.source, "unknown source \"\(sourceText)\" (known: \(known))")
         }
         self.init(
-            source: source, tracker: try fields.string("tracker"), part: try fields.value("rule").map(TrackerPart.init),
-            cnameAlias: try fields.string("cname"), allowlistIndex: try fields.count("index"),
-            allowlistRule: try fields.string("allowlistRule"), entity: try fields.string("entity"),
-            filterLines: try fields.counts("lines"))
-        if let text = try fields.string("role") { (role, form) = try Self.role(text) }
-        guard try fields.string("name") == requestBlocklistName else {
+            source: source, tracker: try fields.string(.tracker), part: try o[.rule].map(TrackerPart.init),
+            cnameAlias: try fields.string(.cname), allowlistIndex: try fields.count(.index),
+            allowlistRule: try fields.string(.allowlistRule), entity: try fields.string(.entity),
+            filterLines: try fields.counts(.lines))
+        if let text = try fields.string(.role) { (role, form) = try Self.role(text) }
+        guard try fields.string(.name) == requestBlocklistName else {
             throw EntryError(
-                "name",
+                .name,
                 requestBlocklistName.map { "must be \"\($0)\" (from the source, tracker and index)" }
                     ?? "only a requestBlocklist entry with a tracker and an index has one")
         }
     }
-
-    /// Every member `jsonValue` writes.
-    static let fieldNames = [
-        "source", "tracker", "rule", "role", "cname", "entity", "index", "allowlistRule", "lines", "name",
-    ]
 
     /// A role as written: the role, then the url-filter form's name ("block host"), or the form's name alone.
     static func role(_ text: String) throws -> (Role?, RecordedFilterForm?) {
@@ -95,23 +91,26 @@ extension RuleProvenance {
         {
             return (role, RecordedFilterForm(kind: kind))
         }
-        throw EntryError("role", "unknown role \"\(text)\"")
+        throw EntryError(.role, "unknown role \"\(text)\"")
     }
 }
 
 extension RuleProvenance.TrackerPart {
-    /// "default", "entity", "popup" or a rule's index.
+    /// A rule's index, or the name `jsonValue` gives a part that is not a rule.
     init(json: JSONValue) throws {
-        switch json {
-        case "default": self = .default
-        case "entity": self = .entity
-        case "popup": self = .popup
-        case .number(let n):
-            guard let i = EntryFields.count(n) else { throw EntryError("rule", "\(JSONWriter.string(json)) is not a rule index") }
+        if case .number(let n) = json {
+            guard let i = EntryFields.count(n) else {
+                throw EntryError(.rule, "\(JSONWriter.string(json)) is not a rule index")
+            }
             self = .rule(i)
-        default:
-            throw EntryError("rule", "must be a rule index, \"default\", \"entity\" or \"popup\", not \(JSONWriter.string(json))")
+            return
         }
+        let named: [Self] = [.default, .entity, .popup]
+        guard let part = named.first(where: { $0.jsonValue == json }) else {
+            let names = named.map { JSONWriter.string($0.jsonValue) }.joined(separator: ", ")
+            throw EntryError(.rule, "must be a rule index or one of \(names), not \(JSONWriter.string(json))")
+        }
+        self = part
     }
 }
 
@@ -124,21 +123,21 @@ struct EntryError: Error {
         self.field = field
         self.reason = reason
     }
+
+    init(_ field: RuleProvenance.Field, _ reason: String) { self.init(field.rawValue, reason) }
 }
 
 /// An entry's members, each of its one type.
 struct EntryFields {
     let object: JSONObject
 
-    func value(_ key: String) -> JSONValue? { object[key] }
-
-    func string(_ key: String) throws -> String? {
+    func string(_ key: RuleProvenance.Field) throws -> String? {
         guard let v = object[key] else { return nil }
         guard case .string(let s) = v else { throw EntryError(key, "must be a string, not \(v.typeName)") }
         return s
     }
 
-    func count(_ key: String) throws -> Int? {
+    func count(_ key: RuleProvenance.Field) throws -> Int? {
         guard let v = object[key] else { return nil }
         guard case .number(let n) = v, let i = Self.count(n) else {
             throw EntryError(key, "must be a whole number >= 0, not \(JSONWriter.string(v))")
@@ -146,7 +145,7 @@ struct EntryFields {
         return i
     }
 
-    func counts(_ key: String) throws -> [Int]? {
+    func counts(_ key: RuleProvenance.Field) throws -> [Int]? {
         guard let v = object[key] else { return nil }
         guard case .array(let items) = v else { throw EntryError(key, "must be an array, not \(v.typeName)") }
         return try items.map {

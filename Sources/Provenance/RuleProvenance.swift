@@ -90,17 +90,22 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.
     public var jsonValue: JSONValue {
         var o = JSONObject()
-        o["source"] = .string(source.rawValue)
-        if let tracker { o["tracker"] = .string(tracker) }
-        if let part { o["rule"] = part.jsonValue }
-        if let roleText { o["role"] = .string(roleText) }
-        if let cnameAlias { o["cname"] = .string(cnameAlias) }
-        if let entity { o["entity"] = .string(entity) }
-        if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
-        if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
-        if let filterLines { o["lines"] = .array(filterLines.map { .number(Double($0)) }) }
-        if let requestBlocklistName { o["name"] = .string(requestBlocklistName) }
+        o[.source] = .string(source.rawValue)
+        if let tracker { o[.tracker] = .string(tracker) }
+        if let part { o[.rule] = part.jsonValue }
+        if let roleText { o[.role] = .string(roleText) }
+        if let cnameAlias { o[.cname] = .string(cnameAlias) }
+        if let entity { o[.entity] = .string(entity) }
+        if let allowlistIndex { o[.index] = .number(Double(allowlistIndex)) }
+        if let allowlistRule { o[.allowlistRule] = .string(allowlistRule) }
+        if let filterLines { o[.lines] = .array(filterLines.map { .number(Double($0)) }) }
+        if let requestBlocklistName { o[.name] = .string(requestBlocklistName) }
         return .object(o)
+    }
+
+    /// The members of a provenance object, in the order `jsonValue` writes them.
+    enum Field: String, CaseIterable {
+        case source, tracker, rule, role, cname, entity, index, allowlistRule, lines, name
     }
 
     /// A request blocklist entry's name, `requestBlocklist/DOMAIN/INDEX` (written, not read: it follows from the
@@ -129,4 +134,11 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     /// The exemption an entity's trackers share (SharedEntityExemption.swift): a TDS rule of no one tracker, meant
     /// to match every URL on the entity's sites.
     public var isSharedEntityExemption: Bool { source == .tds && part == .entity && tracker == nil && entity != nil }
+}
+
+extension JSONObject {
+    subscript(field: RuleProvenance.Field) -> JSONValue? {
+        get { self[field.rawValue] }
+        set { self[field.rawValue] = newValue }
+    }
 }

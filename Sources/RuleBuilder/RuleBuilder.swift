@@ -124,7 +124,9 @@ public enum RuleBuilder {
         let state = config.contentBlockingState.map { "\"\($0)\"" } ?? "absent"
         return RuleBuildResult(
             rules: [ContentRule(trigger: Trigger(urlFilter: ".*"), action: .ignorePreviousRules)],
-            provenance: [RuleProvenance(source: .featureState, role: .contentBlocking(state: config.contentBlockingState))],
+            provenance: [
+                RuleProvenance(source: .featureState, role: .contentBlocking(state: config.contentBlockingState))
+            ],
             issues: [
                 ConversionIssue(
                     kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),

@@ -52,8 +52,7 @@ public struct DecisionSide: @unchecked Sendable {
     /// Per list, per compiled rule: the surrogate its provenance names (nil for most rules).
     public let surrogateOfRule: [[String?]]
 
-    public init(lists: [LoadedRuleList], provenance: [[RuleProvenance]] = [], surrogates: [TDSRuleID: String] = [:])
-    {
+    public init(lists: [LoadedRuleList], provenance: [[RuleProvenance]] = [], surrogates: [TDSRuleID: String] = [:]) {
         engine = RuleEngine(lists: lists)
         self.provenance = provenance
         self.surrogates = surrogates

@@ -114,7 +114,9 @@ struct MatchTextLines: AnswerTextRenderer {
         }
         line += " \(request.resourceType)  \(printable(request.url))  on \(printable(request.topURL))"
         if !outcome.actions.isEmpty { line += "  (" + outcome.actions.map(\.typeName).joined(separator: ", ") + ")" }
-        if let surrogate = outcome.surrogate { line += "  (surrogate \(printable(surrogate)), served by surrogates.js)" }
+        if let surrogate = outcome.surrogate {
+            line += "  (surrogate \(printable(surrogate)), served by surrogates.js)"
+        }
         if let d = decidedBy { line += "  by " + summary(d) }
         return line
     }

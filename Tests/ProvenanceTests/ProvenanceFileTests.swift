@@ -68,7 +68,10 @@ final class ProvenanceFileTests: XCTestCase {
             (#"[{"source":"requestBlocklist","tracker":"r.com","index":1}]"#, error(0, "name", "must be")),
             (#"[{"source":"tds","name":"x"}]"#, error(0, "name", "only a requestBlocklist entry")),
             (#"[{"source":"tds"},7]"#, ProvenanceError(file: "p.json", entry: 1, field: nil, reason: "an object")),
-            (#"{"source":"tds"}"#, ProvenanceError(file: "p.json", entry: nil, field: nil, reason: "must be a JSON")),
+            (
+                #"{"source":"tds"}"#,
+                ProvenanceError(file: "p.json", entry: nil, field: nil, reason: "provenance must be a JSON array")
+            ),
             ("[{", ProvenanceError(file: "p.json", entry: nil, field: nil, reason: "invalid JSON at line 1")),
         ]
         for (text, expected) in cases {

@@ -54,7 +54,8 @@ final class DiffReportJSONTests: XCTestCase {
             d.added.append(
                 RuleSetDiff.Entry(
                     rule: JSONWriter.string(t), index: i * 1000 + 7,
-                    provenance: i == 0 ? RuleProvenance(source: .tds, tracker: "t.example", part: .rule(1), role: .block) : nil))
+                    provenance: i == 0
+                        ? RuleProvenance(source: .tds, tracker: "t.example", part: .rule(1), role: .block) : nil))
             d.removed.append(RuleSetDiff.Entry(rule: JSONWriter.string(t), index: i, provenance: nil))
         }
         return d
@@ -138,9 +139,11 @@ final class DiffReportJSONTests: XCTestCase {
                         resourceType: "script"),
                     old: Decision(
                         outcome: .blocked, surrogate: nil,
-                        rule: .provenance(RuleProvenance(source: .tds, tracker: "t\(i % 1000).example", part: .rule(1)))),
+                        rule: .provenance(RuleProvenance(source: .tds, tracker: "t\(i % 1000).example", part: .rule(1)))
+                    ),
                     new: Decision(
-                        outcome: .allowed, surrogate: nil, rule: .rule(["source": "temp-list", "note": .string(long)]))))
+                        outcome: .allowed, surrogate: nil, rule: .rule(["source": "temp-list", "note": .string(long)])))
+            )
         }
         var dataset = DatasetDiff()
         dataset.trackersAdded = (0..<1000).map { "added\($0).example" + long }

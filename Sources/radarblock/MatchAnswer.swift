@@ -48,15 +48,14 @@ enum MatchAnswer {
                 : "page gets  allowed\n"
         }
         guard let d = outcome.decidedBy else { return s + "decided by no rule\n" }
-        let list = lists[d.list]
-        let source = Int(list.list.compiled.rules[d.rule].sourceIndex)
-        s += "decided by \(list.label) rule \(source): "
-        guard let provenance = list.provenance, source < provenance.count else {
+        let source = Int(side.engine.lists[d.list].compiled.rules[d.rule].sourceIndex)
+        s += "decided by \(lists[d.list].label) rule \(source): "
+        guard let provenance = side.provenance(of: d) else {
             return s
                 + "no provenance (a bare rule list: give the release directory, or --provenance FILE, to name its TDS"
                 + " tracker or config entry)\n"
         }
-        return s + describe(provenance[source], tds: list.tds) + "\n"
+        return s + describe(provenance, tds: lists[d.list].tds) + "\n"
     }
 
     /// A rule's provenance in words: its TDS tracker, entity and rule pattern, or its config feature and entry.

@@ -9,7 +9,7 @@ let package = Package(
     products: [
         .executable(name: "radarblock", targets: ["radarblock"]),
         .library(name: "RadarBlock", targets: [
-            "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "RuleBuilder",
+            "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "Provenance", "RuleBuilder",
             "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Conversion", "Release", "ReleaseDiff", "ReleaseBuild", "Install",
         ]),
     ],
@@ -34,29 +34,31 @@ let package = Package(
         .target(name: "ContentRules", dependencies: ["StrictJSON", "CWebKitIDNA"]),
         .target(name: "TrackerData", dependencies: ["FileIO", "Parallel", "StrictJSON", "Domains", "Digest"]),
         .target(name: "TDSGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
-        .target(name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains"]),
+        .target(name: "Provenance", dependencies: ["StrictJSON"]),
+        .target(
+            name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
-        .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
+        .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
-        .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler"]),
+        .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler", "Provenance"]),
         .target(name: "WebKitBridge", dependencies: ["StrictJSON"]),
-        .target(name: "Conversion", dependencies: ["ContentRules", "RuleBuilder", "TrackerData"]),
+        .target(name: "Conversion", dependencies: ["ContentRules", "RuleBuilder", "TrackerData", "Provenance"]),
         .target(name: "Release", dependencies: [
             "CSystem", "ContentRules", "Digest", "FileIO", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine", "StrictJSON",
-            "Surrogates",
+            "Surrogates", "Provenance",
         ]),
         .target(name: "ReleaseDiff", dependencies: [
             "Release", "Conversion", "ContentRules", "Digest", "FileIO", "Parallel", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
-            "StrictJSON", "Surrogates", "TrackerData",
+            "StrictJSON", "Surrogates", "TrackerData", "Provenance",
         ]),
         .target(name: "ReleaseBuild", dependencies: [
             "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "RuleBuilder", "RuleCompiler",
-            "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData",
+            "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
         ]),
         .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
         .executableTarget(name: "radarblock", dependencies: [
             "Release", "ReleaseDiff", "ReleaseBuild", "Install", "Conversion", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-            "RuleDiff", "ContentRules", "StrictJSON", "FileIO",
+            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance",
         ]),
 
         .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
@@ -69,15 +71,20 @@ let package = Package(
         .testTarget(name: "DigestTests", dependencies: ["Digest"]),
         .testTarget(name: "FileIOTests", dependencies: ["FileIO", "TestSupport"]),
         .testTarget(name: "ParallelTests", dependencies: ["Parallel"]),
-        .testTarget(name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON", "TestSupport"], exclude: ["Fixtures"]),
+        .testTarget(
+            name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON", "TestSupport"],
+            exclude: ["Fixtures"]),
         .testTarget(name: "TrackerDataTests", dependencies: ["TestSupport", "TrackerData", "StrictJSON", "FileIO"]),
         .testTarget(name: "TDSGeneratorTests", dependencies: ["TestSupport", "TDSGenerator", "TrackerData", "StrictJSON", "ReleaseBuild"]),
-        .testTarget(name: "RuleBuilderTests", dependencies: ["TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains"],
+        .testTarget(name: "RuleBuilderTests", dependencies: ["TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"],
                     exclude: ["Fixtures"]),
         .testTarget(name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
         .testTarget(name: "RuleEngineTests", dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
-        .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData"]),
+        .testTarget(
+            name: "RuleDiffTests",
+            dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData", "Provenance"]),
+        .testTarget(name: "ProvenanceTests", dependencies: ["Provenance", "StrictJSON"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "ReleaseTests", dependencies: [
             "Release", "ContentRules", "RuleBuilder", "RuleCompiler", "RuleEngine", "StrictJSON", "Surrogates", "TestSupport", "TrackerData",
@@ -86,7 +93,7 @@ let package = Package(
         .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "TestSupport", "WebKitBridge"]),
         .testTarget(name: "ReleaseBuildTests", dependencies: [
             "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",
-            "RuleCompiler", "RuleDiff", "RuleEngine", "TrackerData", "Domains", "TestSupport",
+            "RuleCompiler", "RuleDiff", "RuleEngine", "TrackerData", "Domains", "TestSupport", "Provenance",
         ]),
     ]
 )

@@ -4,6 +4,7 @@
 // `attribution` (the attributed variant) all convert here, so a list kind is added in one place: `lists`.
 
 import ContentRules
+import Provenance
 import RuleBuilder
 import TrackerData
 

@@ -8,6 +8,7 @@ import ContentRules
 import Digest
 import FileIO
 import Foundation
+import Provenance
 import RuleCompiler
 import RuleDiff
 import RuleEngine
@@ -22,7 +23,7 @@ public struct ReleaseList {
     /// The rule-list JSON (empty when the entry names none).
     public var json: [UInt8]
     /// Provenance by JSON index, when the release records it for this list.
-    public var provenance: [JSONValue]?
+    public var provenance: [RuleProvenance]?
     /// The engine the list was built for (its JSON is parsed as that engine parses it).
     public var target: EngineProfile
     /// The click-to-load action of a click-to-load list; nil for the main list's parts.
@@ -111,14 +112,9 @@ public enum ReleaseLists {
     }
 
     /// A provenance file the release has (nil when it has none by that name).
-    static func readProvenance(_ name: String, files: ReleaseFileSource) throws -> [JSONValue]? {
+    static func readProvenance(_ name: String, files: ReleaseFileSource) throws -> [RuleProvenance]? {
         guard isPlainName(name), files.exists(name) else { return nil }
-        do {
-            return try JSONParser.parse(try files.read(name)).arrayValue
-        } catch let e as JSONParseError {
-            throw FileError(
-                path: files.path(name), reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")
-        }
+        return try RuleProvenance.decodeList(try files.read(name), file: files.path(name))
     }
 
     /// A manifest names files beside it, never paths elsewhere.

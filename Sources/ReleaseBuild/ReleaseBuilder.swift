@@ -15,6 +15,7 @@ import FileIO
 import Foundation
 import Release
 import ReleaseDiff
+import Provenance
 import RuleBuilder
 import RuleCompiler
 import RuleDiff

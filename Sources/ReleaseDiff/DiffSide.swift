@@ -8,6 +8,7 @@ import Conversion
 import Digest
 import FileIO
 import Foundation
+import Provenance
 import Release
 import RuleBuilder
 import RuleCompiler
@@ -26,7 +27,7 @@ public struct DiffSide {
     /// The main list's rules (click-to-load lists are reported per list).
     public private(set) var rules: [ContentRule] = []
     /// Provenance per list, parallel to each list's rules.
-    public private(set) var provenance: [[JSONValue]] = []
+    public private(set) var provenance: [[RuleProvenance]] = []
     /// The lists that decide requests.
     public private(set) var lists: [LoadedRuleList] = []
     /// The lists by name (main parts first, then the side lists), for the per-list report.
@@ -44,10 +45,10 @@ public struct DiffSide {
     }
 
     /// Provenance of the main list when it is one list (split parts are diffed by their rules only).
-    var mainProvenance: [JSONValue]? { mainListCount == 1 && !provenance.isEmpty ? provenance[0] : nil }
+    var mainProvenance: [RuleProvenance]? { mainListCount == 1 && !provenance.isEmpty ? provenance[0] : nil }
 
     /// Surrogate names by (tracker, rule index), for telling "surrogate" from "blocked".
-    var surrogates: [String: String] {
+    var surrogates: [TDSRuleID: String] {
         let all = tds.map(DecisionSide.surrogates) ?? [:]
         guard let names = surrogateNames else { return all }
         return all.filter { names.contains($0.value) }
@@ -116,7 +117,7 @@ public struct DiffSide {
         rules = conversion.result.rules
         for (list, name, loaded) in compiled {
             lists.append(loaded)
-            provenance.append(list.provenance.map(\.jsonValue))
+            provenance.append(list.provenance)
             listRecords.append(
                 ListRecord(name: name, identifier: loaded.identifier, ruleAction: list.ruleAction, rules: list.rules))
         }
@@ -165,7 +166,7 @@ public struct DiffSide {
         let main = lists.filter(\.isMain)
         self.lists = main.map(\.list)
         mainListCount = main.count
-        self.provenance = main.count > 1 ? main.map { _ in [] } : [provenance.map(\.jsonValue)]
+        self.provenance = main.count > 1 ? main.map { _ in [] } : [provenance]
         listRecords = try lists.map { try $0.record(rules: $0.contentRules()) }
         for ctl in lists where ctl.role == .clickToLoad {
             self.lists.append(ctl.list)

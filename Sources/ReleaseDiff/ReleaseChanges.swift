@@ -2,6 +2,7 @@
 // the build's products, as `diff` compares two releases, with WebKit's compile cost when it was measured.
 
 import ContentRules
+import Provenance
 import Release
 import RuleBuilder
 import RuleDiff

@@ -4,6 +4,7 @@
 import FileIO
 import Foundation
 import Parallel
+import Provenance
 import Release
 import RuleBuilder
 import RuleDiff
@@ -45,8 +46,9 @@ public enum ReleaseComparison {
     }
 
     /// A release's TDS and the surrogates its pages get (by tracker and TDS rule index), as `diff` reads them.
-    public static func surrogates(ofRelease dir: String) throws -> (tds: TrackerDataSet?, surrogates: [String: String])
-    {
+    public static func surrogates(ofRelease dir: String) throws -> (
+        tds: TrackerDataSet?, surrogates: [TDSRuleID: String]
+    ) {
         let side = try DiffSide(surrogatesOf: dir)
         return (side.tds, side.surrogates)
     }

@@ -13,6 +13,7 @@
 
 import ContentRules
 import Domains
+import Provenance
 import StrictJSON
 import TrackerData
 
@@ -201,7 +202,7 @@ extension FaithfulBuilder {
             ContentRule(
                 trigger: Trigger(urlFilter: HostScope.domain(domain).hostFilter, loadTypes: LoadTypes.thirdParty),
                 action: .ignorePreviousRules),
-            RuleProvenance(source: .tds, tracker: domain, part: .default, role: "reset"))
+            RuleProvenance(source: .tds, tracker: domain, part: .default, role: .reset))
     }
 
     /// The attributed variant's first rule of `tracker` for each conversion host in scope: block the host (and
@@ -218,18 +219,18 @@ extension FaithfulBuilder {
                 guard Host.isSameOrSubdomain(target, of: host) else { continue }
                 filter = scope.hostFilter
             }
-            let origin = { (role: String) in
+            let origin = { (role: Role) in
                 RuleProvenance(
                     source: .adClickAttribution, tracker: tracker.domain, role: role, cnameAlias: scope.alias,
                     allowlistRule: host)
             }
             sink.emit(
-                ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: load), action: .block), origin("block"))
+                ContentRule(trigger: Trigger(urlFilter: filter, loadTypes: load), action: .block), origin(.block))
             sink.emit(
                 ContentRule(
                     trigger: Trigger(
                         urlFilter: filter, loadTypes: load, condition: .init(.ifDomain, [a.vendor].wildcards)),
-                    action: .ignorePreviousRules), origin("vendor"))
+                    action: .ignorePreviousRules), origin(.vendor))
             emitted = true
         }
         return emitted

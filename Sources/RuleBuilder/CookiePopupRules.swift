@@ -28,6 +28,7 @@
 
 import ContentRules
 import Domains
+import Provenance
 import StrictJSON
 import TrackerData
 
@@ -96,14 +97,14 @@ public enum CookiePopupRules {
                 urlFilter: ".*", resourceTypes: condition == nil ? nil : ["document"], condition: condition)
             out.rules.append(
                 ContentRule(trigger: trigger, action: .cssDisplayNone(selector: g.selectors.joined(separator: ", "))))
-            out.provenance.append(RuleProvenance(source: .cookiePopups, role: "hide", filterLines: g.lines.sorted()))
+            out.provenance.append(RuleProvenance(source: .cookiePopups, role: .hide, filterLines: g.lines.sorted()))
             out.counts["selectors", default: 0] += Double(g.selectors.count)
         }
         if !offSites.isEmpty {
             let condition = TriggerCondition(.ifTopURL, offSites.map { TriggerCondition.anchoredDomainRegex("*" + $0) })
             out.rules.append(
                 ContentRule(trigger: Trigger(urlFilter: ".*", condition: condition), action: .ignorePreviousRules))
-            out.provenance.append(RuleProvenance(source: .cookiePopups, role: "off-sites"))
+            out.provenance.append(RuleProvenance(source: .cookiePopups, role: .offSites))
         }
         out.counts["filters"] = Double(parsed.filters.count)
         out.counts["scripted"] = Double(out.scripted.count)

@@ -7,6 +7,7 @@
 
 import ContentRules
 import Domains
+import Provenance
 import StrictJSON
 import TrackerData
 
@@ -188,7 +189,7 @@ struct DDGBuilder {
             let origin = RuleProvenance(
                 source: exceptions.tempList.isEmpty ? .userUnprotected : .tempList,
                 role: !exceptions.tempList.isEmpty && !exceptions.userUnprotected.isEmpty
-                    ? "temp-list+user-unprotected" : nil)
+                    ? .tempListAndUserUnprotected : nil)
             sink.emit(
                 ContentRule(
                     trigger: Trigger(

@@ -25,6 +25,7 @@
 
 import ContentRules
 import Domains
+import Provenance
 import StrictJSON
 import TrackerData
 
@@ -120,7 +121,7 @@ struct FaithfulBuilder {
                 ContentRule(
                     trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, own.wildcards)),
                     action: .ignorePreviousRules),
-                RuleProvenance(source: .clickToLoad, tracker: entity, role: "first-party"))
+                RuleProvenance(source: .clickToLoad, tracker: entity, role: .firstParty))
         }
         if !exceptions.clickToLoadExceptions.isEmpty {
             b.sink.emit(
@@ -128,7 +129,7 @@ struct FaithfulBuilder {
                     trigger: Trigger(
                         urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.clickToLoadExceptions).wildcards)
                     ),
-                    action: .ignorePreviousRules), RuleProvenance(source: .clickToLoad, role: "exception"))
+                    action: .ignorePreviousRules), RuleProvenance(source: .clickToLoad, role: .exception))
         }
         b.emitExceptions()
         return TopSiteConditions.anchored(b.sink.result)
@@ -141,7 +142,7 @@ struct FaithfulBuilder {
     ) {
         guard let last = tracker.rules.lastIndex(where: { $0.action?.rawValue == ruleAction }) else { return }
         let load: [String]? = alias == nil ? LoadTypes.thirdParty : nil
-        func origin(_ index: Int, _ role: String) -> RuleProvenance {
+        func origin(_ index: Int, _ role: Role) -> RuleProvenance {
             RuleProvenance(source: .tds, tracker: tracker.domain, part: .rule(index), role: role, cnameAlias: alias)
         }
         for index in (0...last).reversed() {
@@ -156,7 +157,7 @@ struct FaithfulBuilder {
                 sink.emit(
                     ContentRule(
                         trigger: trigger(form.filter, options, load), action: decides ? .block : .ignorePreviousRules),
-                    origin(index, decides ? "block" : "other-rule").with(form))
+                    origin(index, decides ? .block : .otherRule).with(form))
             }
             guard decides, let x = rule.exceptions,
                 let xc = condition(x, field: "exceptions", tracker: tracker.domain, index: index, report: false),
@@ -165,7 +166,7 @@ struct FaithfulBuilder {
             for form in filters {
                 sink.emit(
                     ContentRule(trigger: trigger(form.filter, both, load), action: .ignorePreviousRules),
-                    origin(index, "exception").with(form))
+                    origin(index, .exception).with(form))
             }
         }
         if let name = tracker.owner?.name, let domains = entitySites(name, tracker: tracker.domain, alias: alias),
@@ -177,7 +178,7 @@ struct FaithfulBuilder {
                         urlFilter: scope.hostFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
                     action: .ignorePreviousRules),
                 RuleProvenance(
-                    source: .tds, tracker: tracker.domain, part: .entity, role: "same-entity", cnameAlias: alias))
+                    source: .tds, tracker: tracker.domain, part: .entity, role: .sameEntity, cnameAlias: alias))
         }
     }
 
@@ -190,7 +191,7 @@ struct FaithfulBuilder {
         let load: [String]? = alias == nil ? LoadTypes.thirdParty : nil
         let domainFilter = scope.hostFilter
         let report = alias == nil
-        func origin(_ part: RuleProvenance.TrackerPart, _ role: String) -> RuleProvenance {
+        func origin(_ part: RuleProvenance.TrackerPart, _ role: Role) -> RuleProvenance {
             RuleProvenance(source: .tds, tracker: tracker.domain, part: part, role: role, cnameAlias: alias)
         }
         var blocking = false
@@ -198,7 +199,7 @@ struct FaithfulBuilder {
         if tracker.defaultAction == .block {
             sink.emit(
                 ContentRule(trigger: Trigger(urlFilter: domainFilter, loadTypes: load), action: .block),
-                origin(.default, "block"))
+                origin(.default, .block))
             blocking = true
         } else if alias == nil, hasParentTracker(tracker.domain) {
             emitReset(tracker.domain)
@@ -226,7 +227,7 @@ struct FaithfulBuilder {
                 for form in filters {
                     sink.emit(
                         ContentRule(trigger: trigger(form.filter, options, load), action: .ignorePreviousRules),
-                        origin(.rule(index), "ignore").with(form))
+                        origin(.rule(index), .ignore).with(form))
                 }
                 continue
             }
@@ -234,13 +235,13 @@ struct FaithfulBuilder {
             for form in filters {
                 sink.emit(
                     ContentRule(trigger: trigger(form.filter, options, load), action: .block),
-                    origin(.rule(index), "block").with(form))
+                    origin(.rule(index), .block).with(form))
             }
             blocking = true
             guard let x = rule.exceptions else { continue }
             emitRuleExceptions(
                 x, of: (tracker.domain, index), options: options, filters: filters, load: load, report: report,
-                origin: origin(.rule(index), "exception"))
+                origin: origin(.rule(index), .exception))
         }
 
         if emitAttributedRules(tracker, scope: scope, load: load) { blocking = true }
@@ -252,7 +253,7 @@ struct FaithfulBuilder {
                 ContentRule(
                     trigger: Trigger(
                         urlFilter: domainFilter, loadTypes: load, condition: .init(.ifDomain, domains.wildcards)),
-                    action: .ignorePreviousRules), origin(.entity, "same-entity"))
+                    action: .ignorePreviousRules), origin(.entity, .sameEntity))
         }
         return blocking
     }

@@ -10,6 +10,7 @@
 
 import ContentRules
 import Domains
+import Provenance
 import StrictJSON
 import TrackerData
 
@@ -75,7 +76,7 @@ enum RequestBlocklistRules {
                 origin)
             if guardTopLevel {
                 var navigation = origin
-                navigation.role = "top-level"
+                navigation.role = .topLevel
                 sink.emit(
                     ContentRule(
                         trigger: Trigger(
@@ -86,7 +87,7 @@ enum RequestBlocklistRules {
                 // WebKit has one site condition per trigger: the exception becomes a reset, which also lets through
                 // TDS blocks of the same URLs on that site.
                 var reset = origin
-                reset.role = "exception"
+                reset.role = .exception
                 sink.emit(
                     ContentRule(
                         trigger: Trigger(

@@ -17,6 +17,7 @@
 // (only possible for a rule without a path, or one whose host part is not a plain host name).
 
 import ContentRules
+import Provenance
 import TrackerData
 
 enum HostScope: Hashable {

@@ -4,6 +4,7 @@
 // unless-domain excludes nothing, so the key can go) or dropped, and either way reported with its provenance.
 
 import ContentRules
+import Provenance
 import StrictJSON
 
 enum OutputValidator {

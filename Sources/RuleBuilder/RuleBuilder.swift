@@ -14,6 +14,7 @@
 // expressed in WebKit's rule language is reported as a ConversionIssue instead of being silently lost.
 
 import ContentRules
+import Provenance
 import StrictJSON
 import TrackerData
 
@@ -123,7 +124,9 @@ public enum RuleBuilder {
         let state = config.contentBlockingState.map { "\"\($0)\"" } ?? "absent"
         return RuleBuildResult(
             rules: [ContentRule(trigger: Trigger(urlFilter: ".*"), action: .ignorePreviousRules)],
-            provenance: [RuleProvenance(source: .featureState, role: "contentBlocking " + state)],
+            provenance: [
+                RuleProvenance(source: .featureState, role: .contentBlocking(state: config.contentBlockingState))
+            ],
             issues: [
                 ConversionIssue(
                     kind: .configNote, location: .config(JSONPath.root / "features" / "contentBlocking" / "state"),

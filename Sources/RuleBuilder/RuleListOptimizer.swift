@@ -15,6 +15,7 @@
 //   the shared prefix and the rule's path once instead of twice.
 
 import ContentRules
+import Provenance
 import TrackerData
 
 public struct OptimizationReport: Sendable, Equatable {
@@ -112,7 +113,9 @@ enum InURLUnion {
         guard a.action == b.action, a.action == .block || a.action == .ignorePreviousRules else { return nil }
         var bTrigger = b.trigger
         bTrigger.urlFilter = a.trigger.urlFilter
-        guard bTrigger == a.trigger, let provenance = joined(pa, pb), let form = provenance.form else { return nil }
+        guard bTrigger == a.trigger, let provenance = joined(pa, pb), let form = provenance.form?.pieces else {
+            return nil
+        }
         var rule = a
         rule.trigger.urlFilter = form.filter
         return (rule, provenance)
@@ -121,7 +124,9 @@ enum InURLUnion {
     /// The two rules' shared provenance with the joined form, when the first is a host form and the second an
     /// in-URL form of the same role that can be joined.
     static func joined(_ pa: RuleProvenance, _ pb: RuleProvenance) -> RuleProvenance? {
-        guard case .host(let h)? = pa.form, case .inURL(let u)? = pb.form, canJoin(h, u) else { return nil }
+        guard case .host(let h)? = pa.form?.pieces, case .inURL(let u)? = pb.form?.pieces, canJoin(h, u) else {
+            return nil
+        }
         var a = pa, b = pb
         a.form = nil
         b.form = nil

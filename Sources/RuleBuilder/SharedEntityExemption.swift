@@ -23,6 +23,7 @@
 
 import ContentRules
 import Domains
+import Provenance
 import TrackerData
 
 /// How faithful mode writes same-entity exemptions. `perTracker` is the encoding before the shared exemption, kept
@@ -97,6 +98,6 @@ extension FaithfulBuilder {
             ContentRule(
                 trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, shared.sites.wildcards)),
                 action: .ignorePreviousRules),
-            RuleProvenance(source: .tds, part: .entity, role: "same-entity", entity: shared.name))
+            RuleProvenance(source: .tds, part: .entity, role: .sameEntity, entity: shared.name))
     }
 }

@@ -8,78 +8,68 @@ import ContentRules
 import Domains
 import Foundation
 import Parallel
+import Provenance
 import RuleCompiler
 import RuleEngine
 import StrictJSON
 import TrackerData
 
-/// One side of a decision diff: its compiled lists, provenance per list (parallel to each list's rules), and
-/// the surrogate named by each rule's provenance when the TDS gives one.
-public struct DecisionSide: @unchecked Sendable {
-    public let engine: RuleEngine
-    /// Per list: provenance JSON for each rule (by source index), if known.
-    public let provenance: [[JSONValue]]
-    /// Surrogate name for (tracker, TDS rule index), when the rule has one.
-    public let surrogates: [String: String]
-    /// Per list, per compiled rule: the surrogate its provenance names (nil for most rules).
-    public let surrogateOfRule: [[String?]]
-
-    public init(lists: [LoadedRuleList], provenance: [[JSONValue]] = [], surrogates: [String: String] = [:]) {
-        engine = RuleEngine(lists: lists)
-        self.provenance = provenance
-        self.surrogates = surrogates
-        surrogateOfRule = lists.enumerated().map { l, list in
-            list.compiled.rules.map { info in
-                guard !surrogates.isEmpty, l < provenance.count, Int(info.sourceIndex) < provenance[l].count,
-                    let tracker = provenance[l][Int(info.sourceIndex)]["tracker"]?.stringValue,
-                    let index = provenance[l][Int(info.sourceIndex)]["rule"]?.numberValue
-                else { return nil }
-                return surrogates[DecisionSide.surrogateKey(tracker: tracker, rule: Int(index))]
-            }
-        }
+extension DecisionSide {
+    /// The deciding rule as a diff names it: its provenance, or its JSON when no provenance is known.
+    func describe(_ d: DecidingRule) -> DecidingRuleRecord? {
+        if let p = provenance(of: d) { return .provenance(p) }
+        return engine.lists[d.list].ruleJSON(d.rule).map(DecidingRuleRecord.rule)
     }
 
-    /// Provenance of a deciding rule, or its JSON when no provenance is known.
-    func describe(_ d: DecidingRule) -> JSONValue? {
-        let list = engine.lists[d.list]
-        let source = Int(list.compiled.rules[d.rule].sourceIndex)
-        if d.list < provenance.count, source < provenance[d.list].count { return provenance[d.list][source] }
-        return list.ruleJSON(d.rule)
-    }
-
-    public static func surrogateKey(tracker: String, rule: Int) -> String { "\(tracker)#\(rule)" }
-
-    /// Surrogate names by (tracker, rule index) of a dataset, for telling "surrogate" from "blocked".
-    public static func surrogates(of tds: TrackerDataSet) -> [String: String] {
-        var out: [String: String] = [:]
+    /// Surrogate names by TDS rule of a dataset, for telling "surrogate" from "blocked".
+    public static func surrogates(of tds: TrackerDataSet) -> [TDSRuleID: String] {
+        var out: [TDSRuleID: String] = [:]
         for (domain, tracker) in tds.trackers {
             for (i, rule) in tracker.rules.enumerated() {
-                if let s = rule.surrogate { out[surrogateKey(tracker: domain, rule: i)] = s }
+                if let s = rule.surrogate { out[TDSRuleID(tracker: domain, index: i)] = s }
             }
         }
         return out
     }
+}
 
-    /// What the page gets from an answer of this side's engine: blocked, blocked and replaced by a surrogate,
-    /// or allowed (`match` and `diff` both say it this way).
-    public func decision(_ result: MatchResult) -> (outcome: Decision.Outcome, surrogate: String?) {
-        let o = DecisionDiff.outcome(result, self)
-        return (o.outcome, o.surrogate)
+/// The rule that decided, as a diff names it: the builder's record of it, or the rule's JSON when its side has no
+/// provenance.
+public enum DecidingRuleRecord: Hashable, Sendable {
+    case provenance(RuleProvenance)
+    case rule(JSONValue)
+
+    public var jsonValue: JSONValue {
+        switch self {
+        case .provenance(let p): return p.jsonValue
+        case .rule(let json): return json
+        }
+    }
+
+    /// The TDS tracker the provenance names.
+    public var tracker: String? {
+        guard case .provenance(let p) = self else { return nil }
+        return p.tracker
     }
 }
 
 public struct Decision: Sendable, Equatable {
-    public enum Outcome: String, Sendable { case allowed, blocked, surrogate }
-    public var outcome: Outcome
+    public var outcome: PageOutcome.Kind
     public var surrogate: String?
-    /// The rule that decided (provenance, or the rule's JSON when no provenance is known).
-    public var rule: JSONValue?
+    /// The rule that decided.
+    public var rule: DecidingRuleRecord?
+
+    public init(outcome: PageOutcome.Kind, surrogate: String?, rule: DecidingRuleRecord?) {
+        self.outcome = outcome
+        self.surrogate = surrogate
+        self.rule = rule
+    }
 
     public var jsonValue: JSONValue {
         var o = JSONObject()
         o["outcome"] = .string(outcome.rawValue)
         if let surrogate { o["surrogate"] = .string(surrogate) }
-        o["rule"] = rule ?? .null
+        o["rule"] = rule?.jsonValue ?? .null
         return .object(o)
     }
 }
@@ -148,32 +138,8 @@ public struct DecisionDiff: Sendable {
     /// A flipped request, with the deciding rules as indices (described once the run is over).
     struct Flip: @unchecked Sendable {
         var request: MatchRequest
-        var old: Outcome
-        var new: Outcome
-    }
-
-    struct Outcome: Equatable {
-        var blocked: Bool
-        var surrogate: String?
-        var decidedBy: DecidingRule?
-
-        var outcome: Decision.Outcome { blocked ? (surrogate != nil ? .surrogate : .blocked) : .allowed }
-
-        /// The decision as `log` records it, its rule interned there once per side (`known` remembers it).
-        func recorded(_ side: DecisionSide, _ known: inout [DecidingRule: Int?], _ log: inout FlipLog)
-            -> FlipLog.RecordedDecision
-        {
-            var rule: Int? = nil
-            if let d = decidedBy {
-                if let k = known[d] {
-                    rule = k
-                } else {
-                    rule = side.describe(d).map { log.intern($0) }
-                    known.updateValue(rule, forKey: d)
-                }
-            }
-            return FlipLog.RecordedDecision(outcome: outcome, surrogate: surrogate, rule: rule)
-        }
+        var old: PageOutcome
+        var new: PageOutcome
     }
 
     /// Runs `requests` through both sides; returns how many could not be resolved.
@@ -218,18 +184,29 @@ public struct DecisionDiff: Sendable {
             }
             old.1.match(load, into: &a, deciding: true)
             new.1.match(load, into: &b, deciding: true)
-            let x = outcome(a, old.0), y = outcome(b, new.0)
-            if x.blocked != y.blocked || x.surrogate != y.surrogate {
+            let x = old.0.outcome(a), y = new.0.outcome(b)
+            if x.kind != y.kind || x.surrogate != y.surrogate {
                 flips.append(Flip(request: r, old: x, new: y))
             }
         }
         return invalid
     }
+}
 
-    static func outcome(_ result: MatchResult, _ side: DecisionSide) -> Outcome {
-        let blocked = result.isBlocked
-        var surrogate: String? = nil
-        if blocked, let d = result.decidedBy { surrogate = side.surrogateOfRule[d.list][d.rule] }
-        return Outcome(blocked: blocked, surrogate: surrogate, decidedBy: result.decidedBy)
+extension PageOutcome {
+    /// The decision as `log` records it, its rule interned there once per side (`known` remembers it).
+    func recorded(_ side: DecisionSide, _ known: inout [DecidingRule: Int?], _ log: inout FlipLog)
+        -> FlipLog.RecordedDecision
+    {
+        var rule: Int? = nil
+        if let d = decidedBy {
+            if let k = known[d] {
+                rule = k
+            } else {
+                rule = side.describe(d).map { log.intern($0) }
+                known.updateValue(rule, forKey: d)
+            }
+        }
+        return FlipLog.RecordedDecision(outcome: kind, surrogate: surrogate, rule: rule)
     }
 }

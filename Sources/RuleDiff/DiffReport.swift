@@ -230,7 +230,7 @@ public struct DiffReport: Sendable {
         let tracker = attribution.tracker(of: c)
         return [
             "request": requestJSON(c.request), "old": c.old.jsonValue, "new": c.new.jsonValue,
-            "rule": c.new.rule ?? c.old.rule ?? .null,
+            "rule": (c.new.rule ?? c.old.rule)?.jsonValue ?? .null,
             "tracker": .string(tracker), "entity": .string(attribution.entity(ofTracker: tracker)),
         ]
     }
@@ -270,7 +270,7 @@ public struct DiffReport: Sendable {
                 raw(e.rule)
                 if let p = e.provenance {
                     raw(",\"provenance\":")
-                    JSONWriter.write(p, into: &out)
+                    JSONWriter.write(p.jsonValue, into: &out)
                 }
                 out.append(UInt8(ascii: "}"))
             }
@@ -291,7 +291,7 @@ public struct DiffReport: Sendable {
         var o = JSONObject()
         o["index"] = .number(Double(e.index))
         o["rule"] = (try? JSONParser.parse(e.rule)) ?? .string(e.rule)
-        if let p = e.provenance { o["provenance"] = p }
+        if let p = e.provenance { o["provenance"] = p.jsonValue }
         return .object(o)
     }
 

@@ -26,7 +26,7 @@ public struct FlipLog: @unchecked Sendable {
     private var scratch: FileIO.ScratchFile?
     /// The distinct deciding rules, by the bytes of their JSON (JSONObject's equality ignores key order,
     /// which the report's bytes do not).
-    private var rules: [JSONValue] = []
+    private var rules: [DecidingRuleRecord] = []
     private var ruleIndex: [[UInt8]: Int] = [:]
     /// The JSON of each rule, for reports: written once however many flips it decides.
     private var ruleBytes: [[UInt8]] = []
@@ -47,7 +47,7 @@ public struct FlipLog: @unchecked Sendable {
 
     /// One side of a flip as the log keeps it: the deciding rule as its index from `intern`.
     struct RecordedDecision {
-        var outcome: Decision.Outcome
+        var outcome: PageOutcome.Kind
         var surrogate: String?
         var rule: Int?
     }
@@ -69,8 +69,8 @@ public struct FlipLog: @unchecked Sendable {
     }
 
     /// The index of `rule` in the table of distinct rules, added when new.
-    mutating func intern(_ rule: JSONValue) -> Int {
-        let key = JSONWriter.bytes(rule)
+    mutating func intern(_ rule: DecidingRuleRecord) -> Int {
+        let key = JSONWriter.bytes(rule.jsonValue)
         if let i = ruleIndex[key] { return i }
         rules.append(rule)
         ruleBytes.append(key)
@@ -118,12 +118,12 @@ public struct FlipLog: @unchecked Sendable {
                 url: reader.string()!, topURL: reader.string()!, frameURL: reader.string(),
                 resourceType: reader.string()!, loadContext: reader.string(), requestMethod: reader.string())
             func decision() -> (Decision, [UInt8]?) {
-                let outcome = Decision.Outcome(code: reader.byte())
+                let outcome = PageOutcome.Kind(code: reader.byte())
                 let surrogate = reader.string()
                 let rule = reader.number()
                 return (
                     Decision(
-                        outcome: outcome, surrogate: surrogate, rule: rule == 0 ? JSONValue?.none : rules[rule - 1]),
+                        outcome: outcome, surrogate: surrogate, rule: rule == 0 ? nil : rules[rule - 1]),
                     rule == 0 ? nil : ruleBytes[rule - 1]
                 )
             }
@@ -145,7 +145,7 @@ public struct FlipLog: @unchecked Sendable {
     }
 }
 
-extension Decision.Outcome {
+extension PageOutcome.Kind {
     var code: UInt8 {
         switch self {
         case .allowed: 0

@@ -19,7 +19,7 @@ public struct FlipAttribution: Sendable {
 
     public func tracker(of c: DecisionChange) -> String {
         for d in [c.new, c.old] {
-            if let t = d.rule?["tracker"]?.stringValue { return t }
+            if let t = d.rule?.tracker { return t }
         }
         guard let host = CanonicalURL.parse(c.request.url)?.host, !host.isEmpty else { return c.request.url }
         for tds in datasets {

@@ -157,9 +157,10 @@ extension DiffReport {
             "\(c.request.resourceType) \(cut(c.request.url)) on \(cut(c.request.topURL)): \(describe(c.old)) -> "
             + "\(describe(c.new))"
         switch (c.old.rule, c.new.rule) {
-        case let (old?, new?): line += "; old by \(cut(JSONWriter.string(old))); new by \(cut(JSONWriter.string(new)))"
-        case let (old?, nil): line += "; old by \(cut(JSONWriter.string(old)))"
-        case let (nil, new?): line += "; new by \(cut(JSONWriter.string(new)))"
+        case let (old?, new?):
+            line += "; old by \(cut(JSONWriter.string(old.jsonValue))); new by \(cut(JSONWriter.string(new.jsonValue)))"
+        case let (old?, nil): line += "; old by \(cut(JSONWriter.string(old.jsonValue)))"
+        case let (nil, new?): line += "; new by \(cut(JSONWriter.string(new.jsonValue)))"
         case (nil, nil): break
         }
         return line

@@ -2,7 +2,7 @@
 // (the canonical JSON of a rule is its identity), each with where it came from when provenance is known.
 
 import ContentRules
-import StrictJSON
+import Provenance
 
 public struct RuleSetDiff: Sendable, Equatable {
     public struct Entry: Sendable, Equatable {
@@ -11,7 +11,7 @@ public struct RuleSetDiff: Sendable, Equatable {
         /// Index in its list.
         public let index: Int
         /// Provenance (tracker, TDS rule, exception source) when the list came with it.
-        public let provenance: JSONValue?
+        public let provenance: RuleProvenance?
     }
     public var added: [Entry] = []
     public var removed: [Entry] = []
@@ -21,7 +21,7 @@ public struct RuleSetDiff: Sendable, Equatable {
 
     public static func compare(
         old: [ContentRule], new: [ContentRule],
-        oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil
+        oldProvenance: [RuleProvenance]? = nil, newProvenance: [RuleProvenance]? = nil
     ) -> RuleSetDiff {
         compare(oldKeys: keys(old), newKeys: keys(new), oldProvenance: oldProvenance, newProvenance: newProvenance)
     }
@@ -32,7 +32,7 @@ public struct RuleSetDiff: Sendable, Equatable {
     /// As `compare(old:new:...)`, with each side's `keys` already made.
     public static func compare(
         oldKeys: [String], newKeys: [String],
-        oldProvenance: [JSONValue]? = nil, newProvenance: [JSONValue]? = nil
+        oldProvenance: [RuleProvenance]? = nil, newProvenance: [RuleProvenance]? = nil
     ) -> RuleSetDiff {
         // Each distinct old key gets a slot, found by one hash of the key; counts are kept per slot. Keys are whole
         // rules (hundreds of bytes), and hashing them again for every count was most of the comparison. Keys are
@@ -71,7 +71,7 @@ public struct RuleSetDiff: Sendable, Equatable {
         return diff
     }
 
-    private static func provenanceAt(_ list: [JSONValue]?, _ i: Int) -> JSONValue? {
+    private static func provenanceAt(_ list: [RuleProvenance]?, _ i: Int) -> RuleProvenance? {
         guard let list, i < list.count else { return nil }
         return list[i]
     }

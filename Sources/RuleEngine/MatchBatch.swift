@@ -2,6 +2,7 @@
 
 import FileIO
 import Parallel
+import Provenance
 import StrictJSON
 
 public struct MatchBatch {
@@ -26,8 +27,10 @@ public struct MatchBatch {
     public enum Format: Sendable {
         /// The `match --requests` answer line of `MatchResult` (with "decidedBy" when explaining).
         case json
-        /// One readable line per request: outcome, type, URL, site, deciding rule.
-        case text
+        /// One readable line per request, as the renderer writes what the page gets.
+        case text(AnswerTextRenderer)
+
+        public var isText: Bool { if case .text = self { return true } else { return false } }
     }
 
     public init(
@@ -35,7 +38,9 @@ public struct MatchBatch {
         decider: Decider = .automaton
     ) {
         self.engine = engine
-        self.explainer = explainer
+        // The text form names the deciding rule: by the lists' identifiers when no one says how.
+        self.explainer =
+            explainer ?? (format.isText ? DecidingRuleDescriber(engine: engine, labels: [], provenance: []) : nil)
         self.format = format
         self.decider = decider
     }
@@ -46,10 +51,6 @@ public struct MatchBatch {
         var batch = MatchBatch(engine: e, explainer: explainer?.describing(e), format: format, decider: decider)
         batch.surrogates = surrogates
         return batch
-    }
-
-    func surrogate(of d: DecidingRule) -> String? {
-        d.list < surrogates.count && d.rule < surrogates[d.list].count ? surrogates[d.list][d.rule] : nil
     }
 
     /// Appends the answer line for one request line (without its newline) to `out`.
@@ -114,8 +115,12 @@ public struct MatchBatch {
                 } else {
                     result.writeJSONLine(into: &out)
                 }
-            case .text:
-                writeTextLine(request!, decidedBy: decidedBy, into: &out)
+            case .text(let renderer):
+                let outcome = DecisionSide.outcome(
+                    result, decidedBy: decidedBy, surrogateOfRule: surrogates, actions: true)
+                let line = renderer.line(request!, outcome, decidedBy: decidedBy.flatMap { explainer?.describe($0) })
+                out.append(contentsOf: Array(line.utf8))
+                out.append(0x0A)
             }
         } catch let e as RequestError {
             writeError("line \(lineNumber): \(e.message)", into: &out)
@@ -134,7 +139,7 @@ public struct MatchBatch {
         var plainHost: CanonicalURL.PlainHost? = nil
     }
 
-    private var deciding: Bool { explainer != nil || format == .text }
+    private var deciding: Bool { explainer != nil || format.isText }
 
     func look(at line: UnsafeBufferPointer<UInt8>) -> ScannedLine {
         guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else { return ScannedLine() }
@@ -157,7 +162,7 @@ public struct MatchBatch {
         func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[r]) }
         func string(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
         let request =
-            format == .text
+            format.isText
             ? MatchRequest(
                 url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string),
                 resourceType: string(f.resourceType),
@@ -205,39 +210,21 @@ public struct MatchBatch {
         return head.withUnsafeBufferPointer { engine.reportsNothing(urlPrefix: $0, deciding: deciding) }
     }
 
-    /// `blocked  script  https://t.example/a.js  on https://site.example/  by rules.json rule 12 (...)`
-    private mutating func writeTextLine(_ request: MatchRequest, decidedBy: DecidingRule?, into out: inout [UInt8]) {
-        let blocked = result.isBlocked
-        let surrogate: String? = blocked ? decidedBy.flatMap { self.surrogate(of: $0) } : nil
-        var line =
-            surrogate != nil ? "surrogate" : blocked ? "blocked " : (result.entries.isEmpty ? "allowed " : "actions ")
-        line += " \(request.resourceType)  \(printable(request.url))  on \(printable(request.topURL))"
-        if !blocked && !result.entries.isEmpty {
-            line += "  (" + result.actions.map { $0.kind.typeName }.joined(separator: ", ") + ")"
-        }
-        if let surrogate { line += "  (surrogate \(printable(surrogate)), served by surrogates.js)" }
-        if let d = decidedBy {
-            line +=
-                "  by "
-                + (explainer?.summary(d)
-                    ?? "list \(d.list + 1) rule \(engine.lists[d.list].compiled.rules[d.rule].sourceIndex)")
-        }
-        out.append(contentsOf: Array(line.utf8))
-        out.append(0x0A)
-    }
-
     /// A line's error in place of its answer, in the batch's format.
     private func writeError(_ message: String, into out: inout [UInt8]) {
         switch format {
         case .json: MatchResult.writeErrorLine(message, into: &out)
-        case .text: out.append(contentsOf: Array(("error: " + printable(message) + "\n").utf8))
+        case .text(let renderer): out.append(contentsOf: Array((renderer.errorLine(message) + "\n").utf8))
         }
     }
+}
 
-    /// Control characters would break the one-line-per-request form.
-    private func printable(_ s: String) -> String {
-        s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? JSONWriter.string(.string(s)) : s
-    }
+/// Writes the lines of `MatchBatch.Format.text` (the CLI's: the engine returns values, the CLI says them).
+public protocol AnswerTextRenderer: Sendable {
+    /// The line for one request (without its newline); `decidedBy` is nil when no rule decided.
+    func line(_ request: MatchRequest, _ outcome: PageOutcome, decidedBy: DecidingRuleDescription?) -> String
+    /// The line in place of a request's answer that could not be given.
+    func errorLine(_ message: String) -> String
 }
 
 extension MatchBatch {
@@ -330,17 +317,37 @@ extension MappedLines.Line: ChunkLine {
     func withBytes<R>(_ body: (UnsafeBufferPointer<UInt8>) -> R) -> R { body(bytes) }
 }
 
-/// Names deciding rules for `match --explain`: {"list", "rule" (index in the list's JSON), "ruleJSON",
-/// "provenance"}, where provenance is the builder's record of the rule (null when not known).
+/// A deciding rule as `match --explain` names it.
+public struct DecidingRuleDescription: Sendable, Equatable {
+    /// The list's name (file name or identifier).
+    public var list: String
+    /// The rule's index in the list's JSON.
+    public var rule: Int
+    /// The rule itself; nil for an .rbc compiled without its source.
+    public var ruleJSON: JSONValue?
+    /// What the builder recorded for the rule, when known.
+    public var provenance: RuleProvenance?
+
+    /// `{"list", "rule", "ruleJSON", "provenance"}`, absent values as null.
+    public var jsonValue: JSONValue {
+        .object(
+            JSONObject([
+                ("list", .string(list)), ("rule", .number(Double(rule))), ("ruleJSON", ruleJSON ?? .null),
+                ("provenance", provenance?.jsonValue ?? .null),
+            ]))
+    }
+}
+
+/// Names deciding rules for `match --explain`, with the builder's record of the rule when known.
 public struct DecidingRuleDescriber {
     private(set) var engine: RuleEngine
     /// Per list: the name printed as "list" (file name or identifier).
     let labels: [String]
     /// Per list: provenance by JSON index, when known.
-    let provenance: [[JSONValue]?]
+    let provenance: [[RuleProvenance]?]
     private var cache: [DecidingRule: [UInt8]] = [:]
 
-    public init(engine: RuleEngine, labels: [String], provenance: [[JSONValue]?]) {
+    public init(engine: RuleEngine, labels: [String], provenance: [[RuleProvenance]?]) {
         self.engine = engine
         self.labels = labels
         self.provenance = provenance
@@ -355,19 +362,14 @@ public struct DecidingRuleDescriber {
         return d
     }
 
-    public func value(_ d: DecidingRule) -> JSONValue {
+    public func describe(_ d: DecidingRule) -> DecidingRuleDescription {
         let list = engine.lists[d.list]
         let source = Int(list.compiled.rules[d.rule].sourceIndex)
-        var o = JSONObject()
-        o["list"] = .string(d.list < labels.count ? labels[d.list] : list.identifier)
-        o["rule"] = .number(Double(source))
-        o["ruleJSON"] = list.ruleJSON(d.rule) ?? .null
-        if d.list < provenance.count, let p = provenance[d.list], source < p.count {
-            o["provenance"] = p[source]
-        } else {
-            o["provenance"] = .null
-        }
-        return .object(o)
+        var recorded: RuleProvenance? = nil
+        if d.list < provenance.count, let p = provenance[d.list], source < p.count { recorded = p[source] }
+        return DecidingRuleDescription(
+            list: d.list < labels.count ? labels[d.list] : list.identifier, rule: source,
+            ruleJSON: list.ruleJSON(d.rule), provenance: recorded)
     }
 
     /// Appends the "decidedBy" value (null when no rule decided).
@@ -380,20 +382,8 @@ public struct DecidingRuleDescriber {
             out.append(contentsOf: bytes)
             return
         }
-        let bytes = JSONWriter.bytes(value(d))
+        let bytes = JSONWriter.bytes(describe(d).jsonValue)
         cache[d] = bytes
         out.append(contentsOf: bytes)
-    }
-
-    /// `rules.json rule 12: {"tracker":...}` for the text form.
-    func summary(_ d: DecidingRule) -> String {
-        guard case .object(let o) = value(d) else { return "" }
-        var s = "\(o["list"]?.stringValue ?? "") rule \(Int(o["rule"]?.numberValue ?? 0))"
-        if let p = o["provenance"], p != .null {
-            s += ": " + JSONWriter.string(p)
-        } else if let r = o["ruleJSON"], r != .null {
-            s += ": " + JSONWriter.string(r)
-        }
-        return s
     }
 }

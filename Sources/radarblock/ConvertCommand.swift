@@ -3,6 +3,7 @@
 import ContentRules
 import Conversion
 import FileIO
+import Provenance
 import RuleBuilder
 import StrictJSON
 import TrackerData

@@ -1,9 +1,9 @@
 // `match`'s answer as a person reads it: what the page gets (blocked, blocked and replaced by a surrogate,
-// allowed, hidden) and the rule that decided it, named by its TDS tracker, entity and rule pattern, or by the
-// config feature and entry it comes from. The decision is the one `diff` makes (RuleDiff's DecisionSide).
+// allowed, hidden), the engine's `PageOutcome`, and the rule that decided it, named by its TDS tracker, entity and
+// rule pattern, or by the config feature and entry it comes from; and the one line per request of `--requests
+// --format text`. The decision is the one `diff` makes (RuleEngine's DecisionSide).
 
-import RuleCompiler
-import RuleDiff
+import Provenance
 import RuleEngine
 import StrictJSON
 import TrackerData
@@ -11,7 +11,7 @@ import TrackerData
 enum MatchAnswer {
     /// The lists as one decision side, with the surrogates of the releases they come from.
     static func side(_ lists: [MatchCommand.NamedList]) -> DecisionSide {
-        var surrogates: [String: String] = [:]
+        var surrogates: [TDSRuleID: String] = [:]
         var seen = Set<String>()
         for list in lists {
             guard let release = list.release, seen.insert(release).inserted else { continue }
@@ -27,12 +27,13 @@ enum MatchAnswer {
         guard load.url != nil, !load.isData else { return "" }
         var result = MatchResult()
         side.engine.match(load, into: &result, deciding: true)
-        let (outcome, surrogate) = side.decision(result)
+        let outcome = side.outcome(result, actions: true)
         var s: String
-        switch outcome {
+        switch outcome.kind {
         case .surrogate:
+            let surrogate = outcome.surrogate!
             s =
-                "page gets  surrogate \(surrogate!): the load is blocked and surrogates.js runs \(surrogate!) in its"
+                "page gets  surrogate \(surrogate): the load is blocked and surrogates.js runs \(surrogate) in its"
                 + " place\n"
         case .blocked:
             s =
@@ -41,57 +42,55 @@ enum MatchAnswer {
                     ? " (whether surrogates.js replaces it needs the release's TDS: give the release directory)" : "")
                 + "\n"
         case .allowed:
-            let hides = result.actions.contains { $0.kind == .cssDisplayNone }
             s =
-                hides
+                outcome.isHidden
                 ? "page gets  hidden: the load is allowed, and elements are hidden (css-display-none)\n"
                 : "page gets  allowed\n"
         }
-        guard let d = result.decidedBy else { return s + "decided by no rule\n" }
-        let list = lists[d.list]
-        let source = Int(list.list.compiled.rules[d.rule].sourceIndex)
-        s += "decided by \(list.label) rule \(source): "
-        guard let provenance = list.provenance, source < provenance.count else {
+        guard let d = outcome.decidedBy else { return s + "decided by no rule\n" }
+        let source = Int(side.engine.lists[d.list].compiled.rules[d.rule].sourceIndex)
+        s += "decided by \(lists[d.list].label) rule \(source): "
+        guard let provenance = side.provenance(of: d) else {
             return s
                 + "no provenance (a bare rule list: give the release directory, or --provenance FILE, to name its TDS"
                 + " tracker or config entry)\n"
         }
-        return s + describe(provenance[source], tds: list.tds) + "\n"
+        return s + describe(provenance, tds: lists[d.list].tds) + "\n"
     }
 
     /// A rule's provenance in words: its TDS tracker, entity and rule pattern, or its config feature and entry.
-    static func describe(_ p: JSONValue, tds: TrackerDataSet?) -> String {
-        let source = p["source"]?.stringValue ?? "unknown"
-        let role = p["role"]?.stringValue.map { " (\($0))" } ?? ""
-        guard source == "tds", let tracker = p["tracker"]?.stringValue else {
-            let entry = JSONWriter.string(p)
-            switch source {
-            case "temp-list":
+    static func describe(_ p: RuleProvenance, tds: TrackerDataSet?) -> String {
+        let role = p.roleText.map { " (\($0))" } ?? ""
+        guard p.source == .tds, let tracker = p.tracker else {
+            let entry = JSONWriter.string(p.jsonValue)
+            switch p.source {
+            case .tempList:
                 return
                     "config: the temporarily unprotected sites (unprotectedTemporary, contentBlocking"
                     + " exceptions)\(role) \(entry)"
-            case "user-unprotected": return "the user-unprotected sites (--unprotected)\(role) \(entry)"
-            case "allowlist":
+            case .userUnprotected: return "the user-unprotected sites (--unprotected)\(role) \(entry)"
+            case .allowlist:
                 return
-                    "config feature trackerAllowlist, entry \(p["allowlistRule"]?.stringValue ?? "?") of tracker"
-                    + " \(p["tracker"]?.stringValue ?? "?") \(entry)"
-            case "requestBlocklist":
-                return "config feature requestBlocklist, entry \(p["name"]?.stringValue ?? "?") \(entry)"
-            case "feature-state": return "config: a feature's state\(role) \(entry)"
-            default: return "\(source)\(role) \(entry)"
+                    "config feature trackerAllowlist, entry \(p.allowlistRule ?? "?") of tracker"
+                    + " \(p.tracker ?? "?") \(entry)"
+            case .requestBlocklist:
+                return "config feature requestBlocklist, entry \(p.requestBlocklistName ?? "?") \(entry)"
+            case .featureState: return "config: a feature's state\(role) \(entry)"
+            default: return "\(p.source.rawValue)\(role) \(entry)"
             }
         }
         let entity = tds?.trackers[tracker]?.owner?.name ?? tds?.entityName(ofHost: tracker)
         var s = "TDS tracker \(tracker) (entity \(entity ?? "unknown"))"
-        switch p["rule"] {
-        case .number(let n)?:
-            let index = Int(n)
+        switch p.part {
+        case .rule(let index)?:
             let pattern = tds?.trackers[tracker].flatMap { index < $0.rules.count ? $0.rules[index].rule : nil }
             s += ", TDS rule \(index)" + (pattern.map { " " + shown($0) } ?? "")
-        case .string(let kind)?: s += ", its \(kind) rule"
-        default: break
+        case .default?: s += ", its default rule"
+        case .entity?: s += ", its entity rule"
+        case .popup?: s += ", its popup rule"
+        case nil: break
         }
-        if let alias = p["cname"]?.stringValue { s += ", through CNAME alias \(alias)" }
+        if let alias = p.cnameAlias { s += ", through CNAME alias \(alias)" }
         return s + role
     }
 
@@ -99,5 +98,38 @@ enum MatchAnswer {
     static func shown(_ pattern: String) -> String {
         pattern.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F || $0 == "`" }
             ? quoted(pattern) : "`\(pattern)`"
+    }
+}
+
+/// `match --requests --format text`: one line per request,
+/// `blocked  script  https://t.example/a.js  on https://site.example/  by rules.json rule 12: {...}`.
+struct MatchTextLines: AnswerTextRenderer {
+    func line(_ request: MatchRequest, _ outcome: PageOutcome, decidedBy: DecidingRuleDescription?) -> String {
+        var line: String
+        switch outcome.kind {
+        case .surrogate: line = "surrogate"
+        case .blocked: line = "blocked "
+        case .allowed: line = outcome.actions.isEmpty ? "allowed " : "actions "
+        }
+        line += " \(request.resourceType)  \(printable(request.url))  on \(printable(request.topURL))"
+        if !outcome.actions.isEmpty { line += "  (" + outcome.actions.map(\.typeName).joined(separator: ", ") + ")" }
+        if let surrogate = outcome.surrogate {
+            line += "  (surrogate \(printable(surrogate)), served by surrogates.js)"
+        }
+        if let d = decidedBy { line += "  by " + summary(d) }
+        return line
+    }
+
+    func errorLine(_ message: String) -> String { "error: " + printable(message) }
+
+    /// `rules.json rule 12: {"source":"tds",...}`: the rule's provenance, else the rule itself.
+    func summary(_ d: DecidingRuleDescription) -> String {
+        let named = d.provenance?.jsonValue ?? d.ruleJSON
+        return "\(d.list) rule \(d.rule)" + (named.map { ": " + JSONWriter.string($0) } ?? "")
+    }
+
+    /// Control characters would break the one-line-per-request form.
+    func printable(_ s: String) -> String {
+        s.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? JSONWriter.string(.string(s)) : s
     }
 }

@@ -6,8 +6,8 @@ import Foundation
 import Release
 import ReleaseBuild
 import ReleaseDiff
+import Provenance
 import RuleCompiler
-import RuleDiff
 import RuleEngine
 import StrictJSON
 import Surrogates
@@ -187,7 +187,7 @@ enum MatchCommand: Command {
 
         if let requests {
             let explainer =
-                args.has(Option.explain) || format == .text
+                args.has(Option.explain) || format.isText
                 ? DecidingRuleDescriber(
                     engine: engine, labels: loaded.map(\.label), provenance: loaded.map(\.provenance)) : nil
             var batch = MatchBatch(engine: engine, explainer: explainer, format: format, decider: decider)
@@ -216,7 +216,7 @@ enum MatchCommand: Command {
     static func parseFormat(_ args: ParsedArguments) throws -> MatchBatch.Format {
         switch args.value(Option.format) ?? "json" {
         case "json": return .json
-        case "text": return .text
+        case "text": return .text(MatchTextLines())
         default: throw UsageError("--format must be json or text")
         }
     }
@@ -229,7 +229,7 @@ enum MatchCommand: Command {
         case "all-rules": decider = .explain(allRules: true)
         default: throw UsageError("--explain-with must be automaton, rules or all-rules")
         }
-        if args.value(Option.explainWith) != nil, !args.has(Option.explain), format != .text {
+        if args.value(Option.explainWith) != nil, !args.has(Option.explain), !format.isText {
             throw UsageError("--explain-with goes with --explain or --format text")
         }
         return decider
@@ -335,12 +335,12 @@ enum MatchCommand: Command {
     struct NamedList {
         var list: LoadedRuleList
         var label: String
-        var provenance: [JSONValue]?
+        var provenance: [RuleProvenance]?
         /// The release the list is from, and its TDS (TDS rules, entities and surrogates).
         var release: String? = nil
         var tds: TrackerDataSet? = nil
         /// The surrogates its pages get, by tracker and TDS rule index (ReleaseComparison's reading, as `diff`'s).
-        var surrogates: [String: String] = [:]
+        var surrogates: [TDSRuleID: String] = [:]
     }
 
     /// A release directory's lists (manifest order; those of `target` when it was given, else of the
@@ -372,18 +372,13 @@ enum MatchCommand: Command {
         ]
     }
 
-    /// A JSON array parallel to the list's rules (`radarblock convert --provenance`).
-    static func readProvenance(_ path: String) throws -> [JSONValue] {
-        let value: JSONValue
+    /// A provenance file parallel to the list's rules (`radarblock convert --provenance`).
+    static func readProvenance(_ path: String) throws -> [RuleProvenance] {
         do {
-            value = try JSONParser.parse(try FileIO.read(path))
-        } catch let e as JSONParseError {
-            throw InputError("\(path): invalid JSON at line \(e.line), column \(e.column): \(e.message)")
+            return try RuleProvenance.decodeList(try FileIO.read(path), file: path)
+        } catch let e as ProvenanceError {
+            throw InputError(e.description)
         }
-        guard let array = value.arrayValue else {
-            throw InputError("\(path): provenance must be a JSON array (one entry per rule)")
-        }
-        return array
     }
 
     /// Loads a rule list: .rbc (or anything with the .rbc magic) is checked and loaded; otherwise it is JSON.

@@ -80,7 +80,8 @@ final class DecidingRuleReleaseTests: XCTestCase {
                 XCTAssertEqual(result.decidedBy, reference, "flip \(i): \(flip.request)")
                 // The report names that rule: its provenance (the lists of a release have one).
                 let named = reference.map {
-                    side.provenance[$0.list][Int(side.lists[$0.list].compiled.rules[$0.rule].sourceIndex)]
+                    DecidingRuleRecord.provenance(
+                        side.provenance[$0.list][Int(side.lists[$0.list].compiled.rules[$0.rule].sourceIndex)])
                 }
                 XCTAssertEqual(decision.rule, named, "flip \(i): \(flip.request)")
                 XCTAssertEqual(decision.outcome != .allowed, result.isBlocked)
@@ -141,7 +142,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
                     continue
                 }
                 blocked += 1
-                let described = describer.value(d)
+                let described = describer.describe(d).jsonValue
                 XCTAssertEqual(described["list"]?.stringValue, "rules.json")
                 XCTAssertNotNil(described["ruleJSON"]?.objectValue, name)
                 let provenance = described["provenance"]

@@ -69,7 +69,7 @@ final class ReleaseDiffTests: XCTestCase {
             XCTAssertEqual(change.old.outcome, .blocked)
             XCTAssertEqual(change.new.outcome, .allowed)
             XCTAssertEqual(
-                change.old.rule?["tracker"]?.stringValue, tracker, "the deciding rule is named with its provenance")
+                change.old.rule?.tracker, tracker, "the deciding rule is named with its provenance")
         }
         XCTAssertEqual(report.dataset?.trackersChanged.map(\.domain), [tracker])
         let markdown = try report.markdown()

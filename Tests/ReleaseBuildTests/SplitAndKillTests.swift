@@ -2,6 +2,7 @@ import ContentRules
 import Digest
 import Foundation
 @testable import ReleaseBuild
+import Provenance
 import RuleBuilder
 import RuleDiff
 import RuleEngine

@@ -2,6 +2,7 @@ import ContentRules
 import Foundation
 @testable import Release
 @testable import ReleaseBuild
+import Provenance
 import RuleBuilder
 import StrictJSON
 import TestSupport

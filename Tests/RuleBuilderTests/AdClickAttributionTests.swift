@@ -3,6 +3,7 @@
 // multiset); faithful mode through the WebKit model (the two lists decide as the unsplit list did).
 
 import ContentRules
+import Provenance
 import RuleBuilder
 import StrictJSON
 import TrackerData
@@ -272,7 +273,7 @@ extension AdClickAttributionTests {
         )
         let unsplit = RuleBuilder.build(tds: tds)
         XCTAssertTrue(
-            unsplit.provenance.contains { $0.role == "same-entity" && $0.entity == "Big" },
+            unsplit.provenance.contains { $0.role == .sameEntity && $0.entity == "Big" },
             "the fixture exercises the shared exemption")
         let split = RuleBuilder.build(tds: tds, config: config, splitAttribution: true)
         XCTAssertFalse(split.provenance.contains { $0.tracker == "a.com" }, "a.com is in the attribution list only")

@@ -2,6 +2,7 @@
 // ../shared/data/ddg/trackerradarkit-output): the same multiset of rules, string lists inside a rule compared as sets.
 
 import ContentRules
+import Provenance
 import RuleBuilder
 import StrictJSON
 import TrackerData

@@ -2,6 +2,7 @@
 // checked through the WebKit model (WebKitSimulator): what matters is what WebKit does with the rules.
 
 import ContentRules
+import Provenance
 import RuleBuilder
 import StrictJSON
 import TrackerData
@@ -126,7 +127,7 @@ final class FaithfulModeTests: XCTestCase {
         // load-type third-party already exempts pages of the tracker's own site: the exemption names only the
         // entity's other sites, and a tracker whose entity has no other site gets no exemption rule at all.
         let (result, sim) = build(tracker("block") + "," + tracker("block", domain: "site.com", owner: "Site Co"))
-        let exemptions = result.rules.indices.filter { result.provenance[$0].role == "same-entity" }
+        let exemptions = result.rules.indices.filter { result.provenance[$0].role == .sameEntity }
         XCTAssertEqual(
             exemptions.map { result.provenance[$0].tracker }, ["tracker.com"], "Site Co has no site but site.com")
         XCTAssertEqual(
@@ -171,7 +172,7 @@ final class FaithfulModeTests: XCTestCase {
         XCTAssertEqual(
             exemption.flatMap { shared.rules[$0].trigger.condition?.values.count }, 6, "each of Rot's sites once")
         XCTAssertEqual(
-            shared.provenance.filter { $0.role == "same-entity" && $0.tracker != nil }.compactMap(\.tracker),
+            shared.provenance.filter { $0.role == .sameEntity && $0.tracker != nil }.compactMap(\.tracker),
             ["cdn-co.com", "cdn.r1.com", "r.host.com"], "the others keep their own, parents first")
         XCTAssertFalse(perTracker.provenance.contains { $0.isSharedEntityExemption })
 
@@ -206,7 +207,7 @@ final class FaithfulModeTests: XCTestCase {
             domains: #"{"blogspot.com":"Blog Co"}"#, cnames: "{}")
         let result = RuleBuilder.build(tds: tds, mode: .faithful)
         let sim = WebKitSimulator(result.rules)
-        XCTAssertTrue(result.provenance.contains { $0.role == "same-entity" })
+        XCTAssertTrue(result.provenance.contains { $0.role == .sameEntity })
         XCTAssertFalse(blocked(sim, "https://b.blogspot.com/t.js", on: "https://a.blogspot.com/"))
         XCTAssertTrue(blocked(sim, "https://b.blogspot.com/t.js", on: "https://news.example/"))
     }

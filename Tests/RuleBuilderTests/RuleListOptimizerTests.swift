@@ -3,6 +3,7 @@
 // in-URL form, ports, subdomains, and the regex in the path or query of another URL.
 
 import ContentRules
+import Provenance
 @testable import RuleBuilder
 import TrackerData
 import XCTest
@@ -174,7 +175,7 @@ final class RuleListOptimizerTests: XCTestCase {
         let x = HostScope.domain("tracker.com").hostPrefix
         let host = FilterForm.host(HostForm(x, path: #"\/ads"#))
         let inURL = FilterForm.inURL(InURLForm(hostPrefix: x, gap: .any, hostPart: nil, path: "ads"))
-        let origin = RuleProvenance(source: .tds, tracker: "tracker.com", part: .rule(2), role: "exception")
+        let origin = RuleProvenance(source: .tds, tracker: "tracker.com", part: .rule(2), role: .exception)
         XCTAssertEqual(origin.with(host).roleText, "exception host")
         XCTAssertEqual(
             origin.with(inURL).description,
@@ -195,7 +196,7 @@ final class RuleListOptimizerTests: XCTestCase {
 /// The union rewrite on two url-filter forms, through the stage (one adjacent pair of block rules).
 private enum InURLUnionProbe {
     static func union(_ host: HostForm, _ inURL: InURLForm) -> String? {
-        let origin = RuleProvenance(source: .tds, tracker: "tracker.com", part: .rule(0), role: "block")
+        let origin = RuleProvenance(source: .tds, tracker: "tracker.com", part: .rule(0), role: .block)
         let p = origin.with(.host(host)), q = origin.with(.inURL(inURL))
         let rules = [
             ContentRule(trigger: Trigger(urlFilter: host.filter), action: .block),

@@ -27,8 +27,8 @@ final class DecisionDiffTests: XCTestCase {
         }
         XCTAssertEqual(invalid, 0)
         XCTAssertEqual(flips.map { Array($0.request.url.utf8) }, [Array(decomposed.utf8), Array(decomposed.utf8)])
-        XCTAssertEqual(flips.map(\.old.blocked), [true, true])
-        XCTAssertEqual(flips.map(\.new.blocked), [false, false])
+        XCTAssertEqual(flips.map(\.old.kind), [.blocked, .blocked])
+        XCTAssertEqual(flips.map(\.new.kind), [.allowed, .allowed])
 
         let diff = try DecisionDiff.compare(requests, old: old, new: new)
         XCTAssertEqual(diff.checked, 4)

@@ -1,6 +1,7 @@
 // `diff --format json` writes the report flip by flip (DiffReport.writeJSON): the bytes must be those of
 // the report's JSON value.
 
+import Provenance
 import RuleEngine
 import StrictJSON
 import XCTest
@@ -25,7 +26,7 @@ final class DiffReportJSONTests: XCTestCase {
                         old: Decision(outcome: .allowed, surrogate: nil, rule: nil),
                         new: Decision(
                             outcome: i % 2 == 0 ? .blocked : .surrogate, surrogate: i % 2 == 0 ? nil : "s.js",
-                            rule: ["source": "tds", "tracker": .string("t\(i).example"), "rule": .number(Double(i))])))
+                            rule: .provenance(RuleProvenance(source: .tds, tracker: "t\(i).example", part: .rule(i))))))
             }
             requests = d
         }
@@ -53,7 +54,8 @@ final class DiffReportJSONTests: XCTestCase {
             d.added.append(
                 RuleSetDiff.Entry(
                     rule: JSONWriter.string(t), index: i * 1000 + 7,
-                    provenance: i == 0 ? ["tracker": "t.example", "rule": 1.5] : nil))
+                    provenance: i == 0
+                        ? RuleProvenance(source: .tds, tracker: "t.example", part: .rule(1), role: .block) : nil))
             d.removed.append(RuleSetDiff.Entry(rule: JSONWriter.string(t), index: i, provenance: nil))
         }
         return d
@@ -137,9 +139,11 @@ final class DiffReportJSONTests: XCTestCase {
                         resourceType: "script"),
                     old: Decision(
                         outcome: .blocked, surrogate: nil,
-                        rule: ["source": "tds", "tracker": .string("t\(i % 1000).example"), "rule": 1]),
+                        rule: .provenance(RuleProvenance(source: .tds, tracker: "t\(i % 1000).example", part: .rule(1)))
+                    ),
                     new: Decision(
-                        outcome: .allowed, surrogate: nil, rule: ["source": "temp-list", "note": .string(long)])))
+                        outcome: .allowed, surrogate: nil, rule: .rule(["source": "temp-list", "note": .string(long)])))
+            )
         }
         var dataset = DatasetDiff()
         dataset.trackersAdded = (0..<1000).map { "added\($0).example" + long }

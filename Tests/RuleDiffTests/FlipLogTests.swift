@@ -1,6 +1,7 @@
 // A diff's flips are held as compact records, a page in memory and the rest in a scratch file
 // (FlipLog): what is read back must be exactly what was appended, in order, wherever it was held.
 
+import Provenance
 import RuleEngine
 import StrictJSON
 import XCTest
@@ -9,12 +10,12 @@ import XCTest
 
 final class FlipLogTests: XCTestCase {
     func change(_ i: Int) -> DecisionChange {
-        let rules: [JSONValue?] = [
+        let rules: [DecidingRuleRecord?] = [
             nil,
-            ["source": "tds", "tracker": "t.example", "rule": 3],
+            .provenance(RuleProvenance(source: .tds, tracker: "t.example", part: .rule(3))),
             // The same members in another order is another rule: the report writes its bytes.
-            .object(JSONObject([("rule", 3), ("tracker", "t.example"), ("source", "tds")])),
-            ["action": ["type": "block"], "trigger": ["url-filter": "^https?://é\u{0}\"x"]],
+            .rule(.object(JSONObject([("rule", 3), ("tracker", "t.example"), ("source", "tds")]))),
+            .rule(["action": ["type": "block"], "trigger": ["url-filter": "^https?://é\u{0}\"x"]]),
         ]
         let request = MatchRequest(
             url: "https://t\(i).example/\(String(repeating: "p", count: i % 300))?é=\u{1F600}",
@@ -36,10 +37,10 @@ final class FlipLogTests: XCTestCase {
         XCTAssertEqual(a.old, b.old, "flip \(i)")
         XCTAssertEqual(a.new, b.new, "flip \(i)")
         XCTAssertEqual(
-            a.old.rule.map { JSONWriter.string($0) }, b.old.rule.map { JSONWriter.string($0) },
+            a.old.rule.map { JSONWriter.string($0.jsonValue) }, b.old.rule.map { JSONWriter.string($0.jsonValue) },
             "flip \(i): key order kept")
         XCTAssertEqual(
-            a.new.rule.map { JSONWriter.string($0) }, b.new.rule.map { JSONWriter.string($0) },
+            a.new.rule.map { JSONWriter.string($0.jsonValue) }, b.new.rule.map { JSONWriter.string($0.jsonValue) },
             "flip \(i): key order kept")
     }
 
@@ -55,8 +56,8 @@ final class FlipLogTests: XCTestCase {
                 pages.append(page.changes)
                 XCTAssertEqual(page.ruleJSON.count, page.changes.count)
                 for (c, json) in zip(page.changes, page.ruleJSON) {
-                    XCTAssertEqual(json.old, c.old.rule.map { JSONWriter.bytes($0) })
-                    XCTAssertEqual(json.new, c.new.rule.map { JSONWriter.bytes($0) })
+                    XCTAssertEqual(json.old, c.old.rule.map { JSONWriter.bytes($0.jsonValue) })
+                    XCTAssertEqual(json.new, c.new.rule.map { JSONWriter.bytes($0.jsonValue) })
                 }
             }
             let read = pages.flatMap { $0 }

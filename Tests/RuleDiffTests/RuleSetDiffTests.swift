@@ -1,6 +1,7 @@
 // Rules added and removed, compared as multisets: a rule the new list repeats more often than the old one is
 // added for each extra copy, and the old list's extra copies are removed (the first ones are the kept ones).
 
+import Provenance
 import StrictJSON
 import TestSupport
 import XCTest
@@ -11,12 +12,12 @@ final class RuleSetDiffTests: XCTestCase {
     func testRepeatedRulesCountAsCopies() {
         let d = RuleSetDiff.compare(
             oldKeys: ["a", "b", "a", "a", "c"], newKeys: ["a", "c", "d", "c", "a"],
-            oldProvenance: (0..<5).map { .number(Double($0)) }, newProvenance: nil)
+            oldProvenance: (0..<5).map { RuleProvenance(source: .tds, part: .rule($0)) }, newProvenance: nil)
         XCTAssertEqual(d.added.map(\.rule), ["d", "c"])
         XCTAssertEqual(d.added.map(\.index), [2, 3])
         XCTAssertEqual(d.removed.map(\.rule), ["b", "a"])
         XCTAssertEqual(d.removed.map(\.index), [1, 3])
-        XCTAssertEqual(d.removed.map(\.provenance), [.number(1), .number(3)])
+        XCTAssertEqual(d.removed.map(\.provenance?.part), [.rule(1), .rule(3)])
         XCTAssertEqual(d.added.map(\.provenance), [nil, nil])
     }
 

@@ -202,7 +202,7 @@ final class GeneratedCorpusTests: XCTestCase {
             if Bool.random(using: &rng) { rules.shuffle(using: &rng) }
             let list = try LoadedRuleList.compiling(json: Array(("[" + rules.joined(separator: ",") + "]").utf8))
             var json = MatchBatch(engine: RuleEngine(lists: [list]))
-            var text = MatchBatch(engine: RuleEngine(lists: [list.copy()]), format: .text)
+            var text = MatchBatch(engine: RuleEngine(lists: [list.copy()]), format: .text(DecidingRuleLines()))
             for n in 0..<40 {
                 let request = MatchRequest(
                     url: "https://\(pick(hosts))/\(pick(["a.js", "ok/b.js", "p?q=1"]))", topURL: pick(sites),
@@ -268,4 +268,13 @@ final class GeneratedCorpusTests: XCTestCase {
         }
         XCTAssertGreaterThan(compared, 2000)
     }
+}
+
+/// A text form that says only which rule decided, as "list 1 rule K" (K: the rule's index in the list's JSON).
+struct DecidingRuleLines: AnswerTextRenderer {
+    func line(_ request: MatchRequest, _ outcome: PageOutcome, decidedBy: DecidingRuleDescription?) -> String {
+        outcome.kind.rawValue + (decidedBy.map { "  by list 1 rule \($0.rule)" } ?? "")
+    }
+
+    func errorLine(_ message: String) -> String { "error: " + message }
 }

@@ -9,6 +9,7 @@ import Digest
 import FileIO
 import Foundation
 import Release
+import Provenance
 import RuleBuilder
 import RuleCompiler
 import RuleEngine
@@ -148,7 +149,7 @@ extension AdClickAttributionRelease {
         out[i].name = ReleaseFiles.attributionRules + " (attributed for \(attributed.vendor))"
         out[i].list = try LoadedRuleList(ReleaseLists.withSource(attributed.compiled, json: attributed.json))
         out[i].json = attributed.json
-        out[i].provenance = attributed.provenance.map(\.jsonValue)
+        out[i].provenance = attributed.provenance
         return out
     }
 }

@@ -2,6 +2,7 @@
 // dropped (every offender of a list is found in one compilation) and the target's lists are built again.
 
 import ContentRules
+import Provenance
 import RuleBuilder
 import RuleCompiler
 

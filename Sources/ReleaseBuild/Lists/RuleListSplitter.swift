@@ -8,6 +8,7 @@
 
 import ContentRules
 import Domains
+import Provenance
 import RuleBuilder
 
 public struct RuleListPart: Sendable {

@@ -4,6 +4,7 @@
 import ContentRules
 import Digest
 import Release
+import Provenance
 import RuleBuilder
 import RuleCompiler
 

@@ -1,8 +1,13 @@
+// Where an output rule comes from: the builder's record of it, written one JSON object per rule by `jsonValue` and
+// read back by `init(json:)` (ProvenanceFile.swift), the one encoder and the one decoder of the schema.
+
 import StrictJSON
 
 /// Where an output rule comes from. Serialised (one JSON object per rule) by `jsonValue`.
 public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
-    public enum Source: String, Sendable {
+    /// Each source is one kind of input record; a new input (a filter list's line, say) is a new case here, with
+    /// the members that locate it.
+    public enum Source: String, Sendable, CaseIterable {
         /// A TDS tracker (its default, a rule, its entity, ...).
         case tds
         /// The privacy config's temp list (unprotectedTemporary + contentBlocking exceptions).
@@ -52,10 +57,10 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     /// The TDS tracker domain (source tds), or the allowlist's tracker key (source allowlist).
     public var tracker: String?
     public var part: TrackerPart?
-    /// The role of the rule within its TDS rule: "block", "ignore", "exception", "reset", ... (faithful mode).
-    public var role: String?
-    /// Which url-filter form a TDS rule or allowlist entry became, with its pieces (FilterForm.swift).
-    var form: FilterForm?
+    /// The role of the rule within its TDS rule or config entry (faithful mode).
+    public var role: Role?
+    /// Which url-filter form a TDS rule or allowlist entry became (FilterForm.swift).
+    public var form: RecordedFilterForm?
     /// For CNAME copies: the alias (cloaking) host.
     public var cnameAlias: String?
     /// For an exemption shared by an entity's trackers: the entity's name.
@@ -67,7 +72,7 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     public var filterLines: [Int]?
 
     public init(
-        source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
+        source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: Role? = nil,
         cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil,
         filterLines: [Int]? = nil
     ) {
@@ -85,19 +90,29 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.
     public var jsonValue: JSONValue {
         var o = JSONObject()
-        o["source"] = .string(source.rawValue)
-        if let tracker { o["tracker"] = .string(tracker) }
-        if let part { o["rule"] = part.jsonValue }
-        if let roleText { o["role"] = .string(roleText) }
-        if let cnameAlias { o["cname"] = .string(cnameAlias) }
-        if let entity { o["entity"] = .string(entity) }
-        if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
-        if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
-        if let filterLines { o["lines"] = .array(filterLines.map { .number(Double($0)) }) }
-        if source == .requestBlocklist, let tracker, let allowlistIndex {
-            o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)")
-        }
+        o[.source] = .string(source.rawValue)
+        if let tracker { o[.tracker] = .string(tracker) }
+        if let part { o[.rule] = part.jsonValue }
+        if let roleText { o[.role] = .string(roleText) }
+        if let cnameAlias { o[.cname] = .string(cnameAlias) }
+        if let entity { o[.entity] = .string(entity) }
+        if let allowlistIndex { o[.index] = .number(Double(allowlistIndex)) }
+        if let allowlistRule { o[.allowlistRule] = .string(allowlistRule) }
+        if let filterLines { o[.lines] = .array(filterLines.map { .number(Double($0)) }) }
+        if let requestBlocklistName { o[.name] = .string(requestBlocklistName) }
         return .object(o)
+    }
+
+    /// The members of a provenance object, in the order `jsonValue` writes them.
+    enum Field: String, CaseIterable {
+        case source, tracker, rule, role, cname, entity, index, allowlistRule, lines, name
+    }
+
+    /// A request blocklist entry's name, `requestBlocklist/DOMAIN/INDEX` (written, not read: it follows from the
+    /// tracker and index).
+    public var requestBlocklistName: String? {
+        guard source == .requestBlocklist, let tracker, let allowlistIndex else { return nil }
+        return "requestBlocklist/\(tracker)/\(allowlistIndex)"
     }
 
     public var description: String { JSONWriter.string(jsonValue) }
@@ -105,23 +120,25 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     /// The serialised role: `role`, then the form's name ("block host", "exception in-url"; "host" for an
     /// allowlist entry, which has no role of its own).
     public var roleText: String? {
-        guard let form else { return role }
-        return role.map { $0 + " " + form.name } ?? form.name
+        guard let form else { return role?.text }
+        return role.map { $0.text + " " + form.kind.rawValue } ?? form.kind.rawValue
     }
 
     /// This provenance for a rule of the given url-filter form.
-    func with(_ form: FilterForm) -> RuleProvenance {
+    public func with(_ form: FilterForm) -> RuleProvenance {
         var p = self
-        p.form = form
+        p.form = RecordedFilterForm(form)
         return p
     }
 
     /// The exemption an entity's trackers share (SharedEntityExemption.swift): a TDS rule of no one tracker, meant
     /// to match every URL on the entity's sites.
     public var isSharedEntityExemption: Bool { source == .tds && part == .entity && tracker == nil && entity != nil }
+}
 
-    /// A provenance file: a JSON array parallel to the rules, one object per line.
-    public static func listBytes(_ provenance: [RuleProvenance]) -> [UInt8] {
-        JSONWriter.linesArray(provenance) { $0.jsonValue }
+extension JSONObject {
+    subscript(field: RuleProvenance.Field) -> JSONValue? {
+        get { self[field.rawValue] }
+        set { self[field.rawValue] = newValue }
     }
 }

@@ -10,7 +10,7 @@ let package = Package(
         .executable(name: "radarblock", targets: ["radarblock"]),
         .library(name: "RadarBlock", targets: [
             "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "RuleBuilder",
-            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Pipeline",
+            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Pipeline", "FilterLists",
         ]),
     ],
     targets: [
@@ -35,6 +35,7 @@ let package = Package(
         .target(name: "TrackerData", dependencies: ["FileIO", "Parallel", "StrictJSON", "Domains", "Digest"]),
         .target(name: "TDSGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
         .target(name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains"]),
+        .target(name: "FilterLists", dependencies: ["ContentRules", "TrackerData", "RuleBuilder"]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
@@ -47,7 +48,7 @@ let package = Package(
         ]),
         .executableTarget(name: "radarblock", dependencies: [
             "Pipeline", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-            "RuleDiff", "ContentRules", "StrictJSON", "FileIO",
+            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "FilterLists",
         ]),
 
         .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON", "TDSGenerator", "TrackerData"]),
@@ -69,6 +70,7 @@ let package = Package(
         .testTarget(name: "RuleEngineTests", dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
         .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData"]),
+        .testTarget(name: "FilterListsTests", dependencies: ["FilterLists", "ContentRules", "RuleBuilder", "TestSupport"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "PipelineTests", dependencies: [
             "Pipeline", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder", "RuleCompiler", "RuleDiff",

@@ -25,6 +25,8 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         /// The cookie pop-up list (`cpm.filterList`): its hiding rules (role "hide") and the config's off sites
         /// (role "off-sites").
         case cookiePopups = "cpm"
+        /// A filter of an Adblock Plus filter list (`list`, `filterLines`, `filter`; role block/exception/important).
+        case filterList = "filter-list"
     }
 
     /// What part of a tracker a TDS rule was built from.
@@ -65,6 +67,9 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     public var allowlistRule: String?
     /// For cookie pop-up rules: the line numbers of `cpm.filterList` the rule comes from.
     public var filterLines: [Int]?
+    /// For filter-list rules: the list's name and the filter's text.
+    public var list: String?
+    public var filter: String?
 
     public init(
         source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: String? = nil,
@@ -94,6 +99,8 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         if let allowlistIndex { o["index"] = .number(Double(allowlistIndex)) }
         if let allowlistRule { o["allowlistRule"] = .string(allowlistRule) }
         if let filterLines { o["lines"] = .array(filterLines.map { .number(Double($0)) }) }
+        if let list { o["list"] = .string(list) }
+        if let filter { o["filter"] = .string(filter) }
         if source == .requestBlocklist, let tracker, let allowlistIndex {
             o["name"] = .string("requestBlocklist/\(tracker)/\(allowlistIndex)")
         }

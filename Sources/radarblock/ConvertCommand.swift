@@ -2,6 +2,7 @@
 
 import ContentRules
 import FileIO
+import FilterLists
 import RuleBuilder
 import StrictJSON
 import TrackerData
@@ -70,6 +71,7 @@ struct ConvertCommand: Command {
                 be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
                 a cookie pop-up list gets a note that this output leaves it out
                 """)
+        static let filterList = FilterListConvert.option
         static let output = OptionSpec.output(#"output file, "-" for stdout (default); written atomically"#)
         static let target = OptionSpec.target(
             "the list is written for that engine: what it lacks is encoded equivalently (top-document as document +"
@@ -83,6 +85,7 @@ struct ConvertCommand: Command {
             "--tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]",
             "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [--per-tracker-exemptions]"
                 + " [--cpm FILE] [-o OUT]",
+            "--filter-list FILE [--target NAME] [--provenance FILE] [-o OUT]",
         ],
         parts: [
             .text(
@@ -124,6 +127,7 @@ struct ConvertCommand: Command {
                     Option.noOptimize,
                     Option.perTrackerExemptions,
                     Option.cpm,
+                    Option.filterList,
                     Option.output,
                     Option.target,
                 ]),
@@ -132,9 +136,16 @@ struct ConvertCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
         let target = try args.target(Option.target)
+        let output = args.value(Option.output) ?? "-"
+        if let list = args.value(Option.filterList) {
+            try FilterListConvert.requireAlone(
+                args, conflicting: [Option.tds, Option.config, Option.unprotected, Option.mode, Option.cpm, Option.strict,
+                    Option.noOptimize, Option.perTrackerExemptions])
+            return try FilterListConvert.run(
+                path: list, target: target, output: output, provenancePath: args.value(Option.provenance))
+        }
         let tdsPath = try args.required(Option.tds)
         let strict = args.has(Option.strict)
-        let output = args.value(Option.output) ?? "-"
         let modeName = args.value(Option.mode) ?? RuleBuildMode.faithful.rawValue
         guard let mode = RuleBuildMode(rawValue: modeName) else {
             throw UsageError("--mode must be faithful or ddg, not \(modeName)")

@@ -1,0 +1,136 @@
+// A parsed filter list -> WebKit content rules, each exact or its filter reported (docs/filter-lists.md).
+//
+// Order. WebKit's ignore-previous-rules cancels every earlier rule that matched the load, which is what an ABP
+// exception does to the blocks it matches: the list is the blocks, then the exceptions as ignore-previous-rules
+// rules with the exception's own trigger, then the `$important` blocks, which no exception cancels. A filter
+// disabled by a `$badfilter` filter is left out (counted, not reported: the list means it so).
+//
+// Page-wide exceptions (`$document`, `$genericblock`) and cosmetic-only ones (`$elemhide`, `$generichide`,
+// `$specifichide`) are reported: the first are not converted yet, the second change no load.
+
+import ContentRules
+import RuleBuilder
+
+public struct FilterListConversion: Sendable {
+    public var rules: [ContentRule] = []
+    /// Parallel to `rules`.
+    public var provenance: [RuleProvenance] = []
+    /// Every filter not converted (with the parser's malformed lines), in line order.
+    public var issues: [FilterLineIssue] = []
+    /// Rules a target cannot express (TargetEncoding), with the provenance that names their filter.
+    public var targetIssues: [ConversionIssue] = []
+    public var blocks = 0
+    public var exceptions = 0
+    public var important = 0
+    public var disabledByBadfilter = 0
+}
+
+public enum FilterListConverter {
+    public static func convert(_ list: FilterList, target: EngineProfile) -> FilterListConversion {
+        var out = FilterListConversion()
+        out.issues = list.issues
+        let disabled = badfilterTargets(list.network)
+        var groups: [[(ContentRule, RuleProvenance)]] = [[], [], []]
+        for filter in list.network {
+            if filter.options.badfilter { continue }
+            if disabled.contains(badfilterKey(filter)) {
+                out.disabledByBadfilter += 1
+                continue
+            }
+            switch rule(for: filter, target: target) {
+            case .failure(let why):
+                out.issues.append(
+                    FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why.message))
+            case .success(let (rule, role)):
+                var provenance = RuleProvenance(source: .filterList, role: role.rawValue, filterLines: [filter.line])
+                (provenance.list, provenance.filter) = (list.name, filter.text)
+                groups[role.group].append((rule, provenance))
+            }
+        }
+        for c in list.cosmetic {
+            out.issues.append(
+                FilterLineIssue(
+                    line: c.line, text: c.text, kind: .notConverted,
+                    reason: "cosmetic filter (\(c.kind.rawValue)): cosmetic filters are not converted yet"))
+        }
+        out.issues.sort { $0.line < $1.line }
+        (out.blocks, out.exceptions, out.important) = (groups[0].count, groups[1].count, groups[2].count)
+        let built = RuleBuildResult(rules: groups.joined().map(\.0), provenance: groups.joined().map(\.1))
+        let adapted = TargetEncoding.adapt(built, for: target)
+        (out.rules, out.provenance, out.targetIssues) = (adapted.rules, adapted.provenance, adapted.issues)
+        return out
+    }
+
+    enum Role: String {
+        case block, exception, important
+        var group: Int {
+            switch self {
+            case .block: return 0
+            case .exception: return 1
+            case .important: return 2
+            }
+        }
+    }
+
+    static func rule(for filter: NetworkFilter, target: EngineProfile) -> Result<(ContentRule, Role), FilterSyntaxError>
+    {
+        let o = filter.options
+        if let name = o.unconvertible.first {
+            return .failure(FilterSyntaxError(message: "$\(name): not a block or an allow, which is all WebKit's"
+                + " block and ignore-previous-rules rules do"))
+        }
+        if let page = PageException.allCases.first(where: o.pageExceptions.contains) {
+            let why = filter.isException
+                ? (page == .document || page == .genericblock
+                    ? "page-wide exceptions are not converted yet"
+                    : "it switches off cosmetic filters only, which are not converted yet")
+                : "it only has a meaning on an @@ exception"
+            return .failure(FilterSyntaxError(message: "$\(page.rawValue): \(why)"))
+        }
+        if o.all {
+            return .failure(FilterSyntaxError(message: "$all also blocks inline scripts and fonts (uBO), which"
+                + " content rules cannot"))
+        }
+        if o.important && filter.isException {
+            return .failure(FilterSyntaxError(message: "$important on an @@ exception"))
+        }
+        let urlFilter: String
+        let types: [String]
+        let condition: TriggerCondition?
+        switch PatternURLFilter.urlFilter(filter.pattern, caseSensitive: o.matchCase) {
+        case .failure(let e): return .failure(e)
+        case .success(let f): urlFilter = f
+        }
+        switch FilterTrigger.resourceTypes(o) {
+        case .failure(let e): return .failure(e)
+        case .success(let t): types = t
+        }
+        guard !types.isEmpty else {
+            return .failure(FilterSyntaxError(message: "its type options leave no WebKit type: it never applies"))
+        }
+        switch FilterTrigger.condition(o.domains, target: target) {
+        case .failure(let e): return .failure(e)
+        case .success(let c): condition = c
+        }
+        var trigger = Trigger(
+            urlFilter: urlFilter, urlFilterIsCaseSensitive: o.matchCase, resourceTypes: types,
+            loadTypes: o.thirdParty.map { [$0 ? "third-party" : "first-party"] }, condition: condition)
+        trigger.frameURLFilterIsCaseSensitive = false
+        let role: Role = filter.isException ? .exception : (o.important ? .important : .block)
+        return .success(
+            (ContentRule(trigger: trigger, action: filter.isException ? .ignorePreviousRules : .block), role))
+    }
+
+    /// What a `$badfilter` filter and the filter it disables have in common: the text less that option.
+    static func badfilterKey(_ filter: NetworkFilter) -> String {
+        guard let (pattern, options) = NetworkFilterParser.splitOptions(Substring(filter.text)) else {
+            return filter.text
+        }
+        let kept = options.split(separator: ",").filter { $0.lowercased() != "badfilter" }
+        return String(pattern) + (kept.isEmpty ? "" : "$" + kept.joined(separator: ","))
+    }
+
+    static func badfilterTargets(_ filters: [NetworkFilter]) -> Set<String> {
+        Set(filters.lazy.filter(\.options.badfilter).map(badfilterKey))
+    }
+}

@@ -1,0 +1,105 @@
+// A network filter's pattern as a WebKit url-filter with the same matches (docs/filter-lists.md, "Patterns"):
+//   `||`   TDSConventions.subdomainPrefix: any scheme, then the host's start or a label's start (ABP's own regex
+//          for `||`, less a userinfo part)
+//   `|`    `^` at the URL's start; a trailing `|` is `$`
+//   `*`    `.*`
+//   `^`    ABP's separator, any character but a letter, a digit and `_.%-`, or the URL's end: the class
+//          `separatorClass` in the middle, `(separator.*)?$` at the end; right after the plain host of a `||`
+//          pattern it is TriggerCondition.hostEnd, since a canonical http(s) or ws(s) URL always goes on with a
+//          port or a path there
+//   other  a literal (TDSConventions.regexLiteral)
+// A `/regex/` is kept when WebKit's url-filter subset reads it (URLFilterParser), which matches as a JavaScript
+// search does; otherwise the filter is reported with WebKit's reason.
+
+import ContentRules
+import TrackerData
+
+enum PatternURLFilter {
+    /// ABP's separator character. Both cases are written so that a case-insensitive url-filter, which adds the
+    /// other case of every letter in a set, leaves letters out.
+    static let separatorClass = "[^a-zA-Z0-9_.%-]"
+
+    /// The url-filter of a pattern, or why it has none.
+    static func urlFilter(_ pattern: FilterPattern, caseSensitive: Bool) -> Result<String, FilterSyntaxError> {
+        let filter: String
+        switch pattern {
+        case .regex(let regex):
+            filter = regex
+        case .plain(let start, let body, let endAnchored):
+            guard body.utf8.allSatisfy({ $0 < 0x80 }) else {
+                return .failure(FilterSyntaxError(message: "the pattern has non-ASCII characters"))
+            }
+            switch plain(start: start, body: body, endAnchored: endAnchored) {
+            case .success(let f): filter = f
+            case .failure(let e): return .failure(e)
+            }
+        }
+        let parsed = URLFilter.parse(filter, caseSensitive: caseSensitive)
+        guard parsed.status.isSupported else {
+            let what = pattern.isRegex ? "the regex" : "the url-filter \(filter)"
+            return .failure(
+                FilterSyntaxError(message: "\(what) is outside WebKit's url-filter subset: \(parsed.status.message)"))
+        }
+        return .success(filter)
+    }
+
+    static func plain(
+        start: FilterPattern.StartAnchor, body: String, endAnchored: Bool
+    ) -> Result<String, FilterSyntaxError> {
+        var tokens = Array(body.utf8)
+        // Leading and trailing wildcards add nothing to a search.
+        if !endAnchored { while tokens.last == UInt8(ascii: "*") { tokens.removeLast() } }
+        if start == .none { while tokens.first == UInt8(ascii: "*") { tokens.removeFirst() } }
+        if tokens.count >= 2 && tokens.suffix(2).allSatisfy({ $0 == UInt8(ascii: "^") }) {
+            return .failure(
+                FilterSyntaxError(message: "a run of separators `^^` at the pattern's end (each may be the URL's end)"))
+        }
+        var out: String
+        switch start {
+        case .none: out = ""
+        case .url: out = "^"
+        case .host: out = TDSConventions.subdomainPrefix
+        }
+        var plainHost = start == .host
+        var hostLength = 0
+        for (i, byte) in tokens.enumerated() {
+            let last = i == tokens.count - 1
+            switch byte {
+            case UInt8(ascii: "*"):
+                plainHost = false
+                if !out.hasSuffix(".*") { out += ".*" }
+            case UInt8(ascii: "^"):
+                if plainHost && hostLength > 0 {
+                    out += TriggerCondition.hostEnd
+                } else if last && !endAnchored {
+                    out += "(" + separatorClass + ".*)?$"
+                    return .success(out)
+                } else if last {
+                    out += separatorClass + "?"
+                } else {
+                    out += separatorClass
+                }
+                plainHost = false
+            default:
+                if plainHost && !isHostByte(byte) { plainHost = false }
+                hostLength += 1
+                out += TDSConventions.regexLiteral(String(UnicodeScalar(byte)))
+            }
+        }
+        if endAnchored { out += "$" }
+        if out.isEmpty || out == "^" { out = ".*" }
+        return .success(out)
+    }
+
+    static func isHostByte(_ b: UInt8) -> Bool {
+        (b >= 0x61 && b <= 0x7A) || (b >= 0x41 && b <= 0x5A) || (b >= 0x30 && b <= 0x39) || b == 0x2D || b == 0x2E
+            || b == 0x5F
+    }
+}
+
+extension FilterPattern {
+    var isRegex: Bool {
+        if case .regex = self { return true }
+        return false
+    }
+}

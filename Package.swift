@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(name: "RuleEngineTests", dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
         .testTarget(name: "RuleDiffTests", dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData"]),
-        .testTarget(name: "FilterListsTests", dependencies: ["FilterLists", "ContentRules", "RuleBuilder", "TestSupport"]),
+        .testTarget(name: "FilterListsTests", dependencies: ["FilterLists", "ContentRules", "RuleBuilder", "RuleEngine", "TestSupport"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "PipelineTests", dependencies: [
             "Pipeline", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder", "RuleCompiler", "RuleDiff",

@@ -29,7 +29,7 @@ for c in CWebKitIDNA CSystem; do
 done
 
 # Swift modules in dependency order.
-modules=(StrictJSON FileIO Parallel Digest Domains ContentRules TrackerData RuleBuilder RuleCompiler RuleEngine Surrogates)
+modules=(StrictJSON FileIO Parallel Digest Domains ContentRules TrackerData RuleBuilder FilterLists RuleCompiler RuleEngine Surrogates)
 for m in "${modules[@]}"; do
   obj="$out/objects/$m.o"
   objects+=("$obj")

@@ -30,10 +30,12 @@ public enum FilterListConverter {
         var out = FilterListConversion()
         out.issues = list.issues
         let disabled = badfilterTargets(list.network)
+        // Only a filter as long as a disabled one can be it: the key is computed for those alone.
+        let disabledLengths = Set(disabled.map(\.utf8.count))
         var groups: [[(ContentRule, RuleProvenance)]] = [[], [], []]
         for filter in list.network {
             if filter.options.badfilter { continue }
-            if disabled.contains(badfilterKey(filter)) {
+            if disabledLengths.contains(filter.text.utf8.count) && disabled.contains(badfilterKey(filter)) {
                 out.disabledByBadfilter += 1
                 continue
             }
@@ -76,11 +78,14 @@ public enum FilterListConverter {
     {
         let o = filter.options
         if let name = o.unconvertible.first {
-            return .failure(FilterSyntaxError(message: "$\(name): not a block or an allow, which is all WebKit's"
-                + " block and ignore-previous-rules rules do"))
+            return .failure(
+                FilterSyntaxError(
+                    message: "$\(name): not a block or an allow, which is all WebKit's"
+                        + " block and ignore-previous-rules rules do"))
         }
         if let page = PageException.allCases.first(where: o.pageExceptions.contains) {
-            let why = filter.isException
+            let why =
+                filter.isException
                 ? (page == .document || page == .genericblock
                     ? "page-wide exceptions are not converted yet"
                     : "it switches off cosmetic filters only, which are not converted yet")
@@ -88,8 +93,10 @@ public enum FilterListConverter {
             return .failure(FilterSyntaxError(message: "$\(page.rawValue): \(why)"))
         }
         if o.all {
-            return .failure(FilterSyntaxError(message: "$all also blocks inline scripts and fonts (uBO), which"
-                + " content rules cannot"))
+            return .failure(
+                FilterSyntaxError(
+                    message: "$all also blocks inline scripts and fonts (uBO), which"
+                        + " content rules cannot"))
         }
         if o.important && filter.isException {
             return .failure(FilterSyntaxError(message: "$important on an @@ exception"))

@@ -19,7 +19,8 @@ public enum FilterListParser {
             number += 1
             if number > FilterListLimits.lines {
                 throw FilterListError(
-                    description: "\(name): more than \(FilterListLimits.lines) lines: not a filter list this tool reads")
+                    description: "\(name): more than \(FilterListLimits.lines) lines: not a filter list this tool reads"
+                )
             }
             read(bytes[start..<end], number: number, into: &list)
             start = end + 1
@@ -116,7 +117,8 @@ public enum FilterListParser {
     ) {
         guard !body.isEmpty else {
             list.issues.append(
-                FilterLineIssue(line: number, text: text, kind: .malformed, reason: "a cosmetic filter with no selector"))
+                FilterLineIssue(
+                    line: number, text: text, kind: .malformed, reason: "a cosmetic filter with no selector"))
             return
         }
         var entries: [DomainEntry] = []
@@ -148,13 +150,15 @@ public struct FilterSyntaxError: Error, Sendable, Hashable {
 }
 
 extension DomainEntry {
-    /// `a.com` or `~a.com`, lowercased; uBO's entity form `a.*` is kept as written (the converter reports it).
+    /// `a.com` or `~a.com`, lowercased; uBO's entity form `a.*` is kept as written (the converter reports it), and
+    /// so are IP literals (`127.0.0.1`, `[::1]`).
     static func parse(_ part: Substring) -> Result<DomainEntry, FilterSyntaxError> {
         let excluded = part.hasPrefix("~")
         let name = (excluded ? part.dropFirst() : part).lowercased()
         guard !name.isEmpty else { return .failure(FilterSyntaxError(message: "an empty domain entry")) }
         let allowed = name.unicodeScalars.allSatisfy {
-            $0.value >= 0x80 || ("a"..."z").contains($0) || ("0"..."9").contains($0) || "-._*".unicodeScalars.contains($0)
+            $0.value >= 0x80 || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                || "-._*[]:".unicodeScalars.contains($0)
         }
         guard allowed else {
             return .failure(FilterSyntaxError(message: "domain entry \"\(part)\" is not a domain name"))

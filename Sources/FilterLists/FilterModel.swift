@@ -42,6 +42,11 @@ public enum FilterRequestType: String, Sendable, Hashable, CaseIterable {
 public struct DomainEntry: Sendable, Hashable {
     public var domain: String
     public var excluded: Bool
+
+    public init(domain: String, excluded: Bool) {
+        self.domain = domain
+        self.excluded = excluded
+    }
 }
 
 /// The exception kinds that switch a feature off on the pages a filter matches instead of cancelling one load.

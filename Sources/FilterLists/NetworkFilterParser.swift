@@ -28,13 +28,18 @@ enum NetworkFilterParser {
 
     /// The pattern and the options, split at the last `$` unless the pattern is a `/regex/` that holds it.
     static func splitOptions(_ s: Substring) -> (Substring, Substring)? {
-        if s.count >= 2 && s.hasPrefix("/") && s.hasSuffix("/") { return nil }
-        guard let dollar = s.lastIndex(of: "$") else { return nil }
-        return (s[..<dollar], s[s.index(after: dollar)...])
+        if isRegex(s) { return nil }
+        guard let dollar = s.utf8.lastIndex(of: UInt8(ascii: "$")) else { return nil }
+        return (s[..<dollar], s[s.utf8.index(after: dollar)...])
+    }
+
+    /// `/.../`: two slashes at least.
+    static func isRegex(_ s: Substring) -> Bool {
+        s.utf8.count >= 2 && s.utf8.first == UInt8(ascii: "/") && s.utf8.last == UInt8(ascii: "/")
     }
 
     static func readPattern(_ s: Substring) -> FilterPattern {
-        if s.count >= 2 && s.hasPrefix("/") && s.hasSuffix("/") {
+        if isRegex(s) {
             return .regex(String(s.dropFirst().dropLast()))
         }
         var body = s

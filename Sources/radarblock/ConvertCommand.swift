@@ -136,16 +136,10 @@ struct ConvertCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
         let target = try args.target(Option.target)
-        let output = args.value(Option.output) ?? "-"
-        if let list = args.value(Option.filterList) {
-            try FilterListConvert.requireAlone(
-                args, conflicting: [Option.tds, Option.config, Option.unprotected, Option.mode, Option.cpm, Option.strict,
-                    Option.noOptimize, Option.perTrackerExemptions])
-            return try FilterListConvert.run(
-                path: list, target: target, output: output, provenancePath: args.value(Option.provenance))
-        }
+        if let list = args.value(Option.filterList) { return try FilterListConvert.run(list, args, target: target) }
         let tdsPath = try args.required(Option.tds)
         let strict = args.has(Option.strict)
+        let output = args.value(Option.output) ?? "-"
         let modeName = args.value(Option.mode) ?? RuleBuildMode.faithful.rawValue
         guard let mode = RuleBuildMode(rawValue: modeName) else {
             throw UsageError("--mode must be faithful or ddg, not \(modeName)")

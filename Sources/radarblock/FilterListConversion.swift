@@ -19,15 +19,18 @@ enum FilterListConvert {
             """)
 
     /// The options of `convert` that do not go with --filter-list.
-    static func requireAlone(_ args: ParsedArguments, conflicting: [OptionSpec]) throws {
+    static let conflicting = [
+        ConvertCommand.Option.tds, ConvertCommand.Option.config, ConvertCommand.Option.unprotected,
+        ConvertCommand.Option.mode, ConvertCommand.Option.cpm, ConvertCommand.Option.strict,
+        ConvertCommand.Option.noOptimize, ConvertCommand.Option.perTrackerExemptions,
+    ]
+
+    static func run(_ path: String, _ args: ParsedArguments, target: EngineProfile) throws -> Int32 {
         if let other = conflicting.first(where: args.given) {
             throw UsageError("--filter-list converts a filter list on its own: \(other.key) does not go with it")
         }
-    }
-
-    static func run(
-        path: String, target: EngineProfile, output: String, provenancePath: String?
-    ) throws -> Int32 {
+        let output = args.value(ConvertCommand.Option.output) ?? "-"
+        let provenancePath = args.value(ConvertCommand.Option.provenance)
         let bytes: [UInt8]
         do { bytes = try FileIO.read(path) } catch { throw InputError("\(path): \(error)") }
         let name = String(path.split(separator: "/").last ?? Substring(path))

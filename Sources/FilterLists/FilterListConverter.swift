@@ -9,6 +9,7 @@
 // `$specifichide`) are reported: the first are not converted yet, the second change no load.
 
 import ContentRules
+import Parallel
 import RuleBuilder
 
 public struct FilterListConversion: Sendable {
@@ -32,14 +33,22 @@ public enum FilterListConverter {
         let disabled = badfilterTargets(list.network)
         // Only a filter as long as a disabled one can be it: the key is computed for those alone.
         let disabledLengths = Set(disabled.map(\.utf8.count))
-        var groups: [[(ContentRule, RuleProvenance)]] = [[], [], []]
-        for filter in list.network {
-            if filter.options.badfilter { continue }
+        var active: [NetworkFilter] = []
+        active.reserveCapacity(list.network.count)
+        for filter in list.network where !filter.options.badfilter {
             if disabledLengths.contains(filter.text.utf8.count) && disabled.contains(badfilterKey(filter)) {
                 out.disabledByBadfilter += 1
-                continue
+            } else {
+                active.append(filter)
             }
-            switch rule(for: filter, target: target) {
+        }
+        // Filters convert independently: in shares of consecutive filters on every core, results in list order.
+        let shares = Parallel.mapShares(active.count, workers: Parallel.workers(for: active.count / 4096 + 1)) {
+            range in range.map { rule(for: active[$0], target: target) }
+        }
+        var groups: [[(ContentRule, RuleProvenance)]] = [[], [], []]
+        for (filter, result) in zip(active, shares.joined()) {
+            switch result {
             case .failure(let why):
                 out.issues.append(
                     FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why.message))

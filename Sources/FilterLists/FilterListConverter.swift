@@ -2,7 +2,9 @@
 //
 // Order. WebKit's ignore-previous-rules cancels every earlier rule that matched the load, which is what an ABP
 // exception does to the blocks it matches: the list is the blocks, then the exceptions as ignore-previous-rules
-// rules with the exception's own trigger, then the `$important` blocks, which no exception cancels. A filter
+// rules with the exception's own trigger, then the `$important` blocks, which no exception cancels, then one
+// ignore-previous-rules rule for the page's own document and popups (Role.navigationReset), then the
+// top-document part of `$document` blocks. A filter
 // disabled by a `$badfilter` filter is left out (counted, not reported: the list means it so).
 //
 // Page-wide exceptions (`$document`, `$genericblock`) and cosmetic-only ones (`$elemhide`, `$generichide`,
@@ -42,20 +44,35 @@ public enum FilterListConverter {
                 active.append(filter)
             }
         }
+        // Without top-document or load-context a target cannot keep filters off the page's own document.
+        guard target.accepts(resourceType: "top-document") || target.readsLoadContext else {
+            out.issues += active.map {
+                FilterLineIssue(
+                    line: $0.line, text: $0.text, kind: .notConverted,
+                    reason: "\(target.name) cannot tell the page's own document from other loads (no top-document,"
+                        + " no load-context)")
+            }
+            out.issues.sort { $0.line < $1.line }
+            return out
+        }
         // Filters convert independently: in shares of consecutive filters on every core, results in list order.
         let shares = Parallel.mapShares(active.count, workers: Parallel.workers(for: active.count / 4096 + 1)) {
             range in range.map { rule(for: active[$0], target: target) }
         }
-        var groups: [[(ContentRule, RuleProvenance)]] = [[], [], []]
+        var groups: [[(ContentRule, RuleProvenance)]] = Array(repeating: [], count: Role.allCases.count)
+        groups[Role.navigationReset.group] = [navigationReset]
         for (filter, result) in zip(active, shares.joined()) {
             switch result {
             case .failure(let why):
                 out.issues.append(
                     FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why.message))
-            case .success(let (rule, role)):
-                var provenance = RuleProvenance(source: .filterList, role: role.rawValue, filterLines: [filter.line])
-                (provenance.list, provenance.filter) = (list.name, filter.text)
-                groups[role.group].append((rule, provenance))
+            case .success(let rules):
+                for (rule, role) in rules {
+                    var provenance = RuleProvenance(
+                        source: .filterList, role: role.rawValue, filterLines: [filter.line])
+                    (provenance.list, provenance.filter) = (list.name, filter.text)
+                    groups[role.group].append((rule, provenance))
+                }
             }
         }
         for c in list.cosmetic {
@@ -65,26 +82,36 @@ public enum FilterListConverter {
                     reason: "cosmetic filter (\(c.kind.rawValue)): cosmetic filters are not converted yet"))
         }
         out.issues.sort { $0.line < $1.line }
-        (out.blocks, out.exceptions, out.important) = (groups[0].count, groups[1].count, groups[2].count)
+        (out.blocks, out.exceptions) = (groups[0].count + groups[4].count, groups[1].count)
+        out.important = groups[2].count
         let built = RuleBuildResult(rules: groups.joined().map(\.0), provenance: groups.joined().map(\.1))
         let adapted = TargetEncoding.adapt(built, for: target)
         (out.rules, out.provenance, out.targetIssues) = (adapted.rules, adapted.provenance, adapted.issues)
         return out
     }
 
-    enum Role: String {
+    /// Where a rule goes, in list order.
+    enum Role: String, CaseIterable {
         case block, exception, important
-        var group: Int {
-            switch self {
-            case .block: return 0
-            case .exception: return 1
-            case .important: return 2
-            }
-        }
+        /// The one rule that keeps the page's own document and popups unblocked: every rule before it carries
+        /// no `resource-type` when the filter names no type (a list of every other type would cost each rule its
+        /// bytes in the compiled list's source), and this rule cancels them all for those two types.
+        case navigationReset = "navigations"
+        /// The top-document part of a `$document` block: after the reset. No exception converted can cancel it
+        /// (a `@@...$document` exception is page-wide, reported).
+        case navigationBlock = "block document"
+        var group: Int { Self.allCases.firstIndex(of: self)! }
     }
 
-    static func rule(for filter: NetworkFilter, target: EngineProfile) -> Result<(ContentRule, Role), FilterSyntaxError>
-    {
+    static let navigationReset = (
+        ContentRule(
+            trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]), action: .ignorePreviousRules),
+        RuleProvenance(source: .filterList, role: Role.navigationReset.rawValue)
+    )
+
+    static func rule(
+        for filter: NetworkFilter, target: EngineProfile
+    ) -> Result<[(ContentRule, Role)], FilterSyntaxError> {
         let o = filter.options
         if let name = o.unconvertible.first {
             return .failure(
@@ -111,7 +138,7 @@ public enum FilterListConverter {
             return .failure(FilterSyntaxError(message: "$important on an @@ exception"))
         }
         let urlFilter: String
-        let types: [String]
+        let types: [String]?
         let condition: TriggerCondition?
         switch PatternURLFilter.urlFilter(filter.pattern, caseSensitive: o.matchCase) {
         case .failure(let e): return .failure(e)
@@ -121,20 +148,31 @@ public enum FilterListConverter {
         case .failure(let e): return .failure(e)
         case .success(let t): types = t
         }
-        guard !types.isEmpty else {
+        guard types?.isEmpty != true else {
             return .failure(FilterSyntaxError(message: "its type options leave no WebKit type: it never applies"))
         }
         switch FilterTrigger.condition(o.domains, target: target) {
         case .failure(let e): return .failure(e)
         case .success(let c): condition = c
         }
-        var trigger = Trigger(
+        let trigger = Trigger(
             urlFilter: urlFilter, urlFilterIsCaseSensitive: o.matchCase, resourceTypes: types,
             loadTypes: o.thirdParty.map { [$0 ? "third-party" : "first-party"] }, condition: condition)
-        trigger.frameURLFilterIsCaseSensitive = false
+        let rule = ContentRule(trigger: trigger, action: filter.isException ? .ignorePreviousRules : .block)
         let role: Role = filter.isException ? .exception : (o.important ? .important : .block)
-        return .success(
-            (ContentRule(trigger: trigger, action: filter.isException ? .ignorePreviousRules : .block), role))
+        return .success(splitNavigation(rule, role))
+    }
+
+    /// A block's top-document part goes after the navigation reset, the rest stays in its group.
+    static func splitNavigation(_ rule: ContentRule, _ role: Role) -> [(ContentRule, Role)] {
+        guard role != .exception, let types = rule.trigger.resourceTypes, types.contains("top-document") else {
+            return [(rule, role)]
+        }
+        var document = rule
+        document.trigger.resourceTypes = ["top-document"]
+        var rest = rule
+        rest.trigger.resourceTypes = types.filter { $0 != "top-document" }
+        return (rest.trigger.resourceTypes!.isEmpty ? [] : [(rest, role)]) + [(document, .navigationBlock)]
     }
 
     /// What a `$badfilter` filter and the filter it disables have in common: the text less that option.

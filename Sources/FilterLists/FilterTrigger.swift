@@ -2,8 +2,8 @@
 // of `$domain`, each exact or refused with the reason (docs/filter-lists.md, "Options").
 //
 // Types. A filter without a type option applies to every load but the page's own document and popups (ABP;
-// adblock-rust 0.6.0 also blocks navigations, a deviation the docs list), so it gets every WebKit type but
-// top-document and popup. WebKit's "other" trigger name also covers ping and csp-report loads, and WebKit types
+// adblock-rust 0.6.0 also blocks navigations, a deviation the docs list): its rule has no `resource-type`, and the
+// converter's navigation reset cancels it for those two types. WebKit's "other" trigger name also covers ping and csp-report loads, and WebKit types
 // navigator.sendBeacon as other where ABP calls it ping: a filter that names `ping` or `other` (or excludes one
 // of them without the other) cannot be told apart, and is reported. Object, WebRTC and popup loads have no
 // WebKit type that means the same.
@@ -44,7 +44,9 @@ enum FilterTrigger {
         }
     }
 
-    static func resourceTypes(_ options: NetworkOptions) -> Result<[String], FilterSyntaxError> {
+    /// The `resource-type` list; nil for every type of `defaultTypes` (the converter's navigation reset keeps the
+    /// page's own document and popups out).
+    static func resourceTypes(_ options: NetworkOptions) -> Result<[String]?, FilterSyntaxError> {
         var names: [String]
         if options.types.isEmpty {
             names = defaultTypes
@@ -77,7 +79,7 @@ enum FilterTrigger {
                 if case .success(let name?) = webKitName(type) { names.removeAll { $0 == name } }
             }
         }
-        return .success(names)
+        return .success(names == defaultTypes ? nil : names)
     }
 
     /// The frame condition of `$domain`, nil without one.

@@ -36,16 +36,18 @@ final class FilterListConverterTests: XCTestCase {
             ads^|
             """)
         XCTAssertEqual(
-            c.rules.map(\.trigger.urlFilter),
+            c.rules.dropLast().map(\.trigger.urlFilter),
             [
                 "^[^:]+://+([^:/]+\\.)?ads\\.example\\.com[:/]", "\\/ads([^a-zA-Z0-9_.%-].*)?$",
                 "^https:\\/\\/x\\.com\\/a$",
                 "^[^:]+://+([^:/]+\\.)?cdn\\.example\\.com\\/.*\\.js([^a-zA-Z0-9_.%-].*)?$",
                 "-banner-", "ads[^a-zA-Z0-9_.%-]?$",
             ])
-        XCTAssertEqual(c.rules.map(\.trigger.urlFilterIsCaseSensitive), [false, false, false, false, true, false])
-        XCTAssertEqual(c.rules[0].trigger.resourceTypes?.contains("top-document"), false)
-        XCTAssertEqual(c.rules[0].trigger.resourceTypes?.contains("popup"), false)
+        XCTAssertEqual(
+            c.rules.map(\.trigger.urlFilterIsCaseSensitive), [false, false, false, false, true, false, false])
+        XCTAssertNil(c.rules[0].trigger.resourceTypes)
+        XCTAssertEqual(c.rules.last?.trigger.resourceTypes, ["top-document", "popup"])
+        XCTAssertEqual(c.rules.last?.action, .ignorePreviousRules)
     }
 
     /// ABP's answers: `^` is a separator or the end, `||` a host boundary, option-less filters leave the page's
@@ -71,8 +73,9 @@ final class FilterListConverterTests: XCTestCase {
             ||b.test^$important
             @@||b.test^
             """)
-        XCTAssertEqual(c.rules.map(\.action), [.block, .ignorePreviousRules, .ignorePreviousRules, .block])
-        XCTAssertEqual(c.provenance.map(\.roleText), ["block", "exception", "exception", "important"])
+        XCTAssertEqual(
+            c.rules.map(\.action), [.block, .ignorePreviousRules, .ignorePreviousRules, .block, .ignorePreviousRules])
+        XCTAssertEqual(c.provenance.map(\.roleText), ["block", "exception", "exception", "important", "navigations"])
         XCTAssertEqual(c.provenance[3].filterLines, [3])
         XCTAssertEqual(c.provenance[3].filter, "||b.test^$important")
         let e = try engine(c)
@@ -85,7 +88,7 @@ final class FilterListConverterTests: XCTestCase {
     /// `$domain` is the frame's document: a load from a frame of the site is judged by the frame, not the page.
     func testDomainJudgesTheFrame() throws {
         let c = try convert("||t.test^$domain=news.test\n||u.test^$domain=~shop.test\n")
-        XCTAssertEqual(c.rules.map { $0.trigger.condition?.kind }, [.ifFrameURL, .unlessFrameURL])
+        XCTAssertEqual(c.rules.map { $0.trigger.condition?.kind }, [.ifFrameURL, .unlessFrameURL, nil])
         let e = try engine(c)
         XCTAssertTrue(try blocks(e, "https://t.test/x.js", top: "https://www.news.test/"))
         XCTAssertFalse(try blocks(e, "https://t.test/x.js", top: "https://other.test/"))
@@ -95,6 +98,19 @@ final class FilterListConverterTests: XCTestCase {
             try blocks(e, "https://t.test/x.js", top: "https://news.test/", frame: "https://other.test/frame"))
         XCTAssertFalse(try blocks(e, "https://u.test/x.js", top: "https://shop.test/"))
         XCTAssertTrue(try blocks(e, "https://u.test/x.js", top: "https://news.test/"))
+    }
+
+    /// A `$document` block blocks the page itself, after the reset that keeps other filters off navigations.
+    func testDocumentBlocksComeAfterTheNavigationReset() throws {
+        let c = try convert("||a.test^$document,script\n||b.test^\n")
+        XCTAssertEqual(c.provenance.map(\.roleText), ["block", "block", "navigations", "block document"])
+        let e = try engine(c)
+        XCTAssertTrue(try blocks(e, "https://a.test/", top: "https://a.test/", type: "top-document"))
+        XCTAssertTrue(try blocks(e, "https://a.test/x.js"))
+        XCTAssertFalse(try blocks(e, "https://a.test/x.png", type: "image"))
+        XCTAssertFalse(try blocks(e, "https://b.test/", top: "https://b.test/", type: "top-document"))
+        XCTAssertFalse(try blocks(e, "https://b.test/", type: "popup"))
+        XCTAssertTrue(try blocks(e, "https://b.test/f.html", type: "child-document"))
     }
 
     func testTypesAndParty() throws {
@@ -124,7 +140,7 @@ final class FilterListConverterTests: XCTestCase {
             ||gone.test^
             ||gone.test^$badfilter
             """)
-        XCTAssertEqual(c.rules.count, 1)
+        XCTAssertEqual(c.rules.count, 2)
         XCTAssertEqual(c.disabledByBadfilter, 1)
         XCTAssertEqual(c.issues.map(\.line), [1, 2, 3, 4, 5, 6, 7])
         let reasons = c.issues.map(\.reason)
@@ -138,10 +154,19 @@ final class FilterListConverterTests: XCTestCase {
     }
 
     func testDomainNeedsFrameConditionsOnTheTarget() throws {
-        let old = try XCTUnwrap(EngineProfile.all.first { !$0.readsFrameURLConditions })
+        let old = try XCTUnwrap(EngineProfile.all.first { !$0.readsFrameURLConditions && $0.readsLoadContext })
         let c = try convert("||t.test^$domain=news.test\n", target: old)
-        XCTAssertEqual(c.rules.count, 0)
+        XCTAssertEqual(c.rules.count, 2, "the navigation reset as document + load-context top-frame")
+        XCTAssertTrue(c.targetIssues.isEmpty, "\(c.targetIssues)")
         XCTAssertTrue(c.issues[0].reason.contains("if-frame-url"), c.issues[0].reason)
+    }
+
+    func testATargetThatCannotSeparateNavigationsGetsEveryFilterReported() throws {
+        let old = try XCTUnwrap(EngineProfile.all.first { !$0.readsLoadContext })
+        let c = try convert("||t.test^\n@@||t.test/ok^\n", target: old)
+        XCTAssertEqual(c.rules, [])
+        XCTAssertEqual(c.issues.map(\.line), [1, 2])
+        XCTAssertTrue(c.issues[0].reason.contains("cannot tell the page's own document"), c.issues[0].reason)
     }
 
     func testEasyListsConvertAndWebKitsParserAcceptsThem() throws {

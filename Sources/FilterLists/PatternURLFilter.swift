@@ -35,6 +35,11 @@ enum PatternURLFilter {
             guard body.utf8.allSatisfy({ $0 < 0x80 }) else {
                 return .failure(FilterSyntaxError(message: "the pattern has non-ASCII characters"))
             }
+            // A canonical URL has no space or control character: such a pattern matches nothing.
+            guard body.utf8.allSatisfy({ $0 > 0x20 && $0 != 0x7F }) else {
+                return .failure(
+                    FilterSyntaxError(message: "the pattern has spaces or control characters, which no URL holds"))
+            }
             return plain(start: start, body: Array(body.utf8), endAnchored: endAnchored)
         }
     }

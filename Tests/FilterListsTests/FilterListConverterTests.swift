@@ -137,12 +137,13 @@ final class FilterListConverterTests: XCTestCase {
             ||a.test^$popup
             example.com##.ad
             ||ok.test^
+            /a\u{01}b
             ||gone.test^
             ||gone.test^$badfilter
             """)
         XCTAssertEqual(c.rules.count, 2)
         XCTAssertEqual(c.disabledByBadfilter, 1)
-        XCTAssertEqual(c.issues.map(\.line), [1, 2, 3, 4, 5, 6, 7])
+        XCTAssertEqual(c.issues.map(\.line), [1, 2, 3, 4, 5, 6, 7, 9])
         let reasons = c.issues.map(\.reason)
         XCTAssertTrue(reasons[0].hasPrefix("$redirect:"), reasons[0])
         XCTAssertTrue(reasons[1].hasPrefix("$ping:"), reasons[1])
@@ -150,6 +151,7 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertTrue(reasons[3].contains("Character class is not supported."), reasons[3])
         XCTAssertTrue(reasons[4].hasPrefix("$document:"), reasons[4])
         XCTAssertTrue(reasons[6].hasPrefix("cosmetic filter"), reasons[6])
+        XCTAssertTrue(reasons[7].contains("control characters"), reasons[7])
         XCTAssertEqual(c.issues[0].text, "||a.test^$redirect=noop.js")
     }
 

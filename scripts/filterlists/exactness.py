@@ -241,6 +241,17 @@ def reason_class(reason: str) -> str:
     return m.group(1) if m else reason[:40]
 
 
+def reported_filters(issues: Path, text: str) -> dict[str, str]:
+    """The filters `convert` reported (their text, as written in the list), each with its reason's class."""
+    lines = text.split("\n")
+    reported = {}
+    for issue in issues.read_text().splitlines():
+        m = ISSUE_LINE.match(issue)
+        if m:
+            reported[lines[int(m.group(1)) - 1].strip()] = reason_class(issue.rsplit("] ", 1)[-1])
+    return reported
+
+
 def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
@@ -260,12 +271,7 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
             capture_output=True,
         )
         text = lst.read_text(encoding="utf-8", errors="replace")
-        lines = text.split("\n")
-        reported = {}
-        for issue in (work / "rules.json.issues.txt").read_text().splitlines():
-            m = ISSUE_LINE.match(issue)
-            if m:
-                reported[lines[int(m.group(1)) - 1].strip()] = reason_class(issue.rsplit("] ", 1)[-1])
+        reported = reported_filters(work / "rules.json.issues.txt", text)
         requests = corpus(network_filters(text), count, seed)
         ref = reference(text, requests)
         wk = radarblock(binary, rules, requests, work)

@@ -66,6 +66,12 @@ put("tds", "sample-tds.json", read(root + "/data/tds.json"))
 put("config", "sample-config.json", read(root + "/data/privacy-config.json"))
 put("config", "sample-unprotected.txt", read(root + "/data/unprotected-sites.txt"))
 put("surrogates", "sample-surrogates.txt", read(root + "/data/surrogates.txt"))
+put(
+    "filterlist",
+    "filters.txt",
+    "! Title: seed\n||ads.example^$third-party,script\n@@||ads.example/ok^$domain=a.b|c.d\n"
+    "/track^*x|\n|https://a.b/c|$important,match-case\n/ad[0-9]+/$image\na.com,~b.a.com##.ad\n||x^$redirect=noop.js\n",
+)
 for i, path in enumerate(
     sorted(glob.glob(root + "/data/radar/domains/*/*.json") + glob.glob(root + "/data/radar/entities/*.json"))
 ):

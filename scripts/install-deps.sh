@@ -17,6 +17,8 @@ packages=(pkg-config libpsl-dev publicsuffix libidn2-dev libssl-dev libxml2-dev 
 packages+=(libjavascriptcoregtk-6.0-1)
 if [ "$kind" = test ] || [ "$kind" = bench ]; then
   packages+=(nodejs libwebkitgtk-6.0-dev gir1.2-webkit-6.0 python3-gi xvfb xauth openssl)
+  # EasyPrivacy and EasyList (the filter-list tests read them from here: Tests/TestSupport/FilterListFiles.swift).
+  packages+=(webext-ublock-origin-firefox)
 fi
 if [ "$kind" = lint ]; then
   packages=(shellcheck python3 python3-venv)

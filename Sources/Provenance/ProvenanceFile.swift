@@ -72,7 +72,7 @@ extension RuleProvenance {
             source: source, tracker: try fields.string(.tracker), part: try o[.rule].map(TrackerPart.init),
             cnameAlias: try fields.string(.cname), allowlistIndex: try fields.count(.index),
             allowlistRule: try fields.string(.allowlistRule), entity: try fields.string(.entity),
-            filterLines: try fields.counts(.lines))
+            filterLines: try fields.counts(.lines), list: try fields.string(.list), filter: try fields.string(.filter))
         if let text = try fields.string(.role) { (role, form) = try Self.role(text) }
         guard try fields.string(.name) == requestBlocklistName else {
             throw EntryError(

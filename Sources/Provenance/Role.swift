@@ -26,6 +26,13 @@ public enum Role: Hashable, Sendable {
     case hide
     /// The cookie pop-up list's exemption of the config's sites where it is off.
     case offSites
+    /// A filter list's `$important` block: after the exceptions, which cannot cancel it.
+    case important
+    /// A filter list's one rule that keeps the page's own document and popups unblocked: the blocks before it carry
+    /// no `resource-type` when their filter names no type, and this rule cancels them for those two types.
+    case navigations
+    /// The top-document part of a filter list's `$document` block: after the navigation rule.
+    case documentBlock
     /// The ddg mode's one exemption of the temp list's sites and the user-unprotected sites together (source: the
     /// temp list).
     case tempListAndUserUnprotected
@@ -36,7 +43,8 @@ public enum Role: Hashable, Sendable {
     private static let plain: [(Role, String)] = [
         (.block, "block"), (.otherRule, "other-rule"), (.exception, "exception"), (.ignore, "ignore"),
         (.reset, "reset"), (.vendor, "vendor"), (.sameEntity, "same-entity"), (.firstParty, "first-party"),
-        (.topLevel, "top-level"), (.hide, "hide"), (.offSites, "off-sites"),
+        (.topLevel, "top-level"), (.hide, "hide"), (.offSites, "off-sites"), (.important, "important"),
+        (.navigations, "navigations"), (.documentBlock, "block document"),
         (.tempListAndUserUnprotected, "temp-list+user-unprotected"),
     ]
     private static let contentBlockingPrefix = "contentBlocking "

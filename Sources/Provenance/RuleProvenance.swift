@@ -30,6 +30,8 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         /// The cookie pop-up list (`cpm.filterList`): its hiding rules (role "hide") and the config's off sites
         /// (role "off-sites").
         case cookiePopups = "cpm"
+        /// A filter of an Adblock Plus filter list (`list`, `filterLines`, `filter`; role block/exception/important).
+        case filterList = "filter-list"
     }
 
     /// What part of a tracker a TDS rule was built from.
@@ -70,11 +72,14 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
     public var allowlistRule: String?
     /// For cookie pop-up rules: the line numbers of `cpm.filterList` the rule comes from.
     public var filterLines: [Int]?
+    /// For filter-list rules: the list's name and the filter's text.
+    public var list: String?
+    public var filter: String?
 
     public init(
         source: Source, tracker: String? = nil, part: TrackerPart? = nil, role: Role? = nil,
         cnameAlias: String? = nil, allowlistIndex: Int? = nil, allowlistRule: String? = nil, entity: String? = nil,
-        filterLines: [Int]? = nil
+        filterLines: [Int]? = nil, list: String? = nil, filter: String? = nil
     ) {
         self.source = source
         self.tracker = tracker
@@ -85,6 +90,8 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         self.allowlistRule = allowlistRule
         self.entity = entity
         self.filterLines = filterLines
+        self.list = list
+        self.filter = filter
     }
 
     /// `{"source":"tds","tracker":"a.com","rule":3,"role":"exception"}`; absent members are omitted.
@@ -99,13 +106,15 @@ public struct RuleProvenance: Sendable, Hashable, CustomStringConvertible {
         if let allowlistIndex { o[.index] = .number(Double(allowlistIndex)) }
         if let allowlistRule { o[.allowlistRule] = .string(allowlistRule) }
         if let filterLines { o[.lines] = .array(filterLines.map { .number(Double($0)) }) }
+        if let list { o[.list] = .string(list) }
+        if let filter { o[.filter] = .string(filter) }
         if let requestBlocklistName { o[.name] = .string(requestBlocklistName) }
         return .object(o)
     }
 
     /// The members of a provenance object, in the order `jsonValue` writes them.
     enum Field: String, CaseIterable {
-        case source, tracker, rule, role, cname, entity, index, allowlistRule, lines, name
+        case source, tracker, rule, role, cname, entity, index, allowlistRule, lines, list, filter, name
     }
 
     /// A request blocklist entry's name, `requestBlocklist/DOMAIN/INDEX` (written, not read: it follows from the

@@ -156,7 +156,7 @@ enum OutputValidator {
             location = .config(JSONPath.root / "features" / "adClickAttribution")
         case .cookiePopups:
             location = .tds(JSONPath.root / "cpm" / "filterList")
-        case .topLevel, .featureState:
+        case .topLevel, .featureState, .filterList:
             location = .output
         }
         let kind: ConversionIssue.Kind = mode == .ddg ? .ddgDeviation : .unexpressibleRegex

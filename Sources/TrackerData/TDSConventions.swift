@@ -35,14 +35,17 @@ public enum TDSConventions {
 
     /// Every regex metacharacter escaped (hosts of feature rules, tracker and alias hosts).
     public static func regexLiteral(_ s: String) -> String {
-        var out = ""
+        // Byte by byte: every metacharacter is ASCII, and UTF-8 never uses ASCII bytes inside another character.
+        var out: [UInt8] = []
         out.reserveCapacity(s.utf8.count + 8)
-        for ch in s {
-            if "\\^$.|?*+()[]{}/".contains(ch) { out.append("\\") }
-            out.append(ch)
+        for b in s.utf8 {
+            if regexMetacharacters.contains(b) { out.append(UInt8(ascii: "\\")) }
+            out.append(b)
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
     }
+
+    private static let regexMetacharacters = Set("\\^$.|?*+()[]{}/".utf8)
 
     /// A tracker-allowlist entry's url-filter (TrackerRadarKit's allowlistFilter): `optionalPort` before
     /// the first "/", the literal escape, anchored like a tracker domain, then `.*`. Other regex characters of the

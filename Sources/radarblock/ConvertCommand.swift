@@ -3,6 +3,7 @@
 import ContentRules
 import Conversion
 import FileIO
+import FilterLists
 import Provenance
 import RuleBuilder
 import StrictJSON
@@ -72,6 +73,7 @@ struct ConvertCommand: Command {
                 be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
                 a cookie pop-up list gets a note that this output leaves it out
                 """)
+        static let filterList = FilterListConvert.option
         static let output = OptionSpec.output(#"output file, "-" for stdout (default); written atomically"#)
         static let target = OptionSpec.target(
             "the list is written for that engine: what it lacks is encoded equivalently (top-document as document +"
@@ -85,6 +87,7 @@ struct ConvertCommand: Command {
             "--tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]",
             "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [--per-tracker-exemptions]"
                 + " [--cpm FILE] [-o OUT]",
+            "--filter-list FILE [--target NAME] [--provenance FILE] [-o OUT]",
         ],
         parts: [
             .text(
@@ -126,6 +129,7 @@ struct ConvertCommand: Command {
                     Option.noOptimize,
                     Option.perTrackerExemptions,
                     Option.cpm,
+                    Option.filterList,
                     Option.output,
                     Option.target,
                 ]),
@@ -134,6 +138,7 @@ struct ConvertCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
         let target = try args.target(Option.target)
+        if let list = args.value(Option.filterList) { return try FilterListConvert.run(list, args, target: target) }
         let tdsPath = try args.required(Option.tds)
         let strict = args.has(Option.strict)
         let output = args.value(Option.output) ?? "-"

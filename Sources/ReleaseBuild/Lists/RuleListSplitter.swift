@@ -34,7 +34,8 @@ public enum RuleListSplitter {
         case .adClickAttribution:
             guard let host = p.cnameAlias ?? p.tracker else { return nil }
             return PublicSuffixList.shared.registrableDomain(host) ?? host
-        case .tempList, .userUnprotected, .allowlist, .topLevel, .featureState, .clickToLoad, .cookiePopups:
+        case .tempList, .userUnprotected, .allowlist, .topLevel, .featureState, .clickToLoad, .cookiePopups,
+            .filterList:
             return nil
         }
     }

@@ -1,0 +1,33 @@
+// The filter-list parser and converter on arbitrary bytes: every line is a filter, a comment or an issue naming a
+// line of the input; every rule converted has a url-filter WebKit's subset reads and a provenance naming a
+// filter's line; the list WebKit's parser would get is accepted.
+
+import ContentRules
+import FilterLists
+
+@_cdecl("LLVMFuzzerTestOneInput")
+public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
+    let input = bytes(data, size)
+    guard let list = try? FilterListParser.parse(input, name: "fuzz.txt") else { return 0 }
+    let lineCount = input.split(separator: 10, omittingEmptySubsequences: false).count
+    invariant(list.lines <= lineCount, "more lines than the input has: \(list.lines) > \(lineCount)")
+    let lines = list.network.map(\.line) + list.cosmetic.map(\.line) + list.issues.map(\.line)
+    invariant(lines.allSatisfy { $0 >= 1 && $0 <= list.lines }, "a line number outside the input")
+    invariant(Set(lines).count == lines.count, "a line read twice")
+    let conversion = FilterListConverter.convert(list, target: .default)
+    invariant(conversion.rules.count == conversion.provenance.count, "rules and provenance differ in length")
+    for (rule, origin) in zip(conversion.rules, conversion.provenance) {
+        let status = URLFilter.parse(rule.trigger.urlFilter, caseSensitive: rule.trigger.urlFilterIsCaseSensitive)
+            .status
+        invariant(status.isSupported, "url-filter \(rule.trigger.urlFilter) is \(status)")
+        invariant(
+            origin.filterLines?.count == 1 || origin.role == "navigations", "a rule without its filter's line")
+    }
+    let json = CanonicalRuleWriter.bytes(conversion.rules)
+    if !conversion.rules.isEmpty {
+        do { try EngineProfile.default.checkGenerated(json, ruleCount: conversion.rules.count) } catch {
+            invariant(false, "WebKit's parser rejects the converted list: \(error)")
+        }
+    }
+    return 0
+}

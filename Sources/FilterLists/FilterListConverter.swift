@@ -1,0 +1,201 @@
+// A parsed filter list -> WebKit content rules, each exact or its filter reported (docs/filter-lists.md).
+//
+// Order. WebKit's ignore-previous-rules cancels every earlier rule that matched the load, which is what an ABP
+// exception does to the blocks it matches: the list is the blocks, then the exceptions as ignore-previous-rules
+// rules with the exception's own trigger, then the `$important` blocks, which no exception cancels, then one
+// ignore-previous-rules rule for the page's own document and popups (Role.navigationReset), then the
+// top-document part of `$document` blocks. A filter
+// disabled by a `$badfilter` filter is left out (counted, not reported: the list means it so).
+//
+// Page-wide exceptions (`$document`, `$genericblock`) and cosmetic-only ones (`$elemhide`, `$generichide`,
+// `$specifichide`) are reported: the first are not converted yet, the second change no load.
+
+import ContentRules
+import Parallel
+import Provenance
+import RuleBuilder
+
+public struct FilterListConversion: Sendable {
+    public var rules: [ContentRule] = []
+    /// Parallel to `rules`.
+    public var provenance: [RuleProvenance] = []
+    /// Every filter not converted (with the parser's malformed lines), in line order.
+    public var issues: [FilterLineIssue] = []
+    /// Rules a target cannot express (TargetEncoding), with the provenance that names their filter.
+    public var targetIssues: [ConversionIssue] = []
+    public var blocks = 0
+    public var exceptions = 0
+    public var important = 0
+    public var disabledByBadfilter = 0
+}
+
+public enum FilterListConverter {
+    public static func convert(_ list: FilterList, target: EngineProfile) -> FilterListConversion {
+        var out = FilterListConversion()
+        out.issues = list.issues
+        let disabled = badfilterTargets(list.network)
+        // Only a filter as long as a disabled one can be it: the key is computed for those alone.
+        let disabledLengths = Set(disabled.map(\.utf8.count))
+        var active: [NetworkFilter] = []
+        active.reserveCapacity(list.network.count)
+        for filter in list.network where !filter.options.badfilter {
+            if disabledLengths.contains(filter.text.utf8.count) && disabled.contains(badfilterKey(filter)) {
+                out.disabledByBadfilter += 1
+            } else {
+                active.append(filter)
+            }
+        }
+        // Without top-document or load-context a target cannot keep filters off the page's own document.
+        guard target.accepts(resourceType: "top-document") || target.readsLoadContext else {
+            out.issues += active.map {
+                FilterLineIssue(
+                    line: $0.line, text: $0.text, kind: .notConverted,
+                    reason: "\(target.name) cannot tell the page's own document from other loads (no top-document,"
+                        + " no load-context)")
+            }
+            out.issues.sort { $0.line < $1.line }
+            return out
+        }
+        // Filters convert independently: in shares of consecutive filters on every core, results in list order.
+        let shares = Parallel.mapShares(active.count, workers: Parallel.workers(for: active.count / 4096 + 1)) {
+            range in range.map { rule(for: active[$0], target: target) }
+        }
+        var groups: [[(ContentRule, RuleProvenance)]] = Array(repeating: [], count: Role.allCases.count)
+        groups[Role.navigationReset.group] = [navigationReset]
+        for (filter, result) in zip(active, shares.joined()) {
+            switch result {
+            case .failure(let why):
+                out.issues.append(
+                    FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why.message))
+            case .success(let rules):
+                for (rule, role) in rules {
+                    var provenance = RuleProvenance(
+                        source: .filterList, role: role.provenanceRole, filterLines: [filter.line])
+                    (provenance.list, provenance.filter) = (list.name, filter.text)
+                    groups[role.group].append((rule, provenance))
+                }
+            }
+        }
+        for c in list.cosmetic {
+            out.issues.append(
+                FilterLineIssue(
+                    line: c.line, text: c.text, kind: .notConverted,
+                    reason: "cosmetic filter (\(c.kind.rawValue)): cosmetic filters are not converted yet"))
+        }
+        out.issues.sort { $0.line < $1.line }
+        (out.blocks, out.exceptions) = (groups[0].count + groups[4].count, groups[1].count)
+        out.important = groups[2].count
+        let built = RuleBuildResult(rules: groups.joined().map(\.0), provenance: groups.joined().map(\.1))
+        let adapted = TargetEncoding.adapt(built, for: target)
+        (out.rules, out.provenance, out.targetIssues) = (adapted.rules, adapted.provenance, adapted.issues)
+        return out
+    }
+
+    /// Where a rule goes, in list order.
+    enum Role: CaseIterable {
+        case block, exception, important
+        /// The one rule that keeps the page's own document and popups unblocked: every rule before it carries
+        /// no `resource-type` when the filter names no type (a list of every other type would cost each rule its
+        /// bytes in the compiled list's source), and this rule cancels them all for those two types.
+        case navigationReset
+        /// The top-document part of a `$document` block: after the reset. No exception converted can cancel it
+        /// (a `@@...$document` exception is page-wide, reported).
+        case navigationBlock
+        var group: Int { Self.allCases.firstIndex(of: self)! }
+        /// How the provenance file names the role.
+        var provenanceRole: Provenance.Role {
+            switch self {
+            case .block: return .block
+            case .exception: return .exception
+            case .important: return .important
+            case .navigationReset: return .navigations
+            case .navigationBlock: return .documentBlock
+            }
+        }
+    }
+
+    static let navigationReset = (
+        ContentRule(
+            trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]), action: .ignorePreviousRules),
+        RuleProvenance(source: .filterList, role: Role.navigationReset.provenanceRole)
+    )
+
+    static func rule(
+        for filter: NetworkFilter, target: EngineProfile
+    ) -> Result<[(ContentRule, Role)], FilterSyntaxError> {
+        let o = filter.options
+        if let name = o.unconvertible.first {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$\(name): not a block or an allow, which is all WebKit's"
+                        + " block and ignore-previous-rules rules do"))
+        }
+        if let page = PageException.allCases.first(where: o.pageExceptions.contains) {
+            let why =
+                filter.isException
+                ? (page == .document || page == .genericblock
+                    ? "page-wide exceptions are not converted yet"
+                    : "it switches off cosmetic filters only, which are not converted yet")
+                : "it only has a meaning on an @@ exception"
+            return .failure(FilterSyntaxError(message: "$\(page.rawValue): \(why)"))
+        }
+        if o.all {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$all also blocks inline scripts and fonts (uBO), which"
+                        + " content rules cannot"))
+        }
+        if o.important && filter.isException {
+            return .failure(FilterSyntaxError(message: "$important on an @@ exception"))
+        }
+        let urlFilter: String
+        let types: [String]?
+        let condition: TriggerCondition?
+        switch PatternURLFilter.urlFilter(filter.pattern, caseSensitive: o.matchCase) {
+        case .failure(let e): return .failure(e)
+        case .success(let f): urlFilter = f
+        }
+        switch FilterTrigger.resourceTypes(o) {
+        case .failure(let e): return .failure(e)
+        case .success(let t): types = t
+        }
+        guard types?.isEmpty != true else {
+            return .failure(FilterSyntaxError(message: "its type options leave no WebKit type: it never applies"))
+        }
+        switch FilterTrigger.condition(o.domains, target: target) {
+        case .failure(let e): return .failure(e)
+        case .success(let c): condition = c
+        }
+        let trigger = Trigger(
+            urlFilter: urlFilter, urlFilterIsCaseSensitive: o.matchCase, resourceTypes: types,
+            loadTypes: o.thirdParty.map { [$0 ? "third-party" : "first-party"] }, condition: condition)
+        let rule = ContentRule(trigger: trigger, action: filter.isException ? .ignorePreviousRules : .block)
+        let role: Role = filter.isException ? .exception : (o.important ? .important : .block)
+        return .success(splitNavigation(rule, role))
+    }
+
+    /// A block's top-document part goes after the navigation reset, the rest stays in its group.
+    static func splitNavigation(_ rule: ContentRule, _ role: Role) -> [(ContentRule, Role)] {
+        guard role != .exception, let types = rule.trigger.resourceTypes, types.contains("top-document") else {
+            return [(rule, role)]
+        }
+        var document = rule
+        document.trigger.resourceTypes = ["top-document"]
+        var rest = rule
+        rest.trigger.resourceTypes = types.filter { $0 != "top-document" }
+        return (rest.trigger.resourceTypes!.isEmpty ? [] : [(rest, role)]) + [(document, .navigationBlock)]
+    }
+
+    /// What a `$badfilter` filter and the filter it disables have in common: the text less that option.
+    static func badfilterKey(_ filter: NetworkFilter) -> String {
+        guard let (pattern, options) = NetworkFilterParser.splitOptions(Substring(filter.text)) else {
+            return filter.text
+        }
+        let kept = options.split(separator: ",").filter { $0.lowercased() != "badfilter" }
+        return String(pattern) + (kept.isEmpty ? "" : "$" + kept.joined(separator: ","))
+    }
+
+    static func badfilterTargets(_ filters: [NetworkFilter]) -> Set<String> {
+        Set(filters.lazy.filter(\.options.badfilter).map(badfilterKey))
+    }
+}

@@ -1,0 +1,168 @@
+// The one Adblock Plus / uBlock Origin syntax parser: a list's bytes -> FilterList (network filters, cosmetic
+// filters, headers, and an issue for every line that is not a filter). One pass over the bytes, each line looked at
+// a bounded number of times, so a hostile list costs time linear in its size; a line longer than
+// FilterListLimits.lineBytes and a line that is not UTF-8 are reported, not read.
+
+public struct FilterListError: Error, CustomStringConvertible {
+    public var description: String
+}
+
+public enum FilterListParser {
+    /// Parses a whole list; throws only when the list as a whole cannot be one (more lines than the limit).
+    public static func parse(_ bytes: [UInt8], name: String) throws -> FilterList {
+        var list = FilterList(name: name)
+        var start = 0
+        var number = 0
+        while start < bytes.count {
+            var end = start
+            while end < bytes.count && bytes[end] != 10 { end += 1 }
+            number += 1
+            if number > FilterListLimits.lines {
+                throw FilterListError(
+                    description: "\(name): more than \(FilterListLimits.lines) lines: not a filter list this tool reads"
+                )
+            }
+            read(bytes[start..<end], number: number, into: &list)
+            start = end + 1
+        }
+        list.lines = number
+        return list
+    }
+
+    static func read(_ raw: ArraySlice<UInt8>, number: Int, into list: inout FilterList) {
+        var line = raw
+        if line.last == 13 { line = line.dropLast() }
+        if line.count > FilterListLimits.lineBytes {
+            let head = String(decoding: line.prefix(80), as: UTF8.self)
+            list.issues.append(
+                FilterLineIssue(
+                    line: number, text: head, kind: .malformed,
+                    reason: "a line of \(line.count) bytes, longer than \(FilterListLimits.lineBytes): not read"))
+            return
+        }
+        guard let decoded = String(validating: line, as: UTF8.self) else {
+            list.issues.append(
+                FilterLineIssue(
+                    line: number, text: String(decoding: line, as: UTF8.self), kind: .malformed,
+                    reason: "the line is not UTF-8"))
+            return
+        }
+        let text = trimmed(decoded)
+        if text.isEmpty { return }
+        switch classify(text) {
+        case .comment:
+            list.comments += 1
+        case .header(let key, let value):
+            list.headers.append((key, value))
+        case .cosmetic(let kind, let domains, let body):
+            readCosmetic(text, number: number, kind: kind, domains: domains, body: body, into: &list)
+        case .network:
+            switch NetworkFilterParser.parse(text, line: number) {
+            case .success(let filter): list.network.append(filter)
+            case .failure(let issue): list.issues.append(issue)
+            }
+        }
+    }
+
+    enum LineKind {
+        case comment
+        case header(String, String)
+        case cosmetic(CosmeticFilter.Kind, Substring, Substring)
+        case network
+    }
+
+    static func classify(_ text: String) -> LineKind {
+        if text.hasPrefix("[") && text.hasSuffix("]") { return .header("format", String(text.dropFirst().dropLast())) }
+        if text.hasPrefix("!") {
+            let rest = text.dropFirst().drop { $0 == " " }
+            if let colon = rest.firstIndex(of: ":"), rest[..<colon].allSatisfy({ $0.isLetter || $0 == " " }),
+                !rest[..<colon].isEmpty, rest[..<colon].count <= 20
+            {
+                return .header(String(rest[..<colon]), trimmed(String(rest[rest.index(after: colon)...])))
+            }
+            return .comment
+        }
+        // uBO's comment form; `##` at the start is a generic cosmetic filter.
+        if text.hasPrefix("# ") || text == "#" { return .comment }
+        if let (kind, range) = cosmeticSeparator(text) {
+            return .cosmetic(kind, text[..<range.lowerBound], text[range.upperBound...])
+        }
+        return .network
+    }
+
+    /// The first cosmetic separator whose domain part could be a domain list (ABP: no `/`, `|`, `@`, `"`, `!`
+    /// before it), longest separators first at each position.
+    static func cosmeticSeparator(_ text: String) -> (CosmeticFilter.Kind, Range<String.Index>)? {
+        let kinds: [CosmeticFilter.Kind] = [
+            .extendedException, .styleException, .scriptException, .hideException, .extended, .style, .script, .hide,
+        ]
+        var i = text.startIndex
+        while i < text.endIndex {
+            let c = text[i]
+            if "/|@\"!$".contains(c) { return nil }
+            if c == "#" {
+                let rest = text[i...]
+                for kind in kinds where rest.hasPrefix(kind.rawValue) {
+                    return (kind, i..<text.index(i, offsetBy: kind.rawValue.count))
+                }
+            }
+            i = text.index(after: i)
+        }
+        return nil
+    }
+
+    static func readCosmetic(
+        _ text: String, number: Int, kind: CosmeticFilter.Kind, domains: Substring, body: Substring,
+        into list: inout FilterList
+    ) {
+        guard !body.isEmpty else {
+            list.issues.append(
+                FilterLineIssue(
+                    line: number, text: text, kind: .malformed, reason: "a cosmetic filter with no selector"))
+            return
+        }
+        var entries: [DomainEntry] = []
+        if !domains.isEmpty {
+            for part in domains.split(separator: ",", omittingEmptySubsequences: false) {
+                switch DomainEntry.parse(part) {
+                case .success(let e): entries.append(e)
+                case .failure(let why):
+                    list.issues.append(FilterLineIssue(line: number, text: text, kind: .malformed, reason: why.message))
+                    return
+                }
+            }
+        }
+        list.cosmetic.append(
+            CosmeticFilter(line: number, text: text, kind: kind, domains: entries, body: String(body)))
+    }
+
+    static func trimmed(_ s: String) -> String {
+        var t = Substring(s)
+        while let f = t.first, f == " " || f == "\t" { t = t.dropFirst() }
+        while let l = t.last, l == " " || l == "\t" { t = t.dropLast() }
+        return String(t)
+    }
+}
+
+/// Why a piece of a filter cannot be read.
+public struct FilterSyntaxError: Error, Sendable, Hashable {
+    public var message: String
+}
+
+extension DomainEntry {
+    /// `a.com` or `~a.com`, lowercased; uBO's entity form `a.*` is kept as written (the converter reports it), and
+    /// so are IP literals (`127.0.0.1`, `[::1]`).
+    static func parse(_ part: Substring) -> Result<DomainEntry, FilterSyntaxError> {
+        let excluded = part.hasPrefix("~")
+        let name = (excluded ? part.dropFirst() : part).lowercased()
+        guard !name.isEmpty else { return .failure(FilterSyntaxError(message: "an empty domain entry")) }
+        let allowed = name.unicodeScalars.allSatisfy {
+            $0.value >= 0x80 || ("a"..."z").contains($0) || ("0"..."9").contains($0)
+                || "-._*[]:".unicodeScalars.contains($0)
+        }
+        guard allowed else {
+            return .failure(FilterSyntaxError(message: "domain entry \"\(part)\" is not a domain name"))
+        }
+        return .success(DomainEntry(domain: name, excluded: excluded))
+    }
+}

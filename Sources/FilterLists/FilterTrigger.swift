@@ -1,0 +1,113 @@
+// A network filter's options as the rest of a WebKit trigger: resource types, load type and the frame condition
+// of `$domain`, each exact or refused with the reason (docs/filter-lists.md, "Options").
+//
+// Types. A filter without a type option applies to every load but the page's own document and popups (ABP;
+// adblock-rust 0.6.0 also blocks navigations, a deviation the docs list): its rule has no `resource-type`, and the
+// converter's navigation reset cancels it for those two types. WebKit's "other" trigger name also covers ping and csp-report loads, and WebKit types
+// navigator.sendBeacon as other where ABP calls it ping: a filter that names `ping` or `other` (or excludes one
+// of them without the other) cannot be told apart, and is reported. Object, WebRTC and popup loads have no
+// WebKit type that means the same.
+//
+// `$domain` names the sites of the document the load comes from, which is WebKit's frame URL (the initiating
+// frame's document), not the top page: it becomes `if-frame-url` (`unless-frame-url` for `~` entries) with the
+// anchored domain regex every site condition of radarblock uses, on targets that read them.
+
+import ContentRules
+import TrackerData
+
+enum FilterTrigger {
+    /// Every type a filter without a type option applies to (WebKit trigger names).
+    static let defaultTypes = [
+        "child-document", "image", "style-sheet", "script", "font", "svg-document", "media", "fetch", "websocket",
+        "other",
+    ]
+
+    static func webKitName(_ type: FilterRequestType) -> Result<String?, FilterSyntaxError> {
+        switch type {
+        case .script: return .success("script")
+        case .image: return .success("image")
+        case .stylesheet: return .success("style-sheet")
+        case .font: return .success("font")
+        case .media: return .success("media")
+        case .subdocument: return .success("child-document")
+        case .xmlhttprequest: return .success("fetch")
+        case .websocket: return .success("websocket")
+        case .document: return .success("top-document")
+        case .ping, .other:
+            return .failure(
+                FilterSyntaxError(
+                    message: "$\(type.rawValue): WebKit's \"other\" also covers pings and CSP reports, and WebKit types"
+                        + " navigator.sendBeacon as other where ABP calls it ping"))
+        case .object, .objectSubrequest, .webrtc, .popup:
+            return .failure(
+                FilterSyntaxError(message: "$\(type.rawValue): WebKit has no resource type that means the same"))
+        }
+    }
+
+    /// The `resource-type` list; nil for every type of `defaultTypes` (the converter's navigation reset keeps the
+    /// page's own document and popups out).
+    static func resourceTypes(_ options: NetworkOptions) -> Result<[String]?, FilterSyntaxError> {
+        var names: [String]
+        if options.types.isEmpty {
+            names = defaultTypes
+        } else {
+            names = []
+            for type in FilterRequestType.allCases where options.types.contains(type) {
+                switch webKitName(type) {
+                case .success(let name): names.append(name!)
+                case .failure(let e): return .failure(e)
+                }
+            }
+        }
+        let excluded = options.excludedTypes
+        if excluded.contains(.ping) != excluded.contains(.other) {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$~\(excluded.contains(.ping) ? "ping" : "other"): WebKit's \"other\" cannot be split"
+                        + " from pings and CSP reports"))
+        }
+        if let odd = excluded.first(where: { [.object, .objectSubrequest, .webrtc].contains($0) }) {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$~\(odd.rawValue): WebKit types these loads by their content, so they cannot be left"
+                        + " out"))
+        }
+        for type in excluded {
+            switch type {
+            case .ping, .other: names.removeAll { $0 == "other" }
+            default:
+                if case .success(let name?) = webKitName(type) { names.removeAll { $0 == name } }
+            }
+        }
+        return .success(names == defaultTypes ? nil : names)
+    }
+
+    /// The frame condition of `$domain`, nil without one.
+    static func condition(
+        _ domains: [DomainEntry], target: EngineProfile
+    ) -> Result<TriggerCondition?, FilterSyntaxError> {
+        guard !domains.isEmpty else { return .success(nil) }
+        if let odd = domains.first(where: { $0.domain.contains("*") || !$0.domain.utf8.allSatisfy { $0 < 0x80 } }) {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$domain entry \"\(odd.domain)\": wildcard (entity) and non-ASCII entries are not"
+                        + " converted"))
+        }
+        let included = domains.filter { !$0.excluded }
+        let excluded = domains.filter(\.excluded)
+        if !included.isEmpty && !excluded.isEmpty {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$domain mixes sites and ~sites: one WebKit trigger holds one condition"))
+        }
+        let kind: TriggerCondition.Kind = excluded.isEmpty ? .ifFrameURL : .unlessFrameURL
+        guard target.reads(kind) else {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$domain judges the load's frame, which needs \(kind.rawValue), not read by"
+                        + " \(target.name)"))
+        }
+        return .success(
+            TriggerCondition(kind, domains.map { TriggerCondition.anchoredDomainRegex("*" + $0.domain) }))
+    }
+}

@@ -1,0 +1,185 @@
+// The converter: the url-filters it writes, the order of blocks, exceptions and important blocks, what it
+// reports, and the decisions radarblock's model of WebKit then takes on requests whose ABP answer is known.
+
+import ContentRules
+import FilterLists
+import RuleBuilder
+import RuleEngine
+import TestSupport
+import XCTest
+
+final class FilterListConverterTests: XCTestCase {
+    func convert(_ text: String, target: EngineProfile = .default) throws -> FilterListConversion {
+        FilterListConverter.convert(try FilterListParser.parse(Array(text.utf8), name: "t.txt"), target: target)
+    }
+
+    func engine(_ conversion: FilterListConversion) throws -> RuleEngine {
+        let json = CanonicalRuleWriter.bytes(conversion.rules)
+        return RuleEngine(lists: [try LoadedRuleList.compiling(json: json)])
+    }
+
+    func blocks(
+        _ e: RuleEngine, _ url: String, top: String = "https://site.test/", frame: String? = nil,
+        type: String = "script"
+    ) throws -> Bool {
+        try e.match(MatchRequest(url: url, topURL: top, frameURL: frame, resourceType: type)).isBlocked
+    }
+
+    func testURLFilters() throws {
+        let c = try convert(
+            """
+            ||ads.example.com^
+            /ads^
+            |https://x.com/a|
+            ||cdn.example.com/*.js^
+            -banner-$match-case
+            ads^|
+            """)
+        XCTAssertEqual(
+            c.rules.dropLast().map(\.trigger.urlFilter),
+            [
+                "^[^:]+://+([^:/]+\\.)?ads\\.example\\.com[:/]", "\\/ads([^a-zA-Z0-9_.%-].*)?$",
+                "^https:\\/\\/x\\.com\\/a$",
+                "^[^:]+://+([^:/]+\\.)?cdn\\.example\\.com\\/.*\\.js([^a-zA-Z0-9_.%-].*)?$",
+                "-banner-", "ads[^a-zA-Z0-9_.%-]?$",
+            ])
+        XCTAssertEqual(
+            c.rules.map(\.trigger.urlFilterIsCaseSensitive), [false, false, false, false, true, false, false])
+        XCTAssertNil(c.rules[0].trigger.resourceTypes)
+        XCTAssertEqual(c.rules.last?.trigger.resourceTypes, ["top-document", "popup"])
+        XCTAssertEqual(c.rules.last?.action, .ignorePreviousRules)
+    }
+
+    /// ABP's answers: `^` is a separator or the end, `||` a host boundary, option-less filters leave the page's
+    /// own document alone.
+    func testSeparatorAndHostBoundary() throws {
+        let e = try engine(try convert("||ads.example.com^\n/track^\n"))
+        XCTAssertTrue(try blocks(e, "https://ads.example.com/x.js"))
+        XCTAssertTrue(try blocks(e, "https://a.ads.example.com:8080/x.js"))
+        XCTAssertFalse(try blocks(e, "https://badads.example.com/x.js"))
+        XCTAssertFalse(try blocks(e, "https://ads.example.com.evil.test/x.js"))
+        XCTAssertTrue(try blocks(e, "https://q.test/track"))
+        XCTAssertTrue(try blocks(e, "https://q.test/track?x"))
+        XCTAssertFalse(try blocks(e, "https://q.test/track.js"))
+        XCTAssertFalse(try blocks(e, "https://q.test/track%20"))
+        XCTAssertFalse(try blocks(e, "https://ads.example.com/", top: "https://ads.example.com/", type: "top-document"))
+    }
+
+    func testExceptionsCancelTheirBlocksAndImportantOutranksThem() throws {
+        let c = try convert(
+            """
+            ||a.test^
+            @@||a.test/ok/$script
+            ||b.test^$important
+            @@||b.test^
+            """)
+        XCTAssertEqual(
+            c.rules.map(\.action), [.block, .ignorePreviousRules, .ignorePreviousRules, .block, .ignorePreviousRules])
+        XCTAssertEqual(c.provenance.map(\.roleText), ["block", "exception", "exception", "important", "navigations"])
+        XCTAssertEqual(c.provenance[3].filterLines, [3])
+        XCTAssertEqual(c.provenance[3].filter, "||b.test^$important")
+        let e = try engine(c)
+        XCTAssertTrue(try blocks(e, "https://a.test/x.js"))
+        XCTAssertFalse(try blocks(e, "https://a.test/ok/x.js"))
+        XCTAssertTrue(try blocks(e, "https://a.test/ok/x.png", type: "image"))
+        XCTAssertTrue(try blocks(e, "https://b.test/x.js"))
+    }
+
+    /// `$domain` is the frame's document: a load from a frame of the site is judged by the frame, not the page.
+    func testDomainJudgesTheFrame() throws {
+        let c = try convert("||t.test^$domain=news.test\n||u.test^$domain=~shop.test\n")
+        XCTAssertEqual(c.rules.map { $0.trigger.condition?.kind }, [.ifFrameURL, .unlessFrameURL, nil])
+        let e = try engine(c)
+        XCTAssertTrue(try blocks(e, "https://t.test/x.js", top: "https://www.news.test/"))
+        XCTAssertFalse(try blocks(e, "https://t.test/x.js", top: "https://other.test/"))
+        XCTAssertTrue(
+            try blocks(e, "https://t.test/x.js", top: "https://other.test/", frame: "https://news.test/frame"))
+        XCTAssertFalse(
+            try blocks(e, "https://t.test/x.js", top: "https://news.test/", frame: "https://other.test/frame"))
+        XCTAssertFalse(try blocks(e, "https://u.test/x.js", top: "https://shop.test/"))
+        XCTAssertTrue(try blocks(e, "https://u.test/x.js", top: "https://news.test/"))
+    }
+
+    /// A `$document` block blocks the page itself, after the reset that keeps other filters off navigations.
+    func testDocumentBlocksComeAfterTheNavigationReset() throws {
+        let c = try convert("||a.test^$document,script\n||b.test^\n")
+        XCTAssertEqual(c.provenance.map(\.roleText), ["block", "block", "navigations", "block document"])
+        let e = try engine(c)
+        XCTAssertTrue(try blocks(e, "https://a.test/", top: "https://a.test/", type: "top-document"))
+        XCTAssertTrue(try blocks(e, "https://a.test/x.js"))
+        XCTAssertFalse(try blocks(e, "https://a.test/x.png", type: "image"))
+        XCTAssertFalse(try blocks(e, "https://b.test/", top: "https://b.test/", type: "top-document"))
+        XCTAssertFalse(try blocks(e, "https://b.test/", type: "popup"))
+        XCTAssertTrue(try blocks(e, "https://b.test/f.html", type: "child-document"))
+    }
+
+    func testTypesAndParty() throws {
+        let c = try convert("||a.test^$script,subdocument,third-party\n||b.test^$~image\n")
+        XCTAssertEqual(c.rules[0].trigger.resourceTypes, ["script", "child-document"])
+        XCTAssertEqual(c.rules[0].trigger.loadTypes, ["third-party"])
+        XCTAssertFalse(c.rules[1].trigger.resourceTypes!.contains("image"))
+        let e = try engine(c)
+        XCTAssertTrue(try blocks(e, "https://a.test/x.js"))
+        XCTAssertTrue(try blocks(e, "https://a.test/f.html", type: "child-document"))
+        XCTAssertFalse(try blocks(e, "https://a.test/x.js", top: "https://www.a.test/"))
+        XCTAssertFalse(try blocks(e, "https://b.test/x.png", type: "image"))
+        XCTAssertTrue(try blocks(e, "https://b.test/x.css", type: "style-sheet"))
+    }
+
+    func testReportedWithLineAndReasonNeverApproximated() throws {
+        let c = try convert(
+            """
+            ||a.test^$redirect=noop.js
+            ||a.test^$ping
+            ||a.test^$domain=a.test|~b.a.test
+            /ad\\d+/
+            @@||a.test^$document
+            ||a.test^$popup
+            example.com##.ad
+            ||ok.test^
+            /a\u{01}b
+            ||gone.test^
+            ||gone.test^$badfilter
+            """)
+        XCTAssertEqual(c.rules.count, 2)
+        XCTAssertEqual(c.disabledByBadfilter, 1)
+        XCTAssertEqual(c.issues.map(\.line), [1, 2, 3, 4, 5, 6, 7, 9])
+        let reasons = c.issues.map(\.reason)
+        XCTAssertTrue(reasons[0].hasPrefix("$redirect:"), reasons[0])
+        XCTAssertTrue(reasons[1].hasPrefix("$ping:"), reasons[1])
+        XCTAssertTrue(reasons[2].contains("mixes sites and ~sites"), reasons[2])
+        XCTAssertTrue(reasons[3].contains("Character class is not supported."), reasons[3])
+        XCTAssertTrue(reasons[4].hasPrefix("$document:"), reasons[4])
+        XCTAssertTrue(reasons[6].hasPrefix("cosmetic filter"), reasons[6])
+        XCTAssertTrue(reasons[7].contains("control characters"), reasons[7])
+        XCTAssertEqual(c.issues[0].text, "||a.test^$redirect=noop.js")
+    }
+
+    func testDomainNeedsFrameConditionsOnTheTarget() throws {
+        let old = try XCTUnwrap(EngineProfile.all.first { !$0.readsFrameURLConditions && $0.readsLoadContext })
+        let c = try convert("||t.test^$domain=news.test\n", target: old)
+        XCTAssertEqual(c.rules.count, 2, "the navigation reset as document + load-context top-frame")
+        XCTAssertTrue(c.targetIssues.isEmpty, "\(c.targetIssues)")
+        XCTAssertTrue(c.issues[0].reason.contains("if-frame-url"), c.issues[0].reason)
+    }
+
+    func testATargetThatCannotSeparateNavigationsGetsEveryFilterReported() throws {
+        let old = try XCTUnwrap(EngineProfile.all.first { !$0.readsLoadContext })
+        let c = try convert("||t.test^\n@@||t.test/ok^\n", target: old)
+        XCTAssertEqual(c.rules, [])
+        XCTAssertEqual(c.issues.map(\.line), [1, 2])
+        XCTAssertTrue(c.issues[0].reason.contains("cannot tell the page's own document"), c.issues[0].reason)
+    }
+
+    func testEasyListsConvertAndWebKitsParserAcceptsThem() throws {
+        for name in ["easyprivacy.txt", "easylist.txt"] {
+            let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: try FilterListFiles.path(name))))
+            let c = FilterListConverter.convert(try FilterListParser.parse(bytes, name: name), target: .default)
+            XCTAssertGreaterThan(c.rules.count, 40_000, name)
+            XCTAssertEqual(c.rules.count, c.provenance.count)
+            XCTAssertTrue(c.targetIssues.isEmpty, "\(c.targetIssues.prefix(3))")
+            XCTAssertNoThrow(
+                try EngineProfile.default.checkGenerated(CanonicalRuleWriter.bytes(c.rules), ruleCount: c.rules.count))
+        }
+    }
+}

@@ -1,0 +1,38 @@
+#!/usr/bin/env bash
+# `convert --filter-list`: the rule list, OUT.issues.txt naming each filter not converted (line, text, reason),
+# provenance that `match --explain` shows, usage and input errors, and a hostile list (not UTF-8, a 10 MB line).
+# usage: Tests/cli/filter-list.sh RADARBLOCK
+set -uo pipefail
+source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
+start_in_scratch "$1"
+
+printf '%s\n' '! Title: test' '||ads.example^$third-party' '@@||ads.example/ok.js' '||ads.example^$redirect=noop.js' \
+  'example.com##.ad' > list.txt
+expect "convert" 0 "$rb" convert --filter-list list.txt -o rules.json --provenance prov.json
+stderr_has "convert note" "3 rules (1 blocks, 1 exceptions, 0 important)"
+python3 -c "import json; r=json.load(open('rules.json')); assert [x['action']['type'] for x in r] == ['block', 'ignore-previous-rules', 'ignore-previous-rules']" \
+  || fail "convert: rules.json is not [block, ignore-previous-rules, the navigation reset]: $(head -c 600 rules.json)"
+grep -qF 'list.txt: line 4: ||ads.example^$redirect=noop.js: [not-converted] $redirect:' rules.json.issues.txt \
+  || fail "issues: line 4 not named: $(cat rules.json.issues.txt)"
+grep -qF 'list.txt: line 5: example.com##.ad: [not-converted] cosmetic filter' rules.json.issues.txt \
+  || fail "issues: line 5 not named: $(cat rules.json.issues.txt)"
+expect "match --explain names the filter" 0 "$rb" match rules.json --provenance prov.json --explain \
+  --url https://ads.example/x.js --top-url https://news.test/
+contains "match --explain names the filter" '"filter":"||ads.example^$third-party"'
+contains "match --explain names the line" '"lines":[2]'
+
+expect "issues on stderr without -o" 0 "$rb" convert --filter-list list.txt
+stderr_has "issues on stderr without -o" "list.txt: line 4:"
+expect "--filter-list with --tds" 2 "$rb" convert --filter-list list.txt --tds x.json
+stderr_has "--filter-list with --tds" "--tds does not go with it"
+expect "missing list" 1 "$rb" convert --filter-list absent.txt -o out.json
+stderr_has "missing list" "absent.txt"
+
+{ printf '||a.example^\n||\xff\xfe^\n'; head -c 10485760 /dev/zero | tr '\0' a; printf '\n||b.example^\n'; } > hostile.txt
+expect "hostile list" 0 "$rb" convert --filter-list hostile.txt -o hostile.json
+grep -qF 'line 2: ' hostile.json.issues.txt && grep -qF 'the line is not UTF-8' hostile.json.issues.txt \
+  || fail "hostile: the non-UTF-8 line is not reported: $(head -c 600 hostile.json.issues.txt)"
+grep -qF 'line 3: ' hostile.json.issues.txt && grep -qF 'a line of 10485760 bytes' hostile.json.issues.txt \
+  || fail "hostile: the 10 MB line is not reported: $(head -c 600 hostile.json.issues.txt)"
+stderr_has "hostile list" "-> 3 rules (2 blocks"
+finish

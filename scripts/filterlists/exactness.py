@@ -1,0 +1,318 @@
+#!/usr/bin/env python3
+"""Exactness of `radarblock convert --filter-list` against adblock-rust, the reference engine.
+
+A corpus of requests is derived from a list's network filters with a fixed seed (a matching URL and a near miss
+per sampled filter, first- and third-party, on a `$domain` site and elsewhere, of the filter's types or others);
+adblock-rust (PyPI `adblock`, FilterSet(debug=True)) and radarblock's model of WebKit (`radarblock match
+--explain` on the converted list) decide each one. A disagreement is explained when the filter that decided is
+one `convert` reported (its line in OUT.issues.txt), or when it falls under a documented deviation of
+adblock-rust from Adblock Plus (docs/filter-lists.md, "The reference"); the rest are unexplained (goal 0).
+
+Run with the venv's python: `$(scripts/filterlists/setup-venv.sh) scripts/filterlists/exactness.py
+--radarblock .build/release/radarblock LIST...`. Prints one JSON object per list.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import random
+import re
+import subprocess
+import sys
+import tempfile
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import adblock
+
+# ABP request type -> (adblock-rust type, radarblock request type).
+TYPES = {
+    "script": ("script", "script"),
+    "image": ("image", "image"),
+    "stylesheet": ("stylesheet", "stylesheet"),
+    "font": ("font", "font"),
+    "media": ("media", "media"),
+    "subdocument": ("sub_frame", "sub_frame"),
+    "xmlhttprequest": ("xmlhttprequest", "xmlhttprequest"),
+    "websocket": ("websocket", "websocket"),
+    "ping": ("ping", "ping"),
+    "other": ("other", "other"),
+    "document": ("main_frame", "main_frame"),
+}
+ALIASES = {"css": "stylesheet", "frame": "subdocument", "xhr": "xmlhttprequest", "doc": "document", "beacon": "ping"}
+COMMON = ["script", "image", "xmlhttprequest", "subdocument", "stylesheet", "script", "image"]
+URL_SAFE = re.compile(r"^[A-Za-z0-9._~:/?#@!$&'()+,;=%*^-]*$")
+ISSUE_LINE = re.compile(r"^[^:]+: line (\d+): ")
+COSMETIC = re.compile(r"#[@?$%]*#")
+# (URL, the document it comes from: adblock-rust's source and WebKit's frame, type, the top page's URL)
+Request = tuple[str, str, str, str]
+
+
+@dataclass
+class Filter:
+    line: int
+    text: str
+    pattern: str
+    options: dict[str, str] = field(default_factory=dict)
+
+    @property
+    def types(self) -> list[str]:
+        names = [ALIASES.get(k, k) for k in self.options]
+        return [n for n in names if n in TYPES]
+
+    @property
+    def domains(self) -> tuple[list[str], list[str]]:
+        entries = self.options.get("domain", "").split("|") if "domain" in self.options else []
+        return [d for d in entries if d and not d.startswith("~")], [d[1:] for d in entries if d.startswith("~")]
+
+
+def network_filters(text: str) -> list[Filter]:
+    out = []
+    for number, raw in enumerate(text.split("\n"), 1):
+        line = raw.strip()
+        if not line or line[0] in "![" or COSMETIC.search(line.split("$")[0]):
+            continue
+        body = line.removeprefix("@@")
+        pattern, options = body, {}
+        if "$" in body and not (body.startswith("/") and body.endswith("/")):
+            pattern, _, opts = body.rpartition("$")
+            for o in opts.split(","):
+                key, _, value = o.partition("=")
+                options[key.lower()] = value
+        out.append(Filter(number, line, pattern, options))
+    return out
+
+
+def fill(body: str, rng: random.Random, miss: bool) -> str:
+    """A string the pattern body matches (or, for a near miss, one letter changed)."""
+    chars = []
+    for c in body:
+        if c == "*":
+            chars.append(rng.choice(["", "x", "ab1", "/q/"]))
+        elif c == "^":
+            chars.append(rng.choice(["/", "?", "&", "="]))
+        else:
+            chars.append(c)
+    out = "".join(chars)
+    if miss:
+        letters = [i for i, c in enumerate(out) if c.isalpha()]
+        if letters:
+            i = rng.choice(letters)
+            out = out[:i] + ("q" if out[i] != "q" else "z") + out[i + 1 :]
+    return out
+
+
+def request_url(f: Filter, rng: random.Random, miss: bool) -> str | None:
+    pattern = f.pattern
+    if pattern.startswith("/") and pattern.endswith("/") and len(pattern) > 1:
+        return None
+    if not URL_SAFE.match(pattern.replace("|", "")) or ".." in pattern:
+        return None
+    end = pattern.endswith("|")
+    pattern = pattern.rstrip("|")
+    if pattern.startswith("||"):
+        rest = fill(pattern[2:], rng, miss)
+        host, _sep, path = rest.partition("/")
+        if not host or any(c in host for c in "?&=:"):
+            return None
+        if host.endswith("."):
+            host += "com"
+        # A host ending in a number is an IPv4 address to the URL parser: no subdomains there.
+        prefix = "" if host.rsplit(".", 1)[-1].isdigit() else rng.choice(["", "cdn.", "a.b."])
+        url = f"https://{prefix}{host}/{path}"
+    elif pattern.startswith("|"):
+        url = fill(pattern[1:], rng, miss)
+        if not re.match(r"^(https?|wss?)://[a-z0-9.-]+/", url):
+            return None
+    else:
+        piece = fill(pattern, rng, miss)
+        base = f"https://site{rng.randrange(100)}.example/"
+        url = base + piece.lstrip("/") if piece.startswith("/") else base + "p" + piece
+    if not end:
+        url += rng.choice(["", "", "?r=1", "x.js"])
+    return url
+
+
+def source_url(f: Filter, url: str, rng: random.Random) -> str:
+    included, excluded = f.domains
+    host = re.sub(r"^[a-z]+://([^/:]*).*$", r"\1", url)
+    roll = rng.random()
+    if included and roll < 0.6:
+        return f"https://{rng.choice(['', 'www.'])}{rng.choice(included).rstrip('*')}/page"
+    if excluded and roll < 0.6:
+        return f"https://{rng.choice(excluded)}/page"
+    if f.options.get("third-party") is not None or f.options.get("3p") is not None or roll < 0.4:
+        return f"https://news{rng.randrange(50)}.test/page"
+    return f"https://{host}/page"
+
+
+def corpus(filters: list[Filter], count: int, seed: int) -> list[Request]:
+    rng = random.Random(seed)
+    out = []
+    candidates = [f for f in filters if "badfilter" not in f.options]
+    while len(out) < count and candidates:
+        f = rng.choice(candidates)
+        for miss in (False, True):
+            url = request_url(f, rng, miss)
+            if url is None:
+                continue
+            types = f.types or COMMON
+            kind = rng.choice(types) if rng.random() < 0.85 else rng.choice(list(TYPES))
+            src = url if kind == "document" else source_url(f, url, rng)
+            # One load in five comes from a frame (src) of another page (top).
+            framed = kind != "document" and rng.random() < 0.2
+            out.append((url, src, kind, f"https://portal{rng.randrange(20)}.test/" if framed else src))
+    return out[:count]
+
+
+@dataclass
+class Outcome:
+    blocked: bool
+    deciding: str | None
+
+
+def reference(filters_text: str, requests: list[Request]) -> list[Outcome]:
+    fs = adblock.FilterSet(debug=True)
+    fs.add_filters(filters_text.split("\n"))
+    engine = adblock.Engine(fs)
+    out = []
+    for url, src, kind, _top in requests:
+        r = engine.check_network_urls(url, src, TYPES[kind][0])
+        out.append(Outcome(r.matched and not r.exception, r.exception or r.filter))
+    return out
+
+
+def radarblock(binary: str, rules: Path, requests: list[Request], work: Path) -> list[Outcome]:
+    lines = []
+    for url, src, kind, top in requests:
+        req = {"url": url, "topURL": top, "resourceType": TYPES[kind][1]}
+        if top != src:
+            req["frameURL"] = src
+        lines.append(json.dumps(req))
+    path = work / "requests.jsonl"
+    path.write_text("\n".join(lines) + "\n")
+    prov = work / "provenance.json"
+    # A whole filter list needs more automaton states than the default budget of `match`.
+    compiled = work / "rules.rbc"
+    budget = ["--max-total-dfa-states", "40000000"]
+    subprocess.run([binary, "compile", str(rules), "-o", str(compiled), *budget], check=True, capture_output=True)
+    answers = subprocess.run(
+        [binary, "match", str(compiled), "--requests", str(path), "--explain", "--provenance", str(prov)],
+        check=True,
+        capture_output=True,
+        text=True,
+    ).stdout.splitlines()
+    out = []
+    for a in answers:
+        o = json.loads(a)
+        blocked = any(x.get("type") == "block" for x in o.get("actions", []))
+        decided = (o.get("decidedBy") or {}).get("provenance") or {}
+        out.append(Outcome(blocked, decided.get("filter")))
+    return out
+
+
+def explain(ref: Outcome, wk: Outcome, req: Request, reported: dict[str, str]) -> str | None:
+    """The reason a disagreement is explained, None when it is not."""
+    _url, src, kind, top = req
+    for deciding in (ref.deciding, wk.deciding):
+        if deciding and deciding in reported:
+            return "reported: " + reported[deciding]
+    if kind == "document" and ref.blocked and not wk.blocked:
+        return "deviation: adblock-rust blocks navigations"
+    d = ref.deciding or ""
+    if ref.blocked and not wk.blocked and d.startswith("||www."):
+        return "deviation: adblock-rust drops the www. of ||www. filters"
+    w = wk.deciding or ""
+    if wk.blocked and not ref.blocked and re.search(r"\$(.*,)?(1p|_|all)(,|$)", w):
+        return "deviation: adblock-rust 0.6.0 drops filters with $1p, $_ or $all"
+    if wk.blocked and not ref.blocked and re.match(r"^\|\|[a-z0-9.-]+$", w.split("$")[0]):
+        return "deviation: adblock-rust ends a ||host pattern at the host's end"
+    party = re.compile(r"\$(.*,)?~?(third-party|3p|first-party|1p)(,|$)")
+    if top != src and (party.search(d) or party.search(w)):
+        return "webkit limit: third party is judged against the top page, not the frame"
+    if wk.blocked and not ref.blocked and "%" in w:
+        return "deviation: adblock-rust's token index misses matches next to a %"
+    return None
+
+
+def reason_class(reason: str) -> str:
+    m = re.match(r"(\$[a-z~-]+|the regex|cosmetic|\$domain)", reason)
+    return m.group(1) if m else reason[:40]
+
+
+def reported_filters(issues: Path, text: str) -> dict[str, str]:
+    """The filters `convert` reported (their text, as written in the list), each with its reason's class."""
+    lines = text.split("\n")
+    reported = {}
+    for issue in issues.read_text().splitlines():
+        m = ISSUE_LINE.match(issue)
+        if m:
+            reported[lines[int(m.group(1)) - 1].strip()] = reason_class(issue.rsplit("] ", 1)[-1])
+    return reported
+
+
+def check(binary: str, lst: Path, count: int, seed: int) -> dict:
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        rules = work / "rules.json"
+        subprocess.run(
+            [
+                binary,
+                "convert",
+                "--filter-list",
+                str(lst),
+                "-o",
+                str(rules),
+                "--provenance",
+                str(work / "provenance.json"),
+            ],
+            check=True,
+            capture_output=True,
+        )
+        text = lst.read_text(encoding="utf-8", errors="replace")
+        reported = reported_filters(work / "rules.json.issues.txt", text)
+        requests = corpus(network_filters(text), count, seed)
+        ref = reference(text, requests)
+        wk = radarblock(binary, rules, requests, work)
+    result = {
+        "list": lst.name,
+        "requests": len(requests),
+        "blockedByAdblockRust": sum(o.blocked for o in ref),
+        "blockedByWebKitModel": sum(o.blocked for o in wk),
+        "agreements": 0,
+        "explained": {},
+        "unexplained": 0,
+    }
+    examples = []
+    for req, a, b in zip(requests, ref, wk):
+        if a.blocked == b.blocked:
+            result["agreements"] += 1
+            continue
+        why = explain(a, b, req, reported)
+        if why:
+            result["explained"][why] = result["explained"].get(why, 0) + 1
+        else:
+            result["unexplained"] += 1
+            examples.append({"request": req, "adblock": a.__dict__, "webkit": b.__dict__})
+    result["unexplainedExamples"] = examples[:20]
+    return result
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--radarblock", default=".build/release/radarblock")
+    parser.add_argument("--count", type=int, default=5000)
+    parser.add_argument("--seed", type=int, default=40)
+    parser.add_argument("lists", nargs="+", type=Path)
+    args = parser.parse_args()
+    unexplained = 0
+    for lst in args.lists:
+        result = check(args.radarblock, lst, args.count, args.seed)
+        unexplained += result["unexplained"]
+        print(json.dumps(result, indent=1))
+    return 1 if unexplained else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -3,8 +3,9 @@
 //
 // Types. A filter without a type option applies to every load but the page's own document and popups (ABP;
 // adblock-rust 0.6.0 also blocks navigations, a deviation the docs list): its rule has no `resource-type`, and the
-// converter's navigation reset cancels it for those two types. WebKit's "other" trigger name also covers ping and csp-report loads, and WebKit types
-// navigator.sendBeacon as other where ABP calls it ping: a filter that names `ping` or `other` (or excludes one
+// converter's navigation reset cancels it for those two types. WebKit's "other" trigger name also covers ping and
+// csp-report loads, and WebKit types navigator.sendBeacon as other where ABP calls it ping: a filter that names
+// `ping` or `other` (or excludes one
 // of them without the other) cannot be told apart, and is reported. Object, WebRTC and popup loads have no
 // WebKit type that means the same.
 //

@@ -2,6 +2,8 @@
 # `convert --filter-list`: the rule list, OUT.issues.txt naming each filter not converted (line, text, reason),
 # provenance that `match --explain` shows, usage and input errors, and a hostile list (not UTF-8, a 10 MB line).
 # usage: Tests/cli/filter-list.sh RADARBLOCK
+# Filters are written in single quotes: their `$option` is Adblock Plus syntax, never a shell expansion.
+# shellcheck disable=SC2016
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 start_in_scratch "$1"

@@ -285,7 +285,7 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
         "unexplained": 0,
     }
     examples = []
-    for req, a, b in zip(requests, ref, wk):
+    for req, a, b in zip(requests, ref, wk, strict=True):
         if a.blocked == b.blocked:
             result["agreements"] += 1
             continue

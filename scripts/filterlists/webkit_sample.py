@@ -73,7 +73,7 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     answers = {o["id"]: o for o in map(json.loads, lines)}
     result = {"list": lst.name, "requests": len(sample), "harnessErrors": 0, "webkitAgreesWithModel": 0}
     result |= {"webkitAgreesWithAdblockRust": 0, "explained": {}, "unexplained": []}
-    for i, (req, a, m) in enumerate(zip(sample, ref, model)):
+    for i, (req, a, m) in enumerate(zip(sample, ref, model, strict=True)):
         answer = answers.get(i) or {}
         if answer.get("error") or "r" not in answer.get("loads", {}):
             result["harnessErrors"] += 1

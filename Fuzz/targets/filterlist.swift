@@ -21,7 +21,7 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
             .status
         invariant(status.isSupported, "url-filter \(rule.trigger.urlFilter) is \(status)")
         invariant(
-            origin.filterLines?.count == 1 || origin.role == "navigations", "a rule without its filter's line")
+            origin.filterLines?.count == 1 || origin.role == .navigations, "a rule without its filter's line")
     }
     let json = CanonicalRuleWriter.bytes(conversion.rules)
     if !conversion.rules.isEmpty {

@@ -159,7 +159,8 @@ struct ConvertCommand: Command {
             tds: tds, config: config, unprotected: unprotected, decodeIssues: tdsIssues,
             options: ConversionOptions(
                 mode: mode, sameEntity: args.has(Option.perTrackerExemptions) ? .perTracker : .shared,
-                optimize: !args.has(Option.noOptimize), target: target))
+                optimize: !args.has(Option.noOptimize), target: target,
+                cookiePopups: args.value(Option.cpm).map { _ in target }))
         let (result, optimization) = (conversion.result, conversion.optimization)
 
         func describe(_ issue: ConversionIssue) -> String {
@@ -191,8 +192,7 @@ struct ConvertCommand: Command {
             try FileIO.write(RuleProvenance.listBytes(result.provenance), to: path)
         }
         try writeCookiePopups(
-            tds: tds, config: config, unprotected: unprotected, target: target, to: args.value(Option.cpm),
-            strict: strict)
+            conversion.cookiePopups, tds: tds, target: target, to: args.value(Option.cpm), strict: strict)
         try FileIO.write(bytes, to: output)
         if output != "-" {
             Console.note(
@@ -207,8 +207,7 @@ struct ConvertCommand: Command {
 
     /// `--cpm FILE`: the cookie pop-up list; without it, a note when the TDS has one.
     static func writeCookiePopups(
-        tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?, target: EngineProfile,
-        to path: String?, strict: Bool
+        _ converted: CookiePopupList?, tds: TrackerDataSet, target: EngineProfile, to path: String?, strict: Bool
     ) throws {
         guard let path else {
             if tds.cookiePopupFilterList != nil {
@@ -219,8 +218,7 @@ struct ConvertCommand: Command {
             }
             return
         }
-        guard let list = CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: target)
-        else {
+        guard let list = converted else {
             throw InputError(
                 tds.cookiePopupFilterList == nil
                     ? "--cpm: the TDS has no cookie pop-up list (cpm.filterList)"

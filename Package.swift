@@ -93,6 +93,9 @@ let package = Package(
         ]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ContentRules", "RuleBuilder", "TrackerData"]),
         .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "TestSupport", "WebKitBridge"]),
+        .testTarget(name: "ReleaseDiffTests", dependencies: [
+            "Conversion", "Release", "ReleaseBuild", "ReleaseDiff", "RuleDiff", "RuleEngine", "TestSupport", "TrackerData",
+        ]),
         .testTarget(name: "ReleaseBuildTests", dependencies: [
             "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",
             "RuleCompiler", "RuleDiff", "RuleEngine", "TrackerData", "Domains", "TestSupport", "Provenance",

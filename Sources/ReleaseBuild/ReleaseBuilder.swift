@@ -190,7 +190,7 @@ public enum ReleaseBuilder {
         guard let s = inputs.surrogates else {
             if let n = cookiePopups?.scripted.count, n > 0 {
                 warnings.append(
-                    "cookie pop-ups: \(n) filter(s) need the script layer (surrogates.js), "
+                    "cookie pop-ups: \(n) filter(s) need the script layer (\(ReleaseFiles.surrogatesJS)), "
                         + "which this build has not (no --surrogates); not applied"
                 )
             }

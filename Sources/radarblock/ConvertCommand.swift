@@ -5,6 +5,7 @@ import Conversion
 import FileIO
 import FilterLists
 import Provenance
+import Release
 import RuleBuilder
 import StrictJSON
 import TrackerData
@@ -68,7 +69,8 @@ struct ConvertCommand: Command {
             "--cpm", value: "FILE",
             help: """
                 also write the cookie pop-up list of a TDS v7/v8 (`cpm.filterList`, Adblock Plus element
-                hiding) as its own rule list, as `build` writes cpm.json (absent when the config's
+                hiding) as its own rule list, as `build` writes \(ReleaseFiles.cookiePopupRules) (absent when the\
+                 config's
                 autoconsent feature or its filterlist sub-feature is not enabled); its lines that cannot
                 be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
                 a cookie pop-up list gets a note that this output leaves it out
@@ -213,7 +215,7 @@ struct ConvertCommand: Command {
             if tds.cookiePopupFilterList != nil {
                 Console.note(
                     "the TDS has a cookie pop-up list (cpm), which this output leaves out: give --cpm FILE, or `build`"
-                        + " writes cpm.json"
+                        + " writes \(ReleaseFiles.cookiePopupRules)"
                 )
             }
             return
@@ -231,7 +233,7 @@ struct ConvertCommand: Command {
         if !list.scripted.isEmpty {
             Console.warning(
                 "cookie pop-ups: \(list.scripted.count) filter(s) need the script layer, which `build --surrogates`"
-                    + " appends to surrogates.js; not in \(path)"
+                    + " appends to \(ReleaseFiles.surrogatesJS); not in \(path)"
             )
         }
         let bytes = CanonicalRuleWriter.bytes(list.rules)

@@ -51,7 +51,8 @@ enum ExplainListing {
 
     static func listTextWithoutSource(_ list: ExplainedList) -> String {
         var s =
-            "\nlist \(list.index + 1): \(list.identifier) (compiled without its source: rules are named by index only;\n"
+            "\nlist \(list.index + 1): \(list.identifier) (compiled without its source: rules are named by index "
+            + "only;\n"
         s += "  compile with --embed-source, or give the JSON list, to see their triggers)\n"
         if list.reportsNothing { s += "  no actions\n" }
         for action in list.actions {

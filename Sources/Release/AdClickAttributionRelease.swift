@@ -1,6 +1,7 @@
 // The attributed variant of a release's ad-click attribution list (docs/ad-click-attribution.md) for a vendor
 // site, made on demand from the release and the TDS `build` wrote beside the list (`radarblock attribution`,
-// `match --attributed-vendor`, and `AdClickAttributionRelease.attributed` for a Swift app). The variant is a pure function of the release and the vendor: same bytes, same identifier.
+// `match --attributed-vendor`, and `AdClickAttributionRelease.attributed` for a Swift app). The variant is a pure
+// function of the release and the vendor: same bytes, same identifier.
 
 import ContentRules
 import Conversion

@@ -184,8 +184,8 @@ public struct Manifest: Sendable, Equatable {
         return out
     }
 
-    /// Reads a manifest; `mode`, the input keys a recorded verification and compile cost are checked, and an error names the
-    /// field (the caller names the file).
+    /// Reads a manifest; `mode`, the input keys, a recorded verification and compile cost are checked, and an
+    /// error names the field (the caller names the file).
     public static func parse(_ bytes: [UInt8]) throws -> Manifest {
         let v = try JSONParser.parse(bytes)
         guard let o = v.objectValue, let id = o["identifier"]?.stringValue else {

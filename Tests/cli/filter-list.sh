@@ -2,6 +2,7 @@
 # `convert --filter-list`: the rule list, OUT.issues.txt naming each filter not converted (line, text, reason),
 # provenance that `match --explain` shows, usage and input errors, and a hostile list (not UTF-8, a 10 MB line).
 # usage: Tests/cli/filter-list.sh RADARBLOCK
+# shellcheck disable=SC2016  # the $ of filters and the inline Python are literal
 set -uo pipefail
 source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 start_in_scratch "$1"

@@ -30,21 +30,7 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     root = Path(__file__).resolve().parents[2]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        rules = work / "rules.json"
-        subprocess.run(
-            [
-                binary,
-                "convert",
-                "--filter-list",
-                str(lst),
-                "-o",
-                str(rules),
-                "--provenance",
-                str(work / "provenance.json"),
-            ],
-            check=True,
-            capture_output=True,
-        )
+        rules = exactness.convert(binary, lst, work)
         store = work / "store"
         subprocess.run(
             [binary, "compile", str(rules), "--engine", "webkit", "-o", str(store), "--name", "list"],
@@ -73,7 +59,7 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     answers = {o["id"]: o for o in map(json.loads, lines)}
     result = {"list": lst.name, "requests": len(sample), "harnessErrors": 0, "webkitAgreesWithModel": 0}
     result |= {"webkitAgreesWithAdblockRust": 0, "explained": {}, "unexplained": []}
-    for i, (req, a, m) in enumerate(zip(sample, ref, model)):
+    for i, (req, a, m) in enumerate(zip(sample, ref, model, strict=True)):
         answer = answers.get(i) or {}
         if answer.get("error") or "r" not in answer.get("loads", {}):
             result["harnessErrors"] += 1

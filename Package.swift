@@ -45,8 +45,8 @@ let package = Package(
         .target(name: "WebKitBridge", dependencies: ["StrictJSON"]),
         .target(name: "Conversion", dependencies: ["ContentRules", "RuleBuilder", "TrackerData", "Provenance"]),
         .target(name: "Release", dependencies: [
-            "CSystem", "ContentRules", "Digest", "FileIO", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine", "StrictJSON",
-            "Surrogates", "Provenance",
+            "CSystem", "Conversion", "ContentRules", "Digest", "FileIO", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
+            "StrictJSON", "Surrogates", "TrackerData", "Provenance",
         ]),
         .target(name: "ReleaseDiff", dependencies: [
             "Release", "Conversion", "ContentRules", "Digest", "FileIO", "Parallel", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
@@ -54,7 +54,7 @@ let package = Package(
         ]),
         .target(name: "ReleaseBuild", dependencies: [
             "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "RuleBuilder", "RuleCompiler",
-            "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
+            "RuleDiff", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
         ]),
         .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
         .executableTarget(name: "radarblock", dependencies: [
@@ -93,6 +93,9 @@ let package = Package(
         ]),
         .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ContentRules", "RuleBuilder", "TrackerData"]),
         .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "TestSupport", "WebKitBridge"]),
+        .testTarget(name: "ReleaseDiffTests", dependencies: [
+            "Conversion", "Release", "ReleaseBuild", "ReleaseDiff", "RuleDiff", "RuleEngine", "TestSupport", "TrackerData",
+        ]),
         .testTarget(name: "ReleaseBuildTests", dependencies: [
             "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",
             "RuleCompiler", "RuleDiff", "RuleEngine", "TrackerData", "Domains", "TestSupport", "Provenance",

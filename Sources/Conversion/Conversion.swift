@@ -1,7 +1,8 @@
 // The one conversion: a TDS with its privacy config and unprotected sites -> WebKit rule lists with their
-// provenance (the main list, the click-to-load lists, the ad-click attribution list), optimized unless asked not
-// to, and encoded for a target when one is given. `build`, `convert`, `diff` (a side given as a TDS) and
-// `attribution` (the attributed variant) all convert here, so a list kind is added in one place: `lists`.
+// provenance (the main list, the click-to-load lists, the ad-click attribution list, the cookie pop-up list),
+// optimized unless asked not to, and encoded for a target when one is given. `build`, `convert`, `diff` (a side
+// given as a TDS) and `attribution` (the attributed variant) all convert here, so a list kind is added in one
+// place: `lists` (and, for a release, the kind's definition in Release's ReleaseListKind).
 
 import ContentRules
 import Provenance
@@ -19,16 +20,19 @@ public struct ConversionOptions: Sendable {
     /// The engine the lists are encoded for; nil leaves them as the builder writes them (a build encodes each of
     /// its targets from them).
     public var target: EngineProfile?
+    /// The engine the cookie pop-up list's selectors are written for; nil converts no cookie pop-up list.
+    public var cookiePopups: EngineProfile?
 
     public init(
         mode: RuleBuildMode = .faithful, sameEntity: SameEntityEncoding = .shared, optimize: Bool = true,
-        splitAttribution: Bool = false, target: EngineProfile? = nil
+        splitAttribution: Bool = false, target: EngineProfile? = nil, cookiePopups: EngineProfile? = nil
     ) {
         self.mode = mode
         self.sameEntity = sameEntity
         self.optimize = optimize
         self.splitAttribution = splitAttribution
         self.target = target
+        self.cookiePopups = cookiePopups
     }
 }
 
@@ -38,13 +42,34 @@ public enum ConvertedListKind: Sendable, Equatable {
     /// A click-to-load list, by its rule action.
     case clickToLoad(ruleAction: String)
     case adClickAttribution
+    case cookiePopups
 }
 
 /// One list of a conversion, with the provenance of each rule.
 public struct ConvertedList: Sendable {
-    public var kind: ConvertedListKind
+    /// The builder's record of a list, with what a release writes beside its rules.
+    public enum Record: Sendable {
+        case main
+        /// With the entity the list is for.
+        case clickToLoad(ClickToLoadList)
+        /// With the TDS it is built from and the allowlist entries it covers.
+        case adClickAttribution(AttributionList)
+        /// With the script layer's filters, the sites it is off on and its counts.
+        case cookiePopups(CookiePopupList)
+    }
+
+    public var record: Record
     public var rules: [ContentRule]
     public var provenance: [RuleProvenance]
+
+    public var kind: ConvertedListKind {
+        switch record {
+        case .main: return .main
+        case .clickToLoad(let list): return .clickToLoad(ruleAction: list.ruleAction)
+        case .adClickAttribution: return .adClickAttribution
+        case .cookiePopups: return .cookiePopups
+        }
+    }
 }
 
 /// What a conversion gives.
@@ -53,15 +78,23 @@ public struct Conversion: Sendable {
     public var result: RuleBuildResult
     /// What the optimization stage removed.
     public var optimization: OptimizationReport
+    /// The cookie pop-up list when it was asked for (`ConversionOptions.cookiePopups`) and the TDS has one that
+    /// the config leaves on; its script layer applies even when it has no rules.
+    public var cookiePopups: CookiePopupList? = nil
 
-    /// Every list, the main one first, then the click-to-load lists, then the attribution list.
+    /// Every list, the main one first, then the click-to-load lists, the attribution list and the cookie pop-up
+    /// list (when it has rules).
     public var lists: [ConvertedList] {
-        [ConvertedList(kind: .main, rules: result.rules, provenance: result.provenance)]
+        [ConvertedList(record: .main, rules: result.rules, provenance: result.provenance)]
             + result.clickToLoadLists.map {
-                ConvertedList(kind: .clickToLoad(ruleAction: $0.ruleAction), rules: $0.rules, provenance: $0.provenance)
+                ConvertedList(record: .clickToLoad($0), rules: $0.rules, provenance: $0.provenance)
             }
             + (result.attributionList.map {
-                [ConvertedList(kind: .adClickAttribution, rules: $0.rules, provenance: $0.provenance)]
+                [ConvertedList(record: .adClickAttribution($0), rules: $0.rules, provenance: $0.provenance)]
+            } ?? [])
+            + (cookiePopups.flatMap {
+                $0.rules.isEmpty
+                    ? nil : [ConvertedList(record: .cookiePopups($0), rules: $0.rules, provenance: $0.provenance)]
             } ?? [])
     }
 
@@ -70,11 +103,15 @@ public struct Conversion: Sendable {
         tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?,
         decodeIssues: [DecodeIssue] = [], options: ConversionOptions
     ) -> Conversion {
-        finish(
+        var conversion = finish(
             RuleBuilder.build(
                 tds: tds, config: config, unprotectedSites: unprotected, mode: options.mode,
                 decodeIssues: decodeIssues, sameEntity: options.sameEntity, splitAttribution: options.splitAttribution),
             options: options)
+        conversion.cookiePopups = options.cookiePopups.flatMap {
+            CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: $0)
+        }
+        return conversion
     }
 
     /// The conversion of decoded inputs (their TDS issues reported with the builder's).

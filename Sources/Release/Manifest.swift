@@ -113,7 +113,7 @@ public struct Manifest: Sendable, Equatable {
     /// The rule lists of this release in evaluation order (more than one when the rules were split).
     public var lists: [ManifestList]
     /// Present only with --verify-webkit.
-    public var webKitVerification: JSONValue?
+    public var webKitVerification: ReleaseWebKitVerification?
     /// Present only when `build --previous` measured WebKit's compile cost (ReleaseCompileCost): like
     /// webKitVerification, wall-clock figures, the non-deterministic part of a manifest.
     public var webKitCompileCost: ReleaseCompileCost? = nil
@@ -125,7 +125,7 @@ public struct Manifest: Sendable, Equatable {
         identifier: String, toolVersion: String, rbcFormatVersion: Int, mode: RuleBuildMode,
         inputs: [ReleaseInput: InputRecord], components: [String: String], outputs: [OutputRecord],
         counts: [ManifestCount: Double], flags: ManifestFlags = ManifestFlags(), lists: [ManifestList],
-        webKitVerification: JSONValue?, targets: [String] = []
+        webKitVerification: ReleaseWebKitVerification?, targets: [String] = []
     ) {
         self.identifier = identifier
         self.toolVersion = toolVersion
@@ -173,7 +173,7 @@ public struct Manifest: Sendable, Equatable {
         o["counts"] = .object(c)
         o["lists"] = .array(lists.map(\.jsonValue))
         if !targets.isEmpty { o["targets"] = .array(targets.map(JSONValue.string)) }
-        if let webKitVerification { o["webkitVerification"] = webKitVerification }
+        if let webKitVerification { o["webkitVerification"] = webKitVerification.jsonValue }
         if let webKitCompileCost { o["webkitCompileCost"] = webKitCompileCost.jsonValue }
         return .object(o)
     }
@@ -184,8 +184,8 @@ public struct Manifest: Sendable, Equatable {
         return out
     }
 
-    /// Reads a manifest; `mode`, the input keys and a recorded compile cost are checked, and an error names the
-    /// field (the caller names the file).
+    /// Reads a manifest; `mode`, the input keys, a recorded verification and compile cost are checked, and an
+    /// error names the field (the caller names the file).
     public static func parse(_ bytes: [UInt8]) throws -> Manifest {
         let v = try JSONParser.parse(bytes)
         guard let o = v.objectValue, let id = o["identifier"]?.stringValue else {
@@ -207,7 +207,7 @@ public struct Manifest: Sendable, Equatable {
             identifier: id, toolVersion: o["tool"]?["version"]?.stringValue ?? "",
             rbcFormatVersion: Int(o["rbcFormatVersion"]?.numberValue ?? 0), mode: try mode(o["mode"]),
             inputs: try inputs(o["inputs"]), components: components, outputs: outputs, counts: counts, flags: flags,
-            lists: lists, webKitVerification: o["webkitVerification"],
+            lists: lists, webKitVerification: try verification(o["webkitVerification"]),
             targets: o["targets"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         manifest.webKitCompileCost = try compileCost(o["webkitCompileCost"])
         return manifest
@@ -232,6 +232,14 @@ public struct Manifest: Sendable, Equatable {
             if let r = InputRecord(json: value) { inputs[input] = r }
         }
         return inputs
+    }
+
+    static func verification(_ value: JSONValue?) throws -> ReleaseWebKitVerification? {
+        guard let value else { return nil }
+        guard let verification = ReleaseWebKitVerification(json: value) else {
+            throw ManifestError(reason: "\"webkitVerification\": not a verification (webkitVersion, accepted)")
+        }
+        return verification
     }
 
     static func compileCost(_ value: JSONValue?) throws -> ReleaseCompileCost? {

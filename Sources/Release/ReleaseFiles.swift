@@ -17,23 +17,48 @@ public enum ReleaseFiles {
     public static let inputSurrogates = "input-surrogates.txt"
     public static let inputUnprotected = "input-unprotected.txt"
 
+    /// The extensions of a side list's three files, after the list's base name.
+    static let rulesExtension = ".json"
+    static let rbcExtension = ".rbc"
+    static let provenanceExtension = ".provenance.json"
+
+    /// The files of a side list (click-to-load, cookie pop-up, ad-click attribution), named from its base.
+    public struct SideListFiles: Sendable, Equatable {
+        /// The list's name in its identifier (after `--name`) and the start of its file names.
+        public let base: String
+        public var rules: String { base + ReleaseFiles.rulesExtension }
+        public var rbc: String { base + ReleaseFiles.rbcExtension }
+        public var provenance: String { base + ReleaseFiles.provenanceExtension }
+        /// The three as a help text names them: `base.json/.rbc/.provenance.json`.
+        public var synopsis: String {
+            rules + "/" + ReleaseFiles.rbcExtension + "/" + ReleaseFiles.provenanceExtension
+        }
+    }
+
     /// The ad-click attribution list.
-    public static let attributionRules = "attribution.json"
-    public static let attributionRBC = "attribution.rbc"
-    public static let attributionProvenance = "attribution.provenance.json"
+    public static let attributionList = SideListFiles(base: "attribution")
+    public static let attributionRules = attributionList.rules
+    public static let attributionRBC = attributionList.rbc
+    public static let attributionProvenance = attributionList.provenance
     /// The TDS the attribution list (and every attributed variant) is built from.
     public static let attributionTDS = "attribution-tds.json"
 
     /// The cookie pop-up list and the script layer's filters.
-    public static let cookiePopupRules = "cpm.json"
-    public static let cookiePopupRBC = "cpm.rbc"
-    public static let cookiePopupProvenance = "cpm.provenance.json"
+    public static let cookiePopupList = SideListFiles(base: "cpm")
+    public static let cookiePopupRules = cookiePopupList.rules
+    public static let cookiePopupRBC = cookiePopupList.rbc
+    public static let cookiePopupProvenance = cookiePopupList.provenance
     public static let cookiePopupScript = "cpm-script.json"
 
     /// The click-to-load list of a rule action, its bytecode and its provenance.
-    public static func clickToLoadRules(_ ruleAction: String) -> String { "ctl-\(ruleAction).json" }
-    public static func clickToLoadRBC(_ ruleAction: String) -> String { "ctl-\(ruleAction).rbc" }
-    public static func clickToLoadProvenance(_ ruleAction: String) -> String { "ctl-\(ruleAction).provenance.json" }
+    public static func clickToLoadList(_ ruleAction: String) -> SideListFiles {
+        SideListFiles(base: "ctl-" + ruleAction)
+    }
+    public static func clickToLoadRules(_ ruleAction: String) -> String { clickToLoadList(ruleAction).rules }
+    public static func clickToLoadRBC(_ ruleAction: String) -> String { clickToLoadList(ruleAction).rbc }
+    public static func clickToLoadProvenance(_ ruleAction: String) -> String {
+        clickToLoadList(ruleAction).provenance
+    }
 
     /// Part n (1-based) of a split list: rules.json, rules-2.json, ...
     public static func rules(part n: Int) -> String { n == 1 ? rules : "rules-\(n).json" }

@@ -4,7 +4,7 @@
 // are byte-identical. A failure names the component that broke; with a fallback release, the build
 // follows DuckDuckGo's ladder (previous TDS, then drop the allowlist, the temp list, the user's sites) and
 // records what it did in the manifest. The stages have homes of their own: BuildInputs (fetch, decode), Conversion
-// (convert), TargetListSet (target lists), SideList (click-to-load, attribution, cookie pop-up lists),
+// (convert), TargetListSet (target lists), SideLists (click-to-load, attribution, cookie pop-up lists),
 // CompileCostGate and ReleaseChanges (--previous), FallbackStep (the ladder), ReleaseDirectory (publish); this
 // file runs them in order and writes the bundle and the manifest.
 
@@ -112,22 +112,23 @@ public enum ReleaseBuilder {
     static func produce(_ inputs: BuildInputs, options: BuildOptions, progress: Progress) throws -> BuildProducts {
         var warnings: [String] = []
         let decoded = try inputs.decode(options: options, warnings: &warnings, progress: progress)
-        let (built, optimization) = try convert(decoded, options: options, warnings: &warnings, progress: progress)
+        let conversion = try convert(decoded, options: options, warnings: &warnings, progress: progress)
+        let (built, optimization) = (conversion.result, conversion.optimization)
         let dataset = inputs.tds.record.etag.flatMap(RuleListIdentifier.datasetVersion(fromETag:))
         var out = ReleaseListOutputs()
         let primary = try TargetListSet.compileTargets(
             built, dataset: dataset, options: options, progress: progress, into: &out, warnings: &warnings)
-        let cookiePopups = try SideList.compileSideLists(
-            built, decoded, dataset: dataset, options: options, progress: progress, into: &out, warnings: &warnings)
+        try SideLists.compile(
+            conversion, dataset: dataset, options: options, progress: progress, into: &out, warnings: &warnings)
 
-        var verification: JSONValue? = nil
+        var verification: ReleaseWebKitVerification? = nil
         if let verifier = options.webKitVerifier {
             verification = try verifyWithWebKit(
                 verifier, files: out.files, listNames: out.listNames, progress: progress)
         }
         let surrogateCount = try buildSurrogates(
             inputs, tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected, options: options,
-            cookiePopups: cookiePopups, progress: progress, files: &out.files, warnings: &warnings)
+            cookiePopups: conversion.cookiePopups, progress: progress, files: &out.files, warnings: &warnings)
         out.files.append((ReleaseFiles.issues, Array(warnings.map { MessageText.bounded($0) + "\n" }.joined().utf8)))
         out.files += inputs.copies
 
@@ -161,15 +162,15 @@ public enum ReleaseBuilder {
     /// The builder's rules, optimized unless `--no-optimize`; with --strict any conversion issue fails the TDS.
     static func convert(
         _ decoded: ConversionInputs, options: BuildOptions, warnings: inout [String], progress: Progress
-    ) throws -> (RuleBuildResult, OptimizationReport) {
+    ) throws -> Conversion {
         progress("converting \(decoded.tds.trackers.count) trackers")
         // The TDS decoder's issues are warned about by decodeInputs, not counted as conversion issues.
         let conversion = Conversion.convert(
             tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected,
             options: ConversionOptions(
                 mode: options.mode, sameEntity: options.sameEntity, optimize: options.optimize,
-                splitAttribution: true))
-        let (built, optimization) = (conversion.result, conversion.optimization)
+                splitAttribution: true, cookiePopups: options.targets[0]))
+        let built = conversion.result
         if options.strict, let issue = built.issues.first {
             throw BuildError(component: .tds, reason: issue.description)
         }
@@ -177,7 +178,7 @@ public enum ReleaseBuilder {
         guard !built.rules.isEmpty else {
             throw BuildError(component: .tds, reason: "the conversion produced no rules")
         }
-        return (built, optimization)
+        return conversion
     }
 
     /// The surrogate bundle, when there is a surrogates file; returns how many surrogates it holds.
@@ -189,7 +190,7 @@ public enum ReleaseBuilder {
         guard let s = inputs.surrogates else {
             if let n = cookiePopups?.scripted.count, n > 0 {
                 warnings.append(
-                    "cookie pop-ups: \(n) filter(s) need the script layer (surrogates.js), "
+                    "cookie pop-ups: \(n) filter(s) need the script layer (\(ReleaseFiles.surrogatesJS)), "
                         + "which this build has not (no --surrogates); not applied"
                 )
             }
@@ -218,12 +219,12 @@ public enum ReleaseBuilder {
     static func verifyWithWebKit(
         _ verifier: WebKitVerifier, files: [(name: String, bytes: [UInt8])], listNames: [String],
         progress: Progress
-    ) throws -> JSONValue {
+    ) throws -> ReleaseWebKitVerification {
         let webkit: WebKitVerifier.Loaded
         do { webkit = try verifier.load() } catch {
             throw BuildError(component: .rules, reason: "--verify-webkit: \(error)")
         }
-        var results: [JSONValue] = []
+        var results: [ReleaseWebKitVerification.Accepted] = []
         for name in listNames {
             guard let json = files.first(where: { $0.name == name })?.bytes else { continue }
             progress("verifying \(name) with WebKitGTK")
@@ -237,12 +238,9 @@ public enum ReleaseBuilder {
                     reason: "WebKit \(webkit.version) rejects \(name): \(v.message ?? "unknown error")"
                         + (v.detail.map { " (\($0))" } ?? ""))
             }
-            results.append([
-                "list": .string(name), "seconds": .number((v.seconds * 1000).rounded() / 1000),
-                "bytes": v.bytes.map { .number(Double($0)) } ?? .null,
-            ])
+            results.append(.init(list: name, seconds: v.seconds, bytes: v.bytes))
         }
-        return ["webkitVersion": .string(webkit.version), "accepted": .array(results)]
+        return ReleaseWebKitVerification(webkitVersion: webkit.version, accepted: results)
     }
 
     /// A split release is named by all of its lists.

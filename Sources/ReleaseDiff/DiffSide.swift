@@ -48,11 +48,7 @@ public struct DiffSide {
     var mainProvenance: [RuleProvenance]? { mainListCount == 1 && !provenance.isEmpty ? provenance[0] : nil }
 
     /// Surrogate names by (tracker, rule index), for telling "surrogate" from "blocked".
-    var surrogates: [TDSRuleID: String] {
-        let all = tds.map(DecisionSide.surrogates) ?? [:]
-        guard let names = surrogateNames else { return all }
-        return all.filter { names.contains($0.value) }
-    }
+    var surrogates: [TDSRuleID: String] { ReleaseSurrogates.byRule(tds: tds, names: surrogateNames) }
 
     /// The side `path` names: a release directory, a rule list (a JSON array) or a TDS (an object with trackers).
     public static func load(_ path: String, options: DiffOptions) throws -> DiffSide {
@@ -104,7 +100,7 @@ public struct DiffSide {
             options: ConversionOptions(mode: options.mode, splitAttribution: true))
         var compiled: [(ConvertedList, name: String, list: LoadedRuleList)] = []
         for list in conversion.lists {
-            let name = Self.fileName(list.kind)
+            let name = list.kind.rulesFile
             let loaded = try LoadedRuleList.compiling(
                 json: CanonicalRuleWriter.bytes(list.rules),
                 options: .init(
@@ -123,21 +119,12 @@ public struct DiffSide {
         }
     }
 
-    /// The release file a converted list would be written to.
-    static func fileName(_ kind: ConvertedListKind) -> String {
-        switch kind {
-        case .main: return ReleaseFiles.rules
-        case .clickToLoad(let ruleAction): return ReleaseFiles.clickToLoadRules(ruleAction)
-        case .adClickAttribution: return ReleaseFiles.attributionRules
-        }
-    }
-
     /// A published release.
     public init(release dir: String) throws {
         let (manifest, lists) = try ReleaseLists.load(dir)
-        self.init(label: dir, identifier: manifest.identifier, tds: try Self.dataset(ofRelease: dir))
+        self.init(label: dir, identifier: manifest.identifier, tds: try ReleaseSurrogates.dataset(ofRelease: dir))
         components = Self.components(of: manifest)
-        surrogateNames = try Self.surrogateNames(.directory(dir))
+        surrogateNames = try ReleaseSurrogates.names(.directory(dir))
         mainListCount = lists.filter(\.isMain).count
         for list in lists {
             let rules = try list.contentRules()
@@ -161,7 +148,7 @@ public struct DiffSide {
     ) throws {
         self.init(label: "new release", identifier: manifest.identifier, tds: tds)
         self.rules = rules
-        surrogateNames = try Self.surrogateNames(files)
+        surrogateNames = try ReleaseSurrogates.names(files)
         components = Self.components(of: manifest)
         let main = lists.filter(\.isMain)
         self.lists = main.map(\.list)
@@ -172,27 +159,6 @@ public struct DiffSide {
             self.lists.append(ctl.list)
             self.provenance.append(ctl.provenance ?? [])
         }
-    }
-
-    /// The side of a release's TDS alone: the surrogates its pages get.
-    init(surrogatesOf dir: String) throws {
-        self.init(label: dir, identifier: nil, tds: try Self.dataset(ofRelease: dir))
-        surrogateNames = try Self.surrogateNames(.directory(dir))
-    }
-
-    /// The TDS a release was built from (its input copy), when it has one.
-    static func dataset(ofRelease dir: String) throws -> TrackerDataSet? {
-        let tdsPath = dir + "/" + ReleaseFiles.inputTDS
-        guard FileManager.default.fileExists(atPath: tdsPath) else { return nil }
-        return try TrackerDataSet.decode(bytes: try FileIO.read(tdsPath), source: tdsPath, strict: false).0
-    }
-
-    /// The names of the surrogates in a release's input surrogates.txt (none when it has none).
-    static func surrogateNames(_ files: ReleaseFileSource) throws -> Set<String> {
-        guard files.exists(ReleaseFiles.inputSurrogates) else { return [] }
-        let name = files.path(ReleaseFiles.inputSurrogates)
-        return Set(
-            try SurrogatesFile.parse(bytes: try files.read(ReleaseFiles.inputSurrogates), source: name).map(\.name))
     }
 
     /// A manifest's component identifiers and the SHA-256 of each input.

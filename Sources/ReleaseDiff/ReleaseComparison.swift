@@ -45,14 +45,6 @@ public enum ReleaseComparison {
         }
     }
 
-    /// A release's TDS and the surrogates its pages get (by tracker and TDS rule index), as `diff` reads them.
-    public static func surrogates(ofRelease dir: String) throws -> (
-        tds: TrackerDataSet?, surrogates: [TDSRuleID: String]
-    ) {
-        let side = try DiffSide(surrogatesOf: dir)
-        return (side.tds, side.surrogates)
-    }
-
     public static func compare(_ old: DiffSide, _ new: DiffSide, options: DiffOptions) throws -> DiffReport {
         let requests: RequestStream = options.requests.map { ArrayRequests($0) } ?? derivedCorpus(old, new)
         return try compare(old, new, requests: requests)

@@ -157,118 +157,97 @@ public enum Explain {
         return lastBlock ?? lastIgnorePrevious
     }
 
-    /// Human-readable report for `match --url`.
-    public static func report(engine: RuleEngine, request: MatchRequest) throws -> String {
+    /// What `match --url --explain` shows of `request`, as values (the CLI renders them): the load, each list's
+    /// reported actions with the rules they come from, the matched rules that were not reported and why, and
+    /// the engine's answer.
+    public static func report(engine: RuleEngine, request: MatchRequest) throws -> LoadExplanation {
         let load = try engine.resolve(request)
+        guard let url = load.url else { return .invalidURL(request.url) }
+        if load.isData { return .dataURL(url.string) }
         let result = engine.match(load)
-        var s = ""
-        guard let url = load.url else {
-            return "\(request.url): not a valid URL: WebKit applies no rules to it.\n"
-        }
-        if load.isData { return "\(url.string): data: URLs are never matched by WebKit.\n" }
-        s += "request    \(url.string)\n"
-        s += "type       \(describeFlags(load.flags))\n"
-        s += "top URL    \(String(decoding: load.mainDocumentURL, as: UTF8.self))\n"
-        s += "frame URL  \(String(decoding: load.frameURL, as: UTF8.self))\n"
+        let m = load.flags & RequestMethodName.mask
+        var out = ExplainedLoad(
+            url: url.string,
+            resourceType: ResourceTypeMapping.webKitTypes.first(where: {
+                $0.value == load.flags & ResourceTypeName.mask
+            }
+            )?.key, thirdParty: load.flags & LoadTypeName.thirdParty != 0,
+            topFrame: load.flags & LoadContextName.topFrame != 0,
+            method: m == 0 ? nil : RequestMethodName.all[Int(m >> 21) - 1],
+            topURL: String(decoding: load.mainDocumentURL, as: UTF8.self),
+            frameURL: String(decoding: load.frameURL, as: UTF8.self), lists: [], answer: result)
         for (li, list) in engine.lists.enumerated() {
             let reported = result.entries.filter { $0.list == Int32(li) }.map { list.actions[Int($0.action)] }
-            guard list.compiled.hasSource else {
-                s += reportWithoutSource(list, index: li, result: result, reported: reported)
-                continue
-            }
-            let e = try explain(list, load)
-            s += "\nlist \(li + 1): \(e.identifier)\n"
-            if reported.isEmpty { s += "  no actions\n" }
-            for loc in e.reportedLocations {
-                let action = list.actions[Int(list.actionAt[Int(loc)])]
-                s += "  \(JSONWriter.string(action.jsonValue))\n"
-                for m in e.matched where m.actionLocation == loc {
-                    s += "      from rule \(m.sourceIndex): \(ruleText(m.rule))\n"
-                }
-            }
-            let notReported = notReportedLines(e, list)
-            if !notReported.isEmpty {
-                s += "  matched but not reported:\n" + notReported.joined()
-            }
-            if !list.stylesheet.isEmpty {
-                s +=
-                    e.sawIgnorePreviousRules
-                    ? "  global stylesheet withheld (an ignore-previous-rules matched)\n"
-                    : "  global stylesheet: \(list.stylesheet)\n"
-            }
-            if reported.map(\.jsonValue)
-                != e.reportedLocations.map({ list.actions[Int(list.actionAt[Int($0)])].jsonValue })
-            {
-                s += "  WARNING: the automaton's answer differs from the rule-by-rule answer (please report this)\n"
-            }
+            out.lists.append(
+                list.compiled.hasSource
+                    ? try explainedList(list, index: li, load: load, reported: reported)
+                    : explainedWithoutSource(list, index: li, result: result, reported: reported))
         }
-        var line: [UInt8] = []
-        result.writeJSONLine(into: &line)
-        s += "\nanswer     " + String(decoding: line, as: UTF8.self)
-        return s
+        return .load(out)
+    }
+
+    /// A list compiled with its source: each reported action with the rules it comes from.
+    static func explainedList(_ list: LoadedRuleList, index li: Int, load: ResourceLoad, reported: [StoredAction])
+        throws -> ExplainedList
+    {
+        let e = try explain(list, load)
+        var out = ExplainedList(
+            index: li, identifier: e.identifier, hasSource: true, reportsNothing: reported.isEmpty,
+            stylesheet: list.stylesheet, stylesheetWithheld: e.sawIgnorePreviousRules)
+        for loc in e.reportedLocations {
+            out.actions.append(
+                ExplainedAction(
+                    action: list.actions[Int(list.actionAt[Int(loc)])].jsonValue,
+                    rules: e.matched.filter { $0.actionLocation == loc }.map {
+                        ExplainedRule(sourceIndex: $0.sourceIndex, rule: ruleValue($0.rule))
+                    }))
+        }
+        out.notReported = notReported(e, list)
+        out.automatonDiffers =
+            reported.map(\.jsonValue)
+            != e.reportedLocations.map({ list.actions[Int(list.actionAt[Int($0)])].jsonValue })
+        return out
     }
 
     /// A list compiled without its source: its actions, each with the rules that share it (by index only).
-    static func reportWithoutSource(
-        _ list: LoadedRuleList, index li: Int, result: MatchResult,
-        reported: [StoredAction]
-    ) -> String {
-        var s = ""
-        s += "\nlist \(li + 1): \(list.identifier) (compiled without its source: rules are named by index only;\n"
-        s += "  compile with --embed-source, or give the JSON list, to see their triggers)\n"
-        if reported.isEmpty { s += "  no actions\n" }
+    static func explainedWithoutSource(
+        _ list: LoadedRuleList, index li: Int, result: MatchResult, reported: [StoredAction]
+    ) -> ExplainedList {
+        var out = ExplainedList(
+            index: li, identifier: list.identifier, hasSource: false, reportsNothing: reported.isEmpty,
+            stylesheet: list.stylesheet, stylesheetWithheld: !result.stylesheetLists.contains(li))
         var seen = Set<Int32>()
         for entry in result.entries where entry.list == Int32(li) && seen.insert(entry.action).inserted {
-            let action = list.actions[Int(entry.action)]
             let location = list.compiled.rules.first { list.actionAt[Int($0.actionLocation)] == entry.action }?
                 .actionLocation
-            let sharing = list.compiled.rules.filter { $0.actionLocation == location }.map { String($0.sourceIndex) }
-            s +=
-                "  \(JSONWriter.string(action.jsonValue))\n"
-                + (sharing.count == 1
-                    ? "      the action of rule \(sharing[0])\n"
-                    : "      one action stored once for \(sharing.count) rules (\(sharing.first!) to "
-                        + "\(sharing.last!)); without the\n"
-                        + "      source the .rbc cannot tell which of them matched\n")
+            out.actions.append(
+                ExplainedAction(
+                    action: list.actions[Int(entry.action)].jsonValue, rules: [],
+                    sharing: list.compiled.rules.filter { $0.actionLocation == location }.map { Int($0.sourceIndex) }))
         }
-        if !list.stylesheet.isEmpty {
-            s +=
-                result.stylesheetLists.contains(li)
-                ? "  global stylesheet: \(list.stylesheet)\n"
-                : "  global stylesheet withheld (an ignore-previous-rules matched)\n"
-        }
-        return s
+        return out
     }
 
     /// The matched rules whose actions were not reported, each with why.
-    static func notReportedLines(_ e: ListExplanation, _ list: LoadedRuleList) -> [String] {
+    static func notReported(_ e: ListExplanation, _ list: LoadedRuleList) -> [UnreportedRule] {
         let reportedSet = Set(e.reportedLocations)
         let cancelled = e.matched.filter { !reportedSet.contains($0.actionLocation) }
         let inStylesheet = Set(list.compiled.universalActions)
-        var lines: [String] = []
-        for m in cancelled {
+        return cancelled.map { m in
             let kind = list.kinds[Int(list.actionAt[Int(m.actionLocation)])]
             let info = list.compiled.rules[m.ruleIndex]
             let isStylesheetRule =
                 kind == .cssDisplayNone && info.flags == 0 && !inStylesheet.contains(m.actionLocation)
                 && URLFilter.parse(m.rule.trigger.urlFilter, caseSensitive: m.rule.trigger.urlFilterIsCaseSensitive)
                     .status == .matchesEverything
-            let why: String
-            if isStylesheetRule {
-                why = "in the list's global stylesheet"
-            } else if kind == .ignorePreviousRules {
-                why = "ignore-previous-rules: cancels the actions before it"
-            } else if kind == .ignoreFollowingRules {
-                why = "ignore-following-rules: cuts off the actions after it"
-            } else {
-                why = "cancelled by ignore-previous-rules or cut off by ignore-following-rules"
-            }
-            lines.append("    rule \(m.sourceIndex) (\(why)): \(ruleText(m.rule))\n")
+            let why: UnreportedRule.Why =
+                isStylesheetRule
+                ? .inStylesheet
+                : kind == .ignorePreviousRules
+                    ? .ignorePreviousRules : kind == .ignoreFollowingRules ? .ignoreFollowingRules : .cancelled
+            return UnreportedRule(rule: ExplainedRule(sourceIndex: m.sourceIndex, rule: ruleValue(m.rule)), why: why)
         }
-        return lines
     }
-
-    static func ruleText(_ rule: ParsedRule) -> String { JSONWriter.string(ruleValue(rule)) }
 
     static func ruleValue(_ rule: ParsedRule) -> JSONValue {
         switch rule.kind {
@@ -279,17 +258,5 @@ public enum Explain {
                     ("trigger", t.jsonValue), ("_identifier", .number(id)), ("_rulesetIdentifier", .string(rs)),
                 ]))
         }
-    }
-
-    static func describeFlags(_ flags: UInt32) -> String {
-        var parts: [String] = []
-        if let name = ResourceTypeMapping.webKitTypes.first(where: { $0.value == flags & ResourceTypeName.mask })?.key {
-            parts.append(name)
-        }
-        parts.append(flags & LoadTypeName.thirdParty != 0 ? "third-party" : "first-party")
-        parts.append(flags & LoadContextName.topFrame != 0 ? "top-frame" : "child-frame")
-        let m = flags & RequestMethodName.mask
-        parts.append(m == 0 ? "method: none" : "method: " + RequestMethodName.all[Int(m >> 21) - 1])
-        return parts.joined(separator: ", ")
     }
 }

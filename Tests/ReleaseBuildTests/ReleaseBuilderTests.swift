@@ -5,15 +5,14 @@ import Foundation
 import TestSupport
 import XCTest
 
-/// The project's own sample data (data/), written for radarblock.
-let sampleData = FixtureServer.packageRoot + "/data"
+let sampleData = SampleData.directory
 
 func sampleOptions(out: String) -> BuildOptions {
     var o = BuildOptions(out: out)
-    o.tds = sampleData + "/tds.json"
-    o.config = sampleData + "/privacy-config.json"
-    o.surrogates = sampleData + "/surrogates.txt"
-    o.unprotected = sampleData + "/unprotected-sites.txt"
+    o.tds = SampleData.tds
+    o.config = SampleData.config
+    o.surrogates = SampleData.surrogates
+    o.unprotected = SampleData.unprotected
     return o
 }
 

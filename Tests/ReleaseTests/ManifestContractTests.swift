@@ -38,6 +38,12 @@ final class ManifestContractTests: XCTestCase {
             lists: [Self.main, Self.clickToLoad, Self.cookiePopups, Self.attribution, Self.old],
             webKitVerification: nil, targets: ["webkitgtk-2.50"])
         m.webKitCompileCost = ReleaseCompileCost(webkitVersion: "2.50.6", lists: [])
+        m.webKitVerification = ReleaseWebKitVerification(
+            webkitVersion: "2.50.6",
+            accepted: [
+                .init(list: "rules.json", seconds: 0.25, bytes: 4096),
+                .init(list: "cpm.json", seconds: 0.5, bytes: nil),
+            ])
         return m
     }
 
@@ -72,6 +78,20 @@ final class ManifestContractTests: XCTestCase {
                 + #""provenance":"attribution.provenance.json","tds":"attribution-tds.json","ruleCount":5,"#
                 + #""sha256":"dd","role":"ad-click-attribution","allowlist":[{"blocklistEntry":"ads.com","#
                 + #""host":"bat.ads.com"}]}"#)
+    }
+
+    /// `--verify-webkit`'s record keeps the bytes releases have always had; a malformed one names the field.
+    func testTheWebKitVerificationIsWrittenInItsOrderAndReadStrictly() throws {
+        let verification = try XCTUnwrap(manifest().webKitVerification)
+        XCTAssertEqual(
+            String(decoding: JSONWriter.bytes(verification.jsonValue, options: []), as: UTF8.self),
+            #"{"webkitVersion":"2.50.6","accepted":[{"list":"rules.json","seconds":0.25,"bytes":4096},"#
+                + #"{"list":"cpm.json","seconds":0.5,"bytes":null}]}"#)
+        guard case .object(var o) = try JSONParser.parse(manifest().bytes()) else { return XCTFail("not a manifest") }
+        o["webkitVerification"] = ["webkitVersion": "2.50.6", "accepted": [["list": "rules.json"]]]
+        XCTAssertThrowsError(try Manifest.parse(JSONWriter.bytes(.object(o), options: []))) {
+            XCTAssertTrue(String(describing: $0).contains("\"webkitVerification\""), "\($0)")
+        }
     }
 
     func testAListWithoutARequiredFieldIsAnErrorNamingTheField() throws {

@@ -252,24 +252,21 @@ def reported_filters(issues: Path, text: str) -> dict[str, str]:
     return reported
 
 
+def convert(binary: str, lst: Path, work: Path) -> Path:
+    """`radarblock convert --filter-list` of `lst` into `work`: the rules file (issues and provenance beside it)."""
+    rules = work / "rules.json"
+    subprocess.run(
+        [binary, "convert", "--filter-list", str(lst), "-o", str(rules), "--provenance", str(work / "provenance.json")],
+        check=True,
+        capture_output=True,
+    )
+    return rules
+
+
 def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        rules = work / "rules.json"
-        subprocess.run(
-            [
-                binary,
-                "convert",
-                "--filter-list",
-                str(lst),
-                "-o",
-                str(rules),
-                "--provenance",
-                str(work / "provenance.json"),
-            ],
-            check=True,
-            capture_output=True,
-        )
+        rules = convert(binary, lst, work)
         text = lst.read_text(encoding="utf-8", errors="replace")
         reported = reported_filters(work / "rules.json.issues.txt", text)
         requests = corpus(network_filters(text), count, seed)

@@ -30,21 +30,7 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     root = Path(__file__).resolve().parents[2]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        rules = work / "rules.json"
-        subprocess.run(
-            [
-                binary,
-                "convert",
-                "--filter-list",
-                str(lst),
-                "-o",
-                str(rules),
-                "--provenance",
-                str(work / "provenance.json"),
-            ],
-            check=True,
-            capture_output=True,
-        )
+        rules = exactness.convert(binary, lst, work)
         store = work / "store"
         subprocess.run(
             [binary, "compile", str(rules), "--engine", "webkit", "-o", str(store), "--name", "list"],

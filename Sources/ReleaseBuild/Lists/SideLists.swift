@@ -1,13 +1,19 @@
-// The lists a release holds beside the main one: click-to-load, cookie pop-ups, ad-click attribution. They
-// apply whatever the target (no "target" field) and are compiled once, with the primary target's parser.
+// The lists a release holds beside the main one: every list of the conversion but the main one (click-to-load,
+// ad-click attribution, cookie pop-ups, in the conversion's order), each published as its kind says
+// (ReleaseListKind: files, role, count, how it is compiled). They apply whatever the target (no "target" field)
+// and are compiled once, with the primary target's parser. The cookie pop-up list's `cpm-script.json` holds the
+// script layer's filters (also appended to surrogates.js), which `match --selector` reads; the attribution
+// list's TDS is written beside it, for the attributed variant (Release's AdClickAttributionRelease).
 
 import ContentRules
+import Conversion
 import Digest
-import Release
 import Provenance
+import Release
 import RuleBuilder
 import RuleCompiler
-import TrackerData
+import StrictJSON
+import Surrogates
 
 /// What the build's lists add to a release: their files, manifest entries, names and counts.
 struct ReleaseListOutputs {
@@ -20,87 +26,91 @@ struct ReleaseListOutputs {
     var counts: [ManifestCount: Double] = [:]
 }
 
-/// A side list's rules and the names it is published under.
-struct SideList {
-    var rules: [ContentRule]
-    var provenance: [RuleProvenance]
-    /// The list name its identifier starts with, after `--name` (`ctl-block-x`, `cpm`, `attribution`).
-    var name: String
-    /// The list as an error names it ("click-to-load list block-x").
-    var what: String
-    var rulesFile: String
-    var rbcFile: String
-    var provenanceFile: String
-    /// Checked against the target's limits before compiling (the cookie pop-up list's selectors).
-    var checked = false
-}
-
-extension SideList {
-    /// The click-to-load, attribution and cookie pop-up lists, in that order; returns the cookie pop-up list,
-    /// whose script layer goes into the surrogate bundle.
-    static func compileSideLists(
-        _ built: RuleBuildResult, _ decoded: ConversionInputs, dataset: String?, options: BuildOptions,
-        progress: ReleaseBuilder.Progress, into out: inout ReleaseListOutputs, warnings: inout [String]
-    ) throws -> CookiePopupList? {
-        let primaryParser = RuleListParserOptions(target: options.targets[0])
-        try compileClickToLoadLists(
-            built, dataset: dataset, parser: primaryParser, options: options, progress: progress, into: &out)
-        try compileAttributionList(built, dataset: dataset, options: options, progress: progress, into: &out)
-        let cookiePopups = try cookiePopupList(
-            tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected, options: options,
-            warnings: &warnings)
-        try compileCookiePopupList(
-            cookiePopups, dataset: dataset, parser: primaryParser, options: options, progress: progress, into: &out)
-        return cookiePopups
+enum SideLists {
+    /// Every side list of `conversion`, compiled and recorded in `out`; the cookie pop-up list's issues are
+    /// warnings (with --strict a malformed line fails the TDS).
+    static func compile(
+        _ conversion: Conversion, dataset: String?, options: BuildOptions, progress: ReleaseBuilder.Progress,
+        into out: inout ReleaseListOutputs, warnings: inout [String]
+    ) throws {
+        if let cookiePopups = conversion.cookiePopups {
+            if options.strict, let bad = cookiePopups.issues.first(where: { $0.kind == .malformed }) {
+                throw BuildError(component: .tds, reason: bad.description)
+            }
+            warnings += cookiePopups.issues.map { "cookie pop-ups: \($0)" }
+        }
+        let parser = RuleListParserOptions(target: options.targets[0])
+        for list in conversion.lists {
+            guard let files = list.kind.files else { continue }
+            progress("compiling the \(list.kind.what) (\(list.rules.count) rules)")
+            let written =
+                list.kind.encodedForTarget
+                ? TargetEncoding.adapt(
+                    RuleBuildResult(rules: list.rules, provenance: list.provenance), for: parser.target)
+                : RuleBuildResult(rules: list.rules, provenance: list.provenance)
+            var entry = try compileSideList(
+                list.kind, files: files, written, parser: parser, dataset: dataset, options: options, into: &out)
+            entry.role = list.kind.role
+            record(list.record, in: &entry, into: &out)
+            out.lists.append(entry)
+            out.counts[list.kind.ruleCount, default: 0] += Double(written.rules.count)
+        }
     }
 
     /// Compiles `list` with `parser` and records its files, name, identifier and rbc bytes in `out`; returns its
-    /// manifest entry, to which the caller adds what is particular to the list.
+    /// manifest entry, to which the caller adds what is particular to the kind.
     static func compileSideList(
-        _ list: SideList, parser: RuleListParserOptions, dataset: String?, options: BuildOptions,
-        into out: inout ReleaseListOutputs
+        _ kind: ConvertedListKind, files: ReleaseFiles.SideListFiles, _ list: RuleBuildResult,
+        parser: RuleListParserOptions, dataset: String?, options: BuildOptions, into out: inout ReleaseListOutputs
     ) throws -> ManifestList {
         let json = CanonicalRuleWriter.bytes(list.rules)
         let compiled: CompiledRuleList
         do {
             let parsed =
-                list.checked
+                kind.checkedAgainstTarget
                 ? try parser.target.checkGenerated(json, ruleCount: list.rules.count)
                 : try RuleListParser.parse(bytes: json, options: parser)
             compiled = try RuleListCompiler.compile(
                 parsed, source: json,
                 options: .init(
-                    name: "\(options.name)-\(list.name)", dataset: dataset, parser: parser, budget: options.budget))
+                    name: "\(options.name)-\(files.base)", dataset: dataset, parser: parser, budget: options.budget))
         } catch {
-            throw BuildError(component: .rules, reason: "\(list.what): \(error)")
+            throw BuildError(component: .rules, reason: "\(kind.what): \(error)")
         }
         let rbc = RBCFile.bytes(compiled)
-        out.files.append((list.rulesFile, json))
-        out.files.append((list.rbcFile, rbc))
-        out.files.append((list.provenanceFile, RuleProvenance.listBytes(list.provenance)))
-        out.listNames.append(list.rulesFile)
+        out.files.append((files.rules, json))
+        out.files.append((files.rbc, rbc))
+        out.files.append((files.provenance, RuleProvenance.listBytes(list.provenance)))
+        out.listNames.append(files.rules)
         out.identifiers.append(compiled.identifier)
         out.counts[.rbcBytes, default: 0] += Double(rbc.count)
         return ManifestList(
-            identifier: compiled.identifier, rules: list.rulesFile, rbc: list.rbcFile, provenance: list.provenanceFile,
+            identifier: compiled.identifier, rules: files.rules, rbc: files.rbc, provenance: files.provenance,
             ruleCount: list.rules.count, sha256: Digest.hex(.sha256, json))
     }
 
-    static func compileClickToLoadLists(
-        _ built: RuleBuildResult, dataset: String?, parser: RuleListParserOptions, options: BuildOptions,
-        progress: ReleaseBuilder.Progress, into out: inout ReleaseListOutputs
-    ) throws {
-        for ctl in built.clickToLoadLists {
-            progress("compiling the click-to-load list \(ctl.ruleAction) (\(ctl.rules.count) rules)")
-            let list = SideList(
-                rules: ctl.rules, provenance: ctl.provenance, name: "ctl-\(ctl.ruleAction)",
-                what: "click-to-load list \(ctl.ruleAction)", rulesFile: ReleaseFiles.clickToLoadRules(ctl.ruleAction),
-                rbcFile: ReleaseFiles.clickToLoadRBC(ctl.ruleAction),
-                provenanceFile: ReleaseFiles.clickToLoadProvenance(ctl.ruleAction))
-            var entry = try compileSideList(list, parser: parser, dataset: dataset, options: options, into: &out)
-            (entry.ruleAction, entry.entity, entry.role) = (ctl.ruleAction, ctl.entity, .clickToLoad)
-            out.lists.append(entry)
-            out.counts[.clickToLoadRules, default: 0] += Double(ctl.rules.count)
+    /// What the builder's record of a list adds to its entry and files: a click-to-load list's action and entity,
+    /// the attribution list's TDS and allowlist, the cookie pop-up list's script layer and counts.
+    static func record(_ record: ConvertedList.Record, in entry: inout ManifestList, into out: inout ReleaseListOutputs)
+    {
+        switch record {
+        case .main: return
+        case .clickToLoad(let ctl):
+            (entry.ruleAction, entry.entity) = (ctl.ruleAction, ctl.entity)
+        case .adClickAttribution(let attribution):
+            out.files.append((ReleaseFiles.attributionTDS, attribution.tds.canonicalBytes))
+            entry.tds = ReleaseFiles.attributionTDS
+            entry.allowlist = attribution.entries.map {
+                AttributionAllowlistEntry(blocklistEntry: $0.blocklistEntry, host: $0.host)
+            }
+        case .cookiePopups(let list):
+            if !list.scripted.isEmpty {
+                let data = CookiePopupScriptData(filters: list.scripted, offSites: list.offSites)
+                out.files.append(
+                    (ReleaseFiles.cookiePopupScript, JSONWriter.bytes(data.jsonValue, options: [.sortedKeys]) + [0x0A]))
+                entry.script = ReleaseFiles.cookiePopupScript
+            }
+            for (k, v) in list.counts { out.counts[.cookiePopup(k)] = v }
         }
     }
 }

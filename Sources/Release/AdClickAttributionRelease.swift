@@ -1,19 +1,15 @@
-// A release's ad-click attribution list (docs/ad-click-attribution.md): written by `build` beside the main
-// list, with the TDS it is built from, and its attributed variant for a vendor site, made on demand from the
-// release (`radarblock attribution`, `match --attributed-vendor`, and `AdClickAttributionRelease.attributed`
-// for a Swift app). The variant is a pure function of the release and the vendor: same bytes, same identifier.
+// The attributed variant of a release's ad-click attribution list (docs/ad-click-attribution.md) for a vendor
+// site, made on demand from the release and the TDS `build` wrote beside the list (`radarblock attribution`,
+// `match --attributed-vendor`, and `AdClickAttributionRelease.attributed` for a Swift app). The variant is a pure
+// function of the release and the vendor: same bytes, same identifier.
 
 import ContentRules
 import Conversion
-import Digest
 import FileIO
-import Foundation
-import Release
 import Provenance
 import RuleBuilder
 import RuleCompiler
 import RuleEngine
-import StrictJSON
 import TrackerData
 
 /// The attributed variant of a release's attribution list for one vendor site.
@@ -99,36 +95,6 @@ public enum AdClickAttributionRelease {
         do { return try body(bytes, files.path(name)) } catch {
             throw FileError(path: files.path(name), reason: String(describing: error))
         }
-    }
-}
-
-extension SideList {
-    /// The attribution list: compiled once with the primary target's parser (like the click-to-load lists),
-    /// its TDS beside it, and its manifest entry last in `lists`, where the apps add it.
-    static func compileAttributionList(
-        _ built: RuleBuildResult, dataset: String?, options: BuildOptions, progress: ReleaseBuilder.Progress,
-        into out: inout ReleaseListOutputs
-    ) throws {
-        guard let attribution = built.attributionList else { return }
-        progress("compiling the ad-click attribution list (\(attribution.rules.count) rules)")
-        let target = options.targets[0]
-        let adapted = TargetEncoding.adapt(
-            RuleBuildResult(rules: attribution.rules, provenance: attribution.provenance), for: target)
-        let side = SideList(
-            rules: adapted.rules, provenance: adapted.provenance, name: "attribution",
-            what: "ad-click attribution list",
-            rulesFile: ReleaseFiles.attributionRules, rbcFile: ReleaseFiles.attributionRBC,
-            provenanceFile: ReleaseFiles.attributionProvenance)
-        var entry = try compileSideList(
-            side, parser: RuleListParserOptions(target: target), dataset: dataset, options: options, into: &out)
-        out.files.append((ReleaseFiles.attributionTDS, attribution.tds.canonicalBytes))
-        entry.tds = ReleaseFiles.attributionTDS
-        entry.role = .adClickAttribution
-        entry.allowlist = attribution.entries.map {
-            AttributionAllowlistEntry(blocklistEntry: $0.blocklistEntry, host: $0.host)
-        }
-        out.lists.append(entry)
-        out.counts[.attributionRules] = Double(adapted.rules.count)
     }
 }
 

@@ -10,7 +10,8 @@ import TDSGenerator
 
 struct BuildCommand: Command {
     static let name = "build"
-    static let summary = "build a release directory (rules.json, rules.rbc, surrogates.js, manifest.json)"
+    static let summary =
+        "build a release directory (rules.json, rules.rbc, \(ReleaseFiles.surrogatesJS), \(ReleaseFiles.manifest))"
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)

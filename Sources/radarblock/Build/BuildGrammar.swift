@@ -1,6 +1,7 @@
 // `radarblock build`'s grammar: its options and their help, in one table (CommandGrammar).
 
 import ContentRules
+import Release
 
 extension BuildCommand {
     /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
@@ -35,7 +36,7 @@ extension BuildCommand {
         static let noReportTrackers = OptionSpec(
             "--no-report-trackers",
             help: """
-                surrogates.js does not dispatch radarblock:tracker for every tracker request (by default
+                \(ReleaseFiles.surrogatesJS) does not dispatch radarblock:tracker for every tracker request (by default
                 it does, and the manifest says so: counts.trackerReport)
                 """)
         static let reportTrackers = TrackerReportFlag.reportTrackers
@@ -86,7 +87,7 @@ extension BuildCommand {
         static let target = OptionSpec.target(
             "repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is"
                 + " encoded equivalently (top-document as document + load-context top-frame) or the rule is left out"
-                + " and reported in issues.txt (--strict: the build fails)",
+                + " and reported in \(ReleaseFiles.issues) (--strict: the build fails)",
             repeatable: true)
         static let mode = OptionSpec(
             "--mode", value: "MODE", help: "faithful (default) or ddg (see `radarblock convert --help`)")
@@ -141,7 +142,8 @@ extension BuildCommand {
                 """
                 Writes the release into DIR atomically: the files are written into a temporary sibling directory which
                 then replaces DIR in one rename. A failed or interrupted build leaves DIR exactly as it was.
-                DIR is replaced only when it is absent, empty or a radarblock release (its manifest.json says so);
+                DIR is replaced only when it is absent, empty or a radarblock release (its \(ReleaseFiles.manifest)\
+                 says so);
                 anything else is refused unless --force is given. When DIR is a symbolic link (the layout
                 `current -> releases/<identifier>`), it stays one: the new release is written beside the link's target\
                  as
@@ -159,38 +161,45 @@ extension BuildCommand {
                   rules.T.json/.rbc, rules.T-N.json/.rbc
                                         the list set of each further --target T (the first --target's lists are\
                  rules*.json);
-                                        manifest.json lists every list with its "target" and names the targets in\
+                                        \(ReleaseFiles.manifest) lists every list with its "target" and names the\
+                 targets in\
                  "targets"
-                  ctl-<ruleAction>.json/.rbc/.provenance.json
+                  \(ReleaseFiles.clickToLoadList("<ruleAction>").synopsis)
                                         one click-to-load list per supported rule action of the config's clickToLoad\
                  feature
                                         (enabled, entity enabled, action listed): what that action blocks, which\
                  rules.json
                                         does not block; an app leaves it out for a tab where the user clicked to load
-                  provenance.json       where each rule of rules.json comes from
-                  surrogates.js         the surrogate bundle (with --surrogates; every body is parsed with\
+                  \(ReleaseFiles.provenance)       where each rule of rules.json comes from
+                  \(ReleaseFiles.surrogatesJS)         the surrogate bundle (with --surrogates; every body is parsed\
+                 with\
                  JavaScriptCore, one
-                                        that does not parse is dropped and reported in issues.txt, an error with\
+                                        that does not parse is dropped and reported in \(ReleaseFiles.issues), an\
+                 error with\
                  --strict);
                                         it also reports every tracker request unless --no-report-trackers (see\
                  `surrogates --help`)
-                  attribution.json/.rbc/.provenance.json, attribution-tds.json
+                  \(ReleaseFiles.attributionList.synopsis), \(ReleaseFiles.attributionTDS)
                                         the ad-click attribution list (config adClickAttribution enabled and naming a\
                  tracker):
                                         the trackers its allowlist names, which rules.json leaves out, and the TDS it\
                  is built
                                         from; manifest role "ad-click-attribution". See `radarblock attribution --help`
-                  cpm.json/.rbc/.provenance.json, cpm-script.json
+                  \(ReleaseFiles.cookiePopupList.synopsis), \(ReleaseFiles.cookiePopupScript)
                                         the cookie pop-up list of a TDS v7/v8 (cpm.filterList, Adblock Plus element\
                  hiding),
                                         manifest role "cpm", when the config's autoconsent feature and its filterlist
-                                        sub-feature are enabled (or without --config); cpm-script.json: the filters\
+                                        sub-feature are enabled (or without --config);\
+                 \(ReleaseFiles.cookiePopupScript): the filters\
                  only the
-                                        script layer applies (appended to surrogates.js). See README, "TDS versions"
-                  issues.txt            every input problem and conversion issue, one per line (nothing is dropped\
+                                        script layer applies (appended to \(ReleaseFiles.surrogatesJS)). See README,\
+                 "TDS versions"
+                  \(ReleaseFiles.issues)            every input problem and conversion issue, one per line (nothing is\
+                 dropped\
                  silently)
                   input-*.json/.txt     copies of the inputs, for fallbacks and diffs
-                  manifest.json         identifier, versions, each input's source, ETag, Last-Modified and sha256, each
+                  \(ReleaseFiles.manifest)         identifier, versions, each input's source, ETag, Last-Modified and\
+                 sha256, each
                                         output's sha256 and size, counts and compile figures, and `lists`: every rule
                                         list in order (identifier, rules, rbc, ruleCount, sha256; click-to-load lists\
                  also
@@ -241,7 +250,8 @@ extension BuildCommand {
             .text(
                 """
                 A rule whose own automaton is over --max-dfa-states or --max-dfa-mb is dropped from the release and
-                reported in issues.txt (with --strict the build fails instead); the rest of the list is built as usual.
+                reported in \(ReleaseFiles.issues) (with --strict the build fails instead); the rest of the list is\
+                 built as usual.
                 Over --max-total-dfa-states or --max-compile-seconds no single rule is to blame: the build fails.
 
                 exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the\

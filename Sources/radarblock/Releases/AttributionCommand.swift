@@ -2,7 +2,7 @@
 
 import FileIO
 import Foundation
-import ReleaseBuild
+import Release
 import StrictJSON
 
 enum AttributionCommand: Command {

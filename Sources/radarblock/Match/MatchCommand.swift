@@ -4,8 +4,6 @@ import ContentRules
 import FileIO
 import Foundation
 import Release
-import ReleaseBuild
-import ReleaseDiff
 import Provenance
 import RuleCompiler
 import RuleEngine
@@ -283,7 +281,7 @@ enum MatchCommand: Command {
             } else {
                 print(
                     try MatchAnswer.page(request, side: side, lists: loaded)
-                        + Explain.report(engine: engine, request: request), terminator: "")
+                        + ExplainListing.text(try Explain.report(engine: engine, request: request)), terminator: "")
             }
         } catch let e as RequestError {
             throw InputError(e.message)
@@ -339,7 +337,7 @@ enum MatchCommand: Command {
         /// The release the list is from, and its TDS (TDS rules, entities and surrogates).
         var release: String? = nil
         var tds: TrackerDataSet? = nil
-        /// The surrogates its pages get, by tracker and TDS rule index (ReleaseComparison's reading, as `diff`'s).
+        /// The surrogates its pages get, by tracker and TDS rule index (ReleaseSurrogates, as `diff` reads them).
         var surrogates: [TDSRuleID: String] = [:]
     }
 
@@ -357,7 +355,7 @@ enum MatchCommand: Command {
             let lists =
                 try vendor.map { try AdClickAttributionRelease.lists(release: path, target: wanted, vendor: $0) }
                 ?? ReleaseLists.load(path, target: wanted).1
-            let (tds, surrogates) = try ReleaseComparison.surrogates(ofRelease: path)
+            let (tds, surrogates) = try ReleaseSurrogates.of(release: path)
             return lists.map {
                 NamedList(
                     list: $0.list, label: $0.name, provenance: $0.provenance, release: path, tds: tds,

@@ -5,6 +5,7 @@ import Conversion
 import FileIO
 import FilterLists
 import Provenance
+import Release
 import RuleBuilder
 import StrictJSON
 import TrackerData
@@ -68,7 +69,8 @@ struct ConvertCommand: Command {
             "--cpm", value: "FILE",
             help: """
                 also write the cookie pop-up list of a TDS v7/v8 (`cpm.filterList`, Adblock Plus element
-                hiding) as its own rule list, as `build` writes cpm.json (absent when the config's
+                hiding) as its own rule list, as `build` writes \(ReleaseFiles.cookiePopupRules) (absent when the\
+                 config's
                 autoconsent feature or its filterlist sub-feature is not enabled); its lines that cannot
                 be used are warnings (--strict: a malformed line is an error). Without --cpm, a TDS with
                 a cookie pop-up list gets a note that this output leaves it out
@@ -159,7 +161,8 @@ struct ConvertCommand: Command {
             tds: tds, config: config, unprotected: unprotected, decodeIssues: tdsIssues,
             options: ConversionOptions(
                 mode: mode, sameEntity: args.has(Option.perTrackerExemptions) ? .perTracker : .shared,
-                optimize: !args.has(Option.noOptimize), target: target))
+                optimize: !args.has(Option.noOptimize), target: target,
+                cookiePopups: args.value(Option.cpm).map { _ in target }))
         let (result, optimization) = (conversion.result, conversion.optimization)
 
         func describe(_ issue: ConversionIssue) -> String {
@@ -191,8 +194,7 @@ struct ConvertCommand: Command {
             try FileIO.write(RuleProvenance.listBytes(result.provenance), to: path)
         }
         try writeCookiePopups(
-            tds: tds, config: config, unprotected: unprotected, target: target, to: args.value(Option.cpm),
-            strict: strict)
+            conversion.cookiePopups, tds: tds, target: target, to: args.value(Option.cpm), strict: strict)
         try FileIO.write(bytes, to: output)
         if output != "-" {
             Console.note(
@@ -207,20 +209,18 @@ struct ConvertCommand: Command {
 
     /// `--cpm FILE`: the cookie pop-up list; without it, a note when the TDS has one.
     static func writeCookiePopups(
-        tds: TrackerDataSet, config: PrivacyConfig?, unprotected: UnprotectedSites?, target: EngineProfile,
-        to path: String?, strict: Bool
+        _ converted: CookiePopupList?, tds: TrackerDataSet, target: EngineProfile, to path: String?, strict: Bool
     ) throws {
         guard let path else {
             if tds.cookiePopupFilterList != nil {
                 Console.note(
                     "the TDS has a cookie pop-up list (cpm), which this output leaves out: give --cpm FILE, or `build`"
-                        + " writes cpm.json"
+                        + " writes \(ReleaseFiles.cookiePopupRules)"
                 )
             }
             return
         }
-        guard let list = CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: target)
-        else {
+        guard let list = converted else {
             throw InputError(
                 tds.cookiePopupFilterList == nil
                     ? "--cpm: the TDS has no cookie pop-up list (cpm.filterList)"
@@ -233,7 +233,7 @@ struct ConvertCommand: Command {
         if !list.scripted.isEmpty {
             Console.warning(
                 "cookie pop-ups: \(list.scripted.count) filter(s) need the script layer, which `build --surrogates`"
-                    + " appends to surrogates.js; not in \(path)"
+                    + " appends to \(ReleaseFiles.surrogatesJS); not in \(path)"
             )
         }
         let bytes = CanonicalRuleWriter.bytes(list.rules)

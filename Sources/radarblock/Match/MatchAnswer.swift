@@ -4,6 +4,7 @@
 // --format text`. The decision is the one `diff` makes (RuleEngine's DecisionSide).
 
 import Provenance
+import Release
 import RuleEngine
 import StrictJSON
 import TrackerData
@@ -33,13 +34,14 @@ enum MatchAnswer {
         case .surrogate:
             let surrogate = outcome.surrogate!
             s =
-                "page gets  surrogate \(surrogate): the load is blocked and surrogates.js runs \(surrogate) in its"
-                + " place\n"
+                "page gets  surrogate \(surrogate): the load is blocked and \(ReleaseFiles.surrogatesJS) runs "
+                + "\(surrogate) in its place\n"
         case .blocked:
             s =
                 "page gets  blocked"
                 + (side.surrogates.isEmpty
-                    ? " (whether surrogates.js replaces it needs the release's TDS: give the release directory)" : "")
+                    ? " (whether \(ReleaseFiles.surrogatesJS) replaces it needs the release's TDS: give the release "
+                        + "directory)" : "")
                 + "\n"
         case .allowed:
             s =
@@ -114,7 +116,7 @@ struct MatchTextLines: AnswerTextRenderer {
         line += " \(request.resourceType)  \(printable(request.url))  on \(printable(request.topURL))"
         if !outcome.actions.isEmpty { line += "  (" + outcome.actions.map(\.typeName).joined(separator: ", ") + ")" }
         if let surrogate = outcome.surrogate {
-            line += "  (surrogate \(printable(surrogate)), served by surrogates.js)"
+            line += "  (surrogate \(printable(surrogate)), served by \(ReleaseFiles.surrogatesJS))"
         }
         if let d = decidedBy { line += "  by " + summary(d) }
         return line

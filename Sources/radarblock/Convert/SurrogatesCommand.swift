@@ -2,12 +2,13 @@
 // that replaces blocked tracker scripts with their surrogates.
 
 import FileIO
+import Release
 import Surrogates
 import TrackerData
 
 struct SurrogatesCommand: Command {
     static let name = "surrogates"
-    static let summary = "build the JavaScript surrogate bundle (surrogates.js)"
+    static let summary = "build the JavaScript surrogate bundle (\(ReleaseFiles.surrogatesJS))"
     /// The command's options: its grammar lists them and `run` reads them, so a key is spelled once.
     enum Option {
         static let tds = OptionSpec("--tds", value: "FILE", help: "tracker data set (TDS v5 JSON)")

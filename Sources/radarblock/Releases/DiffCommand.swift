@@ -2,6 +2,7 @@
 
 import FileIO
 import Foundation
+import Release
 import ReleaseDiff
 import RuleBuilder
 import RuleDiff
@@ -65,12 +66,14 @@ struct DiffCommand: Command {
                   trackers    added, removed and changed (default action, owner, rules added/removed/edited, reordered),
                               entities and CNAMEs (when both sides have a TDS)
                   rules       WebKit rules added and removed (by canonical rule, with provenance) in the main list
-                  lists       per list (main parts, ctl-<ruleAction>.json click-to-load lists, cpm.json): added,\
+                  lists       per list (main parts, \(ReleaseFiles.clickToLoadRules("<ruleAction>")) click-to-load\
+                 lists, \(ReleaseFiles.cookiePopupRules)): added,\
                  removed or
                               changed, with identifiers, rule counts and rules added/removed; element hiding also by
                               selector ("selectorsAdded"/"selectorsRemoved": each selector with the trigger that says\
                  where
-                              it is hidden); every list that can block takes part in the requests (cpm.json blocks\
+                              it is hidden); every list that can block takes part in the requests\
+                 (\(ReleaseFiles.cookiePopupRules) blocks\
                  nothing)
                   requests    every request whose outcome (allowed, blocked, surrogate) differs, with the rule that\
                  decided

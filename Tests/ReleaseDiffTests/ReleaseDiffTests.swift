@@ -1,10 +1,26 @@
+// diff's sides (DiffSide: a release, a TDS converted as `build` converts it, a rule list) and their comparison.
+
+import Conversion
 import Foundation
-@testable import ReleaseBuild
+import Release
+import ReleaseBuild
 @testable import ReleaseDiff
 import RuleDiff
 import RuleEngine
 import TestSupport
+import TrackerData
 import XCTest
+
+let sampleData = SampleData.directory
+
+/// A build of the sample inputs (with `tds` instead of the sample TDS) into `out`.
+func sampleBuild(out: String, tds: String = SampleData.tds) throws {
+    var o = BuildOptions(out: out)
+    (o.tds, o.config, o.surrogates, o.unprotected) = (
+        tds, SampleData.config, SampleData.surrogates, SampleData.unprotected
+    )
+    _ = try ReleaseBuilder.run(o)
+}
 
 final class ReleaseDiffTests: XCTestCase {
     var work = ""
@@ -28,7 +44,7 @@ final class ReleaseDiffTests: XCTestCase {
     }
 
     func testADiffOfAReleaseWithItselfIsEmpty() throws {
-        _ = try ReleaseBuilder.run(sampleOptions(out: work + "/a"))
+        try sampleBuild(out: work + "/a")
         let side = try ReleaseComparison.load(work + "/a", options: DiffOptions())
         let report = try ReleaseComparison.compare(side, side, options: DiffOptions())
         XCTAssertTrue(report.isEmpty)
@@ -38,10 +54,8 @@ final class ReleaseDiffTests: XCTestCase {
 
     func testSavedPagesWhoseSubresourcesFlip() throws {
         let (flipped, tracker) = try flippedTDS()
-        _ = try ReleaseBuilder.run(sampleOptions(out: work + "/old"))
-        var o = sampleOptions(out: work + "/new")
-        o.tds = flipped
-        _ = try ReleaseBuilder.run(o)
+        try sampleBuild(out: work + "/old")
+        try sampleBuild(out: work + "/new", tds: flipped)
 
         try FileManager.default.createDirectory(atPath: work + "/pages", withIntermediateDirectories: true)
         let page = """
@@ -75,45 +89,19 @@ final class ReleaseDiffTests: XCTestCase {
         let markdown = try report.markdown()
         XCTAssertTrue(markdown.contains("**2 of 4 requests change outcome: 0 newly blocked, 2 newly allowed"), markdown)
     }
-}
 
-final class PageCorpusTests: XCTestCase {
-    func testExtractsSubresourcesWithTheirTypes() throws {
-        let html = """
-            <html><head><base href="https://cdn.example/assets/">
-            <script src="a.js"></script><link rel="stylesheet" href="s.css">\
-            <link rel="preload" as="font" href="f.woff2">
-            <link rel="icon" href="/favicon.ico"></head>
-            <body><img src="i.png"><iframe src="https://frame.example/f.html"></iframe><video src="v.mp4"></video>
-            <img src="data:image/png;base64,AAAA"><script src="javascript:void 0"></script>\
-            <img src="i.png"></body></html>
-            """
-        let requests = try PageCorpus.requests(
-            html: Array(html.utf8), path: "page.html", pageURL: "https://site.example/page")
-        XCTAssertEqual(
-            requests.map { "\($0.resourceType) \($0.url)" },
-            [
-                "script https://cdn.example/assets/a.js",
-                "style-sheet https://cdn.example/assets/s.css",
-                "font https://cdn.example/assets/f.woff2",
-                "other https://cdn.example/favicon.ico",
-                "image https://cdn.example/assets/i.png",
-                "child-document https://frame.example/f.html",
-                "media https://cdn.example/assets/v.mp4",
-            ])
-        XCTAssertTrue(requests.allSatisfy { $0.topURL == "https://site.example/page" })
-    }
-
-    func testAPageWithoutAURLIsAnErrorNamingTheFile() {
-        XCTAssertThrowsError(try PageCorpus.requests(html: Array("<script src=a.js></script>".utf8), path: "lost.html"))
-        { error in
-            XCTAssertTrue(String(describing: error).contains("lost.html"))
-        }
-    }
-
-    func testBrokenHTMLIsParsedLeniently() throws {
-        let html = "<!-- saved from url=(0020)https://site.example -->\n<div><script src='x.js'><img src=y.gif"
-        let requests = try PageCorpus.requests(html: Array(html.utf8), path: "p.html")
-        XCTAssertEqual(requests.map(\.url), ["https://site.example/x.js"])
+    /// A TDS side holds the lists `build` would write from it, named by their kind's files, and a release built
+    /// from the same inputs holds the same lists under the same names.
+    func testATDSSideHoldsTheListsABuildWritesUnderTheirReleaseNames() throws {
+        var options = DiffOptions()
+        options.config = sampleData + "/privacy-config.json"
+        let side = try ReleaseComparison.load(sampleData + "/tds.json", options: options)
+        let conversion = Conversion.convert(
+            try ConversionInputs.load(
+                tdsPath: sampleData + "/tds.json", configPath: options.config, unprotectedPath: nil, strict: false),
+            options: ConversionOptions(splitAttribution: true))
+        XCTAssertEqual(side.listRecords.map(\.name), conversion.lists.map(\.kind.rulesFile))
+        XCTAssertEqual(side.listRecords.first?.name, ReleaseFiles.rules)
+        XCTAssertEqual(side.lists.count, side.listRecords.count, "every list of a TDS side takes part in decisions")
     }
 }

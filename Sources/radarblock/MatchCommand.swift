@@ -46,8 +46,9 @@ enum MatchCommand: Command {
                 else the last matching ignore-previous-rules rule of the first list that has one
                 (the main list comes first: its exemption of a site decides, not a later list's).
                 "rule" is the rule's index in the list's JSON; "ruleJSON" is null for an .rbc
-                compiled without its source; "provenance" is what the builder recorded for the rule (the TDS tracker and rule,
-                temp list, allowlist, ...) from a release directory or --provenance, else null.
+                compiled without its source; "provenance" is what the builder recorded for the
+                rule (the TDS tracker and rule, temp list, allowlist, ...) from a release
+                directory or --provenance, else null.
                 """)
         static let format = OptionSpec(
             "--format", value: "F",

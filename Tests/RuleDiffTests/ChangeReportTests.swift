@@ -78,7 +78,7 @@ final class ChangeReportTests: XCTestCase {
         XCTAssertEqual(summary.trackers.first?.reach, FlipReach(urls: 4, pages: 2))
         let json = try r.json()
         XCTAssertEqual(json["summary"]?["urls"], 4)
-        XCTAssertEqual(json["summary"]?["trackers"]?[0]?["pages"], 2)
+        XCTAssertEqual(json["summary"]?["trackers"]?.arrayValue?.first?["pages"], 2)
         let markdown = try r.markdown()
         XCTAssertTrue(markdown.contains("the 16 flips are 4 distinct URLs on 2 pages"), markdown)
         XCTAssertTrue(markdown.contains("| tracker.example | (no entity) | 12 | 4 | 0 | 16 | 4 | 2 |"), markdown)

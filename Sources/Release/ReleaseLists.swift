@@ -99,7 +99,8 @@ public enum ReleaseLists {
         if let rbcName {
             list = try LoadedRuleList(
                 withSource(
-                    RBCFile.load(try readRecorded(rbcName, recorded: recorded, files: files), path: files.path(rbcName)),
+                    RBCFile.load(
+                        try readRecorded(rbcName, recorded: recorded, files: files), path: files.path(rbcName)),
                     json: json))
         } else {
             list = try LoadedRuleList.compiling(
@@ -120,7 +121,8 @@ public enum ReleaseLists {
         -> [RuleProvenance]?
     {
         guard isPlainName(name), files.exists(name) else { return nil }
-        return try RuleProvenance.decodeList(try readRecorded(name, recorded: recorded, files: files), file: files.path(name))
+        return try RuleProvenance.decodeList(
+            try readRecorded(name, recorded: recorded, files: files), file: files.path(name))
     }
 
     /// A list file's bytes, refused when they are not those the manifest recorded (`outputs`): an edited

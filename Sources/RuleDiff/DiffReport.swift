@@ -303,7 +303,8 @@ public struct DiffReport: Sendable {
         if let d = t.defaultAction { parts.append("default \(d.old ?? "none") -> \(d.new ?? "none")") }
         if let o = t.owner { parts.append("owner \(o.old ?? "none") -> \(o.new ?? "none")") }
         if !t.rulesAdded.isEmpty {
-            parts.append("\(t.rulesAdded.count) rule(s) added: " + t.rulesAdded.map(Self.ruleText).joined(separator: ", "))
+            parts.append(
+                "\(t.rulesAdded.count) rule(s) added: " + t.rulesAdded.map(Self.ruleText).joined(separator: ", "))
         }
         if !t.rulesRemoved.isEmpty {
             parts.append(

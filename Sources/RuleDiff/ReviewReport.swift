@@ -344,7 +344,9 @@ extension DiffReport {
             let limit = bounded ? Self.summaryListItems : Int.max
             func list(_ title: String, _ items: [String], mark: String) {
                 guard !items.isEmpty else { return }
-                out += "\n\(title) (\(items.count)):\n" + items.prefix(limit).map { "  \(mark) \(bounded ? Self.clipped($0) : $0)\n" }
+                out +=
+                    "\n\(title) (\(items.count)):\n"
+                    + items.prefix(limit).map { "  \(mark) \(bounded ? Self.clipped($0) : $0)\n" }
                     .joined()
                 if items.count > limit { out += "  … \(items.count - limit) more\n" }
             }

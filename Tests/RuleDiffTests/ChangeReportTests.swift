@@ -44,7 +44,8 @@ final class ChangeReportTests: XCTestCase {
             trackers: [
                 Self.tracker: Tracker(domain: Self.tracker, defaultAction: .ignore, rules: [TrackerRule(rule: "gone")]),
                 "removed.example": Tracker(
-                    domain: "removed.example", defaultAction: .block, rules: [TrackerRule(rule: "removed\\.example/x")]),
+                    domain: "removed.example", defaultAction: .block,
+                    rules: [TrackerRule(rule: "removed\\.example/x")]),
             ], entities: [:], domains: [:])
         let new = TrackerDataSet(
             trackers: [

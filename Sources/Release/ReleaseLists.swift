@@ -77,26 +77,31 @@ public enum ReleaseLists {
         let entries = manifest.lists(for: target)
         let unsplit = !entries.contains { $0.rules == ReleaseFiles.rules(part: 2) }
         return try entries.map { entry in
-            try list(entry, index: manifest.lists.firstIndex(of: entry) ?? 0, unsplit: unsplit, files: files)
+            let index = manifest.lists.firstIndex(of: entry) ?? 0
+            return try list(entry, index: index, unsplit: unsplit, recorded: manifest.outputs, files: files)
         }
     }
 
     /// One manifest entry's list: its JSON, its compiled form (loaded from the .rbc, else compiled from the
     /// JSON) and its provenance.
-    static func list(_ entry: ManifestList, index i: Int, unsplit: Bool, files: ReleaseFileSource) throws -> ReleaseList
-    {
+    static func list(
+        _ entry: ManifestList, index i: Int, unsplit: Bool, recorded: [OutputRecord], files: ReleaseFileSource
+    ) throws -> ReleaseList {
         let manifestPath = files.path(ReleaseFiles.manifest)
         let rbcName = entry.rbc, rulesName = entry.rules
         guard let name = rulesName ?? rbcName else {
             throw FileError(path: manifestPath, reason: "lists[\(i)]: neither \"rules\" nor \"rbc\"")
         }
         for file in [rbcName, rulesName].compactMap({ $0 }) { try checkPlainName(file, list: i, files: files) }
-        let json = try rulesName.map { try files.read($0) } ?? []
+        let json = try rulesName.map { try readRecorded($0, recorded: recorded, files: files) } ?? []
         let profile = entry.target.flatMap(EngineProfile.named) ?? .default
         let list: LoadedRuleList
         if let rbcName {
             list = try LoadedRuleList(
-                withSource(RBCFile.load(try files.read(rbcName), path: files.path(rbcName)), json: json))
+                withSource(
+                    RBCFile.load(
+                        try readRecorded(rbcName, recorded: recorded, files: files), path: files.path(rbcName)),
+                    json: json))
         } else {
             list = try LoadedRuleList.compiling(
                 json: json,
@@ -107,14 +112,34 @@ public enum ReleaseLists {
         var provenanceName = entry.provenance
         // Releases record one provenance.json for the unsplit list.
         if provenanceName == nil, unsplit, rulesName == ReleaseFiles.rules { provenanceName = ReleaseFiles.provenance }
-        let provenance = try provenanceName.flatMap { try readProvenance($0, files: files) }
+        let provenance = try provenanceName.flatMap { try readProvenance($0, recorded: recorded, files: files) }
         return ReleaseList(entry: entry, name: name, list: list, json: json, provenance: provenance, target: profile)
     }
 
     /// A provenance file the release has (nil when it has none by that name).
-    static func readProvenance(_ name: String, files: ReleaseFileSource) throws -> [RuleProvenance]? {
+    static func readProvenance(_ name: String, recorded: [OutputRecord], files: ReleaseFileSource) throws
+        -> [RuleProvenance]?
+    {
         guard isPlainName(name), files.exists(name) else { return nil }
-        return try RuleProvenance.decodeList(try files.read(name), file: files.path(name))
+        return try RuleProvenance.decodeList(
+            try readRecorded(name, recorded: recorded, files: files), file: files.path(name))
+    }
+
+    /// A list file's bytes, refused when they are not those the manifest recorded (`outputs`): an edited
+    /// rules.json beside its old rules.rbc would otherwise be answered from the .rbc, for rules the release no
+    /// longer has, without a word. Rebuilding instead would answer for a release that was never built.
+    static func readRecorded(_ name: String, recorded: [OutputRecord], files: ReleaseFileSource) throws -> [UInt8] {
+        let bytes = try files.read(name)
+        guard let expected = recorded.first(where: { $0.name == name })?.sha256 else { return bytes }
+        let actual = Digest.hex(.sha256, bytes)
+        guard actual == expected else {
+            throw FileError(
+                path: files.path(name),
+                reason: "sha256 \(actual) differs from the manifest's \(expected) (outputs.\(name)): the file was"
+                    + " changed after the release was built; rebuild the release (`radarblock build`) or restore the"
+                    + " file")
+        }
+        return bytes
     }
 
     /// A manifest names files beside it, never paths elsewhere.

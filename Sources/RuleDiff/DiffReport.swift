@@ -297,15 +297,39 @@ public struct DiffReport: Sendable {
 
     func requestJSON(_ r: MatchRequest) -> JSONValue { r.jsonValue }
 
+    /// A changed tracker and what changed, with the rules added and removed (each as `ruleText`).
     func trackerLine(_ t: TrackerChange) -> String {
         var parts: [String] = []
         if let d = t.defaultAction { parts.append("default \(d.old ?? "none") -> \(d.new ?? "none")") }
         if let o = t.owner { parts.append("owner \(o.old ?? "none") -> \(o.new ?? "none")") }
-        if !t.rulesAdded.isEmpty { parts.append("\(t.rulesAdded.count) rule(s) added") }
-        if !t.rulesRemoved.isEmpty { parts.append("\(t.rulesRemoved.count) rule(s) removed") }
+        if !t.rulesAdded.isEmpty {
+            parts.append(
+                "\(t.rulesAdded.count) rule(s) added: " + t.rulesAdded.map(Self.ruleText).joined(separator: ", "))
+        }
+        if !t.rulesRemoved.isEmpty {
+            parts.append(
+                "\(t.rulesRemoved.count) rule(s) removed: " + t.rulesRemoved.map(Self.ruleText).joined(separator: ", "))
+        }
         for e in t.rulesEdited { parts.append("rule \(e.rule): \(e.fields.joined(separator: ", ")) changed") }
         if t.rulesReordered { parts.append("rules reordered") }
         return "\(t.domain): " + parts.joined(separator: "; ")
+    }
+
+    /// An added or removed tracker (`domain`, from the side that has it) with its default and its rules.
+    func trackerWithRules(_ domain: String) -> String {
+        guard let t = attribution.datasets.lazy.compactMap({ $0.trackers[domain] }).first else { return domain }
+        let rules = t.rules.isEmpty ? "no rules" : "rules " + t.rules.map(Self.ruleText).joined(separator: ", ")
+        return "\(domain) (default \(t.defaultAction?.rawValue ?? "none")): \(rules)"
+    }
+
+    /// A TDS rule in one line: its pattern, and its action, surrogate, options and exceptions when it has them.
+    static func ruleText(_ r: TrackerRule) -> String {
+        var extras: [String] = []
+        if let a = r.action { extras.append(a.description) }
+        if let s = r.surrogate { extras.append("surrogate " + s) }
+        if r.options != nil { extras.append("with options") }
+        if r.exceptions != nil { extras.append("with exceptions") }
+        return "/" + r.rule + "/" + (extras.isEmpty ? "" : " (" + extras.joined(separator: ", ") + ")")
     }
 
     // MARK: text and Markdown (ReviewReport.swift)

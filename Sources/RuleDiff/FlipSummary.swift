@@ -1,7 +1,7 @@
 // The flips of a diff as a person reviews them: per entity and per tracker, how many requests became blocked,
 // became allowed or changed surrogate, with a few examples per tracker. Every flip counts once, under the
 // tracker that decided it (the deciding rule's provenance, new side first) or, for a flip no TDS rule decided,
-// the tracker the datasets give its URL's host.
+// the tracker the datasets give its URL's host. Beside each count, the distinct URLs and pages it covers.
 
 import RuleEngine
 import StrictJSON
@@ -36,23 +36,38 @@ public struct FlipAttribution: Sendable {
     }
 }
 
+/// Which way a flip went.
+public enum FlipKind: Sendable, CaseIterable {
+    /// Allowed before, blocked (or replaced by a surrogate) now.
+    case newlyBlocked
+    /// Blocked (or replaced by a surrogate) before, allowed now.
+    case newlyAllowed
+    /// Blocked on both sides, with another surrogate (or none) now.
+    case surrogateChanged
+
+    public init(_ c: DecisionChange) {
+        switch (c.old.outcome == .allowed, c.new.outcome == .allowed) {
+        case (true, false): self = .newlyBlocked
+        case (false, true): self = .newlyAllowed
+        default: self = .surrogateChanged
+        }
+    }
+}
+
 /// Flip counts by kind.
 public struct FlipCounts: Sendable, Equatable {
-    /// Allowed before, blocked (or replaced by a surrogate) now.
     public var newlyBlocked = 0
-    /// Blocked (or replaced by a surrogate) before, allowed now.
     public var newlyAllowed = 0
-    /// Blocked on both sides, with another surrogate (or none) now.
     public var surrogateChanged = 0
     public var total: Int { newlyBlocked + newlyAllowed + surrogateChanged }
 
     public init() {}
 
     mutating func add(_ c: DecisionChange) {
-        switch (c.old.outcome == .allowed, c.new.outcome == .allowed) {
-        case (true, false): newlyBlocked += 1
-        case (false, true): newlyAllowed += 1
-        default: surrogateChanged += 1
+        switch FlipKind(c) {
+        case .newlyBlocked: newlyBlocked += 1
+        case .newlyAllowed: newlyAllowed += 1
+        case .surrogateChanged: surrogateChanged += 1
         }
     }
 
@@ -64,17 +79,50 @@ public struct FlipCounts: Sendable, Equatable {
     }
 }
 
+/// What a number of flips stands for: a flip is one request of the corpus (a URL, loaded as one resource type from
+/// one page), and a corpus loads a URL from many pages and as several types, so one rule can flip one URL many
+/// times. The distinct URLs and pages say how many things changed.
+public struct FlipReach: Sendable, Equatable {
+    /// Distinct request URLs among the flips.
+    public var urls = 0
+    /// Distinct pages (top URLs) among the flips.
+    public var pages = 0
+
+    public init(urls: Int = 0, pages: Int = 0) {
+        self.urls = urls
+        self.pages = pages
+    }
+
+    public var jsonMembers: [(String, JSONValue)] {
+        [("urls", .number(Double(urls))), ("pages", .number(Double(pages)))]
+    }
+
+    /// The distinct URLs and pages of flips, told apart by their bytes (`ExactString`).
+    struct Tally {
+        var urls = Set<ExactString>(), pages = Set<ExactString>()
+
+        mutating func add(_ c: DecisionChange) {
+            urls.insert(ExactString(string: c.request.url))
+            pages.insert(ExactString(string: c.request.topURL))
+        }
+
+        var reach: FlipReach { FlipReach(urls: urls.count, pages: pages.count) }
+    }
+}
+
 public struct FlipSummary: Sendable {
     public struct Group: Sendable {
         public var name: String
         /// The tracker's entity (trackers only).
         public var entity: String?
         public var counts = FlipCounts()
-        /// The first flips of the group, in corpus order.
+        public var reach = FlipReach()
+        /// A few flips of the group (trackers only; see `ExamplePicker`).
         public var examples: [DecisionChange] = []
     }
 
     public var all = FlipCounts()
+    public var reach = FlipReach()
     /// Largest first (ties by name, bytewise): the order every format lists them in.
     public var entities: [Group] = []
     public var trackers: [Group] = []
@@ -86,21 +134,33 @@ public struct FlipSummary: Sendable {
     public static func make(_ flips: FlipLog, attribution: FlipAttribution) throws -> FlipSummary {
         var summary = FlipSummary()
         var trackers: [String: Group] = [:], entities: [String: Group] = [:]
+        var trackerReach: [String: FlipReach.Tally] = [:], entityReach: [String: FlipReach.Tally] = [:]
+        var allReach = FlipReach.Tally()
+        var pickers: [String: ExamplePicker] = [:]
         try flips.forEachPage { page in
             for c in page.changes {
                 let tracker = attribution.tracker(of: c)
                 let entity = trackers[tracker]?.entity ?? attribution.entity(ofTracker: tracker)
                 trackers[tracker, default: Group(name: tracker, entity: entity)].counts.add(c)
-                if trackers[tracker]!.examples.count < examplesPerTracker { trackers[tracker]!.examples.append(c) }
+                pickers[tracker, default: ExamplePicker()].offer(c)
                 entities[entity, default: Group(name: entity)].counts.add(c)
+                trackerReach[tracker, default: .init()].add(c)
+                entityReach[entity, default: .init()].add(c)
+                allReach.add(c)
                 summary.all.add(c)
             }
         }
+        for name in trackers.keys {
+            trackers[name]!.examples = pickers[name]!.examples
+            trackers[name]!.reach = trackerReach[name]!.reach
+        }
+        for name in entities.keys { entities[name]!.reach = entityReach[name]!.reach }
         func ranked(_ groups: [String: Group]) -> [Group] {
             groups.values.sorted {
                 $0.counts.total != $1.counts.total ? $0.counts.total > $1.counts.total : byteOrder($0.name, $1.name)
             }
         }
+        summary.reach = allReach.reach
         summary.entities = ranked(entities)
         summary.trackers = ranked(trackers)
         return summary
@@ -111,13 +171,41 @@ public struct FlipSummary: Sendable {
         func group(_ g: Group, key: String) -> JSONValue {
             var members: [(String, JSONValue)] = [(key, .string(g.name))]
             if let e = g.entity { members.append(("entity", .string(e))) }
-            return .object(JSONObject(members + g.counts.jsonMembers))
+            return .object(JSONObject(members + g.counts.jsonMembers + g.reach.jsonMembers))
         }
         return .object(
             JSONObject(
-                all.jsonMembers + [
+                all.jsonMembers + reach.jsonMembers + [
                     ("entities", .array(entities.map { group($0, key: "entity") })),
                     ("trackers", .array(trackers.map { group($0, key: "tracker") })),
                 ]))
+    }
+}
+
+/// The examples of a tracker: the first flips of a tracker are often one URL as script, as image and as a near
+/// miss, all one way. Kept instead: per kind of flip, the first flips of distinct URLs; shown in turns (newly
+/// blocked, newly allowed, other surrogate), so that both directions and several URLs appear.
+struct ExamplePicker {
+    private var byKind: [[DecisionChange]] = FlipKind.allCases.map { _ in [] }
+    private var urls = Set<ExactString>()
+
+    mutating func offer(_ c: DecisionChange) {
+        let k = FlipKind.allCases.firstIndex(of: FlipKind(c))!
+        guard byKind[k].count < FlipSummary.examplesPerTracker else { return }
+        guard urls.insert(ExactString(string: c.request.url)).inserted else { return }
+        byKind[k].append(c)
+    }
+
+    /// Up to `examplesPerTracker`, one of each kind in turn, in corpus order within a kind.
+    var examples: [DecisionChange] {
+        var out: [DecisionChange] = []
+        var turn = 0
+        while out.count < FlipSummary.examplesPerTracker, byKind.contains(where: { turn < $0.count }) {
+            for kind in byKind where turn < kind.count && out.count < FlipSummary.examplesPerTracker {
+                out.append(kind[turn])
+            }
+            turn += 1
+        }
+        return out
     }
 }

@@ -1,5 +1,6 @@
 // The diff as one self-contained HTML page (`diff --format html`, a release's changes.html): the verdict, the
-// summary as inline SVG charts, and every flip in a table filtered by tracker, entity, outcome and resource type.
+// summary as inline SVG charts, examples per tracker, the trackers added, removed and changed with their rules, and
+// every flip with both sides' deciding rules in a table filtered by tracker, entity, outcome and resource type.
 // Nothing is fetched (a Content-Security-Policy forbids it); dataset strings reach the page only as escaped text
 // or as JSON data that the page's script puts in place with textContent, never as markup.
 
@@ -31,7 +32,9 @@ extension DiffReport {
             <ul>\(details.map { "<li>" + Self.escapeHTML($0) + "</li>" }.joined())</ul>
 
             """
-        out += "<h2>Flips per entity</h2>\n" + entityChart(s) + "\n<h2>WebKit rules</h2>\n" + rulesChart() + "\n"
+        out += "<h2>Flips per entity</h2>\n" + entityChart(s) + "\n"
+        if s.all.total > 0 { out += "<p id=\"flip-meaning\">" + Self.escapeHTML(Self.flipMeaning(s)) + "</p>\n" }
+        out += "<h2>WebKit rules</h2>\n" + rulesChart() + "\n" + htmlExamples(s) + htmlTrackerChanges()
         out += """
             <h2>Flips</h2>
             <div id="filters">
@@ -42,7 +45,8 @@ extension DiffReport {
             </div>
             <p id="count"></p>
             <table id="flips"><thead><tr><th>tracker</th><th>entity</th><th>type</th><th>URL</th><th>page</th>\
-            <th>old</th><th>new</th></tr></thead><tbody></tbody></table>
+            <th>old</th><th>new</th><th>old deciding rule</th><th>new deciding rule</th></tr></thead><tbody></tbody>\
+            </table>
             <script type="application/json" id="flip-data">[
             """
         try emit(Array(out.utf8))
@@ -57,7 +61,8 @@ extension DiffReport {
                 let row: JSONValue = .array(
                     [
                         tracker, attribution.entity(ofTracker: tracker), c.request.resourceType, c.request.url,
-                        c.request.topURL, outcome(c.old), outcome(c.new),
+                        c.request.topURL, outcome(c.old), outcome(c.new), Self.ruleName(c.old.rule),
+                        Self.ruleName(c.new.rule),
                     ].map { .string($0) })
                 Self.writeScriptJSON(row, into: &part)
                 part.append(0x0A)
@@ -65,6 +70,34 @@ extension DiffReport {
             try emit(part)
         }
         try emit(Array("]</script>\n<script>\(Self.htmlScript)</script>\n</body></html>\n".utf8))
+    }
+
+    /// The examples of the trackers with most flips (as the Markdown report picks them), each with its counts.
+    func htmlExamples(_ s: FlipSummary) -> String {
+        guard s.all.total > 0 else { return "" }
+        var out = "<h2>Examples</h2>\n<p>" + Self.escapeHTML(Self.examplesPhrase(s)) + ".</p>\n<div id=\"examples\">"
+        for g in s.trackers.prefix(Self.exampleTrackers) {
+            out +=
+                "<h3>" + Self.escapeHTML(g.name) + " (" + Self.escapeHTML(g.entity ?? "") + ")</h3><p>"
+                + Self.escapeHTML(Self.groupCounts(g)) + "</p><ul>"
+                + g.examples.map { "<li>" + Self.escapeHTML(exampleLine($0, clip: true)) + "</li>" }.joined() + "</ul>"
+        }
+        return out + "</div>\n"
+    }
+
+    /// Trackers added and removed with their rules, and those changed in what they block with what changed.
+    func htmlTrackerChanges() -> String {
+        guard let d = dataset else { return "" }
+        func section(_ id: String, _ title: String, _ items: [String]) -> String {
+            guard !items.isEmpty else { return "" }
+            return "<h2>\(title) (\(items.count))</h2>\n<ul id=\"\(id)\">"
+                + items.map { "<li>" + Self.escapeHTML($0) + "</li>" }.joined() + "</ul>\n"
+        }
+        return section("trackers-added", "Trackers added, with their rules", d.trackersAdded.map(trackerWithRules))
+            + section("trackers-removed", "Trackers removed, with their rules", d.trackersRemoved.map(trackerWithRules))
+            + section(
+                "trackers-changed", "Trackers changed in what they block",
+                d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine))
     }
 
     /// Horizontal bars of the entities with most flips: newly blocked, newly allowed, other surrogate, stacked.
@@ -153,7 +186,8 @@ extension DiffReport {
     static let htmlStyle = """
         body{font:14px system-ui,sans-serif;margin:1.5em;color:#222}table{border-collapse:collapse;font-size:12px}
         td,th{border-bottom:1px solid #ddd;padding:2px \
-        6px;text-align:left;vertical-align:top}td:nth-child(4),td:nth-child(5){word-break:break-all;max-width:32em}
+        6px;text-align:left;vertical-align:top}td:nth-child(4),td:nth-child(5),td:nth-child(8),\
+        td:nth-child(9){word-break:break-all;max-width:32em}
         #filters label{margin-right:1em}.legend{font-size:12px}
         """
 

@@ -114,6 +114,7 @@ extension DiffReport {
             details.append(
                 "checked: \(r.checked) requests of \((corpus ?? CorpusDescription(kind: .requests)).phrase)"
                     + (r.invalid > 0 ? "; \(r.invalid) invalid requests skipped" : ""))
+            if s.all.total > 0 { details.append(Self.flipMeaning(s)) }
         }
         details.append("WebKit rules: \(rules.added.count) added, \(rules.removed.count) removed")
         details.append(
@@ -149,22 +150,23 @@ extension DiffReport {
         return (headline, details)
     }
 
-    /// `allowed -> blocked`, with both sides' deciding rules where they exist.
+    /// What a flip count counts, said once beside the counts: corpus requests, not distinct URLs.
+    static func flipMeaning(_ s: FlipSummary) -> String {
+        "a flip is one request of the corpus (a URL loaded as one resource type from one page), and a corpus loads a "
+            + "URL from many pages and as several types: the \(s.all.total) flips are \(s.reach.urls) distinct URLs "
+            + "on \(s.reach.pages) pages (the URLs and pages columns count them per entity and tracker)"
+    }
+
+    /// `allowed -> blocked`, with the deciding rule of each side ("no rule" where none decided).
     func exampleLine(_ c: DecisionChange, clip: Bool) -> String {
         func describe(_ d: Decision) -> String { d.outcome.rawValue + (d.surrogate.map { " (\($0))" } ?? "") }
         func cut(_ s: String) -> String { clip ? Self.clipped(s) : s }
-        var line =
-            "\(c.request.resourceType) \(cut(c.request.url)) on \(cut(c.request.topURL)): \(describe(c.old)) -> "
-            + "\(describe(c.new))"
-        switch (c.old.rule, c.new.rule) {
-        case let (old?, new?):
-            line += "; old by \(cut(JSONWriter.string(old.jsonValue))); new by \(cut(JSONWriter.string(new.jsonValue)))"
-        case let (old?, nil): line += "; old by \(cut(JSONWriter.string(old.jsonValue)))"
-        case let (nil, new?): line += "; new by \(cut(JSONWriter.string(new.jsonValue)))"
-        case (nil, nil): break
-        }
-        return line
+        return "\(c.request.resourceType) \(cut(c.request.url)) on \(cut(c.request.topURL)): \(describe(c.old)) -> "
+            + "\(describe(c.new)); old by \(cut(Self.ruleName(c.old.rule))); new by \(cut(Self.ruleName(c.new.rule)))"
     }
+
+    /// The deciding rule of one side as the reports name it: its provenance (or JSON), or "no rule".
+    static func ruleName(_ r: DecidingRuleRecord?) -> String { r.map { JSONWriter.string($0.jsonValue) } ?? "no rule" }
 
     static func clipped(_ s: String) -> String {
         s.count <= summaryLineLimit ? s : String(s.prefix(summaryLineLimit)) + "… (\(s.utf8.count) bytes)"
@@ -204,19 +206,23 @@ extension DiffReport {
 
     private func markdownGroups(_ s: FlipSummary, into out: inout BoundedText) {
         guard s.all.total > 0 else { return }
+        out.add("\n_Flips count corpus requests, not URLs: " + escapeMarkdown(Self.flipMeaning(s)) + "._\n")
         func table(_ title: String, _ groups: [FlipSummary.Group], shown: Int, entityColumn: Bool) {
             out.add("\n### \(title) (\(groups.count))\n\n")
             out.add(
                 entityColumn
-                    ? "| tracker | entity | newly blocked | newly allowed | other surrogate | flips "
-                        + "|\n|---|---|--:|--:|--:|--:|\n"
-                    : "| entity | newly blocked | newly allowed | other surrogate | flips |\n|---|--:|--:|--:|--:|\n")
+                    ? "| tracker | entity | newly blocked | newly allowed | other surrogate | flips | URLs | pages "
+                        + "|\n|---|---|--:|--:|--:|--:|--:|--:|\n"
+                    : "| entity | newly blocked | newly allowed | other surrogate | flips | URLs | pages |\n"
+                        + "|---|--:|--:|--:|--:|--:|--:|\n")
             for g in groups.prefix(shown) {
                 let c = g.counts
                 let name =
                     escapeMarkdown(Self.clipped(g.name))
                     + (entityColumn ? " | " + escapeMarkdown(Self.clipped(g.entity ?? "")) : "")
-                out.add("| \(name) | \(c.newlyBlocked) | \(c.newlyAllowed) | \(c.surrogateChanged) | \(c.total) |\n")
+                out.add(
+                    "| \(name) | \(c.newlyBlocked) | \(c.newlyAllowed) | \(c.surrogateChanged) | \(c.total) | "
+                        + "\(g.reach.urls) | \(g.reach.pages) |\n")
             }
             if groups.count > shown {
                 let rest = groups.dropFirst(shown).reduce(0) { $0 + $1.counts.total }
@@ -229,17 +235,28 @@ extension DiffReport {
 
     private func markdownExamples(_ s: FlipSummary, into out: inout BoundedText) {
         guard s.all.total > 0 else { return }
-        out.add(
-            "\n### Examples (the first \(FlipSummary.examplesPerTracker) flips of the "
-                + "\(min(Self.exampleTrackers, s.trackers.count)) trackers with most flips)\n"
-        )
+        out.add("\n### Examples (" + Self.examplesPhrase(s) + ")\n")
         for g in s.trackers.prefix(Self.exampleTrackers) {
             out.add(
                 "\n**\(escapeMarkdown(Self.clipped(g.name)))** (\(escapeMarkdown(g.entity ?? ""))), "
-                    + "\(g.counts.total) flips:\n"
+                    + escapeMarkdown(Self.groupCounts(g)) + ":\n"
             )
             for c in g.examples { out.add("- " + escapeMarkdown(exampleLine(c, clip: true)) + "\n") }
         }
+    }
+
+    /// Which flips the examples are.
+    static func examplesPhrase(_ s: FlipSummary) -> String {
+        "up to \(FlipSummary.examplesPerTracker) flips of each of the \(min(Self.exampleTrackers, s.trackers.count)) "
+            + "trackers with most flips, each another URL, newly blocked and newly allowed in turn; each with the "
+            + "rule that decided on the old and on the new side"
+    }
+
+    /// A group's counts, each with what it counts.
+    static func groupCounts(_ g: FlipSummary.Group) -> String {
+        let c = g.counts
+        return "\(c.total) flips (\(c.newlyBlocked) newly blocked, \(c.newlyAllowed) newly allowed, "
+            + "\(c.surrogateChanged) other surrogate) of \(g.reach.urls) distinct URLs on \(g.reach.pages) pages"
     }
 
     private func markdownChanges(into out: inout BoundedText, bounded: Bool) {
@@ -257,8 +274,8 @@ extension DiffReport {
             if items.count > limit { out.add("- … \(items.count - limit) more\n") }
         }
         if let d = dataset {
-            list("Trackers added", d.trackersAdded)
-            list("Trackers removed", d.trackersRemoved)
+            list("Trackers added, with their rules", d.trackersAdded.map(trackerWithRules))
+            list("Trackers removed, with their rules", d.trackersRemoved.map(trackerWithRules))
             list(
                 "Trackers changed in what they block",
                 d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine))
@@ -302,11 +319,13 @@ extension DiffReport {
         var out = headline + "\n" + details.map { "  " + $0 + "\n" }.joined()
         func table(_ title: String, _ groups: [FlipSummary.Group], shown: Int) {
             guard !groups.isEmpty else { return }
-            out += "\n\(title) (\(groups.count)): newly blocked / newly allowed / other surrogate / flips\n"
+            out +=
+                "\n\(title) (\(groups.count)): newly blocked / newly allowed / other surrogate / flips / URLs / pages\n"
             for g in groups.prefix(shown) {
                 let c = g.counts
                 out +=
-                    "  \(c.newlyBlocked) / \(c.newlyAllowed) / \(c.surrogateChanged) / \(c.total)  "
+                    "  \(c.newlyBlocked) / \(c.newlyAllowed) / \(c.surrogateChanged) / \(c.total) / \(g.reach.urls) / "
+                    + "\(g.reach.pages)  "
                     + "\(Self.clipped(g.name))"
                     + (g.entity.map { " (\(Self.clipped($0)))" } ?? "") + "\n"
             }
@@ -316,9 +335,7 @@ extension DiffReport {
         table("flips per entity", s.entities, shown: bounded ? Self.summaryEntities : s.entities.count)
         table("flips per tracker", s.trackers, shown: bounded ? Self.summaryTrackers : s.trackers.count)
         if bounded, s.all.total > 0 {
-            out +=
-                "\nexamples (first \(FlipSummary.examplesPerTracker) flips of the "
-                + "\(min(Self.exampleTrackers, s.trackers.count)) trackers with most flips):\n"
+            out += "\nexamples (" + Self.examplesPhrase(s) + "):\n"
             for g in s.trackers.prefix(Self.exampleTrackers) {
                 for c in g.examples { out += "  " + exampleLine(c, clip: true) + "\n" }
             }
@@ -327,11 +344,14 @@ extension DiffReport {
             let limit = bounded ? Self.summaryListItems : Int.max
             func list(_ title: String, _ items: [String], mark: String) {
                 guard !items.isEmpty else { return }
-                out += "\n\(title) (\(items.count)):\n" + items.prefix(limit).map { "  \(mark) \($0)\n" }.joined()
+                out +=
+                    "\n\(title) (\(items.count)):\n"
+                    + items.prefix(limit).map { "  \(mark) \(bounded ? Self.clipped($0) : $0)\n" }
+                    .joined()
                 if items.count > limit { out += "  … \(items.count - limit) more\n" }
             }
-            list("trackers added", d.trackersAdded, mark: "+")
-            list("trackers removed", d.trackersRemoved, mark: "-")
+            list("trackers added, with their rules", d.trackersAdded.map(trackerWithRules), mark: "+")
+            list("trackers removed, with their rules", d.trackersRemoved.map(trackerWithRules), mark: "-")
             list(
                 "trackers changed in what they block",
                 d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine), mark: "~")

@@ -151,7 +151,7 @@ public enum Explain {
             if let p = counted.last(where: {
                 kind($0.actionLocation) == .ignorePreviousRules && $0.actionLocation < cut
             }) {
-                lastIgnorePrevious = DecidingRule(list: li, rule: p.ruleIndex)
+                lastIgnorePrevious = lastIgnorePrevious ?? DecidingRule(list: li, rule: p.ruleIndex)
             }
         }
         return lastBlock ?? lastIgnorePrevious

@@ -15,6 +15,9 @@ public struct MatchBatch {
     /// Per list, per compiled rule: the surrogate the page runs when that rule decides a block (the TDS rule's
     /// `surrogate`, through the rule's provenance); empty when unknown.
     public var surrogates: [[String?]] = []
+    /// The lines of the share being answered: the errors before its first answered line (at most
+    /// `NotRequestsError.leadingLines`), and whether it had one.
+    private var leading = LeadingErrors()
 
     /// Who names the deciding rule. The engine does it from its automata in the same pass as the answer;
     /// Explain re-derives it rule by rule, slowly, as an independent cross-check (scripts/testing compares the two).
@@ -89,9 +92,10 @@ public struct MatchBatch {
         line: UnsafeBufferPointer<UInt8>, look: ScannedLine, lineNumber: Int, tooLong: Bool, into out: inout [UInt8]
     ) {
         if tooLong {
-            writeError("line \(lineNumber): the line is too long", into: &out)
+            fail("line \(lineNumber): the line is too long", into: &out)
             return
         }
+
         do {
             let (request, load) = try read(line, look, deciding: deciding)
             if let load {
@@ -122,11 +126,20 @@ public struct MatchBatch {
                 out.append(contentsOf: Array(line.utf8))
                 out.append(0x0A)
             }
+            leading.answered = true
         } catch let e as RequestError {
-            writeError("line \(lineNumber): \(e.message)", into: &out)
+            fail("line \(lineNumber): \(e.message)", into: &out)
         } catch {
-            writeError("line \(lineNumber): \(error)", into: &out)
+            fail("line \(lineNumber): \(error)", into: &out)
         }
+    }
+
+    /// A line's error in place of its answer, noted while no line of the share was answered.
+    private mutating func fail(_ message: String, into out: inout [UInt8]) {
+        if !leading.answered, leading.messages.count < NotRequestsError.leadingLines {
+            leading.messages.append(message)
+        }
+        writeError(message, into: &out)
     }
 
     /// What is known of a line before its answer: its fields (nil: not a flat line) and its URL's plain host.
@@ -245,7 +258,7 @@ extension MatchBatch {
             // Where the chunk being answered starts: a chunk is read while the one before it is answered.
             var answering = 0
             try answer(
-                batch, to: fd,
+                batch, path: path, to: fd,
                 fill: { lines in
                     // The chunks before the one being answered are answered and written: their pages can go.
                     mapped.release(before: answering)
@@ -256,25 +269,31 @@ extension MatchBatch {
         }
         var reader = try LineReader(path: path)
         defer { reader.close() }
-        try answer(batch, to: fd, fill: { lines in try readChunk(limits: chunk, into: &lines) { try reader.next() } })
+        try answer(
+            batch, path: path, to: fd,
+            fill: { lines in try readChunk(limits: chunk, into: &lines) { try reader.next() } })
     }
 
     /// The stream of chunks: `fill` appends a chunk of lines (false once the input is exhausted).
-    private static func answer<Line: ChunkLine>(_ batch: MatchBatch, to fd: Int32, fill: (inout [Line]) throws -> Bool)
-        throws
-    {
+    private static func answer<Line: ChunkLine>(
+        _ batch: MatchBatch, path: String, to fd: Int32, fill: (inout [Line]) throws -> Bool
+    ) throws {
         var output = BufferedOutput(fd: fd)
+        // Nothing is written until the file has shown it holds requests: its first lines are not all errors.
+        var start = LeadingErrors()
         try Parallel.stream(
             state: batch, copy: { $0.copy() }, fill: fill,
             work: { batch, share in
                 var out: [UInt8] = []
+                batch.leading = LeadingErrors()
                 batch.answer(share, into: &out)
-                return out
+                return (out, batch.leading)
             },
             consume: { outputs, _ in
-                for o in outputs {
+                for (o, leading) in outputs {
+                    try start.extend(with: leading, path: path)
                     output.buffer.append(contentsOf: o)
-                    if !output.flush() { return false }
+                    if start.answered, !output.flush() { return false }
                 }
                 return true
             })
@@ -385,5 +404,37 @@ public struct DecidingRuleDescriber {
         let bytes = JSONWriter.bytes(describe(d).jsonValue)
         cache[d] = bytes
         out.append(contentsOf: bytes)
+    }
+}
+
+/// The errors of a run's (or a share's) first lines, up to its first answered line.
+struct LeadingErrors {
+    var messages: [String] = []
+    var answered = false
+
+    /// The run's leading errors followed by those of its next share; throws once they are too many to be a few
+    /// bad lines of a requests file.
+    mutating func extend(with share: LeadingErrors, path: String) throws {
+        guard !answered else { return }
+        messages += share.messages.prefix(NotRequestsError.leadingLines - messages.count)
+        if messages.count >= NotRequestsError.leadingLines {
+            throw NotRequestsError(path: path, firstErrors: Array(messages.prefix(3)))
+        }
+        answered = share.answered
+    }
+}
+
+/// `match --requests` given a file that is not JSONL requests (a TDS, a rule list, a JSON array): its first
+/// `leadingLines` lines are all errors. Answering on would print an error line for each of its lines and exit 0.
+public struct NotRequestsError: Error, CustomStringConvertible {
+    /// Ten: a requests file with a few bad lines has a good one among its first ten, and a pretty-printed JSON
+    /// file has none.
+    public static let leadingLines = 10
+    public var path: String
+    public var firstErrors: [String]
+
+    public var description: String {
+        "\(path == "-" ? "standard input" : path): not JSONL requests (one JSON request object per line): its first"
+            + " \(Self.leadingLines) lines are all errors, nothing was answered; " + firstErrors.joined(separator: "; ")
     }
 }

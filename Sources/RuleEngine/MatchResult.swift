@@ -22,9 +22,9 @@ public struct MatchResult {
     var indices: [Int32] = []
     /// With `match(_:into:deciding: true)`: the rule that decided the load. When a block was reported, the
     /// last matching rule whose block was reported, in the last list that reported one; otherwise the
-    /// last matching ignore-previous-rules rule (in the last list that has one), which let the load
-    /// through; nil when neither matched. "Last" is rule order: in a faithful conversion, the rule that
-    /// stands for the first matching TDS rule.
+    /// last matching ignore-previous-rules rule in the first list that has one (the main list's exemption),
+    /// which let the load through; nil when neither matched. "Last" is rule order: in a faithful conversion,
+    /// the rule that stands for the first matching TDS rule.
     public internal(set) var decidedBy: DecidingRule? = nil
 
     public init() {}

@@ -494,7 +494,7 @@ public final class RuleEngine {
         result.clear()
         guard !lists.isEmpty, let url = load.url, !load.isData else { return }
         result.lists = lists
-        var lastBlock: DecidingRule? = nil, lastIgnorePrevious: DecidingRule? = nil
+        var lastBlock: DecidingRule? = nil, firstIgnorePrevious: DecidingRule? = nil
         url.bytes.withUnsafeBufferPointer { urlBytes in
             for (li, list) in lists.enumerated() {
                 result.indices.removeAll(keepingCapacity: true)
@@ -504,13 +504,15 @@ public final class RuleEngine {
                 if deciding {
                     let d = list.decidingRules(reported: result.indices[...])
                     if d.block >= 0 { lastBlock = DecidingRule(list: li, rule: Int(d.block)) }
-                    if d.ignorePrevious >= 0 {
-                        lastIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious))
+                    // An allowed load is decided by the first list's exemption: the main list comes first, and
+                    // its exemption (a temp-unprotected site) is why the page's trackers load, not a later list's.
+                    if d.ignorePrevious >= 0, firstIgnorePrevious == nil {
+                        firstIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious))
                     }
                 }
             }
         }
-        if deciding { result.decidedBy = lastBlock ?? lastIgnorePrevious }
+        if deciding { result.decidedBy = lastBlock ?? firstIgnorePrevious }
     }
 }
 

@@ -100,7 +100,7 @@ final class DiffReportJSONTests: XCTestCase {
         XCTAssertTrue(
             md.contains(
                 #"- script https://t9.example/a.js?q="9" on https://site.example/: allowed -> surrogate (s.js); "#
-                    + #"new by {"#
+                    + #"old by no rule; new by {"#
             ), md)
         XCTAssertTrue(
             try report(flips: 11).markdown(detail: .flips(2)).contains("Requests that changed outcome (2 of 11)"))

@@ -2,8 +2,11 @@
 # `match` answers with what the page gets (issue 30): "surrogate NAME" on DuckDuckGo's 12 surrogate reference
 # cases (blocked, allowed where they expect it), the deciding rule named by its TDS tracker, entity and rule
 # pattern, --explain with --url, a bare .rbc said to have no provenance; and `match` and `diff` give the same
-# outcome to every request of the derived corpus of the iOS diff (embedded -> v5). The cases on DuckDuckGo's data
-# need ../shared (SHARED) and are skipped, saying so, without it.
+# outcome to every request of the derived corpus of the iOS diff (embedded -> v5). Issue 41: a release whose
+# rules.json no longer has the manifest's sha256 is refused, naming the file; a --requests file that is not JSONL
+# (a TDS) stops with an error naming it, while a few bad lines among good ones get an error line each; on a
+# temporarily unprotected site (welt.de) the main list's exemption decides, not the attribution list's copy of it.
+# The cases on DuckDuckGo's data need ../shared (SHARED) and are skipped, saying so, without it.
 # usage: Tests/cli/match-answers.sh RADARBLOCK
 set -uo pipefail
 here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
@@ -36,6 +39,40 @@ contains "analytics.js" 'TDS tracker google-analytics.com (entity Google Analyti
 expect "bare .rbc" 0 "$rb" match v5/rules.rbc --url https://www.google-analytics.com/analytics.js --top-url https://example.com/ --type script
 contains "bare .rbc" "no provenance"
 output | grep -q "action of rule(s)" && fail "bare .rbc: still lists the rules sharing an action as if each matched"
+
+# A release whose rules.json was cut to 10 rules: refused, naming the file (its rules.rbc would answer for the
+# rules it no longer has); the same for the .rbc.
+cp -r v5 cut && python3 -c "import json, sys; json.dump(json.load(open(sys.argv[1]))[:10], open(sys.argv[1], 'w'))" cut/rules.json
+expect "cut rules.json" 1 "$rb" match cut --url https://www.google-analytics.com/analytics.js --top-url https://example.com/ --type script
+contains "cut rules.json" "cut/rules.json: sha256"
+contains "cut rules.json" "differs from the manifest's"
+cp -r v5 cut-rbc && printf 'x' >> cut-rbc/rules.rbc
+expect "changed rules.rbc" 1 "$rb" match cut-rbc --requests /dev/null
+contains "changed rules.rbc" "cut-rbc/rules.rbc: sha256"
+
+# A TDS given as --requests: one error naming the file and its first bad lines, nothing answered, exit 1.
+expect "TDS as requests" 1 "$rb" match v5 --requests "$tds/ios-tds_v5_2025-06-17.json"
+contains "TDS as requests" "ios-tds_v5_2025-06-17.json: not JSONL requests"
+contains "TDS as requests" "line 1: invalid JSON"
+[ -s "$tmp/out" ] && fail "TDS as requests: answered $(wc -l < "$tmp/out") line(s) before stopping"
+# A few bad lines among good ones: an error line each, the good ones answered, exit 0.
+good='{"url":"https://www.google-analytics.com/ga.js","topURL":"https://example.com/","resourceType":"script"}'
+printf '%s\nnot json\n{"url":1}\n%s\n' "$good" "$good" > few.jsonl
+expect "a few bad lines" 0 "$rb" match v5 --requests few.jsonl
+[ "$(grep -c '"error":"line' "$tmp/out")" = 2 ] || fail "a few bad lines: expected 2 error lines: $(cat "$tmp/out")"
+[ "$(grep -c '"actions"' "$tmp/out")" = 2 ] || fail "a few bad lines: expected 2 answers: $(cat "$tmp/out")"
+
+# welt.de is temporarily unprotected: the main list's exemption decides (the attribution list has a copy of it,
+# later in the release, which decides nothing the main list's does not).
+expect "welt.de" 0 "$rb" match v5 --url https://www.google-analytics.com/analytics.js --top-url https://www.welt.de/ --type script
+contains "welt.de" "page gets  allowed"
+output | sed -n 2p | grep -q '^decided by rules.json rule [0-9]*: config: the temporarily unprotected sites' \
+  || fail "welt.de: expected the main list's exemption to decide, got: $(output | sed -n 2p)"
+printf '{"url":"https://www.google-analytics.com/analytics.js","topURL":"https://www.welt.de/","resourceType":"script"}\n' > welt.jsonl
+for with in automaton rules; do
+  expect "welt.de --explain-with $with" 0 "$rb" match v5 --requests welt.jsonl --explain --explain-with "$with"
+  contains "welt.de --explain-with $with" '"decidedBy":{"list":"rules.json"'
+done
 
 # match and diff agree on every request of the iOS diff's derived corpus.
 "$rb" build --tds "$tds/ios-tds_embedded_2025-02-17.json" --config "$config" --surrogates "$surrogates" --out embedded >/dev/null 2>&1 \

@@ -28,7 +28,10 @@ enum MatchCommand: Command {
                 "stylesheet" (only when non-empty) is the global display:none stylesheet of
                 every list that saw no ignore-previous-rules for the load, one per line.
                 A line that cannot be answered gets {"error":"line N: ..."} (with --format text:
-                "error: line N: ..."); the run goes on.
+                "error: line N: ..."); the run goes on. But when the first 10 lines are all
+                errors, the file is not JSONL requests (a TDS, a rule list, a JSON array): the
+                run stops before answering, naming the file and its first bad lines (exit 1).
+                Ten, because a requests file with a few bad lines has a good one among them.
                 A regular file is mapped, not copied: if it shrinks during the run, the run
                 stops with an error naming it (exit 1).
                 """)
@@ -38,10 +41,12 @@ enum MatchCommand: Command {
                 with --requests: each answer also names the rule that decided it,
                   "decidedBy": {"list": NAME, "rule": INDEX, "ruleJSON": {...}, "provenance": {...}}
                 (null when no rule decided): the last matching rule whose block was reported,
-                else the last matching ignore-previous-rules rule. "rule" is the rule's index in
-                the list's JSON; "ruleJSON" is null for an .rbc compiled without its source;
-                "provenance" is what the builder recorded for the rule (the TDS tracker and rule,
-                temp list, allowlist, ...) from a release directory or --provenance, else null.
+                else the last matching ignore-previous-rules rule of the first list that has one
+                (the main list comes first: its exemption of a site decides, not a later list's).
+                "rule" is the rule's index in the list's JSON; "ruleJSON" is null for an .rbc
+                compiled without its source; "provenance" is what the builder recorded for the
+                rule (the TDS tracker and rule, temp list, allowlist, ...) from a release
+                directory or --provenance, else null.
                 """)
         static let format = OptionSpec(
             "--format", value: "F",
@@ -116,7 +121,9 @@ enum MatchCommand: Command {
                 (validated and compiled in memory exactly like `radarblock compile` does), an .rbc file (checked
                 and loaded), or a release directory from `radarblock build`: the lists its manifest's "lists"
                 array names, in that order, with their provenance: those of the primary target (of --target when
-                given), the click-to-load lists and the cookie pop-up list.
+                given), the click-to-load lists and the cookie pop-up list. A list file (rules, .rbc,
+                provenance) whose sha256 is not the one the manifest recorded is refused, naming it: an edited
+                rules.json would otherwise be answered from its stale .rbc.
                 """),
             .options(
                 nil,
@@ -154,7 +161,8 @@ enum MatchCommand: Command {
                 Resource types (request name -> the WebKit type it is matched as):
                 \(ResourceTypeMapping.helpTable)
                 Exit status: 0 answered (even if some lines had errors), 1 a list (or its provenance) could not be
-                loaded, 2 usage.
+                loaded, a release's list file differs from its manifest's sha256, or --requests is not JSONL
+                requests, 2 usage.
                 """),
         ])
 

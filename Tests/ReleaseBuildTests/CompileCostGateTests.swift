@@ -16,7 +16,7 @@ final class CompileCostGateTests: XCTestCase {
         let previous = cost(cpu: 2.0, mib: 100)
         let slower = CompileCostChange(previous: previous, new: cost(cpu: 4.0, mib: 100), previousMeasuredNow: false)
         let failure = try XCTUnwrap(slower.gate(maxPercent: 20, previousRelease: "/releases/old"))
-        XCTAssertEqual(failure.component, .rules)
+        XCTAssertEqual(failure.component, .gate)
         XCTAssertTrue(failure.reason.contains("compile time 2.000 s -> 4.000 s CPU (+100%)"), failure.reason)
         XCTAssertTrue(failure.reason.contains("--max-compile-regression 20%"), failure.reason)
         XCTAssertTrue(failure.reason.contains("/releases/old"), failure.reason)
@@ -109,7 +109,7 @@ final class CompileCostGateTests: XCTestCase {
         third.maxCompileRegression = 50
         XCTAssertThrowsError(try ReleaseBuilder.run(third)) { error in
             let e = error as? BuildError
-            XCTAssertEqual(e?.component, .rules)
+            XCTAssertEqual(e?.component, .gate)
             XCTAssertTrue(
                 e?.reason.contains("WebKit compile cost regression over --max-compile-regression 50%") == true,
                 "\(error)")

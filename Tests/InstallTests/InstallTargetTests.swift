@@ -19,7 +19,7 @@ final class InstallTargetTests: XCTestCase {
         ]
         var entries: [JSONValue] = []
         for l in lists {
-            try Array("[]".utf8).write(to: dir + "/" + l.file)
+            try Data("[]".utf8).write(to: URL(fileURLWithPath: dir + "/" + l.file))
             var o = JSONObject([("identifier", .string(l.id)), ("rules", .string(l.file)), ("role", .string(l.role))])
             if let t = l.target { o["target"] = .string(t) }
             entries.append(.object(o))
@@ -28,13 +28,13 @@ final class InstallTargetTests: XCTestCase {
             "identifier": "tds_v3_0.1.0_00000000000000ff", "mode": "faithful", "lists": .array(entries),
             "targets": ["safari-17", "webkitgtk-2.50"],
         ]
-        try JSONWriter.bytes(manifest).write(to: dir + "/manifest.json")
+        try Data(JSONWriter.bytes(manifest)).write(to: URL(fileURLWithPath: dir + "/manifest.json"))
     }
 
     func store(version: String) -> WebKitStore {
         WebKitStore(
             compile: { json, id, store in
-                try json.write(to: store + "/" + WebKitFileName.encode(id))
+                try Data(json).write(to: URL(fileURLWithPath: store + "/" + WebKitFileName.encode(id)))
                 return (json.count, 0.1)
             }, version: { version })
     }

@@ -41,10 +41,10 @@ enum InstallCommand: Command {
             .text(
                 """
                 Compiles every list of the release for one target (the manifest's `lists` of that target, in order,
-                click-to-load lists included) with WebKitGTK's own compiler (loaded at run time) into the WebKitUserContentFilterStore at DIR, under
-                the identifiers the manifest gives them. An app then loads each list with
-                webkit_user_content_filter_store_load(store, identifier) on a store made with
-                webkit_user_content_filter_store_new(DIR).
+                click-to-load lists included) with WebKitGTK's own compiler (loaded at run time) into the
+                WebKitUserContentFilterStore at DIR, under the identifiers the manifest gives them. An app then
+                loads each list with webkit_user_content_filter_store_load(store, identifier) on a store made
+                with webkit_user_content_filter_store_new(DIR).
                 """),
             .options(
                 nil,

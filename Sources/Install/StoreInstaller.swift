@@ -74,6 +74,8 @@ public struct StoreReleaseRecord: Sendable, Equatable {
     public var path: String
     /// The manifest's identifier.
     public var identifier: String
+    /// The target whose lists were installed (`install --target`; nil: a release with no targets recorded).
+    public var target: String? = nil
     public var lists: [StoreListRecord]
 }
 
@@ -90,7 +92,12 @@ public struct StoreState: Sendable, Equatable {
 
     public func bytes() -> [UInt8] {
         let releasesJSON: [JSONValue] = releases.sorted { $0.path < $1.path }.map { r in
-            ["path": .string(r.path), "identifier": .string(r.identifier), "lists": .array(r.lists.map(\.jsonValue))]
+            var o = JSONObject()
+            o["path"] = .string(r.path)
+            o["identifier"] = .string(r.identifier)
+            if let target = r.target { o["target"] = .string(target) }
+            o["lists"] = .array(r.lists.map(\.jsonValue))
+            return .object(o)
         }
         var out = JSONWriter.bytes([
             "stateVersion": .number(Double(Self.formatVersion)), "releases": .array(releasesJSON),
@@ -114,7 +121,7 @@ public struct StoreState: Sendable, Equatable {
                     throw StoreInstallError("\(path): releases[\(i)]: path, identifier and lists expected")
                 }
                 return StoreReleaseRecord(
-                    path: p, identifier: id,
+                    path: p, identifier: id, target: r["target"]?.stringValue,
                     lists: try lists.enumerated().map { j, l in
                         guard let list = StoreListRecord(json: l) else {
                             throw StoreInstallError(
@@ -166,20 +173,28 @@ public typealias StoreCompile = ([UInt8], String, String) throws -> (bytes: Int,
 /// stand-in. The file names are WebKitBridge's WebKitFileName.
 public struct WebKitStore {
     public var compile: StoreCompile
+    /// WebKitGTK's version ("2.50.6"): the target a release of several is installed for by default.
+    public var version: () throws -> String
 
-    public init(compile: @escaping StoreCompile) {
+    public init(
+        compile: @escaping StoreCompile,
+        version: @escaping () throws -> String = { throw StoreInstallError("WebKitGTK's version is not known") }
+    ) {
         self.compile = compile
+        self.version = version
     }
 }
 
 public enum StoreInstaller {
-    /// Installs the release at `releaseDir` into `store`; with `prune`, then removes every list no installed
+    /// Installs the lists of one target of the release at `releaseDir` into `store` (`target`, or by default the
+    /// one for this WebKitGTK when the release has several); with `prune`, then removes every list no installed
     /// release needs. The state changes only when every list of the release is in the store.
-    public static func install(release releaseDir: String, store: String, prune: Bool, webKit: WebKitStore) throws
-        -> StoreInstallReport
-    {
+    public static func install(
+        release releaseDir: String, store: String, prune: Bool, target: String? = nil, webKit: WebKitStore
+    ) throws -> StoreInstallReport {
         let path = absolute(releaseDir)
-        let (identifier, lists) = try readRelease(path) // before touching the store: a bad release changes nothing
+        // Before touching the store: a bad release changes nothing.
+        let (identifier, chosen, lists) = try readRelease(path, target: target, webKitVersion: webKit.version)
         let store = try prepare(store)
         let lock = try StoreLock(store: store)
         defer { lock.release() }
@@ -206,7 +221,7 @@ public enum StoreInstaller {
             }
         }
         if report.failed.isEmpty {
-            let record = StoreReleaseRecord(path: path, identifier: identifier, lists: installed)
+            let record = StoreReleaseRecord(path: path, identifier: identifier, target: chosen, lists: installed)
             state.releases.removeAll { $0.path == path }
             state.releases.append(record)
             report.release = record
@@ -257,8 +272,11 @@ public enum StoreInstaller {
         return URL(fileURLWithPath: p).standardized.path
     }
 
-    /// The manifest's `lists` array: the one place that says which lists a release holds, in which order.
-    static func readRelease(_ dir: String) throws -> (identifier: String, lists: [StoreListRecord]) {
+    /// The manifest's `lists` array, those of the chosen target: the one place that says which lists a release
+    /// holds, in which order.
+    static func readRelease(_ dir: String, target asked: String?, webKitVersion: () throws -> String) throws
+        -> (identifier: String, target: String?, lists: [StoreListRecord])
+    {
         let manifestPath = dir + "/" + ReleaseFiles.manifest
         guard FileManager.default.fileExists(atPath: manifestPath) else {
             throw StoreInstallError("\(dir): not a radarblock release (no \(ReleaseFiles.manifest))")
@@ -270,8 +288,11 @@ public enum StoreInstaller {
         guard !manifest.lists.isEmpty else {
             throw StoreInstallError("\(manifestPath): lists: the release has no rule lists")
         }
+        let target = try chooseTarget(manifest, asked: asked, manifestPath: manifestPath, webKitVersion: webKitVersion)
         var seen: Set<String> = []
-        let lists = try manifest.lists.enumerated().map { i, entry -> StoreListRecord in
+        let wanted = manifest.lists(for: target)
+        let lists = try manifest.lists.enumerated().filter { wanted.contains($0.element) }.map {
+            i, entry -> StoreListRecord in
             let at = "\(manifestPath): lists[\(i)]"
             let id = entry.identifier
             guard isUsableIdentifier(id) else {
@@ -296,7 +317,34 @@ public enum StoreInstaller {
             record.role = entry.role?.rawValue
             return record
         }
-        return (manifest.identifier, lists)
+        return (manifest.identifier, target, lists)
+    }
+
+    /// The target asked for, which the release must have; by default the only one, or of several the
+    /// WebKitGTK profile of the running WebKitGTK (webkitgtk-MAJOR.MINOR, as ContentRules' profiles are named).
+    static func chooseTarget(
+        _ manifest: Manifest, asked: String?, manifestPath: String, webKitVersion: () throws -> String
+    ) throws -> String? {
+        let built = manifest.targets.isEmpty ? "no target recorded" : manifest.targets.joined(separator: ", ")
+        if let asked {
+            guard manifest.targets.contains(asked) else {
+                throw StoreInstallError("--target \(asked): \(manifestPath): targets: the release has \(built)")
+            }
+            return asked
+        }
+        guard manifest.targets.count > 1 else { return manifest.targets.first }
+        let version: String
+        do { version = try webKitVersion() } catch {
+            throw StoreInstallError(
+                "\(manifestPath): the release has several targets (\(built)) and \(error): choose one with --target")
+        }
+        let profile = "webkitgtk-" + version.split(separator: ".").prefix(2).joined(separator: ".")
+        guard manifest.targets.contains(profile) else {
+            throw StoreInstallError(
+                "\(manifestPath): the release has several targets (\(built)), none for this WebKitGTK \(version) "
+                    + "(\(profile)): choose one with --target")
+        }
+        return profile
     }
 
     static func isUsableIdentifier(_ id: String) -> Bool {

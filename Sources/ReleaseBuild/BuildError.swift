@@ -2,9 +2,10 @@
 
 import TrackerData
 
-/// What broke a build: one of its inputs, the rule lists as a whole, or the previous release.
+/// What broke a build: one of its inputs, the rule lists as a whole, or the previous release; or a gate
+/// (compile cost, content) that refused a release which built.
 public enum BuildComponent: String, Sendable, CustomStringConvertible {
-    case tds, config, surrogates, unprotected, rules, previous
+    case tds, config, surrogates, unprotected, rules, previous, gate
 
     public var description: String { rawValue }
 

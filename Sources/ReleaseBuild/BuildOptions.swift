@@ -36,6 +36,8 @@ public struct BuildOptions: Sendable {
     /// `--max-compile-regression PCT`: fail, publishing nothing, when the new release's WebKit compile time (CPU)
     /// or peak memory is more than PCT% above the previous release's.
     public var maxCompileRegression: Double? = nil
+    /// With `previous`: the content gates (`--max-tracker-removal`, `--max-newly-allowed`); off unless given.
+    public var contentGates = ContentGateLimits()
     /// Replace --out even when it is neither empty nor a radarblock release.
     public var force = false
     /// surrogates.js also reports every tracker request (`radarblock:tracker`, the default; --no-report-trackers

@@ -42,10 +42,12 @@ public enum ReleaseBuilder {
         let lock = try ReleaseDirectory.lock(options.out)
         defer { withExtendedLifetime(lock) {} }
         try ReleaseDirectory.preflight(options.out, force: options.force)
+        var options = options
+        var previousWarnings: [String] = []
+        let previousManifest = PreviousRelease.check(&options.previous, warnings: &previousWarnings)
         progress("fetching inputs")
         var inputs = try BuildInputs.fetch(options)
 
-        let previousManifest = try options.previous.map { try loadManifest(release: $0) }
         if options.ifChanged, let prev = previousManifest, inputs.isUnchanged(options: options, previous: prev) {
             return .unchanged(identifier: prev.identifier)
         }
@@ -60,36 +62,12 @@ public enum ReleaseBuilder {
                 after: failure, inputs: inputs, fallback: fallback,
                 options: options, progress: progress)
         }
-        products.warnings += fallbackNotes
+        products.warnings = previousWarnings + products.warnings + fallbackNotes
 
         if let previous = options.previous {
-            // Before anything is published: over --max-compile-regression this throws. Without a gate the cost
-            // is information only, and a list WebKit cannot compile is --verify-webkit's business: warn.
-            var costs: (ReleaseCompileCost, CompileCostChange)? = nil
-            do {
-                costs = try CompileCostGate.measure(
-                    products, previous: previous, previousManifest: previousManifest,
-                    options: options, progress: progress)
-            } catch  where options.maxCompileRegression == nil {
-                products.warnings.append("WebKit compile cost not measured: \(error)")
-            }
-            products.manifest.webKitCompileCost = costs?.0
-            progress("comparing with \(previous)")
-            // The new release as a later diff reads it, from the files about to be published.
-            let lists = try ReleaseLists.lists(of: products.manifest, files: .products(products.files))
-            let changes = try ReleaseChanges.compare(
-                previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
-                newRules: products.rules, newProvenance: products.provenance, newLists: lists,
-                newFiles: .products(products.files))
-            var json = try changes.json()
-            if let change = costs?.1, case .object(var o) = json {
-                o["webkitCompileCost"] = change.jsonValue
-                json = .object(o)
-            }
-            products.files.append(
-                (ReleaseFiles.changesMarkdown, Array(try changes.markdown(compileCost: costs?.1).utf8)))
-            products.files.append((ReleaseFiles.changesHTML, Array(try changes.html(compileCost: costs?.1).utf8)))
-            products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
+            try compare(
+                &products, tds: inputs.tds.record, previous: previous, previousManifest: previousManifest,
+                options: options, progress: progress)
         }
         products.files.append((ReleaseFiles.manifest, products.manifest.bytes()))
         progress("publishing \(options.out)")
@@ -98,13 +76,48 @@ public enum ReleaseBuilder {
         return .built(products.manifest, warnings: products.warnings)
     }
 
-    static func loadManifest(release: String) throws -> Manifest {
-        let path = release + "/" + ReleaseFiles.manifest
+    /// `--previous`: WebKit's compile cost and its gate, the changes files and the content gates, all before
+    /// anything is published (a gate throws).
+    static func compare(
+        _ products: inout BuildProducts, tds: InputRecord, previous: String, previousManifest: Manifest?,
+        options: BuildOptions, progress: Progress
+    ) throws {
+        // Over --max-compile-regression this throws. Without a gate the cost is information only, and a list
+        // WebKit cannot compile is --verify-webkit's business: warn.
+        var costs: (ReleaseCompileCost, CompileCostChange)? = nil
         do {
-            return try Manifest.parse(try FileIO.read(path))
-        } catch {
-            throw BuildError(component: .previous, reason: "\(path): \(error)")
+            costs = try CompileCostGate.measure(
+                products, previous: previous, previousManifest: previousManifest,
+                options: options, progress: progress)
+        } catch  where options.maxCompileRegression == nil {
+            products.warnings.append("WebKit compile cost not measured: \(error)")
         }
+        products.manifest.webKitCompileCost = costs?.0
+        progress("comparing with \(previous)")
+        // The new release as a later diff reads it, from the files about to be published.
+        let lists = try ReleaseLists.lists(of: products.manifest, files: .products(products.files))
+        let changes = try ReleaseChanges.compare(
+            previousRelease: previous, newManifest: products.manifest, newTDS: products.tds,
+            newRules: products.rules, newProvenance: products.provenance, newLists: lists,
+            newFiles: .products(products.files))
+        let older = TDSAge.olderNote(new: tds, previous: previousManifest?.inputs[.tds], previousRelease: previous)
+        if let older { products.warnings.append("tds: \(older)") }
+        if !options.contentGates.isOff {
+            let change = try ContentChange(
+                changes.report, previousTrackers: Int(previousManifest?.counts[.trackers] ?? 0))
+            if let refusal = change.gate(options.contentGates, previousRelease: previous, olderTDS: older) {
+                throw refusal
+            }
+        }
+        var json = try changes.json()
+        if let change = costs?.1, case .object(var o) = json {
+            o["webkitCompileCost"] = change.jsonValue
+            json = .object(o)
+        }
+        products.files.append(
+            (ReleaseFiles.changesMarkdown, Array(try changes.markdown(compileCost: costs?.1).utf8)))
+        products.files.append((ReleaseFiles.changesHTML, Array(try changes.html(compileCost: costs?.1).utf8)))
+        products.files.append((ReleaseFiles.changesJSON, JSONWriter.bytes(json, options: []) + [0x0A]))
     }
 
     // MARK: the pure build
@@ -144,7 +157,7 @@ public enum ReleaseBuilder {
         if primary.droppedRules > 0 { counts[.rulesOverAutomatonBudget] = Double(primary.droppedRules) }
 
         let manifest = Manifest(
-            identifier: out.identifiers.count == 1 ? out.identifiers[0] : releaseIdentifier(out.identifiers),
+            identifier: releaseIdentifier(of: out, targets: options.targets.count),
             toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode,
             inputs: inputs.records,
             components: ComponentIdentifiers.compute(
@@ -241,6 +254,15 @@ public enum ReleaseBuilder {
             results.append(.init(list: name, seconds: v.seconds, bytes: v.bytes))
         }
         return ReleaseWebKitVerification(webkitVersion: webkit.version, accepted: results)
+    }
+
+    /// A release is named by every main list of every target: a one-list release by its list, a split or
+    /// multi-target one by a digest of them all (a second target is another list, so another release).
+    static func releaseIdentifier(of out: ReleaseListOutputs, targets: Int) -> String {
+        guard targets > 1 else {
+            return out.identifiers.count == 1 ? out.identifiers[0] : releaseIdentifier(out.identifiers)
+        }
+        return releaseIdentifier(out.lists.filter { $0.role == .main }.map(\.identifier))
     }
 
     /// A split release is named by all of its lists.

@@ -51,7 +51,7 @@ extension CompileCostChange {
         let over = regressions(maxPercent: maxPercent)
         guard !over.isEmpty else { return nil }
         return BuildError(
-            component: .rules,
+            component: .gate,
             reason: "WebKit compile cost regression over --max-compile-regression "
                 + "\(Self.format(maxPercent))%: " + over.joined(separator: ", ")
                 + " against \(previousRelease); nothing was published")

@@ -18,6 +18,7 @@ struct BuildCommand: Command {
         var (options, radar) = try inputs(args)
         try parseBehaviour(args, into: &options)
         try parseCompileCost(args, into: &options)
+        try parseContentGates(args, into: &options)
         options.budget = try BudgetOptions.parse(args)
         try parseRulesAndTargets(args, into: &options)
         try parseFetch(args, into: &options.fetch)
@@ -37,13 +38,27 @@ struct BuildCommand: Command {
             outcome = try ReleaseBuilder.run(options, progress: progress.update)
         } catch let e as BuildError {
             progress.finish()
-            Console.error("build failed in component \(e.component): \(e.reason)")
+            if e.component == .gate {
+                Console.error("build refused by a gate: \(e.reason)")
+            } else {
+                Console.error("build failed in component \(e.component): \(e.reason)")
+            }
             Console.note("radarblock: \(options.out) was left as it was")
-            return ExitCode.failure
+            return e.component == .gate ? Exit.refused : ExitCode.failure
         }
         progress.finish()
         report(outcome, options: options)
+        if case .built(let manifest, _) = outcome, manifest.inputs.values.contains(where: { $0.fallback != nil }) {
+            return Exit.fromFallback
+        }
         return ExitCode.success
+    }
+
+    /// The statuses `build` adds to the common ones (0 built, 1 failed, 2 usage); scripts/nightly.sh passes them
+    /// on and adds 3 for "unchanged".
+    enum Exit {
+        static let fromFallback: Int32 = 4
+        static let refused: Int32 = 5
     }
 
     /// The output directory and the inputs; the Tracker Radar directory when the TDS is to be generated from it.
@@ -139,9 +154,18 @@ struct BuildCommand: Command {
         let count = { (key: ManifestCount, absent: Double) in Int(c[key] ?? absent) }
         let clickToLoad = count(.clickToLoadLists, 0)
         return "built \(manifest.identifier) in \(out): \(count(.trackers, 0)) trackers, "
-            + "\(count(.rules, 0)) rules in \(count(.lists, 1)) list(s)"
+            + "\(count(.rules, 0)) rules in \(listsPerTarget(manifest) ?? "\(count(.lists, 1)) list(s)")"
             + (clickToLoad > 0 ? " + \(clickToLoad) click-to-load list(s)" : "")
             + ", \(count(.surrogates, 0)) surrogates"
+    }
+
+    /// "1 list(s) (safari-17) + 1 list(s) (webkitgtk-2.50)" for a release of several targets (the rules
+    /// counted are the first target's); nil for one target.
+    static func listsPerTarget(_ manifest: Manifest) -> String? {
+        guard manifest.targets.count > 1 else { return nil }
+        return manifest.targets.map { target in
+            "\(manifest.lists(for: target).filter { $0.role == .main }.count) list(s) (\(target))"
+        }.joined(separator: " + ")
     }
 
     /// "1048576", "512k", "64M", "1G" (powers of 1024).
@@ -176,5 +200,23 @@ extension BuildCommand {
             options.maxCompileRegression = v
         }
         if options.previous != nil && !noCost { options.webKitCostMeter = WebKitEngine.costMeter }
+    }
+
+    /// --max-tracker-removal PCT and --max-newly-allowed N, the content gates of --previous.
+    static func parseContentGates(_ args: ParsedArguments, into options: inout BuildOptions) throws {
+        if let pct = args.value(Option.maxTrackerRemoval) {
+            guard let v = Double(pct), v.isFinite, v >= 0, v <= 100 else {
+                throw UsageError("--max-tracker-removal must be a percentage between 0 and 100, not \(pct)")
+            }
+            guard options.previous != nil else { throw UsageError("--max-tracker-removal needs --previous DIR") }
+            options.contentGates.maxTrackerRemovalPercent = v
+        }
+        if let n = args.value(Option.maxNewlyAllowed) {
+            guard let v = Int(n), v >= 0 else {
+                throw UsageError("--max-newly-allowed must be a whole number of requests, not \(n)")
+            }
+            guard options.previous != nil else { throw UsageError("--max-newly-allowed needs --previous DIR") }
+            options.contentGates.maxNewlyAllowed = v
+        }
     }
 }

@@ -59,12 +59,27 @@ extension BuildCommand {
         static let maxCompileRegression = OptionSpec(
             "--max-compile-regression", value: "PCT",
             help: """
-                with --previous: fail the build (exit 1, nothing published: DIR, and the
+                with --previous: refuse the release (exit 5, nothing published: DIR, and the
                 `current` link, stay as they were) when the new release's WebKit compile time (CPU) or
                 peak memory is more than PCT percent above the previous release's; needs WebKitGTK.
                 A release over the limit is measured once more and judged by the cheaper of the two
                 runs (a busy machine only slows a compile); rises under 0.05 s CPU or 4 MiB never
                 count. Keep PCT above the measurement's noise (about 10% for CPU time)
+                """)
+        static let maxTrackerRemoval = OptionSpec(
+            "--max-tracker-removal", value: "PCT",
+            help: """
+                with --previous: refuse the release (exit 5, nothing published) when more than PCT
+                percent of the previous release's trackers are gone from the new TDS (a truncated or
+                stale upstream file looks like that); the message also names a TDS older than the
+                previous release's (by the HTTP Last-Modified of both, when both were fetched)
+                """)
+        static let maxNewlyAllowed = OptionSpec(
+            "--max-newly-allowed", value: "N",
+            help: """
+                with --previous: refuse the release (exit 5, nothing published) when more than N
+                requests of the derived corpus (changes.md's) were blocked by the previous release and
+                are allowed by the new one
                 """)
         static let noCompileCost = OptionSpec(
             "--no-compile-cost", help: "with --previous: do not measure WebKit's compile cost")
@@ -230,6 +245,8 @@ extension BuildCommand {
                     Option.reportTrackers,
                     Option.previous,
                     Option.maxCompileRegression,
+                    Option.maxTrackerRemoval,
+                    Option.maxNewlyAllowed,
                     Option.noCompileCost,
                     Option.ifChanged,
                     Option.fallback,
@@ -254,9 +271,16 @@ extension BuildCommand {
                  built as usual.
                 Over --max-total-dfa-states or --max-compile-seconds no single rule is to blame: the build fails.
 
+                A release --previous names that is damaged (a file differs from its manifest's size or sha256, or the
+                manifest does not parse) is reported as a warning and left aside: no changes files, no gates, no
+                --if-changed; the new release is built and published as a first one.
+
                 exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the\
                  component:
-                tds, config, surrogates, unprotected, rules), 2 usage error.
+                tds, config, surrogates, unprotected, rules), 2 usage error, 4 built and published from a fallback\
+                 (--fallback:
+                the manifest's inputs say what was replaced or dropped), 5 refused by a gate (--max-compile-regression,
+                --max-tracker-removal, --max-newly-allowed; nothing published).
                 """),
         ])
 }

@@ -115,6 +115,10 @@ enum WebKitEngine {
                 if compiler == nil { compiler = try WebKitContentRuleCompiler() }
                 let r = try compiler!.compile(rulesJSON: json, identifier: identifier, storePath: store)
                 return (r.bytes, r.seconds)
+            },
+            version: {
+                if compiler == nil { compiler = try WebKitContentRuleCompiler() }
+                return compiler!.webkitVersion
             })
     }
 }

@@ -23,24 +23,34 @@ enum InstallCommand: Command {
         static let status = OptionSpec(
             "--status", help: "print what is installed in DIR and whether WebKit's file of each list is present")
         static let json = OptionSpec("--json", help: "with --status: print radarblock-install.json itself")
+        static let target = OptionSpec(
+            "--target", value: "NAME",
+            help: """
+                install the lists of this target of the release (one of the manifest's `targets`); by
+                default its only target, or of several the WebKitGTK profile of the WebKitGTK installed
+                (webkitgtk-2.50 for 2.50.x). The store records the target
+                """)
     }
 
     static let grammar = CommandGrammar(
-        forms: ["RELEASE_DIR --store DIR [--prune]", "--prune --store DIR", "--status --store DIR [--json]"],
+        forms: [
+            "RELEASE_DIR --store DIR [--target NAME] [--prune]", "--prune --store DIR", "--status --store DIR [--json]",
+        ],
         positionals: ["RELEASE_DIR"], positionalCount: 0...1,
         parts: [
             .text(
                 """
-                Compiles every list of the release (the manifest's `lists`, in order, click-to-load lists included)
-                with WebKitGTK's own compiler (loaded at run time) into the WebKitUserContentFilterStore at DIR, under
-                the identifiers the manifest gives them. An app then loads each list with
-                webkit_user_content_filter_store_load(store, identifier) on a store made with
-                webkit_user_content_filter_store_new(DIR).
+                Compiles every list of the release for one target (the manifest's `lists` of that target, in order,
+                click-to-load lists included) with WebKitGTK's own compiler (loaded at run time) into the
+                WebKitUserContentFilterStore at DIR, under the identifiers the manifest gives them. An app then
+                loads each list with webkit_user_content_filter_store_load(store, identifier) on a store made
+                with webkit_user_content_filter_store_new(DIR).
                 """),
             .options(
                 nil,
                 [
                     Option.store,
+                    Option.target,
                     Option.prune,
                     Option.status,
                     Option.json,
@@ -59,7 +69,7 @@ enum InstallCommand: Command {
         let args = try parse(arguments)
         let store = try args.required(Option.store)
         if args.has(Option.status) {
-            guard args.positionals.isEmpty, !args.has(Option.prune) else {
+            guard args.positionals.isEmpty, !args.has(Option.prune), args.value(Option.target) == nil else {
                 throw UsageError("--status takes only --store DIR [--json]")
             }
             return try status(store: store, json: args.has(Option.json))
@@ -72,15 +82,16 @@ enum InstallCommand: Command {
             { throw InputError(e.description) }
             return ExitCode.success
         }
-        return try install(release: release, store: store, prune: args.has(Option.prune))
+        return try install(
+            release: release, store: store, prune: args.has(Option.prune), target: args.value(Option.target))
     }
 
-    static func install(release: String, store: String, prune: Bool) throws -> Int32 {
+    static func install(release: String, store: String, prune: Bool, target: String?) throws -> Int32 {
         let start = Date()
         let report: StoreInstallReport
         do {
             report = try StoreInstaller.install(
-                release: release, store: store, prune: prune, webKit: WebKitEngine.store())
+                release: release, store: store, prune: prune, target: target, webKit: WebKitEngine.store())
         } catch let e as StoreInstallError {
             throw InputError(e.description)
         }
@@ -103,8 +114,9 @@ enum InstallCommand: Command {
             Console.error("\(release) not installed into \(store): \(report.failed.count) list(s) failed; \(kept)")
             return ExitCode.failure
         }
+        let forTarget = report.release!.target.map { " for \($0)" } ?? ""
         print(
-            "installed \(report.release!.identifier) into \(store): \(report.compiled.count) compiled, "
+            "installed \(report.release!.identifier)\(forTarget) into \(store): \(report.compiled.count) compiled, "
                 + "\(report.alreadyInStore.count) already in the store (\(seconds) s)")
         return ExitCode.success
     }
@@ -125,7 +137,7 @@ enum InstallCommand: Command {
         let present = Set(StoreInstaller.storedIdentifiers(store: store))
         if state.releases.isEmpty { print("\(store): no release installed") }
         for release in state.releases.sorted(by: { $0.path < $1.path }) {
-            print("\(release.path): \(release.identifier)")
+            print("\(release.path): \(release.identifier)" + (release.target.map { " (target \($0))" } ?? ""))
             for list in release.lists {
                 let extra = [
                     list.ruleAction.map { "ruleAction \($0)" }, list.entity.map { "entity \($0)" },

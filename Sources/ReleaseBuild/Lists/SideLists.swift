@@ -90,7 +90,8 @@ extension SideList {
         _ built: RuleBuildResult, dataset: String?, parser: RuleListParserOptions, options: BuildOptions,
         progress: ReleaseBuilder.Progress, into out: inout ReleaseListOutputs
     ) throws {
-        for ctl in built.clickToLoadLists {
+        // Encoded for the primary target, as the attribution list is: the builder writes for the newest engine.
+        for ctl in TargetEncoding.adapt(built, for: options.targets[0]).clickToLoadLists {
             progress("compiling the click-to-load list \(ctl.ruleAction) (\(ctl.rules.count) rules)")
             let list = SideList(
                 rules: ctl.rules, provenance: ctl.provenance, name: "ctl-\(ctl.ruleAction)",

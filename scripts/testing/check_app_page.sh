@@ -7,12 +7,11 @@
 # the blocked request is reported to the page as a `radarblock:tracker` event saying blocked.
 # usage: scripts/testing/check_app_page.sh RADARBLOCK
 set -uo pipefail
-bin=$(readlink -f "${1:?usage: scripts/testing/check_app_page.sh RADARBLOCK}")
-here=$(cd "$(dirname "$0")/../.." && pwd)
-data=$here/data
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# lib.sh: $rb, $root and the scratch directory $tmp; a failure here ends the check at once.
+source "$(dirname "${BASH_SOURCE[0]}")/../../Tests/cli/lib.sh"
+start_in_scratch "${1:?usage: scripts/testing/check_app_page.sh RADARBLOCK}"
 fail() { echo "FAIL: $*"; exit 1; }
+bin=$rb here=$root data=$root/data
 
 "$bin" build --tds "$data/tds.json" --config "$data/privacy-config.json" --surrogates "$data/surrogates.txt" \
   --out "$tmp/release" > /dev/null 2> "$tmp/build.err" || fail "build of data/: $(cat "$tmp/build.err")"

@@ -82,6 +82,8 @@ test-cli: build
 	Tests/cli/diff-report.sh $(RELEASE_BIN)
 	Tests/cli/filter-list.sh $(RELEASE_BIN)
 	Tests/cli/nightly.sh $(RELEASE_BIN)
+	Tests/cli/default-target.sh $(RELEASE_BIN)
+	Tests/cli/doc-figures.sh $(RELEASE_BIN)
 
 # Every fenced sh block of README.md and docs/ runs (docs/testing.md: markers for blocks that cannot run here).
 test-docs: build

@@ -74,6 +74,17 @@ older_target_encoding() {  # a conversion for safari-17 (no top-document type: d
   "$check" reference "$tmp/safari-17.json" --expect-passed 134 | tail -3
 }
 
+default_target_reference() {  # issue 41: the default conversion (no --target) validates for every Safari from 15 and every WebKitGTK and passes the 134 cases
+  need_shared || return 77
+  "$bin" convert --tds "$ref/tracker_radar_reference.json" -o "$tmp/default.json" 2>/dev/null || return 1
+  local p
+  for p in safari-15 safari-16.4 safari-17 safari-18 safari-26 webkitgtk-2.44 webkitgtk-2.46 webkitgtk-2.48 webkitgtk-2.50 webkitgtk-2.52; do
+    "$bin" validate --target "$p" --strict "$tmp/default.json" >/dev/null || { echo "the default list fails validate --target $p"; return 1; }
+  done
+  "$check" reference "$tmp/default.json" --report "$tmp/default-report.json" --expect-passed 134 | tail -3 || return 1
+  /usr/bin/python3 "$here/scripts/testing/check_reference_match.py" "$bin" "$tmp/default.json" "$tmp/default-report.json"
+}
+
 renamed_hosts_reference() {  # the same 134 cases with every host renamed letter for letter: no answer is keyed to a name
   need_shared || return 77
   /usr/bin/python3 "$here/scripts/testing/rename_hosts.py" "$ref/tracker_radar_reference.json" "$ref/domain_matching_tests.json" "$tmp/renamed" || return 1
@@ -341,6 +352,7 @@ store_file_names() {  # WebKit's file name of an identifier that needs every esc
   [ "$got" = "$want" ]
 }
 
+app_page() { "$here/scripts/testing/check_app_page.sh" "$bin"; }  # issue 41: install's store + surrogates.js in a WebKitWebView
 install_into_store() { "$here/scripts/testing/check_install.sh" "$bin"; }  # radarblock install, WebKitGTK filter store
 webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit finishes, one it cannot (full check: 23 lists, 120 s)
   /usr/bin/python3 "$here/scripts/testing/webkit_pain_check.py" "$bin" --timeout 30 --only 'ab*a[ab]{12},ab*a[ab]{18}'
@@ -348,6 +360,7 @@ webkit_pain_prediction() {  # validate's WebKit-pain warning: a list WebKit fini
 
 run "harness self-test" harness_self_test
 run "faithful conversion: DuckDuckGo's reference tests in WebKit, and match agrees" faithful_reference
+run "default target: the conversion without --target is accepted by every current engine and passes DuckDuckGo's reference tests in WebKit" default_target_reference
 run "renamed hosts: the reference tests with every host renamed, in WebKit, and match agrees" renamed_hosts_reference
 run "site conditions: faithful's anchored top-URL conditions judge the page's own host in WebKit, and match agrees" site_conditions_anchored
 run "target encoding: the safari-17 conversion passes DuckDuckGo's reference tests in WebKit" older_target_encoding
@@ -374,6 +387,7 @@ run "ad-click attribution: iOS release, default and attributed lists in WebKit, 
 run "ad-click attribution: DuckDuckGo's reference tests on the main list + the attribution list in WebKit" attribution_reference
 run "store file names: WebKit, radarblock and the harness name an identifier's file alike" store_file_names
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
+run "what the app loads: install's store and surrogates.js in a WebKitWebView block a tracker, run a surrogate, report the request" app_page
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 run "cookie pop-ups: 43 ABP element-hiding cases in WebKit, match --selector agrees" cookie_popup_cases
 run "cookie pop-ups: the v7 TDS's cpm.json in WebKit, 500 real selectors hidden (seed 33)" cookie_popup_v7

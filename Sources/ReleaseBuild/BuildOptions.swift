@@ -19,7 +19,7 @@ public struct BuildOptions: Sendable {
     public var maxRules = RuleBuilder.maximumRuleCount
     /// The engines the release is for, the first one primary (rules.json, ...); one list set per target,
     /// each split at min(maxRules, the target's rule limit).
-    public var targets: [EngineProfile] = [.default]
+    public var targets: [EngineProfile] = [.portable]
     public var mode: RuleBuildMode = .faithful
     /// Run the optimization stage (RuleListOptimizer); `--no-optimize` turns it off.
     public var optimize = true

@@ -97,7 +97,7 @@ public struct DiffSide {
         }
         let conversion = Conversion.convert(
             tds: tds, config: config, unprotected: nil,
-            options: ConversionOptions(mode: options.mode, splitAttribution: true))
+            options: ConversionOptions(mode: options.mode, splitAttribution: true, target: EngineProfile.portable))
         var compiled: [(ConvertedList, name: String, list: LoadedRuleList)] = []
         for list in conversion.lists {
             let name = list.kind.rulesFile

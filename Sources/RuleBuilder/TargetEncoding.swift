@@ -9,19 +9,41 @@
 // action: a load has exactly one type, so at most one of the two matches, where the original matched.
 
 import ContentRules
+import Provenance
 
 public enum TargetEncoding {
-    /// `built` re-encoded for `target`; rules that cannot be expressed there are left out and reported.
+    /// `built` re-encoded for `target`, every list of it (main, click-to-load, attribution); rules that cannot be
+    /// expressed there are left out and reported.
     public static func adapt(_ built: RuleBuildResult, for target: EngineProfile) -> RuleBuildResult {
-        var out = RuleBuildResult(issues: built.issues)
-        out.rules.reserveCapacity(built.rules.count)
-        for (rule, provenance) in zip(built.rules, built.provenance) {
+        var out = built
+        (out.rules, out.provenance) = adapt(built.rules, built.provenance, for: target, issues: &out.issues)
+        for i in out.clickToLoadLists.indices {
+            let list = out.clickToLoadLists[i]
+            (out.clickToLoadLists[i].rules, out.clickToLoadLists[i].provenance) = adapt(
+                list.rules, list.provenance, for: target, issues: &out.issues)
+        }
+        if let list = out.attributionList {
+            (out.attributionList!.rules, out.attributionList!.provenance) = adapt(
+                list.rules, list.provenance, for: target, issues: &out.issues)
+        }
+        return out
+    }
+
+    /// One list's rules re-encoded for `target`, with the provenance of each; what cannot be expressed is
+    /// appended to `issues`.
+    static func adapt(
+        _ rules: [ContentRule], _ provenance: [RuleProvenance], for target: EngineProfile,
+        issues: inout [ConversionIssue]
+    ) -> ([ContentRule], [RuleProvenance]) {
+        var out: ([ContentRule], [RuleProvenance]) = ([], [])
+        out.0.reserveCapacity(rules.count)
+        for (rule, provenance) in zip(rules, provenance) {
             switch encode(rule, for: target) {
-            case .rules(let rules):
-                out.rules += rules
-                out.provenance += Array(repeating: provenance, count: rules.count)
+            case .rules(let encoded):
+                out.0 += encoded
+                out.1 += Array(repeating: provenance, count: encoded.count)
             case .unexpressible(let why):
-                out.issues.append(
+                issues.append(
                     ConversionIssue(
                         kind: .unexpressibleOnTarget, location: .output,
                         message: "\(provenance): \(why); left out for \(target.name)",

@@ -42,6 +42,28 @@ final class EngineProfileTests: XCTestCase {
         for f in GatedFeature.all { XCTAssertTrue(f.source.contains("WebKit") || f.source.contains("WWDC"), f.name) }
     }
 
+    /// The default output is the profile whose features are exactly those every engine it must work on has,
+    /// so a list written for it is read the same way by each of them (docs/targets.md, "The default output").
+    func testTheDefaultOutputIsTheIntersectionOfItsReaders() {
+        let portable = EngineProfile.portable
+        let readers = EngineProfile.portableReaders
+        XCTAssertEqual(
+            Set(readers.map(\.name)),
+            [
+                "safari-15", "safari-16.4", "safari-17", "safari-18", "safari-26",
+                "webkitgtk-2.44", "webkitgtk-2.46", "webkitgtk-2.48", "webkitgtk-2.50", "webkitgtk-2.52",
+            ])
+        for f in GatedFeature.all {
+            XCTAssertEqual(portable.has(f), readers.allSatisfy { $0.has(f) }, f.name)
+        }
+        XCTAssertEqual(portable.supportsHasPseudoClass, readers.allSatisfy(\.supportsHasPseudoClass))
+        XCTAssertEqual(portable.maximumRuleCount, readers.map(\.maximumRuleCount).min())
+        XCTAssertEqual(
+            portable.triggerKeys, readers.map(\.triggerKeys).reduce(readers[0].triggerKeys) { $0.intersection($1) })
+        // Every reader reads every key the default writes: none would be ignored.
+        for r in readers { XCTAssertTrue(portable.triggerKeys.isSubset(of: r.triggerKeys), r.name) }
+    }
+
     func testRuleLimitIs50000BeforeSafari15() throws {
         let one = #"{"trigger":{"url-filter":"a"},"action":{"type":"block"}}"#
         let json = "[" + Array(repeating: one, count: 50_001).joined(separator: ",") + "]"

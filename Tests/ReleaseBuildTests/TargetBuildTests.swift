@@ -64,6 +64,22 @@ final class TargetBuildTests: XCTestCase {
         XCTAssertEqual(current.rules, Array(built.rules.prefix(2)))
     }
 
+    /// The click-to-load lists are encoded too (a safari-15 default release once carried top-document in them).
+    func testEveryListOfAConversionIsReEncodedAndKept() throws {
+        var built = RuleBuildResult()
+        let reset = ContentRule(
+            trigger: Trigger(urlFilter: ".*", resourceTypes: ["child-document"]), action: .ignorePreviousRules)
+        built.clickToLoadLists = [
+            ClickToLoadList(
+                ruleAction: "block-ctl-x", entity: "X", rules: [reset], provenance: [RuleProvenance(source: .topLevel)])
+        ]
+        let adapted = TargetEncoding.adapt(built, for: .portable)
+        XCTAssertEqual(adapted.clickToLoadLists.map(\.ruleAction), ["block-ctl-x"])
+        XCTAssertEqual(adapted.clickToLoadLists[0].rules.map(\.trigger.resourceTypes), [["document"]])
+        XCTAssertEqual(adapted.clickToLoadLists[0].rules.map(\.trigger.loadContexts), [["child-frame"]])
+        XCTAssertEqual(adapted.clickToLoadLists[0].provenance.map(\.source), [.topLevel])
+    }
+
     func testRepeatedTargetsWriteOneListSetEachAndTheManifestNamesThem() throws {
         var o = sampleOptions(out: work + "/r")
         o.targets = [EngineProfile.named("webkitgtk-2.50")!, EngineProfile.named("safari-17")!]

@@ -11,9 +11,9 @@ start_in_scratch "$1"
 printf '%s\n' '! Title: test' '||ads.example^$third-party' '@@||ads.example/ok.js' '||ads.example^$redirect=noop.js' \
   'example.com##.ad' > list.txt
 expect "convert" 0 "$rb" convert --filter-list list.txt -o rules.json --provenance prov.json
-stderr_has "convert note" "3 rules (1 blocks, 1 exceptions, 0 important)"
-python3 -c "import json; r=json.load(open('rules.json')); assert [x['action']['type'] for x in r] == ['block', 'ignore-previous-rules', 'ignore-previous-rules']" \
-  || fail "convert: rules.json is not [block, ignore-previous-rules, the navigation reset]: $(head -c 600 rules.json)"
+stderr_has "convert note" "4 rules (1 blocks, 1 exceptions, 0 important)"
+python3 -c "import json; r=json.load(open('rules.json')); assert [x['action']['type'] for x in r] == ['block', 'ignore-previous-rules', 'ignore-previous-rules', 'ignore-previous-rules']" \
+  || fail "convert: rules.json is not [block, ignore-previous-rules, the navigation reset as the default target writes it: popup, top-frame document]: $(head -c 600 rules.json)"
 grep -qF 'list.txt: line 4: ||ads.example^$redirect=noop.js: [not-converted] $redirect:' rules.json.issues.txt \
   || fail "issues: line 4 not named: $(cat rules.json.issues.txt)"
 grep -qF 'list.txt: line 5: example.com##.ad: [not-converted] cosmetic filter' rules.json.issues.txt \
@@ -36,5 +36,5 @@ grep -qF 'line 2: ' hostile.json.issues.txt && grep -qF 'the line is not UTF-8' 
   || fail "hostile: the non-UTF-8 line is not reported: $(head -c 600 hostile.json.issues.txt)"
 grep -qF 'line 3: ' hostile.json.issues.txt && grep -qF 'a line of 10485760 bytes' hostile.json.issues.txt \
   || fail "hostile: the 10 MB line is not reported: $(head -c 600 hostile.json.issues.txt)"
-stderr_has "hostile list" "-> 3 rules (2 blocks"
+stderr_has "hostile list" "-> 4 rules (2 blocks"
 finish

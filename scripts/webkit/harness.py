@@ -392,11 +392,19 @@ class Browser:
             if expressions:
                 res["expressions"] = {k: self._expression(e) for k, e in expressions.items()}
             problems = []
+            # A blocked script the injected bundle replaced by its surrogate fires "load" without reaching the
+            # proxy: that is the surrogate working, not a cache.
+            replaced = {
+                normalize_url(s["url"])
+                for fr in [state] + list((state.get("frames") or {}).values())
+                for s in fr.get("surrogates") or []
+                if isinstance(s, dict) and isinstance(s.get("url"), str) and s.get("executed")
+            }
             for load in rnd.loads:
                 ev = self._event_of(load, state)
                 was_seen = self._seen(load, rnd, seen)
                 r = {"blocked": not was_seen, "event": ev}
-                if not was_seen and ev == "load":
+                if not was_seen and ev == "load" and normalize_url(load["url"]) not in replaced:
                     problems.append("%s loaded without reaching the proxy (cache?)" % load["id"])
                 res["loads"][load["id"]] = r
             for e in rnd.elements:

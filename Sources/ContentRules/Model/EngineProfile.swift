@@ -211,8 +211,19 @@ extension EngineProfile {
         webKitGTK(52, "WebKitGTK 2.52 stable series; facts from the 2.52.6 source release"),
     ]
 
-    /// The fixed default: the engine the project verifies against (never what happens to be installed).
+    /// The engine a list is read as when no `--target` is given (validate, compile, match): the one the project
+    /// verifies against (never what happens to be installed).
     public static let `default` = named("webkitgtk-2.50")!
+
+    /// What build and convert write for when no `--target` is given: a list every current engine reads the same
+    /// way, so a team that never chose a target ships one that compiles everywhere. Its features are exactly
+    /// those every profile of `portableReaders` has (EngineProfileTests checks it; docs/targets.md argues it).
+    public static let portable = named("safari-15")!
+
+    /// The engines the default output must work on: every Safari from 15 and every WebKitGTK.
+    public static var portableReaders: [EngineProfile] {
+        all.filter { $0.family == .webKitGTK || $0.version >= portable.version }
+    }
 
     public static func named(_ name: String) -> EngineProfile? { all.first { $0.name == name } }
 
@@ -241,7 +252,8 @@ extension EngineProfile {
             let pad = String(repeating: " ", count: max(1, 16 - p.name.count))
             return "  \(p.name)\(pad)\(limit) rules"
                 + (features.isEmpty ? "" : "; lacks " + features.joined(separator: ", "))
-                + (p == .default ? "  (default)" : "")
+                + (p == .default ? "  (default when reading)" : "")
+                + (p == .portable ? "  (default when writing)" : "")
         }.joined(separator: "\n")
     }
 }

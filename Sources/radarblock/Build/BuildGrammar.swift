@@ -103,7 +103,7 @@ extension BuildCommand {
             "repeatable: one list set per target, each split at that engine's rule limit; what the engine lacks is"
                 + " encoded equivalently (top-document as document + load-context top-frame) or the rule is left out"
                 + " and reported in \(ReleaseFiles.issues) (--strict: the build fails)",
-            repeatable: true)
+            repeatable: true, default: .portable)
         static let mode = OptionSpec(
             "--mode", value: "MODE", help: "faithful (default) or ddg (see `radarblock convert --help`)")
         static let noOptimize = OptionSpec(

@@ -186,16 +186,16 @@ struct ParsedArguments {
 import ContentRules
 
 extension OptionSpec {
-    /// --target; `what` says what the command does with it.
-    static func target(_ what: String, repeatable: Bool = false) -> OptionSpec {
-        OptionSpec("--target", value: "NAME", repeatable: repeatable, help: TargetHelp.text(what))
+    /// --target; `what` says what the command does with it, `default` is the profile without it.
+    static func target(_ what: String, repeatable: Bool = false, default: EngineProfile = .default) -> OptionSpec {
+        OptionSpec("--target", value: "NAME", repeatable: repeatable, help: TargetHelp.text(what, default: `default`))
     }
 }
 
 extension ParsedArguments {
-    /// The engine profile named by `option` (the command's --target), or the fixed default.
-    func target(_ option: OptionSpec) throws -> EngineProfile {
-        guard let name = value(option) else { return .default }
+    /// The engine profile named by `option` (the command's --target), or the fixed `default`.
+    func target(_ option: OptionSpec, default: EngineProfile = .default) throws -> EngineProfile {
+        guard let name = value(option) else { return `default` }
         return try EngineProfile.named(name, option: option)
     }
 }
@@ -212,9 +212,9 @@ extension EngineProfile {
 
 enum TargetHelp {
     /// The --target paragraph of the help texts; `what` says what the command does with it.
-    static func text(_ what: String) -> String {
+    static func text(_ what: String, default: EngineProfile) -> String {
         let text =
-            "the engine the output is for (default \(EngineProfile.default.name), a fixed profile: never "
+            "the engine the output is for (default \(`default`.name), a fixed profile: never "
             + "what is installed); " + what + ". Profiles:"
         var lines = wrap(text, width: 96 - CommandGrammar.descriptionColumn)
         lines += EngineProfile.helpTable.split(separator: "\n").map { String($0.dropFirst(2)) }

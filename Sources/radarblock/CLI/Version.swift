@@ -4,8 +4,10 @@ import ContentRules
 import RuleCompiler
 
 enum VersionInfo {
-    /// The engine profile radarblock models when no --target is given.
-    static var defaultTargetProfile: String { EngineProfile.default.name }
+    /// The engine profiles radarblock writes for and reads as when no --target is given.
+    static var defaultTargetProfile: String {
+        "\(EngineProfile.portable.name) (writing), \(EngineProfile.default.name) (reading)"
+    }
 
     static var text: String {
         """

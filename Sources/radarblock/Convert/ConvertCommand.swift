@@ -80,8 +80,8 @@ struct ConvertCommand: Command {
         static let target = OptionSpec.target(
             "the list is written for that engine: what it lacks is encoded equivalently (top-document as document +"
                 + " load-context top-frame) or the rule is left out and reported [unexpressible-on-target] (--strict:"
-                + " exit 1); more rules than its limit is an error (build splits)"
-        )
+                + " exit 1); more rules than its limit is an error (build splits)",
+            default: .portable)
     }
 
     static let grammar = CommandGrammar(
@@ -139,7 +139,7 @@ struct ConvertCommand: Command {
 
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
-        let target = try args.target(Option.target)
+        let target = try args.target(Option.target, default: .portable)
         if let list = args.value(Option.filterList) { return try FilterListConvert.run(list, args, target: target) }
         let tdsPath = try args.required(Option.tds)
         let strict = args.has(Option.strict)

@@ -206,9 +206,12 @@ struct CookiePopupSelector {
     }
 }
 
-/// A selector's sites as one top-URL condition (nil: every site); see the file comment.
-enum CosmeticSiteCondition {
-    static func make(_ sites: CosmeticSites) -> TriggerCondition? {
+/// A selector's sites as one top-URL condition (nil: every site); see the file comment. Filter lists' `$domain`
+/// mixing sites and ~sites judges the frame with the same regexes (`inclusive: .ifFrameURL`).
+public enum CosmeticSiteCondition {
+    public static func make(
+        _ sites: CosmeticSites, inclusive: TriggerCondition.Kind = .ifTopURL
+    ) -> TriggerCondition? {
         let positives = sites.entries.filter(\.include)
         if positives.isEmpty {
             let excluded = minimal(sites.entries.map(\.domain) + sites.exceptions)
@@ -220,7 +223,7 @@ enum CosmeticSiteCondition {
         for d in sites.exceptions { root.find(d).exception = true }
         var regexes: [String] = []
         root.walk(suffix: "", inherited: false, into: &regexes)
-        return TriggerCondition(.ifTopURL, regexes)
+        return TriggerCondition(inclusive, regexes)
     }
 
     /// The domains that are not under another one of the list, in order.

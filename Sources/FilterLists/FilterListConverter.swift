@@ -205,11 +205,8 @@ public enum FilterListConverter {
                     message: "$document exception with $domain, a party, $match-case, $~type, $all or $important: not"
                         + " converted"))
         }
-        guard target.reads(.ifFrameURL) else {
-            return .failure(
-                FilterSyntaxError(
-                    message: "$document exception: judging the load's frame needs if-frame-url, not read by"
-                        + " \(target.name)"))
+        if let why = FilterTrigger.unread(.ifFrameURL, by: target, for: "a $document exception") {
+            return .failure(why)
         }
         let page: String
         switch PatternURLFilter.urlFilter(filter.pattern, caseSensitive: false) {

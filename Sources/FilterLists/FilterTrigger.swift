@@ -102,19 +102,15 @@ enum FilterTrigger {
             return mixedCondition(included: included, excluded: excluded, target: target)
         }
         let kind: TriggerCondition.Kind = excluded.isEmpty ? .ifFrameURL : .unlessFrameURL
-        guard target.reads(kind) else {
-            return .failure(
-                FilterSyntaxError(
-                    message: "$domain judges the load's frame, which needs \(kind.rawValue), not read by"
-                        + " \(target.name)"))
-        }
+        if let why = unread(kind, by: target, for: "$domain") { return .failure(why) }
         return .success(
             TriggerCondition(kind, domains.map { TriggerCondition.anchoredDomainRegex("*" + $0.domain) }))
     }
 
     /// `$domain=a.com|~b.a.com`: when no site lies at or under a ~site, ABP's "most specific entry decides" and
-    /// adblock-rust's "an excluded site always wins" agree. The frames where the filter applies are then one `if-frame-url` list: each site, less its ~sites, as the label-complement regexes the
-    /// cookie pop-up list writes for its sites (CosmeticSiteCondition). Other mixes are reported.
+    /// adblock-rust's "an excluded site always wins" agree. The frames where the filter applies are then one
+    /// `if-frame-url` list: each site, less its ~sites, as the label-complement regexes the cookie pop-up list
+    /// writes for its sites (CosmeticSiteCondition). Other mixes are reported.
     static func mixedCondition(
         included: [DomainEntry], excluded: [DomainEntry], target: EngineProfile
     ) -> Result<TriggerCondition?, FilterSyntaxError> {
@@ -126,11 +122,7 @@ enum FilterTrigger {
                     message: "$domain: \(odd.domain) lies at or under a ~site, where ABP (the most specific entry) and"
                         + " adblock-rust (the ~site) differ"))
         }
-        guard target.reads(.ifFrameURL) else {
-            return .failure(
-                FilterSyntaxError(
-                    message: "$domain judges the load's frame, which needs if-frame-url, not read by \(target.name)"))
-        }
+        if let why = unread(.ifFrameURL, by: target, for: "$domain") { return .failure(why) }
         // A ~site outside every site changes nothing.
         let excluded = excluded.filter { e in included.contains { e.domain.hasSuffix("." + $0.domain) } }
         let entries = (included + excluded).map {
@@ -138,5 +130,14 @@ enum FilterTrigger {
         }
         let sites = CosmeticSites(entries: entries, exceptions: [])
         return .success(CosmeticSiteCondition.make(sites, inclusive: .ifFrameURL))
+    }
+
+    /// Why `target` cannot judge the load's frame with a `kind` condition, which `option` needs; nil when it can.
+    static func unread(_ kind: TriggerCondition.Kind, by target: EngineProfile, for option: String)
+        -> FilterSyntaxError?
+    {
+        guard !target.reads(kind) else { return nil }
+        return FilterSyntaxError(
+            message: "\(option) judges the load's frame, which needs \(kind.rawValue), not read by \(target.name)")
     }
 }

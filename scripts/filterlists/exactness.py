@@ -235,8 +235,10 @@ def explain(ref: Outcome, wk: Outcome, req: Request, reported: dict[str, str]) -
     """The reason a disagreement is explained, None when it is not."""
     _url, src, kind, top = req
     for deciding in (ref.deciding, wk.deciding):
-        if deciding and deciding in reported:
-            return "reported: " + reported[deciding]
+        # adblock-rust's FilterSet(debug=True) names filters it merged (same options) joined with " <+> ".
+        for part in (deciding or "").split(" <+> "):
+            if part in reported:
+                return "reported: " + reported[part]
     if kind == "document" and ref.blocked and not wk.blocked:
         return "deviation: adblock-rust blocks navigations"
     d = ref.deciding or ""

@@ -7,8 +7,10 @@
 // top-document part of `$document` blocks. A filter
 // disabled by a `$badfilter` filter is left out (counted, not reported: the list means it so).
 //
-// Page-wide exceptions (`$document`, `$genericblock`) and cosmetic-only ones (`$elemhide`, `$generichide`,
-// `$specifichide`) are reported: the first are not converted yet, the second change no load.
+// `@@...$document` exceptions switch blocking off on the pages they match: ignore-previous-rules rules on the top
+// and frame URL, after every block (pageWideException). `$genericblock` exceptions and cosmetic-only ones
+// (`$elemhide`, `$generichide`, `$specifichide`) are reported: the first are not converted yet, the second change no
+// load.
 
 import ContentRules
 import Parallel
@@ -83,7 +85,10 @@ public enum FilterListConverter {
                     reason: "cosmetic filter (\(c.kind.rawValue)): cosmetic filters are not converted yet"))
         }
         out.issues.sort { $0.line < $1.line }
-        (out.blocks, out.exceptions) = (groups[0].count + groups[4].count, groups[1].count)
+        (out.blocks, out.exceptions) = (
+            groups[Role.block.group].count + groups[Role.navigationBlock.group].count,
+            groups[Role.exception.group].count + groups[Role.pageException.group].count
+        )
         out.important = groups[2].count
         let built = RuleBuildResult(rules: groups.joined().map(\.0), provenance: groups.joined().map(\.1))
         let adapted = TargetEncoding.adapt(built, for: target)
@@ -101,6 +106,9 @@ public enum FilterListConverter {
         /// The top-document part of a `$document` block: after the reset. No exception converted can cancel it
         /// (a `@@...$document` exception is page-wide, reported).
         case navigationBlock
+        /// A `@@...$document` exception: every load of a page the filter matches (the top page's or the load's
+        /// frame's URL), after every block.
+        case pageException
         var group: Int { Self.allCases.firstIndex(of: self)! }
         /// How the provenance file names the role.
         var provenanceRole: Provenance.Role {
@@ -110,6 +118,7 @@ public enum FilterListConverter {
             case .important: return .important
             case .navigationReset: return .navigations
             case .navigationBlock: return .documentBlock
+            case .pageException: return .exception
             }
         }
     }
@@ -130,12 +139,17 @@ public enum FilterListConverter {
                     message: "$\(name): not a block or an allow, which is all WebKit's"
                         + " block and ignore-previous-rules rules do"))
         }
+        if filter.isException && o.pageExceptions == [.document] {
+            return pageWideException(filter, target: target)
+        }
         if let page = PageException.allCases.first(where: o.pageExceptions.contains) {
             let why =
                 filter.isException
-                ? (page == .document || page == .genericblock
-                    ? "page-wide exceptions are not converted yet"
-                    : "it switches off cosmetic filters only, which are not converted yet")
+                ? (page == .genericblock
+                    ? "it cancels generic blocks only, which needs the list ordered by genericity: not converted yet"
+                    : page == .document
+                        ? "a $document exception with a cosmetic-only option"
+                        : "it switches off cosmetic filters only, which are not converted yet")
                 : "it only has a meaning on an @@ exception"
             return .failure(FilterSyntaxError(message: "$\(page.rawValue): \(why)"))
         }
@@ -172,6 +186,47 @@ public enum FilterListConverter {
         let rule = ContentRule(trigger: trigger, action: filter.isException ? .ignorePreviousRules : .block)
         let role: Role = filter.isException ? .exception : (o.important ? .important : .block)
         return .success(splitNavigation(rule, role))
+    }
+
+    /// `@@pattern$document`: ABP switches blocking off for every load of a page whose URL the pattern matches, and
+    /// of its frames. WebKit: one ignore-previous-rules rule on the top page's URL and one on the load's frame's URL
+    /// (the pattern's url-filter as the condition's regex), after every block; a frame nested in a matching frame
+    /// that is not the top page is not covered (docs/filter-lists.md). Other types named on the same filter stay an
+    /// ordinary exception for them.
+    static func pageWideException(
+        _ filter: NetworkFilter, target: EngineProfile
+    ) -> Result<[(ContentRule, Role)], FilterSyntaxError> {
+        let o = filter.options
+        if !o.domains.isEmpty || o.thirdParty != nil || o.matchCase || !o.excludedTypes.isEmpty || o.all
+            || o.important
+        {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$document exception with $domain, a party, $match-case, $~type, $all or $important: not"
+                        + " converted"))
+        }
+        if let why = FilterTrigger.unread(.ifFrameURL, by: target, for: "a $document exception") {
+            return .failure(why)
+        }
+        let page: String
+        switch PatternURLFilter.urlFilter(filter.pattern, caseSensitive: false) {
+        case .failure(let e): return .failure(e)
+        case .success(let f): page = f
+        }
+        var out: [(ContentRule, Role)] = []
+        if !o.types.isEmpty {
+            var typed = filter
+            typed.options.pageExceptions = []
+            switch rule(for: typed, target: target) {
+            case .failure(let e): return .failure(e)
+            case .success(let rules): out = rules
+            }
+        }
+        for kind in [TriggerCondition.Kind.ifTopURL, .ifFrameURL] {
+            let trigger = Trigger(urlFilter: ".*", condition: TriggerCondition(kind, [page]))
+            out.append((ContentRule(trigger: trigger, action: .ignorePreviousRules), .pageException))
+        }
+        return .success(out)
     }
 
     /// A block's top-document part goes after the navigation reset, the rest stays in its group.

@@ -11,9 +11,11 @@
 //
 // `$domain` names the sites of the document the load comes from, which is WebKit's frame URL (the initiating
 // frame's document), not the top page: it becomes `if-frame-url` (`unless-frame-url` for `~` entries) with the
-// anchored domain regex every site condition of radarblock uses, on targets that read them.
+// anchored domain regex every site condition of radarblock uses, on targets that read them. Sites mixed with ~sites
+// under them (`a.com|~b.a.com`) are one `if-frame-url` list of label-complement regexes (mixedCondition).
 
 import ContentRules
+import RuleBuilder
 import TrackerData
 
 enum FilterTrigger {
@@ -97,18 +99,45 @@ enum FilterTrigger {
         let included = domains.filter { !$0.excluded }
         let excluded = domains.filter(\.excluded)
         if !included.isEmpty && !excluded.isEmpty {
-            return .failure(
-                FilterSyntaxError(
-                    message: "$domain mixes sites and ~sites: one WebKit trigger holds one condition"))
+            return mixedCondition(included: included, excluded: excluded, target: target)
         }
         let kind: TriggerCondition.Kind = excluded.isEmpty ? .ifFrameURL : .unlessFrameURL
-        guard target.reads(kind) else {
-            return .failure(
-                FilterSyntaxError(
-                    message: "$domain judges the load's frame, which needs \(kind.rawValue), not read by"
-                        + " \(target.name)"))
-        }
+        if let why = unread(kind, by: target, for: "$domain") { return .failure(why) }
         return .success(
             TriggerCondition(kind, domains.map { TriggerCondition.anchoredDomainRegex("*" + $0.domain) }))
+    }
+
+    /// `$domain=a.com|~b.a.com`: when no site lies at or under a ~site, ABP's "most specific entry decides" and
+    /// adblock-rust's "an excluded site always wins" agree. The frames where the filter applies are then one
+    /// `if-frame-url` list: each site, less its ~sites, as the label-complement regexes the cookie pop-up list
+    /// writes for its sites (CosmeticSiteCondition). Other mixes are reported.
+    static func mixedCondition(
+        included: [DomainEntry], excluded: [DomainEntry], target: EngineProfile
+    ) -> Result<TriggerCondition?, FilterSyntaxError> {
+        if let odd = included.first(where: { i in
+            excluded.contains { i.domain == $0.domain || i.domain.hasSuffix("." + $0.domain) }
+        }) {
+            return .failure(
+                FilterSyntaxError(
+                    message: "$domain: \(odd.domain) lies at or under a ~site, where ABP (the most specific entry) and"
+                        + " adblock-rust (the ~site) differ"))
+        }
+        if let why = unread(.ifFrameURL, by: target, for: "$domain") { return .failure(why) }
+        // A ~site outside every site changes nothing.
+        let excluded = excluded.filter { e in included.contains { e.domain.hasSuffix("." + $0.domain) } }
+        let entries = (included + excluded).map {
+            TrackerData.CosmeticFilter.SiteEntry(domain: $0.domain, include: !$0.excluded)
+        }
+        let sites = CosmeticSites(entries: entries, exceptions: [])
+        return .success(CosmeticSiteCondition.make(sites, inclusive: .ifFrameURL))
+    }
+
+    /// Why `target` cannot judge the load's frame with a `kind` condition, which `option` needs; nil when it can.
+    static func unread(_ kind: TriggerCondition.Kind, by target: EngineProfile, for option: String)
+        -> FilterSyntaxError?
+    {
+        guard !target.reads(kind) else { return nil }
+        return FilterSyntaxError(
+            message: "\(option) judges the load's frame, which needs \(kind.rawValue), not read by \(target.name)")
     }
 }

@@ -18,6 +18,9 @@
 // Source/WebCore/contentextensions/ContentExtensionCompiler.cpp), so joining changes no decision; it takes
 // rule count, JSON size and compile work down (docs/cookie-popups.md has the figures).
 //
+// Quirks mode. Mixed-case ID and class selectors are written as attribute selectors (QuirksModeSelectors.swift),
+// which WebKit also applies in pages without a doctype; the script layer's selectors are left as written.
+//
 // Off sites. The config's sites where the list is off (CookiePopupConfig.swift) end the list with one
 // `ignore-previous-rules` rule on those top URLs: it drops every selector for their loads and the global style
 // sheet with them.
@@ -83,10 +86,11 @@ public enum CookiePopupRules {
                 continue
             }
             if translated.css != hide.selector { out.counts["hasSelectors", default: 0] += 1 }
+            let css = QuirksModeSelectors.rewrite(translated.css)
             let condition = CosmeticSiteCondition.make(hide.sites)
-            guard seen.insert(SelectorAt(selector: translated.css, condition: condition)).inserted else { continue }
+            guard seen.insert(SelectorAt(selector: css, condition: condition)).inserted else { continue }
             if groups[condition] == nil { order.append(condition) }
-            groups[condition, default: ([], [])].selectors.append(translated.css)
+            groups[condition, default: ([], [])].selectors.append(css)
             groups[condition, default: ([], [])].lines += hide.lines
         }
         // The selectors hidden everywhere first: with no condition and nothing before them, they are the global sheet.
@@ -202,9 +206,12 @@ struct CookiePopupSelector {
     }
 }
 
-/// A selector's sites as one top-URL condition (nil: every site); see the file comment.
-enum CosmeticSiteCondition {
-    static func make(_ sites: CosmeticSites) -> TriggerCondition? {
+/// A selector's sites as one top-URL condition (nil: every site); see the file comment. Filter lists' `$domain`
+/// mixing sites and ~sites judges the frame with the same regexes (`inclusive: .ifFrameURL`).
+public enum CosmeticSiteCondition {
+    public static func make(
+        _ sites: CosmeticSites, inclusive: TriggerCondition.Kind = .ifTopURL
+    ) -> TriggerCondition? {
         let positives = sites.entries.filter(\.include)
         if positives.isEmpty {
             let excluded = minimal(sites.entries.map(\.domain) + sites.exceptions)
@@ -216,7 +223,7 @@ enum CosmeticSiteCondition {
         for d in sites.exceptions { root.find(d).exception = true }
         var regexes: [String] = []
         root.walk(suffix: "", inherited: false, into: &regexes)
-        return TriggerCondition(.ifTopURL, regexes)
+        return TriggerCondition(inclusive, regexes)
     }
 
     /// The domains that are not under another one of the list, in order.

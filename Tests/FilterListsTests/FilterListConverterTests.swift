@@ -100,6 +100,53 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertTrue(try blocks(e, "https://u.test/x.js", top: "https://news.test/"))
     }
 
+    /// `$domain` mixing sites and ~sites under them: the frame's host decides as ABP's most specific entry does.
+    func testMixedDomainsJudgeTheFrame() throws {
+        let c = try convert("||t.test^$domain=a.test|~b.a.test|~other.test|c.test\n")
+        XCTAssertEqual(c.issues, [])
+        XCTAssertEqual(c.rules.first?.trigger.condition?.kind, .ifFrameURL)
+        let e = try engine(c)
+        let frames: [(String, Bool)] = [
+            ("a.test", true), ("www.a.test", true), ("b.a.test", false), ("x.b.a.test", false),
+            ("bb.a.test", true), ("ab.a.test", true), ("b.test", false), ("c.test", true), ("x.c.test", true),
+            ("other.test", false), ("a.test.evil", false),
+        ]
+        for (host, expected) in frames {
+            XCTAssertEqual(
+                try blocks(e, "https://t.test/x.js", top: "https://top.test/", frame: "https://\(host)/f"),
+                expected, host)
+        }
+    }
+
+    /// `@@...$document` switches blocking off on the pages it matches (top page or the load's frame), after
+    /// every block, `$important` and `$document` blocks included; its other types stay an ordinary exception.
+    func testDocumentExceptionsSwitchBlockingOffOnTheirPages() throws {
+        let c = try convert(
+            """
+            ||t.test^
+            ||f.test^
+            ||i.test^$important
+            ||safe.test^$document
+            @@||safe.test^$document
+            @@||f.test/ok^$document,subdocument
+            """)
+        XCTAssertEqual(c.issues, [])
+        XCTAssertEqual(c.provenance.suffix(4).map(\.roleText), Array(repeating: "exception", count: 4))
+        let e = try engine(c)
+        for url in ["https://t.test/x.js", "https://i.test/x.js"] {
+            XCTAssertFalse(try blocks(e, url, top: "https://www.safe.test/a"), url)
+            XCTAssertFalse(try blocks(e, url, top: "https://top.test/", frame: "https://safe.test/f"), url)
+            XCTAssertTrue(try blocks(e, url, top: "https://top.test/"), url)
+            XCTAssertTrue(try blocks(e, url, top: "https://top.test/", frame: "https://f.test/other"), url)
+            XCTAssertFalse(try blocks(e, url, top: "https://top.test/", frame: "https://f.test/ok/page"), url)
+        }
+        XCTAssertFalse(try blocks(e, "https://safe.test/", top: "https://safe.test/", type: "top-document"))
+        XCTAssertFalse(try blocks(e, "https://f.test/ok/x", top: "https://top.test/", type: "child-document"))
+        XCTAssertTrue(try blocks(e, "https://t.test/f", top: "https://top.test/", type: "child-document"))
+        let reported = try convert("@@||a.test^$document,domain=b.test\n@@||a.test^$genericblock\n")
+        XCTAssertEqual(reported.issues.map(\.line), [1, 2])
+    }
+
     /// A `$document` block blocks the page itself, after the reset that keeps other filters off navigations.
     func testDocumentBlocksComeAfterTheNavigationReset() throws {
         let c = try convert("||a.test^$document,script\n||b.test^\n")
@@ -131,9 +178,9 @@ final class FilterListConverterTests: XCTestCase {
             """
             ||a.test^$redirect=noop.js
             ||a.test^$ping
-            ||a.test^$domain=a.test|~b.a.test
+            ||a.test^$domain=b.a.test|~a.test
             /ad\\d+/
-            @@||a.test^$document
+            @@||a.test^$genericblock
             ||a.test^$popup
             example.com##.ad
             ||ok.test^
@@ -147,9 +194,9 @@ final class FilterListConverterTests: XCTestCase {
         let reasons = c.issues.map(\.reason)
         XCTAssertTrue(reasons[0].hasPrefix("$redirect:"), reasons[0])
         XCTAssertTrue(reasons[1].hasPrefix("$ping:"), reasons[1])
-        XCTAssertTrue(reasons[2].contains("mixes sites and ~sites"), reasons[2])
+        XCTAssertTrue(reasons[2].contains("lies at or under a ~site"), reasons[2])
         XCTAssertTrue(reasons[3].contains("Character class is not supported."), reasons[3])
-        XCTAssertTrue(reasons[4].hasPrefix("$document:"), reasons[4])
+        XCTAssertTrue(reasons[4].hasPrefix("$genericblock:"), reasons[4])
         XCTAssertTrue(reasons[6].hasPrefix("cosmetic filter"), reasons[6])
         XCTAssertTrue(reasons[7].contains("control characters"), reasons[7])
         XCTAssertEqual(c.issues[0].text, "||a.test^$redirect=noop.js")

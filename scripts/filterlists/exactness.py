@@ -8,8 +8,15 @@ adblock-rust (PyPI `adblock`, FilterSet(debug=True)) and radarblock's model of W
 one `convert` reported (its line in OUT.issues.txt), or when it falls under a documented deviation of
 adblock-rust from Adblock Plus (docs/filter-lists.md, "The reference"); the rest are unexplained (goal 0).
 
+With `--together`, the lists are also checked loaded together, as adblock-rust loads several lists (an exception
+in one cancels the blocks of the others): their concatenation is converted as one list and checked on a corpus
+derived from all of them; and the same corpus is decided by the lists converted one by one and loaded side by side,
+as WebKit loads separate content rule lists (each independent: an exception cancels the blocks of its own list
+only), counting the requests where that differs from the one list ("separately": what a release that keeps the
+lists apart would change).
+
 Run with the venv's python: `$(scripts/filterlists/setup-venv.sh) scripts/filterlists/exactness.py
---radarblock .build/release/radarblock LIST...`. Prints one JSON object per list.
+--radarblock .build/release/radarblock [--together] LIST...`. Prints one JSON object per list.
 """
 
 from __future__ import annotations
@@ -138,7 +145,8 @@ def source_url(f: Filter, url: str, rng: random.Random) -> str:
     included, excluded = f.domains
     host = re.sub(r"^[a-z]+://([^/:]*).*$", r"\1", url)
     roll = rng.random()
-    if included and roll < 0.6:
+    # A filter that mixes sites and ~sites is tried on both (the ~sites lie under the sites).
+    if included and (roll < 0.35 or (roll < 0.6 and not excluded)):
         return f"https://{rng.choice(['', 'www.'])}{rng.choice(included).rstrip('*')}/page"
     if excluded and roll < 0.6:
         return f"https://{rng.choice(excluded)}/page"
@@ -183,7 +191,7 @@ def reference(filters_text: str, requests: list[Request]) -> list[Outcome]:
     return out
 
 
-def radarblock(binary: str, rules: Path, requests: list[Request], work: Path) -> list[Outcome]:
+def write_requests(requests: list[Request], work: Path) -> Path:
     lines = []
     for url, src, kind, top in requests:
         req = {"url": url, "topURL": top, "resourceType": TYPES[kind][1]}
@@ -192,13 +200,24 @@ def radarblock(binary: str, rules: Path, requests: list[Request], work: Path) ->
         lines.append(json.dumps(req))
     path = work / "requests.jsonl"
     path.write_text("\n".join(lines) + "\n")
-    prov = work / "provenance.json"
-    # A whole filter list needs more automaton states than the default budget of `match`.
-    compiled = work / "rules.rbc"
+    return path
+
+
+def compiled(binary: str, rules: Path) -> Path:
+    """The list compiled to an .rbc beside it (a whole filter list needs more automaton states than the default
+    budget of `match`)."""
+    out = rules.with_suffix(".rbc")
     budget = ["--max-total-dfa-states", "40000000"]
-    subprocess.run([binary, "compile", str(rules), "-o", str(compiled), *budget], check=True, capture_output=True)
+    subprocess.run([binary, "compile", str(rules), "-o", str(out), *budget], check=True, capture_output=True)
+    return out
+
+
+def radarblock(binary: str, rules: Path, requests: list[Request], work: Path) -> list[Outcome]:
+    path = write_requests(requests, work)
+    prov = work / "provenance.json"
+    rbc = compiled(binary, rules)
     answers = subprocess.run(
-        [binary, "match", str(compiled), "--requests", str(path), "--explain", "--provenance", str(prov)],
+        [binary, "match", str(rbc), "--requests", str(path), "--explain", "--provenance", str(prov)],
         check=True,
         capture_output=True,
         text=True,
@@ -216,8 +235,10 @@ def explain(ref: Outcome, wk: Outcome, req: Request, reported: dict[str, str]) -
     """The reason a disagreement is explained, None when it is not."""
     _url, src, kind, top = req
     for deciding in (ref.deciding, wk.deciding):
-        if deciding and deciding in reported:
-            return "reported: " + reported[deciding]
+        # adblock-rust's FilterSet(debug=True) names filters it merged (same options) joined with " <+> ".
+        for part in (deciding or "").split(" <+> "):
+            if part in reported:
+                return "reported: " + reported[part]
     if kind == "document" and ref.blocked and not wk.blocked:
         return "deviation: adblock-rust blocks navigations"
     d = ref.deciding or ""
@@ -252,21 +273,11 @@ def reported_filters(issues: Path, text: str) -> dict[str, str]:
     return reported
 
 
-def convert(binary: str, lst: Path, work: Path) -> Path:
-    """`radarblock convert --filter-list` of `lst` into `work`: the rules file (issues and provenance beside it)."""
-    rules = work / "rules.json"
-    subprocess.run(
-        [binary, "convert", "--filter-list", str(lst), "-o", str(rules), "--provenance", str(work / "provenance.json")],
-        check=True,
-        capture_output=True,
-    )
-    return rules
-
-
 def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        rules = convert(binary, lst, work)
+        rules = work / "rules.json"
+        convert(binary, lst, rules, work / "provenance.json")
         text = lst.read_text(encoding="utf-8", errors="replace")
         reported = reported_filters(work / "rules.json.issues.txt", text)
         requests = corpus(network_filters(text), count, seed)
@@ -296,11 +307,45 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     return result
 
 
+def convert(binary: str, lst: Path, rules: Path, provenance: Path) -> None:
+    """`radarblock convert --filter-list` of `lst` into `rules` (its issues file beside it) and `provenance`."""
+    subprocess.run(
+        [binary, "convert", "--filter-list", str(lst), "-o", str(rules), "--provenance", str(provenance)],
+        check=True,
+        capture_output=True,
+    )
+
+
+def separately(binary: str, lists: list[Path], count: int, seed: int) -> dict:
+    """How often the lists converted one by one and loaded side by side decide otherwise than their concatenation
+    converted as one list (on the together corpus)."""
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        text = "\n".join(lst.read_text(encoding="utf-8", errors="replace") for lst in lists)
+        requests = corpus(network_filters(text), count, seed)
+        path = write_requests(requests, work)
+        decisions = []
+        for name, sources in (("one", [text]), ("apart", [lst.read_text(errors="replace") for lst in lists])):
+            rbcs = []
+            for i, source in enumerate(sources):
+                lst = work / f"{name}{i}.txt"
+                lst.write_text(source)
+                convert(binary, lst, work / f"{name}{i}.json", work / f"{name}{i}.prov.json")
+                rbcs.append(str(compiled(binary, work / f"{name}{i}.json")))
+            answers = subprocess.run(
+                [binary, "match", *rbcs, "--requests", str(path)], check=True, capture_output=True, text=True
+            ).stdout.splitlines()
+            decisions.append([any(x.get("type") == "block" for x in json.loads(a).get("actions", [])) for a in answers])
+    differ = [r for r, a, b in zip(requests, *decisions, strict=True) if a != b]
+    return {"requests": len(requests), "differ": len(differ), "examples": differ[:10]}
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--radarblock", default=".build/release/radarblock")
     parser.add_argument("--count", type=int, default=5000)
     parser.add_argument("--seed", type=int, default=40)
+    parser.add_argument("--together", action="store_true", help="also check the lists loaded together")
     parser.add_argument("lists", nargs="+", type=Path)
     args = parser.parse_args()
     unexplained = 0
@@ -308,6 +353,14 @@ def main() -> int:
         result = check(args.radarblock, lst, args.count, args.seed)
         unexplained += result["unexplained"]
         print(json.dumps(result, indent=1))
+    if args.together:
+        with tempfile.TemporaryDirectory() as tmp:
+            both = Path(tmp) / "+".join(lst.name for lst in args.lists)
+            both.write_text("\n".join(lst.read_text(encoding="utf-8", errors="replace") for lst in args.lists))
+            result = check(args.radarblock, both, args.count, args.seed)
+        unexplained += result["unexplained"]
+        print(json.dumps(result, indent=1))
+        print(json.dumps({"separately": separately(args.radarblock, args.lists, args.count, args.seed)}, indent=1))
     return 1 if unexplained else 0
 
 

@@ -30,7 +30,8 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
     root = Path(__file__).resolve().parents[2]
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        rules = exactness.convert(binary, lst, work)
+        rules = work / "rules.json"
+        exactness.convert(binary, lst, rules, work / "provenance.json")
         store = work / "store"
         subprocess.run(
             [binary, "compile", str(rules), "--engine", "webkit", "-o", str(store), "--name", "list"],

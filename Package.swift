@@ -54,7 +54,7 @@ let package = Package(
         ]),
         .target(name: "ReleaseBuild", dependencies: [
             "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "RuleBuilder", "RuleCompiler",
-            "RuleDiff", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
+            "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
         ]),
         .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
         .executableTarget(name: "radarblock", dependencies: [

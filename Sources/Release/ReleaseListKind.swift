@@ -52,7 +52,12 @@ extension ConvertedListKind {
 
     /// Written as the primary target encodes it: the builder writes for the newest engine (`top-document`), which
     /// the default target does not read. The cookie pop-up list is made for its target by its own builder.
-    public var encodedForTarget: Bool { self == .adClickAttribution || self == .clickToLoad }
+    public var encodedForTarget: Bool {
+        switch self {
+        case .adClickAttribution, .clickToLoad: return true
+        default: return false
+        }
+    }
 
     /// Checked against the target's limits before compiling (the cookie pop-up list's selectors).
     public var checkedAgainstTarget: Bool { self == .cookiePopups }

@@ -70,7 +70,7 @@ fi
 # Before the first release, `current` points at a release not yet built; the build publishes beside it.
 [ -L "$publish/current" ] || ln -s "$releases/initial" "$publish/current"
 
-args=(build --tds "$tds" --cache "$cache" --out "$publish/current")
+args=(build --detailed-exit --tds "$tds" --cache "$cache" --out "$publish/current")
 [ -n "$config" ] && args+=(--config "$config")
 [ -n "$surrogates" ] && args+=(--surrogates "$surrogates")
 old=""
@@ -90,12 +90,10 @@ output=$("$bin" "${args[@]}")
 status=$?
 set -e
 echo "$output"
-# build: 0 built, 4 built from a fallback (both published), 1 failed, 2 usage, 5 refused by a gate.
+# build --detailed-exit: 0 built, 4 built from a fallback (both published), 3 unchanged, 1 failed, 2 usage,
+# 5 refused by a gate: the job's own statuses.
 if [ $status -ne 0 ] && [ $status -ne 4 ]; then
   exit $status
-fi
-if [[ "$output" == unchanged:* ]]; then
-  exit 3
 fi
 new=$(readlink "$publish/current")
 if [ -n "$old" ] && [ "$old" != "$new" ]; then

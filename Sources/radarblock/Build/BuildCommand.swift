@@ -44,19 +44,22 @@ struct BuildCommand: Command {
                 Console.error("build failed in component \(e.component): \(e.reason)")
             }
             Console.note("radarblock: \(options.out) was left as it was")
-            return e.component == .gate ? Exit.refused : ExitCode.failure
+            return e.component == .gate && args.has(Option.detailedExit) ? Exit.refused : ExitCode.failure
         }
         progress.finish()
         report(outcome, options: options)
+        guard args.has(Option.detailedExit) else { return ExitCode.success }
+        if case .unchanged = outcome { return Exit.unchanged }
         if case .built(let manifest, _) = outcome, manifest.inputs.values.contains(where: { $0.fallback != nil }) {
             return Exit.fromFallback
         }
         return ExitCode.success
     }
 
-    /// The statuses `build` adds to the common ones (0 built, 1 failed, 2 usage); scripts/nightly.sh passes them
-    /// on and adds 3 for "unchanged".
+    /// The statuses `build --detailed-exit` adds to the common ones (0 built, 1 failed, 2 usage), which every
+    /// command keeps by default; scripts/nightly.sh passes them on.
     enum Exit {
+        static let unchanged: Int32 = 3
         static let fromFallback: Int32 = 4
         static let refused: Int32 = 5
     }

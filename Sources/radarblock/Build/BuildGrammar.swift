@@ -59,7 +59,7 @@ extension BuildCommand {
         static let maxCompileRegression = OptionSpec(
             "--max-compile-regression", value: "PCT",
             help: """
-                with --previous: refuse the release (exit 5, nothing published: DIR, and the
+                with --previous: refuse the release (exit 1, 5 with --detailed-exit; nothing published: DIR, and the
                 `current` link, stay as they were) when the new release's WebKit compile time (CPU) or
                 peak memory is more than PCT percent above the previous release's; needs WebKitGTK.
                 A release over the limit is measured once more and judged by the cheaper of the two
@@ -69,20 +69,27 @@ extension BuildCommand {
         static let maxTrackerRemoval = OptionSpec(
             "--max-tracker-removal", value: "PCT",
             help: """
-                with --previous: refuse the release (exit 5, nothing published) when more than PCT
-                percent of the previous release's trackers are gone from the new TDS (a truncated or
+                with --previous: refuse the release (exit 1, 5 with --detailed-exit; nothing published)
+                when more than PCT percent of the previous release's trackers are gone from the new TDS (a truncated or
                 stale upstream file looks like that); the message also names a TDS older than the
                 previous release's (by the HTTP Last-Modified of both, when both were fetched)
                 """)
         static let maxNewlyAllowed = OptionSpec(
             "--max-newly-allowed", value: "N",
             help: """
-                with --previous: refuse the release (exit 5, nothing published) when more than N
+                with --previous: refuse the release (exit 1, 5 with --detailed-exit; nothing published) when more than N
                 requests of the derived corpus (changes.md's) were blocked by the previous release and
                 are allowed by the new one
                 """)
         static let noCompileCost = OptionSpec(
             "--no-compile-cost", help: "with --previous: do not measure WebKit's compile cost")
+        static let detailedExit = OptionSpec(
+            "--detailed-exit",
+            help: """
+                exit statuses that tell the outcomes apart, for a job that schedules builds: 3 unchanged
+                (--if-changed), 4 built and published from a fallback, 5 refused by a gate (without it
+                these exit 0, 0 and 1, as every command does)
+                """)
         static let ifChanged = OptionSpec(
             "--if-changed",
             help: """
@@ -249,6 +256,7 @@ extension BuildCommand {
                     Option.maxNewlyAllowed,
                     Option.noCompileCost,
                     Option.ifChanged,
+                    Option.detailedExit,
                     Option.fallback,
                     Option.maxRules,
                     Option.target,
@@ -275,12 +283,14 @@ extension BuildCommand {
                 manifest does not parse) is reported as a warning and left aside: no changes files, no gates, no
                 --if-changed; the new release is built and published as a first one.
 
-                exit status: 0 built (or unchanged with --if-changed), 1 the build failed (the message names the\
-                 component:
-                tds, config, surrogates, unprotected, rules), 2 usage error, 4 built and published from a fallback\
-                 (--fallback:
-                the manifest's inputs say what was replaced or dropped), 5 refused by a gate (--max-compile-regression,
-                --max-tracker-removal, --max-newly-allowed; nothing published).
+                exit status: 0 built (or unchanged with --if-changed, or published from a fallback), 1 the build\
+                 failed (the message names the component: tds, config, surrogates, unprotected, rules) or a gate\
+                 refused it
+                (--max-compile-regression, --max-tracker-removal, --max-newly-allowed; nothing published), 2 usage\
+                 error.
+                With --detailed-exit: 3 unchanged, 4 built and published from a fallback (--fallback: the manifest's\
+                 inputs
+                say what was replaced or dropped), 5 refused by a gate.
                 """),
         ])
 }

@@ -161,7 +161,8 @@ struct DiffCommand: Command {
             let (old, new) = try ReleaseComparison.loadBoth(args.positionals[0], args.positionals[1], options: options)
             var structure: ReleaseComparison.StructureInBackground? = nil
             let corpus = CorpusDescription(
-                kind: streams.isEmpty ? .derived : streams.count == 2 ? .mixed : file != nil ? .requests : .pages)
+                kind: streams.isEmpty ? .derived : streams.count == 2 ? .mixed : file != nil ? .requests : .pages,
+                filterLists: !(old.filterLists.isEmpty && new.filterLists.isEmpty))
             if streams.isEmpty {
                 let (corpus, parts) = ReleaseComparison.derivedCorpusAndStructure(old, new)
                 streams.append(corpus)

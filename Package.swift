@@ -95,7 +95,7 @@ let package = Package(
         .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "TestSupport", "WebKitBridge"]),
         .testTarget(name: "ReleaseDiffTests", dependencies: [
             "Conversion", "Release", "ReleaseBuild", "ReleaseDiff", "RuleDiff", "RuleEngine", "TestSupport", "TrackerData",
-            "FilterLists",
+            "FilterLists", "Provenance", "StrictJSON",
         ]),
         .testTarget(name: "ReleaseBuildTests", dependencies: [
             "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",

@@ -34,7 +34,9 @@ extension DiffReport {
             """
         out += "<h2>Flips per entity</h2>\n" + entityChart(s) + "\n"
         if s.all.total > 0 { out += "<p id=\"flip-meaning\">" + Self.escapeHTML(Self.flipMeaning(s)) + "</p>\n" }
-        out += "<h2>WebKit rules</h2>\n" + rulesChart() + "\n" + htmlExamples(s) + htmlTrackerChanges() + htmlFilterChanges()
+        out +=
+            "<h2>WebKit rules</h2>\n" + rulesChart() + "\n" + htmlExamples(s) + htmlTrackerChanges()
+            + htmlFilterChanges()
         out += """
             <h2>Flips</h2>
             <div id="filters">
@@ -108,7 +110,8 @@ extension DiffReport {
             return "<h2>\(title) (\(items.count))</h2>\n<ul id=\"\(id)\">"
                 + items.map { "<li><code>" + Self.escapeHTML($0.text) + "</code></li>" }.joined() + "</ul>\n"
         }
-        return section("filters-added", "Filters added", f.added) + section("filters-removed", "Filters removed", f.removed)
+        return section("filters-added", "Filters added", f.added)
+            + section("filters-removed", "Filters removed", f.removed)
     }
 
     /// Horizontal bars of the entities with most flips: newly blocked, newly allowed, other surrogate, stacked.

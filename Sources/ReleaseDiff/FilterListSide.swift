@@ -1,4 +1,4 @@
-// A diff side that holds filter lists: a filter-list file given as OLD or NEW (converted as `convert
+// A diff side that holds filter lists (and `match` on a filter-list file): a filter-list file given as OLD or NEW (converted as `convert
 // --filter-list` converts it, for the default target), and the filter lists of any other side (a release's, once
 // it holds them), each added as a `FilterListSide`: the parsed list, for the filter diff and the derived corpus,
 // and its converted rules with their provenance, which decide requests and name the filter and line that decided.
@@ -53,12 +53,12 @@ public struct FilterListSide {
 
     /// The compile budget of a filter list's automata: a whole list such as EasyList needs more DFA states than
     /// the default (which bounds one TDS list), and the list is the user's own input.
-    static let budget = CompileBudget(totalStates: 40_000_000)
+    public static let budget = CompileBudget(totalStates: 40_000_000)
 }
 
 extension FilterListSide {
-    /// The list's rules compiled for deciding requests.
-    func compiled() throws -> LoadedRuleList {
+    /// The list's rules compiled for deciding requests (its source embedded, for `--explain`).
+    public func compiled() throws -> LoadedRuleList {
         try LoadedRuleList.compiling(
             json: CanonicalRuleWriter.bytes(rules),
             options: .init(

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `diff` with filter lists: a list file as a side (detected by its content), the filters added and removed with
 # their list and line, the flips of the corpus derived from the filters (each side's deciding filter named), the
-# same in every format, `--save-corpus` of that corpus (the exactness check's input), and a list against a TDS.
+# same in every format, `--save-corpus` of that corpus (the exactness check's input), a list against a rule list,
+# and `match --explain` on a filter-list file.
 # usage: Tests/cli/filter-diff.sh RADARBLOCK
 # Filters are written in single quotes: their `$option` is Adblock Plus syntax, never a shell expansion.
 # shellcheck disable=SC2016
@@ -61,6 +62,12 @@ python3 -c "import json; r=json.load(open('mixed.json')); f=r['filters']; assert
 expect "a TDS diff has no filters member" 0 "$rb" diff rules.json rules.json --format json
 python3 -c "import json,sys; assert 'filters' not in json.load(open('$tmp/out'))" \
   || fail "rule-list diff: a filters member: $(head -c 600 "$tmp/out")"
+
+expect "match on a filter list names the filter and line" 0 "$rb" match new.txt --explain \
+  --url https://pixel.example/p.gif --top-url https://news.test/ --type image --json
+contains "match on a filter list" '"filter":"||pixel.example^$image,third-party"'
+contains "match on a filter list: line" '"lines":[4]'
+contains "match on a filter list: list" '"list":"new.txt"'
 
 printf '{"trackers": \n' > broken.json
 expect "broken JSON is no filter list" 2 "$rb" diff broken.json new.txt

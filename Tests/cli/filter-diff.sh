@@ -64,7 +64,7 @@ python3 -c "import json,sys; assert 'filters' not in json.load(open('$tmp/out'))
   || fail "rule-list diff: a filters member: $(head -c 600 "$tmp/out")"
 
 expect "match on a filter list names the filter and line" 0 "$rb" match new.txt --explain \
-  --url https://pixel.example/p.gif --top-url https://news.test/ --type image --json
+  --url https://pixel.example/p.gif --top-url https://news.test/ --type image
 contains "match on a filter list" '"filter":"||pixel.example^$image,third-party"'
 contains "match on a filter list: line" '"lines":[4]'
 contains "match on a filter list: list" '"list":"new.txt"'

@@ -58,9 +58,13 @@ public enum FilterCorpus {
         let type = own || rng.below(2) == 0 ? rng.pick(types) : rng.pick(allTypes)
         if type == "main_frame" { return MatchRequest(url: url, topURL: url, resourceType: type) }
         let source = page(of: url, domains: o.domains, thirdParty: o.thirdParty, own: own, rng: &rng)
-        guard rng.below(5) == 0 else { return MatchRequest(url: url, topURL: source, resourceType: type) }
+        // A frame's own document is loaded in the child frame, whichever page holds the frame.
+        let context = type == "sub_frame" ? "child-frame" : nil
+        guard rng.below(5) == 0 else {
+            return MatchRequest(url: url, topURL: source, resourceType: type, loadContext: context)
+        }
         let top = "https://portal\(rng.below(20)).test/"
-        return MatchRequest(url: url, topURL: top, frameURL: source, resourceType: type)
+        return MatchRequest(url: url, topURL: top, frameURL: source, resourceType: type, loadContext: context)
     }
 
     /// The document a load comes from: on its own ground a `$domain` site (or its `www.`), else the party the filter

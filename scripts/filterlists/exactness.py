@@ -52,8 +52,9 @@ TYPES = {
 ISSUE_LINE = re.compile(r"^[^:]+: line (\d+): ")
 # radarblock request type -> ABP request type (the keys of TYPES).
 ABP_TYPE = {rb: abp for abp, (_rust, rb) in TYPES.items()}
-# (URL, the document it comes from: adblock-rust's source and WebKit's frame, type, the top page's URL)
-Request = tuple[str, str, str, str]
+# (URL, the document it comes from: adblock-rust's source and WebKit's frame, type, the top page's URL, WebKit's
+# load context when the corpus names it: a frame's own document loads in the child frame)
+Request = tuple[str, str, str, str, str | None]
 
 
 def derived_corpus(binary: str, lst: Path, work: Path) -> list[Request]:
@@ -69,7 +70,7 @@ def derived_corpus(binary: str, lst: Path, work: Path) -> list[Request]:
     for line in saved.read_text().splitlines():
         r = json.loads(line)
         kind = ABP_TYPE[r["resourceType"]]
-        out.append((r["url"], r.get("frameURL", r["topURL"]), kind, r["topURL"]))
+        out.append((r["url"], r.get("frameURL", r["topURL"]), kind, r["topURL"], r.get("loadContext")))
     return out
 
 
@@ -91,7 +92,7 @@ def reference(filters_text: str, requests: list[Request]) -> list[Outcome]:
     fs.add_filters(filters_text.split("\n"))
     engine = adblock.Engine(fs)
     out = []
-    for url, src, kind, _top in requests:
+    for url, src, kind, _top, _context in requests:
         r = engine.check_network_urls(url, src, TYPES[kind][0])
         out.append(Outcome(r.matched and not r.exception, r.exception or r.filter))
     return out
@@ -99,10 +100,12 @@ def reference(filters_text: str, requests: list[Request]) -> list[Outcome]:
 
 def write_requests(requests: list[Request], work: Path) -> Path:
     lines = []
-    for url, src, kind, top in requests:
+    for url, src, kind, top, context in requests:
         req = {"url": url, "topURL": top, "resourceType": TYPES[kind][1]}
         if top != src:
             req["frameURL"] = src
+        if context:
+            req["loadContext"] = context
         lines.append(json.dumps(req))
     path = work / "requests.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -139,7 +142,7 @@ def radarblock(binary: str, rules: Path, requests: list[Request], work: Path) ->
 
 def explain(ref: Outcome, wk: Outcome, req: Request, reported: dict[str, str]) -> str | None:
     """The reason a disagreement is explained, None when it is not."""
-    _url, src, kind, top = req
+    _url, src, kind, top, _context = req
     for deciding in (ref.deciding, wk.deciding):
         # adblock-rust's FilterSet(debug=True) names filters it merged (same options) joined with " <+> ".
         for part in (deciding or "").split(" <+> "):

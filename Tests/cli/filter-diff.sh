@@ -51,7 +51,8 @@ EOF
 
 expect "markdown" 1 "$rb" diff old.txt new.txt --format markdown --full
 contains "markdown" "### Filters removed (1)"
-contains "markdown: flip names the filter" '"filter":"||pixel.example^$image,third-party"'
+contains "markdown: a flip names the filter and line" '"lines":\[4\],"list":"new.txt"'
+contains "markdown: a flip names the filter (bars escaped)" '"filter":"\|\|pixel.example^$image,third-party"'
 expect "html" 1 "$rb" diff old.txt new.txt --format html -o report.html
 grep -qF 'id="filters-added"' report.html || fail "html: no filters-added section"
 

@@ -88,9 +88,10 @@ struct DiffCommand: Command {
                               file or <base href>), or by default from a corpus derived from both datasets: for every\
                  tracker
                               and rule, URLs its pattern matches and near misses, on first-party, same-entity and\
-                 third-party sites; for filter lists, for every network filter, URLs it matches and near misses,
-                              first- and third-party, on its $domain sites and others, of its types and others, the\
-                 deciding rule named by its filter, list and line.
+                 third-party sites;
+                              for filter lists, for every network filter, URLs it matches and near misses, first- and
+                              third-party, on its $domain sites and others, of its types and others (the deciding rule
+                              named by its filter, list and line).
                 """),
             .options(
                 "options",

@@ -1,7 +1,8 @@
-// A diff side that holds filter lists (and `match` on a filter-list file): a filter-list file given as OLD or NEW (converted as `convert
-// --filter-list` converts it, for the default target), and the filter lists of any other side (a release's, once
-// it holds them), each added as a `FilterListSide`: the parsed list, for the filter diff and the derived corpus,
-// and its converted rules with their provenance, which decide requests and name the filter and line that decided.
+// A diff side that holds filter lists (and `match` on a filter-list file): a filter-list file given as OLD or NEW
+// (converted as `convert --filter-list` converts it, for the default target), and the filter lists of any other
+// side (a release's, once it holds them), each added as a `FilterListSide`: the parsed list, for the filter diff
+// and the derived corpus, and its converted rules with their provenance, which decide requests and name the filter
+// and line that decided.
 
 import ContentRules
 import Digest

@@ -62,6 +62,8 @@ extension FaithfulBuilder {
     /// What another list costs WebKit besides the exceptions repeated in it, in top-URL conditions: a one-rule list
     /// compiles to about 20 KB, what about 1,000 conditions take (docs/compile-cost.md, "Every entity linear").
     static let listCostInConditions = 1_000
+    /// What one repeated exception rule costs besides its conditions (its url-filter, its action), in conditions.
+    static let repeatedRuleInConditions = 30
 
     /// The entities that lead a list segment of their own, the one that saves most first.
     func leadingEntities() -> [SharedEntity] {
@@ -100,12 +102,14 @@ extension FaithfulBuilder {
             .map(\.element)
     }
 
-    /// The top-URL conditions of the exceptions every list repeats (temp list, unprotected sites, allowlist, ...).
+    /// What the exceptions every list repeats (temp list, unprotected sites, allowlist, ...) cost, in conditions.
     private func globalExceptionConditions() -> Int {
         var probe = self
         probe.sink = RuleSink()
         probe.emitExceptions()
-        return probe.sink.rules.reduce(0) { $0 + ($1.trigger.condition?.values.count ?? 0) }
+        return probe.sink.rules.reduce(0) {
+            $0 + ($1.trigger.condition?.values.count ?? 0) + Self.repeatedRuleInConditions
+        }
     }
 
     /// The unit RuleListSplitter keeps in one list: the tracker's registrable domain.

@@ -60,7 +60,8 @@ public enum RuleListSplitter {
                         + "per list")
             }
             parts.append(
-                RuleListPart(rules: indices.map { rules[$0] }, provenance: indices.map { provenance[$0] }, units: units))
+                RuleListPart(rules: indices.map { rules[$0] }, provenance: indices.map { provenance[$0] }, units: units)
+            )
         }
         return parts
     }
@@ -151,7 +152,8 @@ struct EntitySegments {
                 owner[i] = k - 1
                 if i == ends[k] { continue }
                 guard let u = RuleListSplitter.unit(of: provenance[i]) else {
-                    throw SplitError(description: "rule \(i) (\(provenance[i])) of an entity's segment is of no tracker")
+                    throw SplitError(
+                        description: "rule \(i) (\(provenance[i])) of an entity's segment is of no tracker")
                 }
                 if partOfUnit.updateValue(k - 1, forKey: u) == nil { units.append(u) }
             }

@@ -2,6 +2,7 @@
 // line of the input; every rule converted has a url-filter WebKit's subset reads and a provenance naming a
 // filter's line; the list WebKit's parser would get is accepted.
 
+import AdblockSyntax
 import ContentRules
 import FilterLists
 

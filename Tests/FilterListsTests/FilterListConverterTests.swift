@@ -1,6 +1,7 @@
 // The converter: the url-filters it writes, the order of blocks, exceptions and important blocks, what it
 // reports, and the decisions radarblock's model of WebKit then takes on requests whose ABP answer is known.
 
+import AdblockSyntax
 import ContentRules
 import FilterLists
 import RuleBuilder

@@ -101,6 +101,13 @@ extension CosmeticFilterList {
             issues.append(CosmeticLineIssue(line: issue.line, kind: .malformed, message: issue.reason + "; dropped"))
         }
         for network in parsed.unreadNetwork {
+            if ["##", "#@#", "#?#"].contains(where: network.text.contains) {
+                issues.append(
+                    CosmeticLineIssue(
+                        line: network.line, kind: .malformed,
+                        message: "the sites before the separator contain one of / * | @ \" ! $; dropped"))
+                continue
+            }
             issues.append(
                 CosmeticLineIssue(
                     line: network.line, kind: .outOfScope,

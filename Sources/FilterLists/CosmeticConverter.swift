@@ -45,7 +45,8 @@ public enum CosmeticConverter {
         var hiding = FilterList(name: list.name)
         for filter in list.cosmetic {
             if let why = unconverted(filter) {
-                out.issues.append(FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why))
+                out.issues.append(
+                    FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why))
             } else {
                 hiding.cosmetic.append(filter)
             }
@@ -58,7 +59,8 @@ public enum CosmeticConverter {
         let built = CosmeticRules.build(hides, target: target, extendedCSS: .reported, origin: origin)
         for issue in read.issues + notes + built.issues {
             out.issues.append(
-                FilterLineIssue(line: issue.line, text: texts[issue.line] ?? "", kind: .notConverted, reason: issue.message))
+                FilterLineIssue(
+                    line: issue.line, text: texts[issue.line] ?? "", kind: .notConverted, reason: issue.message))
         }
         let resets = pageExceptions(list, target: target, issues: &out.issues)
         let isGeneric = { (rule: ContentRule) in rule.trigger.condition.map { $0.kind == .unlessTopURL } ?? true }
@@ -122,7 +124,8 @@ public enum CosmeticConverter {
         return (generic, all)
     }
 
-    static func pageException(_ filter: NetworkFilter, target: EngineProfile) -> Result<ContentRule, FilterSyntaxError> {
+    static func pageException(_ filter: NetworkFilter, target: EngineProfile) -> Result<ContentRule, FilterSyntaxError>
+    {
         let o = filter.options
         if o.pageExceptions.contains(.specifichide) {
             return .failure(

@@ -141,7 +141,7 @@ public enum FilterListConverter {
             return pageWideException(filter, target: target)
         }
         if filter.isException, !o.pageExceptions.isEmpty, o.pageExceptions.isSubset(of: CosmeticConverter.hidingOnly) {
-            return .success([])  // no load: the cosmetic list converts or reports it
+            return .success([]) // no load: the cosmetic list converts or reports it
         }
         if let page = PageException.allCases.first(where: o.pageExceptions.contains) {
             let why =

@@ -45,7 +45,8 @@ enum FilterListConvert {
         do { list = try FilterListParser.parse(bytes, name: name) } catch { throw InputError("\(error)") }
         let conversion = FilterListConverter.convert(list, target: target)
         let rules = try checked(conversion.rules, path: path, target: target)
-        let cosmetic = conversion.cosmetic.rules.isEmpty ? [] : try checked(conversion.cosmetic.rules, path: path, target: target)
+        let cosmetic =
+            conversion.cosmetic.rules.isEmpty ? [] : try checked(conversion.cosmetic.rules, path: path, target: target)
         let issues = (conversion.issues + conversion.cosmetic.issues).sorted { $0.line < $1.line }
         let issueLines =
             issues.map { "\(name): \($0)" }

@@ -132,7 +132,9 @@ def page_modes(doctype_free_html):
 
 def run_pages(scenarios):
     """Loads each scenario of a `webkit-check pages` JSONL file; its results, one dict a page."""
-    out = subprocess.run([os.path.join(here, "scripts", "webkit-check"), "pages", scenarios], capture_output=True, text=True)
+    out = subprocess.run(
+        [os.path.join(here, "scripts", "webkit-check"), "pages", scenarios], capture_output=True, text=True
+    )
     if out.returncode != 0:
         sys.exit("webkit-check pages failed: %s" % out.stderr[-2000:])
     return [json.loads(line) for line in out.stdout.splitlines()]

@@ -36,9 +36,16 @@ public struct FilterListConversion: Sendable {
 
 public enum FilterListConverter {
     public static func convert(_ list: FilterList, target: EngineProfile) -> FilterListConversion {
+        // The cosmetic list owes nothing to the network one: made meanwhile.
+        var (out, cosmetic) = Parallel.both(
+            { network(list, target: target) }, { CosmeticConverter.convert(list, target: target) })
+        out.cosmetic = cosmetic
+        return out
+    }
+
+    static func network(_ list: FilterList, target: EngineProfile) -> FilterListConversion {
         var out = FilterListConversion()
         out.issues = list.issues
-        out.cosmetic = CosmeticConverter.convert(list, target: target)
         let disabled = badfilterTargets(list.network)
         // Only a filter as long as a disabled one can be it: the key is computed for those alone.
         let disabledLengths = Set(disabled.map(\.utf8.count))

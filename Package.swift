@@ -10,7 +10,8 @@ let package = Package(
         .executable(name: "radarblock", targets: ["radarblock"]),
         .library(name: "RadarBlock", targets: [
             "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "Provenance", "RuleBuilder",
-            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Conversion", "Release", "ReleaseDiff", "ReleaseBuild", "Install", "FilterLists",
+            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Conversion", "Release", "ReleaseDiff", "ReleaseBuild", "Install", "AdblockSyntax",
+            "FilterLists",
         ]),
     ],
     targets: [
@@ -32,12 +33,15 @@ let package = Package(
         .target(name: "Domains", dependencies: ["CPSL", "CIDN2"]),
         .target(name: "CWebKitIDNA", dependencies: ["CICU"]),
         .target(name: "ContentRules", dependencies: ["StrictJSON", "CWebKitIDNA"]),
-        .target(name: "TrackerData", dependencies: ["FileIO", "Parallel", "StrictJSON", "Domains", "Digest"]),
+        .target(name: "AdblockSyntax"),
+        .target(name: "TrackerData", dependencies: ["FileIO", "Parallel", "StrictJSON", "Domains", "Digest", "AdblockSyntax"]),
         .target(name: "TDSGenerator", dependencies: ["FileIO", "TrackerData", "StrictJSON", "Domains"]),
         .target(name: "Provenance", dependencies: ["StrictJSON"]),
         .target(
             name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
-        .target(name: "FilterLists", dependencies: ["Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance"]),
+        .target(
+            name: "FilterLists",
+            dependencies: ["AdblockSyntax", "Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance"]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
@@ -59,7 +63,7 @@ let package = Package(
         .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
         .executableTarget(name: "radarblock", dependencies: [
             "Release", "ReleaseDiff", "ReleaseBuild", "Install", "Conversion", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance", "FilterLists",
+            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance", "AdblockSyntax", "FilterLists",
         ]),
 
         .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
@@ -86,7 +90,9 @@ let package = Package(
             name: "RuleDiffTests",
             dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData", "Provenance", "FilterLists"]),
         .testTarget(name: "ProvenanceTests", dependencies: ["Provenance", "StrictJSON"]),
-        .testTarget(name: "FilterListsTests", dependencies: ["FilterLists", "ContentRules", "RuleBuilder", "RuleEngine", "TestSupport"]),
+        .testTarget(
+            name: "FilterListsTests",
+            dependencies: ["AdblockSyntax", "FilterLists", "ContentRules", "RuleBuilder", "RuleEngine", "TestSupport"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "ReleaseTests", dependencies: [
             "Release", "ContentRules", "RuleBuilder", "RuleCompiler", "RuleEngine", "StrictJSON", "Surrogates", "TestSupport", "TrackerData",

@@ -62,6 +62,14 @@ if [ "${SKIP_CPM_COST_BENCH:-0}" != 1 ]; then
   python3 "$here/bench/cpm_cost.py" "$BIN" "$BENCH_DIR/cpm-cost" || status=$?
 fi
 
+# EasyList's cosmetic list: 500 sampled ## filters hidden in WebKit where adblock-rust says, both modes (issue 40).
+if [ "${SKIP_COSMETIC_SAMPLE_BENCH:-0}" != 1 ]; then
+  echo
+  easylist="/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net/assets/thirdparties/easylist/easylist.txt"
+  "$("$here/filterlists/setup-venv.sh")" "$here/testing/check_cosmetic_sample.py" "$BIN" "$easylist" \
+    "$BENCH_DIR/cosmetic-sample" 500 40 || status=$?
+fi
+
 # Diff and match at scale: the iOS release diff, 1M issue-shaped match requests, 1M and 10M-request diffs.
 if [ "${SKIP_DIFF_SCALE_BENCH:-0}" != 1 ]; then
   python3 "$here/bench/diff_scale.py" "$BIN" "$BENCH_DIR/diff-scale" || status=$?

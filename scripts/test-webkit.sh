@@ -57,6 +57,13 @@ cookie_popup_v7() {  # issue 33: WebKit accepts the v7 TDS's cpm.json; 500 real 
   /usr/bin/python3 "$here/scripts/testing/check_cpm_sample.py" "$tmp/cpm-v7" "$tmp/cpm-v7-sample" 500 33
 }
 
+filter_list_cosmetics() {  # issue 40: 50 sampled EasyList ## filters (seed 40) hidden in WebKit exactly where adblock-rust says, both modes
+  local list="/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net/assets/thirdparties/easylist/easylist.txt"
+  [ -f "$list" ] || { echo "SKIP: $list not found (Debian's webext-ublock-origin-firefox)"; return 77; }
+  local python; python=$("$here/scripts/filterlists/setup-venv.sh") || return 1
+  "$python" "$here/scripts/testing/check_cosmetic_sample.py" "$bin" "$list" "$tmp/cosmetic-sample" 50 40
+}
+
 harness_self_test() { /usr/bin/python3 "$here/Tests/webkit/test_harness.py"; }
 
 faithful_reference() {  # 134 of 134 reference cases in real WebKit, and match answers them as WebKit did
@@ -391,6 +398,7 @@ run "what the app loads: install's store and surrogates.js in a WebKitWebView bl
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 run "cookie pop-ups: 43 ABP element-hiding cases in WebKit, match --selector agrees" cookie_popup_cases
 run "cookie pop-ups: the v7 TDS's cpm.json in WebKit, 500 real selectors hidden (seed 33)" cookie_popup_v7
+run "filter lists: 50 EasyList cosmetic filters hidden in WebKit where adblock-rust says, both modes (seed 40)" filter_list_cosmetics
 
 echo "webkit: $passed passed, $failed failed, $skipped skipped"
 [ $failed -eq 0 ]

@@ -1,7 +1,9 @@
 // The filter-list parser and converter on arbitrary bytes: every line is a filter, a comment or an issue naming a
 // line of the input; every rule converted has a url-filter WebKit's subset reads and a provenance naming a
-// filter's line; the list WebKit's parser would get is accepted.
+// filter's line; the lists WebKit's parser would get (network and cosmetic) are accepted; the cookie pop-up list's
+// reading of the same bytes (`cosmeticOnly`) sees the same lines.
 
+import AdblockSyntax
 import ContentRules
 import FilterLists
 
@@ -23,11 +25,19 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         invariant(
             origin.filterLines?.count == 1 || origin.role == .navigations, "a rule without its filter's line")
     }
-    let json = CanonicalRuleWriter.bytes(conversion.rules)
-    if !conversion.rules.isEmpty {
-        do { try EngineProfile.default.checkGenerated(json, ruleCount: conversion.rules.count) } catch {
-            invariant(false, "WebKit's parser rejects the converted list: \(error)")
+    let cosmetic = conversion.cosmetic
+    invariant(cosmetic.rules.count == cosmetic.provenance.count, "cosmetic rules and provenance differ in length")
+    invariant(cosmetic.provenance.allSatisfy { $0.filterLines?.isEmpty == false }, "a cosmetic rule without a line")
+    for rules in [conversion.rules, cosmetic.rules] where !rules.isEmpty {
+        do {
+            try EngineProfile.default.checkGenerated(CanonicalRuleWriter.bytes(rules), ruleCount: rules.count)
+        } catch {
+            invariant(false, "WebKit's parser rejects a converted list: \(error)")
         }
+    }
+    if let cookie = try? FilterListParser.parse(input, name: "fuzz.txt", reading: .cosmeticOnly) {
+        invariant(cookie.cosmetic == list.cosmetic, "the cosmetic-only reading sees other cosmetic filters")
+        invariant(cookie.unreadNetwork.count + cookie.issues.count >= list.network.count, "a network line lost")
     }
     return 0
 }

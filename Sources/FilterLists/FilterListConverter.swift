@@ -9,9 +9,10 @@
 //
 // `@@...$document` exceptions switch blocking off on the pages they match: ignore-previous-rules rules on the top
 // and frame URL, after every block (pageWideException). `$genericblock` exceptions and cosmetic-only ones
-// (`$elemhide`, `$generichide`, `$specifichide`) are reported: the first are not converted yet, the second change no
-// load.
+// (`$elemhide`, `$generichide`, `$specifichide`) make no network rule: the cosmetic list (CosmeticConverter), kept
+// apart, converts or reports them.
 
+import AdblockSyntax
 import ContentRules
 import Parallel
 import Provenance
@@ -29,10 +30,20 @@ public struct FilterListConversion: Sendable {
     public var exceptions = 0
     public var important = 0
     public var disabledByBadfilter = 0
+    /// The cosmetic filters' list, apart from this one (CosmeticConverter).
+    public var cosmetic = CosmeticConversion()
 }
 
 public enum FilterListConverter {
     public static func convert(_ list: FilterList, target: EngineProfile) -> FilterListConversion {
+        // The cosmetic list owes nothing to the network one: made meanwhile.
+        var (out, cosmetic) = Parallel.both(
+            { network(list, target: target) }, { CosmeticConverter.convert(list, target: target) })
+        out.cosmetic = cosmetic
+        return out
+    }
+
+    static func network(_ list: FilterList, target: EngineProfile) -> FilterListConversion {
         var out = FilterListConversion()
         out.issues = list.issues
         let disabled = badfilterTargets(list.network)
@@ -77,12 +88,6 @@ public enum FilterListConverter {
                     groups[role.group].append((rule, provenance))
                 }
             }
-        }
-        for c in list.cosmetic {
-            out.issues.append(
-                FilterLineIssue(
-                    line: c.line, text: c.text, kind: .notConverted,
-                    reason: "cosmetic filter (\(c.kind.rawValue)): cosmetic filters are not converted yet"))
         }
         out.issues.sort { $0.line < $1.line }
         (out.blocks, out.exceptions) = (
@@ -141,6 +146,9 @@ public enum FilterListConverter {
         }
         if filter.isException && o.pageExceptions == [.document] {
             return pageWideException(filter, target: target)
+        }
+        if filter.isException, !o.pageExceptions.isEmpty, o.pageExceptions.isSubset(of: CosmeticConverter.hidingOnly) {
+            return .success([]) // no load: the cosmetic list converts or reports it
         }
         if let page = PageException.allCases.first(where: o.pageExceptions.contains) {
             let why =

@@ -14,6 +14,7 @@
 // anchored domain regex every site condition of radarblock uses, on targets that read them. Sites mixed with ~sites
 // under them (`a.com|~b.a.com`) are one `if-frame-url` list of label-complement regexes (mixedCondition).
 
+import AdblockSyntax
 import ContentRules
 import RuleBuilder
 import TrackerData

@@ -11,6 +11,7 @@
 // A `/regex/` is kept when WebKit's url-filter subset reads it (URLFilterParser), which matches as a JavaScript
 // search does; otherwise the filter is reported with WebKit's reason.
 
+import AdblockSyntax
 import ContentRules
 import TrackerData
 

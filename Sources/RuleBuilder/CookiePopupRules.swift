@@ -11,7 +11,8 @@
 // classes, since url-filter regexes have no `|`), and the more specific sites below. The page judged is the top
 // page, also in its frames (`document` loads: a frame's document gets the page's selectors).
 //
-// Cost. Selectors with the same condition are joined into one rule (one selector list), in the order of their
+// Cost. (CosmeticRules.swift writes the hiding rules, shared with filter lists' cosmetic filters.) Selectors with
+// the same condition are joined into one rule (one selector list), in the order of their
 // first line; the selectors hidden everywhere form the first rule, `url-filter` `.*` with no flag or condition,
 // which WebKit compiles into no automaton at all: it becomes the list's global style sheet. WebKit groups
 // css-display-none actions with identical triggers itself (WebKit's
@@ -65,45 +66,12 @@ public enum CookiePopupRules {
         let parsed = CosmeticFilterList.parse(text)
         let (hides, notes) = parsed.hides()
         var out = CookiePopupList(offSites: offSites, issues: parsed.issues + notes)
-        var groups: [TriggerCondition?: (selectors: [String], lines: [Int])] = [:]
-        var order: [TriggerCondition?] = []
-        var seen: Set<SelectorAt> = []
-        for hide in hides {
-            let translated: CookiePopupSelector
-            switch CookiePopupSelector.translate(hide.selector, target: target) {
-            case .failure(let why):
-                out.issues.append(
-                    CosmeticLineIssue(
-                        line: hide.lines[0], kind: .outOfScope,
-                        message: "selector \(quoted(hide.selector)): \(why.message); left out"))
-                continue
-            case .success(let t): translated = t
-            }
-            if let text = translated.contains {
-                out.scripted.append(
-                    CosmeticScriptHide(
-                        selector: hide.selector, css: translated.css, text: text, sites: hide.sites, lines: hide.lines))
-                continue
-            }
-            if translated.css != hide.selector { out.counts["hasSelectors", default: 0] += 1 }
-            let css = QuirksModeSelectors.rewrite(translated.css)
-            let condition = CosmeticSiteCondition.make(hide.sites)
-            guard seen.insert(SelectorAt(selector: css, condition: condition)).inserted else { continue }
-            if groups[condition] == nil { order.append(condition) }
-            groups[condition, default: ([], [])].selectors.append(css)
-            groups[condition, default: ([], [])].lines += hide.lines
-        }
-        // The selectors hidden everywhere first: with no condition and nothing before them, they are the global sheet.
-        if let i = order.firstIndex(where: { $0 == nil }), i > 0 { order.insert(order.remove(at: i), at: 0) }
-        for condition in order {
-            let g = groups[condition]!
-            let trigger = Trigger(
-                urlFilter: ".*", resourceTypes: condition == nil ? nil : ["document"], condition: condition)
-            out.rules.append(
-                ContentRule(trigger: trigger, action: .cssDisplayNone(selector: g.selectors.joined(separator: ", "))))
-            out.provenance.append(RuleProvenance(source: .cookiePopups, role: .hide, filterLines: g.lines.sorted()))
-            out.counts["selectors", default: 0] += Double(g.selectors.count)
-        }
+        let hiding = CosmeticRules.build(
+            hides, target: target, extendedCSS: .translated, origin: RuleProvenance(source: .cookiePopups, role: .hide))
+        (out.rules, out.provenance, out.scripted) = (hiding.rules, hiding.provenance, hiding.scripted)
+        out.issues += hiding.issues
+        if hiding.hasSelectors > 0 { out.counts["hasSelectors"] = Double(hiding.hasSelectors) }
+        if hiding.selectors > 0 { out.counts["selectors"] = Double(hiding.selectors) }
         if !offSites.isEmpty {
             let condition = TriggerCondition(.ifTopURL, offSites.map { TriggerCondition.anchoredDomainRegex("*" + $0) })
             out.rules.append(
@@ -113,11 +81,6 @@ public enum CookiePopupRules {
         out.counts["filters"] = Double(parsed.filters.count)
         out.counts["scripted"] = Double(out.scripted.count)
         return out
-    }
-
-    private struct SelectorAt: Hashable {
-        var selector: String
-        var condition: TriggerCondition?
     }
 }
 

@@ -11,8 +11,11 @@
 // hidden on a.com and c.b.a.com, shown on b.a.com); with no positive entry the default is "hidden". An exception
 // shows its selector wherever it applies, whatever filter hides it. A line that is none of these is reported
 // with its line number and left out; network filters (`@@||x^$script`), which a cosmetic list cannot use, and
-// snippet filters (`#$#`) are reported as out of scope.
+// snippet filters (`#$#`) are reported as out of scope. The lines are read by the one Adblock Plus parser
+// (AdblockSyntax); this file is the cookie pop-up list's view of what it reads, which filter lists' cosmetic
+// filters share (FilterLists' CosmeticConverter).
 
+import AdblockSyntax
 import Domains
 import StrictJSON
 
@@ -72,93 +75,85 @@ public struct CosmeticFilterList: Sendable, Hashable {
     public var issues: [CosmeticLineIssue]
     /// Comment, header and blank lines.
     public var commentLines: Int
+}
 
-    /// The longest line read; longer lines are malformed (a selector list of that size is no cookie banner).
-    public static let maximumLineBytes = 64 * 1024
-
+extension CosmeticFilterList {
+    /// Reads the list with the one Adblock Plus parser (AdblockSyntax) and keeps what element hiding uses.
     public static func parse(_ text: String) -> CosmeticFilterList {
-        var out = CosmeticFilterList(filters: [], issues: [], commentLines: 0)
-        var number = 0
-        for raw in text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" }) {
-            number += 1
-            let line = trimmed(raw)
-            if line.isEmpty || line.hasPrefix("!") || (line.hasPrefix("[") && line.hasSuffix("]")) {
-                out.commentLines += 1
-                continue
-            }
-            switch parseLine(line, number: number) {
-            case .success(let f): out.filters.append(f)
-            case .failure(let issue): out.issues.append(issue)
-            }
+        let parsed: FilterList
+        do {
+            parsed = try FilterListParser.parse(Array(text.utf8), name: "cpm.filterList", reading: .cosmeticOnly)
+        } catch {
+            return CosmeticFilterList(
+                filters: [], issues: [CosmeticLineIssue(line: 0, kind: .malformed, message: "\(error)")],
+                commentLines: 0)
         }
-        return out
+        return CosmeticFilterList(parsed)
     }
 
-    /// ABP's element-hiding syntax: `sites` `#` [`@`|`?`|`$`] `#` `selector`, where the sites part has none of
-    /// `/ * | @ " !` (so a URL pattern with a `#` is a network filter, not a hiding one).
-    static func parseLine(_ line: String, number: Int) -> Result<CosmeticFilter, CosmeticLineIssue> {
-        func issue(_ kind: CosmeticLineIssue.Kind, _ m: String) -> Result<CosmeticFilter, CosmeticLineIssue> {
-            .failure(CosmeticLineIssue(line: number, kind: kind, message: m))
+    /// The cookie pop-up list's view of a parsed list: its `##`, `#@#` and `#?#` filters with their sites
+    /// normalised (`DomainCheck`); network filters (`@@||x^$script`), which a cosmetic list cannot use, and
+    /// snippets (`#$#`) reported as out of scope; the parser's issues reported as malformed. FilterLists reads
+    /// filter lists' cosmetic filters through it too.
+    public init(_ parsed: FilterList) {
+        self.init(filters: [], issues: [], commentLines: parsed.comments + parsed.headers.count + parsed.blank)
+        for issue in parsed.issues {
+            issues.append(CosmeticLineIssue(line: issue.line, kind: .malformed, message: issue.reason + "; dropped"))
         }
-        if line.utf8.count > maximumLineBytes {
-            return issue(.malformed, "line of \(line.utf8.count) bytes, over \(maximumLineBytes); dropped")
-        }
-        guard let hash = separator(in: line) else {
-            if line.contains("##") || line.contains("#@#") || line.contains("#?#") {
-                return issue(.malformed, "the sites before the separator contain one of / * | @ \" !; dropped")
+        for network in parsed.unreadNetwork {
+            if ["##", "#@#", "#?#"].contains(where: network.text.contains) {
+                issues.append(
+                    CosmeticLineIssue(
+                        line: network.line, kind: .malformed,
+                        message: "the sites before the separator contain one of / * | @ \" ! $; dropped"))
+                continue
             }
-            return issue(
-                .outOfScope,
-                "network filter \(quoted(String(line.prefix(80)))): a cosmetic list hides elements only; left out")
+            issues.append(
+                CosmeticLineIssue(
+                    line: network.line, kind: .outOfScope,
+                    message:
+                        "network filter \(quoted(String(network.text.prefix(80)))): a cosmetic list hides elements"
+                        + " only; left out"))
         }
-        let sitesText = line[..<hash.start]
-        let marker = hash.marker
-        let selector = trimmed(line[hash.end...])
+        for filter in parsed.cosmetic {
+            switch Self.read(filter) {
+            case .success(let f): filters.append(f)
+            case .failure(let issue): issues.append(issue)
+            }
+        }
+        // Each source is in line order, and a line is in one of them.
+        issues.sort { $0.line < $1.line }
+    }
+
+    /// ABP's element-hiding kinds, sites normalised; `#?#` must name a site.
+    static func read(_ filter: AdblockSyntax.CosmeticFilter) -> Result<CosmeticFilter, CosmeticLineIssue> {
+        func issue(_ kind: CosmeticLineIssue.Kind, _ m: String) -> Result<CosmeticFilter, CosmeticLineIssue> {
+            .failure(CosmeticLineIssue(line: filter.line, kind: kind, message: m))
+        }
         let kind: CosmeticFilter.Kind
-        switch marker {
-        case "": kind = .hide
-        case "@": kind = .exception
-        case "?": kind = .extended
-        case "$":
+        switch filter.kind {
+        case .hide: kind = .hide
+        case .hideException: kind = .exception
+        case .extended: kind = .extended
+        case .style:
             return issue(
                 .outOfScope, "snippet filter (#$#): code, which radarblock never runs from a dataset; left out")
-        default: return issue(.malformed, "unknown separator #\(marker)#; dropped")
+        default: return issue(.outOfScope, "\(filter.kind.rawValue) filter: not element hiding; left out")
         }
+        let selector = trimmed(filter.body)
         guard !selector.isEmpty else { return issue(.malformed, "empty selector; dropped") }
         var sites: [CosmeticFilter.SiteEntry] = []
-        for entry in sitesText.isEmpty ? [] : sitesText.split(separator: ",", omittingEmptySubsequences: false) {
-            var name = Substring(trimmed(entry))
-            let include = !name.hasPrefix("~")
-            if !include { name = name.dropFirst() }
-            guard !name.isEmpty else { return issue(.malformed, "empty site in \(quoted(String(sitesText))); dropped") }
-            switch DomainCheck.normalize(String(name)) {
-            case .success(let d): sites.append(.init(domain: d, include: include))
-            case .failure(let p): return issue(.malformed, "site \(quoted(String(name))): \(p.message); dropped")
+        for entry in filter.domains {
+            switch DomainCheck.normalize(entry.domain) {
+            case .success(let d): sites.append(.init(domain: d, include: !entry.excluded))
+            case .failure(let p): return issue(.malformed, "site \(quoted(entry.domain)): \(p.message); dropped")
             }
         }
         if kind == .extended, !sites.contains(where: \.include) {
             return issue(
                 .malformed, "an extended-CSS filter (#?#) must name a site (ABP refuses generic ones); dropped")
         }
-        return .success(CosmeticFilter(line: number, kind: kind, sites: sites, selector: selector))
-    }
-
-    /// The first `#…#` separator whose prefix is a valid sites part.
-    static func separator(in line: String) -> (start: String.Index, end: String.Index, marker: String)? {
-        var i = line.startIndex
-        while let h = line[i...].firstIndex(of: "#") {
-            let prefix = line[..<h]
-            if prefix.contains(where: { "/*|@\"!".contains($0) }) { return nil }
-            var j = line.index(after: h)
-            var marker = ""
-            if j < line.endIndex, "@?$".contains(line[j]) {
-                marker = String(line[j])
-                j = line.index(after: j)
-            }
-            if j < line.endIndex, line[j] == "#" { return (h, line.index(after: j), marker) }
-            i = line.index(after: h)
-        }
-        return nil
+        return .success(CosmeticFilter(line: filter.line, kind: kind, sites: sites, selector: selector))
     }
 }
 

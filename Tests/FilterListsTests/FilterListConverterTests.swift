@@ -1,6 +1,7 @@
 // The converter: the url-filters it writes, the order of blocks, exceptions and important blocks, what it
 // reports, and the decisions radarblock's model of WebKit then takes on requests whose ABP answer is known.
 
+import AdblockSyntax
 import ContentRules
 import FilterLists
 import RuleBuilder
@@ -190,15 +191,15 @@ final class FilterListConverterTests: XCTestCase {
             """)
         XCTAssertEqual(c.rules.count, 2)
         XCTAssertEqual(c.disabledByBadfilter, 1)
-        XCTAssertEqual(c.issues.map(\.line), [1, 2, 3, 4, 5, 6, 7, 9])
+        XCTAssertEqual(c.issues.map(\.line), [1, 2, 3, 4, 5, 6, 9])
+        XCTAssertEqual(c.cosmetic.provenance.map(\.filterLines), [[7]])
         let reasons = c.issues.map(\.reason)
         XCTAssertTrue(reasons[0].hasPrefix("$redirect:"), reasons[0])
         XCTAssertTrue(reasons[1].hasPrefix("$ping:"), reasons[1])
         XCTAssertTrue(reasons[2].contains("lies at or under a ~site"), reasons[2])
         XCTAssertTrue(reasons[3].contains("Character class is not supported."), reasons[3])
         XCTAssertTrue(reasons[4].hasPrefix("$genericblock:"), reasons[4])
-        XCTAssertTrue(reasons[6].hasPrefix("cosmetic filter"), reasons[6])
-        XCTAssertTrue(reasons[7].contains("control characters"), reasons[7])
+        XCTAssertTrue(reasons[6].contains("control characters"), reasons[6])
         XCTAssertEqual(c.issues[0].text, "||a.test^$redirect=noop.js")
     }
 

@@ -1,5 +1,6 @@
 // The filter-list parser: line kinds, options, and hostile input (non-UTF-8, a 10 MB line, a million filters).
 
+import AdblockSyntax
 import FilterLists
 import TestSupport
 import XCTest

@@ -7,7 +7,7 @@ final class CosmeticFilterTests: XCTestCase {
     func testKindsSitesAndLineNumbers() {
         let list = CosmeticFilterList.parse(
             "[Adblock Plus 2.0]\n! comment\n###a\r\nA.com,~b.a.com##.b\nc.com#@#.b\nd.com#?#.x:-abp-has(.y)\n")
-        XCTAssertEqual(list.commentLines, 3) // header, comment, the final empty line
+        XCTAssertEqual(list.commentLines, 2) // header, comment
         XCTAssertEqual(list.filters.map(\.line), [3, 4, 5, 6])
         XCTAssertEqual(list.filters.map(\.kind), [.hide, .hide, .exception, .extended])
         XCTAssertEqual(list.filters[0].sites, [])

@@ -9,15 +9,18 @@ source "$(dirname "${BASH_SOURCE[0]}")/lib.sh"
 start_in_scratch "$1"
 
 printf '%s\n' '! Title: test' '||ads.example^$third-party' '@@||ads.example/ok.js' '||ads.example^$redirect=noop.js' \
-  'example.com##.ad' > list.txt
+  'example.com##.ad' 'example.com#?#div:-abp-has(.x)' > list.txt
 expect "convert" 0 "$rb" convert --filter-list list.txt -o rules.json --provenance prov.json
 stderr_has "convert note" "4 rules (1 blocks, 1 exceptions, 0 important)"
 python3 -c "import json; r=json.load(open('rules.json')); assert [x['action']['type'] for x in r] == ['block', 'ignore-previous-rules', 'ignore-previous-rules', 'ignore-previous-rules']" \
   || fail "convert: rules.json is not [block, ignore-previous-rules, the navigation reset as the default target writes it: popup, top-frame document]: $(head -c 600 rules.json)"
 grep -qF 'list.txt: line 4: ||ads.example^$redirect=noop.js: [not-converted] $redirect:' rules.json.issues.txt \
   || fail "issues: line 4 not named: $(cat rules.json.issues.txt)"
-grep -qF 'list.txt: line 5: example.com##.ad: [not-converted] cosmetic filter' rules.json.issues.txt \
-  || fail "issues: line 5 not named: $(cat rules.json.issues.txt)"
+python3 -c "import json; r=json.load(open('rules.cosmetic.json')); assert [(x['action'], 'if-top-url' in x['trigger']) for x in r] == [({'type': 'css-display-none', 'selector': '.ad'}, True)]" \
+  || fail "convert: rules.cosmetic.json is not the one hiding rule of line 5 on example.com: $(head -c 600 rules.cosmetic.json)"
+grep -qF '"lines":[5]' prov.cosmetic.json || fail "prov.cosmetic.json does not name line 5: $(cat prov.cosmetic.json)"
+grep -qF 'list.txt: line 6: example.com#?#div:-abp-has(.x): [not-converted] procedural filter' rules.json.issues.txt \
+  || fail "issues: line 6 not named: $(cat rules.json.issues.txt)"
 expect "match --explain names the filter" 0 "$rb" match rules.json --provenance prov.json --explain \
   --url https://ads.example/x.js --top-url https://news.test/
 contains "match --explain names the filter" '"filter":"||ads.example^$third-party"'

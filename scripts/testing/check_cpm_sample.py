@@ -11,7 +11,7 @@ combinators) and a control element that no selector of the list names, loads the
 in standards mode and once in quirks mode (no doctype), and checks that each element matches its selector
 (`Element.matches`, WebKit's own verdict on the generator), is hidden (`display: none`), and that the control is
 shown. Prints failures and `N/N sampled selectors hidden, control shown on P/P pages` (both modes counted); exit 1
-on any failure.
+on any failure. check_cosmetic_sample.py (filter lists' cosmetic filters) imports its element builder and page run.
 """
 
 import json
@@ -21,9 +21,6 @@ import re
 import subprocess
 import sys
 
-release, work = sys.argv[1:3]
-count = int(sys.argv[3]) if len(sys.argv) > 3 else 500
-seed = int(sys.argv[4]) if len(sys.argv) > 4 else 33
 here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 
 TAGS = {
@@ -127,7 +124,26 @@ def element_html(chain, eid):
     return html + "x" + close
 
 
+def page_modes(doctype_free_html):
+    """The page's HTML in standards mode and in quirks mode (no doctype), where WebKit's content rule style sheets
+    treat mixed-case ID and class selectors otherwise (specs/webkit-content-rules.md, fact 12)."""
+    return (("", "<!DOCTYPE html>" + doctype_free_html), (" (quirks mode)", doctype_free_html))
+
+
+def run_pages(scenarios):
+    """Loads each scenario of a `webkit-check pages` JSONL file; its results, one dict a page."""
+    out = subprocess.run(
+        [os.path.join(here, "scripts", "webkit-check"), "pages", scenarios], capture_output=True, text=True
+    )
+    if out.returncode != 0:
+        sys.exit("webkit-check pages failed: %s" % out.stderr[-2000:])
+    return [json.loads(line) for line in out.stdout.splitlines()]
+
+
 def main():
+    release, work = sys.argv[1:3]
+    count = int(sys.argv[3]) if len(sys.argv) > 3 else 500
+    seed = int(sys.argv[4]) if len(sys.argv) > 4 else 33
     tds = json.load(open(os.path.join(release, "input-tds.json"), encoding="utf-8"))
     lines = tds["cpm"]["filterList"].split("\n")
     cpm = json.load(open(os.path.join(release, "cpm.json"), encoding="utf-8"))
@@ -164,27 +180,22 @@ def main():
                 for i, _, sel, _ in items
             }
             checks["control"] = "getComputedStyle(document.getElementById('rb-control-element')).display !== 'none'"
-            # Each page in standards mode and in quirks mode (no doctype), where WebKit's content rule style sheets
-            # treat mixed-case ID and class selectors otherwise (specs/webkit-content-rules.md, fact 12).
-            for mode, doctype in (("", "<!DOCTYPE html>"), (" (quirks mode)", "")):
+            for mode, html in page_modes("<html><head></head><body>%s</body></html>" % body):
                 f.write(
                     json.dumps(
                         {
                             "id": host + mode,
                             "rules": [cpm],
                             "topURL": "https://%s/cookie-sample" % host,
-                            "html": "%s<html><head></head><body>%s</body></html>" % (doctype, body),
+                            "html": html,
                             "expressions": checks,
                         }
                     )
                     + "\n"
                 )
-    out = subprocess.run([os.path.join(here, "scripts", "webkit-check"), "pages", scen], capture_output=True, text=True)
-    if out.returncode != 0:
-        sys.exit("webkit-check pages failed: %s" % out.stderr[-2000:])
     hidden = controls = 0
     by_id = {i: (n, sel) for i, (n, _, sel, _) in enumerate(sample)}
-    for res in map(json.loads, out.stdout.splitlines()):
+    for res in run_pages(scen):
         if res.get("error") or res.get("rejected"):
             print("page %s: %s" % (res["id"], res.get("error") or res.get("rejected")))
             continue
@@ -209,4 +220,5 @@ def main():
     return 0 if hidden == 2 * len(sample) and controls == 2 * len(pages) else 1
 
 
-sys.exit(main())
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,15 +1,26 @@
 // The one Adblock Plus / uBlock Origin syntax parser: a list's bytes -> FilterList (network filters, cosmetic
 // filters, headers, and an issue for every line that is not a filter). One pass over the bytes, each line looked at
 // a bounded number of times, so a hostile list costs time linear in its size; a line longer than
-// FilterListLimits.lineBytes and a line that is not UTF-8 are reported, not read.
+// FilterListLimits.lineBytes and a line that is not UTF-8 are reported, not read. Filter lists (FilterLists) and
+// the TDS's cookie pop-up list (TrackerData's CosmeticFilters.swift) are both read here; a list that only hides
+// elements keeps its network lines unread (`Reading.cosmeticOnly`).
 
 public struct FilterListError: Error, CustomStringConvertible {
     public var description: String
 }
 
 public enum FilterListParser {
+    /// What a list is read for.
+    public enum Reading: Sendable {
+        /// Every filter: network filters parsed with their options.
+        case all
+        /// A cosmetic list (the cookie pop-up list): network lines are kept as written in
+        /// `FilterList.unreadNetwork`, for the caller to report, and their options are not read.
+        case cosmeticOnly
+    }
+
     /// Parses a whole list; throws only when the list as a whole cannot be one (more lines than the limit).
-    public static func parse(_ bytes: [UInt8], name: String) throws -> FilterList {
+    public static func parse(_ bytes: [UInt8], name: String, reading: Reading = .all) throws -> FilterList {
         var list = FilterList(name: name)
         var start = 0
         var number = 0
@@ -22,14 +33,14 @@ public enum FilterListParser {
                     description: "\(name): more than \(FilterListLimits.lines) lines: not a filter list this tool reads"
                 )
             }
-            read(bytes[start..<end], number: number, into: &list)
+            read(bytes[start..<end], number: number, reading: reading, into: &list)
             start = end + 1
         }
         list.lines = number
         return list
     }
 
-    static func read(_ raw: ArraySlice<UInt8>, number: Int, into list: inout FilterList) {
+    static func read(_ raw: ArraySlice<UInt8>, number: Int, reading: Reading, into list: inout FilterList) {
         var line = raw
         if line.last == 13 { line = line.dropLast() }
         if line.count > FilterListLimits.lineBytes {
@@ -48,7 +59,10 @@ public enum FilterListParser {
             return
         }
         let text = trimmed(decoded)
-        if text.isEmpty { return }
+        if text.isEmpty {
+            list.blank += 1
+            return
+        }
         switch classify(text) {
         case .comment:
             list.comments += 1
@@ -56,6 +70,8 @@ public enum FilterListParser {
             list.headers.append((key, value))
         case .cosmetic(let kind, let domains, let body):
             readCosmetic(text, number: number, kind: kind, domains: domains, body: body, into: &list)
+        case .network where reading == .cosmeticOnly:
+            list.unreadNetwork.append(FilterLine(line: number, text: text))
         case .network:
             switch NetworkFilterParser.parse(text, line: number) {
             case .success(let filter): list.network.append(filter)
@@ -147,6 +163,8 @@ public enum FilterListParser {
 /// Why a piece of a filter cannot be read.
 public struct FilterSyntaxError: Error, Sendable, Hashable {
     public var message: String
+
+    public init(message: String) { self.message = message }
 }
 
 extension DomainEntry {

@@ -3,7 +3,7 @@
 // kept by name (NetworkOptions.unconvertible) so that the converter reports them, and an unknown option makes the
 // line malformed, as it makes adblock-rust drop the filter.
 
-enum NetworkFilterParser {
+public enum NetworkFilterParser {
     static func parse(_ text: String, line: Int) -> Result<NetworkFilter, FilterLineIssue> {
         var rest = Substring(text)
         let isException = rest.hasPrefix("@@")
@@ -27,7 +27,7 @@ enum NetworkFilterParser {
     }
 
     /// The pattern and the options, split at the last `$` unless the pattern is a `/regex/` that holds it.
-    static func splitOptions(_ s: Substring) -> (Substring, Substring)? {
+    public static func splitOptions(_ s: Substring) -> (Substring, Substring)? {
         if isRegex(s) { return nil }
         guard let dollar = s.utf8.lastIndex(of: UInt8(ascii: "$")) else { return nil }
         return (s[..<dollar], s[s.utf8.index(after: dollar)...])

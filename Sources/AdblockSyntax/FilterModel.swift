@@ -140,6 +140,12 @@ public enum FilterListLimits {
     }
 }
 
+/// A line as written, with its number.
+public struct FilterLine: Sendable, Hashable {
+    public var line: Int
+    public var text: String
+}
+
 /// A parsed list.
 public struct FilterList: Sendable {
     /// What the list is called in provenance and issues (its file name).
@@ -150,6 +156,10 @@ public struct FilterList: Sendable {
     /// `! Title: ...` and the other `! Key: value` header lines, in order.
     public var headers: [(key: String, value: String)] = []
     public var comments = 0
+    /// Empty lines (white space only).
+    public var blank = 0
+    /// Network lines left unread (`FilterListParser.Reading.cosmeticOnly`), in line order.
+    public var unreadNetwork: [FilterLine] = []
     public var lines = 0
 
     public init(name: String) { self.name = name }

@@ -84,6 +84,9 @@ public struct DecisionDiff: Sendable {
     public var checked = 0
     public var invalid = 0
     public var changed = FlipLog()
+    /// The flips grouped by entity and tracker, when `compare` was given their attribution: counted as each
+    /// flip is recorded, while the next chunk is answered, instead of in a pass of its own before the report.
+    public internal(set) var summary: FlipSummary?
 
     public init() {}
 
@@ -97,12 +100,14 @@ public struct DecisionDiff: Sendable {
     }
 
     /// Streams the corpus through both sides; `progress` gets the number of requests checked after each chunk.
+    /// With `attribution`, also the summary of the flips (`summary`).
     public static func compare(
-        _ requests: RequestStream, old: DecisionSide, new: DecisionSide,
+        _ requests: RequestStream, old: DecisionSide, new: DecisionSide, attribution: FlipAttribution? = nil,
         progress: ((Int) -> Void)? = nil, pageBytes: Int = FlipLog.defaultPageBytes
     ) throws -> DecisionDiff {
         var diff = DecisionDiff()
         diff.changed = FlipLog(pageBytes: pageBytes)
+        var tally = attribution.map { FlipSummary.Tally(attribution: $0) }
         // Per side: each deciding rule's index in the log's table of rules (nil: a rule with no description).
         var oldRules: [DecidingRule: Int?] = [:], newRules: [DecidingRule: Int?] = [:]
         // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run. The
@@ -122,9 +127,12 @@ public struct DecisionDiff: Sendable {
                 // interned once per side.
                 for p in partial {
                     for f in p.flips {
-                        try diff.changed.append(
-                            request: f.request, old: f.old.recorded(old, &oldRules, &diff.changed),
-                            new: f.new.recorded(new, &newRules, &diff.changed))
+                        let x = f.old.recorded(old, &oldRules, &diff.changed)
+                        let y = f.new.recorded(new, &newRules, &diff.changed)
+                        try diff.changed.append(request: f.request, old: x, new: y)
+                        tally?.add(
+                            DecisionChange(
+                                request: f.request, old: diff.changed.decision(x), new: diff.changed.decision(y)))
                     }
                 }
                 diff.invalid += partial.reduce(0) { $0 + $1.invalid }
@@ -132,6 +140,7 @@ public struct DecisionDiff: Sendable {
                 progress?(diff.checked)
                 return true
             })
+        diff.summary = tally?.summary
         return diff
     }
 

@@ -109,10 +109,7 @@ public struct DiffReport: Sendable {
     /// As `writeJSON(into:)`, handing the bytes to `emit` in pieces (a page of flips at a time, each page
     /// written on every core): memory holds one page of the report, however many flips it lists.
     public func writeJSON(_ emit: ([UInt8]) throws -> Void) throws {
-        // The summary is one pass over every flip on one core: made on a thread of its own while the sections
-        // before it (the skeleton, the rules) are made and written on this one.
-        let summary = Parallel.Background { [self] in Result { try flipSummary() } }
-        let skeleton = json(changed: [], summary: FlipSummary(), ruleEntries: false)
+        let skeleton = json(changed: [], summary: try flipSummary(), ruleEntries: false)
         guard case .object(let o) = skeleton else { preconditionFailure("a report is a JSON object") }
         var out: [UInt8] = [UInt8(ascii: "{")]
         for (i, key) in o.keys.enumerated() {
@@ -121,10 +118,6 @@ public struct DiffReport: Sendable {
             out.append(UInt8(ascii: ":"))
             if key == "rules" {
                 writeRules(into: &out)
-                continue
-            }
-            if key == "summary" {
-                JSONWriter.write(try summary.join().get().jsonValue, into: &out)
                 continue
             }
             guard key == "requests", let r = requests else {

@@ -63,8 +63,8 @@ public struct FlipCounts: Sendable, Equatable {
 
     public init() {}
 
-    mutating func add(_ c: DecisionChange) {
-        switch FlipKind(c) {
+    mutating func add(_ kind: FlipKind) {
+        switch kind {
         case .newlyBlocked: newlyBlocked += 1
         case .newlyAllowed: newlyAllowed += 1
         case .surrogateChanged: surrogateChanged += 1
@@ -151,8 +151,8 @@ struct ExamplePicker {
     /// The URLs offered so far, by their numbers in the summary's tally (`ExactNumbers`).
     private var urls = Set<Int32>()
 
-    mutating func offer(_ c: DecisionChange, url: Int32) {
-        let k = FlipKind.allCases.firstIndex(of: FlipKind(c))!
+    mutating func offer(_ c: DecisionChange, kind: FlipKind, url: Int32) {
+        let k = FlipKind.allCases.firstIndex(of: kind)!
         guard byKind[k].count < FlipSummary.examplesPerTracker else { return }
         guard urls.insert(url).inserted else { return }
         byKind[k].append(c)

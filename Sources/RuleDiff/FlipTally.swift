@@ -24,17 +24,18 @@ extension FlipSummary {
         init(attribution: FlipAttribution) { self.attribution = attribution }
 
         mutating func add(_ c: DecisionChange) {
+            let kind = FlipKind(c)
             let t = trackerNumber(attribution.tracker(of: c))
             let e = entityOfTracker[Int(t)]
             let url = urls.number(c.request.url), page = pages.number(c.request.topURL)
-            trackers[Int(t)].counts.add(c)
-            entities[Int(e)].counts.add(c)
-            pickers[Int(t)].offer(c, url: url)
+            trackers[Int(t)].counts.add(kind)
+            entities[Int(e)].counts.add(kind)
+            pickers[Int(t)].offer(c, kind: kind, url: url)
             if trackerURLs.insert(Self.pair(t, url)).inserted { trackers[Int(t)].reach.urls += 1 }
             if trackerPages.insert(Self.pair(t, page)).inserted { trackers[Int(t)].reach.pages += 1 }
             if entityURLs.insert(Self.pair(e, url)).inserted { entities[Int(e)].reach.urls += 1 }
             if entityPages.insert(Self.pair(e, page)).inserted { entities[Int(e)].reach.pages += 1 }
-            all.add(c)
+            all.add(kind)
         }
 
         static func pair(_ group: Int32, _ number: Int32) -> UInt64 {

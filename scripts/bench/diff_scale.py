@@ -17,7 +17,7 @@ does), then measures, each command a separate process under /usr/bin/time (wall,
   3. the release diff over 1,000,000 and 10,000,000 such requests (--requests): wall, peak RSS and the
      cost per request, whose ratio between the two sizes shows whether time grows linearly.
 Environment: SHARED; DIFF_SCALE_REQUESTS (default "1000000 10000000"); MATCH_REQUESTS (default 1000000);
-DIFF_RATIO_REQUESTS (default 200000).
+DIFF_RATIO_REQUESTS (default 200000); DIFF_RATIO_ONLY=1 runs step 0 alone.
 Prints a table and writes WORKDIR/diff-scale.json. Exit 1 when a command fails.
 """
 
@@ -134,6 +134,12 @@ def main():
         )
     results = {"loadAverage": os.getloadavg()[0], "cpus": os.cpu_count()}
     results["releaseDiffRatio"] = release_diff_ratio(rb, ddg, config, work)
+    if os.environ.get("DIFF_RATIO_ONLY") == "1":
+        print()
+        print_ratio(results["releaseDiffRatio"])
+        with open(os.path.join(work, "diff-scale.json"), "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+        return 0
 
     # 1. The derived-corpus diff against two plain match runs of the same corpus. The corpus is saved by a run of
     # its own (saving is not part of the diff a reviewer runs); then diff and the two matches alternate, 5 rounds,

@@ -64,18 +64,23 @@ def release_diff_ratio(rb, ddg, config, work):
     sides = []
     for tds, name in ((old_tds, "v7-2024-07-12"), (new_tds, "v5-2025-06-17")):
         out = os.path.join(work, "ios-" + name)
-        subprocess.run([rb, "build", "--tds", tds, "--config", config, "--out", out], check=True,
-                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        subprocess.run(
+            [rb, "build", "--tds", tds, "--config", config, "--out", out],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
         sides.append(out)
     requests = os.path.join(work, "ratio-requests-%d.jsonl" % n)
     if not os.path.exists(requests):
-        subprocess.run([sys.executable, os.path.join(HERE, "gen_issue_requests.py"), new_tds, str(n), requests,
-                        "--seed", "39"], check=True)
+        subprocess.run(
+            [sys.executable, os.path.join(HERE, "gen_issue_requests.py"), new_tds, str(n), requests, "--seed", "39"],
+            check=True,
+        )
     report = os.path.join(work, "ratio-diff.json")
     rounds = []
     for _ in range(5):
-        d = timed([rb, "diff", sides[0], sides[1], "--requests", requests, "--format", "json", "-o", report],
-                  ok=(0, 1))
+        d = timed([rb, "diff", sides[0], sides[1], "--requests", requests, "--format", "json", "-o", report], ok=(0, 1))
         dirs = [timed([rb, "match", s, "--requests", requests]) for s in sides]
         rbcs = [timed([rb, "match", os.path.join(s, "rules.rbc"), "--requests", requests]) for s in sides]
         rounds.append((d, dirs, rbcs))
@@ -86,8 +91,14 @@ def release_diff_ratio(rb, ddg, config, work):
         return runs[0][k] + runs[1][k]
 
     return {
-        "old": old_tds, "new": new_tds, "config": config, "requests": n, "requestsFile": requests, "flips": flips,
-        "diffSeconds": median([r[0][0] for r in rounds]), "diffCPUSeconds": median([r[0][1] for r in rounds]),
+        "old": old_tds,
+        "new": new_tds,
+        "config": config,
+        "requests": n,
+        "requestsFile": requests,
+        "flips": flips,
+        "diffSeconds": median([r[0][0] for r in rounds]),
+        "diffCPUSeconds": median([r[0][1] for r in rounds]),
         "diffRSSKB": median([r[0][2] for r in rounds]),
         "twoMatchSeconds": median([two(r[1], 0) for r in rounds]),
         "twoMatchCPUSeconds": median([two(r[1], 1) for r in rounds]),
@@ -100,15 +111,32 @@ def release_diff_ratio(rb, ddg, config, work):
 
 def print_ratio(r):
     print("  diff of two releases over %s issue-shaped requests (issue 39, goal <= 1.3x):" % format(r["requests"], ","))
-    print("    inputs: %s and %s with %s; requests: %s (gen_issue_requests.py, seed 39)"
-          % (os.path.basename(r["old"]), os.path.basename(r["new"]), os.path.basename(r["config"]), r["requestsFile"]))
-    print("    diff: %.2f s wall (%.2f s CPU), %d flips, peak RSS %.0f MiB; two match runs of the release directories: "
-          "%.2f s wall (%.2f s CPU); of the rules.rbc alone: %.2f s wall"
-          % (r["diffSeconds"], r["diffCPUSeconds"], r["flips"], r["diffRSSKB"] / 1024, r["twoMatchSeconds"],
-             r["twoMatchCPUSeconds"], r["twoRBCMatchSeconds"]))
-    print("    ratio (median of 5 rounds): %.2fx wall (rounds %s), %.2fx CPU; %.2fx wall against the rules.rbc alone"
-          % (median(r["ratios"]), ", ".join("%.2f" % x for x in r["ratios"]), median(r["cpuRatios"]),
-             median(r["rbcRatios"])))
+    print(
+        "    inputs: %s and %s with %s; requests: %s (gen_issue_requests.py, seed 39)"
+        % (os.path.basename(r["old"]), os.path.basename(r["new"]), os.path.basename(r["config"]), r["requestsFile"])
+    )
+    print(
+        "    diff: %.2f s wall (%.2f s CPU), %d flips, peak RSS %.0f MiB; two match runs of the release directories: "
+        "%.2f s wall (%.2f s CPU); of the rules.rbc alone: %.2f s wall"
+        % (
+            r["diffSeconds"],
+            r["diffCPUSeconds"],
+            r["flips"],
+            r["diffRSSKB"] / 1024,
+            r["twoMatchSeconds"],
+            r["twoMatchCPUSeconds"],
+            r["twoRBCMatchSeconds"],
+        )
+    )
+    print(
+        "    ratio (median of 5 rounds): %.2fx wall (rounds %s), %.2fx CPU; %.2fx wall against the rules.rbc alone"
+        % (
+            median(r["ratios"]),
+            ", ".join("%.2f" % x for x in r["ratios"]),
+            median(r["cpuRatios"]),
+            median(r["rbcRatios"]),
+        )
+    )
 
 
 def main():

@@ -59,7 +59,8 @@ public enum ReleaseComparison {
     ) throws -> DiffReport {
         let structure = known ?? backgroundStructure(old, new)
         let requests = try DecisionDiff.compare(
-            stream, old: decisionSide(old), new: decisionSide(new), progress: progress)
+            stream, old: decisionSide(old), new: decisionSide(new), attribution: attribution(old, new),
+            progress: progress)
         let (inputs, dataset, rules) = structure.join()
         return report(
             old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
@@ -114,6 +115,11 @@ public enum ReleaseComparison {
         return DatasetDiff.compare(a, b)
     }
 
+    /// Which tracker and entity a flip belongs to: the new side's dataset first.
+    static func attribution(_ old: DiffSide, _ new: DiffSide) -> FlipAttribution {
+        FlipAttribution(datasets: [new.tds, old.tds].compactMap { $0 })
+    }
+
     static func decisionSide(_ side: DiffSide) -> DecisionSide {
         DecisionSide(lists: side.lists, provenance: side.provenance, surrogates: side.surrogates)
     }
@@ -125,7 +131,7 @@ public enum ReleaseComparison {
         var report = DiffReport(
             identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
             rules: rules, requests: requests)
-        report.attribution = FlipAttribution(datasets: [new.tds, old.tds].compactMap { $0 })
+        report.attribution = attribution(old, new)
         if !old.filterLists.isEmpty || !new.filterLists.isEmpty {
             report.filters = FilterListDiff.compare(old: old.filterLists, new: new.filterLists)
         }

@@ -84,6 +84,9 @@ public struct DecisionDiff: Sendable {
     public var checked = 0
     public var invalid = 0
     public var changed = FlipLog()
+    /// The flips grouped by entity and tracker, when `compare` was given their attribution: counted as each
+    /// flip is recorded, while the next chunk is answered, instead of in a pass of its own before the report.
+    public internal(set) var summary: FlipSummary?
 
     public init() {}
 
@@ -97,12 +100,14 @@ public struct DecisionDiff: Sendable {
     }
 
     /// Streams the corpus through both sides; `progress` gets the number of requests checked after each chunk.
+    /// With `attribution`, also the summary of the flips (`summary`).
     public static func compare(
-        _ requests: RequestStream, old: DecisionSide, new: DecisionSide,
+        _ requests: RequestStream, old: DecisionSide, new: DecisionSide, attribution: FlipAttribution? = nil,
         progress: ((Int) -> Void)? = nil, pageBytes: Int = FlipLog.defaultPageBytes
     ) throws -> DecisionDiff {
         var diff = DecisionDiff()
         diff.changed = FlipLog(pageBytes: pageBytes)
+        var tally = attribution.map { FlipSummary.Tally(attribution: $0) }
         // Per side: each deciding rule's index in the log's table of rules (nil: a rule with no description).
         var oldRules: [DecidingRule: Int?] = [:], newRules: [DecidingRule: Int?] = [:]
         // Loaded lists keep scratch buffers and caches: each worker gets its own copies, kept for the whole run. The
@@ -122,9 +127,12 @@ public struct DecisionDiff: Sendable {
                 // interned once per side.
                 for p in partial {
                     for f in p.flips {
-                        try diff.changed.append(
-                            request: f.request, old: f.old.recorded(old, &oldRules, &diff.changed),
-                            new: f.new.recorded(new, &newRules, &diff.changed))
+                        let x = f.old.recorded(old, &oldRules, &diff.changed)
+                        let y = f.new.recorded(new, &newRules, &diff.changed)
+                        try diff.changed.append(request: f.request, old: x, new: y)
+                        tally?.add(
+                            DecisionChange(
+                                request: f.request, old: diff.changed.decision(x), new: diff.changed.decision(y)))
                     }
                 }
                 diff.invalid += partial.reduce(0) { $0 + $1.invalid }
@@ -132,6 +140,7 @@ public struct DecisionDiff: Sendable {
                 progress?(diff.checked)
                 return true
             })
+        diff.summary = tally?.summary
         return diff
     }
 
@@ -156,7 +165,13 @@ public struct DecisionDiff: Sendable {
         // each URL as several types in a row (the derived one: as a script, then as an image), so each is read once.
         // The same URL is the same bytes (`sameBytes`), not an equal String.
         var last: (url: String, parsed: CanonicalURL?, nothing: Bool)? = nil
-        for r in requests {
+        // The plain host of the next request's URL, read while this one is answered, with both sides' cache slots
+        // for it starting to load: as `match --requests` does, the answer covers the wait for memory.
+        var next = requests.first.flatMap { lookAhead($0.url, old.1, new.1) }
+        for i in requests.indices {
+            let r = requests[i]
+            let plain = next
+            next = i + 1 < requests.endIndex ? lookAhead(requests[i + 1].url, old.1, new.1) : nil
             guard (try? ResourceLoad.checkNames(resourceType: r.resourceType, loadContext: r.loadContext)) != nil else {
                 invalid += 1
                 continue
@@ -167,12 +182,8 @@ public struct DecisionDiff: Sendable {
             if let l = last, sameBytes(l.url, r.url) {
                 seen = l
             } else {
-                let parsed = CanonicalURL.parse(r.url)
-                seen = (
-                    r.url, parsed,
-                    old.1.reportsNothing(for: parsed, deciding: false)
-                        && new.1.reportsNothing(for: parsed, deciding: false)
-                )
+                let (parsed, nothing) = look(r.url, plainHost: plain, old.1, new.1)
+                seen = (r.url, parsed, nothing)
                 last = seen
             }
             if seen.nothing { continue }
@@ -190,6 +201,42 @@ public struct DecisionDiff: Sendable {
             }
         }
         return invalid
+    }
+
+    /// The plain host of `url` (`CanonicalURL.plainHost`), with each side's cache slot for it starting to load.
+    static func lookAhead(_ url: String, _ a: RuleEngine, _ b: RuleEngine) -> CanonicalURL.PlainHost? {
+        url.utf8.withContiguousStorageIfAvailable { raw -> CanonicalURL.PlainHost? in
+            guard let plain = CanonicalURL.plainHost(raw) else { return nil }
+            a.prefetchURL(raw, hostEnd: plain.hostRange.upperBound)
+            b.prefetchURL(raw, hostEnd: plain.hostRange.upperBound)
+            return plain
+        } ?? nil
+    }
+
+    /// `url` parsed, and whether neither side reports anything for it: for a plain host (`plainHost`, read from
+    /// the same bytes) asked before parsing, so a URL no rule can match is never parsed (nil then).
+    static func look(_ url: String, plainHost plain: CanonicalURL.PlainHost?, _ a: RuleEngine, _ b: RuleEngine)
+        -> (CanonicalURL?, nothing: Bool)
+    {
+        var url = url
+        return url.withUTF8 { raw in
+            guard let plain else {
+                let parsed = CanonicalURL.parse(utf8: raw, plainHost: nil)
+                return (
+                    parsed,
+                    a.reportsNothing(for: parsed, deciding: false) && b.reportsNothing(for: parsed, deciding: false)
+                )
+            }
+            let end = plain.hostRange.upperBound
+            if a.reportsNothing(rawURL: raw, hostEnd: end, deciding: false),
+                b.reportsNothing(rawURL: raw, hostEnd: end, deciding: false)
+            {
+                return (nil, true)
+            }
+            // An invalid URL gets nothing on either side.
+            let parsed = CanonicalURL.parse(utf8: raw, plainHost: plain)
+            return (parsed, parsed == nil)
+        }
     }
 }
 

@@ -68,6 +68,11 @@ public struct FlipLog: @unchecked Sendable {
         if tail.count >= pageBytes { try spill() }
     }
 
+    /// A recorded side of a flip as the log reads it back.
+    func decision(_ d: RecordedDecision) -> Decision {
+        Decision(outcome: d.outcome, surrogate: d.surrogate, rule: d.rule.map { rules[$0] })
+    }
+
     /// The index of `rule` in the table of distinct rules, added when new.
     mutating func intern(_ rule: DecidingRuleRecord) -> Int {
         let key = JSONWriter.bytes(rule.jsonValue)

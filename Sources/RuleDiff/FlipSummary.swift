@@ -63,8 +63,8 @@ public struct FlipCounts: Sendable, Equatable {
 
     public init() {}
 
-    mutating func add(_ c: DecisionChange) {
-        switch FlipKind(c) {
+    mutating func add(_ kind: FlipKind) {
+        switch kind {
         case .newlyBlocked: newlyBlocked += 1
         case .newlyAllowed: newlyAllowed += 1
         case .surrogateChanged: surrogateChanged += 1
@@ -96,18 +96,6 @@ public struct FlipReach: Sendable, Equatable {
     public var jsonMembers: [(String, JSONValue)] {
         [("urls", .number(Double(urls))), ("pages", .number(Double(pages)))]
     }
-
-    /// The distinct URLs and pages of flips, told apart by their bytes (`ExactString`).
-    struct Tally {
-        var urls = Set<ExactString>(), pages = Set<ExactString>()
-
-        mutating func add(_ c: DecisionChange) {
-            urls.insert(ExactString(string: c.request.url))
-            pages.insert(ExactString(string: c.request.topURL))
-        }
-
-        var reach: FlipReach { FlipReach(urls: urls.count, pages: pages.count) }
-    }
 }
 
 public struct FlipSummary: Sendable {
@@ -132,38 +120,11 @@ public struct FlipSummary: Sendable {
 
     /// One pass over the flips (a page at a time).
     public static func make(_ flips: FlipLog, attribution: FlipAttribution) throws -> FlipSummary {
-        var summary = FlipSummary()
-        var trackers: [String: Group] = [:], entities: [String: Group] = [:]
-        var trackerReach: [String: FlipReach.Tally] = [:], entityReach: [String: FlipReach.Tally] = [:]
-        var allReach = FlipReach.Tally()
-        var pickers: [String: ExamplePicker] = [:]
+        var tally = Tally(attribution: attribution)
         try flips.forEachPage { page in
-            for c in page.changes {
-                let tracker = attribution.tracker(of: c)
-                let entity = trackers[tracker]?.entity ?? attribution.entity(ofTracker: tracker)
-                trackers[tracker, default: Group(name: tracker, entity: entity)].counts.add(c)
-                pickers[tracker, default: ExamplePicker()].offer(c)
-                entities[entity, default: Group(name: entity)].counts.add(c)
-                trackerReach[tracker, default: .init()].add(c)
-                entityReach[entity, default: .init()].add(c)
-                allReach.add(c)
-                summary.all.add(c)
-            }
+            for c in page.changes { tally.add(c) }
         }
-        for name in trackers.keys {
-            trackers[name]!.examples = pickers[name]!.examples
-            trackers[name]!.reach = trackerReach[name]!.reach
-        }
-        for name in entities.keys { entities[name]!.reach = entityReach[name]!.reach }
-        func ranked(_ groups: [String: Group]) -> [Group] {
-            groups.values.sorted {
-                $0.counts.total != $1.counts.total ? $0.counts.total > $1.counts.total : byteOrder($0.name, $1.name)
-            }
-        }
-        summary.reach = allReach.reach
-        summary.entities = ranked(entities)
-        summary.trackers = ranked(trackers)
-        return summary
+        return tally.summary
     }
 
     /// "summary" of the JSON report: every entity and tracker with its counts (examples are in "requests").
@@ -187,12 +148,13 @@ public struct FlipSummary: Sendable {
 /// blocked, newly allowed, other surrogate), so that both directions and several URLs appear.
 struct ExamplePicker {
     private var byKind: [[DecisionChange]] = FlipKind.allCases.map { _ in [] }
-    private var urls = Set<ExactString>()
+    /// The URLs offered so far, by their numbers in the summary's tally (`ExactNumbers`).
+    private var urls = Set<Int32>()
 
-    mutating func offer(_ c: DecisionChange) {
-        let k = FlipKind.allCases.firstIndex(of: FlipKind(c))!
+    mutating func offer(_ c: DecisionChange, kind: FlipKind, url: Int32) {
+        let k = FlipKind.allCases.firstIndex(of: kind)!
         guard byKind[k].count < FlipSummary.examplesPerTracker else { return }
-        guard urls.insert(ExactString(string: c.request.url)).inserted else { return }
+        guard urls.insert(url).inserted else { return }
         byKind[k].append(c)
     }
 

@@ -92,7 +92,7 @@ extension DiffReport {
     /// The flips grouped by entity and tracker (empty without requests).
     public func flipSummary() throws -> FlipSummary {
         guard let r = requests else { return FlipSummary() }
-        return try FlipSummary.make(r.changed, attribution: attribution)
+        return try r.summary ?? FlipSummary.make(r.changed, attribution: attribution)
     }
 
     /// Trackers whose only changes are rule scores ("metadata": fingerprinting, cookies), kept apart from

@@ -42,7 +42,7 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// As `parse(utf8:)`, given `plainHost(input)` (a caller that read it already).
-    static func parse(utf8 input: UnsafeBufferPointer<UInt8>, plainHost plain: PlainHost?) -> CanonicalURL? {
+    public static func parse(utf8 input: UnsafeBufferPointer<UInt8>, plainHost plain: PlainHost?) -> CanonicalURL? {
         if let plain, let fast = alreadyCanonical(input, plainHost: plain) { return fast }
         return parseWithoutShortcut(Array(input))
     }
@@ -127,12 +127,12 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Where a plain host's URL has its scheme end and its host (see `plainHost`).
-    typealias PlainHost = (schemeEnd: Int, hostRange: Range<Int>)
+    public typealias PlainHost = (schemeEnd: Int, hostRange: Range<Int>)
 
     /// The start of the common case: an http(s) URL whose scheme and host WebKit's parser leaves as they are
     /// (lowercase plain host, no user info, no port). Such a URL, when valid, serializes with these same bytes
     /// up to `hostRange.upperBound`, whatever its path (a path only ever changes after the host).
-    static func plainHost(_ u: UnsafeBufferPointer<UInt8>) -> PlainHost? {
+    public static func plainHost(_ u: UnsafeBufferPointer<UInt8>) -> PlainHost? {
         let n = u.count
         var p: Int
         let schemeEnd: Int

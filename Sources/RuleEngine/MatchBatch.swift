@@ -187,7 +187,7 @@ public struct MatchBatch {
         // reports nothing for it either.
         let raw = bytes(f.url), plain = look.plainHost
         if decider == .automaton, let (_, host) = plain,
-            reportsNothing(raw, hostEnd: host.upperBound, deciding: deciding)
+            engine.reportsNothing(rawURL: raw, hostEnd: host.upperBound, deciding: deciding)
         {
             return (request, nil)
         }
@@ -210,17 +210,6 @@ public struct MatchBatch {
             url: url, rawURL: raw, topURL: topRaw, top: top, frameURL: f.frameURL.map(bytes), names: names,
             requestMethod: f.requestMethod.map(string), resolver: engine.resolver)
         return (request, load)
-    }
-
-    /// `engine.reportsNothing(urlPrefix:)` for a URL that `CanonicalURL.plainHost` read. Its serialization has
-    /// a '/' after the host, where the raw line may have '?', '#' or its end.
-    private func reportsNothing(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int, deciding: Bool) -> Bool {
-        if let head = CanonicalURL.rawHead(raw, hostEnd: hostEnd) {
-            return engine.reportsNothing(urlPrefix: head, deciding: deciding)
-        }
-        var head = Array(raw[..<hostEnd])
-        head.append(UInt8(ascii: "/"))
-        return head.withUnsafeBufferPointer { engine.reportsNothing(urlPrefix: $0, deciding: deciding) }
     }
 
     /// A line's error in place of its answer, in the batch's format.

@@ -477,9 +477,22 @@ public final class RuleEngine {
 
     /// Starts loading each list's url-prefix cache slot for a URL (raw, as a request gives it) with a plain host
     /// ending at `hostEnd`: `reportsNothing(urlPrefix:)` reads it first. Only when the raw bytes are the key.
-    func prefetchURL(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int) {
+    public func prefetchURL(_ raw: UnsafeBufferPointer<UInt8>, hostEnd: Int) {
         guard let head = CanonicalURL.rawHead(raw, hostEnd: hostEnd) else { return }
         for list in lists { list.prefetchURL(head) }
+    }
+
+    /// `reportsNothing(for:deciding:)` for a URL (raw, as a request gives it) whose plain host
+    /// (`CanonicalURL.plainHost`) ends at `hostEnd`, asked before the URL is parsed: when the URL is valid its
+    /// serialization begins with these bytes, and when it is not, WebKit reports nothing for it either. Its
+    /// serialization has a '/' after the host, where the raw URL may have '?', '#' or its end.
+    public func reportsNothing(rawURL raw: UnsafeBufferPointer<UInt8>, hostEnd: Int, deciding: Bool) -> Bool {
+        if let head = CanonicalURL.rawHead(raw, hostEnd: hostEnd) {
+            return reportsNothing(urlPrefix: head, deciding: deciding)
+        }
+        var head = Array(raw[..<hostEnd])
+        head.append(UInt8(ascii: "/"))
+        return head.withUnsafeBufferPointer { reportsNothing(urlPrefix: $0, deciding: deciding) }
     }
 
     /// As `reportsNothing(for:deciding:)`, given only the start of a valid URL's serialization up to

@@ -36,4 +36,79 @@ final class DecisionDiffTests: XCTestCase {
             try diff.changed.changes().map { Array($0.request.url.utf8) },
             [Array(decomposed.utf8), Array(decomposed.utf8)])
     }
+
+    /// URLs of every form the diff reads before parsing (a plain host followed by '/', '?', '#' or the end; a host
+    /// to lowercase, a port, an IP, an invalid URL, a data: URL), each flip checked against matching every request
+    /// on each side alone, and the summary counted while recording against one counted from the log afterwards.
+    func testFlipsAndSummaryAgreeWithAnswersOneByOne() throws {
+        let old = try side(
+            #"""
+            [{"trigger":{"url-filter":"tracker\\.example"},"action":{"type":"block"}},
+             {"trigger":{"url-filter":"ads","resource-type":["image"]},"action":{"type":"block"}},
+             {"trigger":{"url-filter":".*","if-top-url":["kept\\.example"]},"action":{"type":"ignore-previous-rules"}}]
+            """#)
+        let new = try side(
+            #"""
+            [{"trigger":{"url-filter":"tracker\\.example/x"},"action":{"type":"block"}},
+             {"trigger":{"url-filter":"ads"},"action":{"type":"block"}},
+             {"trigger":{"url-filter":"cdn\\.example:8080"},"action":{"type":"block"}}]
+            """#)
+        let urls = [
+            "https://tracker.example/", "https://tracker.example/x", "https://tracker.example?q=1",
+            "https://tracker.example#f", "https://tracker.example", "https://TRACKER.example/x", "http://ads.example/",
+            "https://www.ads.example/ads", "https://cdn.example:8080/a", "https://cdn.example/a",
+            "http://127.0.0.1/ads",
+            "https://exa mple.com/ads", "data:text/plain,ads", "https://plain.example/nothing",
+        ]
+        let sites = ["https://site.example/", "https://kept.example/", "https://tracker.example/"]
+        var requests: [MatchRequest] = []
+        for (i, url) in urls.enumerated() {
+            for site in sites {
+                for type in ["script", "image"] {
+                    requests.append(MatchRequest(url: url, topURL: site, resourceType: type))
+                }
+                if i % 3 == 0 { requests.append(MatchRequest(url: url, topURL: site, resourceType: "no-such-type")) }
+            }
+        }
+        var expected: [(url: String, old: PageOutcome.Kind, new: PageOutcome.Kind)] = []
+        for r in requests {
+            guard let load = try? old.engine.resolve(r) else { continue }
+            let x = old.outcome(old.engine.match(load)), y = new.outcome(new.engine.match(load))
+            if x.kind != y.kind { expected.append((r.url, x.kind, y.kind)) }
+        }
+        XCTAssertGreaterThan(expected.count, 10)
+        let diff = try DecisionDiff.compare(
+            ArrayRequests(requests), old: old, new: new, attribution: FlipAttribution(datasets: []))
+        let flips = try diff.changed.changes()
+        XCTAssertEqual(flips.map(\.request.url), expected.map(\.url))
+        XCTAssertEqual(flips.map(\.old.outcome), expected.map(\.old))
+        XCTAssertEqual(flips.map(\.new.outcome), expected.map(\.new))
+
+        let counted = try XCTUnwrap(diff.summary)
+        let made = try FlipSummary.make(diff.changed, attribution: FlipAttribution(datasets: []))
+        XCTAssertEqual(counted.jsonValue, made.jsonValue)
+        XCTAssertEqual(counted.reach, made.reach)
+        XCTAssertEqual(
+            counted.trackers.map { $0.examples.map(\.request.url) },
+            made.trackers.map { $0.examples.map(\.request.url) })
+        XCTAssertGreaterThan(counted.trackers.count, 2)
+        // Each group against counting its flips by hand (the URLs are ASCII: equal Strings are the same bytes).
+        var byTracker: [String: (flips: Int, urls: Set<String>, pages: Set<String>)] = [:]
+        for c in flips {
+            let t = FlipAttribution(datasets: []).tracker(of: c)
+            byTracker[t, default: (0, [], [])].flips += 1
+            byTracker[t]!.urls.insert(c.request.url)
+            byTracker[t]!.pages.insert(c.request.topURL)
+        }
+        XCTAssertEqual(counted.trackers.map(\.name).sorted(), byTracker.keys.sorted())
+        for g in counted.trackers {
+            let hand = try XCTUnwrap(byTracker[g.name])
+            XCTAssertEqual(
+                [g.counts.total, g.reach.urls, g.reach.pages], [hand.flips, hand.urls.count, hand.pages.count], g.name)
+        }
+        XCTAssertEqual(counted.trackers.map(\.counts.total), counted.trackers.map(\.counts.total).sorted(by: >))
+        XCTAssertEqual(
+            [counted.all.total, counted.reach.urls, counted.reach.pages],
+            [flips.count, Set(flips.map(\.request.url)).count, Set(flips.map(\.request.topURL)).count])
+    }
 }

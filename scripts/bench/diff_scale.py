@@ -5,6 +5,10 @@ usage: diff_scale.py RADARBLOCK WORKDIR
 
 Builds the two shared iOS TDS releases with the shared iOS config (as scripts/test-webkit.sh's ios_diff
 does), then measures, each command a separate process under /usr/bin/time (wall, CPU, peak RSS):
+  0. the diff of the v7 (2024-07-12) and v5 (2025-06-17) iOS releases over 200,000 issue-shaped requests
+     (--requests) beside two `match` runs of the same requests, one per release directory (the lists the
+     diff answers with: main and ad-click attribution), and beside two runs on each rules.rbc alone: 5
+     alternating rounds, the median ratio (issue 39: <= 1.3x the release directories' two runs);
   1. the release diff with its derived corpus (every deciding rule named), beside two plain `match` runs
      of the same corpus against each side's .rbc: the diff's cost relative to just answering the corpus
      (5 alternating rounds, medians; the corpus is saved by a separate, untimed run);
@@ -12,7 +16,8 @@ does), then measures, each command a separate process under /usr/bin/time (wall,
      5 runs, with their median), and the cost of loading the .rbc alone (a one-line run);
   3. the release diff over 1,000,000 and 10,000,000 such requests (--requests): wall, peak RSS and the
      cost per request, whose ratio between the two sizes shows whether time grows linearly.
-Environment: SHARED; DIFF_SCALE_REQUESTS (default "1000000 10000000"); MATCH_REQUESTS (default 1000000).
+Environment: SHARED; DIFF_SCALE_REQUESTS (default "1000000 10000000"); MATCH_REQUESTS (default 1000000);
+DIFF_RATIO_REQUESTS (default 200000); DIFF_RATIO_ONLY=1 runs step 0 alone.
 Prints a table and writes WORKDIR/diff-scale.json. Exit 1 when a command fails.
 """
 
@@ -47,6 +52,93 @@ def requests_file(tds, n, work):
     return path
 
 
+def median(values):
+    return sorted(values)[len(values) // 2]
+
+
+def release_diff_ratio(rb, ddg, config, work):
+    """Step 0: (diff, two matches of the release directories, two matches of the rules.rbc) per round, 5 rounds."""
+    n = int(os.environ.get("DIFF_RATIO_REQUESTS", "200000"))
+    old_tds = os.path.join(ddg, "tds", "ios-tds_v7_2024-07-12.json")
+    new_tds = os.path.join(ddg, "tds", "ios-tds_v5_2025-06-17.json")
+    sides = []
+    for tds, name in ((old_tds, "v7-2024-07-12"), (new_tds, "v5-2025-06-17")):
+        out = os.path.join(work, "ios-" + name)
+        subprocess.run(
+            [rb, "build", "--tds", tds, "--config", config, "--out", out],
+            check=True,
+            stdout=subprocess.DEVNULL,
+            stderr=subprocess.DEVNULL,
+        )
+        sides.append(out)
+    requests = os.path.join(work, "ratio-requests-%d.jsonl" % n)
+    if not os.path.exists(requests):
+        subprocess.run(
+            [sys.executable, os.path.join(HERE, "gen_issue_requests.py"), new_tds, str(n), requests, "--seed", "39"],
+            check=True,
+        )
+    report = os.path.join(work, "ratio-diff.json")
+    rounds = []
+    for _ in range(5):
+        d = timed([rb, "diff", sides[0], sides[1], "--requests", requests, "--format", "json", "-o", report], ok=(0, 1))
+        dirs = [timed([rb, "match", s, "--requests", requests]) for s in sides]
+        rbcs = [timed([rb, "match", os.path.join(s, "rules.rbc"), "--requests", requests]) for s in sides]
+        rounds.append((d, dirs, rbcs))
+    with open(report) as f:
+        flips = len(json.load(f)["requests"]["changed"])
+
+    def two(runs, k):
+        return runs[0][k] + runs[1][k]
+
+    return {
+        "old": old_tds,
+        "new": new_tds,
+        "config": config,
+        "requests": n,
+        "requestsFile": requests,
+        "flips": flips,
+        "diffSeconds": median([r[0][0] for r in rounds]),
+        "diffCPUSeconds": median([r[0][1] for r in rounds]),
+        "diffRSSKB": median([r[0][2] for r in rounds]),
+        "twoMatchSeconds": median([two(r[1], 0) for r in rounds]),
+        "twoMatchCPUSeconds": median([two(r[1], 1) for r in rounds]),
+        "twoRBCMatchSeconds": median([two(r[2], 0) for r in rounds]),
+        "ratios": [r[0][0] / two(r[1], 0) for r in rounds],
+        "cpuRatios": [r[0][1] / two(r[1], 1) for r in rounds],
+        "rbcRatios": [r[0][0] / two(r[2], 0) for r in rounds],
+    }
+
+
+def print_ratio(r):
+    print("  diff of two releases over %s issue-shaped requests (issue 39, goal <= 1.3x):" % format(r["requests"], ","))
+    print(
+        "    inputs: %s and %s with %s; requests: %s (gen_issue_requests.py, seed 39)"
+        % (os.path.basename(r["old"]), os.path.basename(r["new"]), os.path.basename(r["config"]), r["requestsFile"])
+    )
+    print(
+        "    diff: %.2f s wall (%.2f s CPU), %d flips, peak RSS %.0f MiB; two match runs of the release directories: "
+        "%.2f s wall (%.2f s CPU); of the rules.rbc alone: %.2f s wall"
+        % (
+            r["diffSeconds"],
+            r["diffCPUSeconds"],
+            r["flips"],
+            r["diffRSSKB"] / 1024,
+            r["twoMatchSeconds"],
+            r["twoMatchCPUSeconds"],
+            r["twoRBCMatchSeconds"],
+        )
+    )
+    print(
+        "    ratio (median of 5 rounds): %.2fx wall (rounds %s), %.2fx CPU; %.2fx wall against the rules.rbc alone"
+        % (
+            median(r["ratios"]),
+            ", ".join("%.2f" % x for x in r["ratios"]),
+            median(r["cpuRatios"]),
+            median(r["rbcRatios"]),
+        )
+    )
+
+
 def main():
     if len(sys.argv) != 3:
         sys.exit(__doc__)
@@ -69,6 +161,13 @@ def main():
             stderr=subprocess.DEVNULL,
         )
     results = {"loadAverage": os.getloadavg()[0], "cpus": os.cpu_count()}
+    results["releaseDiffRatio"] = release_diff_ratio(rb, ddg, config, work)
+    if os.environ.get("DIFF_RATIO_ONLY") == "1":
+        print()
+        print_ratio(results["releaseDiffRatio"])
+        with open(os.path.join(work, "diff-scale.json"), "w") as f:
+            json.dump(results, f, indent=1, sort_keys=True)
+        return 0
 
     # 1. The derived-corpus diff against two plain match runs of the same corpus. The corpus is saved by a run of
     # its own (saving is not part of the diff a reviewer runs); then diff and the two matches alternate, 5 rounds,
@@ -83,9 +182,6 @@ def main():
         m_old = timed([rb, "match", os.path.join(old, "rules.rbc"), "--requests", corpus])
         m_new = timed([rb, "match", os.path.join(new, "rules.rbc"), "--requests", corpus])
         rounds.append((d, (m_old[0] + m_new[0], m_old[1] + m_new[1])))
-
-    def median(values):
-        return sorted(values)[len(values) // 2]
 
     report = json.load(open(diff_json))
     flips = report["requests"]["changed"]
@@ -177,6 +273,7 @@ def main():
         )
     )
     print("    ratio of each round (diff / its two match runs): %s" % ", ".join("%.2fx" % x for x in i["ratios"]))
+    print_ratio(results["releaseDiffRatio"])
     mm = results["match"]
     print(
         "  match --requests, %d issue-shaped lines: %.2f s wall (%.2f s CPU) = %s requests/s end to end (best of 5; "

@@ -4,6 +4,7 @@
 // `convert --filter-list` converts it, with its filters), and a build's products before they are published (its
 // --previous comparison). `DiffSide.load` tells a path's kind.
 
+import AdblockSyntax
 import ContentRules
 import Conversion
 import Digest

@@ -4,6 +4,7 @@
 // and the derived corpus, and its converted rules with their provenance, which decide requests and name the filter
 // and line that decided.
 
+import AdblockSyntax
 import ContentRules
 import Digest
 import FileIO

@@ -5,6 +5,7 @@
 // load in five from a frame of another page. Deterministic: each filter's requests come from a generator seeded
 // with the corpus seed and the filter's text, so a filter gives the same requests whatever list holds it.
 
+import AdblockSyntax
 import FilterLists
 import RuleEngine
 

@@ -2,6 +2,7 @@
 // moved to another line or list is the same filter), each named by its list and line; network and cosmetic
 // filters alike. Lines that are no filter (comments, headers) are not compared.
 
+import AdblockSyntax
 import FilterLists
 import StrictJSON
 

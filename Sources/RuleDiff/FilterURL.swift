@@ -3,6 +3,7 @@
 // pattern's anchors decide where it sits: a subdomain or none before a `||` host, the URL's start for `|`, a path
 // of another site otherwise. Patterns no URL can spell as written (spaces, `..`, a regex) give none.
 
+import AdblockSyntax
 import FilterLists
 
 enum FilterURL {

@@ -1,6 +1,7 @@
 // diff with filter-list sides: a list file detected by its content, the filters added and removed, and the
 // requests of the derived corpus that flip, each side naming the filter and line that decided.
 
+import AdblockSyntax
 import FilterLists
 import Foundation
 import Provenance

@@ -1,6 +1,7 @@
 // The corpus derived from filter lists (FilterCorpus, FilterURL) and the filters added and removed
 // (FilterListDiff): URLs a filter matches and near misses, on its sites and others, deterministic and bounded.
 
+import AdblockSyntax
 import FilterLists
 import RuleEngine
 @testable import RuleDiff

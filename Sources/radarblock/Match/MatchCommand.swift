@@ -1,5 +1,6 @@
 // radarblock match: what WebKit's content blocker reports for loads, from rule-list JSON or .rbc files.
 
+import AdblockSyntax
 import ContentRules
 import FilterLists
 import FileIO

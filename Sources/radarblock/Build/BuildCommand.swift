@@ -75,6 +75,7 @@ struct BuildCommand: Command {
         options.config = args.value(Option.config)
         options.surrogates = args.value(Option.surrogates)
         options.unprotected = args.value(Option.unprotected)
+        options.filterLists = args.all(Option.filterList)
         options.previous = args.value(Option.previous)
         return (options, radar)
     }

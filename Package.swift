@@ -8,14 +8,10 @@ let package = Package(
     name: "radarblock",
     products: [
         .executable(name: "radarblock", targets: ["radarblock"]),
-        .library(
-            name: "RadarBlock",
-            targets: [
-                "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator",
-                "Provenance", "RuleBuilder",
-                "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Conversion", "Release", "ReleaseDiff",
-                "ReleaseBuild", "Install", "FilterLists",
-            ]),
+        .library(name: "RadarBlock", targets: [
+            "StrictJSON", "FileIO", "Parallel", "Digest", "Domains", "ContentRules", "TrackerData", "TDSGenerator", "Provenance", "RuleBuilder",
+            "RuleCompiler", "RuleEngine", "Surrogates", "RuleDiff", "Conversion", "Release", "ReleaseDiff", "ReleaseBuild", "Install", "FilterLists",
+        ]),
     ],
     targets: [
         // C libraries from Debian (-dev packages), found with pkg-config.
@@ -41,61 +37,34 @@ let package = Package(
         .target(name: "Provenance", dependencies: ["StrictJSON"]),
         .target(
             name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
-        .target(
-            name: "FilterLists", dependencies: ["Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance"]),
+        .target(name: "FilterLists", dependencies: ["Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance"]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
-        .target(
-            name: "RuleEngine",
-            dependencies: [
-                "CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance",
-            ]),
-        .target(
-            name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
-        .target(
-            name: "RuleDiff",
-            dependencies: [
-                "FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk",
-                "RuleCompiler", "Provenance",
-            ]),
+        .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
+        .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
+        .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler", "Provenance"]),
         .target(name: "WebKitBridge", dependencies: ["StrictJSON"]),
         .target(
-            name: "Conversion",
-            dependencies: ["ContentRules", "RuleBuilder", "TrackerData", "Provenance", "FilterLists"]),
-        .target(
-            name: "Release",
-            dependencies: [
-                "CSystem", "Conversion", "ContentRules", "Digest", "FileIO", "RuleBuilder", "RuleCompiler", "RuleDiff",
-                "RuleEngine",
-                "StrictJSON", "Surrogates", "TrackerData", "Provenance",
-            ]),
-        .target(
-            name: "ReleaseDiff",
-            dependencies: [
-                "Release", "Conversion", "ContentRules", "Digest", "FileIO", "Parallel", "RuleBuilder", "RuleCompiler",
-                "RuleDiff", "RuleEngine",
-                "StrictJSON", "Surrogates", "TrackerData", "Provenance",
-            ]),
-        .target(
-            name: "ReleaseBuild",
-            dependencies: [
-                "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO",
-                "FilterLists",
-                "RuleBuilder", "RuleCompiler",
-                "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
-            ]),
-        .target(
-            name: "Install",
-            dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
-        .executableTarget(
-            name: "radarblock",
-            dependencies: [
-                "Release", "ReleaseDiff", "ReleaseBuild", "Install", "Conversion", "WebKitBridge", "TrackerData",
-                "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-                "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance", "FilterLists",
-            ]),
+            name: "Conversion", dependencies: ["ContentRules", "RuleBuilder", "TrackerData", "Provenance", "FilterLists"]),
+        .target(name: "Release", dependencies: [
+            "CSystem", "Conversion", "ContentRules", "Digest", "FileIO", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
+            "StrictJSON", "Surrogates", "TrackerData", "Provenance",
+        ]),
+        .target(name: "ReleaseDiff", dependencies: [
+            "Release", "Conversion", "ContentRules", "Digest", "FileIO", "Parallel", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
+            "StrictJSON", "Surrogates", "TrackerData", "Provenance",
+        ]),
+        .target(name: "ReleaseBuild", dependencies: [
+            "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "FilterLists",
+            "RuleBuilder", "RuleCompiler",
+            "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
+        ]),
+        .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
+        .executableTarget(name: "radarblock", dependencies: [
+            "Release", "ReleaseDiff", "ReleaseBuild", "Install", "Conversion", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
+            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance", "FilterLists",
+        ]),
 
-        .executableTarget(
-            name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
+        .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
 
         // What several test targets share: the ../shared locator, a seeded generator.
         .target(name: "TestSupport", path: "Tests/TestSupport"),
@@ -109,51 +78,29 @@ let package = Package(
             name: "ContentRulesTests", dependencies: ["ContentRules", "StrictJSON", "TestSupport"],
             exclude: ["Fixtures"]),
         .testTarget(name: "TrackerDataTests", dependencies: ["TestSupport", "TrackerData", "StrictJSON", "FileIO"]),
-        .testTarget(
-            name: "TDSGeneratorTests",
-            dependencies: ["TestSupport", "TDSGenerator", "TrackerData", "StrictJSON", "ReleaseBuild"]),
-        .testTarget(
-            name: "RuleBuilderTests",
-            dependencies: [
-                "TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance",
-            ],
-            exclude: ["Fixtures"]),
-        .testTarget(
-            name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"],
-            exclude: ["Fixtures"]),
-        .testTarget(
-            name: "RuleEngineTests",
-            dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
+        .testTarget(name: "TDSGeneratorTests", dependencies: ["TestSupport", "TDSGenerator", "TrackerData", "StrictJSON", "ReleaseBuild"]),
+        .testTarget(name: "RuleBuilderTests", dependencies: ["TestSupport", "RuleBuilder", "TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"],
+                    exclude: ["Fixtures"]),
+        .testTarget(name: "RuleCompilerTests", dependencies: ["TestSupport", "RuleCompiler", "ContentRules", "StrictJSON"], exclude: ["Fixtures"]),
+        .testTarget(name: "RuleEngineTests", dependencies: ["TestSupport", "RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),
         .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
         .testTarget(
             name: "RuleDiffTests",
             dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData", "Provenance"]),
         .testTarget(name: "ProvenanceTests", dependencies: ["Provenance", "StrictJSON"]),
-        .testTarget(
-            name: "FilterListsTests",
-            dependencies: ["FilterLists", "ContentRules", "RuleBuilder", "RuleEngine", "TestSupport"]),
+        .testTarget(name: "FilterListsTests", dependencies: ["FilterLists", "ContentRules", "RuleBuilder", "RuleEngine", "TestSupport"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
-        .testTarget(
-            name: "ReleaseTests",
-            dependencies: [
-                "Release", "ContentRules", "RuleBuilder", "RuleCompiler", "RuleEngine", "StrictJSON", "Surrogates",
-                "TestSupport", "TrackerData",
-            ]),
-        .testTarget(
-            name: "ConversionTests", dependencies: ["Conversion", "ContentRules", "RuleBuilder", "TrackerData"]),
+        .testTarget(name: "ReleaseTests", dependencies: [
+            "Release", "ContentRules", "RuleBuilder", "RuleCompiler", "RuleEngine", "StrictJSON", "Surrogates", "TestSupport", "TrackerData",
+        ]),
+        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ContentRules", "RuleBuilder", "TrackerData"]),
         .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "TestSupport", "WebKitBridge"]),
-        .testTarget(
-            name: "ReleaseDiffTests",
-            dependencies: [
-                "Conversion", "Release", "ReleaseBuild", "ReleaseDiff", "RuleDiff", "RuleEngine", "TestSupport",
-                "TrackerData",
-            ]),
-        .testTarget(
-            name: "ReleaseBuildTests",
-            dependencies: [
-                "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules",
-                "Digest", "RuleBuilder",
-                "RuleCompiler", "RuleDiff", "RuleEngine", "TrackerData", "Domains", "TestSupport", "Provenance",
-            ]),
+        .testTarget(name: "ReleaseDiffTests", dependencies: [
+            "Conversion", "Release", "ReleaseBuild", "ReleaseDiff", "RuleDiff", "RuleEngine", "TestSupport", "TrackerData",
+        ]),
+        .testTarget(name: "ReleaseBuildTests", dependencies: [
+            "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",
+            "RuleCompiler", "RuleDiff", "RuleEngine", "TrackerData", "Domains", "TestSupport", "Provenance",
+        ]),
     ]
 )

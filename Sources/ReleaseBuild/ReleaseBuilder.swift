@@ -194,6 +194,12 @@ public enum ReleaseBuilder {
             throw BuildError(component: .tds, reason: issue.description)
         }
         warnings += built.issues.map { "conversion: \($0)" }
+        // The filter lists' issues are tens of thousands (EasyList's cosmetic filters): a file of their own.
+        if let lists = conversion.filterLists, case let count = lists.issueLines.count, count > 0 {
+            warnings.append(
+                "filter lists: \(count) filter(s) not converted, each in "
+                    + ReleaseFiles.filterListIssues(lists.layer))
+        }
         guard !built.rules.isEmpty else {
             throw BuildError(component: .tds, reason: "the conversion produced no rules")
         }

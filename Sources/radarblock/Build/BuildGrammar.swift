@@ -166,7 +166,7 @@ extension BuildCommand {
     static let grammar = CommandGrammar(
         forms: [
             "(--tds FILE|URL | --radar DIR) --out DIR [--config FILE|URL] [--surrogates FILE|URL] [--unprotected"
-                + " FILE|URL] [--previous DIR] [options]"
+                + " FILE|URL] [--filter-list FILE|URL]... [--previous DIR] [options]"
         ],
         parts: [
             .text(

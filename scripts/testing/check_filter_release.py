@@ -46,8 +46,22 @@ def accepted_by_webkit():
         f.write(unprotected.split("/")[2] + "\n")
     release = os.path.join(work, "ios")
     config = os.path.join(ddg, "privacy-config", "ios-config_v4_embedded_2025-02-17.json")
-    run(radarblock, "build", "--target", target, "--tds", os.path.join(ddg, "tds", "ios-tds_v5_2025-06-17.json"),
-        "--config", config, "--unprotected", user, *filter_options, "--verify-webkit", "--out", release)
+    run(
+        radarblock,
+        "build",
+        "--target",
+        target,
+        "--tds",
+        os.path.join(ddg, "tds", "ios-tds_v5_2025-06-17.json"),
+        "--config",
+        config,
+        "--unprotected",
+        user,
+        *filter_options,
+        "--verify-webkit",
+        "--out",
+        release,
+    )
     manifest = json.load(open(os.path.join(release, "manifest.json"), encoding="utf-8"))
     accepted = {a["list"] for a in manifest["webkitVerification"]["accepted"]}
     names = [entry["rules"] for entry in manifest["lists"]]
@@ -55,9 +69,15 @@ def accepted_by_webkit():
     if missing:
         sys.exit("WebKit's verification lacks %s" % missing)
     parts = [e for e in manifest["lists"] if e.get("role") == "filter-lists"]
-    print("WebKit %s accepts all %d lists of the release (filter lists: %s, %d rules)"
-          % (manifest["webkitVerification"]["webkitVersion"], len(names), ", ".join(e["rules"] for e in parts),
-             sum(e["ruleCount"] for e in parts)))
+    print(
+        "WebKit %s accepts all %d lists of the release (filter lists: %s, %d rules)"
+        % (
+            manifest["webkitVerification"]["webkitVersion"],
+            len(names),
+            ", ".join(e["rules"] for e in parts),
+            sum(e["ruleCount"] for e in parts),
+        )
+    )
     temp = json.load(open(config, encoding="utf-8")).get("unprotectedTemporary", [])
     return release, manifest, ["https://%s/" % temp[0]["domain"]] if temp else []
 
@@ -65,8 +85,17 @@ def accepted_by_webkit():
 def reference_with_filter_lists():
     ref = os.path.join(ddg, "reference-tests", "tracker-radar-tests", "TR-domain-matching")
     release = os.path.join(work, "reference")
-    run(radarblock, "build", "--target", target, "--tds", os.path.join(ref, "tracker_radar_reference.json"),
-        *filter_options, "--out", release)
+    run(
+        radarblock,
+        "build",
+        "--target",
+        target,
+        "--tds",
+        os.path.join(ref, "tracker_radar_reference.json"),
+        *filter_options,
+        "--out",
+        release,
+    )
     manifest = json.load(open(os.path.join(release, "manifest.json"), encoding="utf-8"))
     extra = [x for e in manifest["lists"][1:] for x in ("--extra-rules", os.path.join(release, e["rules"]))]
     out = run(check, "reference", os.path.join(release, "rules.json"), *extra, "--expect-passed", "134")
@@ -76,9 +105,15 @@ def reference_with_filter_lists():
 def sampled_requests(release):
     """Script URLs of sampled EasyPrivacy `||host^` filters that the release blocks on an ordinary site."""
     provenance = json.load(open(os.path.join(release, "filters.provenance.json"), encoding="utf-8"))
-    hosts = sorted({p["filter"][2:-1] for p in provenance
-                    if p.get("list") == "easyprivacy.txt" and p.get("role") == "block"
-                    and re.fullmatch(r"\|\|[a-z0-9][a-z0-9.-]*\.[a-z]+\^", p.get("filter", ""))})
+    hosts = sorted(
+        {
+            p["filter"][2:-1]
+            for p in provenance
+            if p.get("list") == "easyprivacy.txt"
+            and p.get("role") == "block"
+            and re.fullmatch(r"\|\|[a-z0-9][a-z0-9.-]*\.[a-z]+\^", p.get("filter", ""))
+        }
+    )
     random.Random(seed).shuffle(hosts)
     return ["https://%s/rb-check.js" % h for h in hosts[: sample * 2]]
 
@@ -97,8 +132,13 @@ def pages_in_webkit(release, tops):
     run(radarblock, "install", release, "--store", store)
     state = json.load(open(os.path.join(store, "radarblock-install.json"), encoding="utf-8"))
     identifiers = [entry["identifier"] for entry in state["releases"][-1]["lists"]]
-    urls = [u for u, blocked in zip(sampled_requests(release), answers(release, sampled_requests(release), ordinary),
-                                    strict=True) if blocked][:sample]
+    urls = [
+        u
+        for u, blocked in zip(
+            sampled_requests(release), answers(release, sampled_requests(release), ordinary), strict=True
+        )
+        if blocked
+    ][:sample]
     if len(urls) < sample:
         sys.exit("only %d sampled EasyPrivacy hosts are blocked by the release on %s" % (len(urls), ordinary))
     scenarios = os.path.join(work, "scenarios.jsonl")
@@ -107,8 +147,17 @@ def pages_in_webkit(release, tops):
         for top in tops:
             for url, blocked in zip(urls, answers(release, urls, top), strict=True):
                 expected[(top, url)] = blocked
-            f.write(json.dumps({"id": top, "topURL": top, "installed": {"store": store, "identifiers": identifiers},
-                                "loads": [{"id": u, "url": u, "type": "script"} for u in urls]}) + "\n")
+            f.write(
+                json.dumps(
+                    {
+                        "id": top,
+                        "topURL": top,
+                        "installed": {"store": store, "identifiers": identifiers},
+                        "loads": [{"id": u, "url": u, "type": "script"} for u in urls],
+                    }
+                )
+                + "\n"
+            )
     failed = 0
     for line in run(check, "pages", scenarios).splitlines():
         page = json.loads(line)
@@ -125,8 +174,10 @@ def pages_in_webkit(release, tops):
             print("match blocks a sampled load on the unprotected site %s" % page["id"])
         wrong = [u for u, w, g in zip(urls, want, got, strict=True) if w != g]
         failed += len(wrong)
-        print("%s: WebKit blocks %d of %d sampled EasyPrivacy loads, match %d; disagreements: %s"
-              % (page["id"], sum(got), len(urls), sum(want), wrong or "none"))
+        print(
+            "%s: WebKit blocks %d of %d sampled EasyPrivacy loads, match %d; disagreements: %s"
+            % (page["id"], sum(got), len(urls), sum(want), wrong or "none")
+        )
     return failed
 
 

@@ -306,8 +306,8 @@ extension BuildCommand {
                 --if-changed; the new release is built and published as a first one.
 
                 exit status: 0 built (or unchanged with --if-changed, or published from a fallback), 1 the build\
-                 failed (the message names the component: tds, config, surrogates, unprotected, filter-list, rules) or a gate\
-                 refused it
+                 failed (the message names the component: tds, config, surrogates, unprotected, filter-list,\
+                 rules) or a gate refused it
                 (--max-compile-regression, --max-tracker-removal, --max-newly-allowed; nothing published), 2 usage\
                  error.
                 With --detailed-exit: 3 unchanged, 4 built and published from a fallback (--fallback: the manifest's\

@@ -9,7 +9,7 @@ usage: check_filter_release.py RADARBLOCK DDG_DATA LISTS_DIR WORK [SAMPLE [SEED]
    the filter lists loaded (`webkit-check reference rules.json --extra-rules filters.json`).
 3. `install` puts every list of the iOS release into a filter store; SAMPLE (default 12) EasyPrivacy `||host^`
    filters (seed SEED) give a script URL each, which `match` says the release blocks on an ordinary site and lets
-   through on the unprotected site and on the config's first temporarily unprotected site. Pages in a
+   through on the user-unprotected site and on the config's first temporarily unprotected site. Pages in a
    WebKitWebView with the installed lists (`webkit-check pages`, the loopback proxy) must agree on every load.
 Prints the figures; exit 1 on any disagreement.
 """
@@ -40,29 +40,27 @@ def run(*args):
     return done.stdout
 
 
+def build(tds, out, *options):
+    """A release of TDS and the two lists for the target."""
+    run(radarblock, "build", "--target", target, "--tds", tds, *filter_options, *options, "--out", out)
+    return json.load(open(os.path.join(out, "manifest.json"), encoding="utf-8"))
+
+
 def accepted_by_webkit():
     user = os.path.join(work, "unprotected.txt")
     with open(user, "w", encoding="utf-8") as f:
         f.write(unprotected.split("/")[2] + "\n")
     release = os.path.join(work, "ios")
     config = os.path.join(ddg, "privacy-config", "ios-config_v4_embedded_2025-02-17.json")
-    run(
-        radarblock,
-        "build",
-        "--target",
-        target,
-        "--tds",
+    manifest = build(
         os.path.join(ddg, "tds", "ios-tds_v5_2025-06-17.json"),
+        release,
         "--config",
         config,
         "--unprotected",
         user,
-        *filter_options,
         "--verify-webkit",
-        "--out",
-        release,
     )
-    manifest = json.load(open(os.path.join(release, "manifest.json"), encoding="utf-8"))
     accepted = {a["list"] for a in manifest["webkitVerification"]["accepted"]}
     names = [entry["rules"] for entry in manifest["lists"]]
     missing = [n for n in names if n not in accepted]
@@ -78,28 +76,26 @@ def accepted_by_webkit():
             sum(e["ruleCount"] for e in parts),
         )
     )
-    temp = json.load(open(config, encoding="utf-8")).get("unprotectedTemporary", [])
+    # The config's temporarily unprotected sites: its unprotectedTemporary and the contentBlocking exceptions.
+    settings = json.load(open(config, encoding="utf-8"))
+    temp = settings.get("unprotectedTemporary", []) + settings["features"]["contentBlocking"].get("exceptions", [])
     return release, manifest, ["https://%s/" % temp[0]["domain"]] if temp else []
 
 
 def reference_with_filter_lists():
     ref = os.path.join(ddg, "reference-tests", "tracker-radar-tests", "TR-domain-matching")
     release = os.path.join(work, "reference")
-    run(
-        radarblock,
-        "build",
-        "--target",
-        target,
-        "--tds",
-        os.path.join(ref, "tracker_radar_reference.json"),
-        *filter_options,
-        "--out",
-        release,
-    )
-    manifest = json.load(open(os.path.join(release, "manifest.json"), encoding="utf-8"))
+    manifest = build(os.path.join(ref, "tracker_radar_reference.json"), release)
     extra = [x for e in manifest["lists"][1:] for x in ("--extra-rules", os.path.join(release, e["rules"]))]
-    out = run(check, "reference", os.path.join(release, "rules.json"), *extra, "--expect-passed", "134")
-    print("reference cases with the filter lists loaded: %s" % out.strip().splitlines()[-1])
+    done = subprocess.run(
+        [check, "reference", os.path.join(release, "rules.json"), *extra, "--expect-passed", "134"],
+        capture_output=True,
+        text=True,
+    )
+    lines = done.stdout.strip().splitlines() or [done.stderr[-2000:]]
+    print("reference cases with the filter lists loaded: %s" % lines[-1])
+    if done.returncode != 0:
+        sys.exit("\n".join(line for line in lines if "FAIL" in line) or lines[-1])
 
 
 def sampled_requests(release):

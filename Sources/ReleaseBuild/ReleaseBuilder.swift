@@ -268,13 +268,15 @@ public enum ReleaseBuilder {
         return ReleaseWebKitVerification(webkitVersion: webkit.version, accepted: results)
     }
 
-    /// A release is named by every main list of every target: a one-list release by its list, a split or
-    /// multi-target one by a digest of them all (a second target is another list, so another release).
+    /// A release is named by every main list of every target and its filter lists' lists: a one-list release by
+    /// its list, a split or multi-target one by a digest of them all (a second target is another list, so another
+    /// release).
     static func releaseIdentifier(of out: ReleaseListOutputs, targets: Int) -> String {
         guard targets > 1 else {
             return out.identifiers.count == 1 ? out.identifiers[0] : releaseIdentifier(out.identifiers)
         }
-        return releaseIdentifier(out.lists.filter { $0.role == .main }.map(\.identifier))
+        return releaseIdentifier(
+            out.lists.filter { $0.role == .main || $0.role == .filterLists }.map(\.identifier))
     }
 
     /// A split release is named by all of its lists.

@@ -107,6 +107,13 @@ final class FilterListReleaseTests: XCTestCase {
             return XCTFail("a changed list is unchanged")
         }
         XCTAssertNotEqual(next.identifier, with.identifier)
+        // Built for two targets, a release is named by its main lists and its filter lists' lists.
+        var two = try options("two-targets", lists: [])
+        two.targets = [.portable, .default]
+        guard case .built(let plain, _) = try ReleaseBuilder.run(two) else { return XCTFail("not built") }
+        (two.out, two.filterLists) = (work + "/two-targets-filters", [work + "/privacy.txt"])
+        guard case .built(let filtered, _) = try ReleaseBuilder.run(two) else { return XCTFail("not built") }
+        XCTAssertNotEqual(plain.identifier, filtered.identifier)
     }
 
     func testUnprotectedSitesSwitchTheListsOff() throws {

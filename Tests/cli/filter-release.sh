@@ -33,6 +33,8 @@ done
 url=http://127.0.0.1:$port/ads.txt
 
 expect "build" 0 build --filter-list privacy.txt --filter-list "$url" --cache cache --out rel
+contains "build: the summary counts the filter lists' rules" "filter-list rules in 1 list(s)"
+stderr_has "build: the issues are counted" "filter lists: 1 filter(s) not converted, each in filters.issues.txt"
 [ "$(json rel/manifest.json "[l['role'] for l in m['lists']][-1]")" = "filter-lists" ] || fail "the last list is not filter-lists"
 [ "$(json rel/manifest.json "[l for l in m['lists'] if l['role'] == 'filter-lists'][0]['sources']")" = "['privacy.txt', 'ads.txt']" ] \
   || fail "the filter-lists entry does not name its sources"

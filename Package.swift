@@ -47,7 +47,8 @@ let package = Package(
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler", "Provenance", "AdblockSyntax", "FilterLists"]),
         .target(name: "WebKitBridge", dependencies: ["StrictJSON"]),
-        .target(name: "Conversion", dependencies: ["ContentRules", "RuleBuilder", "TrackerData", "Provenance"]),
+        .target(
+            name: "Conversion", dependencies: ["ContentRules", "RuleBuilder", "TrackerData", "Provenance", "AdblockSyntax", "FilterLists"]),
         .target(name: "Release", dependencies: [
             "CSystem", "Conversion", "ContentRules", "Digest", "FileIO", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
             "StrictJSON", "Surrogates", "TrackerData", "Provenance",
@@ -57,7 +58,8 @@ let package = Package(
             "StrictJSON", "Surrogates", "TrackerData", "Provenance", "AdblockSyntax", "FilterLists",
         ]),
         .target(name: "ReleaseBuild", dependencies: [
-            "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "RuleBuilder", "RuleCompiler",
+            "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "AdblockSyntax", "FilterLists",
+            "RuleBuilder", "RuleCompiler",
             "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
         ]),
         .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),

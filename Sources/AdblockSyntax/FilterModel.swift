@@ -114,12 +114,21 @@ public struct FilterLineIssue: Error, Sendable, Hashable, CustomStringConvertibl
     public var text: String
     public var kind: Kind
     public var reason: String
+    /// The list the line is in, when a conversion of several lists tells (not part of `description`).
+    public var list: String? = nil
 
     public init(line: Int, text: String, kind: Kind, reason: String) {
         self.line = line
         self.text = FilterListLimits.quoted(text)
         self.kind = kind
         self.reason = reason
+    }
+
+    /// The issue of a line of the list `name`.
+    public func `in`(_ name: String) -> FilterLineIssue {
+        var issue = self
+        issue.list = name
+        return issue
     }
 
     /// `line 12: ||a.com^$csp=x: [not-converted] $csp: ...`

@@ -1,10 +1,13 @@
 // The one conversion: a TDS with its privacy config and unprotected sites -> WebKit rule lists with their
-// provenance (the main list, the click-to-load lists, the ad-click attribution list, the cookie pop-up list),
+// provenance (the main list, the click-to-load lists, the ad-click attribution list, the cookie pop-up list, the
+// filter lists' list),
 // optimized unless asked not to, and encoded for a target when one is given. `build`, `convert`, `diff` (a side
 // given as a TDS) and `attribution` (the attributed variant) all convert here, so a list kind is added in one
 // place: `lists` (and, for a release, the kind's definition in Release's ReleaseListKind).
 
+import AdblockSyntax
 import ContentRules
+import FilterLists
 import Provenance
 import RuleBuilder
 import TrackerData
@@ -22,10 +25,14 @@ public struct ConversionOptions: Sendable {
     public var target: EngineProfile?
     /// The engine the cookie pop-up list's selectors are written for; nil converts no cookie pop-up list.
     public var cookiePopups: EngineProfile?
+    /// The filter lists (`build --filter-list`) converted together into a list of their own, and the engine it is
+    /// written for; nil converts none.
+    public var filterLists: (lists: [FilterList], target: EngineProfile)?
 
     public init(
         mode: RuleBuildMode = .faithful, sameEntity: SameEntityEncoding = .shared, optimize: Bool = true,
-        splitAttribution: Bool = false, target: EngineProfile? = nil, cookiePopups: EngineProfile? = nil
+        splitAttribution: Bool = false, target: EngineProfile? = nil, cookiePopups: EngineProfile? = nil,
+        filterLists: (lists: [FilterList], target: EngineProfile)? = nil
     ) {
         self.mode = mode
         self.sameEntity = sameEntity
@@ -33,6 +40,40 @@ public struct ConversionOptions: Sendable {
         self.splitAttribution = splitAttribution
         self.target = target
         self.cookiePopups = cookiePopups
+        self.filterLists = filterLists
+    }
+}
+
+/// What a filter lists' list holds: their network filters as block and ignore-previous-rules rules. A second
+/// layer (the cosmetic filters) is a list of its own of the same kind, with files and counts of its own.
+public enum FilterListLayer: String, Sendable, CaseIterable {
+    case network
+}
+
+/// The filter lists converted together (FilterListConverter: an exception of one list cancels the blocks of
+/// every list, so they are one WebKit list), ending with the rules that switch them off on the unprotected sites.
+public struct FilterListsConversion: Sendable {
+    public var layer: FilterListLayer
+    /// The lists' names (their file names), in the order given.
+    public var sources: [String]
+    /// The converter's result, its rules and provenance followed by the unprotected sites' rules.
+    public var conversion: FilterListConversion
+
+    /// The lists of `lists` as one, switched off where `config` and `unprotected` say.
+    public static func convert(
+        _ lists: [FilterList], target: EngineProfile, config: PrivacyConfig?, unprotected: UnprotectedSites?
+    ) -> FilterListsConversion {
+        var conversion = FilterListConverter.convert(lists, target: target)
+        let offSites = UnprotectedSiteRules.rules(config: config, unprotected: unprotected)
+        conversion.rules += offSites.rules
+        conversion.provenance += offSites.provenance
+        return FilterListsConversion(layer: .network, sources: lists.map(\.name), conversion: conversion)
+    }
+
+    /// Every filter not converted, as `LIST: line N: FILTER: [kind] reason`.
+    public var issueLines: [String] {
+        conversion.issues.map { "\($0.list ?? sources.joined(separator: "+")): \($0)" }
+            + conversion.targetIssues.map { "\(sources.joined(separator: "+")): \($0)" }
     }
 }
 
@@ -43,6 +84,8 @@ public enum ConvertedListKind: Sendable, Equatable {
     case clickToLoad(ruleAction: String)
     case adClickAttribution
     case cookiePopups
+    /// The filter lists' list of a layer.
+    case filterLists(FilterListLayer)
 }
 
 /// One list of a conversion, with the provenance of each rule.
@@ -56,6 +99,8 @@ public struct ConvertedList: Sendable {
         case adClickAttribution(AttributionList)
         /// With the script layer's filters, the sites it is off on and its counts.
         case cookiePopups(CookiePopupList)
+        /// With the lists it is made of and what was not converted.
+        case filterLists(FilterListsConversion)
     }
 
     public var record: Record
@@ -68,6 +113,7 @@ public struct ConvertedList: Sendable {
         case .clickToLoad(let list): return .clickToLoad(ruleAction: list.ruleAction)
         case .adClickAttribution: return .adClickAttribution
         case .cookiePopups: return .cookiePopups
+        case .filterLists(let lists): return .filterLists(lists.layer)
         }
     }
 }
@@ -81,9 +127,11 @@ public struct Conversion: Sendable {
     /// The cookie pop-up list when it was asked for (`ConversionOptions.cookiePopups`) and the TDS has one that
     /// the config leaves on; its script layer applies even when it has no rules.
     public var cookiePopups: CookiePopupList? = nil
+    /// The filter lists' list when filter lists were asked for (`ConversionOptions.filterLists`).
+    public var filterLists: FilterListsConversion? = nil
 
-    /// Every list, the main one first, then the click-to-load lists, the attribution list and the cookie pop-up
-    /// list (when it has rules).
+    /// Every list, the main one first, then the click-to-load lists, the attribution list, the cookie pop-up
+    /// list (when it has rules) and the filter lists' list.
     public var lists: [ConvertedList] {
         [ConvertedList(record: .main, rules: result.rules, provenance: result.provenance)]
             + result.clickToLoadLists.map {
@@ -95,6 +143,12 @@ public struct Conversion: Sendable {
             + (cookiePopups.flatMap {
                 $0.rules.isEmpty
                     ? nil : [ConvertedList(record: .cookiePopups($0), rules: $0.rules, provenance: $0.provenance)]
+            } ?? [])
+            + (filterLists.map {
+                [
+                    ConvertedList(
+                        record: .filterLists($0), rules: $0.conversion.rules, provenance: $0.conversion.provenance)
+                ]
             } ?? [])
     }
 
@@ -110,6 +164,9 @@ public struct Conversion: Sendable {
             options: options)
         conversion.cookiePopups = options.cookiePopups.flatMap {
             CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: $0)
+        }
+        conversion.filterLists = options.filterLists.map {
+            FilterListsConversion.convert($0.lists, target: $0.target, config: config, unprotected: unprotected)
         }
         return conversion
     }

@@ -41,39 +41,76 @@ public enum CosmeticConverter {
     static let hidingOnly: Set<PageException> = [.elemhide, .generichide, .specifichide]
 
     public static func convert(_ list: FilterList, target: EngineProfile) -> CosmeticConversion {
+        convert([list], target: target)
+    }
+
+    /// Several lists as one cosmetic list, as adblock-rust loads them together: a `#@#` exception of one list shows
+    /// its selector against the hides of every list (each list is read with the others' exceptions, which make no
+    /// rule of their own), and a page-wide exception of one list cancels the hides of every list (all generic hides
+    /// come first, then every `$generichide` exception, and so on). Issues name their list when there are several.
+    public static func convert(_ lists: [FilterList], target: EngineProfile) -> CosmeticConversion {
         var out = CosmeticConversion()
+        let parts = lists.indices.map { i in
+            part(lists[i], foreignExceptions: lists.indices.filter { $0 != i }.flatMap { exceptions(lists[$0]) },
+                target: target)
+        }
+        let ordered =
+            parts.flatMap(\.generic) + parts.flatMap(\.resets.generic) + parts.flatMap(\.specific)
+            + parts.flatMap(\.resets.all)
+        let adapted = TargetEncoding.adapt(
+            RuleBuildResult(rules: ordered.map(\.0), provenance: ordered.map(\.1)), for: target)
+        (out.rules, out.provenance, out.targetIssues) = (adapted.rules, adapted.provenance, adapted.issues)
+        out.selectors = parts.reduce(0) { $0 + $1.selectors }
+        out.pageExceptions = parts.reduce(0) { $0 + $1.resets.generic.count + $1.resets.all.count }
+        for (list, part) in zip(lists, parts) {
+            out.issues += part.issues.sorted { $0.line < $1.line }.map { lists.count > 1 ? $0.in(list.name) : $0 }
+        }
+        return out
+    }
+
+    /// A list's `#@#` exceptions as another list reads them: negative lines, so that nothing is reported twice.
+    static func exceptions(_ list: FilterList) -> [AdblockSyntax.CosmeticFilter] {
+        list.cosmetic.filter { $0.kind == .hideException && unconverted($0) == nil }.map {
+            var foreign = $0
+            foreign.line = -$0.line
+            return foreign
+        }
+    }
+
+    /// One list's hides (generic, then site-specific) and page-wide exceptions, its issues and selector count.
+    static func part(
+        _ list: FilterList, foreignExceptions: [AdblockSyntax.CosmeticFilter], target: EngineProfile
+    ) -> (generic: [Placed], specific: [Placed], resets: (generic: [Placed], all: [Placed]),
+        issues: [FilterLineIssue], selectors: Int)
+    {
+        var issues: [FilterLineIssue] = []
         var hiding = FilterList(name: list.name)
         for filter in list.cosmetic {
             if let why = unconverted(filter) {
-                out.issues.append(
-                    FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why))
+                issues.append(FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why))
             } else {
                 hiding.cosmetic.append(filter)
             }
         }
         let texts = Dictionary(hiding.cosmetic.map { ($0.line, $0.text) }, uniquingKeysWith: { a, _ in a })
+        hiding.cosmetic += foreignExceptions
         let read = CosmeticFilterList(hiding)
         let (hides, notes) = read.hides()
         var origin = RuleProvenance(source: .filterList, role: .hide)
         origin.list = list.name
         let built = CosmeticRules.build(hides, target: target, extendedCSS: .reported, origin: origin)
-        for issue in read.issues + notes + built.issues {
-            out.issues.append(
+        for issue in read.issues + notes + built.issues where issue.line >= 0 {
+            issues.append(
                 FilterLineIssue(
                     line: issue.line, text: texts[issue.line] ?? "", kind: .notConverted, reason: issue.message))
         }
-        let resets = pageExceptions(list, target: target, issues: &out.issues)
+        let resets = pageExceptions(list, target: target, issues: &issues)
         let isGeneric = { (rule: ContentRule) in rule.trigger.condition.map { $0.kind == .unlessTopURL } ?? true }
         let hidesInOrder = zip(built.rules, built.provenance)
-        let ordered =
-            hidesInOrder.filter { isGeneric($0.0) } + resets.generic + hidesInOrder.filter { !isGeneric($0.0) }
-            + resets.all
-        let adapted = TargetEncoding.adapt(
-            RuleBuildResult(rules: ordered.map(\.0), provenance: ordered.map(\.1)), for: target)
-        (out.rules, out.provenance, out.targetIssues) = (adapted.rules, adapted.provenance, adapted.issues)
-        (out.selectors, out.pageExceptions) = (built.selectors, resets.generic.count + resets.all.count)
-        out.issues.sort { $0.line < $1.line }
-        return out
+        return (
+            hidesInOrder.filter { isGeneric($0.0) }, hidesInOrder.filter { !isGeneric($0.0) }, resets, issues,
+            built.selectors
+        )
     }
 
     /// Why a cosmetic filter is not element hiding WebKit can apply; nil for `##` and `#@#` CSS selectors.

@@ -36,60 +36,73 @@ public struct FilterListConversion: Sendable {
 
 public enum FilterListConverter {
     public static func convert(_ list: FilterList, target: EngineProfile) -> FilterListConversion {
-        // The cosmetic list owes nothing to the network one: made meanwhile.
+        convert([list], target: target)
+    }
+
+    /// Several lists converted as one, as adblock-rust loads them together: an exception or a `$badfilter` of one
+    /// list applies to the filters of every list, which in WebKit only one rule list can say (its
+    /// ignore-previous-rules rules cancel the earlier rules of their own list only). The blocks of every list come
+    /// first, then the exceptions of every list, and so on; each rule's provenance names its own list and line,
+    /// each issue its list (`FilterLineIssue.list`), the issues in list order, then line order. The cosmetic list
+    /// owes nothing to the network one: made meanwhile.
+    public static func convert(_ lists: [FilterList], target: EngineProfile) -> FilterListConversion {
         var (out, cosmetic) = Parallel.both(
-            { network(list, target: target) }, { CosmeticConverter.convert(list, target: target) })
+            { network(lists, target: target) }, { CosmeticConverter.convert(lists, target: target) })
         out.cosmetic = cosmetic
         return out
     }
 
-    static func network(_ list: FilterList, target: EngineProfile) -> FilterListConversion {
+    static func network(_ lists: [FilterList], target: EngineProfile) -> FilterListConversion {
         var out = FilterListConversion()
-        out.issues = list.issues
-        let disabled = badfilterTargets(list.network)
+        out.issues = lists.flatMap { list in list.issues.map { $0.in(list.name) } }
+        let disabled = badfilterTargets(lists.flatMap(\.network))
         // Only a filter as long as a disabled one can be it: the key is computed for those alone.
         let disabledLengths = Set(disabled.map(\.utf8.count))
-        var active: [NetworkFilter] = []
-        active.reserveCapacity(list.network.count)
-        for filter in list.network where !filter.options.badfilter {
-            if disabledLengths.contains(filter.text.utf8.count) && disabled.contains(badfilterKey(filter)) {
-                out.disabledByBadfilter += 1
-            } else {
-                active.append(filter)
+        var active: [(filter: NetworkFilter, list: String)] = []
+        active.reserveCapacity(lists.reduce(0) { $0 + $1.network.count })
+        for list in lists {
+            for filter in list.network where !filter.options.badfilter {
+                if disabledLengths.contains(filter.text.utf8.count) && disabled.contains(badfilterKey(filter)) {
+                    out.disabledByBadfilter += 1
+                } else {
+                    active.append((filter, list.name))
+                }
             }
         }
         // Without top-document or load-context a target cannot keep filters off the page's own document.
         guard target.accepts(resourceType: "top-document") || target.readsLoadContext else {
             out.issues += active.map {
                 FilterLineIssue(
-                    line: $0.line, text: $0.text, kind: .notConverted,
+                    line: $0.filter.line, text: $0.filter.text, kind: .notConverted,
                     reason: "\(target.name) cannot tell the page's own document from other loads (no top-document,"
-                        + " no load-context)")
+                        + " no load-context)"
+                ).in($0.list)
             }
-            out.issues.sort { $0.line < $1.line }
+            out.issues = inListOrder(out.issues, lists)
             return out
         }
         // Filters convert independently: in shares of consecutive filters on every core, results in list order.
         let shares = Parallel.mapShares(active.count, workers: Parallel.workers(for: active.count / 4096 + 1)) {
-            range in range.map { rule(for: active[$0], target: target) }
+            range in range.map { rule(for: active[$0].filter, target: target) }
         }
         var groups: [[(ContentRule, RuleProvenance)]] = Array(repeating: [], count: Role.allCases.count)
         groups[Role.navigationReset.group] = [navigationReset]
-        for (filter, result) in zip(active, shares.joined()) {
+        for ((filter, listName), result) in zip(active, shares.joined()) {
             switch result {
             case .failure(let why):
                 out.issues.append(
-                    FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why.message))
+                    FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why.message)
+                        .in(listName))
             case .success(let rules):
                 for (rule, role) in rules {
                     var provenance = RuleProvenance(
                         source: .filterList, role: role.provenanceRole, filterLines: [filter.line])
-                    (provenance.list, provenance.filter) = (list.name, filter.text)
+                    (provenance.list, provenance.filter) = (listName, filter.text)
                     groups[role.group].append((rule, provenance))
                 }
             }
         }
-        out.issues.sort { $0.line < $1.line }
+        out.issues = inListOrder(out.issues, lists)
         (out.blocks, out.exceptions) = (
             groups[Role.block.group].count + groups[Role.navigationBlock.group].count,
             groups[Role.exception.group].count + groups[Role.pageException.group].count
@@ -99,6 +112,12 @@ public enum FilterListConverter {
         let adapted = TargetEncoding.adapt(built, for: target)
         (out.rules, out.provenance, out.targetIssues) = (adapted.rules, adapted.provenance, adapted.issues)
         return out
+    }
+
+    /// Issues by list (in `lists`' order), then by line.
+    static func inListOrder(_ issues: [FilterLineIssue], _ lists: [FilterList]) -> [FilterLineIssue] {
+        let rank = Dictionary(lists.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
+        return issues.sorted { (rank[$0.list ?? ""] ?? 0, $0.line) < (rank[$1.list ?? ""] ?? 0, $1.line) }
     }
 
     /// Where a rule goes, in list order.

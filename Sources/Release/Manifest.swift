@@ -83,6 +83,40 @@ public struct InputRecord: Sendable, Equatable {
     }
 }
 
+/// One `--filter-list` of a release: its name (its file name, as the lists' `sources` and the provenance's `list`
+/// say it), what was fetched, and the copy the release keeps. Written under `inputs.filterLists`, in the order
+/// given (absent without filter lists).
+public struct FilterListInput: Sendable, Equatable {
+    public var name: String
+    public var record: InputRecord
+    /// The copy beside the manifest (ReleaseFiles.inputFilterList).
+    public var copy: String
+
+    public init(name: String, record: InputRecord, copy: String) {
+        self.name = name
+        self.record = record
+        self.copy = copy
+    }
+
+    var jsonValue: JSONValue {
+        guard case .object(var o) = record.jsonValue else { return record.jsonValue }
+        o["name"] = .string(name)
+        o["copy"] = .string(copy)
+        return .object(o)
+    }
+
+    /// Decodes `inputs.filterLists[index]`; an error names the field.
+    init(json: JSONValue, index: Int) throws {
+        let at = "\"inputs\".filterLists[\(index)]"
+        guard let record = InputRecord(json: json) else {
+            throw ManifestError(reason: "\(at): not an input (source, sha256)")
+        }
+        guard let name = json["name"]?.stringValue else { throw ManifestError(reason: "\(at).name: missing") }
+        guard let copy = json["copy"]?.stringValue else { throw ManifestError(reason: "\(at).copy: missing") }
+        self.init(name: name, record: record, copy: copy)
+    }
+}
+
 public struct OutputRecord: Sendable, Equatable {
     public var name: String
     public var sha256: String
@@ -103,6 +137,8 @@ public struct Manifest: Sendable, Equatable {
     public var rbcFormatVersion: Int
     public var mode: RuleBuildMode
     public var inputs: [ReleaseInput: InputRecord]
+    /// The `--filter-list`s, in the order given.
+    public var filterLists: [FilterListInput] = []
     /// DuckDuckGo-style component identifiers (tdsEtag, tempListId, allowListId, unprotectedSitesHash).
     public var components: [String: String]
     public var outputs: [OutputRecord]
@@ -157,6 +193,7 @@ public struct Manifest: Sendable, Equatable {
         o["mode"] = .string(mode.rawValue)
         var inputsObject = JSONObject()
         for key in inputs.keys.sorted() { inputsObject[key.rawValue] = inputs[key]!.jsonValue }
+        if !filterLists.isEmpty { inputsObject[Self.filterListsKey] = .array(filterLists.map(\.jsonValue)) }
         o["inputs"] = .object(inputsObject)
         var comp = JSONObject()
         for key in components.keys.sorted() { comp[key] = .string(components[key]!) }
@@ -210,6 +247,7 @@ public struct Manifest: Sendable, Equatable {
             lists: lists, webKitVerification: try verification(o["webkitVerification"]),
             targets: o["targets"]?.arrayValue?.compactMap(\.stringValue) ?? [])
         manifest.webKitCompileCost = try compileCost(o["webkitCompileCost"])
+        manifest.filterLists = try filterLists(o["inputs"]?[filterListsKey])
         return manifest
     }
 
@@ -225,13 +263,24 @@ public struct Manifest: Sendable, Equatable {
 
     static func inputs(_ value: JSONValue?) throws -> [ReleaseInput: InputRecord] {
         var inputs: [ReleaseInput: InputRecord] = [:]
-        for (k, value) in value?.objectValue ?? JSONObject() {
+        for (k, value) in value?.objectValue ?? JSONObject() where k != filterListsKey {
             guard let input = ReleaseInput(rawValue: k) else {
                 throw ManifestError(reason: "\"inputs\": unknown input \"\(k)\"")
             }
             if let r = InputRecord(json: value) { inputs[input] = r }
         }
         return inputs
+    }
+
+    /// The key of the filter lists among the inputs.
+    static let filterListsKey = "filterLists"
+
+    static func filterLists(_ value: JSONValue?) throws -> [FilterListInput] {
+        guard let value else { return [] }
+        guard let items = value.arrayValue else {
+            throw ManifestError(reason: "\"inputs\".\(filterListsKey): an array expected")
+        }
+        return try items.enumerated().map { try FilterListInput(json: $1, index: $0) }
     }
 
     static func verification(_ value: JSONValue?) throws -> ReleaseWebKitVerification? {

@@ -31,6 +31,11 @@ public struct ManifestCount: Hashable, Sendable, Comparable {
     public static let clickToLoadRules = ManifestCount("clickToLoadRules")
     public static let attributionRules = ManifestCount("attributionRules")
     public static let cookiePopupRules = ManifestCount("cookiePopupRules")
+    /// The filter lists' list (every part), and its parts.
+    public static let filterListRules = ManifestCount("filterListRules")
+    public static let filterListParts = ManifestCount("filterListParts")
+    /// The filters of the filter lists that were not converted (issues.txt names each).
+    public static let filterListIssues = ManifestCount("filterListIssues")
 
     /// A count of the cookie pop-up rules (CookiePopupList.counts): `filters` -> `cookiePopupFilters`.
     public static func cookiePopup(_ key: String) -> ManifestCount {

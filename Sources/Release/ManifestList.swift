@@ -12,6 +12,8 @@ public enum ReleaseListRole: String, Sendable, CaseIterable {
     case clickToLoad = "click-to-load"
     case cookiePopups = "cpm"
     case adClickAttribution = "ad-click-attribution"
+    /// A part of the filter lists' list (`build --filter-list`): entries name their `sources` and `layer`.
+    case filterLists = "filter-lists"
 }
 
 /// An allowlist entry the attribution list covers: the app disables the list and adds the attributed variant
@@ -52,6 +54,10 @@ public struct ManifestList: Sendable, Equatable {
     public var script: String?
     /// The attribution list's allowlist entries.
     public var allowlist: [AttributionAllowlistEntry]?
+    /// A filter lists' list: the lists it is made of (their names, as the manifest's `inputs.filterLists` and the
+    /// provenance name them) and what of them it holds (`FilterListLayer`).
+    public var sources: [String]?
+    public var layer: String?
 
     public init(
         identifier: String, rules: String? = nil, rbc: String? = nil, provenance: String? = nil, tds: String? = nil,
@@ -97,6 +103,8 @@ public struct ManifestList: Sendable, Equatable {
             o["allowlist"] = .array(
                 allowlist.map { ["blocklistEntry": .string($0.blocklistEntry), "host": .string($0.host)] })
         }
+        if let sources { o["sources"] = .array(sources.map(JSONValue.string)) }
+        if let layer { o["layer"] = .string(layer) }
         return .object(o)
     }
 
@@ -115,6 +123,8 @@ public struct ManifestList: Sendable, Equatable {
             sha256: try fields.string("sha256"), target: try fields.string("target"),
             ruleAction: try fields.string("ruleAction"), entity: try fields.string("entity"),
             role: try fields.role(), script: try fields.string("script"), allowlist: try fields.allowlist())
+        self.sources = try fields.strings("sources")
+        self.layer = try fields.string("layer")
     }
 }
 
@@ -127,6 +137,15 @@ private struct ManifestFields {
         guard let v = object[key] else { return nil }
         guard let s = v.stringValue else { throw ManifestError(reason: "\(at).\(key): a string expected") }
         return s
+    }
+
+    func strings(_ key: String) throws -> [String]? {
+        guard let v = object[key] else { return nil }
+        guard let items = v.arrayValue else { throw ManifestError(reason: "\(at).\(key): an array expected") }
+        return try items.enumerated().map { j, item in
+            guard let s = item.stringValue else { throw ManifestError(reason: "\(at).\(key)[\(j)]: a string expected") }
+            return s
+        }
     }
 
     func integer(_ key: String) throws -> Int? {

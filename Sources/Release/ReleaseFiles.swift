@@ -1,5 +1,7 @@
 // The names of the files in a release directory: the one place any of them is spelled.
 
+import Conversion
+
 /// Names of the files in a release directory.
 public enum ReleaseFiles {
     public static let rules = "rules.json"
@@ -49,6 +51,20 @@ public enum ReleaseFiles {
     public static let cookiePopupRBC = cookiePopupList.rbc
     public static let cookiePopupProvenance = cookiePopupList.provenance
     public static let cookiePopupScript = "cpm-script.json"
+
+    /// Part n (1-based) of the filter lists' list of a layer: filters.json, filters-2.json, ... for the network
+    /// filters; a further layer's name follows `filters-`.
+    public static func filterList(_ layer: FilterListLayer, part n: Int) -> SideListFiles {
+        let base = layer == .network ? "filters" : "filters-" + layer.rawValue
+        return SideListFiles(base: n == 1 ? base : base + "-\(n)")
+    }
+    /// The filters of the filter lists a layer's list does not convert, one a line (`LIST: line N: FILTER: [kind]
+    /// reason`, as `convert --filter-list` writes them).
+    public static func filterListIssues(_ layer: FilterListLayer) -> String {
+        filterList(layer, part: 1).base + ".issues.txt"
+    }
+    /// A filter list's copy in the release (n: its place among the `--filter-list`s, 1-based).
+    public static func inputFilterList(_ n: Int) -> String { "input-filter-list-\(n).txt" }
 
     /// The click-to-load list of a rule action, its bytecode and its provenance.
     public static func clickToLoadList(_ ruleAction: String) -> SideListFiles {

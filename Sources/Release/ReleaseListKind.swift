@@ -14,6 +14,7 @@ extension ConvertedListKind {
         case .clickToLoad(let ruleAction): return ReleaseFiles.clickToLoadList(ruleAction)
         case .adClickAttribution: return ReleaseFiles.attributionList
         case .cookiePopups: return ReleaseFiles.cookiePopupList
+        case .filterLists(let layer): return ReleaseFiles.filterList(layer, part: 1)
         }
     }
 
@@ -27,6 +28,7 @@ extension ConvertedListKind {
         case .clickToLoad: return .clickToLoad
         case .adClickAttribution: return .adClickAttribution
         case .cookiePopups: return .cookiePopups
+        case .filterLists: return .filterLists
         }
     }
 
@@ -37,6 +39,7 @@ extension ConvertedListKind {
         case .clickToLoad(let ruleAction): return "click-to-load list \(ruleAction)"
         case .adClickAttribution: return "ad-click attribution list"
         case .cookiePopups: return "cookie pop-up list"
+        case .filterLists(let layer): return "filter lists' \(layer.rawValue) list"
         }
     }
 
@@ -47,11 +50,13 @@ extension ConvertedListKind {
         case .clickToLoad: return .clickToLoadRules
         case .adClickAttribution: return .attributionRules
         case .cookiePopups: return .cookiePopupRules
+        case .filterLists: return .filterListRules
         }
     }
 
     /// Written as the primary target encodes it: the builder writes for the newest engine (`top-document`), which
-    /// the default target does not read. The cookie pop-up list is made for its target by its own builder.
+    /// the default target does not read. The cookie pop-up list and the filter lists' list are made for their
+    /// target by their own builders.
     public var encodedForTarget: Bool {
         switch self {
         case .adClickAttribution, .clickToLoad: return true
@@ -60,5 +65,23 @@ extension ConvertedListKind {
     }
 
     /// Checked against the target's limits before compiling (the cookie pop-up list's selectors).
-    public var checkedAgainstTarget: Bool { self == .cookiePopups }
+    public var checkedAgainstTarget: Bool {
+        switch self {
+        case .cookiePopups, .filterLists: return true
+        default: return false
+        }
+    }
+
+    /// Split into parts at the target's rule limit, each part a list of its own (`files(part:)`); the other side
+    /// lists are one list each.
+    public var splitsAtLimit: Bool {
+        if case .filterLists = self { return true }
+        return false
+    }
+
+    /// The files of part n (1-based) of a list that splits; `files` is part 1.
+    public func files(part n: Int) -> ReleaseFiles.SideListFiles? {
+        if case .filterLists(let layer) = self { return ReleaseFiles.filterList(layer, part: n) }
+        return n == 1 ? files : nil
+    }
 }

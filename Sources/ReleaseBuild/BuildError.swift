@@ -6,6 +6,7 @@ import TrackerData
 /// (compile cost, content) that refused a release which built.
 public enum BuildComponent: String, Sendable, CustomStringConvertible {
     case tds, config, surrogates, unprotected, rules, previous, gate
+    case filterList = "filter-list"
 
     public var description: String { rawValue }
 

@@ -12,6 +12,8 @@ public struct BuildOptions: Sendable {
     public var config: String?
     public var surrogates: String?
     public var unprotected: String?
+    /// `--filter-list FILE_OR_URL`s, in the order given: converted together into lists of their own.
+    public var filterLists: [String] = []
     public var out: String
     public var previous: String?
     public var ifChanged = false

@@ -20,7 +20,7 @@ enum FallbackStep: Int, CaseIterable, Comparable {
         case .config: return .withoutConfig
         case .unprotected: return .withoutUnprotected
         case .surrogates: return .withoutSurrogates
-        case .tds, .rules, .previous, .gate: return .previousTDS
+        case .tds, .rules, .previous, .gate, .filterList: return .previousTDS
         }
     }
 

@@ -12,6 +12,8 @@ import ContentRules
 import Conversion
 import Digest
 import FileIO
+import AdblockSyntax
+import FilterLists
 import Foundation
 import Release
 import ReleaseDiff
@@ -125,7 +127,9 @@ public enum ReleaseBuilder {
     static func produce(_ inputs: BuildInputs, options: BuildOptions, progress: Progress) throws -> BuildProducts {
         var warnings: [String] = []
         let decoded = try inputs.decode(options: options, warnings: &warnings, progress: progress)
-        let conversion = try convert(decoded, options: options, warnings: &warnings, progress: progress)
+        let conversion = try convert(
+            decoded, filterLists: inputs.filterLists.map(\.list), options: options, warnings: &warnings,
+            progress: progress)
         let (built, optimization) = (conversion.result, conversion.optimization)
         let dataset = inputs.tds.record.etag.flatMap(RuleListIdentifier.datasetVersion(fromETag:))
         var out = ReleaseListOutputs()
@@ -156,7 +160,7 @@ public enum ReleaseBuilder {
         if options.optimize { counts[.optimizedAwayRules] = Double(optimization.rulesIn - optimization.rulesOut) }
         if primary.droppedRules > 0 { counts[.rulesOverAutomatonBudget] = Double(primary.droppedRules) }
 
-        let manifest = Manifest(
+        var manifest = Manifest(
             identifier: releaseIdentifier(of: out, targets: options.targets.count),
             toolVersion: ToolVersion.current, rbcFormatVersion: Int(RBCFile.formatVersion), mode: options.mode,
             inputs: inputs.records,
@@ -167,6 +171,7 @@ public enum ReleaseBuilder {
             },
             counts: counts, flags: inputs.flags(options), lists: out.lists, webKitVerification: verification,
             targets: options.targets.map(\.name))
+        manifest.filterLists = inputs.filterListRecords
         return BuildProducts(
             files: out.files, manifest: manifest, warnings: warnings, tds: decoded.tds, rules: primary.rules,
             provenance: primary.provenance, compiled: primary.compiled)
@@ -174,7 +179,8 @@ public enum ReleaseBuilder {
 
     /// The builder's rules, optimized unless `--no-optimize`; with --strict any conversion issue fails the TDS.
     static func convert(
-        _ decoded: ConversionInputs, options: BuildOptions, warnings: inout [String], progress: Progress
+        _ decoded: ConversionInputs, filterLists: [FilterList] = [], options: BuildOptions, warnings: inout [String],
+        progress: Progress
     ) throws -> Conversion {
         progress("converting \(decoded.tds.trackers.count) trackers")
         // The TDS decoder's issues are warned about by decodeInputs, not counted as conversion issues.
@@ -182,12 +188,19 @@ public enum ReleaseBuilder {
             tds: decoded.tds, config: decoded.config, unprotected: decoded.unprotected,
             options: ConversionOptions(
                 mode: options.mode, sameEntity: options.sameEntity, optimize: options.optimize,
-                splitAttribution: true, cookiePopups: options.targets[0]))
+                splitAttribution: true, cookiePopups: options.targets[0],
+                filterLists: filterLists.isEmpty ? nil : (filterLists, options.targets[0])))
         let built = conversion.result
         if options.strict, let issue = built.issues.first {
             throw BuildError(component: .tds, reason: issue.description)
         }
         warnings += built.issues.map { "conversion: \($0)" }
+        // The filter lists' issues are tens of thousands (EasyList's cosmetic filters): a file of their own.
+        if let lists = conversion.filterLists, case let count = lists.issueLines.count, count > 0 {
+            warnings.append(
+                "filter lists: \(count) filter(s) not converted, each in "
+                    + ReleaseFiles.filterListIssues(lists.layer))
+        }
         guard !built.rules.isEmpty else {
             throw BuildError(component: .tds, reason: "the conversion produced no rules")
         }
@@ -256,13 +269,15 @@ public enum ReleaseBuilder {
         return ReleaseWebKitVerification(webkitVersion: webkit.version, accepted: results)
     }
 
-    /// A release is named by every main list of every target: a one-list release by its list, a split or
-    /// multi-target one by a digest of them all (a second target is another list, so another release).
+    /// A release is named by every main list of every target and its filter lists' lists: a one-list release by
+    /// its list, a split or multi-target one by a digest of them all (a second target is another list, so another
+    /// release).
     static func releaseIdentifier(of out: ReleaseListOutputs, targets: Int) -> String {
         guard targets > 1 else {
             return out.identifiers.count == 1 ? out.identifiers[0] : releaseIdentifier(out.identifiers)
         }
-        return releaseIdentifier(out.lists.filter { $0.role == .main }.map(\.identifier))
+        return releaseIdentifier(
+            out.lists.filter { $0.role == .main || $0.role == .filterLists }.map(\.identifier))
     }
 
     /// A split release is named by all of its lists.

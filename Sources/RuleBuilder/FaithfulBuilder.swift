@@ -435,20 +435,9 @@ struct FaithfulBuilder {
     // MARK: exceptions
 
     mutating func emitExceptions() {
-        if !exceptions.tempList.isEmpty {
-            sink.emit(
-                ContentRule(
-                    trigger: Trigger(
-                        urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.tempList).wildcards)),
-                    action: .ignorePreviousRules), RuleProvenance(source: .tempList))
-        }
-        if !exceptions.userUnprotected.isEmpty {
-            sink.emit(
-                ContentRule(
-                    trigger: Trigger(
-                        urlFilter: ".*", condition: .init(.ifDomain, unique(exceptions.userUnprotected).wildcards)),
-                    action: .ignorePreviousRules), RuleProvenance(source: .userUnprotected))
-        }
+        let offSites = UnprotectedSiteRules.rules(
+            tempList: exceptions.tempList, userUnprotected: exceptions.userUnprotected)
+        for (rule, origin) in zip(offSites.rules, offSites.provenance) { sink.emit(rule, origin) }
         for (entry, index) in exceptions.allowlist {
             guard let site = SiteCondition.make(entry.sites, except: exceptions.allowlistExceptions) else {
                 sink.issues.append(

@@ -3,6 +3,8 @@
 
 import ContentRules
 import Digest
+import AdblockSyntax
+import FilterLists
 import Release
 import RuleCompiler
 import TrackerData
@@ -13,6 +15,15 @@ struct BuildInputs {
     var config: (bytes: [UInt8], record: InputRecord)?
     var surrogates: (bytes: [UInt8], record: InputRecord)?
     var unprotected: (bytes: [UInt8], record: InputRecord)?
+    /// The `--filter-list`s, fetched and parsed (a list no parser reads fails the build before anything else).
+    var filterLists: [BuildFilterList] = []
+}
+
+/// One `--filter-list`: its bytes, what the manifest records of it, and the list parsed.
+struct BuildFilterList {
+    var bytes: [UInt8]
+    var record: InputRecord
+    var list: FilterList
 }
 
 extension BuildInputs {
@@ -46,7 +57,40 @@ extension BuildInputs {
             tds: tds,
             config: try options.config.map { try fetch($0, component: .config) },
             surrogates: try options.surrogates.map { try fetch($0, component: .surrogates) },
-            unprotected: try options.unprotected.map { try fetch($0, component: .unprotected) })
+            unprotected: try options.unprotected.map { try fetch($0, component: .unprotected) },
+            filterLists: try filterLists(options) { try fetch($0, component: .filterList) })
+    }
+
+    /// Each `--filter-list` fetched and parsed: a list no parser reads, two lists of one name (the provenance and
+    /// the issues name a filter by its list's name and line), or with --strict a malformed line, fails the build
+    /// naming the list (and the line).
+    static func filterLists(
+        _ options: BuildOptions, fetch: (String) throws -> ([UInt8], InputRecord)
+    ) throws -> [BuildFilterList] {
+        var seen: Set<String> = []
+        return try options.filterLists.map { source in
+            let (bytes, record) = try fetch(source)
+            let name = listName(source)
+            guard seen.insert(name).inserted else {
+                throw BuildError(
+                    component: .filterList,
+                    reason: "\(source): a second list named \(name) (lists are named by their file name)")
+            }
+            let list: FilterList
+            do { list = try FilterListParser.parse(bytes, name: name) } catch {
+                throw BuildError(component: .filterList, reason: "\(source): \(error)")
+            }
+            if options.strict, let bad = list.issues.first(where: { $0.kind == .malformed }) {
+                throw BuildError(component: .filterList, reason: "\(source): \(bad)")
+            }
+            return BuildFilterList(bytes: bytes, record: record, list: list)
+        }
+    }
+
+    /// A list's name: the last part of its path or URL path (the query left out).
+    static func listName(_ source: String) -> String {
+        let path = source.split(separator: "?", maxSplits: 1).first.map(String.init) ?? source
+        return path.split(separator: "/").last.map(String.init) ?? source
     }
 
     /// Unchanged = same input bytes, same tool, same options that shape the output.
@@ -59,6 +103,7 @@ extension BuildInputs {
         guard previous.flags == flags(options) else { return false }
         let now = records.mapValues(\.sha256)
         let then = previous.inputs.mapValues(\.sha256)
+        guard filterListRecords.map(\.record.sha256) == previous.filterLists.map(\.record.sha256) else { return false }
         return now == then && previous.inputs.values.allSatisfy { $0.fallback == nil }
     }
 
@@ -76,12 +121,20 @@ extension BuildInputs {
         return m
     }
 
+    /// What the manifest records of the filter lists, in order.
+    var filterListRecords: [FilterListInput] {
+        filterLists.enumerated().map {
+            FilterListInput(name: $1.list.name, record: $1.record, copy: ReleaseFiles.inputFilterList($0 + 1))
+        }
+    }
+
     /// Input copies make the release self-contained for fallbacks and diffs.
     var copies: [(name: String, bytes: [UInt8])] {
         var files = [(name: ReleaseFiles.inputTDS, bytes: tds.bytes)]
         if let c = config { files.append((ReleaseFiles.inputConfig, c.bytes)) }
         if let s = surrogates { files.append((ReleaseFiles.inputSurrogates, s.bytes)) }
         if let u = unprotected { files.append((ReleaseFiles.inputUnprotected, u.bytes)) }
+        for (input, list) in zip(filterListRecords, filterLists) { files.append((input.copy, list.bytes)) }
         return files
     }
 

@@ -1,6 +1,7 @@
 // The lists a release holds beside the main one: every list of the conversion but the main one (click-to-load,
-// ad-click attribution, cookie pop-ups, in the conversion's order), each published as its kind says
-// (ReleaseListKind: files, role, count, how it is compiled). They apply whatever the target (no "target" field)
+// ad-click attribution, cookie pop-ups, the filter lists', in the conversion's order), each published as its kind
+// says (ReleaseListKind: files, role, count, how it is compiled; the filter lists' list in parts at the primary
+// target's limit, FilterListSplitter). They apply whatever the target (no "target" field)
 // and are compiled once, with the primary target's parser. The cookie pop-up list's `cpm-script.json` holds the
 // script layer's filters (also appended to surrogates.js), which `match --selector` reads; the attribution
 // list's TDS is written beside it, for the attributed variant (Release's AdClickAttributionRelease).
@@ -40,20 +41,35 @@ enum SideLists {
             warnings += cookiePopups.issues.map { "cookie pop-ups: \($0)" }
         }
         let parser = RuleListParserOptions(target: options.targets[0])
-        for list in conversion.lists {
-            guard let files = list.kind.files else { continue }
+        for list in conversion.lists where list.kind.files != nil {
             progress("compiling the \(list.kind.what) (\(list.rules.count) rules)")
             let written =
                 list.kind.encodedForTarget
                 ? TargetEncoding.adapt(
                     RuleBuildResult(rules: list.rules, provenance: list.provenance), for: parser.target)
                 : RuleBuildResult(rules: list.rules, provenance: list.provenance)
-            var entry = try compileSideList(
-                list.kind, files: files, written, parser: parser, dataset: dataset, options: options, into: &out)
-            entry.role = list.kind.role
-            record(list.record, in: &entry, into: &out)
-            out.lists.append(entry)
-            out.counts[list.kind.ruleCount, default: 0] += Double(written.rules.count)
+            for (n, part) in try parts(of: list.kind, written, target: parser.target, options: options).enumerated() {
+                var entry = try compileSideList(
+                    list.kind, files: list.kind.files(part: n + 1)!, part, parser: parser, dataset: dataset,
+                    options: options, into: &out)
+                entry.role = list.kind.role
+                record(list.record, in: &entry, into: &out, firstPart: n == 0)
+                out.lists.append(entry)
+                out.counts[list.kind.ruleCount, default: 0] += Double(part.rules.count)
+            }
+        }
+    }
+
+    /// The list in the parts its kind publishes: one, or for a kind that splits, parts of at most the target's
+    /// limit (and `--max-rules`).
+    static func parts(
+        of kind: ConvertedListKind, _ list: RuleBuildResult, target: EngineProfile, options: BuildOptions
+    ) throws -> [RuleBuildResult] {
+        guard kind.splitsAtLimit else { return [list] }
+        do {
+            return try FilterListSplitter.split(list, maxRules: min(options.maxRules, target.maximumRuleCount))
+        } catch {
+            throw BuildError(component: .rules, reason: "\(kind.what): \(error)")
         }
     }
 
@@ -90,9 +106,12 @@ enum SideLists {
     }
 
     /// What the builder's record of a list adds to its entry and files: a click-to-load list's action and entity,
-    /// the attribution list's TDS and allowlist, the cookie pop-up list's script layer and counts.
-    static func record(_ record: ConvertedList.Record, in entry: inout ManifestList, into out: inout ReleaseListOutputs)
-    {
+    /// the attribution list's TDS and allowlist, the cookie pop-up list's script layer and counts, the filter lists'
+    /// sources, layer, issues and counts (those of the whole list with its first part).
+    static func record(
+        _ record: ConvertedList.Record, in entry: inout ManifestList, into out: inout ReleaseListOutputs,
+        firstPart: Bool = true
+    ) {
         switch record {
         case .main: return
         case .clickToLoad(let ctl):
@@ -111,6 +130,14 @@ enum SideLists {
                 entry.script = ReleaseFiles.cookiePopupScript
             }
             for (k, v) in list.counts { out.counts[.cookiePopup(k)] = v }
+        case .filterLists(let lists):
+            (entry.sources, entry.layer) = (lists.sources, lists.layer.rawValue)
+            out.counts[.filterListParts, default: 0] += 1
+            guard firstPart else { return }
+            let issues = lists.issueLines
+            out.files.append(
+                (ReleaseFiles.filterListIssues(lists.layer), Array(issues.map { $0 + "\n" }.joined().utf8)))
+            out.counts[.filterListIssues, default: 0] += Double(issues.count)
         }
     }
 }

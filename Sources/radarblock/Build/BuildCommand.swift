@@ -75,6 +75,7 @@ struct BuildCommand: Command {
         options.config = args.value(Option.config)
         options.surrogates = args.value(Option.surrogates)
         options.unprotected = args.value(Option.unprotected)
+        options.filterLists = args.all(Option.filterList)
         options.previous = args.value(Option.previous)
         return (options, radar)
     }
@@ -152,14 +153,17 @@ struct BuildCommand: Command {
         }
     }
 
-    /// "built ID in DIR: N trackers, N rules in N list(s)[ + N click-to-load list(s)], N surrogates".
+    /// "built ID in DIR: N trackers, N rules in N list(s)[ + N click-to-load list(s)][ + N filter-list rules in
+    /// N list(s)], N surrogates".
     static func summary(_ manifest: Manifest, out: String) -> String {
         let c = manifest.counts
         let count = { (key: ManifestCount, absent: Double) in Int(c[key] ?? absent) }
         let clickToLoad = count(.clickToLoadLists, 0)
+        let filterLists = count(.filterListParts, 0)
         return "built \(manifest.identifier) in \(out): \(count(.trackers, 0)) trackers, "
             + "\(count(.rules, 0)) rules in \(listsPerTarget(manifest) ?? "\(count(.lists, 1)) list(s)")"
             + (clickToLoad > 0 ? " + \(clickToLoad) click-to-load list(s)" : "")
+            + (filterLists > 0 ? " + \(count(.filterListRules, 0)) filter-list rules in \(filterLists) list(s)" : "")
             + ", \(count(.surrogates, 0)) surrogates"
     }
 

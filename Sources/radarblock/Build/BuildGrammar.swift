@@ -20,6 +20,15 @@ extension BuildCommand {
         static let unprotected = OptionSpec(
             "--unprotected", value: "FILE|URL",
             help: "user-unprotected sites, one host per line (each with its subdomains)")
+        static let filterList = OptionSpec(
+            "--filter-list", value: "FILE|URL", repeatable: true,
+            help: """
+                repeatable: an Adblock Plus / uBlock Origin filter list (EasyPrivacy, EasyList), fetched and
+                cached as the TDS is; every list given is converted together into lists of their own (filters.json,
+                see below) for the first --target, as `convert --filter-list` converts one. A filter WebKit cannot
+                decide as Adblock Plus does is reported in filters.issues.txt (with --strict a malformed line fails
+                the build); the lists are off on the config's unprotected sites and the --unprotected sites
+                """)
         static let entities = OptionSpec(
             "--entities", value: "DIR", help: "with --radar: entity files (see `radarblock tds --help`)")
         static let policy = OptionSpec(
@@ -164,7 +173,7 @@ extension BuildCommand {
     static let grammar = CommandGrammar(
         forms: [
             "(--tds FILE|URL | --radar DIR) --out DIR [--config FILE|URL] [--surrogates FILE|URL] [--unprotected"
-                + " FILE|URL] [--previous DIR] [options]"
+                + " FILE|URL] [--filter-list FILE|URL]... [--previous DIR] [options]"
         ],
         parts: [
             .text(
@@ -223,10 +232,22 @@ extension BuildCommand {
                  only the
                                         script layer applies (appended to \(ReleaseFiles.surrogatesJS)). See README,\
                  "TDS versions"
+                  filters.json/.rbc/.provenance.json, filters-N.json/...
+                                        with --filter-list: the filter lists' network filters as one list (blocks,\
+                 then the
+                                        exceptions, $important blocks, the navigation and $document rules, then the\
+                 unprotected
+                                        sites), manifest role "filter-lists" with "sources" (the lists) and "layer";\
+                 over the
+                                        target's limit or --max-rules in parts that share out the blocks and all hold\
+                 every other
+                                        rule; filters.issues.txt: each filter not converted (LIST: line N: FILTER:\
+                 [kind] reason)
                   \(ReleaseFiles.issues)            every input problem and conversion issue, one per line (nothing is\
                  dropped\
                  silently)
-                  input-*.json/.txt     copies of the inputs, for fallbacks and diffs
+                  input-*.json/.txt     copies of the inputs, for fallbacks and diffs (input-filter-list-N.txt: the\
+                 Nth --filter-list)
                   \(ReleaseFiles.manifest)         identifier, versions, each input's source, ETag, Last-Modified and\
                  sha256, each
                                         output's sha256 and size, counts and compile figures, and `lists`: every rule
@@ -245,6 +266,7 @@ extension BuildCommand {
                     Option.config,
                     Option.surrogates,
                     Option.unprotected,
+                    Option.filterList,
                     Option.entities,
                     Option.policy,
                     Option.mapping,
@@ -292,8 +314,8 @@ extension BuildCommand {
                 --if-changed; the new release is built and published as a first one.
 
                 exit status: 0 built (or unchanged with --if-changed, or published from a fallback), 1 the build\
-                 failed (the message names the component: tds, config, surrogates, unprotected, rules) or a gate\
-                 refused it
+                 failed (the message names the component: tds, config, surrogates, unprotected, filter-list,\
+                 rules) or a gate refused it
                 (--max-compile-regression, --max-tracker-removal, --max-newly-allowed; nothing published), 2 usage\
                  error.
                 With --detailed-exit: 3 unchanged, 4 built and published from a fallback (--fallback: the manifest's\

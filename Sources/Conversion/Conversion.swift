@@ -44,36 +44,50 @@ public struct ConversionOptions: Sendable {
     }
 }
 
-/// What a filter lists' list holds: their network filters as block and ignore-previous-rules rules. A second
-/// layer (the cosmetic filters) is a list of its own of the same kind, with files and counts of its own.
+/// What a filter lists' list holds: their network filters as block and ignore-previous-rules rules, or their
+/// cosmetic filters as css-display-none rules. Apart, so that a network `@@` exception never shows a hidden element
+/// (an ignore-previous-rules rule cancels every earlier rule of its list, hiding rules included).
 public enum FilterListLayer: String, Sendable, CaseIterable {
-    case network
+    case network, cosmetic
 }
 
-/// The filter lists converted together (FilterListConverter: an exception of one list cancels the blocks of
-/// every list, so they are one WebKit list), ending with the rules that switch them off on the unprotected sites.
+/// The filter lists converted together into one list per layer (FilterListConverter: an exception of one list
+/// applies to the filters of every list, so they are one WebKit list), each ending with the rules that switch it off
+/// on the unprotected sites.
 public struct FilterListsConversion: Sendable {
     public var layer: FilterListLayer
     /// The lists' names (their file names), in the order given.
     public var sources: [String]
-    /// The converter's result, its rules and provenance followed by the unprotected sites' rules.
-    public var conversion: FilterListConversion
+    /// The layer's rules and their provenance, the unprotected sites' rules last.
+    public var rules: [ContentRule]
+    public var provenance: [RuleProvenance]
+    /// The filters of the layer not converted, and what the target's encoding reported.
+    public var issues: [FilterLineIssue]
+    public var targetIssues: [ConversionIssue]
 
-    /// The lists of `lists` as one, switched off where `config` and `unprotected` say.
+    /// The lists of `lists` as one list per layer (the cosmetic one when it has rules), switched off where
+    /// `config` and `unprotected` say.
     public static func convert(
         _ lists: [FilterList], target: EngineProfile, config: PrivacyConfig?, unprotected: UnprotectedSites?
-    ) -> FilterListsConversion {
-        var conversion = FilterListConverter.convert(lists, target: target)
+    ) -> [FilterListsConversion] {
+        let conversion = FilterListConverter.convert(lists, target: target)
         let offSites = UnprotectedSiteRules.rules(config: config, unprotected: unprotected)
-        conversion.rules += offSites.rules
-        conversion.provenance += offSites.provenance
-        return FilterListsConversion(layer: .network, sources: lists.map(\.name), conversion: conversion)
+        let sources = lists.map(\.name)
+        let network = FilterListsConversion(
+            layer: .network, sources: sources, rules: conversion.rules + offSites.rules,
+            provenance: conversion.provenance + offSites.provenance, issues: conversion.issues,
+            targetIssues: conversion.targetIssues)
+        let c = conversion.cosmetic
+        let cosmetic = FilterListsConversion(
+            layer: .cosmetic, sources: sources, rules: c.rules + offSites.rules,
+            provenance: c.provenance + offSites.provenance, issues: c.issues, targetIssues: c.targetIssues)
+        return c.rules.isEmpty ? [network] : [network, cosmetic]
     }
 
     /// Every filter not converted, as `LIST: line N: FILTER: [kind] reason`.
     public var issueLines: [String] {
-        conversion.issues.map { "\($0.list ?? sources.joined(separator: "+")): \($0)" }
-            + conversion.targetIssues.map { "\(sources.joined(separator: "+")): \($0)" }
+        issues.map { "\($0.list ?? sources.joined(separator: "+")): \($0)" }
+            + targetIssues.map { "\(sources.joined(separator: "+")): \($0)" }
     }
 }
 
@@ -127,8 +141,8 @@ public struct Conversion: Sendable {
     /// The cookie pop-up list when it was asked for (`ConversionOptions.cookiePopups`) and the TDS has one that
     /// the config leaves on; its script layer applies even when it has no rules.
     public var cookiePopups: CookiePopupList? = nil
-    /// The filter lists' list when filter lists were asked for (`ConversionOptions.filterLists`).
-    public var filterLists: FilterListsConversion? = nil
+    /// The filter lists' lists, one per layer, when filter lists were asked for (`ConversionOptions.filterLists`).
+    public var filterLists: [FilterListsConversion] = []
 
     /// Every list, the main one first, then the click-to-load lists, the attribution list, the cookie pop-up
     /// list (when it has rules) and the filter lists' list.
@@ -144,12 +158,7 @@ public struct Conversion: Sendable {
                 $0.rules.isEmpty
                     ? nil : [ConvertedList(record: .cookiePopups($0), rules: $0.rules, provenance: $0.provenance)]
             } ?? [])
-            + (filterLists.map {
-                [
-                    ConvertedList(
-                        record: .filterLists($0), rules: $0.conversion.rules, provenance: $0.conversion.provenance)
-                ]
-            } ?? [])
+            + filterLists.map { ConvertedList(record: .filterLists($0), rules: $0.rules, provenance: $0.provenance) }
     }
 
     /// The conversion of `tds`; `decodeIssues` (the TDS decoder's) are reported with the builder's.
@@ -165,9 +174,10 @@ public struct Conversion: Sendable {
         conversion.cookiePopups = options.cookiePopups.flatMap {
             CookiePopupRules.build(tds: tds, config: config, unprotected: unprotected, target: $0)
         }
-        conversion.filterLists = options.filterLists.map {
-            FilterListsConversion.convert($0.lists, target: $0.target, config: config, unprotected: unprotected)
-        }
+        conversion.filterLists =
+            options.filterLists.map {
+                FilterListsConversion.convert($0.lists, target: $0.target, config: config, unprotected: unprotected)
+            } ?? []
         return conversion
     }
 

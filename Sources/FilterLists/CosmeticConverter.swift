@@ -51,7 +51,8 @@ public enum CosmeticConverter {
     public static func convert(_ lists: [FilterList], target: EngineProfile) -> CosmeticConversion {
         var out = CosmeticConversion()
         let parts = lists.indices.map { i in
-            part(lists[i], foreignExceptions: lists.indices.filter { $0 != i }.flatMap { exceptions(lists[$0]) },
+            part(
+                lists[i], foreignExceptions: lists.indices.filter { $0 != i }.flatMap { exceptions(lists[$0]) },
                 target: target)
         }
         let ordered =
@@ -80,9 +81,10 @@ public enum CosmeticConverter {
     /// One list's hides (generic, then site-specific) and page-wide exceptions, its issues and selector count.
     static func part(
         _ list: FilterList, foreignExceptions: [AdblockSyntax.CosmeticFilter], target: EngineProfile
-    ) -> (generic: [Placed], specific: [Placed], resets: (generic: [Placed], all: [Placed]),
-        issues: [FilterLineIssue], selectors: Int)
-    {
+    ) -> (
+        generic: [Placed], specific: [Placed], resets: (generic: [Placed], all: [Placed]),
+        issues: [FilterLineIssue], selectors: Int
+    ) {
         var issues: [FilterLineIssue] = []
         var hiding = FilterList(name: list.name)
         for filter in list.cosmetic {
@@ -106,7 +108,13 @@ public enum CosmeticConverter {
         }
         let resets = pageExceptions(list, target: target, issues: &issues)
         let isGeneric = { (rule: ContentRule) in rule.trigger.condition.map { $0.kind == .unlessTopURL } ?? true }
-        let hidesInOrder = zip(built.rules, built.provenance)
+        // A rule's provenance names the lines of its own list: the other lists' exceptions are theirs.
+        let provenance = built.provenance.map { p in
+            var own = p
+            own.filterLines = p.filterLines?.filter { $0 >= 0 }
+            return own
+        }
+        let hidesInOrder = zip(built.rules, provenance)
         return (
             hidesInOrder.filter { isGeneric($0.0) }, hidesInOrder.filter { !isGeneric($0.0) }, resets, issues,
             built.selectors

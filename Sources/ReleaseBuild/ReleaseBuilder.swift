@@ -196,7 +196,8 @@ public enum ReleaseBuilder {
         }
         warnings += built.issues.map { "conversion: \($0)" }
         // The filter lists' issues are tens of thousands (EasyList's cosmetic filters): a file of their own.
-        if let lists = conversion.filterLists, case let count = lists.issueLines.count, count > 0 {
+        for lists in conversion.filterLists where !lists.issueLines.isEmpty {
+            let count = lists.issueLines.count
             warnings.append(
                 "filter lists: \(count) filter(s) not converted, each in "
                     + ReleaseFiles.filterListIssues(lists.layer))

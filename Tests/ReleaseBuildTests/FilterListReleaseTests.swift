@@ -128,6 +128,26 @@ final class FilterListReleaseTests: XCTestCase {
         XCTAssertEqual(filters.suffix(2).map(\.source), [.tempList, .userUnprotected])
     }
 
+    func testCosmeticFiltersAreASecondListWhereEveryListsExceptionsApply() throws {
+        let hides = "##.ad-banner\n##.sponsor\n"
+        let shows = "||ads.test^\nshop.test#@#.ad-banner\n"
+        let (_, lists) = try build("c", lists: [try write(hides, "hides.txt"), try write(shows, "shows.txt")])
+        let cosmetic = try XCTUnwrap(lists.first { $0.entry.layer == "cosmetic" })
+        XCTAssertEqual(cosmetic.role, .filterLists)
+        XCTAssertEqual(cosmetic.name, "filters-cosmetic.json")
+        XCTAssertEqual(cosmetic.entry.sources, ["hides.txt", "shows.txt"])
+        let json = try String(contentsOfFile: work + "/c/filters-cosmetic.json", encoding: .utf8)
+        // The other list's #@# exception keeps .ad-banner off shop.test; .sponsor stays hidden everywhere.
+        let rules = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [[String: Any]])
+        let banner = try XCTUnwrap(
+            rules.first { ($0["action"] as? [String: Any])?["selector"] as? String == ".ad-banner" })
+        XCTAssertTrue("\(banner["trigger"] ?? "")".contains("shop"), "\(banner)")
+        XCTAssertTrue(json.contains(".sponsor"))
+        // The network list holds no hiding rule, and the unprotected sites switch the cosmetic list off too.
+        XCTAssertFalse(try String(contentsOfFile: work + "/c/filters.json", encoding: .utf8).contains("css-display"))
+        XCTAssertEqual(try XCTUnwrap(cosmetic.provenance).suffix(2).map(\.source), [.tempList, .userUnprotected])
+    }
+
     func testASplitListKeepsEveryExceptionWithEveryBlock() throws {
         let blocks = (1...40).map { "||host\($0).test^" }.joined(separator: "\n")
         let path = try write(blocks + "\n@@||host3.test/ok^\n@@||host11.test/ok^\n", "many.txt")

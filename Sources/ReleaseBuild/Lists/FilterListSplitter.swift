@@ -1,9 +1,10 @@
-// The filter lists' list split at the target's rule limit. WebKit evaluates each content rule list on its own: an
+// The filter lists' lists split at the target's rule limit. WebKit evaluates each content rule list on its own: an
 // ignore-previous-rules rule cancels the earlier rules of its own list only, so every part that holds blocks must
-// also hold every rule that can cancel them. The blocks are shared out over the parts in list order; every other
-// rule (the exceptions, the `$important` blocks, the navigation reset, the `$document` rules, the unprotected
-// sites' rules) is in every part, in its place. A part then decides a load as the whole list decides it for the
-// blocks it holds, and a load is blocked when some part blocks it: when the whole list blocks it.
+// also hold every rule that can cancel them. The blocks (the cosmetic layer's hides) are shared out over the parts
+// in list order; every other rule (the exceptions, the `$important` blocks, the navigation reset, the `$document`
+// rules, the page-wide hiding exceptions, the unprotected sites' rules) is in every part, in its place. A part then
+// decides a load as the whole list decides it for the blocks it holds, and a load is blocked when some part blocks
+// it: when the whole list blocks it.
 
 import Provenance
 import RuleBuilder
@@ -12,7 +13,7 @@ enum FilterListSplitter {
     /// `list` in parts of at most `maxRules` rules (one part when it fits).
     static func split(_ list: RuleBuildResult, maxRules: Int) throws -> [RuleBuildResult] {
         guard list.rules.count > maxRules else { return [list] }
-        let isBlock = list.provenance.map { $0.source == .filterList && $0.role == .block }
+        let isBlock = list.provenance.map { $0.source == .filterList && ($0.role == .block || $0.role == .hide) }
         let shared = isBlock.filter { !$0 }.count
         let capacity = maxRules - shared
         guard capacity > 0 else {

@@ -37,7 +37,7 @@ let package = Package(
         .target(name: "Provenance", dependencies: ["StrictJSON"]),
         .target(
             name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
-        .target(name: "FilterLists", dependencies: ["Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance"]),
+        .target(name: "FilterLists", dependencies: ["Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance", "RuleCompiler"]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),

@@ -1,9 +1,11 @@
 // The filter-list parser and converter on arbitrary bytes: every line is a filter, a comment or an issue naming a
 // line of the input; every rule converted has a url-filter WebKit's subset reads and a provenance naming a
-// filter's line; the list WebKit's parser would get is accepted.
+// filter's line; the list WebKit's parser would get is accepted, and no rule's own automaton explodes (a regex
+// that would is reported instead).
 
 import ContentRules
 import FilterLists
+import RuleCompiler
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -28,6 +30,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         do { try EngineProfile.default.checkGenerated(json, ruleCount: conversion.rules.count) } catch {
             invariant(false, "WebKit's parser rejects the converted list: \(error)")
         }
+        let budget = CompileBudget(states: 100_000, bytes: 256 << 20, totalStates: 1_000_000, seconds: 60)
+        do { _ = try RuleListCompiler.compile(json: json, options: .init(budget: budget)) } catch let e
+            as CompileBudgetErrors where e.isRuleLevel
+        {
+            invariant(false, "a converted rule's automaton is over \(budget.states) DFA states: \(e)")
+        } catch {}
     }
     return 0
 }

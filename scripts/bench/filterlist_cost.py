@@ -10,8 +10,8 @@ usage: filterlist_cost.py RADARBLOCK [WORKDIR]
     the file in WebKit's store, with where its bytes go (stored JSON, url-filter automata), and one ratio line per
     list (radarblock / SCL);
   * match: `radarblock match --requests` on the list of both together, compiled to .rbc, over REQUESTS page loads
-    (a third to hosts of the lists' `||host^` filters, in three subdomain forms; the rest to other hosts), best of
-    RUNS: requests per second end to end.
+    (gen_issue_requests' shape: half to hosts of the lists' `||host^` filters, in three subdomain forms; the rest to
+    other hosts), best of RUNS: requests per second end to end.
 
 Environment: SHARED (default ../shared beside the package), LISTS (default Debian's webext-ublock-origin-firefox
 folder), RUNS (default 3), REQUESTS (default 1000000). Writes WORKDIR/filterlist-cost.json (default WORKDIR
@@ -23,12 +23,12 @@ on each list, match >= 1M requests/s.
 import gzip
 import json
 import os
-import random
 import re
 import shutil
 import statistics
 import sys
 
+import gen_issue_requests
 import webkit_measure
 from webkit_measure import Failed
 
@@ -41,8 +41,6 @@ DEBIAN_LISTS = (
 LISTS = ["easyprivacy", "easylist"]
 # The host of a `||host^` rule as PatternURLFilter writes it.
 HOST_RULE = re.compile(r"^\^\[\^:\]\+://\+\(\[\^/\]\+\\\.\)\?((?:[a-z0-9_-]+\\\.)+[a-z0-9-]+)\[:/\]$")
-WORDS = "news shop blog mail travel food sport music games video photo cook home auto bank".split()
-TYPES = ["script", "image", "xmlhttprequest", "stylesheet", "sub_frame", "font", "media", "other"]
 
 
 def log(*args):
@@ -63,26 +61,14 @@ def convert(rb, src, out, runs):
 
 
 def requests(rules_path, n, out):
-    """n page loads, a third of them to the hosts of the list's `||host^` rules (deterministic: seed 40)."""
+    """n requests, half of them to the hosts of the list's `||host^` rules (gen_issue_requests' shape, seed 40)."""
     with open(rules_path, encoding="utf-8") as f:
         hosts = sorted(
             {m.group(1).replace("\\.", ".") for r in json.load(f) if (m := HOST_RULE.match(r["trigger"]["url-filter"]))}
         )
     if not hosts:
         raise Failed("%s has no ||host^ rules to derive requests from" % rules_path)
-    rng = random.Random(40)
-    line = '{"url": "%s", "topURL": "%s", "resourceType": "%s"}\n'
-    forms = ["", "www.", "static.cdn."]
-    with open(out, "w", encoding="utf-8") as f:
-        for i in range(n):
-            r = rng.getrandbits(64)
-            site = "https://www.%s%d.example/%s/page.html" % (WORDS[r % 15], 1 + (r >> 4) % 5000, WORDS[(r >> 17) % 15])
-            if i % 3 == 0:
-                host = forms[(r >> 21) % 3] + hosts[(r >> 23) % len(hosts)]
-            else:
-                host = "assets%d.%s-cdn.example" % (1 + (r >> 23) % 500, WORDS[(r >> 33) % 15])
-            url = "https://%s/%s/%d.js?id=%d" % (host, WORDS[(r >> 37) % 15], (r >> 41) % 1000000, i % 97)
-            f.write(line % (url, site, TYPES[(r >> 55) % len(TYPES)]))
+    gen_issue_requests.write_requests(hosts, n, out, 40)
 
 
 def compile_side_by_side(rb, pairs, runs, work):

@@ -180,7 +180,7 @@ public enum FilterListConverter {
         }
         switch FilterTrigger.resourceTypes(o) {
         case .failure(let e): return .failure(e)
-        case .success(let t): types = t.map { frameDocuments($0, target: target) }
+        case .success(let t): types = t
         }
         guard types?.isEmpty != true else {
             return .failure(FilterSyntaxError(message: "its type options leave no WebKit type: it never applies"))
@@ -236,15 +236,6 @@ public enum FilterListConverter {
             out.append((ContentRule(trigger: trigger, action: .ignorePreviousRules), .pageException))
         }
         return .success(out)
-    }
-
-    /// A target without child-document would get `document` in a child frame (TargetEncoding), but WebKit's load
-    /// context is the initiating frame's, so the frames the top page loads would be missed. `document` in any frame
-    /// is exact instead: the reset after the blocks and exceptions (navigationReset) takes the page's own document
-    /// back out.
-    static func frameDocuments(_ types: [String], target: EngineProfile) -> [String] {
-        guard !target.accepts(resourceType: "child-document"), types.contains("child-document") else { return types }
-        return types.map { $0 == "child-document" ? "document" : $0 }
     }
 
     /// A block's top-document part goes after the navigation reset, the rest stays in its group.

@@ -214,13 +214,6 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertFalse(try blocks(e, page, top: page, frame: page, type: "document"))
         XCTAssertTrue(try blocks(e, "https://ads.example/f", top: "https://news.test/", type: "subdocument"))
         XCTAssertTrue(try blocks(e, "https://ads.example/x.js", top: "https://news.test/"))
-        let frames = try engine(try convert("/ads/300.$subdocument\n", target: .portable))
-        XCTAssertTrue(try blocks(frames, "https://q.example/ads/300.", top: "https://news.test/", type: "subdocument"))
-        XCTAssertTrue(
-            try blocks(
-                frames, "https://q.example/ads/300.", top: "https://news.test/", frame: "https://f.test/",
-                type: "subdocument"))
-        XCTAssertFalse(try blocks(frames, "https://q.example/ads/300.", top: "https://news.test/", type: "script"))
     }
 
     /// A regex whose automaton explodes is reported alone; the rest of the list converts and compiles.

@@ -63,7 +63,7 @@ public enum FilterListConverter {
             range in range.map { rule(for: active[$0], target: target) }
         }
         var groups: [[(ContentRule, RuleProvenance)]] = Array(repeating: [], count: Role.allCases.count)
-        groups[Role.navigationReset.group] = navigationReset(for: target)
+        groups[Role.navigationReset.group] = [navigationReset]
         for (filter, result) in zip(active, shares.joined()) {
             switch result {
             case .failure(let why):
@@ -123,20 +123,11 @@ public enum FilterListConverter {
         }
     }
 
-    /// The reset rules. A target without `top-document` gets it written as a document in the top frame
-    /// (TargetEncoding), which also takes in the child frames the top page loads: WebKit's load context is the
-    /// initiating frame's. The page's own document is first party to itself, so there the document part is kept to
-    /// first-party loads, and only a first-party frame the top page loads stays unblocked (docs/filter-lists.md).
-    static func navigationReset(for target: EngineProfile) -> [(ContentRule, RuleProvenance)] {
-        let provenance = RuleProvenance(source: .filterList, role: Role.navigationReset.provenanceRole)
-        guard !target.accepts(resourceType: "top-document") else {
-            let trigger = Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"])
-            return [(ContentRule(trigger: trigger, action: .ignorePreviousRules), provenance)]
-        }
-        let popup = Trigger(urlFilter: ".*", resourceTypes: ["popup"])
-        let page = Trigger(urlFilter: ".*", resourceTypes: ["top-document"], loadTypes: ["first-party"])
-        return [popup, page].map { (ContentRule(trigger: $0, action: .ignorePreviousRules), provenance) }
-    }
+    static let navigationReset = (
+        ContentRule(
+            trigger: Trigger(urlFilter: ".*", resourceTypes: ["top-document", "popup"]), action: .ignorePreviousRules),
+        RuleProvenance(source: .filterList, role: Role.navigationReset.provenanceRole)
+    )
 
     static func rule(
         for filter: NetworkFilter, target: EngineProfile

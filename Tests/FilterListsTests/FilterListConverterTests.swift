@@ -205,17 +205,6 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertEqual(c.issues[0].text, "||a.test^$redirect=noop.js")
     }
 
-    /// On a target without top-document (`convert`'s default, safari-15) the page's own document stays unblocked,
-    /// and a third-party frame the top page loads (load context top-frame, as WebKit gives it) is blocked.
-    func testFramesOfTheTopPageAreBlockedWithoutTopDocument() throws {
-        XCTAssertFalse(EngineProfile.portable.accepts(resourceType: "top-document"))
-        let e = try engine(try convert("||ads.example^\n", target: .portable))
-        let page = "https://ads.example/page"
-        XCTAssertFalse(try blocks(e, page, top: page, frame: page, type: "document"))
-        XCTAssertTrue(try blocks(e, "https://ads.example/f", top: "https://news.test/", type: "subdocument"))
-        XCTAssertTrue(try blocks(e, "https://ads.example/x.js", top: "https://news.test/"))
-    }
-
     /// A regex whose automaton explodes is reported alone; the rest of the list converts and compiles.
     func testCatastrophicRegexIsReportedAndTheListStillCompiles() throws {
         let explosive = "/[ab]*a" + String(repeating: "[ab]", count: 22) + "/"

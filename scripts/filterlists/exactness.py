@@ -249,21 +249,12 @@ def explain(ref: Outcome, wk: Outcome, req: Request, reported: dict[str, str]) -
         return "deviation: adblock-rust 0.6.0 drops filters with $1p, $_ or $all"
     if wk.blocked and not ref.blocked and re.match(r"^\|\|[a-z0-9.-]+$", w.split("$")[0]):
         return "deviation: adblock-rust ends a ||host pattern at the host's end"
-    if kind == "subdocument" and src == top and ref.blocked and not wk.blocked and same_site(_url, top):
-        return "webkit limit: without top-document a first-party frame of the top page is the page's own load"
     party = re.compile(r"\$(.*,)?~?(third-party|3p|first-party|1p)(,|$)")
     if top != src and (party.search(d) or party.search(w)):
         return "webkit limit: third party is judged against the top page, not the frame"
     if wk.blocked and not ref.blocked and "%" in w:
         return "deviation: adblock-rust's token index misses matches next to a %"
     return None
-
-
-def same_site(url: str, top: str) -> bool:
-    """The request's host is the top page's or under it, or the other way round: first party for any public suffix
-    list (stricter than WebKit's registrable domain, so that it explains no third-party load)."""
-    a, b = (re.sub(r"^[^:]+://([^/:]*).*$", r"\1", u) for u in (url, top))
-    return a == b or a.endswith("." + b) or b.endswith("." + a)
 
 
 def reason_class(reason: str) -> str:

@@ -23,8 +23,9 @@ public struct BuildOptions: Sendable {
     public var mode: RuleBuildMode = .faithful
     /// Run the optimization stage (RuleListOptimizer); `--no-optimize` turns it off.
     public var optimize = true
-    /// Faithful mode's same-entity exemptions; `--per-tracker-exemptions` gives the encoding without a shared one.
-    public var sameEntity: SameEntityEncoding = .shared
+    /// Faithful mode's same-entity exemptions: a list per large entity (split by RuleListSplitter);
+    /// `--single-list` shares one entity's only, `--per-tracker-exemptions` none.
+    public var sameEntity: SameEntityEncoding = .entityLists
     public var name = "tds"
     public var strict = false
     /// Compile every list with WebKitGTK too and fail the build if WebKit rejects one (`--verify-webkit`).

@@ -63,9 +63,10 @@ struct FaithfulBuilder {
 
     func build() -> RuleBuildResult {
         var b = self
-        let shared = sameEntity == .shared ? sharedExemption() : nil
-        if let shared { b.emitSharedEntity(shared) }
-        for domain in sortedTrackerDomains(tds) where shared?.trackerSet.contains(domain) != true {
+        let leading = leadingEntities()
+        for shared in leading { b.emitSharedEntity(shared, endsSegment: sameEntity == .entityLists) }
+        let moved = Set(leading.flatMap(\.trackers))
+        for domain in sortedTrackerDomains(tds) where !moved.contains(domain) {
             if excluded.contains(domain) {
                 b.emitExcludedReset(domain)
                 continue

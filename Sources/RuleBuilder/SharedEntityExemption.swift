@@ -20,16 +20,27 @@
 //
 // The per-tracker exemption is third-party only, like every rule it cancels: on a first-party load there is nothing
 // to cancel, so the shared one needs no load type. CNAME copies keep their own exemptions.
+//
+// Every large entity linear (`entityLists`): WebKit evaluates each list on its own, and a load is blocked when any
+// list blocks it, so a second entity can lead a list of its own. The builder then writes one segment per leading
+// entity, its trackers followed by its exemption, and the release splits the list at those exemptions
+// (RuleListSplitter): such a rule sequence is not one list. An entity gets a list of its own only when what it saves
+// outweighs what another list costs WebKit: the global exceptions repeated in it plus a list's fixed cost, counted in
+// top-URL conditions (docs/compile-cost.md, "Every entity linear"); and only when none of its trackers shares a
+// registrable domain with another leading entity's, the unit the splitter keeps together.
 
 import ContentRules
 import Domains
 import Provenance
 import TrackerData
 
-/// How faithful mode writes same-entity exemptions. `perTracker` is the encoding before the shared exemption, kept
-/// for equivalence checks (`convert --per-tracker-exemptions`).
+/// How faithful mode writes same-entity exemptions. `shared` is the single-list form (one entity leads);
+/// `entityLists` lets every large entity lead a list of its own, and its rules are only correct split at the shared
+/// exemptions (a release's lists). `perTracker` is the encoding before the shared exemption, kept for equivalence
+/// checks (`convert --per-tracker-exemptions`).
 public enum SameEntityEncoding: String, Sendable, CaseIterable {
     case shared
+    case entityLists = "entity-lists"
     case perTracker = "per-tracker"
 }
 
@@ -39,29 +50,71 @@ struct SharedEntity: Equatable {
     /// In emission order: parents before subdomain trackers, then byte order.
     let trackers: [String]
     let sites: [String]
-    let trackerSet: Set<String>
 
     init(name: String, trackers: [String], sites: [String]) {
         self.name = name
         self.trackers = trackers
         self.sites = sites
-        trackerSet = Set(trackers)
     }
 }
 
 extension FaithfulBuilder {
-    /// The entity that saves the most conditions by sharing its exemption, or nil when none saves any.
-    func sharedExemption() -> SharedEntity? {
+    /// What another list costs WebKit besides the exceptions repeated in it, in top-URL conditions: a one-rule list
+    /// compiles to about 20 KB, what about 1,000 conditions take (docs/compile-cost.md, "Every entity linear").
+    static let listCostInConditions = 1_000
+    /// What one repeated exception rule costs besides its conditions (its url-filter, its action), in conditions.
+    static let repeatedRuleInConditions = 30
+
+    /// The entities that lead a list segment of their own, the one that saves most first.
+    func leadingEntities() -> [SharedEntity] {
+        switch sameEntity {
+        case .perTracker: return []
+        case .shared: return Array(rankedEntities().prefix(1).map(\.entity))
+        case .entityLists:
+            let ranked = rankedEntities()
+            guard let first = ranked.first else { return [] }
+            let listCost = globalExceptionConditions() + Self.listCostInConditions
+            var chosen = [first.entity]
+            var units = Set(first.entity.trackers.map(splitUnit))
+            for candidate in ranked.dropFirst() where candidate.saved > listCost {
+                let own = Set(candidate.entity.trackers.map(splitUnit))
+                guard own.isDisjoint(with: units) else { continue }
+                chosen.append(candidate.entity)
+                units.formUnion(own)
+            }
+            return chosen
+        }
+    }
+
+    /// Entities that save conditions by sharing their exemption, by the conditions saved (most first, then name).
+    private func rankedEntities() -> [(saved: Int, entity: SharedEntity)] {
         let movable = movableTrackers()
-        var best: (saved: Int, entity: SharedEntity)?
+        var ranked: [(saved: Int, entity: SharedEntity)] = []
         for name in movable.keys.sorted(by: byteOrder) {
             guard let sites = entityDomains[name], !sites.isEmpty else { continue }
             let trackers = movable[name]!
             let perTracker = trackers.filter { blocks(tds.trackers[$0]!) }.count * sites.count
             let saved = perTracker - sites.count
-            if saved > (best?.saved ?? 0) { best = (saved, SharedEntity(name: name, trackers: trackers, sites: sites)) }
+            if saved > 0 { ranked.append((saved, SharedEntity(name: name, trackers: trackers, sites: sites))) }
         }
-        return best?.entity
+        // Stable: equal savings keep byte order of the names.
+        return ranked.enumerated().sorted { ($0.element.saved, $1.offset) > ($1.element.saved, $0.offset) }
+            .map(\.element)
+    }
+
+    /// What the exceptions every list repeats (temp list, unprotected sites, allowlist, ...) cost, in conditions.
+    private func globalExceptionConditions() -> Int {
+        var probe = self
+        probe.sink = RuleSink()
+        probe.emitExceptions()
+        return probe.sink.rules.reduce(0) {
+            $0 + ($1.trigger.condition?.values.count ?? 0) + Self.repeatedRuleInConditions
+        }
+    }
+
+    /// The unit RuleListSplitter keeps in one list: the tracker's registrable domain.
+    private func splitUnit(_ domain: String) -> String {
+        PublicSuffixList.shared.registrableDomain(domain) ?? domain
     }
 
     /// Per entity, its trackers that can move to the front of the list: every tracker above one (a parent domain)
@@ -86,14 +139,15 @@ extension FaithfulBuilder {
             || tracker.rules.contains { !($0.action == .ignore || $0.action?.isBlockCTL == true) }
     }
 
-    /// The entity's trackers, then its one exemption (when any of them blocks).
-    mutating func emitSharedEntity(_ shared: SharedEntity) {
+    /// The entity's trackers, then its one exemption: when any of them blocks, or always when it ends a segment
+    /// of `entityLists` (the splitter cuts the list there).
+    mutating func emitSharedEntity(_ shared: SharedEntity, endsSegment: Bool) {
         var blocking = false
         for domain in shared.trackers {
             let blocks = emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil, exemption: false)
             blocking = blocking || blocks
         }
-        guard blocking else { return }
+        guard blocking || endsSegment else { return }
         sink.emit(
             ContentRule(
                 trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, shared.sites.wildcards)),

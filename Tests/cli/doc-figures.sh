@@ -59,7 +59,7 @@ same "bundle kB without the report" "$(figure "$doc" 'against (\d+) kB with \x60
   "$(kb "$tmp/plain.js")"
 
 echo "-- docs/cookie-popups.md: the v7 release built without a config"
-expect "build of v7" 0 "$rb" build --tds "$ddg/tds/ios-tds_v7_2024-07-12.json" --out "$tmp/v7"
+expect "build of v7" 0 "$rb" build --tds "$ddg/tds/ios-tds_v7_2024-07-12.json" --single-list --out "$tmp/v7"
 doc=$root/docs/cookie-popups.md
 rules() { /usr/bin/python3 -c 'import json,sys; print(len(json.load(open(sys.argv[1]))))' "$1"; }
 same "rules.json rules" "$(figure "$doc" '\| \x60rules.json\x60 \(tracker list\) \| ([\d,]+) \|')" "$(rules "$tmp/v7/rules.json")"

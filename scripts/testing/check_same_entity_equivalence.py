@@ -1,13 +1,15 @@
 #!/usr/bin/env python3
-"""The shared same-entity exemption changes no decision: on TDSs where one entity owns many tracker domains (the
-shared v7 TDS with Admiral's 888, with and without the iOS config, and a synthetic entity of 1,000 domains on the
-shared iOS v5 TDS), builds the release with `--per-tracker-exemptions` (one exemption per tracker, the encoding
-before the shared one) and with the default, then has `radarblock diff` run both over (1) the corpus it derives
-from the datasets, (2) 200,000 random requests made from it by optimizer_corpus.py and (3) 50,000 requests on the
-big entity's sites loading its own and other entities' trackers, and on other sites loading its trackers
-(gen_entity_tds.py). Every list takes part. Fails unless every request is decided the same way, unless the default
-list really shares an exemption (and is smaller), and unless the same diff, as a control, finds the requests that
-a list without any same-entity exemption decides otherwise.
+"""The shared same-entity exemptions change no decision: on TDSs where entities own many tracker domains (the shared
+v7 TDS with Admiral's 888, with and without the iOS config, a synthetic entity of 1,000 domains on the shared iOS v5
+TDS, and the synthetic TDS of three entities of 300, 1,000 and 3,000 domains on data/tds.json that `make bench`
+measures), builds the release with `--per-tracker-exemptions` (one exemption per tracker, the encoding before the
+shared one) and with the default (a list per large entity), then has `radarblock diff` run both over (1) the corpus
+it derives from the datasets, (2) 200,000 random requests made from it by optimizer_corpus.py and (3) requests on
+each sharing entity's sites loading its own and other entities' trackers, and on other sites loading its trackers
+(gen_entity_tds.py; 50,000 in all). Every list takes part. Fails unless every request is decided the same way,
+unless the default release really shares the biggest entity's exemption with a main list per sharing entity (and is
+smaller), and unless the same diff, as a control, finds the requests that a list without any same-entity exemption
+decides otherwise.
 
 usage: check_same_entity_equivalence.py RADARBLOCK SHARED_DDG_DIR [N]   (N random requests, default 200000)
 """
@@ -26,6 +28,30 @@ from check_optimizer_equivalence import build_pair, corpus_flips, flips, rule_co
 def shared_exemptions(release):
     with open(os.path.join(release, "provenance.json"), encoding="utf-8") as f:
         return [p for p in json.load(f) if p.get("role") == "same-entity" and "entity" in p]
+
+
+def main_lists(release):
+    """The paths of the release's main lists (its primary target's)."""
+    with open(os.path.join(release, "manifest.json"), encoding="utf-8") as f:
+        manifest = json.load(f)
+    primary = manifest["targets"][0]
+    return [
+        os.path.join(release, e["rules"]) for e in manifest["lists"] if e["role"] == "main" and e["target"] == primary
+    ]
+
+
+def entity_requests(data, entities, count, path):
+    """`count` requests about the entities, an equal share each, in one JSONL file."""
+    parts = []
+    for k, entity in enumerate(entities):
+        part = "%s.%d" % (path, k)
+        gen_entity_tds.write_requests(data, entity, count // len(entities), part)
+        parts.append(part)
+    with open(path, "w", encoding="utf-8") as out:
+        for part in parts:
+            with open(part, encoding="utf-8") as f:
+                out.write(f.read())
+            os.remove(part)
 
 
 def without_exemptions(tds_path, out_path):
@@ -53,28 +79,35 @@ def main():
             tds, _ = gen_entity_tds.entity_tds(1000, json.load(f))
         with open(synthetic, "w", encoding="utf-8") as f:
             json.dump(tds, f, sort_keys=True)
+        three = os.path.join(work, "entities-300-1000-3000.json")
+        with open(os.path.join(here, "..", "..", "data", "tds.json"), encoding="utf-8") as f:
+            tds, _ = gen_entity_tds.entities_tds([300, 1000, 3000], json.load(f))
+        with open(three, "w", encoding="utf-8") as f:
+            json.dump(tds, f, sort_keys=True)
         inputs = [
             (v7, config, "ios-tds_v7 + config"),
             (v7, None, "ios-tds_v7"),
             (synthetic, config, "iOS v5 + entity of 1,000 domains + config"),
+            (three, None, "data/tds.json + entities of 300, 1,000, 3,000"),
         ]
         for i, (tds_path, cfg, name) in enumerate(inputs):
             base = [rb, "build", "--tds", tds_path] + (["--config", cfg] if cfg else [])
             old, new = build_pair(rb, base, work, str(i), ["--per-tracker-exemptions"], [])
             before, _ = rule_count(old)
             after, _ = rule_count(new)
+            lists = main_lists(new)
             old_bytes, new_bytes = (
-                os.path.getsize(os.path.join(old, "rules.json")),
-                os.path.getsize(os.path.join(new, "rules.json")),
+                sum(os.path.getsize(p) for p in main_lists(old)),
+                sum(os.path.getsize(p) for p in lists),
             )
             _, checked, derived_flips, checked_random, random_flips = corpus_flips(rb, old, new, work, str(i), n, i + 1)
             with open(tds_path, encoding="utf-8") as f:
                 data = json.load(f)
             entity = gen_entity_tds.biggest_entity(data)
-            entity_corpus = os.path.join(work, "entity%d.jsonl" % i)
-            gen_entity_tds.write_requests(data, entity, 50_000, entity_corpus)
-            checked_entity, entity_flips = flips(rb, old, new, work, ["--requests", entity_corpus])
             shared = shared_exemptions(new)
+            entity_corpus = os.path.join(work, "entity%d.jsonl" % i)
+            entity_requests(data, [p["entity"] for p in shared] or [entity], 50_000, entity_corpus)
+            checked_entity, entity_flips = flips(rb, old, new, work, ["--requests", entity_corpus])
             problems = []
             if derived_flips or random_flips or entity_flips:
                 problems.append(
@@ -86,12 +119,14 @@ def main():
                         json.dumps((derived_flips or random_flips or entity_flips)[0])[:600],
                     )
                 )
-            if [p["entity"] for p in shared] != [entity] or new_bytes >= old_bytes:
+            sharing = [p["entity"] for p in shared]
+            if sharing[:1] != [entity] or len(lists) != len(sharing) or new_bytes >= old_bytes:
                 problems.append(
-                    "the default list does not share %s's exemption (%s), or is not smaller (%d -> %d bytes)"
-                    % (entity, [p["entity"] for p in shared], old_bytes, new_bytes)
+                    "the default release does not share %s's exemption first (%s), has not a main list per sharing"
+                    " entity (%d), or is not smaller (%d -> %d bytes)"
+                    % (entity, sharing, len(lists), old_bytes, new_bytes)
                 )
-            if checked < 1000 or checked_random < n or checked_entity < 50_000:
+            if checked < 1000 or checked_random < n or checked_entity < 50_000 - len(sharing):
                 problems.append(
                     "only %d derived, %d random and %d entity requests were checked"
                     % (checked, checked_random, checked_entity)
@@ -110,9 +145,21 @@ def main():
             failures += 1 if problems else 0
             status = "FAILED: " + "; ".join(problems) if problems else "ok"
             print(
-                "%-45s %s: rules %6d -> %6d, rules.json %9d -> %8d bytes;"
+                "%-45s %s: rules %6d -> %6d, main lists 1 -> %d, %9d -> %8d bytes;"
                 " derived %6d, random %6d, entity pages %6d requests: %s"
-                % (name, entity, before, after, old_bytes, new_bytes, checked, checked_random, checked_entity, status)
+                % (
+                    name,
+                    " + ".join(sharing),
+                    before,
+                    after,
+                    len(lists),
+                    old_bytes,
+                    new_bytes,
+                    checked,
+                    checked_random,
+                    checked_entity,
+                    status,
+                )
             )
     if failures:
         sys.exit(1)

@@ -4,7 +4,11 @@ rotates domains (Admiral's 888 in DuckDuckGo's TDS of 2024-07-12, 1,569 three we
 blocks by default and has no rules, like Admiral's. The other trackers come from BASE (a TDS; default: the project's
 data/tds.json), so the same-entity exemptions of the big entity are the only thing that grows with N.
 
-usage: gen_entity_tds.py N [--base TDS] [--requests OUT.jsonl [COUNT]] > tds.json
+usage: gen_entity_tds.py N[,N2,...] [--base TDS] [--requests OUT.jsonl [COUNT]] > tds.json
+
+Several sizes (300,1000,3000: the synthetic input of `make bench` and docs/compile-cost.md) give one such entity per
+size, each with domains of its own ("Rotating Domains Network", then "... 2", "... 3"); the requests are about the
+first.
 
 With --requests, also writes COUNT requests (default 20,000; JSONL for `radarblock match` / `diff --requests`),
 deterministically: pages on the entity's sites loading its own trackers and BASE's trackers, and pages on BASE's
@@ -53,21 +57,35 @@ def domain(i):
     return "%s%s%d.%s" % (a, b, i, TLDS[i % len(TLDS)])
 
 
+def entity_name(k):
+    return ENTITY if k == 0 else "%s %d" % (ENTITY, k + 1)
+
+
 def entity_tds(n, base):
+    return entities_tds([n], base)
+
+
+def entities_tds(sizes, base):
+    """BASE with one rotating-domain entity per size; returns the TDS and the first entity's domains."""
     tds = json.loads(json.dumps(base))
-    names = [domain(i) for i in range(n)]
-    for d in names:
-        tds["trackers"][d] = {
-            "domain": d,
-            "owner": {"name": ENTITY, "displayName": "Rotating"},
-            "prevalence": 0.01,
-            "fingerprinting": 1,
-            "cookies": 0.01,
-            "default": "block",
-        }
-        tds.setdefault("domains", {})[d] = ENTITY
-    tds["entities"][ENTITY] = {"domains": names, "displayName": "Rotating", "prevalence": 0.01}
-    return tds, names
+    first, start = None, 0
+    for k, n in enumerate(sizes):
+        name = entity_name(k)
+        names = [domain(i) for i in range(start, start + n)]
+        start += n
+        for d in names:
+            tds["trackers"][d] = {
+                "domain": d,
+                "owner": {"name": name, "displayName": "Rotating"},
+                "prevalence": 0.01,
+                "fingerprinting": 1,
+                "cookies": 0.01,
+                "default": "block",
+            }
+            tds.setdefault("domains", {})[d] = name
+        tds["entities"][name] = {"domains": names, "displayName": "Rotating", "prevalence": 0.01}
+        first = names if first is None else first
+    return tds, first
 
 
 def biggest_entity(tds):
@@ -120,7 +138,7 @@ def main():
     args = sys.argv[1:]
     if not args or args[0] in ("-h", "--help"):
         sys.exit(__doc__)
-    n = int(args[0])
+    sizes = [int(x) for x in args[0].split(",")]
     base_path = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "data", "tds.json")
     out_requests, count = None, 20000
     i = 1
@@ -137,7 +155,7 @@ def main():
         else:
             sys.exit("gen_entity_tds: unknown argument %s\n%s" % (args[i], __doc__))
     with open(base_path, encoding="utf-8") as f:
-        tds, _ = entity_tds(n, json.load(f))
+        tds, _ = entities_tds(sizes, json.load(f))
     json.dump(tds, sys.stdout, sort_keys=True)
     if out_requests:
         write_requests(tds, ENTITY, count, out_requests)

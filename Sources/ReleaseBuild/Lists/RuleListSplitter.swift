@@ -5,6 +5,10 @@
 // subdomain tracker's resets stay with its parent tracker's blocks), and the rules that are not about one
 // tracker (privacy-config exceptions, user allowlist, top-level protections) are repeated in every part,
 // in their original relative order, so that each part is correct on its own.
+//
+// A list written with an exemption per leading entity (`SameEntityEncoding.entityLists`) is always split at them:
+// each entity after the first gets a list of its own, its trackers, its shared exemption, the later rules of the same
+// units and every rule of no unit but the shared exemptions; the rest is split by size as before.
 
 import ContentRules
 import Domains
@@ -43,6 +47,27 @@ public enum RuleListSplitter {
     public static func split(rules: [ContentRule], provenance: [RuleProvenance], maxRules: Int) throws -> [RuleListPart]
     {
         precondition(rules.count == provenance.count)
+        let entities = try EntitySegments(rules, provenance)
+        guard !entities.parts.isEmpty else { return try pack(rules: rules, provenance: provenance, maxRules: maxRules) }
+        let rest = entities.main.map { (rules[$0], provenance[$0]) }
+        var parts = try pack(rules: rest.map(\.0), provenance: rest.map(\.1), maxRules: maxRules)
+        for (indices, units) in entities.parts {
+            guard indices.count <= maxRules else {
+                let entity = indices.lazy.compactMap { provenance[$0].entity }.first ?? "?"
+                throw SplitError(
+                    description:
+                        "the list of entity \(entity) has \(indices.count) rules, over the limit of \(maxRules) rules "
+                        + "per list")
+            }
+            parts.append(
+                RuleListPart(rules: indices.map { rules[$0] }, provenance: indices.map { provenance[$0] }, units: units)
+            )
+        }
+        return parts
+    }
+
+    /// Splits by size only: units packed greedily, the rules of no unit repeated in every part.
+    static func pack(rules: [ContentRule], provenance: [RuleProvenance], maxRules: Int) throws -> [RuleListPart] {
         if rules.count <= maxRules {
             return [RuleListPart(rules: rules, provenance: provenance, units: [])]
         }
@@ -101,5 +126,64 @@ public enum RuleListSplitter {
             }
         }
         return parts
+    }
+}
+
+/// Which rules of a list go to the list of a leading entity after the first (SharedEntityExemption.swift): the
+/// segment that its shared exemption ends, the later rules of the units in that segment, every rule of no unit that
+/// is not a shared exemption, and the request blocklist's resets: a blocklist rule names URLs, not a tracker's hosts,
+/// so its resets (a top-level navigation, a site it cannot except) also cancel the entity's blocks. `main` holds the
+/// rest, in order.
+struct EntitySegments {
+    var main: [Int] = []
+    var parts: [(indices: [Int], units: [String])] = []
+
+    init(_ rules: [ContentRule], _ provenance: [RuleProvenance]) throws {
+        let ends = provenance.indices.filter { provenance[$0].isSharedEntityExemption }
+        guard ends.count > 1 else {
+            main = Array(provenance.indices)
+            return
+        }
+        var partOfUnit: [String: Int] = [:]
+        var owner = [Int?](repeating: nil, count: provenance.count)
+        for k in 1..<ends.count {
+            var units: [String] = []
+            for i in (ends[k - 1] + 1)...ends[k] {
+                owner[i] = k - 1
+                if i == ends[k] { continue }
+                guard let u = RuleListSplitter.unit(of: provenance[i]) else {
+                    throw SplitError(
+                        description: "rule \(i) (\(provenance[i])) of an entity's segment is of no tracker")
+                }
+                if partOfUnit.updateValue(k - 1, forKey: u) == nil { units.append(u) }
+            }
+            parts.append(([], units))
+        }
+        try Self.checkFirstSegment(provenance, end: ends[0], partOfUnit: partOfUnit)
+        for i in provenance.indices {
+            let unit = RuleListSplitter.unit(of: provenance[i])
+            if let k = owner[i] ?? unit.flatMap({ partOfUnit[$0] }) {
+                parts[k].indices.append(i)
+            } else if Self.isRepeated(rules[i], provenance[i], unit: unit) {
+                main.append(i)
+                for k in parts.indices { parts[k].indices.append(i) }
+            } else {
+                main.append(i)
+            }
+        }
+    }
+
+    /// Whether every entity's list repeats the rule (after its own rules, as in the whole list).
+    private static func isRepeated(_ rule: ContentRule, _ p: RuleProvenance, unit: String?) -> Bool {
+        if p.source == .requestBlocklist { return rule.action == .ignorePreviousRules }
+        return unit == nil && !p.isSharedEntityExemption
+    }
+
+    /// The first entity stays in the main list: none of its units may be another entity's.
+    private static func checkFirstSegment(_ provenance: [RuleProvenance], end: Int, partOfUnit: [String: Int]) throws {
+        for i in 0..<end {
+            guard let u = RuleListSplitter.unit(of: provenance[i]), partOfUnit[u] != nil else { continue }
+            throw SplitError(description: "\(u) has trackers of two leading entities; they cannot be split apart")
+        }
     }
 }

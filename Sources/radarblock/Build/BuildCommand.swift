@@ -88,7 +88,8 @@ struct BuildCommand: Command {
         options.force = args.has(Option.force)
         options.reportTrackers = try TrackerReportFlag.parse(args, off: Option.noReportTrackers)
         options.optimize = !args.has(Option.noOptimize)
-        options.sameEntity = args.has(Option.perTrackerExemptions) ? .perTracker : .shared
+        options.sameEntity =
+            args.has(Option.perTrackerExemptions) ? .perTracker : args.has(Option.singleList) ? .shared : .entityLists
         if args.has(Option.verifyWebkit) { options.webKitVerifier = WebKitEngine.verifier }
     }
 

@@ -125,6 +125,13 @@ extension BuildCommand {
                 one same-entity exemption per tracker, none shared (see `radarblock convert --help`);
                 counts.perTrackerExemptions = 1 in the manifest
                 """)
+        static let singleList = OptionSpec(
+            "--single-list",
+            help: """
+                one main list (per target and rule limit) for apps that can load only one: only the
+                entity whose exemptions cost most shares one, the others keep one per tracker; by default
+                every large entity gets a list of its own with one shared exemption
+                """)
         static let name = OptionSpec(
             "--name", value: "NAME",
             help: """
@@ -263,6 +270,7 @@ extension BuildCommand {
                     Option.mode,
                     Option.noOptimize,
                     Option.perTrackerExemptions,
+                    Option.singleList,
                     Option.name,
                     Option.strict,
                     Option.verifyWebkit,

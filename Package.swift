@@ -41,7 +41,9 @@ let package = Package(
             name: "RuleBuilder", dependencies: ["TrackerData", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(
             name: "FilterLists",
-            dependencies: ["AdblockSyntax", "Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance"]),
+            dependencies: [
+                "AdblockSyntax", "Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance", "RuleCompiler",
+            ]),
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),

@@ -13,6 +13,9 @@
 #     ddg on both shared iOS TDS, with and without the iOS config: in-process compile time (wall and CPU), peak
 #     memory over a one-rule list, WebKit's file size, 3 alternating runs, ratios to ddg
 #     (scripts/bench/webkit_compile_cost.py, runnable alone; SKIP_COMPILE_COST_BENCH=1 skips it);
+#   - EasyPrivacy and EasyList (issue 40): convert wall, WebKit's compile CPU and size beside SafariConverterLib's
+#     lists (alternately, one ratio line per list), match --requests on both lists together
+#     (scripts/bench/filterlist_cost.py; SKIP_FILTERLIST_BENCH=1 skips it);
 #   - diff and match at scale (scripts/bench/diff_scale.py): the iOS release diff beside two plain match
 #     runs of its corpus, match on 1M issue-shaped requests with the .rbc load cost, and release diffs
 #     over 1M and 10M requests (wall, peak RSS, cost per request); SKIP_DIFF_SCALE_BENCH=1 skips it;
@@ -68,6 +71,12 @@ if [ "${SKIP_COSMETIC_SAMPLE_BENCH:-0}" != 1 ]; then
   easylist="/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net/assets/thirdparties/easylist/easylist.txt"
   "$("$here/filterlists/setup-venv.sh")" "$here/testing/check_cosmetic_sample.py" "$BIN" "$easylist" \
     "$BENCH_DIR/cosmetic-sample" 500 40 || status=$?
+fi
+
+# EasyPrivacy and EasyList: convert, WebKit's compile beside SafariConverterLib's lists, match (issue 40).
+if [ "${SKIP_FILTERLIST_BENCH:-0}" != 1 ]; then
+  echo
+  python3 "$here/bench/filterlist_cost.py" "$BIN" "$BENCH_DIR/filterlist-cost" || status=$?
 fi
 
 # Diff and match at scale: the iOS release diff, 1M issue-shaped match requests, 1M and 10M-request diffs.

@@ -1,11 +1,13 @@
 // The filter-list parser and converter on arbitrary bytes: every line is a filter, a comment or an issue naming a
 // line of the input; every rule converted has a url-filter WebKit's subset reads and a provenance naming a
-// filter's line; the lists WebKit's parser would get (network and cosmetic) are accepted; the cookie pop-up list's
-// reading of the same bytes (`cosmeticOnly`) sees the same lines.
+// filter's line; the lists WebKit's parser would get (network and cosmetic) are accepted, and no rule's own automaton
+// explodes (a regex that would is reported instead); the cookie pop-up list's reading of the same bytes
+// (`cosmeticOnly`) sees the same lines.
 
 import AdblockSyntax
 import ContentRules
 import FilterLists
+import RuleCompiler
 
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
@@ -34,6 +36,12 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
         } catch {
             invariant(false, "WebKit's parser rejects a converted list: \(error)")
         }
+        let budget = CompileBudget(states: 100_000, bytes: 256 << 20, totalStates: 1_000_000, seconds: 60)
+        do { _ = try RuleListCompiler.compile(json: json, options: .init(budget: budget)) } catch let e
+            as CompileBudgetErrors where e.isRuleLevel
+        {
+            invariant(false, "a converted rule's automaton is over \(budget.states) DFA states: \(e)")
+        } catch {}
     }
     if let cookie = try? FilterListParser.parse(input, name: "fuzz.txt", reading: .cosmeticOnly) {
         invariant(cookie.cosmetic == list.cosmetic, "the cosmetic-only reading sees other cosmetic filters")

@@ -1,6 +1,6 @@
 // A network filter's pattern as a WebKit url-filter with the same matches (docs/filter-lists.md, "Patterns"):
-//   `||`   TDSConventions.subdomainPrefix: any scheme, then the host's start or a label's start (ABP's own regex
-//          for `||`, less a userinfo part)
+//   `||`   `hostStart`: any scheme, then the host's start or a label's start (ABP's own regex for `||`, less a
+//          userinfo part)
 //   `|`    `^` at the URL's start; a trailing `|` is `$`
 //   `*`    `.*`
 //   `^`    ABP's separator, any character but a letter, a digit and `_.%-`, or the URL's end: the class
@@ -9,16 +9,24 @@
 //          port or a path there
 //   other  a literal (TDSConventions.regexLiteral)
 // A `/regex/` is kept when WebKit's url-filter subset reads it (URLFilterParser), which matches as a JavaScript
-// search does; otherwise the filter is reported with WebKit's reason.
+// search does, and when its own automaton stays small (`regexStateBudget`); otherwise the filter is reported with
+// the reason.
 
 import AdblockSyntax
 import ContentRules
+import RuleCompiler
 import TrackerData
 
 enum PatternURLFilter {
     /// ABP's separator character. Both cases are written so that a case-insensitive url-filter, which adds the
     /// other case of every letter in a set, leaves letters out.
     static let separatorClass = "[^a-zA-Z0-9_.%-]"
+
+    /// `||`: the scheme, then optionally a run ending in a dot before the host. Unlike TDSConventions.subdomainPrefix
+    /// the run may hold ":": in a canonical URL a ":" before the path opens the port, which holds digits only and is
+    /// followed by "/", so no dot can come after it, and the run matches the same. What it saves is WebKit's: every
+    /// state of the host automaton needs no transition of its own for ":" (docs/filter-lists.md, "Cost").
+    static let hostStart = TDSConventions.schemePrefix + "([^/]+\\.)?"
 
     /// The url-filter of a pattern, or why it has none. A plain pattern's url-filter is in WebKit's subset by
     /// construction (the fuzz target checks it); a regex is checked.
@@ -31,6 +39,7 @@ enum PatternURLFilter {
                     FilterSyntaxError(
                         message: "the regex is outside WebKit's url-filter subset: \(parsed.status.message)"))
             }
+            if let why = catastrophic(parsed) { return .failure(why) }
             return .success(regex)
         case .plain(let start, let body, let endAnchored):
             guard body.utf8.allSatisfy({ $0 < 0x80 }) else {
@@ -60,7 +69,7 @@ enum PatternURLFilter {
         switch start {
         case .none: out = ""
         case .url: out = "^"
-        case .host: out = TDSConventions.subdomainPrefix
+        case .host: out = hostStart
         }
         // The host of a `||` pattern, while it is only host characters.
         let hostLength =
@@ -91,6 +100,27 @@ enum PatternURLFilter {
         if endAnchored { out += "$" }
         if out.isEmpty || out == "^" { out = ".*" }
         return .success(out)
+    }
+
+    /// DFA states one regex filter may need on its own. WebKit's compiler has no limit: a regex such as
+    /// `[ab]*a[ab][ab]...` (2^n states) would stall the device's compile and fail radarblock's `match`, so the
+    /// filter is reported. The regexes of EasyList and EasyPrivacy need at most a few hundred states.
+    static let regexStateBudget = 20_000
+
+    /// Why the regex's own automaton is too large for a content rule list, nil when it is not.
+    static func catastrophic(_ filter: URLFilter) -> FilterSyntaxError? {
+        var builder = MatcherBuilder(
+            budget: CompileBudget(
+                states: regexStateBudget, bytes: 64 << 20, totalStates: 4 * regexStateBudget, seconds: 5))
+        builder.add(filter, id: 0)
+        do {
+            _ = try builder.buildWithinBudget()
+            return nil
+        } catch {
+            return FilterSyntaxError(
+                message: "the regex's automaton needs more than \(regexStateBudget) DFA states, which WebKit would"
+                    + " build on the device")
+        }
     }
 
     static func isHostByte(_ b: UInt8) -> Bool {

@@ -39,9 +39,9 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertEqual(
             c.rules.dropLast().map(\.trigger.urlFilter),
             [
-                "^[^:]+://+([^:/]+\\.)?ads\\.example\\.com[:/]", "\\/ads([^a-zA-Z0-9_.%-].*)?$",
+                "^[^:]+://+([^/]+\\.)?ads\\.example\\.com[:/]", "\\/ads([^a-zA-Z0-9_.%-].*)?$",
                 "^https:\\/\\/x\\.com\\/a$",
-                "^[^:]+://+([^:/]+\\.)?cdn\\.example\\.com\\/.*\\.js([^a-zA-Z0-9_.%-].*)?$",
+                "^[^:]+://+([^/]+\\.)?cdn\\.example\\.com\\/.*\\.js([^a-zA-Z0-9_.%-].*)?$",
                 "-banner-", "ads[^a-zA-Z0-9_.%-]?$",
             ])
         XCTAssertEqual(
@@ -59,6 +59,9 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertTrue(try blocks(e, "https://a.ads.example.com:8080/x.js"))
         XCTAssertFalse(try blocks(e, "https://badads.example.com/x.js"))
         XCTAssertFalse(try blocks(e, "https://ads.example.com.evil.test/x.js"))
+        // The subdomain run may hold ":" (PatternURLFilter.hostStart), yet never crosses the port into the path.
+        XCTAssertFalse(try blocks(e, "https://q.test:8080/ads.example.com/x.js"))
+        XCTAssertFalse(try blocks(e, "https://q.test:8080/a.ads.example.com:1/x.js"))
         XCTAssertTrue(try blocks(e, "https://q.test/track"))
         XCTAssertTrue(try blocks(e, "https://q.test/track?x"))
         XCTAssertFalse(try blocks(e, "https://q.test/track.js"))
@@ -201,6 +204,18 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertTrue(reasons[4].hasPrefix("$genericblock:"), reasons[4])
         XCTAssertTrue(reasons[6].contains("control characters"), reasons[6])
         XCTAssertEqual(c.issues[0].text, "||a.test^$redirect=noop.js")
+    }
+
+    /// A regex whose automaton explodes is reported alone; the rest of the list converts and compiles.
+    func testCatastrophicRegexIsReportedAndTheListStillCompiles() throws {
+        let explosive = "/[ab]*a" + String(repeating: "[ab]", count: 22) + "/"
+        let c = try convert("||ok.test^\n\(explosive)\n/(a+)+$/\n/track\\/[0-9]+\\.gif/\n")
+        XCTAssertEqual(c.issues.map(\.line), [2])
+        XCTAssertTrue(c.issues[0].reason.contains("DFA states"), c.issues[0].reason)
+        let e = try engine(c)
+        XCTAssertTrue(try blocks(e, "https://ok.test/x"))
+        XCTAssertTrue(try blocks(e, "https://q.test/track/12.gif"))
+        XCTAssertTrue(try blocks(e, "https://q.test/baaa"))
     }
 
     func testDomainNeedsFrameConditionsOnTheTarget() throws {

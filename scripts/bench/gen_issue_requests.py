@@ -23,6 +23,11 @@ def main():
         trackers = sorted(json.load(f)["trackers"])
     if not trackers:
         sys.exit("gen_issue_requests: %s has no trackers" % tds_path)
+    write_requests(trackers, n, out, seed)
+
+
+def write_requests(trackers, n, out, seed):
+    """n requests, half of them to `trackers` (host names) in three subdomain forms, into `out`."""
     rng = random.Random(seed)
     # The same bytes json.dumps writes for these plain ASCII strings, without its per-line cost.
     line = '{"url": "%s", "topURL": "%s", "resourceType": "%s"}\n'

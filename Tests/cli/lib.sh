@@ -14,7 +14,9 @@ expect() {
   [ "$got" = "$want" ] || fail "$name: exit $got, expected $want: $(output | head -c 600)"
 }
 # contains NAME TEXT: the last command printed TEXT (stdout or stderr).
-contains() { output | grep -qF -- "$2" || fail "$1: output lacks '$2': $(output | head -c 600)"; }
+# grep reads the whole output (no -q): with pipefail, a grep that stops at the first match would let `output`
+# die of SIGPIPE on a long output and fail the check it passed.
+contains() { output | grep -F -- "$2" >/dev/null || fail "$1: output lacks '$2': $(output | head -c 600)"; }
 # stderr_has NAME TEXT: TEXT is on the last command's stderr (not merely on stdout).
 stderr_has() { grep -qF -- "$2" "$tmp/err" || fail "$1: stderr lacks '$2': $(head -c 600 "$tmp/err")"; }
 # finish: the summary line; the status is 0 only without failures.

@@ -81,6 +81,7 @@ test-cli: build
 	Tests/cli/match-answers.sh $(RELEASE_BIN)
 	Tests/cli/diff-report.sh $(RELEASE_BIN)
 	Tests/cli/filter-list.sh $(RELEASE_BIN)
+	Tests/cli/filter-diff.sh $(RELEASE_BIN)
 	Tests/cli/nightly.sh $(RELEASE_BIN)
 	Tests/cli/default-target.sh $(RELEASE_BIN)
 	Tests/cli/doc-figures.sh $(RELEASE_BIN)

@@ -41,7 +41,7 @@ let package = Package(
         .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
-        .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler", "Provenance"]),
+        .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler", "Provenance", "FilterLists"]),
         .target(name: "WebKitBridge", dependencies: ["StrictJSON"]),
         .target(name: "Conversion", dependencies: ["ContentRules", "RuleBuilder", "TrackerData", "Provenance"]),
         .target(name: "Release", dependencies: [
@@ -50,7 +50,7 @@ let package = Package(
         ]),
         .target(name: "ReleaseDiff", dependencies: [
             "Release", "Conversion", "ContentRules", "Digest", "FileIO", "Parallel", "RuleBuilder", "RuleCompiler", "RuleDiff", "RuleEngine",
-            "StrictJSON", "Surrogates", "TrackerData", "Provenance",
+            "StrictJSON", "Surrogates", "TrackerData", "Provenance", "FilterLists",
         ]),
         .target(name: "ReleaseBuild", dependencies: [
             "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "RuleBuilder", "RuleCompiler",
@@ -84,7 +84,7 @@ let package = Package(
         .testTarget(name: "SurrogatesTests", dependencies: ["TestSupport", "Surrogates", "TrackerData", "StrictJSON"]),
         .testTarget(
             name: "RuleDiffTests",
-            dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData", "Provenance"]),
+            dependencies: ["TestSupport", "RuleDiff", "RuleEngine", "StrictJSON", "TrackerData", "Provenance", "FilterLists"]),
         .testTarget(name: "ProvenanceTests", dependencies: ["Provenance", "StrictJSON"]),
         .testTarget(name: "FilterListsTests", dependencies: ["FilterLists", "ContentRules", "RuleBuilder", "RuleEngine", "TestSupport"]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
@@ -95,6 +95,7 @@ let package = Package(
         .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "TestSupport", "WebKitBridge"]),
         .testTarget(name: "ReleaseDiffTests", dependencies: [
             "Conversion", "Release", "ReleaseBuild", "ReleaseDiff", "RuleDiff", "RuleEngine", "TestSupport", "TrackerData",
+            "FilterLists", "Provenance", "StrictJSON",
         ]),
         .testTarget(name: "ReleaseBuildTests", dependencies: [
             "ReleaseBuild", "Release", "ReleaseDiff", "StrictJSON", "Surrogates", "WebKitBridge", "ContentRules", "Digest", "RuleBuilder",

@@ -1,12 +1,14 @@
 // One side of a diff, made by one initializer per kind of side: a release directory (manifest, lists,
 // provenance, input copies: every part of the report), a TDS file (converted as `build` converts it, with the
-// given config), a rule-list JSON (rules and decisions only), and a build's products before they are published
-// (its --previous comparison). `DiffSide.load` tells a path's kind.
+// given config), a rule-list JSON (rules and decisions only), a filter list (FilterListSide.swift: converted as
+// `convert --filter-list` converts it, with its filters), and a build's products before they are published (its
+// --previous comparison). `DiffSide.load` tells a path's kind.
 
 import ContentRules
 import Conversion
 import Digest
 import FileIO
+import FilterLists
 import Foundation
 import Provenance
 import Release
@@ -22,18 +24,21 @@ public struct DiffSide {
     public let label: String
     public let identifier: String?
     /// Component identifiers plus "<input>.sha256" for every input.
-    public private(set) var components: [String: String] = [:]
+    public internal(set) var components: [String: String] = [:]
     public private(set) var tds: TrackerDataSet?
     /// The main list's rules (click-to-load lists are reported per list).
-    public private(set) var rules: [ContentRule] = []
+    public internal(set) var rules: [ContentRule] = []
     /// Provenance per list, parallel to each list's rules.
-    public private(set) var provenance: [[RuleProvenance]] = []
+    public internal(set) var provenance: [[RuleProvenance]] = []
     /// The lists that decide requests.
-    public private(set) var lists: [LoadedRuleList] = []
+    public internal(set) var lists: [LoadedRuleList] = []
     /// The lists by name (main parts first, then the side lists), for the per-list report.
-    public private(set) var listRecords: [ListRecord] = []
+    public internal(set) var listRecords: [ListRecord] = []
     /// How many of `lists` are the main list's parts.
     public private(set) var mainListCount = 1
+    /// The filter lists the side holds (a filter-list file; a release's filter lists): their filters are compared
+    /// and give the corpus their requests; their rules are among `lists`.
+    public internal(set) var filterLists: [FilterList] = []
     /// The surrogates a release's bundle is made from (its input surrogates.txt; none without one): a TDS rule
     /// naming another surrogate blocks, as the page gets no replacement. Nil for a side given as a TDS file.
     public private(set) var surrogateNames: Set<String>?
@@ -50,7 +55,8 @@ public struct DiffSide {
     /// Surrogate names by (tracker, rule index), for telling "surrogate" from "blocked".
     var surrogates: [TDSRuleID: String] { ReleaseSurrogates.byRule(tds: tds, names: surrogateNames) }
 
-    /// The side `path` names: a release directory, a rule list (a JSON array) or a TDS (an object with trackers).
+    /// The side `path` names: a release directory, a filter list (FilterListSide.isFilterList), a rule list (a JSON
+    /// array) or a TDS (an object with trackers).
     public static func load(_ path: String, options: DiffOptions) throws -> DiffSide {
         var isDir: ObjCBool = false
         guard FileManager.default.fileExists(atPath: path, isDirectory: &isDir) else {
@@ -58,6 +64,7 @@ public struct DiffSide {
         }
         if isDir.boolValue { return try DiffSide(release: path) }
         let bytes = try FileIO.read(path)
+        if FilterListSide.isFilterList(bytes) { return try DiffSide(filterList: bytes, path: path) }
         let json: JSONValue
         do { json = try JSONParser.parse(bytes) } catch let e as JSONParseError {
             throw FileError(path: path, reason: "invalid JSON at line \(e.line), column \(e.column): \(e.message)")

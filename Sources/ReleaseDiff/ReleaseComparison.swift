@@ -65,15 +65,19 @@ public enum ReleaseComparison {
             old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
     }
 
-    /// The corpus derived from both sides' datasets (empty when neither has a TDS).
-    public static func derivedCorpus(_ old: DiffSide, _ new: DiffSide) -> DerivedRequests {
-        RequestCorpus.stream(from: [old.tds, new.tds].compactMap { $0 })
+    /// The corpus derived from both sides' datasets (empty when neither has a TDS), then the one derived from their
+    /// filter lists (FilterCorpus), when a side holds some.
+    public static func derivedCorpus(_ old: DiffSide, _ new: DiffSide) -> RequestStream {
+        let datasets = RequestCorpus.stream(from: [old.tds, new.tds].compactMap { $0 })
+        let filterLists = old.filterLists + new.filterLists
+        guard !filterLists.isEmpty else { return datasets }
+        return ChainedRequests([datasets, ArrayRequests(FilterCorpus.derive(from: filterLists))])
     }
 
     /// The derived corpus as a stream, and the structure of the diff started in the background: the decisions
     /// need the corpus first, and nothing needs the structure until the report.
     public static func derivedCorpusAndStructure(_ old: DiffSide, _ new: DiffSide) -> (
-        DerivedRequests, StructureInBackground
+        RequestStream, StructureInBackground
     ) {
         let structure = backgroundStructure(old, new)
         return (derivedCorpus(old, new), structure)
@@ -122,6 +126,9 @@ public enum ReleaseComparison {
             identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
             rules: rules, requests: requests)
         report.attribution = FlipAttribution(datasets: [new.tds, old.tds].compactMap { $0 })
+        if !old.filterLists.isEmpty || !new.filterLists.isEmpty {
+            report.filters = FilterListDiff.compare(old: old.filterLists, new: new.filterLists)
+        }
         if !old.listRecords.isEmpty, !new.listRecords.isEmpty {
             // With one main list on each side, its rule comparison is the report's own.
             let known = old.mainListCount == 1 && new.mainListCount == 1 ? [ReleaseFiles.rules: rules] : [:]

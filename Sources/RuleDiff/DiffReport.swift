@@ -16,6 +16,8 @@ public struct DiffReport: Sendable {
     public var requests: DecisionDiff?
     /// Per list of a release (main parts, click-to-load lists): the ones that differ.
     public var lists: [ListChange] = []
+    /// Filters added and removed, when a side holds filter lists (absent from the JSON otherwise).
+    public var filters: FilterListDiff?
     /// What the requests were (a derived corpus is synthetic, and every format says so).
     public var corpus: CorpusDescription?
     /// Which tracker and entity each flip belongs to.
@@ -38,7 +40,7 @@ public struct DiffReport: Sendable {
     /// "Same" as diff(1) means it: nothing that affects behaviour or provenance differs.
     public var isEmpty: Bool {
         identifier.old == identifier.new && inputs.isEmpty && (dataset?.isEmpty ?? true) && rules.isEmpty
-            && (requests?.changed.isEmpty ?? true) && lists.isEmpty
+            && (requests?.changed.isEmpty ?? true) && lists.isEmpty && (filters?.isEmpty ?? true)
     }
 
     // MARK: JSON
@@ -95,6 +97,7 @@ public struct DiffReport: Sendable {
             "removedRules": .array(ruleEntries ? rules.removed.map(ruleEntryJSON) : []),
         ]
         o["lists"] = .array(lists.map(\.jsonValue))
+        if let filters { o["filters"] = filters.jsonValue }
         o["summary"] = summary.jsonValue
         o["requests"] = requestsJSON(changed: changed)
         return .object(o)

@@ -34,7 +34,9 @@ extension DiffReport {
             """
         out += "<h2>Flips per entity</h2>\n" + entityChart(s) + "\n"
         if s.all.total > 0 { out += "<p id=\"flip-meaning\">" + Self.escapeHTML(Self.flipMeaning(s)) + "</p>\n" }
-        out += "<h2>WebKit rules</h2>\n" + rulesChart() + "\n" + htmlExamples(s) + htmlTrackerChanges()
+        out +=
+            "<h2>WebKit rules</h2>\n" + rulesChart() + "\n" + htmlExamples(s) + htmlTrackerChanges()
+            + htmlFilterChanges()
         out += """
             <h2>Flips</h2>
             <div id="filters">
@@ -98,6 +100,18 @@ extension DiffReport {
             + section(
                 "trackers-changed", "Trackers changed in what they block",
                 d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine))
+    }
+
+    /// Filters added and removed (when a side holds filter lists), each with its list and line.
+    func htmlFilterChanges() -> String {
+        guard let f = filters else { return "" }
+        func section(_ id: String, _ title: String, _ items: [FilterListDiff.Entry]) -> String {
+            guard !items.isEmpty else { return "" }
+            return "<h2>\(title) (\(items.count))</h2>\n<ul id=\"\(id)\">"
+                + items.map { "<li><code>" + Self.escapeHTML($0.text) + "</code></li>" }.joined() + "</ul>\n"
+        }
+        return section("filters-added", "Filters added", f.added)
+            + section("filters-removed", "Filters removed", f.removed)
     }
 
     /// Horizontal bars of the entities with most flips: newly blocked, newly allowed, other surrogate, stacked.

@@ -32,13 +32,23 @@ public enum ReportDetail: Sendable, Equatable {
 public struct CorpusDescription: Sendable, Equatable {
     public enum Kind: String, Sendable { case derived, requests, pages, mixed }
     public var kind: Kind
-    public init(kind: Kind) { self.kind = kind }
+    /// A derived corpus that also holds the requests derived from filter lists (FilterCorpus).
+    public var filterLists = false
+    public init(kind: Kind, filterLists: Bool = false) {
+        self.kind = kind
+        self.filterLists = filterLists
+    }
 
     /// A derived corpus is made up: URLs built from the datasets' own rules, on invented sites.
     public var synthetic: Bool { kind == .derived }
 
     public var phrase: String {
         switch kind {
+        case .derived where filterLists:
+            return
+                "the derived corpus: SYNTHETIC requests made from both sides (URLs each network filter and tracker rule"
+                + " matches and near misses, on invented first- and third-party sites, the filters' $domain sites and"
+                + " others, of the filters' types and others), not real traffic"
         case .derived:
             return
                 "the derived corpus: SYNTHETIC requests made from both datasets (URLs each tracker rule matches and "
@@ -117,6 +127,7 @@ extension DiffReport {
             if s.all.total > 0 { details.append(Self.flipMeaning(s)) }
         }
         details.append("WebKit rules: \(rules.added.count) added, \(rules.removed.count) removed")
+        if let f = filters { details.append("filters: \(f.added.count) added, \(f.removed.count) removed") }
         details.append(
             "WebKit compile cost: " + (compileCostLine ?? "not measured here (radarblock build --previous measures it)")
         )
@@ -287,6 +298,10 @@ extension DiffReport {
                 out.add(escapeMarkdown(names) + more + "\n")
             }
         }
+        if let f = filters {
+            list("Filters added", f.added.map(\.text), code: true)
+            list("Filters removed", f.removed.map(\.text), code: true)
+        }
         list("WebKit rules added", rules.added.map(\.rule), code: true)
         list("WebKit rules removed", rules.removed.map(\.rule), code: true)
     }
@@ -357,6 +372,7 @@ extension DiffReport {
                 d.trackersChanged.filter { !Self.isScoreOnly($0) }.map(trackerLine), mark: "~")
             list("trackers changed in scores only (metadata)", scoreOnlyTrackers.map(\.domain), mark: "~")
         }
+        if let f = filters { out += filterLines(f, bounded: bounded) }
         try emit(Array(out.utf8))
         guard !bounded, let r = requests, !r.changed.isEmpty else { return }
         var left = detail.listedFlips ?? r.changed.count
@@ -368,5 +384,18 @@ extension DiffReport {
             left -= part.count
             try emit(Array(part.map { "  " + exampleLine($0, clip: false) + "\n" }.joined().utf8))
         }
+    }
+
+    /// The text report's filters added and removed, each as `+ list:line: filter`.
+    func filterLines(_ f: FilterListDiff, bounded: Bool) -> String {
+        let limit = bounded ? Self.summaryListItems : Int.max
+        var out = ""
+        for (title, entries, mark) in [("filters added", f.added, "+"), ("filters removed", f.removed, "-")]
+        where !entries.isEmpty {
+            out += "\n\(title) (\(entries.count)):\n"
+            out += entries.prefix(limit).map { "  \(mark) \(bounded ? Self.clipped($0.text) : $0.text)\n" }.joined()
+            if entries.count > limit { out += "  … \(entries.count - limit) more\n" }
+        }
+        return out
     }
 }

@@ -1,8 +1,10 @@
 #!/usr/bin/env python3
 """Exactness of `radarblock convert --filter-list` against adblock-rust, the reference engine.
 
-A corpus of requests is derived from a list's network filters with a fixed seed (a matching URL and a near miss
-per sampled filter, first- and third-party, on a `$domain` site and elsewhere, of the filter's types or others);
+The corpus is the one `radarblock diff` derives from a list's network filters (RuleDiff's FilterCorpus, a fixed
+seed: a matching URL and a near miss per filter, first- and third-party, on a `$domain` site and elsewhere, of the
+filter's types or others), saved with `diff LIST LIST --save-corpus`; `--count` of its requests are sampled with
+`--seed`;
 adblock-rust (PyPI `adblock`, FilterSet(debug=True)) and radarblock's model of WebKit (`radarblock match
 --explain` on the converted list) decide each one. A disagreement is explained when the filter that decided is
 one `convert` reported (its line in OUT.issues.txt), or when it falls under a documented deviation of
@@ -28,7 +30,7 @@ import re
 import subprocess
 import sys
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import adblock
@@ -47,131 +49,36 @@ TYPES = {
     "other": ("other", "other"),
     "document": ("main_frame", "main_frame"),
 }
-ALIASES = {"css": "stylesheet", "frame": "subdocument", "xhr": "xmlhttprequest", "doc": "document", "beacon": "ping"}
-COMMON = ["script", "image", "xmlhttprequest", "subdocument", "stylesheet", "script", "image"]
-URL_SAFE = re.compile(r"^[A-Za-z0-9._~:/?#@!$&'()+,;=%*^-]*$")
 ISSUE_LINE = re.compile(r"^[^:]+: line (\d+): ")
-COSMETIC = re.compile(r"#[@?$%]*#")
-# (URL, the document it comes from: adblock-rust's source and WebKit's frame, type, the top page's URL)
-Request = tuple[str, str, str, str]
+# radarblock request type -> ABP request type (the keys of TYPES).
+ABP_TYPE = {rb: abp for abp, (_rust, rb) in TYPES.items()}
+# (URL, the document it comes from: adblock-rust's source and WebKit's frame, type, the top page's URL, WebKit's
+# load context when the corpus names it: a frame's own document loads in the child frame)
+Request = tuple[str, str, str, str, str | None]
 
 
-@dataclass
-class Filter:
-    line: int
-    text: str
-    pattern: str
-    options: dict[str, str] = field(default_factory=dict)
-
-    @property
-    def types(self) -> list[str]:
-        names = [ALIASES.get(k, k) for k in self.options]
-        return [n for n in names if n in TYPES]
-
-    @property
-    def domains(self) -> tuple[list[str], list[str]]:
-        entries = self.options.get("domain", "").split("|") if "domain" in self.options else []
-        return [d for d in entries if d and not d.startswith("~")], [d[1:] for d in entries if d.startswith("~")]
-
-
-def network_filters(text: str) -> list[Filter]:
+def derived_corpus(binary: str, lst: Path, work: Path) -> list[Request]:
+    """The corpus radarblock derives from the list's network filters (RuleDiff's FilterCorpus, seed fixed there):
+    the one `diff` checks, saved by a diff of the list with itself."""
+    saved = work / "corpus.jsonl"
+    subprocess.run(
+        [binary, "diff", str(lst), str(lst), "--save-corpus", str(saved), "--format", "json", "-o", "/dev/null"],
+        check=True,
+        capture_output=True,
+    )
     out = []
-    for number, raw in enumerate(text.split("\n"), 1):
-        line = raw.strip()
-        if not line or line[0] in "![" or COSMETIC.search(line.split("$")[0]):
-            continue
-        body = line.removeprefix("@@")
-        pattern, options = body, {}
-        if "$" in body and not (body.startswith("/") and body.endswith("/")):
-            pattern, _, opts = body.rpartition("$")
-            for o in opts.split(","):
-                key, _, value = o.partition("=")
-                options[key.lower()] = value
-        out.append(Filter(number, line, pattern, options))
+    for line in saved.read_text().splitlines():
+        r = json.loads(line)
+        kind = ABP_TYPE[r["resourceType"]]
+        out.append((r["url"], r.get("frameURL", r["topURL"]), kind, r["topURL"], r.get("loadContext")))
     return out
 
 
-def fill(body: str, rng: random.Random, miss: bool) -> str:
-    """A string the pattern body matches (or, for a near miss, one letter changed)."""
-    chars = []
-    for c in body:
-        if c == "*":
-            chars.append(rng.choice(["", "x", "ab1", "/q/"]))
-        elif c == "^":
-            chars.append(rng.choice(["/", "?", "&", "="]))
-        else:
-            chars.append(c)
-    out = "".join(chars)
-    if miss:
-        letters = [i for i, c in enumerate(out) if c.isalpha()]
-        if letters:
-            i = rng.choice(letters)
-            out = out[:i] + ("q" if out[i] != "q" else "z") + out[i + 1 :]
-    return out
-
-
-def request_url(f: Filter, rng: random.Random, miss: bool) -> str | None:
-    pattern = f.pattern
-    if pattern.startswith("/") and pattern.endswith("/") and len(pattern) > 1:
-        return None
-    if not URL_SAFE.match(pattern.replace("|", "")) or ".." in pattern:
-        return None
-    end = pattern.endswith("|")
-    pattern = pattern.rstrip("|")
-    if pattern.startswith("||"):
-        rest = fill(pattern[2:], rng, miss)
-        host, _sep, path = rest.partition("/")
-        if not host or any(c in host for c in "?&=:"):
-            return None
-        if host.endswith("."):
-            host += "com"
-        # A host ending in a number is an IPv4 address to the URL parser: no subdomains there.
-        prefix = "" if host.rsplit(".", 1)[-1].isdigit() else rng.choice(["", "cdn.", "a.b."])
-        url = f"https://{prefix}{host}/{path}"
-    elif pattern.startswith("|"):
-        url = fill(pattern[1:], rng, miss)
-        if not re.match(r"^(https?|wss?)://[a-z0-9.-]+/", url):
-            return None
-    else:
-        piece = fill(pattern, rng, miss)
-        base = f"https://site{rng.randrange(100)}.example/"
-        url = base + piece.lstrip("/") if piece.startswith("/") else base + "p" + piece
-    if not end:
-        url += rng.choice(["", "", "?r=1", "x.js"])
-    return url
-
-
-def source_url(f: Filter, url: str, rng: random.Random) -> str:
-    included, excluded = f.domains
-    host = re.sub(r"^[a-z]+://([^/:]*).*$", r"\1", url)
-    roll = rng.random()
-    # A filter that mixes sites and ~sites is tried on both (the ~sites lie under the sites).
-    if included and (roll < 0.35 or (roll < 0.6 and not excluded)):
-        return f"https://{rng.choice(['', 'www.'])}{rng.choice(included).rstrip('*')}/page"
-    if excluded and roll < 0.6:
-        return f"https://{rng.choice(excluded)}/page"
-    if f.options.get("third-party") is not None or f.options.get("3p") is not None or roll < 0.4:
-        return f"https://news{rng.randrange(50)}.test/page"
-    return f"https://{host}/page"
-
-
-def corpus(filters: list[Filter], count: int, seed: int) -> list[Request]:
-    rng = random.Random(seed)
-    out = []
-    candidates = [f for f in filters if "badfilter" not in f.options]
-    while len(out) < count and candidates:
-        f = rng.choice(candidates)
-        for miss in (False, True):
-            url = request_url(f, rng, miss)
-            if url is None:
-                continue
-            types = f.types or COMMON
-            kind = rng.choice(types) if rng.random() < 0.85 else rng.choice(list(TYPES))
-            src = url if kind == "document" else source_url(f, url, rng)
-            # One load in five comes from a frame (src) of another page (top).
-            framed = kind != "document" and rng.random() < 0.2
-            out.append((url, src, kind, f"https://portal{rng.randrange(20)}.test/" if framed else src))
-    return out[:count]
+def corpus(binary: str, lst: Path, count: int, seed: int, work: Path) -> list[Request]:
+    """`count` requests of the derived corpus, sampled with `seed`, in corpus order."""
+    requests = derived_corpus(binary, lst, work)
+    picked = sorted(random.Random(seed).sample(range(len(requests)), min(count, len(requests))))
+    return [requests[i] for i in picked]
 
 
 @dataclass
@@ -185,7 +92,7 @@ def reference(filters_text: str, requests: list[Request]) -> list[Outcome]:
     fs.add_filters(filters_text.split("\n"))
     engine = adblock.Engine(fs)
     out = []
-    for url, src, kind, _top in requests:
+    for url, src, kind, _top, _context in requests:
         r = engine.check_network_urls(url, src, TYPES[kind][0])
         out.append(Outcome(r.matched and not r.exception, r.exception or r.filter))
     return out
@@ -193,10 +100,12 @@ def reference(filters_text: str, requests: list[Request]) -> list[Outcome]:
 
 def write_requests(requests: list[Request], work: Path) -> Path:
     lines = []
-    for url, src, kind, top in requests:
+    for url, src, kind, top, context in requests:
         req = {"url": url, "topURL": top, "resourceType": TYPES[kind][1]}
         if top != src:
             req["frameURL"] = src
+        if context:
+            req["loadContext"] = context
         lines.append(json.dumps(req))
     path = work / "requests.jsonl"
     path.write_text("\n".join(lines) + "\n")
@@ -233,7 +142,7 @@ def radarblock(binary: str, rules: Path, requests: list[Request], work: Path) ->
 
 def explain(ref: Outcome, wk: Outcome, req: Request, reported: dict[str, str]) -> str | None:
     """The reason a disagreement is explained, None when it is not."""
-    _url, src, kind, top = req
+    _url, src, kind, top, _context = req
     for deciding in (ref.deciding, wk.deciding):
         # adblock-rust's FilterSet(debug=True) names filters it merged (same options) joined with " <+> ".
         for part in (deciding or "").split(" <+> "):
@@ -280,7 +189,7 @@ def check(binary: str, lst: Path, count: int, seed: int) -> dict:
         convert(binary, lst, rules, work / "provenance.json")
         text = lst.read_text(encoding="utf-8", errors="replace")
         reported = reported_filters(work / "rules.json.issues.txt", text)
-        requests = corpus(network_filters(text), count, seed)
+        requests = corpus(binary, lst, count, seed, work)
         ref = reference(text, requests)
         wk = radarblock(binary, rules, requests, work)
     result = {
@@ -322,7 +231,9 @@ def separately(binary: str, lists: list[Path], count: int, seed: int) -> dict:
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         text = "\n".join(lst.read_text(encoding="utf-8", errors="replace") for lst in lists)
-        requests = corpus(network_filters(text), count, seed)
+        both = work / "together.txt"
+        both.write_text(text)
+        requests = corpus(binary, both, count, seed, work)
         path = write_requests(requests, work)
         decisions = []
         for name, sources in (("one", [text]), ("apart", [lst.read_text(errors="replace") for lst in lists])):

@@ -1,9 +1,11 @@
 // radarblock match: what WebKit's content blocker reports for loads, from rule-list JSON or .rbc files.
 
 import ContentRules
+import FilterLists
 import FileIO
 import Foundation
 import Release
+import ReleaseDiff
 import Provenance
 import RuleCompiler
 import RuleEngine
@@ -123,7 +125,10 @@ enum MatchCommand: Command {
                 array names, in that order, with their provenance: those of the primary target (of --target when
                 given), the click-to-load lists and the cookie pop-up list. A list file (rules, .rbc,
                 provenance) whose sha256 is not the one the manifest recorded is refused, naming it: an edited
-                rules.json would otherwise be answered from its stale .rbc.
+                rules.json would otherwise be answered from its stale .rbc. A LIST may also be an Adblock Plus
+                / uBlock Origin filter list (a file that does not start with `{` or `[`, or starts with a
+                header such as `[Adblock Plus 2.0]`): converted in memory as `convert --filter-list` converts it,
+                each rule's provenance naming its filter, list and line (--explain shows it).
                 """),
             .options(
                 nil,
@@ -371,11 +376,25 @@ enum MatchCommand: Command {
             }
         }
         if vendor != nil { throw UsageError("--attributed-vendor goes with release directories, not \(path)") }
+        if let filterList = try filterList(path, target: target) { return [filterList] }
         return [
             NamedList(
                 list: try loadList(path, target: target), label: URL(fileURLWithPath: path).lastPathComponent,
                 provenance: nil)
         ]
+    }
+
+    /// A filter list (`FilterListSide.isFilterList`), converted as `convert --filter-list` converts it, with its
+    /// provenance (each rule's filter, list and line); nil for any other file.
+    static func filterList(_ path: String, target: EngineProfile) throws -> NamedList? {
+        let bytes = try FileIO.read(path)
+        guard !bytes.starts(with: RBCFile.magic), FilterListSide.isFilterList(bytes) else { return nil }
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        let side: FilterListSide
+        do {
+            side = FilterListSide(converting: try FilterListParser.parse(bytes, name: name), target: target)
+        } catch { throw InputError("\(error)") }
+        return NamedList(list: try side.compiled(), label: name, provenance: side.provenance)
     }
 
     /// A provenance file parallel to the list's rules (`radarblock convert --provenance`).

@@ -60,12 +60,15 @@ struct DiffCommand: Command {
             .text(
                 """
                 OLD and NEW are each a release directory (from `radarblock build`), a TDS file (converted first, with
-                --config), or a rule-list JSON. The report has:
+                --config), a rule-list JSON, or an Adblock Plus / uBlock Origin filter list (converted as `convert
+                --filter-list` converts it; a file is a filter list unless it starts with `{` or `[`, or when its
+                first line is a header such as `[Adblock Plus 2.0]`). The report has:
                   inputs      the components that changed (TDS ETag or hash, temp list, allowlist, user sites, input\
                  hashes)
                   trackers    added, removed and changed (default action, owner, rules added/removed/edited, reordered),
                               entities and CNAMEs (when both sides have a TDS)
                   rules       WebKit rules added and removed (by canonical rule, with provenance) in the main list
+                  filters     (filter lists) filters added and removed, by their text, each with its list and line
                   lists       per list (main parts, \(ReleaseFiles.clickToLoadRules("<ruleAction>")) click-to-load\
                  lists, \(ReleaseFiles.cookiePopupRules)): added,\
                  removed or
@@ -85,7 +88,10 @@ struct DiffCommand: Command {
                               file or <base href>), or by default from a corpus derived from both datasets: for every\
                  tracker
                               and rule, URLs its pattern matches and near misses, on first-party, same-entity and\
-                 third-party sites.
+                 third-party sites;
+                              for filter lists, for every network filter, URLs it matches and near misses, first- and
+                              third-party, on its $domain sites and others, of its types and others (the deciding rule
+                              named by its filter, list and line).
                 """),
             .options(
                 "options",
@@ -161,7 +167,8 @@ struct DiffCommand: Command {
             let (old, new) = try ReleaseComparison.loadBoth(args.positionals[0], args.positionals[1], options: options)
             var structure: ReleaseComparison.StructureInBackground? = nil
             let corpus = CorpusDescription(
-                kind: streams.isEmpty ? .derived : streams.count == 2 ? .mixed : file != nil ? .requests : .pages)
+                kind: streams.isEmpty ? .derived : streams.count == 2 ? .mixed : file != nil ? .requests : .pages,
+                filterLists: !(old.filterLists.isEmpty && new.filterLists.isEmpty))
             if streams.isEmpty {
                 let (corpus, parts) = ReleaseComparison.derivedCorpusAndStructure(old, new)
                 streams.append(corpus)

@@ -127,6 +127,7 @@ bench: build
 	@scripts/install-deps.sh bench
 	$(SWIFT) build -c release $(RELEASE_FLAGS) --scratch-path $(BUILD_DIR) --product radarblock-bench
 	scripts/bench.sh $(RELEASE_BIN)
+	ONLY=filter_list_webkit_sample FILTER_SAMPLE=400 scripts/test-webkit.sh $(RELEASE_BIN) $(SEED)
 
 clean:
 	rm -rf $(BUILD_DIR) $(OUT) $(DIST)

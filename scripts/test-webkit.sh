@@ -64,6 +64,19 @@ filter_list_cosmetics() {  # issue 40: 50 sampled EasyList ## filters (seed 40) 
   "$python" "$here/scripts/testing/check_cosmetic_sample.py" "$bin" "$list" "$tmp/cosmetic-sample" 50 40
 }
 
+filter_list_frames() {  # issue 40: an iframe's document load is child-frame and about:blank; $subdocument,domain= blocks it on the site only; match agrees
+  /usr/bin/python3 "$here/scripts/testing/check_frames_webkit.py" "$bin" "$tmp/frames"
+}
+
+filter_list_webkit_sample() {  # issue 40: a sample of the filter corpus (frames included) in WebKit against adblock-rust and match, 0 unexplained
+  local lists='/usr/share/mozilla/extensions/{ec8030f7-c20a-464f-9b0e-13a3a9e97384}/uBlock0@raymondhill.net/assets/thirdparties/easylist'
+  [ -f "$lists/easylist.txt" ] || { echo "SKIP: webext-ublock-origin-firefox's lists not found"; return 77; }
+  local python
+  python=$("$here/scripts/filterlists/setup-venv.sh") || return 1
+  "$python" "$here/scripts/filterlists/webkit_sample.py" --radarblock "$bin" --count "${FILTER_SAMPLE:-40}" --seed "$seed" \
+    "$lists/easyprivacy.txt" "$lists/easylist.txt"
+}
+
 harness_self_test() { /usr/bin/python3 "$here/Tests/webkit/test_harness.py"; }
 
 faithful_reference() {  # 134 of 134 reference cases in real WebKit, and match answers them as WebKit did
@@ -403,6 +416,8 @@ run "store file names: WebKit, radarblock and the harness name an identifier's f
 run "install: compile once, skip unchanged, keep the last good list, prune; pages block what match says" install_into_store
 run "what the app loads: install's store and surrogates.js in a WebKitWebView block a tracker, run a surrogate, report the request" app_page
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
+run "filter lists, frames: an iframe's document load in WebKit (child-frame, about:blank), \$subdocument,domain= on the site only, match agrees" filter_list_frames
+run "filter lists: EasyPrivacy and EasyList sampled in WebKit (frames included) against adblock-rust and match (seed $seed)" filter_list_webkit_sample
 run "cookie pop-ups: 43 ABP element-hiding cases in WebKit, match --selector agrees" cookie_popup_cases
 run "cookie pop-ups: the v7 TDS's cpm.json in WebKit, 500 real selectors hidden (seed 33)" cookie_popup_v7
 run "filter lists: 50 EasyList cosmetic filters hidden in WebKit where adblock-rust says, both modes (seed 40)" filter_list_cosmetics

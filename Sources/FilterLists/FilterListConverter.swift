@@ -212,7 +212,7 @@ public enum FilterListConverter {
             loadTypes: o.thirdParty.map { [$0 ? "third-party" : "first-party"] }, condition: condition)
         let rule = ContentRule(trigger: trigger, action: filter.isException ? .ignorePreviousRules : .block)
         let role: Role = filter.isException ? .exception : (o.important ? .important : .block)
-        return .success(splitNavigation(rule, role))
+        return FilterTrigger.framesOnTop(rule, target: target).map { $0.flatMap { splitNavigation($0, role) } }
     }
 
     /// `@@pattern$document`: ABP switches blocking off for every load of a page whose URL the pattern matches, and

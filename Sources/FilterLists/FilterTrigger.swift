@@ -13,6 +13,11 @@
 // frame's document), not the top page: it becomes `if-frame-url` (`unless-frame-url` for `~` entries) with the
 // anchored domain regex every site condition of radarblock uses, on targets that read them. Sites mixed with ~sites
 // under them (`a.com|~b.a.com`) are one `if-frame-url` list of label-complement regexes (mixedCondition).
+//
+// Frames. A frame's own document loads in the new frame, whose URL is about:blank then (WebKit), and ABP judges it
+// on the document holding the frame: the child-document part of a `$domain` filter is its own rule with the same
+// regexes on the top URL (framesOnTop), exact for frames of the top page; a frame in another site's frame is judged
+// on the top page by WebKit, on its parent by ABP (docs/filter-lists.md).
 
 import AdblockSyntax
 import ContentRules
@@ -131,6 +136,22 @@ enum FilterTrigger {
         }
         let sites = CosmeticSites(entries: entries, exceptions: [])
         return .success(CosmeticSiteCondition.make(sites, inclusive: .ifFrameURL))
+    }
+
+    /// `rule` with its child-document part, when it has one and a frame condition, split off as a rule whose
+    /// condition reads the top URL instead; the other types keep the frame condition.
+    static func framesOnTop(_ rule: ContentRule, target: EngineProfile) -> Result<[ContentRule], FilterSyntaxError> {
+        guard let condition = rule.trigger.condition, condition.kind.isFrameURL else { return .success([rule]) }
+        let types = rule.trigger.resourceTypes ?? defaultTypes
+        guard types.contains("child-document") else { return .success([rule]) }
+        let top: TriggerCondition.Kind = condition.kind.isInclusive ? .ifTopURL : .unlessTopURL
+        if let why = unread(top, by: target, for: "$domain on frames") { return .failure(why) }
+        var frames = rule
+        frames.trigger.resourceTypes = ["child-document"]
+        frames.trigger.condition = TriggerCondition(top, condition.values)
+        var rest = rule
+        rest.trigger.resourceTypes = types.filter { $0 != "child-document" }
+        return .success((rest.trigger.resourceTypes!.isEmpty ? [] : [rest]) + [frames])
     }
 
     /// Why `target` cannot judge the load's frame with a `kind` condition, which `option` needs; nil when it can.

@@ -2,8 +2,9 @@
 // scripts/filterlists/exactness.py through `diff --save-corpus`): for every network filter, a URL its pattern
 // matches and a near miss (one letter changed), each loaded on the filter's own ground (a `$domain` site, the
 // party it names, one of its types) and elsewhere (a `~`site or another site, the other party, another type), one
-// load in five from a frame of another page. Deterministic: each filter's requests come from a generator seeded
-// with the corpus seed and the filter's text, so a filter gives the same requests whatever list holds it.
+// load in five from a frame of another page, a frame's own document load as WebKit gives it (about:blank,
+// child-frame). Deterministic: each filter's requests come from a generator seeded with the corpus seed and the
+// filter's text, so a filter gives the same requests whatever list holds it.
 
 import AdblockSyntax
 import FilterLists
@@ -59,13 +60,17 @@ public enum FilterCorpus {
         let type = own || rng.below(2) == 0 ? rng.pick(types) : rng.pick(allTypes)
         if type == "main_frame" { return MatchRequest(url: url, topURL: url, resourceType: type) }
         let source = page(of: url, domains: o.domains, thirdParty: o.thirdParty, own: own, rng: &rng)
-        // A frame's own document is loaded in the child frame, whichever page holds the frame.
-        let context = type == "sub_frame" ? "child-frame" : nil
-        guard rng.below(5) == 0 else {
-            return MatchRequest(url: url, topURL: source, resourceType: type, loadContext: context)
+        let nested = rng.below(5) == 0
+        // A frame's own document loads in the child frame, whose URL is then about:blank (its initial document), as
+        // WebKit gives it; the page holding the frame is the top page. A frame of a frame is not drawn: a request
+        // names no parent document, which is where ABP judges it (WebKit judges the top page).
+        if type == "sub_frame" {
+            return MatchRequest(
+                url: url, topURL: source, frameURL: "about:blank", resourceType: type, loadContext: "child-frame")
         }
+        guard nested else { return MatchRequest(url: url, topURL: source, resourceType: type) }
         let top = "https://portal\(rng.below(20)).test/"
-        return MatchRequest(url: url, topURL: top, frameURL: source, resourceType: type, loadContext: context)
+        return MatchRequest(url: url, topURL: top, frameURL: source, resourceType: type)
     }
 
     /// The document a load comes from: on its own ground a `$domain` site (or its `www.`), else the party the filter

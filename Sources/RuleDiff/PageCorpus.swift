@@ -53,9 +53,13 @@ public enum PageCorpus {
                 let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https"
             else { continue }
             let key = type + " " + url.absoluteString
-            if seen.insert(key).inserted {
-                out.append(MatchRequest(url: url.absoluteString, topURL: page, resourceType: type))
-            }
+            guard seen.insert(key).inserted else { continue }
+            // A frame's own document loads in the new child frame, whose URL is about:blank until then (WebKit).
+            let frame = type == "child-document"
+            out.append(
+                MatchRequest(
+                    url: url.absoluteString, topURL: page, frameURL: frame ? "about:blank" : nil, resourceType: type,
+                    loadContext: frame ? "child-frame" : nil))
         }
         return out
     }

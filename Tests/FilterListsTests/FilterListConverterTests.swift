@@ -92,7 +92,8 @@ final class FilterListConverterTests: XCTestCase {
     /// `$domain` is the frame's document: a load from a frame of the site is judged by the frame, not the page.
     func testDomainJudgesTheFrame() throws {
         let c = try convert("||t.test^$domain=news.test\n||u.test^$domain=~shop.test\n")
-        XCTAssertEqual(c.rules.map { $0.trigger.condition?.kind }, [.ifFrameURL, .unlessFrameURL, nil])
+        XCTAssertEqual(
+            c.rules.map { $0.trigger.condition?.kind }, [.ifFrameURL, .ifTopURL, .unlessFrameURL, .unlessTopURL, nil])
         let e = try engine(c)
         XCTAssertTrue(try blocks(e, "https://t.test/x.js", top: "https://www.news.test/"))
         XCTAssertFalse(try blocks(e, "https://t.test/x.js", top: "https://other.test/"))
@@ -102,6 +103,39 @@ final class FilterListConverterTests: XCTestCase {
             try blocks(e, "https://t.test/x.js", top: "https://news.test/", frame: "https://other.test/frame"))
         XCTAssertFalse(try blocks(e, "https://u.test/x.js", top: "https://shop.test/"))
         XCTAssertTrue(try blocks(e, "https://u.test/x.js", top: "https://news.test/"))
+    }
+
+    /// A frame's own document loads in the new frame (about:blank, child-frame, as WebKit makes it): ABP judges it on
+    /// the page holding the frame, so its part of a `$domain` filter reads the top URL; the other types the frame.
+    func testDomainJudgesAFramesDocumentOnThePage() throws {
+        let c = try convert(
+            """
+            ||f.test^$subdocument,domain=site.test
+            ||g.test^$script,subdocument,domain=~shop.test
+            ||h.test^$image,domain=site.test
+            ||m.test^$subdocument,domain=a.test|~b.a.test
+
+            """)
+        XCTAssertEqual(c.issues, [])
+        XCTAssertEqual(
+            c.rules.map { $0.trigger.condition?.kind },
+            [.ifTopURL, .unlessFrameURL, .unlessTopURL, .ifFrameURL, .ifTopURL, nil])
+        let e = try engine(c)
+        func frame(_ url: String, on top: String) throws -> Bool {
+            try e.match(
+                MatchRequest(
+                    url: url, topURL: top, frameURL: "about:blank", resourceType: "sub_frame",
+                    loadContext: "child-frame")
+            ).isBlocked
+        }
+        XCTAssertTrue(try frame("https://f.test/ad.html", on: "https://www.site.test/page"))
+        XCTAssertFalse(try frame("https://f.test/ad.html", on: "https://other.test/page"))
+        XCTAssertFalse(try frame("https://g.test/ad.html", on: "https://shop.test/page"))
+        XCTAssertTrue(try frame("https://g.test/ad.html", on: "https://news.test/page"))
+        XCTAssertTrue(try blocks(e, "https://g.test/x.js", top: "https://shop.test/", frame: "https://news.test/f"))
+        XCTAssertFalse(try frame("https://h.test/ad.html", on: "https://site.test/page"))
+        XCTAssertTrue(try frame("https://m.test/ad.html", on: "https://a.test/page"))
+        XCTAssertFalse(try frame("https://m.test/ad.html", on: "https://b.a.test/page"))
     }
 
     /// `$domain` mixing sites and ~sites under them: the frame's host decides as ABP's most specific entry does.

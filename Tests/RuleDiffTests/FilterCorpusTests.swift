@@ -39,6 +39,20 @@ final class FilterCorpusTests: XCTestCase {
                 .isEmpty, false)
     }
 
+    /// A frame's own document is loaded as WebKit makes it: in the new frame (about:blank, child-frame) of the page.
+    func testFrameDocumentLoadsAreTheWebKitWay() throws {
+        let f = try list("||frames.example^$subdocument,domain=news.example").network[0]
+        let requests = FilterCorpus.requests(for: f)
+        XCTAssertFalse(requests.isEmpty)
+        for r in requests {
+            XCTAssertEqual(r.resourceType, "sub_frame")
+            XCTAssertEqual(r.frameURL, "about:blank")
+            XCTAssertEqual(r.loadContext, "child-frame")
+            XCTAssertFalse(r.topURL.contains("portal"), "a frame of a frame is not drawn: \(r.topURL)")
+        }
+        XCTAssertTrue(requests.contains { $0.topURL.contains("news.example") })
+    }
+
     func testPartyOptions() throws {
         var rng = CorpusRandom(seed: 2)
         for _ in 0..<20 {

@@ -29,6 +29,10 @@ final class PageCorpusTests: XCTestCase {
                 "media https://cdn.example/assets/v.mp4",
             ])
         XCTAssertTrue(requests.allSatisfy { $0.topURL == "https://site.example/page" })
+        // A frame's own document loads in the new frame, as WebKit makes it; the rest from the page.
+        XCTAssertEqual(
+            requests.map { "\($0.frameURL ?? "-") \($0.loadContext ?? "-")" },
+            ["- -", "- -", "- -", "- -", "- -", "about:blank child-frame", "- -"])
     }
 
     func testAPageWithoutAURLIsAnErrorNamingTheFile() {

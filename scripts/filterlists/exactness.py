@@ -52,9 +52,11 @@ TYPES = {
 ISSUE_LINE = re.compile(r"^[^:]+: line (\d+): ")
 # radarblock request type -> ABP request type (the keys of TYPES).
 ABP_TYPE = {rb: abp for abp, (_rust, rb) in TYPES.items()}
-# (URL, the document it comes from: adblock-rust's source and WebKit's frame, type, the top page's URL, WebKit's
-# load context when the corpus names it: a frame's own document loads in the child frame)
-Request = tuple[str, str, str, str, str | None]
+# (URL, the document it comes from: adblock-rust's source, type, the top page's URL, WebKit's frame URL and load
+# context when the corpus names them: a frame's own document loads in the child frame, about:blank then, and the
+# document it comes from is the page holding the frame)
+Request = tuple[str, str, str, str, str | None, str | None]
+BLANK_FRAME = "about:blank"
 
 
 def derived_corpus(binary: str, lst: Path, work: Path) -> list[Request]:
@@ -70,7 +72,9 @@ def derived_corpus(binary: str, lst: Path, work: Path) -> list[Request]:
     for line in saved.read_text().splitlines():
         r = json.loads(line)
         kind = ABP_TYPE[r["resourceType"]]
-        out.append((r["url"], r.get("frameURL", r["topURL"]), kind, r["topURL"], r.get("loadContext")))
+        frame = r.get("frameURL")
+        src = r["topURL"] if frame in (None, BLANK_FRAME) else frame
+        out.append((r["url"], src, kind, r["topURL"], frame, r.get("loadContext")))
     return out
 
 
@@ -92,7 +96,7 @@ def reference(filters_text: str, requests: list[Request]) -> list[Outcome]:
     fs.add_filters(filters_text.split("\n"))
     engine = adblock.Engine(fs)
     out = []
-    for url, src, kind, _top, _context in requests:
+    for url, src, kind, _top, _frame, _context in requests:
         r = engine.check_network_urls(url, src, TYPES[kind][0])
         out.append(Outcome(r.matched and not r.exception, r.exception or r.filter))
     return out
@@ -100,10 +104,10 @@ def reference(filters_text: str, requests: list[Request]) -> list[Outcome]:
 
 def write_requests(requests: list[Request], work: Path) -> Path:
     lines = []
-    for url, src, kind, top, context in requests:
+    for url, _src, kind, top, frame, context in requests:
         req = {"url": url, "topURL": top, "resourceType": TYPES[kind][1]}
-        if top != src:
-            req["frameURL"] = src
+        if frame:
+            req["frameURL"] = frame
         if context:
             req["loadContext"] = context
         lines.append(json.dumps(req))
@@ -142,7 +146,7 @@ def radarblock(binary: str, rules: Path, requests: list[Request], work: Path) ->
 
 def explain(ref: Outcome, wk: Outcome, req: Request, reported: dict[str, str]) -> str | None:
     """The reason a disagreement is explained, None when it is not."""
-    _url, src, kind, top, _context = req
+    _url, src, kind, top, _frame, _context = req
     for deciding in (ref.deciding, wk.deciding):
         # adblock-rust's FilterSet(debug=True) names filters it merged (same options) joined with " <+> ".
         for part in (deciding or "").split(" <+> "):

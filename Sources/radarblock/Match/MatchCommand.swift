@@ -26,6 +26,9 @@ enum MatchCommand: Command {
                   {"url": "...", "topURL": "...", "frameURL": "..." (default topURL),
                    "resourceType": "...", "loadContext": "top-frame"|"child-frame" (optional),
                    "requestMethod": "get"|... (optional)}
+                A frame's own document load (an <iframe src>, child-document) is, as WebKit
+                makes it, "frameURL": "about:blank" (the new frame's first document) with
+                "loadContext": "child-frame"; without them it is judged as a load of the top page.
                 Answers, one line each, in the same order:
                   {"actions":[{"type":"block"},...],"stylesheet":"..."}
                 "stylesheet" (only when non-empty) is the global display:none stylesheet of
@@ -88,7 +91,8 @@ enum MatchCommand: Command {
             "--load-context", value: "C",
             help: """
                 top-frame or child-frame (default: top-frame when the frame URL is the top
-                URL, else child-frame)
+                URL, else child-frame); a frame's own document load is child-frame, with
+                --frame-url about:blank, in WebKit
                 """)
         static let json = OptionSpec("--json", help: "with --url: print only the answer line")
         static let selector = OptionSpec(

@@ -79,6 +79,10 @@ public enum ReleaseFiles {
     /// Part n (1-based) of a split list: rules.json, rules-2.json, ...
     public static func rules(part n: Int) -> String { n == 1 ? rules : "rules-\(n).json" }
     public static func rbc(part n: Int) -> String { n == 1 ? rbc : "rules-\(n).rbc" }
+    /// The provenance of part n of a main list split into parts (an unsplit list's is `provenance`).
+    public static func provenance(part n: Int) -> String {
+        (n == 1 ? "rules" : "rules-\(n)") + provenanceExtension
+    }
     /// The list files of a further target (not the primary one): rules.<target>.json, rules.<target>-2.json, ...
     public static func rules(part n: Int, target: String) -> String {
         "rules.\(target)" + (n == 1 ? "" : "-\(n)") + ".json"

@@ -106,11 +106,16 @@ extension TargetListSet {
             let rbc = RBCFile.bytes(compiled)
             set.files.append((rulesName, json))
             set.files.append((rbcName, rbc))
+            // Each part of a split primary list names its provenance, so that `match --explain` names the
+            // deciding rule's tracker in every part (provenance.json stays the whole list's).
+            let provenanceName = primary && count > 1 ? ReleaseFiles.provenance(part: n) : nil
+            if let provenanceName { set.files.append((provenanceName, RuleProvenance.listBytes(part.provenance))) }
             set.identifiers.append(compiled.identifier)
             set.compiled.append(compiled)
             set.lists.append(
                 ManifestList(
-                    identifier: compiled.identifier, rules: rulesName, rbc: rbcName, ruleCount: part.rules.count,
+                    identifier: compiled.identifier, rules: rulesName, rbc: rbcName, provenance: provenanceName,
+                    ruleCount: part.rules.count,
                     trackerUnits: part.units.count, sha256: Digest.hex(.sha256, json), target: target.name,
                     role: .main))
             guard primary else { continue }

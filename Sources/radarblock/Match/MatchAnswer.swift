@@ -22,6 +22,14 @@ enum MatchAnswer {
             lists: lists.map(\.list), provenance: lists.map { $0.provenance ?? [] }, surrogates: surrogates)
     }
 
+    /// Why a blocked load has no surrogate answer: a release built without `--surrogates` has none to give; a bare
+    /// list cannot say.
+    static func noSurrogatesNote(_ lists: [MatchCommand.NamedList]) -> String {
+        lists.contains { $0.release != nil }
+            ? " (the release has no \(ReleaseFiles.surrogatesJS): it was built without --surrogates)"
+            : " (whether \(ReleaseFiles.surrogatesJS) replaces it needs the release's TDS: give the release directory)"
+    }
+
     /// "page gets  ..." and "decided by  ..." lines for one load (nothing for a URL WebKit never matches).
     static func page(_ request: MatchRequest, side: DecisionSide, lists: [MatchCommand.NamedList]) throws -> String {
         let load = try side.engine.resolve(request)
@@ -39,9 +47,7 @@ enum MatchAnswer {
         case .blocked:
             s =
                 "page gets  blocked"
-                + (side.surrogates.isEmpty
-                    ? " (whether \(ReleaseFiles.surrogatesJS) replaces it needs the release's TDS: give the release "
-                        + "directory)" : "")
+                + (side.surrogates.isEmpty ? noSurrogatesNote(lists) : "")
                 + "\n"
         case .allowed:
             s =

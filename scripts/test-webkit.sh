@@ -45,8 +45,8 @@ hostile_surrogate_bodies_load() {  # issue 16: bad bodies dropped, <!--, </scrip
   "$here/Tests/js/webkit-surrogates.sh" load "$tmp/hostile-bodies.js"
 }
 
-cookie_popup_cases() {  # issue 33: 43 fixture pages of ABP element hiding with the cookie pop-up list, and match --selector agrees on each
-  /usr/bin/python3 "$here/scripts/testing/check_cpm_webkit.py" "$bin" "$tmp/cpm-cases"
+cookie_popup_cases() {  # issue 33: 44 fixture pages of ABP element hiding with the cookie pop-up list, and match --selector agrees on each
+  /usr/bin/python3 "$here/scripts/testing/check_cpm_webkit.py" "$bin" "$tmp/cpm-cases" "$target"
 }
 
 cookie_popup_v7() {  # issue 33: WebKit accepts the v7 TDS's cpm.json; 500 real selectors (seed 33) hidden, a control shown
@@ -418,7 +418,7 @@ run "what the app loads: install's store and surrogates.js in a WebKitWebView bl
 run "WebKit-pain prediction agrees with WebKit (finishes / does not finish in 30 s)" webkit_pain_prediction
 run "filter lists, frames: an iframe's document load in WebKit (child-frame, about:blank), \$subdocument,domain= on the site only, match agrees" filter_list_frames
 run "filter lists: EasyPrivacy and EasyList sampled in WebKit (frames included) against adblock-rust and match (seed $seed)" filter_list_webkit_sample
-run "cookie pop-ups: 43 ABP element-hiding cases in WebKit, match --selector agrees" cookie_popup_cases
+run "cookie pop-ups: 44 ABP element-hiding cases in WebKit, match --selector agrees" cookie_popup_cases
 run "cookie pop-ups: the v7 TDS's cpm.json in WebKit, 500 real selectors hidden (seed 33)" cookie_popup_v7
 run "filter lists: 50 EasyList cosmetic filters hidden in WebKit where adblock-rust says, both modes (seed 40)" filter_list_cosmetics
 run "filter lists in a release: WebKit accepts every list, 134 reference cases with them, unprotected sites load what they block" filter_list_release

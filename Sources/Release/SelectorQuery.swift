@@ -1,10 +1,12 @@
 // `match --selector S --top-url P`: is the element-hiding selector S hidden on the page P? WebKit's answer for
 // the page's document load (its css-display-none actions and the global style sheets of the lists that saw no
 // ignore-previous-rules, read back into selectors), then the script layer's filters (cpm-script.json) that apply
-// on P's host. S is compared as written in the list or as radarblock writes it (`:-abp-has(` as `:has(`).
+// on P's host. S is compared as written in the list or as radarblock writes it (`:-abp-has(` as `:has(`, and
+// mixed-case ID and class selectors in their quirks-mode attribute form), so a user asks with the list's selector.
 
 import ContentRules
 import FileIO
+import RuleBuilder
 import RuleCompiler
 import RuleEngine
 import StrictJSON
@@ -25,7 +27,8 @@ public enum SelectorQuery {
         selector: String, topURL: String, engine: RuleEngine, labels: [String],
         scripts: [CookiePopupScriptData]
     ) throws -> SelectorAnswer {
-        let wanted = Set([selector, selector.replacingOccurrences(of: ":-abp-has(", with: ":has(")].map(trim))
+        let hasForm = selector.replacingOccurrences(of: ":-abp-has(", with: ":has(")
+        let wanted = Set([selector, hasForm, QuirksModeSelectors.rewrite(hasForm)].map(trim))
         let result = try engine.match(
             MatchRequest(url: topURL, topURL: topURL, resourceType: "top-document", loadContext: "top-frame"))
         var by: [String] = []

@@ -68,6 +68,24 @@ final class CookiePopupListTests: XCTestCase {
         }
     }
 
+    func testSelectorQueryAnswersForMixedCaseSelectorsAsTheListWritesThem() throws {
+        // The rules hold the quirks-mode attribute form; the user asks with the filter's selector.
+        let text = "##.cpm-Mixed-Case\n###Cpm-Id\n##div.A > .b\n##.lower"
+        let list = CookiePopupRules.build(filterList: text, offSites: [], target: .default)
+        let engine = try RuleEngine(lists: [
+            LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes(list.rules), options: .init(name: "cpm"))
+        ])
+        func hidden(_ selector: String) throws -> Bool {
+            try SelectorQuery.answer(
+                selector: selector, topURL: "https://a.example/", engine: engine, labels: ["cpm"], scripts: []
+            ).hidden
+        }
+        for selector in [".cpm-Mixed-Case", "#Cpm-Id", "div.A > .b", ".lower"] {
+            XCTAssertTrue(try hidden(selector), selector)
+        }
+        for selector in [".cpm-mixed-case", "#cpm-id", ".A"] { XCTAssertFalse(try hidden(selector), selector) }
+    }
+
     func testSelectorsAreJoinedPerConditionAndCheckedByWebKitsParser() {
         let text =
             "##.a\n##.b\nq.com##.c\nq.com##.d\n##.e{}\nq.com#?#.f:-abp-has(.g)\n"

@@ -103,7 +103,16 @@ completions_offer_the_options() {  # bash: commands and each command's options f
     [ "$(complete radarblock build --verify)" = "--verify-webkit" ] || exit 1
   ' _ "$x/share/bash-completion/completions/radarblock" || return 1
   if command -v zsh >/dev/null; then zsh -n "$x/share/zsh/site-functions/_radarblock" || return 1; fi
-  grep -q "install) opts=(--store --prune --status --json --help)" "$x/share/zsh/site-functions/_radarblock"
+  local cmd documented offered missing
+  while read -r cmd; do
+    # Every option --help documents (an indented line starting with it) is offered for that command.
+    documented=$("$bin" "$cmd" --help | grep -oE '^  +(-[a-z], )?--[a-z][a-z-]*' | grep -oE -- '--[a-z-]+' | sort -u)
+    offered=$(sed -n "s/^    $cmd) opts=(\(.*\)) ;;/\1/p" "$x/share/zsh/site-functions/_radarblock" | tr ' ' '\n' | sort -u)
+    [ -n "$documented" ] || { echo "$cmd --help documents no option"; return 1; }
+    missing=$(comm -23 <(echo "$documented") <(echo "$offered") | paste -sd' ')
+    [ -z "$missing" ] || { echo "zsh completion of $cmd lacks $missing"; return 1; }
+  done < <(sed -n 's/^    \([a-z]*\)) opts=.*/\1/p' "$x/share/zsh/site-functions/_radarblock")
+  grep -q "install) opts=(--store --target --prune --status --json --help)" "$x/share/zsh/site-functions/_radarblock"
 }
 
 make_install_prefix() {  # make install PREFIX=DIR (the release build is up to date: nothing is rebuilt)

@@ -2,10 +2,12 @@
 """The cookie pop-up list (issue 33) in real WebKit: one fixture page per case of Adblock Plus's documented
 element-hiding semantics, each element hidden or shown as ABP says, and `radarblock match --selector` agreeing.
 
-usage: check_cpm_webkit.py RADARBLOCK WORKDIR
-Builds three releases from the project's sample TDS (data/tds.json) with a cookie pop-up list written here
-(`cpm.filterList`) and data/surrogates.txt: the feature on (with autoconsent exceptions, filter-list exceptions,
-a temp-list site and a user-unprotected site), autoconsent disabled, and the `filterlist` sub-feature absent. Each
+usage: check_cpm_webkit.py RADARBLOCK WORKDIR [TARGET]
+Builds releases from the project's sample TDS (data/tds.json) with a cookie pop-up list written here
+(`cpm.filterList`) and data/surrogates.txt, for TARGET (default webkitgtk-2.50, the WebKitGTK under test): the
+feature on (with autoconsent exceptions, filter-list exceptions, a temp-list site and a user-unprotected site),
+autoconsent disabled, and the `filterlist` sub-feature absent; and the feature on for the default target
+(safari-15), which lacks `:has()`: there the `:-abp-has()` filter is left out, shown, and named in issues.txt. Each
 case is a page whose top URL decides; `rules.json` and `cpm.json` are loaded as an app loads them and
 `surrogates.js` is injected at document start. Prints one line per failure and `N/N cases in WebKit, match agrees
 on N/N`; exit 1 on any failure.
@@ -17,6 +19,8 @@ import subprocess
 import sys
 
 radarblock, work = sys.argv[1:3]
+target = sys.argv[3] if len(sys.argv) > 3 else "webkitgtk-2.50"
+HAS_LINE = 15  # the line of FILTERS holding the :-abp-has() filter
 here = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
 os.makedirs(work, exist_ok=True)
 
@@ -65,7 +69,7 @@ def config(autoconsent_state="enabled", filterlist=True):
     return c
 
 
-def build(name, cfg):
+def build(name, cfg, target_args):
     d = os.path.join(work, name)
     json.dump(tds(), open(os.path.join(work, "tds.json"), "w"))
     json.dump(cfg, open(os.path.join(work, name + "-config.json"), "w"))
@@ -85,7 +89,8 @@ def build(name, cfg):
             os.path.join(here, "data", "surrogates.txt"),
             "--out",
             d,
-        ],
+        ]
+        + target_args,
         check=True,
         capture_output=True,
     )
@@ -159,6 +164,14 @@ CASES = [
         False,
     ),
     ("on", "random.example", '<div id="e" class="cpm-Mixed-Case">x</div>', "e", ".cpm-Mixed-Case", True),
+    (
+        "default",
+        "has.example",
+        '<div id="e" class="cpm-banner"><p class="cpm-cookie-text">c</p></div>',
+        "e",
+        ".cpm-banner:-abp-has(.cpm-cookie-text)",
+        False,
+    ),
     ("on", "random.example", '<div id="e" class="cpm-invalid">x</div>', "e", ".cpm-invalid{}", False),
     ("on", "unprot.example", '<div id="cpm-generic-id">x</div>', "cpm-generic-id", "#cpm-generic-id", False),
     ("on", "www.unprot.example", '<div id="e" class="cpm-generic-class">x</div>', "e", ".cpm-generic-class", False),
@@ -199,9 +212,10 @@ def page(body):
 
 def main():
     releases = {
-        "on": build("on", config()),
-        "off": build("off", config(autoconsent_state="disabled")),
-        "nofilterlist": build("nofilterlist", config(filterlist=False)),
+        "on": build("on", config(), ["--target", target]),
+        "off": build("off", config(autoconsent_state="disabled"), ["--target", target]),
+        "nofilterlist": build("nofilterlist", config(filterlist=False), ["--target", target]),
+        "default": build("default", config(), []),
     }
     for name in ("off", "nofilterlist"):
         if os.path.exists(os.path.join(releases[name], "cpm.json")):
@@ -210,6 +224,9 @@ def main():
     for line, why in ((18, "dropped"), (19, "network filter"), (20, "snippet"), (21, "rejects")):
         if not any(("line %d:" % line) in issue_line and why in issue_line for issue_line in issues.splitlines()):
             sys.exit("issues.txt does not report line %d (%s)" % (line, why))
+    default_issues = open(os.path.join(releases["default"], "issues.txt"), encoding="utf-8").read().splitlines()
+    if not any(("line %d:" % HAS_LINE) in issue_line for issue_line in default_issues):
+        sys.exit("the default target's issues.txt does not report line %d (:-abp-has, no :has())" % HAS_LINE)
     failures = 0
     agree = 0
     for rel in releases:

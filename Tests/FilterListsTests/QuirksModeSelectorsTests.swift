@@ -1,4 +1,4 @@
-// The quirks-mode rewrite of mixed-case ID and class selectors (RuleBuilder/QuirksModeSelectors.swift) and the
+// The quirks-mode rewrite of mixed-case ID and class selectors (RuleBuilder/Cosmetic/QuirksModeSelectors.swift) and the
 // cookie pop-up list's css-display-none rules written with it.
 
 import ContentRules

@@ -31,8 +31,9 @@ public func fuzz(_ data: UnsafePointer<UInt8>, _ size: Int) -> CInt {
     invariant(cosmetic.rules.count == cosmetic.provenance.count, "cosmetic rules and provenance differ in length")
     invariant(cosmetic.provenance.allSatisfy { $0.filterLines?.isEmpty == false }, "a cosmetic rule without a line")
     for rules in [conversion.rules, cosmetic.rules] where !rules.isEmpty {
+        let json = CanonicalRuleWriter.bytes(rules)
         do {
-            try EngineProfile.default.checkGenerated(CanonicalRuleWriter.bytes(rules), ruleCount: rules.count)
+            try EngineProfile.default.checkGenerated(json, ruleCount: rules.count)
         } catch {
             invariant(false, "WebKit's parser rejects a converted list: \(error)")
         }

@@ -4,11 +4,12 @@
 import XCTest
 @testable import Surrogates
 import StrictJSON
+import TestSupport
 import TrackerData
 
 final class PageBlocksTests: XCTestCase {
     static func texts() -> [String] {
-        var rng = SplitMix(seed: 32)
+        var rng = SplitMix64(seed: 32)
         let words = ["ads", "track", "\\.com", "`/", "pixel", "é", "😀", "%25", "|", ";", "=", "~", "a", "-"]
         var random = ""
         for _ in 0..<20_000 { random += words[Int(rng.next() % UInt64(words.count))] }
@@ -58,18 +59,5 @@ final class PageBlocksTests: XCTestCase {
         XCTAssertEqual(blocks.map(\.count).reduce(0, +), lines.count)
         XCTAssertEqual(blocks.first?.lowerBound, 0)
         XCTAssertEqual(blocks.last?.upperBound, lines.count)
-    }
-}
-
-/// A fixed-seed generator for the test texts.
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }

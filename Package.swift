@@ -67,7 +67,7 @@ let package = Package(
         .target(name: "Install", dependencies: ["Release", "WebKitBridge", "Digest", "FileIO", "RuleCompiler", "StrictJSON"]),
         .executableTarget(name: "radarblock", dependencies: [
             "Release", "ReleaseDiff", "ReleaseBuild", "Install", "Conversion", "WebKitBridge", "TrackerData", "TDSGenerator", "RuleBuilder", "RuleCompiler", "RuleEngine", "Surrogates",
-            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance", "AdblockSyntax", "FilterLists",
+            "RuleDiff", "ContentRules", "StrictJSON", "FileIO", "Provenance", "AdblockSyntax", "FilterLists", "Parallel",
         ]),
 
         .executableTarget(name: "radarblock-bench", dependencies: ["RuleEngine", "RuleCompiler", "ContentRules", "StrictJSON"]),

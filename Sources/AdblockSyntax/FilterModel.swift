@@ -133,6 +133,10 @@ public struct FilterLineIssue: Error, Sendable, Hashable, CustomStringConvertibl
 
     /// `line 12: ||a.com^$csp=x: [not-converted] $csp: ...`
     public var description: String { "line \(line): \(text): [\(kind.rawValue)] \(reason)" }
+
+    /// `LIST: line 12: ...`, the list its own or, when it has none, `lists` (the names of the lists converted as
+    /// one).
+    public func named(or lists: String) -> String { "\(list ?? lists): \(self)" }
 }
 
 /// The bounds that keep a hostile list from costing unbounded time or memory.

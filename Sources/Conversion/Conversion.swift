@@ -86,7 +86,7 @@ public struct FilterListsConversion: Sendable {
 
     /// Every filter not converted, as `LIST: line N: FILTER: [kind] reason`.
     public var issueLines: [String] {
-        issues.map { "\($0.list ?? sources.joined(separator: "+")): \($0)" }
+        issues.map { $0.named(or: sources.joined(separator: "+")) }
             + targetIssues.map { "\(sources.joined(separator: "+")): \($0)" }
     }
 }

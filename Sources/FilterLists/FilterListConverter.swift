@@ -115,7 +115,7 @@ public enum FilterListConverter {
     }
 
     /// Issues by list (in `lists`' order), then by line.
-    static func inListOrder(_ issues: [FilterLineIssue], _ lists: [FilterList]) -> [FilterLineIssue] {
+    public static func inListOrder(_ issues: [FilterLineIssue], _ lists: [FilterList]) -> [FilterLineIssue] {
         let rank = Dictionary(lists.enumerated().map { ($1.name, $0) }, uniquingKeysWith: { a, _ in a })
         return issues.sorted { (rank[$0.list ?? ""] ?? 0, $0.line) < (rank[$1.list ?? ""] ?? 0, $1.line) }
     }

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # `convert --filter-list`: the rule list, OUT.issues.txt naming each filter not converted (line, text, reason),
-# provenance that `match --explain` shows, usage and input errors, and a hostile list (not UTF-8, a 10 MB line).
+# provenance that `match --explain` shows, two lists converted together, usage and input errors, and a hostile
+# list (not UTF-8, a 10 MB line).
 # usage: Tests/cli/filter-list.sh RADARBLOCK
 # Filters are written in single quotes: their `$option` is Adblock Plus syntax, never a shell expansion.
 # shellcheck disable=SC2016
@@ -32,6 +33,34 @@ expect "--filter-list with --tds" 2 "$rb" convert --filter-list list.txt --tds x
 stderr_has "--filter-list with --tds" "--tds does not go with it"
 expect "missing list" 1 "$rb" convert --filter-list absent.txt -o out.json
 stderr_has "missing list" "absent.txt"
+
+# Two lists converted together as one: list B's exception cancels list A's block (one WebKit list), each issue and
+# each rule's provenance names its own list; the same list twice by name is refused.
+mkdir -p a b
+printf '%s\n' '||tracker.example^' '||tracker.example^$csp=x' > a/first.txt
+printf '%s\n' '! B' '@@||tracker.example/ok.js' '||other.example^$redirect=noop.js' 'example.com##.b' > b/second.txt
+expect "two lists" 0 "$rb" convert --filter-list a/first.txt --filter-list b/second.txt -o two.json --provenance two.prov.json
+stderr_has "two lists: note" "first.txt+second.txt: 6 lines"
+expect "two lists: B's exception cancels A's block" 0 "$rb" match two.json --url https://tracker.example/ok.js \
+  --top-url https://news.test/ --type script
+contains "two lists: B's exception cancels A's block" '"actions":[]'
+expect "two lists: A's block stays elsewhere" 0 "$rb" match two.json --url https://tracker.example/x.js \
+  --top-url https://news.test/ --type script
+contains "two lists: A's block stays elsewhere" '"type":"block"'
+grep -qF 'first.txt: line 2: ||tracker.example^$csp=x: [not-converted] $csp:' two.json.issues.txt \
+  && grep -qF 'second.txt: line 3: ||other.example^$redirect=noop.js: [not-converted] $redirect:' two.json.issues.txt \
+  || fail "two lists: the issues do not name both lists: $(cat two.json.issues.txt)"
+grep -qF '"list":"first.txt"' two.prov.json && grep -qF '"list":"second.txt"' two.prov.json \
+  || fail "two lists: the provenance does not name both lists: $(cat two.prov.json)"
+grep -qF '"list":"second.txt"' two.prov.cosmetic.json || fail "two lists: cosmetic provenance: $(cat two.prov.cosmetic.json)"
+expect "list A alone" 0 "$rb" convert --filter-list a/first.txt -o one.json
+expect "list A alone blocks what B excepts" 0 "$rb" match one.json --url https://tracker.example/ok.js \
+  --top-url https://news.test/ --type script
+contains "list A alone blocks what B excepts" '"type":"block"'
+expect "two lists of one name" 2 "$rb" convert --filter-list a/first.txt --filter-list first.txt -o x.json
+stderr_has "two lists of one name" "two lists named first.txt"
+expect "a missing second list" 1 "$rb" convert --filter-list a/first.txt --filter-list absent.txt -o x.json
+stderr_has "a missing second list" "absent.txt"
 
 { printf '||a.example^\n||\xff\xfe^\n'; head -c 10485760 /dev/zero | tr '\0' a; printf '\n||b.example^\n'; } > hostile.txt
 expect "hostile list" 0 "$rb" convert --filter-list hostile.txt -o hostile.json

@@ -89,7 +89,7 @@ struct ConvertCommand: Command {
             "--tds FILE [--config FILE] [--unprotected FILE] [--mode faithful|ddg]",
             "--tds FILE [--provenance FILE] [--strict] [--target NAME] [--no-optimize] [--per-tracker-exemptions]"
                 + " [--cpm FILE] [-o OUT]",
-            "--filter-list FILE [--target NAME] [--provenance FILE] [-o OUT]",
+            "--filter-list FILE [--filter-list FILE]... [--target NAME] [--provenance FILE] [-o OUT]",
         ],
         parts: [
             .text(
@@ -140,7 +140,8 @@ struct ConvertCommand: Command {
     static func run(_ arguments: [String]) throws -> Int32 {
         let args = try parse(arguments)
         let target = try args.target(Option.target, default: .portable)
-        if let list = args.value(Option.filterList) { return try FilterListConvert.run(list, args, target: target) }
+        let lists = args.all(Option.filterList)
+        if !lists.isEmpty { return try FilterListConvert.run(lists, args, target: target) }
         let tdsPath = try args.required(Option.tds)
         let strict = args.has(Option.strict)
         let output = args.value(Option.output) ?? "-"

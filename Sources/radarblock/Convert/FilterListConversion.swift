@@ -1,28 +1,33 @@
-// `radarblock convert --filter-list FILE`: an Adblock Plus / uBO filter list -> a WebKit content rule list of its
-// network filters, beside it a second list of its cosmetic filters (`OUT.cosmetic.json`, kept apart so that no
-// network exception switches element hiding off) and `OUT.issues.txt`, one line per filter of either not
-// converted (its line, its text, why).
+// `radarblock convert --filter-list FILE...`: Adblock Plus / uBO filter lists, converted together as one (as
+// `build --filter-list` converts them) -> a WebKit content rule list of their network filters, beside it a second
+// list of their cosmetic filters (`OUT.cosmetic.json`, kept apart so that no network exception switches element
+// hiding off) and `OUT.issues.txt`, one line per filter of either not converted (its list, its line, its text,
+// why).
 
 import AdblockSyntax
 import ContentRules
 import FileIO
 import FilterLists
+import Parallel
 import Provenance
 import RuleBuilder
 
 enum FilterListConvert {
     static let option = OptionSpec(
-        "--filter-list", value: "FILE",
+        "--filter-list", value: "FILE", repeatable: true,
         help: """
             convert an Adblock Plus / uBlock Origin filter list (EasyPrivacy, EasyList) instead of a
             TDS: its network filters become block rules, its @@ exceptions ignore-previous-rules rules
             after them, its $important filters blocks after those. Its cosmetic filters (##, #@#,
             $elemhide/$generichide exceptions) become css-display-none rules in a second list, written
             with -o OUT.json to OUT.cosmetic.json (provenance: PROV.cosmetic.json), so that no network
-            exception switches them off; without -o it is not written. A filter WebKit cannot decide
-            exactly as Adblock Plus does is left out and reported (docs/filter-lists.md): with -o OUT
-            in OUT.issues.txt ("LIST: line N: FILTER: [kind] reason", one a line), else on stderr.
-            Takes --target, --provenance (source "filter-list": list, lines, filter) and -o only
+            exception switches them off; without -o it is not written. Repeated, the lists are converted
+            together as one, as build converts them (an exception of one list cancels the blocks of every
+            list; the blocks of every list first, then the exceptions of every list, ...): one network list,
+            one cosmetic list. A filter WebKit cannot decide exactly as Adblock Plus does is left out and
+            reported (docs/filter-lists.md): with -o OUT in OUT.issues.txt ("LIST: line N: FILTER: [kind]
+            reason", one a line, LIST the file name of the filter's list), else on stderr. Takes --target,
+            --provenance (source "filter-list": list, lines, filter) and -o only
             """)
 
     /// The options of `convert` that do not go with --filter-list.
@@ -32,24 +37,25 @@ enum FilterListConvert {
         ConvertCommand.Option.noOptimize, ConvertCommand.Option.perTrackerExemptions,
     ]
 
-    static func run(_ path: String, _ args: ParsedArguments, target: EngineProfile) throws -> Int32 {
+    static func run(_ paths: [String], _ args: ParsedArguments, target: EngineProfile) throws -> Int32 {
         if let other = conflicting.first(where: args.given) {
-            throw UsageError("--filter-list converts a filter list on its own: \(other.key) does not go with it")
+            throw UsageError("--filter-list converts filter lists on their own: \(other.key) does not go with it")
         }
         let output = args.value(ConvertCommand.Option.output) ?? "-"
         let provenancePath = args.value(ConvertCommand.Option.provenance)
-        let bytes: [UInt8]
-        do { bytes = try FileIO.read(path) } catch { throw InputError("\(path): \(error)") }
-        let name = String(path.split(separator: "/").last ?? Substring(path))
-        let list: FilterList
-        do { list = try FilterListParser.parse(bytes, name: name) } catch { throw InputError("\(error)") }
-        let conversion = FilterListConverter.convert(list, target: target)
-        let rules = try checked(conversion.rules, path: path, target: target)
-        let cosmetic =
-            conversion.cosmetic.rules.isEmpty ? [] : try checked(conversion.cosmetic.rules, path: path, target: target)
-        let issues = (conversion.issues + conversion.cosmetic.issues).sorted { $0.line < $1.line }
+        let lists = try parsed(paths)
+        // What the issues and the note call the lists converted as one; a single list's file name.
+        let name = lists.map(\.name).joined(separator: "+"), path = paths.joined(separator: "+")
+        let conversion = FilterListConverter.convert(lists, target: target)
+        // The two lists' checks owe each other nothing: made at once.
+        let hides = conversion.cosmetic.rules
+        let (network, hiding) = Parallel.both(
+            { Result { try checked(conversion.rules, path: path, target: target) } },
+            { Result { hides.isEmpty ? [] : try checked(hides, path: path, target: target) } })
+        let (rules, cosmetic) = (try network.get(), try hiding.get())
+        let issues = FilterListConverter.inListOrder(conversion.issues + conversion.cosmetic.issues, lists)
         let issueLines =
-            issues.map { "\(name): \($0)" }
+            issues.map { $0.named(or: name) }
             + (conversion.targetIssues + conversion.cosmetic.targetIssues).map { "\(name): \($0)" }
         if output == "-" {
             issueLines.forEach { Console.warning($0) }
@@ -67,13 +73,32 @@ enum FilterListConvert {
         if writesCosmetic { try FileIO.write(cosmetic, to: cosmeticPath(output)) }
         try FileIO.write(rules, to: output)
         Console.note(
-            "convert --filter-list: \(name): \(list.lines) lines, \(list.network.count) network and"
-                + " \(list.cosmetic.count) cosmetic filters -> \(conversion.rules.count) rules (\(conversion.blocks)"
-                + " blocks, \(conversion.exceptions) exceptions, \(conversion.important) important),"
-                + " \(conversion.disabledByBadfilter) disabled by $badfilter, \(issueLines.count) not converted"
-                + (output == "-" ? "" : " -> \(output), \(issuesPath(output))"))
+            "convert --filter-list: \(name): \(lists.reduce(0) { $0 + $1.lines }) lines,"
+                + " \(lists.reduce(0) { $0 + $1.network.count }) network and"
+                + " \(lists.reduce(0) { $0 + $1.cosmetic.count }) cosmetic filters -> \(conversion.rules.count) rules"
+                + " (\(conversion.blocks) blocks, \(conversion.exceptions) exceptions, \(conversion.important)"
+                + " important), \(conversion.disabledByBadfilter) disabled by $badfilter, \(issueLines.count) not"
+                + " converted" + (output == "-" ? "" : " -> \(output), \(issuesPath(output))"))
         Console.note(cosmeticNote(conversion.cosmetic, output: output, written: writesCosmetic))
         return ExitCode.success
+    }
+
+    /// The lists of `paths`, read and parsed on every core, each named by its file name; the first list (in the
+    /// order given) that cannot be read is the error.
+    static func parsed(_ paths: [String]) throws -> [FilterList] {
+        let names = paths.map { String($0.split(separator: "/").last ?? Substring($0)) }
+        if let twice = names.enumerated().first(where: { names[..<$0.offset].contains($0.element) })?.element {
+            throw UsageError(
+                "--filter-list: two lists named \(twice): the issues and the provenance name a list by its file name")
+        }
+        let lists = Parallel.map(paths.count) { i in
+            Result<FilterList, any Error> {
+                let bytes: [UInt8]
+                do { bytes = try FileIO.read(paths[i]) } catch { throw InputError("\(paths[i]): \(error)") }
+                do { return try FilterListParser.parse(bytes, name: names[i]) } catch { throw InputError("\(error)") }
+            }
+        }
+        return try lists.map { try $0.get() }
     }
 
     static func issuesPath(_ output: String) -> String { output + ".issues.txt" }

@@ -46,10 +46,20 @@ public enum FilterListConverter {
     /// each issue its list (`FilterLineIssue.list`), the issues in list order, then line order. The cosmetic list
     /// owes nothing to the network one: made meanwhile.
     public static func convert(_ lists: [FilterList], target: EngineProfile) -> FilterListConversion {
-        var (out, cosmetic) = Parallel.both(
-            { network(lists, target: target) }, { CosmeticConverter.convert(lists, target: target) })
+        var (out, cosmetic) = convert(lists, target: target, network: { $0 }, cosmetic: { $0 })
         out.cosmetic = cosmetic
         return out
+    }
+
+    /// The same, each layer handed to its `finish` (its check, its encoding) as soon as it is converted, on the core
+    /// that converted it: the cosmetic list, the smaller one, is finished while the network one is still converting.
+    public static func convert<Network, Cosmetic>(
+        _ lists: [FilterList], target: EngineProfile, network finishNetwork: (FilterListConversion) -> Network,
+        cosmetic finishCosmetic: (CosmeticConversion) -> Cosmetic
+    ) -> (Network, Cosmetic) {
+        Parallel.both(
+            { finishNetwork(network(lists, target: target)) },
+            { finishCosmetic(CosmeticConverter.convert(lists, target: target)) })
     }
 
     static func network(_ lists: [FilterList], target: EngineProfile) -> FilterListConversion {

@@ -361,8 +361,10 @@ extension EngineProfile {
     @discardableResult
     public func checkGenerated(_ bytes: [UInt8], ruleCount: Int) throws -> ParsedRuleList {
         if ruleCount > maximumRuleCount { throw TargetRuleLimitError(target: self, ruleCount: ruleCount) }
-        let list = try RuleListParser.parse(bytes: bytes, options: RuleListParserOptions(target: self))
-        try requireSupport(in: RuleListJSONReader.parse(bytes))
+        // Read once: the parser and the keys check look at the same JSON value.
+        let root = try RuleListParser.decode(bytes)
+        let list = try RuleListParser.parse(root, options: RuleListParserOptions(target: self))
+        try requireSupport(in: root)
         return list
     }
 }

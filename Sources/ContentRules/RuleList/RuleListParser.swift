@@ -89,13 +89,16 @@ public enum RuleListParser {
     /// WebKit's parseRuleList: JSON and rule-by-rule validation, without the regex checks of the compile stage.
     public static func parse(bytes: [UInt8], options: RuleListParserOptions = .installedWebKit) throws -> ParsedRuleList
     {
-        let root: JSONValue
+        try parse(decode(bytes), options: options)
+    }
+
+    /// The JSON as WebKit reads it (RuleListJSONReader), a syntax error as WebKit names it (JSONInvalid).
+    public static func decode(_ bytes: [UInt8]) throws -> JSONValue {
         do {
-            root = try RuleListJSONReader.parse(bytes)
+            return try RuleListJSONReader.parse(bytes)
         } catch let e as JSONParseError {
             throw RuleListValidationError(.jsonInvalid, detail: e.description)
         }
-        return try parse(root, options: options)
     }
 
     /// The same checks on an already-decoded JSON value. Note that decoding with StrictJSON instead of

@@ -97,7 +97,7 @@ struct CookiePopupSelector {
         var css = ""
         var contains: String? = nil
         var rest = Substring(selector)
-        while let start = rest.range(of: ":-abp-") {
+        while let start = abpPseudoClass(in: rest) {
             css += rest[..<start.lowerBound]
             let after = rest[start.upperBound...]
             guard let open = after.firstIndex(of: "("), let close = matchingParenthesis(after, open: open) else {
@@ -140,6 +140,20 @@ struct CookiePopupSelector {
         }
         return .success(CookiePopupSelector(css: css, contains: contains))
     }
+
+    /// Where `:-abp-` first is in `s`: the place Foundation's literal `range(of:)` finds, searched in the UTF-8
+    /// bytes (range(of:) goes through NSString's UTF-16 for every selector).
+    static func abpPseudoClass(in s: Substring) -> Range<Substring.Index>? {
+        let utf8 = s.utf8
+        var from = utf8.startIndex
+        while let colon = utf8[from...].firstIndex(of: UInt8(ascii: ":")) {
+            if utf8[colon...].starts(with: abpMarker) { return colon..<utf8.index(colon, offsetBy: abpMarker.count) }
+            from = utf8.index(after: colon)
+        }
+        return nil
+    }
+
+    static let abpMarker = Array(":-abp-".utf8)
 
     /// The `)` that closes the `(` at `open`, skipping quoted strings, escapes and nested parentheses.
     static func matchingParenthesis(_ s: Substring, open: Substring.Index) -> Substring.Index? {

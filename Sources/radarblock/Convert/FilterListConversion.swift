@@ -46,13 +46,25 @@ enum FilterListConvert {
         let lists = try parsed(paths)
         // What the issues and the note call the lists converted as one; a single list's file name.
         let name = lists.map(\.name).joined(separator: "+"), path = paths.joined(separator: "+")
-        let conversion = FilterListConverter.convert(lists, target: target)
-        // The two lists' checks owe each other nothing: made at once.
-        let hides = conversion.cosmetic.rules
-        let (network, hiding) = Parallel.both(
-            { Result { try checked(conversion.rules, path: path, target: target) } },
-            { Result { hides.isEmpty ? [] : try checked(hides, path: path, target: target) } })
-        let (rules, cosmetic) = (try network.get(), try hiding.get())
+        // Each layer checked, and its provenance encoded, on the core that converted it, as soon as it is converted.
+        let ((network, rulesBytes, provenanceBytes), (hiding, hidingBytes, hidingProvenanceBytes)) =
+            FilterListConverter.convert(
+                lists, target: target,
+                network: { c in
+                    (
+                        c, Result { try checked(c.rules, path: path, target: target) },
+                        provenancePath.map { _ in RuleProvenance.listBytes(c.provenance) }
+                    )
+                },
+                cosmetic: { c in
+                    (
+                        c, Result { c.rules.isEmpty ? [] : try checked(c.rules, path: path, target: target) },
+                        provenancePath.map { _ in c.rules.isEmpty ? [] : RuleProvenance.listBytes(c.provenance) }
+                    )
+                })
+        var conversion = network
+        conversion.cosmetic = hiding
+        let (rules, cosmetic) = (try rulesBytes.get(), try hidingBytes.get())
         let issues = FilterListConverter.inListOrder(conversion.issues + conversion.cosmetic.issues, lists)
         let issueLines =
             issues.map { $0.named(or: name) }
@@ -63,12 +75,9 @@ enum FilterListConvert {
             try FileIO.write(Array(issueLines.map { $0 + "\n" }.joined().utf8), to: issuesPath(output))
         }
         let writesCosmetic = output != "-" && !conversion.cosmetic.rules.isEmpty
-        if let provenancePath {
-            try FileIO.write(RuleProvenance.listBytes(conversion.provenance), to: provenancePath)
-            if writesCosmetic {
-                try FileIO.write(
-                    RuleProvenance.listBytes(conversion.cosmetic.provenance), to: cosmeticPath(provenancePath))
-            }
+        if let provenancePath, let provenanceBytes, let hidingProvenanceBytes {
+            try FileIO.write(provenanceBytes, to: provenancePath)
+            if writesCosmetic { try FileIO.write(hidingProvenanceBytes, to: cosmeticPath(provenancePath)) }
         }
         if writesCosmetic { try FileIO.write(cosmetic, to: cosmeticPath(output)) }
         try FileIO.write(rules, to: output)

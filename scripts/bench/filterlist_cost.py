@@ -3,8 +3,9 @@
 
 usage: filterlist_cost.py RADARBLOCK [WORKDIR]
 
-  * convert: `radarblock convert --filter-list` of each list and of both together (their concatenation, as
-    docs/filter-lists.md says lists meant to act as one are converted), wall time, median of RUNS;
+  * convert: `radarblock convert --filter-list` of each list and of both together (`--filter-list` twice, as
+    docs/filter-lists.md says lists meant to act as one are converted), wall, user and system seconds of each of
+    RUNS runs, their medians and the best wall;
   * WebKit's compile of radarblock's list and SCL's (../shared/data/peers/safariconverterlib), alternately, RUNS
     times each, in one run: CPU seconds of the compile (the steadier figure on a shared machine) and the size of
     the file in WebKit's store, with where its bytes go (stored JSON, url-filter automata), and one ratio line per
@@ -53,11 +54,21 @@ def timed(cmd):
     return wall
 
 
-def convert(rb, src, out, runs):
-    walls = [timed([rb, "convert", "--filter-list", src, "-o", out]) for _ in range(runs)]
+def convert(rb, srcs, out, runs):
+    """`convert` of the lists `srcs` together into `out`, RUNS times: wall, user and system seconds."""
+    cmd = [rb, "convert"] + [arg for src in srcs for arg in ("--filter-list", src)] + ["-o", out]
+    times = [webkit_measure.timed_fully(cmd, "/tmp/.filterlist-cost-time")[0] for _ in range(runs)]
     with open(out, encoding="utf-8") as f:
         rules = json.load(f)
-    return {"seconds": statistics.median(walls), "runs": walls, "rules": len(rules), "jsonBytes": os.path.getsize(out)}
+    return {
+        "seconds": statistics.median(t[0] for t in times),
+        "bestSeconds": min(t[0] for t in times),
+        "userSeconds": statistics.median(t[2] for t in times),
+        "systemSeconds": statistics.median(t[3] for t in times),
+        "runs": [{"wall": t[0], "user": t[2], "system": t[3]} for t in times],
+        "rules": len(rules),
+        "jsonBytes": os.path.getsize(out),
+    }
 
 
 def requests(rules_path, n, out):
@@ -100,11 +111,19 @@ def mb(n):
 def report(results):
     print()
     print("Filter lists against SafariConverterLib (issue 40; %d runs, medians)" % results["runs"])
-    c = results["convert"]
-    print(
-        "  convert --filter-list: easyprivacy %.2f s, easylist %.2f s, both together %.2f s wall (goal <= 1.0 s)"
-        % (c["easyprivacy"]["seconds"], c["easylist"]["seconds"], c["both"]["seconds"])
-    )
+    for name, c in results["convert"].items():
+        print(
+            "  convert --filter-list %-11s %.2f s wall (best %.2f), %.2f s user, %.2f s system%s"
+            % (
+                name,
+                c["seconds"],
+                c["bestSeconds"],
+                c["userSeconds"],
+                c["systemSeconds"],
+                " (goal <= 1.0 s wall)" if name == "both" else "",
+            )
+        )
+    print("  load average at the end: %s" % " ".join("%.2f" % x for x in os.getloadavg()))
     print(
         "  %-12s %-10s %7s  %6s  %8s  %9s  %11s"
         % ("list", "converter", "rules", "CPU s", "file MB", "source MB", "url-filter MB")
@@ -151,16 +170,11 @@ def main():
         return 0
     shutil.rmtree(work, ignore_errors=True)
     os.makedirs(work)
-    both = os.path.join(work, "both.txt")
-    with open(both, "wb") as out:
-        for name in LISTS:
-            with open(sources[name], "rb") as f:
-                out.write(f.read())
     results = {"runs": runs, "convert": {}, "compile": {}, "ratio": {}}
     try:
-        for name, src in list(sources.items()) + [("both", both)]:
+        for name, srcs in [(name, [src]) for name, src in sources.items()] + [("both", list(sources.values()))]:
             log("filterlist_cost: convert %s" % name)
-            results["convert"][name] = convert(rb, src, os.path.join(work, name + ".json"), runs)
+            results["convert"][name] = convert(rb, srcs, os.path.join(work, name + ".json"), runs)
         pairs = []
         for name in LISTS:
             scl = os.path.join(work, name + ".scl.json")

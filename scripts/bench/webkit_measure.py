@@ -25,8 +25,15 @@ class Failed(Exception):
 def timed(cmd, time_file, stdout=subprocess.DEVNULL, stdin=None):
     """Runs cmd under /usr/bin/time. Returns (wall seconds, peak RSS KiB, the finished process: stdout and stderr
     as text where they were piped)."""
+    (wall, rss, _, _), p = timed_fully(cmd, time_file, stdout, stdin)
+    return wall, rss, p
+
+
+def timed_fully(cmd, time_file, stdout=subprocess.DEVNULL, stdin=None):
+    """Runs cmd under /usr/bin/time. Returns ((wall seconds, peak RSS KiB, user seconds, system seconds), the
+    finished process); Failed on a non-zero exit."""
     p = subprocess.run(
-        ["/usr/bin/time", "-f", "%e %M", "-o", time_file] + cmd,
+        ["/usr/bin/time", "-f", "%e %M %U %S", "-o", time_file] + cmd,
         stdout=stdout,
         stdin=stdin,
         stderr=subprocess.PIPE,
@@ -35,8 +42,8 @@ def timed(cmd, time_file, stdout=subprocess.DEVNULL, stdin=None):
     if p.returncode != 0:
         raise Failed("%s failed (exit %d):\n%s" % (" ".join(cmd), p.returncode, p.stderr.strip()))
     with open(time_file) as f:
-        wall, rss = f.read().split()[-2:]
-    return float(wall), int(rss), p
+        wall, rss, user, system = f.read().split()[-4:]
+    return (float(wall), int(rss), float(user), float(system)), p
 
 
 # What `radarblock compile --engine webkit --format json` prints: one object with exactly these keys.

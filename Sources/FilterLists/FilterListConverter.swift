@@ -91,37 +91,62 @@ public enum FilterListConverter {
             out.issues = inListOrder(out.issues, lists)
             return out
         }
-        // Filters convert independently: in shares of consecutive filters on every core, results in list order.
+        // Filters convert independently: in shares of consecutive filters on every core, each share's rules
+        // grouped and encoded for the target there; the groups joined in list order, share after share.
         let shares = Parallel.mapShares(active.count, workers: Parallel.workers(for: active.count / 4096 + 1)) {
-            range in range.map { rule(for: active[$0].filter, target: target) }
+            range in Share(active[range], target: target)
         }
-        var groups: [[(ContentRule, RuleProvenance)]] = Array(repeating: [], count: Role.allCases.count)
-        groups[Role.navigationReset.group] = [navigationReset]
-        for ((filter, listName), result) in zip(active, shares.joined()) {
-            switch result {
-            case .failure(let why):
-                out.issues.append(
-                    FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why.message)
-                        .in(listName))
-            case .success(let rules):
-                for (rule, role) in rules {
-                    var provenance = RuleProvenance(
-                        source: .filterList, role: role.provenanceRole, filterLines: [filter.line])
-                    (provenance.list, provenance.filter) = (listName, filter.text)
-                    groups[role.group].append((rule, provenance))
-                }
+        let reset = TargetEncoding.adapt(
+            RuleBuildResult(rules: [navigationReset.0], provenance: [navigationReset.1]), for: target)
+        for group in Role.allCases.map(\.group) {
+            let parts = group == Role.navigationReset.group ? [reset] : shares.map { $0.groups[group] }
+            for part in parts {
+                out.rules += part.rules
+                out.provenance += part.provenance
+                out.targetIssues += part.issues
             }
         }
+        for share in shares { out.issues += share.issues }
         out.issues = inListOrder(out.issues, lists)
-        (out.blocks, out.exceptions) = (
-            groups[Role.block.group].count + groups[Role.navigationBlock.group].count,
-            groups[Role.exception.group].count + groups[Role.pageException.group].count
+        let count = { (roles: [Role]) in shares.reduce(0) { n, s in roles.reduce(n) { $0 + s.built[$1.group] } } }
+        (out.blocks, out.exceptions, out.important) = (
+            count([.block, .navigationBlock]), count([.exception, .pageException]), count([.important])
         )
-        out.important = groups[2].count
-        let built = RuleBuildResult(rules: groups.joined().map(\.0), provenance: groups.joined().map(\.1))
-        let adapted = TargetEncoding.adapt(built, for: target)
-        (out.rules, out.provenance, out.targetIssues) = (adapted.rules, adapted.provenance, adapted.issues)
         return out
+    }
+
+    /// The rules of a share of consecutive filters, by group (Role), each group encoded for the target, and the
+    /// filters not converted.
+    struct Share {
+        var groups: [RuleBuildResult] = []
+        /// The rules of each group before the target's encoding.
+        var built: [Int] = []
+        var issues: [FilterLineIssue] = []
+
+        init(_ filters: ArraySlice<(filter: NetworkFilter, list: String)>, target: EngineProfile) {
+            var rules = [[ContentRule]](repeating: [], count: Role.allCases.count)
+            var provenance = [[RuleProvenance]](repeating: [], count: Role.allCases.count)
+            for (filter, listName) in filters {
+                switch rule(for: filter, target: target) {
+                case .failure(let why):
+                    issues.append(
+                        FilterLineIssue(line: filter.line, text: filter.text, kind: .notConverted, reason: why.message)
+                            .in(listName))
+                case .success(let made):
+                    for (rule, role) in made {
+                        var origin = RuleProvenance(
+                            source: .filterList, role: role.provenanceRole, filterLines: [filter.line])
+                        (origin.list, origin.filter) = (listName, filter.text)
+                        rules[role.group].append(rule)
+                        provenance[role.group].append(origin)
+                    }
+                }
+            }
+            built = rules.map(\.count)
+            groups = zip(rules, provenance).map {
+                TargetEncoding.adapt(RuleBuildResult(rules: $0, provenance: $1), for: target)
+            }
+        }
     }
 
     /// Issues by list (in `lists`' order), then by line.

@@ -37,11 +37,12 @@ public enum TargetEncoding {
     ) -> ([ContentRule], [RuleProvenance]) {
         var out: ([ContentRule], [RuleProvenance]) = ([], [])
         out.0.reserveCapacity(rules.count)
+        out.1.reserveCapacity(rules.count)
         for (rule, provenance) in zip(rules, provenance) {
             switch encode(rule, for: target) {
             case .rules(let encoded):
                 out.0 += encoded
-                out.1 += Array(repeating: provenance, count: encoded.count)
+                for _ in encoded { out.1.append(provenance) }
             case .unexpressible(let why):
                 issues.append(
                     ConversionIssue(

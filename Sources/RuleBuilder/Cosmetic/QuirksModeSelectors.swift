@@ -15,6 +15,10 @@
 public enum QuirksModeSelectors {
     /// The selector with every mixed-case ID and class selector in its attribute form.
     public static func rewrite(_ selector: String) -> String {
+        // Only a name with a letter A-Z is rewritten: without one anywhere, the selector is its own rewrite.
+        guard selector.utf8.contains(where: { $0 >= UInt8(ascii: "A") && $0 <= UInt8(ascii: "Z") }) else {
+            return selector
+        }
         let s = Array(selector.unicodeScalars)
         guard s.contains(where: { $0 == "#" || $0 == "." }) else { return selector }
         var out = String.UnicodeScalarView()

@@ -117,11 +117,9 @@ def write_requests(requests: list[Request], work: Path) -> Path:
 
 
 def compiled(binary: str, rules: Path) -> Path:
-    """The list compiled to an .rbc beside it (a whole filter list needs more automaton states than the default
-    budget of `match`)."""
+    """The list compiled to an .rbc beside it."""
     out = rules.with_suffix(".rbc")
-    budget = ["--max-total-dfa-states", "40000000"]
-    subprocess.run([binary, "compile", str(rules), "-o", str(out), *budget], check=True, capture_output=True)
+    subprocess.run([binary, "compile", str(rules), "-o", str(out)], check=True, capture_output=True)
     return out
 
 

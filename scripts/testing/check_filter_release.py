@@ -42,9 +42,7 @@ def run(*args):
 
 def build(tds, out, *options):
     """A release of TDS and the two lists for the target."""
-    # radarblock's own .rbc of the two lists as one needs more DFA states than the default budget of a TDS list.
-    budget = ("--max-total-dfa-states", "30000000")
-    run(radarblock, "build", "--target", target, "--tds", tds, *filter_options, *budget, *options, "--out", out)
+    run(radarblock, "build", "--target", target, "--tds", tds, *filter_options, *options, "--out", out)
     return json.load(open(os.path.join(out, "manifest.json"), encoding="utf-8"))
 
 

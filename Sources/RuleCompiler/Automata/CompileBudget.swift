@@ -3,7 +3,7 @@
 // of `.*x.*y.*z` that multiply when combined) can make the compiler eat the machine.
 //
 //  * states: DFA states of one automaton during subset construction. A batch of several patterns that
-//    reaches it is split in two and retried (as for the combination limit); a single pattern that
+//    reaches it is split and retried (as for the combination limit); a single pattern that
 //    reaches it is the offender.
 //  * bytes: working memory of one subset construction (state sets, transitions, intern table), same rule.
 //  * totalStates: DFA states built for one family, attempts that were split included (so that splitting

@@ -9,7 +9,8 @@
 //
 // Small groups are packed into the same NFA (this replaces WebKit's DFACombiner, which merges DFAs of
 // fewer than 100 nodes after the fact). A batch whose DFA grows past `stateLimit(nfaNodes)` (or past the
-// budget's states or bytes) is split in two and retried, so combining never explodes. A single pattern
+// budget's states or bytes) is split (between generation-root groups where it can) and retried, so combining
+// never explodes. A single pattern
 // over the budget is left out and reported; see CompileBudget.
 //
 // API contract (used by the rule-list compiler and the engine):
@@ -97,7 +98,15 @@ public struct MatcherBuilder {
         }
     }
 
-    static func stateLimit(nfaNodes: Int) -> Int { 8 * nfaNodes + 20_000 }
+    /// The DFA size past which a batch of several patterns counts as exploding. Batches that combine well
+    /// build about one state per NFA node (the TDS lists' and the filter lists' host runs: 1.0-1.1), so
+    /// twice that is a wide margin; a combination that multiplies is stopped early, which is what keeps the
+    /// states built for the retries near what the final DFAs need (figures in docs/compile-cost.md).
+    static func stateLimit(nfaNodes: Int) -> Int { 2 * nfaNodes + 10_000 }
+
+    /// How many parts a batch over its limit is cut into: four rather than two halves the retries (and the
+    /// states they build) on the way down to combinations that fit.
+    static let splitWays = 4
 
     /// The patterns in one prefix tree with their action lists on the end vertices; `vertexPattern` is,
     /// per end vertex, the pattern of the smallest rule ending there.
@@ -256,9 +265,7 @@ public struct MatcherBuilder {
                     offenders.append(exceeded(kind, batch: batch))
                     continue
                 }
-                let half = batch.count / 2
-                pending.append(Array(batch[half...]))
-                pending.append(Array(batch[..<half]))
+                pending += tree.split(batch, ways: MatcherBuilder.splitWays).reversed()
                 continue
             }
             statistics.nfaCount += 1

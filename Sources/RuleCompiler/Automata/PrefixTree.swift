@@ -8,7 +8,7 @@
 // prefixes differ multiply the DFA size when they are combined. Batches here follow the same grouping,
 // are bounded by `maximumNFASize` nodes (cut only between patterns, so an NFA may overshoot like WebKit's),
 // and consecutive small groups share an NFA as long as the bound allows; a batch whose DFA would explode
-// is split again by the compiler (MatcherBuilder).
+// is split again by the compiler (MatcherBuilder), between groups where it can (`split`).
 
 import ContentRules
 
@@ -143,6 +143,28 @@ struct PrefixTree {
         }
         if !current.isEmpty { result.append(current) }
         return result
+    }
+
+    /// A batch over its limit cut in `ways` parts (fewer when it has fewer vertices), each cut at the
+    /// generation-root group boundary nearest its share of the vertices (within a group when the batch is
+    /// one group). Whole groups stay together: a large group (the unanchored `.*LITERAL` patterns, a run of
+    /// hosts) is cut off from the small groups that multiply (`.*A.*B`) instead of sharing every retry with
+    /// them. Every part is non-empty and smaller than the batch, so retrying always ends.
+    func split(_ batch: [Int32], ways: Int) -> [[Int32]] {
+        precondition(batch.count > 1, "a single pattern cannot be split")
+        var boundaries: [Int] = []
+        for i in 1..<batch.count where generationRoot[Int(batch[i])] != generationRoot[Int(batch[i - 1])] {
+            boundaries.append(i)
+        }
+        let parts = min(ways, batch.count)
+        var cuts = [0]
+        for k in 1..<parts {
+            let share = k * batch.count / parts
+            let cut = boundaries.min { abs($0 - share) < abs($1 - share) } ?? share
+            if cut > cuts.last! { cuts.append(cut) }
+        }
+        cuts.append(batch.count)
+        return (1..<cuts.count).map { Array(batch[cuts[$0 - 1]..<cuts[$0]]) }
     }
 
     private func cost(of vertices: ArraySlice<Int32>, terms: TermTable) -> Int {

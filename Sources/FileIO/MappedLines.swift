@@ -31,10 +31,11 @@ public struct MappedLines {
     }
 
     /// Maps `path` when it is a regular file; nil when it is anything else (stdin, a pipe, a device), which
-    /// LineReader reads instead. The error names the file.
-    public static func open(path: String, maximumLineLength: Int = LineReader.defaultMaximumLineLength) throws
-        -> MappedLines?
-    {
+    /// LineReader reads instead. The error names the file. A file that shrinks while it is read ends the process
+    /// with `shrinkStatus` (`diff` says trouble with 2, where 1 means "different").
+    public static func open(
+        path: String, maximumLineLength: Int = LineReader.defaultMaximumLineLength, shrinkStatus: Int32 = 1
+    ) throws -> MappedLines? {
         guard path != "-" else { return nil }
         let fd = Glibc.open(path, O_RDONLY)
         if fd < 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
@@ -50,8 +51,8 @@ public struct MappedLines {
         _ = madvise(p, size, MADV_SEQUENTIAL)
         // Another process that truncates the file makes the pages past its new end unreadable: the read is then
         // a bus error, reported as an error about this file rather than a crash, with the exit status of invalid
-        // input (1).
-        rb_exit_on_sigbus("radarblock: error: \(path): the file shrank while it was being read", 1)
+        // input.
+        rb_exit_on_sigbus("radarblock: error: \(path): the file shrank while it was being read", shrinkStatus)
         return MappedLines(
             path: path, base: UnsafePointer(p.assumingMemoryBound(to: UInt8.self)), size: size,
             maximumLineLength: maximumLineLength)

@@ -103,7 +103,8 @@ public struct DecisionDiff: Sendable {
     /// With `attribution`, also the summary of the flips (`summary`).
     public static func compare(
         _ requests: RequestStream, old: DecisionSide, new: DecisionSide, attribution: FlipAttribution? = nil,
-        progress: ((Int) -> Void)? = nil, pageBytes: Int = FlipLog.defaultPageBytes
+        progress: ((Int) -> Void)? = nil, pageBytes: Int = FlipLog.defaultPageBytes,
+        chunkSize: Int = DecisionDiff.chunkSize
     ) throws -> DecisionDiff {
         var diff = DecisionDiff()
         diff.changed = FlipLog(pageBytes: pageBytes)
@@ -114,7 +115,7 @@ public struct DecisionDiff: Sendable {
         // sides' own engines are left to `consume`, which describes deciding rules while the workers answer.
         try Parallel.stream(
             state: (old.engine.copy(), new.engine.copy()), copy: { ($0.0.copy(), $0.1.copy()) },
-            fill: { try requests.next(chunkSize, into: &$0) },
+            fill: { (chunk: inout [StreamedRequest]) in try requests.next(chunkSize, into: &chunk) },
             work: { engines, share -> (flips: [Flip], invalid: Int) in
                 var found: [Flip] = []
                 guard !share.isEmpty else { return (found, 0) }
@@ -153,7 +154,7 @@ public struct DecisionDiff: Sendable {
 
     /// Runs `requests` through both sides; returns how many could not be resolved.
     static func evaluate(
-        _ requests: Slice<UnsafeBufferPointer<MatchRequest>>, old: (DecisionSide, RuleEngine),
+        _ requests: Slice<UnsafeBufferPointer<StreamedRequest>>, old: (DecisionSide, RuleEngine),
         new: (DecisionSide, RuleEngine), into flips: inout [Flip]
     ) -> Int {
         var invalid = 0
@@ -161,35 +162,34 @@ public struct DecisionDiff: Sendable {
         // The worker's own resolver (one per engine copy), so that registrable domains stay cached from chunk to
         // chunk; a fresh one per call allocated its cache anew and looked every site up again.
         let resolver = old.1.resolver
-        // The URL of the request before, parsed, and whether neither side reports anything for it. A corpus loads
-        // each URL as several types in a row (the derived one: as a script, then as an image), so each is read once.
-        // The same URL is the same bytes (`sameBytes`), not an equal String.
-        var last: (url: String, parsed: CanonicalURL?, nothing: Bool)? = nil
+        // The URL of the request before (its index), parsed, and whether neither side reports anything for it. A
+        // corpus loads each URL as several types in a row (the derived one: as a script, then as an image), so each
+        // is read once. The same URL is the same bytes, not an equal String.
+        var last: (index: Int, parsed: CanonicalURL?, nothing: Bool)? = nil
         // The plain host of the next request's URL, read while this one is answered, with both sides' cache slots
         // for it starting to load: as `match --requests` does, the answer covers the wait for memory.
-        var next = requests.first.flatMap { lookAhead($0.url, old.1, new.1) }
+        var next = requests.first.flatMap { lookAhead($0, old.1, new.1) }
         for i in requests.indices {
             let r = requests[i]
             let plain = next
-            next = i + 1 < requests.endIndex ? lookAhead(requests[i + 1].url, old.1, new.1) : nil
-            guard (try? ResourceLoad.checkNames(resourceType: r.resourceType, loadContext: r.loadContext)) != nil else {
+            next = i + 1 < requests.endIndex ? lookAhead(requests[i + 1], old.1, new.1) : nil
+            guard (try? r.checkNames()) != nil else {
                 invalid += 1
                 continue
             }
             // A URL neither side reports an action for is allowed on both, whatever its site: no flip (a flip is
             // a change of outcome, so the rule that decided "allowed" does not matter).
-            let seen: (url: String, parsed: CanonicalURL?, nothing: Bool)
-            if let l = last, sameBytes(l.url, r.url) {
+            let seen: (index: Int, parsed: CanonicalURL?, nothing: Bool)
+            if let l = last, r.withURL({ u in requests[l.index].withURL { $0.elementsEqual(u) } }) {
                 seen = l
             } else {
-                let (parsed, nothing) = look(r.url, plainHost: plain, old.1, new.1)
-                seen = (r.url, parsed, nothing)
-                last = seen
+                let (parsed, nothing) = r.withURL { look($0, plainHost: plain, old.1, new.1) }
+                seen = (i, parsed, nothing)
             }
+            last = seen
             if seen.nothing { continue }
-            let url = seen.parsed
             // The load does not depend on the rules: resolve once for both sides.
-            guard let load = try? ResourceLoad(r, url: url, resolver: resolver) else {
+            guard let load = try? r.load(url: seen.parsed, resolver: resolver) else {
                 invalid += 1
                 continue
             }
@@ -197,46 +197,44 @@ public struct DecisionDiff: Sendable {
             new.1.match(load, into: &b, deciding: true)
             let x = old.0.outcome(a), y = new.0.outcome(b)
             if x.kind != y.kind || x.surrogate != y.surrogate {
-                flips.append(Flip(request: r, old: x, new: y))
+                flips.append(Flip(request: r.request, old: x, new: y))
             }
         }
         return invalid
     }
 
-    /// The plain host of `url` (`CanonicalURL.plainHost`), with each side's cache slot for it starting to load.
-    static func lookAhead(_ url: String, _ a: RuleEngine, _ b: RuleEngine) -> CanonicalURL.PlainHost? {
-        url.utf8.withContiguousStorageIfAvailable { raw -> CanonicalURL.PlainHost? in
+    /// The plain host of a request's URL (`CanonicalURL.plainHost`), with each side's cache slot for it starting
+    /// to load.
+    static func lookAhead(_ r: StreamedRequest, _ a: RuleEngine, _ b: RuleEngine) -> CanonicalURL.PlainHost? {
+        r.withURL { raw -> CanonicalURL.PlainHost? in
             guard let plain = CanonicalURL.plainHost(raw) else { return nil }
             a.prefetchURL(raw, hostEnd: plain.hostRange.upperBound)
             b.prefetchURL(raw, hostEnd: plain.hostRange.upperBound)
             return plain
-        } ?? nil
+        }
     }
 
     /// `url` parsed, and whether neither side reports anything for it: for a plain host (`plainHost`, read from
     /// the same bytes) asked before parsing, so a URL no rule can match is never parsed (nil then).
-    static func look(_ url: String, plainHost plain: CanonicalURL.PlainHost?, _ a: RuleEngine, _ b: RuleEngine)
-        -> (CanonicalURL?, nothing: Bool)
-    {
-        var url = url
-        return url.withUTF8 { raw in
-            guard let plain else {
-                let parsed = CanonicalURL.parse(utf8: raw, plainHost: nil)
-                return (
-                    parsed,
-                    a.reportsNothing(for: parsed, deciding: false) && b.reportsNothing(for: parsed, deciding: false)
-                )
-            }
-            let end = plain.hostRange.upperBound
-            if a.reportsNothing(rawURL: raw, hostEnd: end, deciding: false),
-                b.reportsNothing(rawURL: raw, hostEnd: end, deciding: false)
-            {
-                return (nil, true)
-            }
-            // An invalid URL gets nothing on either side.
-            let parsed = CanonicalURL.parse(utf8: raw, plainHost: plain)
-            return (parsed, parsed == nil)
+    static func look(
+        _ raw: UnsafeBufferPointer<UInt8>, plainHost plain: CanonicalURL.PlainHost?, _ a: RuleEngine, _ b: RuleEngine
+    ) -> (CanonicalURL?, nothing: Bool) {
+        guard let plain else {
+            let parsed = CanonicalURL.parse(utf8: raw, plainHost: nil)
+            return (
+                parsed,
+                a.reportsNothing(for: parsed, deciding: false) && b.reportsNothing(for: parsed, deciding: false)
+            )
         }
+        let end = plain.hostRange.upperBound
+        if a.reportsNothing(rawURL: raw, hostEnd: end, deciding: false),
+            b.reportsNothing(rawURL: raw, hostEnd: end, deciding: false)
+        {
+            return (nil, true)
+        }
+        // An invalid URL gets nothing on either side.
+        let parsed = CanonicalURL.parse(utf8: raw, plainHost: plain)
+        return (parsed, parsed == nil)
     }
 }
 

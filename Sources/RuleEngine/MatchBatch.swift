@@ -174,13 +174,7 @@ public struct MatchBatch {
         }
         func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[r]) }
         func string(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
-        let request =
-            format.isText
-            ? MatchRequest(
-                url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string),
-                resourceType: string(f.resourceType),
-                loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
-            : nil
+        let request = format.isText ? f.request(in: UnsafeRawBufferPointer(line)) : nil
         let names = try LoadNames(resourceType: bytes(f.resourceType), loadContext: f.loadContext.map(bytes))
         // Explain's cross-check reads every request in full. A plain scheme and host decide "nothing" before the
         // rest of the URL is read: when the URL is valid they begin its serialization, and when it is not, WebKit

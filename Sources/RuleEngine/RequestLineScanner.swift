@@ -19,17 +19,21 @@ enum RequestLineScanner {
         var frameURL: Range<Int>?
         var loadContext: Range<Int>?
         var requestMethod: Range<Int>?
+
+        /// The request these fields of `line` give, with a String per value.
+        func request(in line: UnsafeRawBufferPointer) -> MatchRequest {
+            func string(_ r: Range<Int>) -> String {
+                String(decoding: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self)
+            }
+            return MatchRequest(
+                url: string(url), topURL: string(topURL), frameURL: frameURL.map(string),
+                resourceType: string(resourceType),
+                loadContext: loadContext.map(string), requestMethod: requestMethod.map(string))
+        }
     }
 
     static func decode(_ line: UnsafeRawBufferPointer) -> MatchRequest? {
-        guard let f = scan(line) else { return nil }
-        func string(_ r: Range<Int>) -> String {
-            String(decoding: UnsafeRawBufferPointer(rebasing: line[r]), as: UTF8.self)
-        }
-        return MatchRequest(
-            url: string(f.url), topURL: string(f.topURL), frameURL: f.frameURL.map(string),
-            resourceType: string(f.resourceType),
-            loadContext: f.loadContext.map(string), requestMethod: f.requestMethod.map(string))
+        scan(line)?.request(in: line)
     }
 
     /// Where a plain string's bytes end in `bytes` (after its opening quote): the offset of the first '"', '\\'
@@ -160,5 +164,51 @@ enum RequestLineScanner {
             i += 4
             return true
         }
+    }
+}
+
+/// A request line read in place (`RequestLineScanner`: a flat object of plain strings; any other line is
+/// `MatchRequest.decode(line:)`'s, whose request it equals), for a caller that answers from the line's bytes and
+/// builds Strings only for the few requests it keeps: a diff's flips. Offsets only: each call is given the line.
+public struct ScannedRequestLine: Sendable {
+    let fields: RequestLineScanner.Fields
+
+    /// Nil when the line is not a flat object of plain strings with the required keys.
+    public init?(_ line: UnsafeBufferPointer<UInt8>) {
+        guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else { return nil }
+        fields = f
+    }
+
+    /// `MatchRequest.decode(line:)` of the line.
+    public func request(in line: UnsafeBufferPointer<UInt8>) -> MatchRequest {
+        fields.request(in: UnsafeRawBufferPointer(line))
+    }
+
+    /// The bytes of the request's URL.
+    public func url(in line: UnsafeBufferPointer<UInt8>) -> UnsafeBufferPointer<UInt8> {
+        UnsafeBufferPointer(rebasing: line[fields.url])
+    }
+
+    /// `ResourceLoad.checkNames` of the request: throws for an unknown load context or resource type.
+    public func checkNames(in line: UnsafeBufferPointer<UInt8>) throws {
+        _ = try names(in: line)
+    }
+
+    private func names(in line: UnsafeBufferPointer<UInt8>) throws -> LoadNames {
+        try LoadNames(
+            resourceType: UnsafeBufferPointer(rebasing: line[fields.resourceType]),
+            loadContext: fields.loadContext.map { UnsafeBufferPointer(rebasing: line[$0]) })
+    }
+
+    /// `ResourceLoad(request(in: line), url: url, resolver: resolver)`, without the request's Strings.
+    public func load(in line: UnsafeBufferPointer<UInt8>, url: CanonicalURL?, resolver: URLResolver) throws
+        -> ResourceLoad
+    {
+        func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[r]) }
+        return ResourceLoad(
+            url: url, rawURL: bytes(fields.url), topURL: bytes(fields.topURL), frameURL: fields.frameURL.map(bytes),
+            names: try names(in: line),
+            requestMethod: fields.requestMethod.map { String(decoding: bytes($0), as: UTF8.self) },
+            resolver: resolver)
     }
 }

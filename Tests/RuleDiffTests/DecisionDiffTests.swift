@@ -1,6 +1,8 @@
 // Which requests flip between two sides, as the engine answers each request on its own.
 
+import Foundation
 import RuleEngine
+import StrictJSON
 import XCTest
 
 @testable import RuleDiff
@@ -22,7 +24,7 @@ final class DecisionDiffTests: XCTestCase {
         }
         // One worker's run over all four: a diff hands its workers blocks of requests, as small as one.
         var flips: [DecisionDiff.Flip] = []
-        let invalid = requests.withUnsafeBufferPointer {
+        let invalid = requests.map(StreamedRequest.request).withUnsafeBufferPointer {
             DecisionDiff.evaluate($0[...], old: (old, old.engine.copy()), new: (new, new.engine.copy()), into: &flips)
         }
         XCTAssertEqual(invalid, 0)
@@ -110,5 +112,44 @@ final class DecisionDiffTests: XCTestCase {
         XCTAssertEqual(
             [counted.all.total, counted.reach.urls, counted.reach.pages],
             [flips.count, Set(flips.map(\.request.url)).count, Set(flips.map(\.request.topURL)).count])
+        try assertLinesInPlaceDiffAsRequests(requests, old: old, new: new, diff: diff)
+    }
+
+    /// The same requests as a JSONL file, whose flat lines the diff reads in place (and one with escapes, which
+    /// it decodes): the same flips, counts and summary as the requests built.
+    func assertLinesInPlaceDiffAsRequests(
+        _ requests: [MatchRequest], old: DecisionSide, new: DecisionSide, diff: DecisionDiff
+    ) throws {
+        var text = requests.map { String(decoding: JSONWriter.bytes($0.jsonValue), as: UTF8.self) }
+        text.insert(
+            #"{"url":"https:\/\/tracker.example\/","topURL":"https://site.example/","resourceType":"script"}"#, at: 5)
+        var built = requests
+        let escaped = MatchRequest(
+            url: "https://tracker.example/", topURL: "https://site.example/", resourceType: "script")
+        built.insert(escaped, at: 5)
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("diff-\(UUID().uuidString).jsonl")
+            .path
+        try (text.joined(separator: "\n") + "\n").write(toFile: path, atomically: true, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: path) }
+        let file = try JSONLRequests(path: path)
+        defer { file.close() }
+        let peek = try JSONLRequests(path: path)
+        defer { peek.close() }
+        var chunk: [StreamedRequest] = []
+        _ = try peek.next(text.count, into: &chunk)
+        XCTAssertEqual(chunk.filter { if case .line = $0 { return true } else { return false } }.count, requests.count)
+        XCTAssertEqual(chunk.map(\.request), built)
+
+        let attribution = FlipAttribution(datasets: [])
+        let expected = try DecisionDiff.compare(ArrayRequests(built), old: old, new: new, attribution: attribution)
+        // Chunks of 7 lines: a URL's parse is kept across a block's requests, never across chunks.
+        let read = try DecisionDiff.compare(file, old: old, new: new, attribution: attribution, chunkSize: 7)
+        XCTAssertGreaterThan(expected.changed.count, diff.changed.count)
+        XCTAssertEqual([read.checked, read.invalid], [expected.checked, expected.invalid])
+        XCTAssertEqual(try read.changed.changes().map(\.request), try expected.changed.changes().map(\.request))
+        XCTAssertEqual(
+            try read.changed.changes().map { [$0.old.jsonValue, $0.new.jsonValue] },
+            try expected.changed.changes().map { [$0.old.jsonValue, $0.new.jsonValue] })
+        XCTAssertEqual(read.summary?.jsonValue, expected.summary?.jsonValue)
     }
 }

@@ -157,7 +157,7 @@ struct DiffCommand: Command {
             var streams: [RequestStream] = []
             var file: JSONLRequests? = nil
             if let path = args.value(Option.requests) {
-                file = try JSONLRequests(path: path)
+                file = try JSONLRequests(path: path, shrinkStatus: ExitCode.trouble)
                 streams.append(file!)
             }
             defer { file?.close() }

@@ -13,8 +13,8 @@
 //   3. the same-entity exemption: ignore-previous{host in scope, if-domain *entity domains}, less the entity's sites
 //      that are the tracker's own site (load-type third-party already exempts those). One entity, the one whose
 //      exemptions would cost the most, shares a single exemption instead (SharedEntityExemption.swift): its
-//      trackers come first in the list, followed by ignore-previous{.*, if-domain *entity domains}, so that its
-//      size grows with trackers + sites rather than trackers x sites.
+//      trackers and their CNAME copies come first in the list, followed by ignore-previous{.*, if-domain *entity
+//      domains}, so that its size grows with trackers + aliases + sites rather than their product.
 // Every tracker rule carries load-type third-party (the TDS only judges third-party requests). CNAME aliases follow
 // the trackers: exact alias host, evaluated with the cloaked target's tracker, its rules rewritten to match the
 // alias URL (HostFilters.swift), any load type (a cloaked tracker is usually first party by its URL). An alias that
@@ -73,7 +73,8 @@ struct FaithfulBuilder {
             }
             b.emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil)
         }
-        for alias in tds.cnames.keys.sorted(by: byteOrder) {
+        let movedAliases = Set(leading.flatMap(\.aliases))
+        for alias in tds.cnames.keys.sorted(by: byteOrder) where !movedAliases.contains(alias) {
             let target = tds.cnames[alias]!
             if let own = tds.findTracker(forHost: alias) {
                 b.sink.issues.append(
@@ -85,7 +86,7 @@ struct FaithfulBuilder {
                     ))
                 continue
             }
-            guard let tracker = tds.findTracker(forHost: target), !excluded.contains(tracker.domain) else { continue }
+            guard let tracker = cloakedTracker(alias) else { continue }
             b.emitTracker(tracker, scope: .alias(alias, target: target), alias: alias)
         }
         if let blocklist = exceptions.requestBlocklist { RequestBlocklistRules.emit(blocklist, into: &b.sink) }

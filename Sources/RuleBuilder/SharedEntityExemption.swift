@@ -19,7 +19,13 @@
 // first), and a tracker of another entity nested under a moved one still follows it.
 //
 // The per-tracker exemption is third-party only, like every rule it cancels: on a first-party load there is nothing
-// to cancel, so the shared one needs no load type. CNAME copies keep their own exemptions.
+// to cancel, so the shared one needs no load type.
+//
+// The CNAME copies of the moved trackers move with them, before the exemption, which then covers them too: a copy
+// matches only its exact alias host, which no tracker's scope holds, so the only rules before it that can match its
+// requests are its own, wherever it stands. Its own exemption names the entity's sites whatever the load type, as
+// the shared one does. An entity with many cloaked customer hosts (a tag manager's CNAME aliases) is then linear in
+// aliases + sites as well.
 //
 // Every large entity linear (`entityLists`): WebKit evaluates each list on its own, and a load is blocked when any
 // list blocks it, so a second entity can lead a list of its own. The builder then writes one segment per leading
@@ -49,11 +55,14 @@ struct SharedEntity: Equatable {
     let name: String
     /// In emission order: parents before subdomain trackers, then byte order.
     let trackers: [String]
+    /// The CNAME aliases cloaking those trackers, in byte order: their copies follow the trackers.
+    let aliases: [String]
     let sites: [String]
 
-    init(name: String, trackers: [String], sites: [String]) {
+    init(name: String, trackers: [String], aliases: [String] = [], sites: [String]) {
         self.name = name
         self.trackers = trackers
+        self.aliases = aliases
         self.sites = sites
     }
 }
@@ -75,9 +84,9 @@ extension FaithfulBuilder {
             guard let first = ranked.first else { return [] }
             let listCost = globalExceptionConditions() + Self.listCostInConditions
             var chosen = [first.entity]
-            var units = Set(first.entity.trackers.map(splitUnit))
+            var units = Set((first.entity.trackers + first.entity.aliases).map(splitUnit))
             for candidate in ranked.dropFirst() where candidate.saved > listCost {
-                let own = Set(candidate.entity.trackers.map(splitUnit))
+                let own = Set((candidate.entity.trackers + candidate.entity.aliases).map(splitUnit))
                 guard own.isDisjoint(with: units) else { continue }
                 chosen.append(candidate.entity)
                 units.formUnion(own)
@@ -89,13 +98,19 @@ extension FaithfulBuilder {
     /// Entities that save conditions by sharing their exemption, by the conditions saved (most first, then name).
     private func rankedEntities() -> [(saved: Int, entity: SharedEntity)] {
         let movable = movableTrackers()
+        let aliases = cloakingAliases(of: Set(movable.values.joined()))
         var ranked: [(saved: Int, entity: SharedEntity)] = []
         for name in movable.keys.sorted(by: byteOrder) {
             guard let sites = entityDomains[name], !sites.isEmpty else { continue }
             let trackers = movable[name]!
-            let perTracker = trackers.filter { blocks(tds.trackers[$0]!) }.count * sites.count
-            let saved = perTracker - sites.count
-            if saved > 0 { ranked.append((saved, SharedEntity(name: name, trackers: trackers, sites: sites))) }
+            let own = trackers.flatMap { aliases[$0] ?? [] }.sorted(by: byteOrder)
+            let blocking =
+                trackers.filter { blocks(tds.trackers[$0]!) }.count
+                + own.filter { alias in cloakedTracker(alias).map(blocks) ?? false }.count
+            let saved = blocking * sites.count - sites.count
+            if saved > 0 {
+                ranked.append((saved, SharedEntity(name: name, trackers: trackers, aliases: own, sites: sites)))
+            }
         }
         // Stable: equal savings keep byte order of the names.
         return ranked.enumerated().sorted { ($0.element.saved, $1.offset) > ($1.element.saved, $0.offset) }
@@ -133,18 +148,43 @@ extension FaithfulBuilder {
         return movable
     }
 
+    /// The tracker whose rules a CNAME alias gets (`build` emits a copy of them for it): the one its target falls
+    /// under, unless the alias is itself under a tracker or the tracker lives in another list.
+    func cloakedTracker(_ alias: String) -> Tracker? {
+        guard tds.findTracker(forHost: alias) == nil, let target = tds.cnames[alias],
+            let tracker = tds.findTracker(forHost: target), !excluded.contains(tracker.domain)
+        else { return nil }
+        return tracker
+    }
+
+    /// Per tracker among `trackers`, the CNAME aliases that cloak it.
+    private func cloakingAliases(of trackers: Set<String>) -> [String: [String]] {
+        var out: [String: [String]] = [:]
+        for alias in tds.cnames.keys {
+            guard let tracker = cloakedTracker(alias), trackers.contains(tracker.domain) else { continue }
+            out[tracker.domain, default: []].append(alias)
+        }
+        return out
+    }
+
     /// Whether some rule of the tracker blocks: the same test `emitTracker` applies, before regexes are translated.
     private func blocks(_ tracker: Tracker) -> Bool {
         tracker.defaultAction == .block
             || tracker.rules.contains { !($0.action == .ignore || $0.action?.isBlockCTL == true) }
     }
 
-    /// The entity's trackers, then its one exemption: when any of them blocks, or always when it ends a segment
+    /// The entity's trackers and their CNAME copies, then its one exemption: when any of them blocks, or always when it ends a segment
     /// of `entityLists` (the splitter cuts the list there).
     mutating func emitSharedEntity(_ shared: SharedEntity, endsSegment: Bool) {
         var blocking = false
         for domain in shared.trackers {
             let blocks = emitTracker(tds.trackers[domain]!, scope: .domain(domain), alias: nil, exemption: false)
+            blocking = blocking || blocks
+        }
+        for alias in shared.aliases {
+            let tracker = cloakedTracker(alias)!
+            let blocks = emitTracker(
+                tracker, scope: .alias(alias, target: tds.cnames[alias]!), alias: alias, exemption: false)
             blocking = blocking || blocks
         }
         guard blocking || endsSegment else { return }

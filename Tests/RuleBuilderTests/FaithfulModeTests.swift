@@ -252,6 +252,50 @@ final class FaithfulModeTests: XCTestCase {
         XCTAssertFalse(blocked(sim, "https://sub2.tracker.com/t.js"))
     }
 
+    func testTheCNAMECopiesOfALeadingEntitysTrackersShareItsExemption() {
+        let entities =
+            #"{"Rot":{"domains":["r1.com","r2.net","rot-home.com"]},"CDN":{"domains":["cdn-co.com"]},"#
+            + #""Client":{"domains":["client.com"]}}"#
+        let domains =
+            #"{"r1.com":"Rot","r2.net":"Rot","rot-home.com":"Rot","cdn-co.com":"CDN","client.com":"Client"}"#
+        let trackers = [
+            tracker("block", domain: "r1.com", rules: #"{"rule":"r1\\.com/ok","action":"ignore"}"#, owner: "Rot"),
+            tracker("block", domain: "r2.net", owner: "Rot"), tracker("block", domain: "cdn-co.com", owner: "CDN"),
+        ].joined(separator: ",")
+        let cnames = #"{"m.client.com":"x.r1.com","n.client.com":"cdn-co.com","o.client.com":"r2.net"}"#
+        let tds = TDSFixture.tds(trackers: trackers, entities: entities, domains: domains, cnames: cnames)
+        let shared = RuleBuilder.build(tds: tds, mode: .faithful)
+        let perTracker = RuleBuilder.build(tds: tds, mode: .faithful, sameEntity: .perTracker)
+
+        let exemption = shared.provenance.firstIndex { $0.isSharedEntityExemption } ?? 0
+        XCTAssertEqual(shared.provenance[exemption].entity, "Rot")
+        XCTAssertEqual(
+            Set(shared.provenance[..<exemption].compactMap(\.cnameAlias)), ["m.client.com", "o.client.com"],
+            "the copies of Rot's trackers precede the shared exemption")
+        XCTAssertEqual(
+            shared.provenance.filter { $0.role == .sameEntity && !$0.isSharedEntityExemption }.map(\.cnameAlias),
+            ["n.client.com"], "CDN's copy keeps its own (its tracker needs none on its only site)")
+
+        let (a, b) = (WebKitSimulator(shared.rules), WebKitSimulator(perTracker.rules))
+        let hosts = ["m.client.com", "n.client.com", "o.client.com", "x.m.client.com", "r1.com", "cdn-co.com"]
+        let sites = ["r1.com", "www.rot-home.com", "cdn-co.com", "client.com", "news.example"]
+        var decided = Set<Bool>()
+        for host in hosts {
+            for path in ["/", "/ok/y.js"] {
+                for site in sites {
+                    let request = SimRequest(url: "https://\(host)\(path)", siteURL: "https://\(site)/", type: "script")
+                    XCTAssertEqual(a.isBlocked(request), b.isBlocked(request), "\(request)")
+                    decided.insert(a.isBlocked(request))
+                }
+            }
+        }
+        XCTAssertEqual(decided, [true, false], "the grid holds blocked and allowed requests")
+        XCTAssertFalse(
+            a.isBlocked(SimRequest(url: "https://m.client.com/c", siteURL: "https://rot-home.com/", type: "script")))
+        XCTAssertTrue(
+            a.isBlocked(SimRequest(url: "https://m.client.com/c", siteURL: "https://client.com/", type: "script")))
+    }
+
     func testCNAMECloakedRequestsUseTheRealTrackersRules() {
         let (result, sim) = build(
             tracker(

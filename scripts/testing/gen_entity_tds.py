@@ -98,6 +98,17 @@ def biggest_entity(tds):
     return min(counts, key=lambda n: (-counts[n], n))
 
 
+def aliases(tds, trackers):
+    """The TDS's CNAME aliases, split into those cloaking one of `trackers` (the longest tracker domain their target
+    falls under) and the others."""
+    own, foreign = [], []
+    for alias, target in sorted(tds.get("cnames", {}).items()):
+        labels = target.split(".")
+        cloaked = next((s for s in (".".join(labels[i:]) for i in range(len(labels))) if s in tds["trackers"]), None)
+        (own if cloaked in trackers else foreign).append(alias)
+    return own, foreign
+
+
 def requests(tds, entity, count, seed=1):
     """Requests that put the entity's exemption to work: its sites loading its own and other entities' trackers,
     other entities' sites and unrelated sites loading its trackers."""
@@ -105,6 +116,9 @@ def requests(tds, entity, count, seed=1):
     names = sorted(d for d, t in tds["trackers"].items() if (t.get("owner") or {}).get("name") == entity)
     sites = sorted(set(tds["entities"].get(entity, {}).get("domains", [])) | set(names))
     others = sorted(d for d, t in tds["trackers"].items() if (t.get("owner") or {}).get("name") != entity)
+    # CNAME aliases count as the tracker they cloak: its own or another entity's.
+    own, foreign = aliases(tds, set(names))
+    names, others = names + own, others + foreign
     other_sites = sorted({s for e, v in tds["entities"].items() if e != entity for s in v.get("domains", [])}) or others
     unrelated = ["news%d.example" % i for i in range(20)]
 

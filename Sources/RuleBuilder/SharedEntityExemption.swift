@@ -173,8 +173,8 @@ extension FaithfulBuilder {
             || tracker.rules.contains { !($0.action == .ignore || $0.action?.isBlockCTL == true) }
     }
 
-    /// The entity's trackers and their CNAME copies, then its one exemption: when any of them blocks, or always when it ends a segment
-    /// of `entityLists` (the splitter cuts the list there).
+    /// The entity's trackers and their CNAME copies, then its one exemption: when any of them blocks, or always when
+    /// it ends a segment of `entityLists` (the splitter cuts the list there).
     mutating func emitSharedEntity(_ shared: SharedEntity, endsSegment: Bool) {
         var blocking = false
         for domain in shared.trackers {

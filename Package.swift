@@ -101,7 +101,7 @@ let package = Package(
         .testTarget(name: "ReleaseTests", dependencies: [
             "Release", "ContentRules", "RuleBuilder", "RuleCompiler", "RuleEngine", "StrictJSON", "Surrogates", "TestSupport", "TrackerData",
         ]),
-        .testTarget(name: "ConversionTests", dependencies: ["Conversion", "ContentRules", "RuleBuilder", "TrackerData"]),
+        .testTarget(name: "ConversionTests", dependencies: ["AdblockSyntax", "Conversion", "ContentRules", "RuleBuilder", "TrackerData"]),
         .testTarget(name: "InstallTests", dependencies: ["Install", "StrictJSON", "TestSupport", "WebKitBridge"]),
         .testTarget(name: "ReleaseDiffTests", dependencies: [
             "Conversion", "Release", "ReleaseBuild", "ReleaseDiff", "RuleDiff", "RuleEngine", "TestSupport", "TrackerData",

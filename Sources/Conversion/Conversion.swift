@@ -65,8 +65,8 @@ public struct FilterListsConversion: Sendable {
     public var issues: [FilterLineIssue]
     public var targetIssues: [ConversionIssue]
 
-    /// The lists of `lists` as one list per layer (the cosmetic one when it has rules), switched off where
-    /// `config` and `unprotected` say.
+    /// The lists of `lists` as one list per layer (the cosmetic one when it has rules: else its issues are the
+    /// network list's), switched off where `config` and `unprotected` say.
     public static func convert(
         _ lists: [FilterList], target: EngineProfile, config: PrivacyConfig?, unprotected: UnprotectedSites?
     ) -> [FilterListsConversion] {
@@ -78,10 +78,17 @@ public struct FilterListsConversion: Sendable {
             provenance: conversion.provenance + offSites.provenance, issues: conversion.issues,
             targetIssues: conversion.targetIssues)
         let c = conversion.cosmetic
+        guard !c.rules.isEmpty else {
+            // No cosmetic list to carry them: its filters' issues go with the network list's, none lost.
+            var only = network
+            only.issues = FilterListConverter.inListOrder(network.issues + c.issues, lists)
+            only.targetIssues += c.targetIssues
+            return [only]
+        }
         let cosmetic = FilterListsConversion(
             layer: .cosmetic, sources: sources, rules: c.rules + offSites.rules,
             provenance: c.provenance + offSites.provenance, issues: c.issues, targetIssues: c.targetIssues)
-        return c.rules.isEmpty ? [network] : [network, cosmetic]
+        return [network, cosmetic]
     }
 
     /// Every filter not converted, as `LIST: line N: FILTER: [kind] reason`.

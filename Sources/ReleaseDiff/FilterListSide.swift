@@ -53,8 +53,9 @@ public struct FilterListSide {
         }
     }
 
-    /// The compile budget of a filter list's automata: a whole list such as EasyList needs more DFA states than
-    /// the default (which bounds one TDS list), and the list is the user's own input.
+    /// The compile budget of a filter list's automata: EasyPrivacy and EasyList together fit the default, but a
+    /// release's lists may have been built with `build --max-total-dfa-states`, and `diff` must read what `build`
+    /// wrote (the budget bounds memory, not what a rule means).
     public static let budget = CompileBudget(totalStates: 40_000_000)
 }
 

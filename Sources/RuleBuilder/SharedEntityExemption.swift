@@ -104,9 +104,9 @@ extension FaithfulBuilder {
             guard let sites = entityDomains[name], !sites.isEmpty else { continue }
             let trackers = movable[name]!
             let own = trackers.flatMap { aliases[$0] ?? [] }.sorted(by: byteOrder)
-            let blocking =
-                trackers.filter { blocks(tds.trackers[$0]!) }.count
-                + own.filter { alias in cloakedTracker(alias).map(blocks) ?? false }.count
+            // A CNAME copy blocks where the tracker it copies does.
+            let blockingTrackers = trackers.filter { blocks(tds.trackers[$0]!) }
+            let blocking = blockingTrackers.reduce(0) { $0 + 1 + (aliases[$1]?.count ?? 0) }
             let saved = blocking * sites.count - sites.count
             if saved > 0 {
                 ranked.append((saved, SharedEntity(name: name, trackers: trackers, aliases: own, sites: sites)))

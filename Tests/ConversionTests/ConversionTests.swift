@@ -1,6 +1,7 @@
 // The one conversion: its lists in their order with their kinds, and the options it is given honoured (the
 // optimization stage, the attribution split, the target encoding).
 
+import AdblockSyntax
 import ContentRules
 import Conversion
 import RuleBuilder
@@ -57,5 +58,13 @@ final class ConversionTests: XCTestCase {
         let plain = try convert(ConversionOptions()).result
         XCTAssertNotEqual(encoded.rules, plain.rules, "safari-14 has no top-document, if-frame-url, ...")
         XCTAssertEqual(encoded.rules, TargetEncoding.adapt(plain, for: target).rules)
+    }
+
+    func testACosmeticLayerWithoutRulesHandsItsIssuesToTheNetworkList() throws {
+        let text = "||ads.test^\na.test#?#div:-abp-has(.x)\n||bad.test^$redirect=noop.js\n"
+        let list = try FilterListParser.parse(Array(text.utf8), name: "t.txt")
+        let layers = FilterListsConversion.convert([list], target: .default, config: nil, unprotected: nil)
+        XCTAssertEqual(layers.map(\.layer), [.network], "no cosmetic rule: no cosmetic list")
+        XCTAssertEqual(layers[0].issues.map(\.line), [2, 3], "the procedural filter's issue is kept, in line order")
     }
 }

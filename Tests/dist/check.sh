@@ -9,7 +9,12 @@ dist=$(readlink -f "${2:?usage: Tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR
 data=$(readlink -f "${3:?usage: Tests/dist/check.sh RADARBLOCK DIST_DIR DATA_DIR}")
 here=$(cd "$(dirname "$0")/../.." && pwd)
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# dpkg -i below installs on the machine itself: the marker says the package there is this test's, so a run killed
+# between install and purge (CI's time limit, a stop) is purged by the next run instead of failing it for good.
+marker=/var/tmp/radarblock-dist-test.installed
+sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+trap 'purge_ours; rm -rf "$tmp"' EXIT
+trap 'exit 130' INT TERM
 version=$("$bin" --version | awk 'NR == 1 { print $2 }')
 tarball=$dist/radarblock-$version-linux-$(uname -m).tar.gz
 deb=$dist/radarblock_${version}_$(dpkg --print-architecture).deb
@@ -66,23 +71,36 @@ deb_fields_and_contents() {  # Depends = the owners of what ldd resolves; the do
   ! dpkg-deb --contents "$deb" | awk '{ print $2 }' | grep -qv '^root/root$' || { echo "files not owned by root"; return 1; }
 }
 
-deb_installs() {  # dpkg -i, radarblock --version from /usr/bin on a Swift-free PATH, then purge
-  if dpkg-query -W -f='${Status}' radarblock 2>/dev/null | grep -q "install ok installed"; then
-    echo "a radarblock package is already installed on this machine: not replacing it"; return 1
-  fi
-  local sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
-  for _ in $(seq 1 60); do  # another apt/dpkg run (e.g. install-deps.sh elsewhere) may hold the lock
-    $sudo env PATH="$PATH:/usr/sbin:/sbin" dpkg -i "$deb" > "$tmp/dpkg.log" 2>&1 && break
+deb_is_installed() { dpkg-query -W -f='${Status}' radarblock 2>/dev/null | grep -q "install ok installed"; }
+
+dpkg_retrying() {  # dpkg ARGS...: another apt/dpkg run (e.g. install-deps.sh elsewhere) may hold the lock
+  for _ in $(seq 1 60); do
+    $sudo env PATH="$PATH:/usr/sbin:/sbin" dpkg "$@" > "$tmp/dpkg.log" 2>&1 && return 0
     grep -q "lock" "$tmp/dpkg.log" || { cat "$tmp/dpkg.log"; return 1; }
     sleep 2
   done
+  cat "$tmp/dpkg.log"; return 1
+}
+
+purge_ours() {  # the package this test installed, if it is still there
+  [ -e "$marker" ] || return 0
+  if deb_is_installed; then dpkg_retrying --purge radarblock || return 1; fi
+  $sudo rm -f "$marker"
+}
+
+deb_installs() {  # dpkg -i, radarblock --version from /usr/bin on a Swift-free PATH, then purge
+  if [ -e "$marker" ]; then
+    echo "  purging the package an interrupted run of this test left installed"
+    purge_ours || return 1
+  fi
+  if deb_is_installed; then
+    echo "a radarblock package is already installed on this machine: not replacing it"; return 1
+  fi
+  $sudo touch "$marker" || return 1
+  dpkg_retrying -i "$deb" || return 1
   local ok=0
   env -i PATH=/usr/bin:/bin radarblock --version && [ "$(env -i PATH=/usr/bin:/bin sh -c 'command -v radarblock')" = /usr/bin/radarblock ] || ok=1
-  for _ in $(seq 1 60); do
-    $sudo env PATH="$PATH:/usr/sbin:/sbin" dpkg --purge radarblock > "$tmp/purge.log" 2>&1 && break
-    grep -q "lock" "$tmp/purge.log" || { cat "$tmp/purge.log"; return 1; }
-    sleep 2
-  done
+  purge_ours || return 1
   [ ! -e /usr/bin/radarblock ] || { echo "/usr/bin/radarblock still there after purge"; return 1; }
   return $ok
 }

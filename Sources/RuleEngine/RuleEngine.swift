@@ -162,7 +162,7 @@ public final class LoadedRuleList {
     }
 
     private static func product(of m: Matcher) -> MatcherProduct? {
-        m.dfaCount >= MatcherProduct.minimumDFAs ? MatcherProduct(m) : nil
+        MatcherProduct(m)
     }
 
     /// The same list with its own caches and scratch space, for another thread (the tables are shared).

@@ -131,9 +131,6 @@ public struct Matcher: Sendable, Equatable {
         program.run(url, requestFlags: requestFlags, into: &result, product: product)
     }
 
-    /// How many DFAs the matcher runs (a MatcherProduct pays from `MatcherProduct.minimumDFAs` on).
-    public var dfaCount: Int { program.roots.count }
-
     public func match(_ url: [UInt8], requestFlags: UInt32) -> [UInt64] {
         var result: [UInt64] = []
         url.withUnsafeBufferPointer { match($0, requestFlags: requestFlags, into: &result) }
@@ -224,6 +221,22 @@ struct MatcherProgram: Sendable {
         withTables(requestFlags) { t in product.resume(prefix, rest) { t.actions.report($0, into: &result) } }
     }
 
+    /// DFA `d` alone from `state` over `input`, calling `reached` with each list it reports: its state after the
+    /// input, or -1 when it stopped (for MatcherProduct, which walks large DFAs alone).
+    func walk(_ d: Int, from state: Int, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> Int {
+        var out = -1
+        withTables(0) { t in out = walk(t, d, from: state, input, reached: reached) }
+        return out
+    }
+
+    /// DFA `d` alone from `state` over the rest of a URL, then its end, calling `reached` with each list.
+    func walkToTheEnd(_ d: Int, from state: Int, _ rest: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) {
+        withTables(0) { t in
+            let state = walk(t, d, from: state, rest, reached: reached)
+            if state >= 0 { finish(t, d, state, reached: reached) }
+        }
+    }
+
     /// The action list `state` reports when left, if any.
     func actionList(ofState state: Int) -> UInt32? {
         words[state] & 1 != 0 ? words[state + 1] : nil
@@ -290,10 +303,13 @@ struct MatcherProgram: Sendable {
     /// The end-of-string symbol from `state`, then the actions of the state it leads to.
     @inline(__always)
     private func finish(_ t: Tables, _ d: Int, _ state: Int, into result: inout [UInt64]) {
-        let next = Self.step(t.words, t.rows, state, eosClasses[d]) { t.actions.report($0, into: &result) }
-        if next != MatcherProgram.none, t.words[Int(next)] & 1 != 0 {
-            t.actions.report(t.words[Int(next) + 1], into: &result)
-        }
+        finish(t, d, state) { t.actions.report($0, into: &result) }
+    }
+
+    @inline(__always)
+    private func finish(_ t: Tables, _ d: Int, _ state: Int, reached: (UInt32) -> Void) {
+        let next = Self.step(t.words, t.rows, state, eosClasses[d], reached)
+        if next != MatcherProgram.none, t.words[Int(next)] & 1 != 0 { reached(t.words[Int(next) + 1]) }
     }
 
     /// Reports the actions of `state`, then returns its target for class `c` (none when there is none).

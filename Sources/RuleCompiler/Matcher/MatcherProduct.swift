@@ -6,6 +6,9 @@
 // URLs reach are built, on the first step that reaches them (RE2's lazy DFA does the same for its alternations),
 // so a product never holds more than the URLs read made; past `stateLimit` it starts over empty.
 //
+// Large DFAs stay out of the product and are walked alone: those of `||host^` filters are tries of tens of
+// thousands of hosts, and every distinct host a URL names would be a new tuple (docs/filter-lists.md).
+//
 // It reports exactly what MatcherProgram reports, the same action lists as often: leaving a state reports the
 // lists of its DFAs' states that have actions (`step` in MatcherInterpreter.swift), and the end of the URL those
 // again and those of the end-of-string targets (`finish`). Callers sort the ids, so only the multiset matters.
@@ -13,13 +16,22 @@
 // Mutable: one per thread (RuleEngine keeps one per copy of a loaded list).
 
 public final class MatcherProduct {
-    /// The product is worth its tables from this many DFAs on (below, MatcherProgram's walk is as fast).
-    public static let minimumDFAs = 8
-    /// At most this many bytes of tables; then the product starts over (at that size it holds tens of thousands of
-    /// states: far more than a corpus of distinct hosts reaches in its steady state).
-    static let tableBytes = 48 << 20
+    /// What a product is made of and may hold.
+    public struct Limits: Sendable {
+        /// The product is worth its tables from this many small DFAs on (below, MatcherProgram's walk is as fast).
+        public var minimumDFAs = 8
+        /// A DFA of more states is walked alone (see the top of the file).
+        public var largeDFAStates = 16_384
+        /// At most about this many bytes of tables; then the product starts over (32 MB hold about 30,000 states
+        /// of 250 DFAs: 200,000 requests of the filter lists' corpus reach 33,000 per thread).
+        public var tableBytes = 32 << 20
+
+        public init() {}
+    }
 
     private let program: MatcherProgram
+    /// The DFAs in the product, and those walked alone.
+    private let members: [Int], alone: [Int]
     private let dfaCount: Int
     /// The product's byte classes: bytes that every DFA puts in one class are one class here.
     private let classOfByte: [UInt8]
@@ -47,14 +59,20 @@ public final class MatcherProduct {
     static let dead: Int32 = 0
     private var root: Int32 = 1
 
-    public init(_ matcher: Matcher) {
-        let program = matcher.program, dfaCount = program.roots.count
-        (self.program, self.dfaCount) = (program, dfaCount)
+    /// A product of the matcher's small DFAs; nil when they are too few to pay.
+    public init?(_ matcher: Matcher, limits: Limits = Limits()) {
+        let program = matcher.program
+        let all = program.roots.indices
+        let members = all.filter { program.shapes[$0].stateCount <= limits.largeDFAStates }
+        guard members.count >= limits.minimumDFAs else { return nil }
+        let dfaCount = members.count
+        (self.program, self.dfaCount, self.members) = (program, dfaCount, members)
+        alone = all.filter { program.shapes[$0].stateCount > limits.largeDFAStates }
         var classOfByte = [UInt8](repeating: 0, count: 256)
         var classes: [[UInt8]: Int] = [:]
         var dfaClass: [UInt8] = []
         for byte in 0..<256 {
-            let key = (0..<dfaCount).map { program.classMaps[256 * $0 + byte] }
+            let key = members.map { program.classMaps[256 * $0 + byte] }
             if let c = classes[key] {
                 classOfByte[byte] = UInt8(c)
             } else {
@@ -66,7 +84,7 @@ public final class MatcherProduct {
         self.classOfByte = classOfByte
         self.dfaClass = dfaClass
         classCount = classes.count
-        stateLimit = max(64, Self.tableBytes / (4 * (dfaCount + classCount) + 64))
+        stateLimit = max(4, limits.tableBytes / (4 * (dfaCount + classCount) + 64))
         scratch = [Int32](repeating: -1, count: dfaCount)
         startOver()
     }
@@ -81,7 +99,7 @@ public final class MatcherProduct {
         endLists.removeAll(keepingCapacity: true)
         generation &+= 1
         _ = intern([Int32](repeating: -1, count: dfaCount))
-        root = intern(program.roots.map { Int32($0) })
+        root = intern(members.map { Int32(program.roots[$0]) })
     }
 
     /// The state of a tuple, added when new.
@@ -123,7 +141,7 @@ public final class MatcherProduct {
         endLists += lists[Int(listStart[Int(s)])..<Int(listStart[Int(s) + 1])]
         let base = Int(s) * dfaCount
         for d in 0..<dfaCount where tuples[base + d] >= 0 {
-            let t = program.target(ofState: Int(tuples[base + d]), dfaClass: program.eosClasses[d])
+            let t = program.target(ofState: Int(tuples[base + d]), dfaClass: program.eosClasses[members[d]])
             if t >= 0, let list = program.actionList(ofState: Int(t)) { endLists.append(list) }
         }
         let r = from..<Int32(endLists.count)
@@ -176,36 +194,45 @@ public final class MatcherProduct {
         }
     }
 
-    /// Where the product stands after `prefix` from the roots, as a MatcherPrefix (the DFAs' states and the lists
-    /// reached, as MatcherProgram.prefix gives them) carrying the product's state.
+    /// Where the DFAs stand after `prefix` from the roots, as a MatcherProduct.prefix gives it, carrying the
+    /// product's state (the lists reached are the same, in another order: callers sort the ids).
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         var reached: [Int32] = []
         let s = walk(from: root, prefix) { reached.append(Int32(bitPattern: $0)) }
+        var words = [Int32](repeating: -1, count: program.roots.count)
         let base = Int(s) * dfaCount
-        return MatcherPrefix(
-            words: Array(tuples[base..<base + dfaCount]) + [s, Int32(bitPattern: generation)] + reached)
+        for (k, d) in members.enumerated() { words[d] = tuples[base + k] }
+        for d in alone {
+            words[d] = Int32(program.walk(d, from: program.roots[d], prefix) { reached.append(Int32(bitPattern: $0)) })
+        }
+        return MatcherPrefix(words: words + [s, Int32(bitPattern: generation)] + reached)
     }
 
     /// The state a prefix stands in: its own when it was made by this product in this generation, else its tuple's.
     private func state(of prefix: MatcherPrefix) -> Int32 {
-        let (s, made) = (prefix.words[dfaCount], UInt32(bitPattern: prefix.words[dfaCount + 1]))
+        let n = program.roots.count
+        let (s, made) = (prefix.words[n], UInt32(bitPattern: prefix.words[n + 1]))
         if made == generation && s >= 0 && Int(s) < index.count { return s }
-        return intern(Array(prefix.words[..<dfaCount]))
+        return intern(members.map { prefix.words[$0] })
     }
 
     /// As MatcherProgram.resume: the lists the prefix reached, those of the rest of the URL, those of its end.
     func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
-        for k in dfaCount + MatcherPrefix.productWords..<prefix.words.count {
-            report(UInt32(bitPattern: prefix.words[k]))
+        let n = program.roots.count
+        for k in n + MatcherPrefix.productWords..<prefix.words.count { report(UInt32(bitPattern: prefix.words[k])) }
+        finish(walk(from: state(of: prefix), rest, reached: report), report: report)
+        for d in alone where prefix.words[d] >= 0 {
+            program.walkToTheEnd(d, from: Int(prefix.words[d]), rest, reached: report)
         }
-        let s = walk(from: state(of: prefix), rest, reached: report)
-        for k in endListRange(s) { report(endLists[Int(k)]) }
     }
 
     /// As MatcherProgram.run over the whole URL.
     func run(_ url: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
-        let s = walk(from: root, url, reached: report)
+        finish(walk(from: root, url, reached: report), report: report)
+        for d in alone { program.walkToTheEnd(d, from: program.roots[d], url, reached: report) }
+    }
+
+    private func finish(_ s: Int32, report: (UInt32) -> Void) {
         for k in endListRange(s) { report(endLists[Int(k)]) }
     }
 }
-

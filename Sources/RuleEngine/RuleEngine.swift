@@ -57,6 +57,9 @@ public final class LoadedRuleList {
     // answered without reading the cached prefix itself.
     @exclusivity(unchecked) private var topPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 17)
     @exclusivity(unchecked) private var framePrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 12)
+    // The url automata run as one (MatcherProduct) when they are many, as a filter list's are: built as URLs are
+    // read, per copy as the caches are.
+    @exclusivity(unchecked) private var urlProduct: MatcherProduct?
     // Condition matches of the last top and frame URL (WebKit caches only these too).
     @exclusivity(unchecked) private var topCache = ConditionCache()
     @exclusivity(unchecked) private var frameCache = ConditionCache()
@@ -94,6 +97,7 @@ public final class LoadedRuleList {
             url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal),
             DeadEndAnswer(frame, universal: frameUniversal)
         )
+        urlProduct = Self.product(of: url)
         let all = try compiled.actions.withUnsafeBytes { try ActionBlob.all($0) }
         var at = [Int32](repeating: -1, count: compiled.actions.count)
         var actions: [StoredAction] = []
@@ -143,6 +147,7 @@ public final class LoadedRuleList {
             url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal),
             DeadEndAnswer(frame, universal: frameUniversal)
         )
+        urlProduct = Self.product(of: url)
         actionAt = other.actionAt
         actions = other.actions
         kinds = other.kinds
@@ -154,6 +159,10 @@ public final class LoadedRuleList {
         universalRuleOfAction = other.universalRuleOfAction
         flaggedUniversalOnlyIgnorePrevious = other.flaggedUniversalOnlyIgnorePrevious
         parsed = other.parsed
+    }
+
+    private static func product(of m: Matcher) -> MatcherProduct? {
+        MatcherProduct(m)
     }
 
     /// The same list with its own caches and scratch space, for another thread (the tables are shared).
@@ -253,16 +262,19 @@ public final class LoadedRuleList {
     /// The url automata over a URL whose host ends at `hostEnd`, from the cached prefix.
     private func urlMatches(_ u: UnsafeBufferPointer<UInt8>, hostEnd: Int, flags: UInt32, into result: inout [UInt64]) {
         let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
-        url.match(
-            resuming: urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut])),
-            rest: UnsafeBufferPointer(rebasing: u[cut...]),
-            requestFlags: flags, into: &result)
+        let prefix = urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut]))
+        let rest = UnsafeBufferPointer(rebasing: u[cut...])
+        if let urlProduct {
+            url.match(resuming: prefix, rest: rest, requestFlags: flags, into: &result, product: urlProduct)
+        } else {
+            url.match(resuming: prefix, rest: rest, requestFlags: flags, into: &result)
+        }
     }
 
     /// The url automata after `head`, cached with its `reportsNothing` as the entry's flag.
     private func urlPrefix(_ head: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         if let hit = urlPrefixes.get(head) { return hit }
-        let prefix = url.prefix(head)
+        let prefix = urlProduct.map { url.prefix(head, product: $0) } ?? url.prefix(head)
         let reportsNothing = url.reportsNothing(prefix)
         urlPrefixes.put(head, reportsNothing ? nothing.url : prefix, flag: reportsNothing)
         return prefix

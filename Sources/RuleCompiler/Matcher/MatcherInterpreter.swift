@@ -87,7 +87,7 @@ public struct Matcher: Sendable, Equatable {
     /// The prefix of every head after which the DFAs report nothing (`reportsNothing`), as a new object: a
     /// cache can store one per thread instead of one per head.
     public func nothingPrefix() -> MatcherPrefix {
-        MatcherPrefix(words: [Int32](repeating: -1, count: program.roots.count))
+        MatcherPrefix(words: [Int32](repeating: -1, count: program.roots.count) + MatcherPrefix.noProduct)
     }
 
     /// True when every DFA stopped within the prefix: the rest of the URL cannot add an id.
@@ -95,7 +95,9 @@ public struct Matcher: Sendable, Equatable {
 
     /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags: all stopped,
     /// having reached no action list.
-    public func reportsNothing(_ p: MatcherPrefix) -> Bool { p.words.count == program.roots.count && isFinal(p) }
+    public func reportsNothing(_ p: MatcherPrefix) -> Bool {
+        p.words.count == program.roots.count + MatcherPrefix.productWords && isFinal(p)
+    }
 
     /// All ids whose pattern matches prefix + `rest`, where `prefix` is what `prefix(_:)` returned for the
     /// URL's first bytes: the same ids as `match` on the whole URL.
@@ -105,6 +107,28 @@ public struct Matcher: Sendable, Equatable {
     ) {
         appendUniversalWithFlags(requestFlags, into: &result)
         program.resume(prefix, rest, requestFlags: requestFlags, into: &result)
+    }
+
+    /// As `prefix(_:)`, run by `product` (made of this matcher): the same prefix.
+    public func prefix(_ prefix: UnsafeBufferPointer<UInt8>, product: MatcherProduct) -> MatcherPrefix {
+        product.prefix(prefix)
+    }
+
+    /// As `match(resuming:rest:requestFlags:into:)`, run by `product` (made of this matcher): the same ids.
+    public func match(
+        resuming prefix: MatcherPrefix, rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32,
+        into result: inout [UInt64], product: MatcherProduct
+    ) {
+        appendUniversalWithFlags(requestFlags, into: &result)
+        program.resume(prefix, rest, requestFlags: requestFlags, into: &result, product: product)
+    }
+
+    /// As `match(_:requestFlags:into:)`, run by `product` (made of this matcher): the same ids.
+    public func match(
+        _ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64], product: MatcherProduct
+    ) {
+        appendUniversalWithFlags(requestFlags, into: &result)
+        program.run(url, requestFlags: requestFlags, into: &result, product: product)
     }
 
     public func match(_ url: [UInt8], requestFlags: UInt32) -> [UInt64] {
@@ -157,7 +181,7 @@ struct MatcherProgram: Sendable {
     /// reached on the way (their ids are tested against the request flags only when resumed).
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         // One array: the states first (filled in as each DFA finishes), then the lists reached.
-        var words = [Int32](repeating: -1, count: roots.count)
+        var words = [Int32](repeating: -1, count: roots.count) + MatcherPrefix.noProduct
         withTables(0) { t in
             for d in 0..<roots.count {
                 let state = walk(t, d, from: roots[d], prefix) { words.append(Int32(bitPattern: $0)) }
@@ -173,13 +197,57 @@ struct MatcherProgram: Sendable {
     ) {
         withTables(requestFlags) { t in
             prefix.words.withUnsafeBufferPointer { w in
-                for k in roots.count..<w.count { t.actions.report(UInt32(bitPattern: w[k]), into: &result) }
+                for k in roots.count + MatcherPrefix.productWords..<w.count {
+                    t.actions.report(UInt32(bitPattern: w[k]), into: &result)
+                }
                 for d in 0..<roots.count where w[d] >= 0 {
                     let state = walk(t, d, from: Int(w[d]), rest) { t.actions.report($0, into: &result) }
                     if state >= 0 { finish(t, d, state, into: &result) }
                 }
             }
         }
+    }
+
+    func run(
+        _ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64], product: MatcherProduct
+    ) {
+        withTables(requestFlags) { t in product.run(url) { t.actions.report($0, into: &result) } }
+    }
+
+    func resume(
+        _ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64],
+        product: MatcherProduct
+    ) {
+        withTables(requestFlags) { t in product.resume(prefix, rest) { t.actions.report($0, into: &result) } }
+    }
+
+    /// DFA `d` alone from `state` over `input`, calling `reached` with each list it reports: its state after the
+    /// input, or -1 when it stopped (for MatcherProduct, which walks large DFAs alone).
+    func walk(_ d: Int, from state: Int, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> Int {
+        var out = -1
+        withTables(0) { t in out = walk(t, d, from: state, input, reached: reached) }
+        return out
+    }
+
+    /// DFA `d` alone from `state` over the rest of a URL, then its end, calling `reached` with each list.
+    func walkToTheEnd(_ d: Int, from state: Int, _ rest: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) {
+        withTables(0) { t in
+            let state = walk(t, d, from: state, rest, reached: reached)
+            if state >= 0 { finish(t, d, state, reached: reached) }
+        }
+    }
+
+    /// The action list `state` reports when left, if any.
+    func actionList(ofState state: Int) -> UInt32? {
+        words[state] & 1 != 0 ? words[state + 1] : nil
+    }
+
+    /// The target of `state` for its DFA's class `c`, -1 when there is none.
+    func target(ofState state: Int, dfaClass c: Int) -> Int32 {
+        let header = words[state]
+        let targets = state + 1 + Int(header & 1)
+        let next = words[targets + Int(rows[Int(header >> 1) + c])]
+        return next == MatcherProgram.none ? -1 : Int32(next)
     }
 
     /// The tables of the program as raw pointers (validated at load: no bounds checks in the loop).
@@ -235,10 +303,13 @@ struct MatcherProgram: Sendable {
     /// The end-of-string symbol from `state`, then the actions of the state it leads to.
     @inline(__always)
     private func finish(_ t: Tables, _ d: Int, _ state: Int, into result: inout [UInt64]) {
-        let next = Self.step(t.words, t.rows, state, eosClasses[d]) { t.actions.report($0, into: &result) }
-        if next != MatcherProgram.none, t.words[Int(next)] & 1 != 0 {
-            t.actions.report(t.words[Int(next) + 1], into: &result)
-        }
+        finish(t, d, state) { t.actions.report($0, into: &result) }
+    }
+
+    @inline(__always)
+    private func finish(_ t: Tables, _ d: Int, _ state: Int, reached: (UInt32) -> Void) {
+        let next = Self.step(t.words, t.rows, state, eosClasses[d], reached)
+        if next != MatcherProgram.none, t.words[Int(next)] & 1 != 0 { reached(t.words[Int(next) + 1]) }
     }
 
     /// Reports the actions of `state`, then returns its target for class `c` (none when there is none).
@@ -260,10 +331,15 @@ struct MatcherProgram: Sendable {
 /// Where a matcher's DFAs stand after a prefix of a URL (`Matcher.prefix`): resumed over the rest of
 /// the URL, the same ids as a whole run. Pure data, so a cache can hold it for every URL sharing the prefix.
 public struct MatcherPrefix: Sendable {
-    /// Per DFA its state, or -1 when it stopped within the prefix; then the action lists reached within the
-    /// prefix (ids not yet tested against request flags). One array, a word in all, so that a cached prefix is
-    /// one object to reach and fits a cache slot beside its key.
+    /// Per DFA its state, or -1 when it stopped within the prefix; then the MatcherProduct state it stands in and
+    /// that product's generation (-1 and 0 when no product made it: a product resumes from its own state without
+    /// looking the DFAs' states up); then the action lists reached within the prefix (ids not yet tested against
+    /// request flags). One array, a word in all, so that a cached prefix is one object to reach and fits a cache
+    /// slot beside its key.
     let words: [Int32]
+
+    static let productWords = 2
+    static let noProduct: [Int32] = [-1, 0]
 }
 
 /// The action lists of a matcher, and the request flags their ids are tested against.

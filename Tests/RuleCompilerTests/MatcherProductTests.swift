@@ -1,0 +1,96 @@
+// MatcherProduct reports what MatcherProgram reports, as often, on whole URLs and from every cut, whichever DFAs
+// it holds and however often it starts over.
+
+import ContentRules
+import TestSupport
+import XCTest
+
+@testable import RuleCompiler
+
+final class MatcherProductTests: XCTestCase {
+    /// A matcher of many small DFAs (tiny NFA batches) over random patterns.
+    func randomMatcher(_ rng: inout SplitMix64) throws -> Matcher {
+        var builder = MatcherBuilder()
+        builder.maximumNFASize = Int.random(in: 4...12, using: &rng)
+        for k in 0..<Int.random(in: 6...20, using: &rng) {
+            let flags = RandomPatterns.flagChoices.randomElement(using: &rng)!
+            builder.add(RandomPatterns.supportedFilter(&rng), id: UInt64(flags) << 32 | UInt64(k + 1))
+        }
+        return try builder.build().serialized().withUnsafeBytes { try Matcher(serialized: $0) }
+    }
+
+    /// Limits that put some DFAs in the product and walk others alone, and sometimes hold only a few states.
+    func randomLimits(_ rng: inout SplitMix64) -> MatcherProduct.Limits {
+        var limits = MatcherProduct.Limits()
+        limits.minimumDFAs = 1
+        limits.largeDFAStates = [Int.max, 3, 6, 12].randomElement(using: &rng)!
+        limits.tableBytes = [1 << 20, 1].randomElement(using: &rng)!
+        return limits
+    }
+
+    func ids(_ body: (inout [UInt64]) -> Void) -> [UInt64] {
+        var out: [UInt64] = []
+        body(&out)
+        return out.sorted()
+    }
+
+    func testTheProductReportsWhatTheDFAsReport() throws {
+        var rng = SplitMix64(seed: 0x5EED_0007)
+        var (checked, products, alone, restarts) = (0, 0, 0, 0)
+        for _ in 0..<150 {
+            let matcher = try randomMatcher(&rng)
+            let limits = randomLimits(&rng)
+            guard let product = MatcherProduct(matcher, limits: limits) else { continue }
+            products += 1
+            if limits.largeDFAStates != Int.max { alone += 1 }
+            for _ in 0..<30 {
+                let url = RandomPatterns.url(&rng)
+                let flags = RandomPatterns.requestFlags(&rng)
+                let plain = ids { out in
+                    url.withUnsafeBufferPointer { matcher.match($0, requestFlags: flags, into: &out) }
+                }
+                let viaProduct = ids { out in
+                    url.withUnsafeBufferPointer { matcher.match($0, requestFlags: flags, into: &out, product: product) }
+                }
+                XCTAssertEqual(viaProduct, plain, "url \(url) flags \(flags): the same ids, as often")
+                checkEveryCut(matcher, product, url, flags, whole: plain)
+                checked += 1
+            }
+            if product.generation > 1 { restarts += 1 }
+        }
+        XCTAssertEqual(checked, products * 30)
+        XCTAssertGreaterThan(products, 100, "most random matchers have DFAs enough for a product")
+        XCTAssertGreaterThan(alone, 20, "some products walk DFAs alone")
+        XCTAssertGreaterThan(restarts, 20, "some products start over")
+    }
+
+    /// From every cut: the product's prefix resumed by the product and by the plain program, and the plain prefix
+    /// resumed by the product, each give the whole run's ids; both prefixes agree on reporting nothing.
+    func checkEveryCut(_ m: Matcher, _ product: MatcherProduct, _ url: [UInt8], _ flags: UInt32, whole: [UInt64]) {
+        url.withUnsafeBufferPointer { u in
+            for cut in 0...u.count {
+                let (head, rest) = (UnsafeBufferPointer(rebasing: u[..<cut]), UnsafeBufferPointer(rebasing: u[cut...]))
+                let plainPrefix = m.prefix(head)
+                let productPrefix = m.prefix(head, product: product)
+                XCTAssertEqual(m.reportsNothing(productPrefix), m.reportsNothing(plainPrefix), "cut \(cut)")
+                XCTAssertEqual(m.isFinal(productPrefix), m.isFinal(plainPrefix), "cut \(cut)")
+                let (f, p) = (flags, product)
+                let resumed = [
+                    ids { m.match(resuming: productPrefix, rest: rest, requestFlags: f, into: &$0, product: p) },
+                    ids { m.match(resuming: productPrefix, rest: rest, requestFlags: f, into: &$0) },
+                    ids { m.match(resuming: plainPrefix, rest: rest, requestFlags: f, into: &$0, product: p) },
+                ]
+                for (k, r) in resumed.enumerated() where r != whole {
+                    XCTFail("url \(url) cut \(cut) way \(k): \(r) against the whole run's \(whole)")
+                    return
+                }
+            }
+        }
+    }
+
+    func testAMatcherOfFewDFAsGetsNoProduct() throws {
+        var builder = MatcherBuilder()
+        builder.add(URLFilter.parse("^https?://a\\.test/", caseSensitive: false), id: 1)
+        XCTAssertNil(MatcherProduct(builder.build()), "one DFA: the plain walk is as fast")
+    }
+}

@@ -86,7 +86,7 @@ enum FilterListConvert {
                 + " important), \(conversion.disabledByBadfilter) disabled by $badfilter, \(issueLines.count) not"
                 + " converted" + (output == "-" ? "" : " -> \(output), \(issuesPath(output))"))
         Console.note(cosmeticNote(conversion.cosmetic, output: output, written: writesCosmetic))
-        return ExitCode.success
+        exitKeeping(lists, network, conversion, issues, issueLines, status: ExitCode.success)
     }
 
     /// The lists of `paths`, read and parsed on every core, each named by its file name; the first list (in the

@@ -29,7 +29,10 @@ public struct ProvenanceError: Error, Equatable, CustomStringConvertible {
 
 extension RuleProvenance {
     /// A provenance file: a JSON array parallel to the rules, one object per line.
-    public static func listBytes(_ provenance: [RuleProvenance]) -> [UInt8] {
+    public static func listBytes(_ provenance: [RuleProvenance]) -> [UInt8] { listBytes(provenance[...]) }
+
+    /// The entries of a share of a list (`JSONWriter.joinedLinesArrays` joins the shares into its file).
+    public static func listBytes(_ provenance: ArraySlice<RuleProvenance>) -> [UInt8] {
         JSONWriter.linesArray(provenance) { $0.jsonValue }
     }
 

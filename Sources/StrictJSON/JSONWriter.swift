@@ -45,6 +45,23 @@ public struct JSONWriter {
         return out
     }
 
+    /// The `linesArray` of a sequence, from the `linesArray`s of its consecutive parts (written on cores of their
+    /// own), in order: the same bytes as the whole written at once.
+    public static func joinedLinesArrays(_ parts: [[UInt8]]) -> [UInt8] {
+        // A part is "[]\n", or "[\n", its elements, "\n]\n".
+        let elements = parts.filter { $0.count > 3 }.map { $0[2..<($0.count - 3)] }
+        if elements.isEmpty { return Array("[]\n".utf8) }
+        var out: [UInt8] = []
+        out.reserveCapacity(elements.reduce(3) { $0 + $1.count + 2 })
+        out.append(contentsOf: "[\n".utf8)
+        for (i, part) in elements.enumerated() {
+            if i > 0 { out.append(contentsOf: ",\n".utf8) }
+            out.append(contentsOf: part)
+        }
+        out.append(contentsOf: "\n]\n".utf8)
+        return out
+    }
+
     public static func write(_ value: JSONValue, into out: inout [UInt8], options: Options = []) {
         switch value {
         case .null: out.append(contentsOf: "null".utf8)

@@ -285,14 +285,16 @@ public struct IgnoredKey: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension EngineProfile {
-    /// Every trigger and rule key in `root` (a rule-list array) that this engine would ignore, in rule order.
-    public func ignoredKeys(in root: JSONValue) -> [IgnoredKey] {
+    /// Every trigger and rule key in `root` (a rule-list array) that this engine would ignore, in rule order;
+    /// `root` holds the rules from index `base` of a list on (a share of it), which the keys name.
+    public func ignoredKeys(in root: JSONValue, from base: Int = 0) -> [IgnoredKey] {
         guard case .array(let rules) = root else { return [] }
         let trigger = triggerKeys
         var out: [IgnoredKey] = []
-        for (i, rule) in rules.enumerated() {
+        for (offset, rule) in rules.enumerated() {
+            let i = base + offset
             guard case .object(let r) = rule else { continue }
-            for key in r.keys.sorted() where key != "trigger" && key != "action" {
+            for key in unknownKeys(of: r, known: { $0 == "trigger" || $0 == "action" }) {
                 let gated = GatedFeature.identifierRules.keys.contains(key)
                 if gated && readsIdentifierRules { continue }
                 out.append(
@@ -300,7 +302,7 @@ extension EngineProfile {
                         ruleIndex: i, place: "rule", key: key, feature: gated ? .identifierRules : nil, target: name))
             }
             guard case .object(let t)? = r["trigger"] else { continue }
-            for key in t.keys.sorted() where !trigger.contains(key) {
+            for key in unknownKeys(of: t, known: trigger.contains) {
                 out.append(
                     IgnoredKey(
                         ruleIndex: i, place: "trigger", key: key, feature: missingFeature(forKey: key), target: name))
@@ -309,10 +311,17 @@ extension EngineProfile {
         return out
     }
 
+    /// The keys of `object` that `known` does not take, in byte order: sorted only when two or more are unknown, so
+    /// that a rule whose keys are all known (nearly every rule of a large generated list) costs no sort.
+    func unknownKeys(of object: JSONObject, known: (String) -> Bool) -> [String] {
+        let keys = object.keys.filter { !known($0) }
+        return keys.count > 1 ? keys.sorted() : keys
+    }
+
     /// The ignored keys that some WebKit reads as a condition or restriction: on this target the rule would
     /// match more widely than written, so convert, compile and build refuse them.
-    public func unsupportedKeys(in root: JSONValue) -> [IgnoredKey] {
-        ignoredKeys(in: root).filter { $0.feature?.widensMatching == true }
+    public func unsupportedKeys(in root: JSONValue, from base: Int = 0) -> [IgnoredKey] {
+        ignoredKeys(in: root, from: base).filter { $0.feature?.widensMatching == true }
     }
 }
 
@@ -338,8 +347,9 @@ public struct UnsupportedOnTargetError: Error, Sendable, CustomStringConvertible
 
 extension EngineProfile {
     /// Throws when a rule of `root` needs a feature this engine lacks (see `unsupportedKeys`).
-    public func requireSupport(in root: JSONValue) throws {
-        let keys = unsupportedKeys(in: root)
+    public func requireSupport(in root: JSONValue) throws { try requireSupport(unsupportedKeys(in: root)) }
+
+    func requireSupport(_ keys: [IgnoredKey]) throws {
         if !keys.isEmpty { throw UnsupportedOnTargetError(target: self, keys: keys) }
     }
 }
@@ -360,11 +370,91 @@ extension EngineProfile {
     /// returns the list as this engine parses it, so a caller compiles it without parsing it again.
     @discardableResult
     public func checkGenerated(_ bytes: [UInt8], ruleCount: Int) throws -> ParsedRuleList {
-        if ruleCount > maximumRuleCount { throw TargetRuleLimitError(target: self, ruleCount: ruleCount) }
+        try requireWithinLimit(ruleCount)
         // Read once: the parser and the keys check look at the same JSON value.
         let root = try RuleListParser.decode(bytes)
         let list = try RuleListParser.parse(root, options: RuleListParserOptions(target: self))
         try requireSupport(in: root)
         return list
+    }
+}
+
+/// A share of consecutive rules of a generated list, encoded and checked on its own (on a core of its own:
+/// `EngineProfile.checkGeneratedShare`); `EngineProfile.checkGenerated(shares:)` joins the shares of a list and
+/// refuses it exactly as `checkGenerated` refuses the whole, with the same error.
+public struct GeneratedListShare: Sendable {
+    /// `CanonicalRuleWriter.bytes` of the share's rules.
+    let bytes: [UInt8]
+    let ruleCount: Int
+    /// The parser's reading of the share, the share's own part of each check of the whole list.
+    let outcome: Outcome
+
+    enum Outcome: Sendable {
+        /// A syntax error, where it is in the share's bytes.
+        case invalidJSON(JSONParseError)
+        /// The share's first rule the parser refuses, by its index in the whole list.
+        case invalidRule(any Error)
+        /// The rules WebKit keeps (report-identifier rules included) and the keys the target would ignore
+        /// although some WebKit reads them, named by their index in the whole list.
+        case parsed(rules: Int, unsupported: [IgnoredKey])
+    }
+}
+
+extension EngineProfile {
+    /// The list's own checks, before anything is read: its size.
+    func requireWithinLimit(_ ruleCount: Int) throws {
+        if ruleCount > maximumRuleCount { throw TargetRuleLimitError(target: self, ruleCount: ruleCount) }
+    }
+
+    /// The canonical JSON of `rules`, a share of a list (its indices are the list's), read back and checked as
+    /// `checkGenerated` checks each rule of the whole list.
+    public func checkGeneratedShare(_ rules: ArraySlice<ContentRule>) -> GeneratedListShare {
+        let bytes = CanonicalRuleWriter.bytes(rules)
+        let base = rules.startIndex
+        let outcome: GeneratedListShare.Outcome
+        do {
+            let root = try RuleListJSONReader.parse(bytes)
+            guard case .array(let elements) = root else { preconditionFailure("the writer writes an array") }
+            let list = try RuleListParser.parseRules(elements, at: base, options: RuleListParserOptions(target: self))
+            outcome = .parsed(rules: list.rules.count, unsupported: unsupportedKeys(in: root, from: base))
+        } catch let e as JSONParseError {
+            outcome = .invalidJSON(e)
+        } catch {
+            outcome = .invalidRule(error)
+        }
+        return GeneratedListShare(bytes: bytes, ruleCount: rules.count, outcome: outcome)
+    }
+
+    /// The generated list made of `shares` (consecutive, in order), with the checks of the whole list made once:
+    /// its bytes, `CanonicalRuleWriter.bytes` of all its rules, or the error `checkGenerated` throws for them.
+    public func checkGenerated(shares: [GeneratedListShare]) throws -> [UInt8] {
+        try requireWithinLimit(shares.reduce(0) { $0 + $1.ruleCount })
+        var parsed = 0
+        var unsupported: [IgnoredKey] = []
+        // The order of the whole check: a syntax error anywhere, then the first rule refused, then the list.
+        var (base, start) = (0, 2)
+        for share in shares {
+            // Where the share's error is in the whole list: each rule a line, the share's elements from line
+            // `base` + 2 and byte `start` on (after "[\n", as in the share's own bytes).
+            if case .invalidJSON(let e) = share.outcome {
+                throw RuleListParser.invalid(
+                    JSONParseError(
+                        message: e.message, offset: e.offset - 2 + start, line: e.line + base, column: e.column))
+            }
+            base += share.ruleCount
+            start += share.ruleCount == 0 ? 0 : share.bytes.count - 5 + 2
+        }
+        for share in shares {
+            switch share.outcome {
+            case .invalidJSON: break
+            case .invalidRule(let e): throw e
+            case .parsed(let rules, let keys):
+                parsed += rules
+                unsupported += keys
+            }
+        }
+        try RuleListParser.requireRules(parsed: parsed, of: shares.reduce(0) { $0 + $1.ruleCount })
+        try requireSupport(unsupported)
+        return JSONWriter.joinedLinesArrays(shares.map(\.bytes))
     }
 }

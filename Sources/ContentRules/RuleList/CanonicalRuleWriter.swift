@@ -123,7 +123,9 @@ extension Action {
 
 public enum CanonicalRuleWriter {
     /// `[` newline, one rule per line separated by `,` newline, `]` newline.
-    public static func bytes(_ rules: [ContentRule]) -> [UInt8] {
+    public static func bytes(_ rules: [ContentRule]) -> [UInt8] { bytes(rules[...]) }
+
+    public static func bytes(_ rules: ArraySlice<ContentRule>) -> [UInt8] {
         JSONWriter.linesArray(rules) { rule, out in rule.writeCanonicalJSON(into: &out) }
     }
 

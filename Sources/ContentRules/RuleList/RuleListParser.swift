@@ -97,8 +97,13 @@ public enum RuleListParser {
         do {
             return try RuleListJSONReader.parse(bytes)
         } catch let e as JSONParseError {
-            throw RuleListValidationError(.jsonInvalid, detail: e.description)
+            throw invalid(e)
         }
+    }
+
+    /// A syntax error as WebKit names it.
+    static func invalid(_ e: JSONParseError) -> RuleListValidationError {
+        RuleListValidationError(.jsonInvalid, detail: e.description)
     }
 
     /// The same checks on an already-decoded JSON value. Note that decoding with StrictJSON instead of
@@ -116,10 +121,23 @@ public enum RuleListParser {
                 .jsonTooManyRules, detail: "\(elements.count) rules, at most \(limit) allowed by \(options.target.name)"
             )
         }
+        let list = try parseRules(elements, at: 0, options: options)
+        try requireRules(parsed: list.rules.count, of: elements.count)
+        return list
+    }
+
+    /// The rule-by-rule part of `parse`, for `elements` that begin at index `base` of the whole list (a share of
+    /// it, checked on a core of its own): the rules, the skipped rules and the first error name their index in the
+    /// whole list. The checks of the whole list (its rule limit, a list without rules) are the caller's: `parse`,
+    /// `EngineProfile.checkGenerated(shares:)`.
+    public static func parseRules(_ elements: [JSONValue], at base: Int, options: RuleListParserOptions) throws
+        -> ParsedRuleList
+    {
         var rules: [ParsedRule] = []
         rules.reserveCapacity(elements.count)
         var skipped: [SkippedRule] = []
-        for (index, element) in elements.enumerated() {
+        for (offset, element) in elements.enumerated() {
+            let index = base + offset
             guard case .object(let ruleObject) = element else {
                 throw RuleListValidationError(
                     .jsonInvalidRule, ruleIndex: index, detail: "the rule is \(describe(element)), not an object")
@@ -142,11 +160,15 @@ public enum RuleListParser {
                 throw RuleListValidationError(failure.error, ruleIndex: index, detail: failure.detail)
             }
         }
-        if rules.isEmpty {
-            let detail = elements.isEmpty ? "the array is empty" : "all \(elements.count) rules were skipped"
+        return ParsedRuleList(rules: rules, skipped: skipped, sourceRuleCount: elements.count)
+    }
+
+    /// WebKit's last check of a whole list: `parsed` rules (report-identifier rules included) out of `elements`.
+    static func requireRules(parsed: Int, of elements: Int) throws {
+        if parsed == 0 {
+            let detail = elements == 0 ? "the array is empty" : "all \(elements) rules were skipped"
             throw RuleListValidationError(.jsonContainsNoRules, detail: detail)
         }
-        return ParsedRuleList(rules: rules, skipped: skipped, sourceRuleCount: elements.count)
     }
 
     /// Everything WebKit checks before it accepts a list: `parse`, then (like compileRuleList, only once parsing

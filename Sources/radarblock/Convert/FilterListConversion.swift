@@ -11,6 +11,7 @@ import FilterLists
 import Parallel
 import Provenance
 import RuleBuilder
+import StrictJSON
 
 enum FilterListConvert {
     static let option = OptionSpec(
@@ -46,25 +47,21 @@ enum FilterListConvert {
         let lists = try parsed(paths)
         // What the issues and the note call the lists converted as one; a single list's file name.
         let name = lists.map(\.name).joined(separator: "+"), path = paths.joined(separator: "+")
-        // Each layer checked, and its provenance encoded, on the core that converted it, as soon as it is converted.
-        let ((network, rulesBytes, provenanceBytes), (hiding, hidingBytes, hidingProvenanceBytes)) =
-            FilterListConverter.convert(
-                lists, target: target,
-                network: { c in
-                    (
-                        c, Result { try checked(c.rules, path: path, target: target) },
-                        provenancePath.map { _ in RuleProvenance.listBytes(c.provenance) }
-                    )
-                },
-                cosmetic: { c in
-                    (
-                        c, Result { c.rules.isEmpty ? [] : try checked(c.rules, path: path, target: target) },
-                        provenancePath.map { _ in c.rules.isEmpty ? [] : RuleProvenance.listBytes(c.provenance) }
-                    )
-                })
+        // The cosmetic layer checked, and its provenance encoded, on the core that converted it while the network
+        // layer is still converting; the network layer then on every core.
+        let (network, (hiding, hidingBytes, hidingProvenanceBytes)) = FilterListConverter.convert(
+            lists, target: target, network: { $0 },
+            cosmetic: { c in
+                (
+                    c, Result { c.rules.isEmpty ? [] : try checked(c.rules, path: path, target: target) },
+                    provenancePath.map { _ in c.rules.isEmpty ? [] : RuleProvenance.listBytes(c.provenance) }
+                )
+            })
         var conversion = network
         conversion.cosmetic = hiding
-        let (rules, cosmetic) = (try rulesBytes.get(), try hidingBytes.get())
+        let (rules, provenanceBytes) = try checkedInShares(
+            network, path: path, target: target, provenance: provenancePath != nil)
+        let cosmetic = try hidingBytes.get()
         let issues = FilterListConverter.inListOrder(conversion.issues + conversion.cosmetic.issues, lists)
         let issueLines =
             issues.map { $0.named(or: name) }
@@ -89,7 +86,7 @@ enum FilterListConvert {
                 + " important), \(conversion.disabledByBadfilter) disabled by $badfilter, \(issueLines.count) not"
                 + " converted" + (output == "-" ? "" : " -> \(output), \(issuesPath(output))"))
         Console.note(cosmeticNote(conversion.cosmetic, output: output, written: writesCosmetic))
-        return ExitCode.success
+        exitKeeping(lists, network, conversion, issues, issueLines, status: ExitCode.success)
     }
 
     /// The lists of `paths`, read and parsed on every core, each named by its file name; the first list (in the
@@ -123,9 +120,33 @@ enum FilterListConvert {
         do {
             try target.checkGenerated(bytes, ruleCount: rules.count)
         } catch {
-            throw InputError("\(path): the conversion is not expressible for \(target.name): \(error)")
+            throw notExpressible(error, path: path, target: target)
         }
         return bytes
+    }
+
+    /// The network list's bytes and its provenance's, encoded and checked in shares on every core, exactly as
+    /// `checked` checks the whole list: after the conversion it is the long pole.
+    static func checkedInShares(
+        _ c: FilterListConversion, path: String, target: EngineProfile, provenance: Bool
+    ) throws -> (rules: [UInt8], provenance: [UInt8]?) {
+        let shares = Parallel.mapShares(c.rules.count, workers: Parallel.workers(for: c.rules.count / 4096 + 1)) {
+            range in
+            (
+                target.checkGeneratedShare(c.rules[range]),
+                provenance ? RuleProvenance.listBytes(c.provenance[range]) : []
+            )
+        }
+        do {
+            let rules = try target.checkGenerated(shares: shares.map(\.0))
+            return (rules, provenance ? JSONWriter.joinedLinesArrays(shares.map(\.1)) : nil)
+        } catch {
+            throw notExpressible(error, path: path, target: target)
+        }
+    }
+
+    static func notExpressible(_ error: any Error, path: String, target: EngineProfile) -> InputError {
+        InputError("\(path): the conversion is not expressible for \(target.name): \(error)")
     }
 
     static func cosmeticNote(_ cosmetic: CosmeticConversion, output: String, written: Bool) -> String {

@@ -56,7 +56,7 @@ final class MatcherProductTests: XCTestCase {
                 checkEveryCut(matcher, product, url, flags, whole: plain)
                 checked += 1
             }
-            if product.generation > 1 { restarts += 1 }
+            if product.restarts > 1 { restarts += 1 }
         }
         XCTAssertEqual(checked, products * 30)
         XCTAssertGreaterThan(products, 100, "most random matchers have DFAs enough for a product")
@@ -86,6 +86,43 @@ final class MatcherProductTests: XCTestCase {
                 }
             }
         }
+    }
+
+    /// A prefix carries the state of the product that made it: another product of the same matcher, whose states
+    /// are numbered otherwise, must look its DFAs' states up instead.
+    func testAnotherProductResumesAPrefixByItsDFAStates() throws {
+        var rng = SplitMix64(seed: 0x5EED_0008)
+        var checked = 0
+        for _ in 0..<100 {
+            let matcher = try randomMatcher(&rng)
+            var limits = MatcherProduct.Limits()
+            limits.minimumDFAs = 1
+            guard let a = MatcherProduct(matcher, limits: limits), let b = MatcherProduct(matcher, limits: limits)
+            else { continue }
+            for _ in 0..<10 { // b numbers the states it meets first
+                let url = RandomPatterns.url(&rng)
+                _ = url.withUnsafeBufferPointer { matcher.prefix($0, product: b) }
+            }
+            for _ in 0..<20 {
+                let url = RandomPatterns.url(&rng)
+                let flags = RandomPatterns.requestFlags(&rng)
+                let whole = ids { out in
+                    url.withUnsafeBufferPointer { matcher.match($0, requestFlags: flags, into: &out) }
+                }
+                let cut = Int.random(in: 0...url.count, using: &rng)
+                let resumed = ids { out in
+                    url.withUnsafeBufferPointer { u in
+                        let prefix = matcher.prefix(UnsafeBufferPointer(rebasing: u[..<cut]), product: a)
+                        matcher.match(
+                            resuming: prefix, rest: UnsafeBufferPointer(rebasing: u[cut...]), requestFlags: flags,
+                            into: &out, product: b)
+                    }
+                }
+                XCTAssertEqual(resumed, whole, "url \(url) cut \(cut): a's prefix resumed by b")
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(checked, 1000)
     }
 
     func testAMatcherOfFewDFAsGetsNoProduct() throws {

@@ -15,6 +15,12 @@
 //
 // Mutable: one per thread (RuleEngine keeps one per copy of a loaded list).
 
+import Synchronization
+
+/// Generations are numbered across every product of the process: a prefix names a state of the one product that
+/// made it, and any other product looks its tuple up.
+private let generations = Atomic<UInt32>(0)
+
 public final class MatcherProduct {
     /// What a product is made of and may hold.
     public struct Limits: Sendable {
@@ -51,8 +57,10 @@ public final class MatcherProduct {
     /// Per state the lists the end of the URL reports there (built on first use), as ranges of `endLists`.
     @exclusivity(unchecked) private var endRange: [Range<Int32>?] = []
     @exclusivity(unchecked) private var endLists: [UInt32] = []
-    /// Bumped whenever the product starts over: a state number from an earlier generation means nothing.
-    public private(set) var generation: UInt32 = 0
+    /// New whenever the product starts over: a state number from another generation means nothing here.
+    private(set) var generation: UInt32 = 0
+    /// How many generations the product has had (1 until it first starts over).
+    private(set) var restarts = 0
     @exclusivity(unchecked) private var scratch: [Int32]
 
     /// The state every DFA stopped in, and the roots' tuple (state numbers of the current generation).
@@ -97,7 +105,10 @@ public final class MatcherProduct {
         lists.removeAll(keepingCapacity: true)
         endRange.removeAll(keepingCapacity: true)
         endLists.removeAll(keepingCapacity: true)
-        generation &+= 1
+        repeat {
+            generation = generations.add(1, ordering: .relaxed).newValue
+        } while generation == 0 // 0: no product's (MatcherPrefix.noProduct)
+        restarts += 1
         _ = intern([Int32](repeating: -1, count: dfaCount))
         root = intern(members.map { Int32(program.roots[$0]) })
     }

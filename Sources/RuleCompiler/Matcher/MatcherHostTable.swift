@@ -110,23 +110,29 @@ struct MatcherHostTable: Sendable, Equatable {
     @inline(__always)
     static func step(_ h: UInt32, _ b: UInt8) -> UInt32 { (h ^ UInt32(lower(b))) &* 0x0100_0193 }
 
-    /// The action list of the key equal (ASCII case-insensitively) to `length` bytes from `byte(0)`, whose
-    /// reversed hash is `h`.
+    /// The action list of the key equal (ASCII case-insensitively) to `text`, whose reversed hash is `h`. The
+    /// table was validated at load (an empty slot, entries and keys in bounds): no bounds checks.
     @inline(__always)
-    func list(hash h: UInt32, length: Int, _ byte: (Int) -> UInt8) -> UInt32? {
-        let mask = slots.count - 1
-        var slot = Int(h) & mask
-        while true {
-            let e = Int(slots[slot])
-            if e == 0 { return nil }
-            let k = 3 * (e - 1)
-            if Int(entries[k + 1]) == length {
-                let start = Int(entries[k])
-                var i = 0
-                while i < length && keys[start + i] == Self.lower(byte(i)) { i += 1 }
-                if i == length { return entries[k + 2] }
+    func list(hash h: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        slots.withUnsafeBufferPointer { slots in
+            entries.withUnsafeBufferPointer { entries in
+                keys.withUnsafeBufferPointer { keys in
+                    let mask = slots.count &- 1
+                    var slot = Int(h) & mask
+                    while true {
+                        let e = Int(slots[slot])
+                        if e == 0 { return nil }
+                        let k = 3 &* (e &- 1)
+                        if Int(entries[k &+ 1]) == text.count {
+                            let start = Int(entries[k])
+                            var i = 0
+                            while i < text.count && keys[start &+ i] == Self.lower(text[i]) { i &+= 1 }
+                            if i == text.count { return entries[k &+ 2] }
+                        }
+                        slot = (slot &+ 1) & mask
+                    }
+                }
             }
-            slot = (slot + 1) & mask
         }
     }
 }
@@ -209,28 +215,35 @@ struct HostScan: Equatable {
     }
 
     /// Reports the keys among the suffixes of the segment that ends at a `:` or `/`: `carried` then `input[range]`.
-    /// A suffix of length at most the longest key starts at index k of the window (its last bytes, at most the longest
-    /// key + 1), and at segment index j = segmentLength - window + k (segmentLength is exact up to the longest key
-    /// + 1, and past it j > 1 for every k > 0, which is all that is asked of j).
     private func candidates(
         _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ table: MatcherHostTable,
         reached: (UInt32) -> Void
     ) {
-        let c = carried.count
-        let window = min(c + range.count, table.maxKeyLength + 1)
-        let skip = c + range.count - window
-        @inline(__always) func byte(_ k: Int) -> UInt8 {
-            let x = skip + k
-            return x < c ? carried[x] : input[range.lowerBound + x - c]
+        if carried.isEmpty {
+            candidates(UnsafeBufferPointer(rebasing: input[range]), table, reached: reached)
+        } else {
+            (carried + input[range]).withUnsafeBufferPointer { candidates($0, table, reached: reached) }
         }
+    }
+
+    /// The same over the segment's bytes at hand (its last ones, if not all). A suffix of length at most the
+    /// longest key starts at index k of the window (the last bytes, at most the longest key + 1), and at segment
+    /// index j = segmentLength - window + k (segmentLength is exact up to the longest key + 1, and past it j > 1 for
+    /// every k > 0, which is all that is asked of j).
+    private func candidates(
+        _ segment: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, reached: (UInt32) -> Void
+    ) {
+        let window = min(segment.count, table.maxKeyLength + 1)
+        guard let bytes = segment.baseAddress.map({ $0 + (segment.count - window) }) else { return }
         var h = MatcherHostTable.hashSeed
         var k = window - 1
         while k >= 0 && window - k <= table.maxKeyLength {
-            h = MatcherHostTable.step(h, byte(k))
+            h = MatcherHostTable.step(h, bytes[k])
             let j = segmentLength - window + k
-            let starts =
-                j == 0 ? firstSegment : byte(k - 1) == UInt8(ascii: ".") && !(firstSegment && j == 1)
-            if starts, let list = table.list(hash: h, length: window - k, { byte(k + $0) }) { reached(list) }
+            let starts = j == 0 ? firstSegment : bytes[k - 1] == UInt8(ascii: ".") && !(firstSegment && j == 1)
+            if starts, let list = table.list(hash: h, UnsafeBufferPointer(start: bytes + k, count: window - k)) {
+                reached(list)
+            }
             k -= 1
         }
     }

@@ -131,3 +131,16 @@ extension MatcherProductTests {
         XCTAssertGreaterThan(cuts, 20_000)
     }
 }
+
+final class MatcherHostTableInspectionTests: XCTestCase {
+    /// `inspect` gives the hosts of the table and the bytes of its section (the golden list has two host rules).
+    func testInspectShowsTheTable() throws {
+        let compiled = try RuleListCompiler.compile(json: goldenRules(), options: .init(name: "golden"))
+        let inspection = try RBCInspection(list: compiled, fileBytes: RBCFile.bytes(compiled))
+        let url = try XCTUnwrap(inspection.automata.first { $0.0 == "url" }?.1)
+        XCTAssertEqual(url.hostKeys, 2)
+        // Counts, 8 slots, 2 entries of 3 words, "cdn.tracker.example" and "tracker.example" padded to 36 bytes.
+        XCTAssertEqual(url.hostTableBytes, 16 + 4 * 8 + 4 * 6 + 36)
+        XCTAssertTrue(inspection.text.contains("2 hosts in a table (\(url.hostTableBytes) bytes)"), inspection.text)
+    }
+}

@@ -33,12 +33,16 @@ root=$stage/deb
 "$here/scripts/install-files.sh" "$stage/radarblock" "$root/usr"
 mkdir -p "$root/DEBIAN"
 depends=$("$here/scripts/dist-depends.sh" "$bin")  # outside the here-document, where a failure would go unnoticed
+# Installed-Size as dpkg-gencontrol counts it: each file's size rounded up to KiB, 1 KiB for anything else. `du`
+# counts the blocks the file system gave, which vary from one write of the same bytes to the next.
+installed_size=$(find "$root/usr" -mindepth 1 -printf '%y %s\n' \
+  | awk '{ s += ($1 == "f") ? int(($2 + 1023) / 1024) : 1 } END { print s }')
 cat > "$root/DEBIAN/control" <<CONTROL
 Package: radarblock
 Version: $version
 Architecture: $debarch
 Maintainer: radarblock developers <radarblock@localhost>
-Installed-Size: $(du -sk "$root/usr" | cut -f1)
+Installed-Size: $installed_size
 Depends: $depends
 Suggests: libwebkitgtk-6.0-4
 Section: utils

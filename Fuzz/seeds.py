@@ -34,8 +34,6 @@ def rule(filter, **trigger):
 patterns = [
     "tracker\\.example",
     "^https?://([^/]*\\.)?ads\\.example/",
-    "^[^:]+://+([^/]+\\.)?ads\\.example[:/]",
-    "^[^:]+://+([^/]+\\.)?cdn\\.tracker\\.example[:/]",
     "[ab]*a[ab][ab][ab]",
     "a" * 40,
     ".*x.*y.*z",

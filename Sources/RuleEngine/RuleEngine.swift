@@ -97,7 +97,7 @@ public final class LoadedRuleList {
             url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal),
             DeadEndAnswer(frame, universal: frameUniversal)
         )
-        urlProduct = Self.product(of: url)
+        urlProduct = MatcherProduct(url)
         let all = try compiled.actions.withUnsafeBytes { try ActionBlob.all($0) }
         var at = [Int32](repeating: -1, count: compiled.actions.count)
         var actions: [StoredAction] = []
@@ -147,7 +147,7 @@ public final class LoadedRuleList {
             url.nothingPrefix(), DeadEndAnswer(top, universal: topUniversal),
             DeadEndAnswer(frame, universal: frameUniversal)
         )
-        urlProduct = Self.product(of: url)
+        urlProduct = MatcherProduct(url)
         actionAt = other.actionAt
         actions = other.actions
         kinds = other.kinds
@@ -159,10 +159,6 @@ public final class LoadedRuleList {
         universalRuleOfAction = other.universalRuleOfAction
         flaggedUniversalOnlyIgnorePrevious = other.flaggedUniversalOnlyIgnorePrevious
         parsed = other.parsed
-    }
-
-    private static func product(of m: Matcher) -> MatcherProduct? {
-        MatcherProduct(m)
     }
 
     /// The same list with its own caches and scratch space, for another thread (the tables are shared).

@@ -34,6 +34,8 @@ def rule(filter, **trigger):
 patterns = [
     "tracker\\.example",
     "^https?://([^/]*\\.)?ads\\.example/",
+    "^[^:]+://+([^/]+\\.)?ads\\.example[:/]",
+    "^[^:]+://+([^/]+\\.)?cdn\\.tracker\\.example[:/]",
     "[ab]*a[ab][ab][ab]",
     "a" * 40,
     ".*x.*y.*z",

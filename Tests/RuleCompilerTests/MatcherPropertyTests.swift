@@ -50,6 +50,31 @@ enum RandomPatterns {
         return (0..<Int.random(in: 0...12, using: &rng)).map { _ in alphabet.randomElement(using: &rng)! }
     }
 
+    /// A `||host^` pattern (`^[^:]+://+([^/]+\.)?HOST[:/]`) over a small alphabet, so that hosts share suffixes;
+    /// mostly case-insensitive with letters in either case (a case-sensitive one with letters stays a DFA).
+    static func hostFilter(_ rng: inout SplitMix64) -> URLFilter {
+        let letters = ["a", "b", "A", "\\.", "\\.", "-", "1"]
+        let host = (0..<Int.random(in: 1...5, using: &rng)).map { _ in letters.randomElement(using: &rng)! }.joined()
+        let tail = ["[:/]", "[:/]", "[/:]"].randomElement(using: &rng)!
+        return URLFilter.parse(
+            "^[^:]+://+([^/]+\\.)?" + host + tail, caseSensitive: Int.random(in: 0..<5, using: &rng) == 0)
+    }
+
+    /// A URL-like byte string for host patterns: a scheme, `:`, slashes, a host part of labels, dots, `:`, `@`, `/`,
+    /// upper case, non-ASCII and 0 bytes; sometimes only random bytes.
+    static func hostURL(_ rng: inout SplitMix64) -> [UInt8] {
+        if Int.random(in: 0..<8, using: &rng) == 0 { return url(&rng) }
+        var u: [UInt8] = Array(["http", "x", "", "a.b", "h/t", "h\0"].randomElement(using: &rng)!.utf8)
+        if Int.random(in: 0..<10, using: &rng) > 0 { u.append(UInt8(ascii: ":")) }
+        u += [UInt8](repeating: UInt8(ascii: "/"), count: Int.random(in: 0...3, using: &rng))
+        let tokens: [[UInt8]] = [
+            [0x61], [0x62], [0x61, 0x62], [0x41], [0x42], [0x2E], [0x2E], [0x2E], [0x2D], [0x31], [0x3A], [0x2F],
+            [0x40], [0xC3, 0xA9], [0x00], [0x3F], [0x61, 0x2E, 0x62], [0x62, 0x2E, 0x61],
+        ]
+        for _ in 0..<Int.random(in: 0...10, using: &rng) { u += tokens.randomElement(using: &rng)! }
+        return u
+    }
+
     static let flagChoices: [UInt32] = [
         0, 0, 0, 0x1, 0x10, 0x11, 0x4000, 0x8000, 0x10000, 0x20000, 0x40000,
         0x200000, 0xE00000, 0x8000 | 0x10, 0x4000 | 0x20000 | 0x200000,
@@ -123,17 +148,21 @@ final class MatcherPropertyTests: XCTestCase {
     /// a prefix that claims to report nothing must report nothing for any continuation.
     func testResumingFromAnyPrefixEqualsTheWholeRun() throws {
         var rng = SplitMix64(seed: 0x5EED_0002)
-        var cuts = 0, nothing = 0, finals = 0
+        var cuts = 0, nothing = 0, finals = 0, tables = 0
         for round in 0..<200 {
             var builder = MatcherBuilder()
             if round % 3 == 0 { builder.maximumNFASize = 8 } // several DFAs
+            let hosts = round % 2 == 1 // with a host table
             for k in 0..<Int.random(in: 1...8, using: &rng) {
                 let flags = RandomPatterns.flagChoices.randomElement(using: &rng)!
-                builder.add(RandomPatterns.supportedFilter(&rng), id: UInt64(flags) << 32 | UInt64(k + 1))
+                let filter =
+                    hosts && k % 2 == 0 ? RandomPatterns.hostFilter(&rng) : RandomPatterns.supportedFilter(&rng)
+                builder.add(filter, id: UInt64(flags) << 32 | UInt64(k + 1))
             }
             let matcher = try builder.build().serialized().withUnsafeBytes { try Matcher(serialized: $0) }
+            if matcher.statistics.hostKeys > 0 { tables += 1 }
             for _ in 0..<30 {
-                let url = RandomPatterns.url(&rng)
+                let url = hosts ? RandomPatterns.hostURL(&rng) : RandomPatterns.url(&rng)
                 let flags = RandomPatterns.requestFlags(&rng)
                 let whole = Set(matcher.match(url, requestFlags: flags))
                 for cut in 0...url.count {
@@ -169,6 +198,7 @@ final class MatcherPropertyTests: XCTestCase {
         XCTAssertGreaterThan(cuts, 20000)
         XCTAssertGreaterThan(nothing, 1000, "prefixes after which every automaton stopped should be common")
         XCTAssertGreaterThan(finals, nothing, "final prefixes include those that reached an action")
+        XCTAssertGreaterThan(tables, 80, "half of the matchers have host tables")
     }
 
     func testRealisticPatterns() {
@@ -278,6 +308,8 @@ final class MatcherPropertyTests: XCTestCase {
         var b = MatcherBuilder()
         for k in 0..<30 { b.add(RandomPatterns.supportedFilter(&rng), id: UInt64(k) | UInt64(0x10) << 32) }
         b.add(URLFilter.parse("^[^:]+://+([^:/]+\\.)?tracker\\.com[:/]", caseSensitive: false), id: 99)
+        b.add(URLFilter.parse("^[^:]+://+([^/]+\\.)?tracker\\.com[:/]", caseSensitive: false), id: 98)
+        b.add(URLFilter.parse("^[^:]+://+([^/]+\\.)?ads\\.test[:/]", caseSensitive: false), id: 97)
         let good = b.build().serialized()
         var rejected = 0
         for trial in 0..<4000 {

@@ -1,7 +1,8 @@
 // MatcherBuilder compiles the patterns of one family (url, top-url or
 // frame-url) into a Matcher:
 //
-//   patterns ─► PrefixTree (terms interned, equal prefixes shared, ids on the last vertex)
+//   patterns ─► `||host^` patterns ─► MatcherHostTable (host -> action list; MatcherHostTable.swift)
+//            ─► the others ─► PrefixTree (terms interned, equal prefixes shared, ids on the last vertex)
 //            ─► batches of whole generation-root groups, ≤ maximumNFASize NFA nodes each (WebKit's NFA split)
 //            ─► NFA per batch (class alphabet) ─► subset construction (NFAToDFA) ─► DFAMinimizer
 //            ─► compact DFA ─► MatcherLayout (the execution form) ─► MatcherBytecode (one DFA per batch;
@@ -52,6 +53,8 @@ public struct MatcherStatistics: Sendable, Hashable {
     public var actionLists = 0
     public var actionIds = 0
     public var bytes = 0 // serialized size
+    public var hostKeys = 0 // hosts of the host table (MatcherHostTable.swift)
+    public var hostTableBytes = 0 // its section of the serialized size
     public init() {}
 }
 
@@ -66,6 +69,9 @@ public struct MatcherBuilder {
     public var budget: CompileBudget
     /// What the family is called in budget errors ("url-filter", "top-url", "frame-url").
     public var family: String
+    /// Whether the `||host^` patterns go to a host table rather than the DFAs (the same ids, see
+    /// MatcherHostTable.swift; tests build both).
+    public var hostTable = true
 
     private var patternIndex: [URLFilter: Int] = [:]
     private var patterns: [URLFilter] = []
@@ -110,13 +116,13 @@ public struct MatcherBuilder {
 
     /// The patterns in one prefix tree with their action lists on the end vertices; `vertexPattern` is,
     /// per end vertex, the pattern of the smallest rule ending there.
-    private func prefixTree() -> (TermTable, PrefixTree, ActionListTable, [Int32: Int]) {
+    private func prefixTree(skipping skipped: Set<Int> = []) -> (TermTable, PrefixTree, ActionListTable, [Int32: Int]) {
         var terms = TermTable()
         var tree = PrefixTree()
         var vertexIds: [Int32: [UInt64]] = [:]
         var vertexPattern: [Int32: Int] = [:]
         var endVertices: [Int32] = []
-        for (i, p) in patterns.enumerated() {
+        for (i, p) in patterns.enumerated() where !skipped.contains(i) {
             let ids = p.terms.map { terms.intern($0) }
             let v = tree.insert(ids, fixedLength: terms.fixedLength)
             if vertexIds[v] == nil { endVertices.append(v) }
@@ -124,15 +130,27 @@ public struct MatcherBuilder {
             if vertexPattern[v].map({ patternRule[$0] > patternRule[i] }) ?? true { vertexPattern[v] = i }
         }
         var actionLists = ActionListTable()
-        for v in endVertices {
-            var ids = vertexIds[v]!
-            ids.sort()
-            var distinct: [UInt64] = []
-            distinct.reserveCapacity(ids.count)
-            for x in ids where distinct.last != x { distinct.append(x) }
-            tree.action[Int(v)] = actionLists.intern(distinct)
-        }
+        for v in endVertices { tree.action[Int(v)] = actionLists.intern(Self.sortedDistinct(vertexIds[v]!)) }
         return (terms, tree, actionLists, vertexPattern)
+    }
+
+    private static func sortedDistinct(_ ids: [UInt64]) -> [UInt64] {
+        var distinct: [UInt64] = []
+        distinct.reserveCapacity(ids.count)
+        for x in ids.sorted() where distinct.last != x { distinct.append(x) }
+        return distinct
+    }
+
+    /// The patterns the host table takes (none when `hostTable` is off), by host: their ids.
+    private func hostPatterns() -> (indices: Set<Int>, ids: [[UInt8]: [UInt64]]) {
+        guard hostTable else { return ([], [:]) }
+        var indices = Set<Int>(), ids: [[UInt8]: [UInt64]] = [:]
+        for (i, p) in patterns.enumerated() {
+            guard let key = MatcherHostTable.host(of: p) else { continue }
+            indices.insert(i)
+            ids[key, default: []] += patternIds[i]
+        }
+        return (indices, ids)
     }
 
     private func firstPattern(of batch: [Int32], _ vertexPattern: [Int32: Int]) -> Int {
@@ -224,15 +242,21 @@ public struct MatcherBuilder {
         var statistics = MatcherStatistics()
         statistics.patterns = patterns.count
         statistics.universalIds = Set(universal).count
-        var (dfas, actionLists) = try minimizedDFAs(statistics: &statistics)
-        let usedLists = MatcherBuilder.keepUsedActionLists(of: &dfas, from: actionLists)
-        return serializedMatcher(dfas: dfas, usedLists: usedLists, statistics: statistics)
+        let (hostIndices, hostIds) = hostPatterns()
+        var (dfas, actionLists) = try minimizedDFAs(skipping: hostIndices, statistics: &statistics)
+        var hostLists = hostIds.map { (key: $0.key, list: actionLists.intern(Self.sortedDistinct($0.value))) }
+        let usedLists = MatcherBuilder.keepUsedActionLists(of: &dfas, hosts: &hostLists, from: actionLists)
+        let hosts =
+            hostLists.isEmpty ? nil : MatcherHostTable(hosts: hostLists.map { (key: $0.key, list: UInt32($0.list)) })
+        return serializedMatcher(dfas: dfas, hosts: hosts, usedLists: usedLists, statistics: statistics)
     }
 
     /// Batches -> NFA -> DFA -> minimized DFA, splitting a batch over its limits in two.
-    private func minimizedDFAs(statistics: inout MatcherStatistics) throws -> ([DFA], ActionListTable) {
+    private func minimizedDFAs(skipping skipped: Set<Int>, statistics: inout MatcherStatistics) throws
+        -> ([DFA], ActionListTable)
+    {
         let deadline = budget.seconds.isFinite ? monotonicSeconds() + budget.seconds : .infinity
-        var (terms, tree, actionLists, vertexPattern) = prefixTree()
+        var (terms, tree, actionLists, vertexPattern) = prefixTree(skipping: skipped)
         func exceeded(_ kind: CompileBudget.Kind, batch: [Int32]) -> CompileBudgetExceeded {
             let p = firstPattern(of: batch, vertexPattern)
             return CompileBudgetExceeded(
@@ -304,25 +328,34 @@ public struct MatcherBuilder {
         return (outcome, construction.builtStates)
     }
 
-    /// Keeps only the action lists the DFAs use, numbered in order of use.
-    private static func keepUsedActionLists(of dfas: inout [DFA], from actionLists: ActionListTable) -> [[UInt64]] {
+    /// Keeps only the action lists the DFAs and the host table use, numbered in order of use (the hosts' last, in
+    /// the order of their keys).
+    private static func keepUsedActionLists(
+        of dfas: inout [DFA], hosts: inout [(key: [UInt8], list: Int32)], from actionLists: ActionListTable
+    ) -> [[UInt64]] {
         var listRemap = [Int32](repeating: -1, count: actionLists.lists.count)
         var usedLists: [[UInt64]] = []
+        func used(_ old: Int32) -> Int32 {
+            if listRemap[Int(old)] < 0 {
+                listRemap[Int(old)] = Int32(usedLists.count)
+                usedLists.append(actionLists.lists[Int(old)])
+            }
+            return listRemap[Int(old)]
+        }
         for d in dfas.indices {
             for s in 0..<dfas[d].stateCount where dfas[d].actions[s] >= 0 {
-                let old = Int(dfas[d].actions[s])
-                if listRemap[old] < 0 {
-                    listRemap[old] = Int32(usedLists.count)
-                    usedLists.append(actionLists.lists[old])
-                }
-                dfas[d].actions[s] = listRemap[old]
+                dfas[d].actions[s] = used(dfas[d].actions[s])
             }
         }
+        hosts.sort { $0.key.lexicographicallyPrecedes($1.key) }
+        for h in hosts.indices { hosts[h].list = used(hosts[h].list) }
         return usedLists
     }
 
     /// The DFAs laid out and serialized with the universal ids and the action lists, loaded back.
-    private func serializedMatcher(dfas: [DFA], usedLists: [[UInt64]], statistics: MatcherStatistics) -> Matcher {
+    private func serializedMatcher(
+        dfas: [DFA], hosts: MatcherHostTable?, usedLists: [[UInt64]], statistics: MatcherStatistics
+    ) -> Matcher {
         var flagFree = Set<UInt64>(), withFlags = Set<UInt64>()
         for id in universal {
             if id >> 32 == 0 { flagFree.insert(id) } else { withFlags.insert(id) }
@@ -337,7 +370,8 @@ public struct MatcherBuilder {
             MatcherBytecode.encode(d, into: &bytes)
             return bytes + [UInt8](repeating: 0, count: MatcherBytecode.padding)
         }
-        let program = MatcherProgram(laidOut: compact, listStarts: starts, ids: usedLists.flatMap { $0 })
+        var program = MatcherProgram(laidOut: compact, listStarts: starts, ids: usedLists.flatMap { $0 })
+        program.hosts = hosts
         let out = MatcherBytecode.serialize(
             header: header, universalFlagFree: flagFree.sorted(), universalWithFlags: withFlags.sorted(),
             program: program)

@@ -42,6 +42,12 @@
 //                          state of the same DFA, or none (0xFFFFFFFF): the DFA stops
 //   A state's size follows from its header, so validation walks the states of each DFA in order, checks that
 //   they tile its words exactly, then that every target is one of them.
+//   Host table (MatcherHostTable.swift), only when the family has `||host^` patterns (then K >= 1):
+//     u32 K: keys, u32 M: slots (a power of two, at least one of them empty), u32 L: longest key (1...1024),
+//     u32 B: key bytes
+//     M x u32   slots: 0 (empty) or an entry's index + 1
+//     K x 3 u32 entries: key start in the key bytes, key length (1...L), action list index
+//     B bytes   keys (lower-cased), then zero padding to a multiple of 4
 //
 // Matching (MatcherInterpreter): for each DFA, start at its root with input index i = 0; at each state
 // first report its actions (ids pass the WebKit flags test, see matcherFlagsTestPasses), stop if
@@ -70,7 +76,7 @@ import Parallel
 
 enum MatcherBytecode {
     static let magic: [UInt8] = Array("RBMX".utf8)
-    static let formatVersion: UInt32 = 2
+    static let formatVersion: UInt32 = 3
     static let headerSize = 48
     /// The header of a DFA in a file.
     static let fileDFAHeaderSize = 280
@@ -189,9 +195,45 @@ enum MatcherBytecode {
         out += p.rows
         out += [UInt8](repeating: 0, count: (4 - out.count % 4) % 4)
         for w in p.words { append32(w, to: &out) }
+        if let h = p.hosts { appendHostTable(h, to: &out) }
         let total = UInt32(out.count)
         for k in 0..<4 { out[28 + k] = UInt8(truncatingIfNeeded: total >> (8 * UInt32(k))) }
         return out
+    }
+
+    private static func appendHostTable(_ h: MatcherHostTable, to out: inout [UInt8]) {
+        for v in [h.count, h.slots.count, h.maxKeyLength, h.keys.count] { append32(UInt32(v), to: &out) }
+        for v in h.slots + h.entries { append32(v, to: &out) }
+        out += h.keys
+        out += [UInt8](repeating: 0, count: (4 - h.keys.count % 4) % 4)
+    }
+
+    /// The host table section from `o` to the end of the blob, every index in it checked.
+    private static func readHostTable(_ b: UnsafeRawBufferPointer, at o: Int, listCount: Int) throws
+        -> MatcherHostTable
+    {
+        func fail(_ why: String) -> MatcherError { .corrupt("host table: \(why)") }
+        guard b.count - o >= 16 else { throw fail("too short") }
+        let k = Int(read32(b, o)), m = Int(read32(b, o + 4)), l = Int(read32(b, o + 8))
+        let keyBytes = Int(read32(b, o + 12))
+        guard k >= 1, m > k, m & (m - 1) == 0, l >= 1, l <= MatcherHostTable.keyLengthLimit else {
+            throw fail("counts")
+        }
+        let padded = (keyBytes + 3) / 4 * 4
+        guard 4 * (m + 3 * k) + padded == b.count - o - 16 else { throw fail("length") }
+        let words = (0..<(m + 3 * k)).map { read32(b, o + 16 + 4 * $0) }
+        let slots = Array(words[..<m]), entries = Array(words[m...])
+        guard slots.contains(0), slots.allSatisfy({ Int($0) <= k }) else { throw fail("slots") }
+        for e in 0..<k {
+            let start = Int(entries[3 * e]), length = Int(entries[3 * e + 1])
+            guard length >= 1, length <= l, start <= keyBytes - length, Int(entries[3 * e + 2]) < listCount else {
+                throw fail("entry")
+            }
+        }
+        let keysAt = b.count - padded
+        for x in (keysAt + keyBytes)..<b.count where b[x] != 0 { throw fail("padding") }
+        return MatcherHostTable(
+            maxKeyLength: l, slots: slots, entries: entries, keys: Array(b[keysAt..<(keysAt + keyBytes)]))
     }
 
     // MARK: validation
@@ -207,6 +249,7 @@ enum MatcherBytecode {
         var dfas: [FileDFA]
         var rows: Range<Int>
         var words: Range<Int>
+        var hosts: MatcherHostTable?
         var dfaStates: Int
         var patterns: Int
         var nfaCount: Int
@@ -256,7 +299,8 @@ enum MatcherBytecode {
         let pad = try take((4 - o % 4) % 4, of: 1)
         for k in pad..<o where b[k] != 0 { throw fail("bad padding") }
         let words = try take(wordCount, of: 4)
-        guard o == b.count else { throw fail("trailing bytes") }
+        let wordsEnd = o
+        let hosts = o == b.count ? nil : try readHostTable(b, at: o, listCount: l)
         let rowsBuffer = UnsafeRawBufferPointer(rebasing: b[rows..<(rows + rowBytes)])
         // DFAs are checked at once, one per free core: the walk is bound by reading the words from memory.
         let refusals = Parallel.map(dfas.count) { x -> MatcherError? in
@@ -272,7 +316,8 @@ enum MatcherBytecode {
         if let refused = refusals.lazy.compactMap({ $0 }).first { throw refused }
         return Layout(
             universalFlagFree: uf..<uf + 8 * u0, universalWithFlags: uw..<uw + 8 * u1, listStarts: ls,
-            listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<o,
+            listCount: l, ids: ids, idCount: ic, dfas: dfas, rows: rows..<(rows + rowBytes), words: words..<wordsEnd,
+            hosts: hosts,
             dfaStates: states, patterns: Int(read32(b, 32)), nfaCount: Int(read32(b, 36)), nfaNodes: Int(read32(b, 40)),
             statesBeforeMinimization: Int(read32(b, 44)))
     }

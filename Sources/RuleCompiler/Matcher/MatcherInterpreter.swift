@@ -41,6 +41,8 @@ public struct Matcher: Sendable, Equatable {
         s.actionLists = layout.listCount
         s.actionIds = layout.idCount
         s.bytes = b.count
+        s.hostKeys = layout.hosts?.count ?? 0
+        s.hostTableBytes = layout.hosts?.byteCount ?? 0
         statistics = s
         program = MatcherProgram(validated: b, layout: layout)
     }
@@ -87,16 +89,21 @@ public struct Matcher: Sendable, Equatable {
     /// The prefix of every head after which the DFAs report nothing (`reportsNothing`), as a new object: a
     /// cache can store one per thread instead of one per head.
     public func nothingPrefix() -> MatcherPrefix {
-        MatcherPrefix(words: [Int32](repeating: -1, count: program.roots.count) + MatcherPrefix.noProduct)
+        MatcherPrefix(
+            words: [Int32](repeating: -1, count: program.roots.count) + MatcherPrefix.noProduct
+                + (program.hosts == nil ? [] : HostScan.done.words))
     }
 
-    /// True when every DFA stopped within the prefix: the rest of the URL cannot add an id.
-    public func isFinal(_ p: MatcherPrefix) -> Bool { !p.words[..<program.roots.count].contains { $0 >= 0 } }
+    /// True when every DFA stopped within the prefix, and the host table has no more to find: the rest of the URL
+    /// cannot add an id.
+    public func isFinal(_ p: MatcherPrefix) -> Bool {
+        !p.words[..<program.roots.count].contains { $0 >= 0 } && program.hostScan(p.words)?.phase ?? .done == .done
+    }
 
     /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags: all stopped,
     /// having reached no action list.
     public func reportsNothing(_ p: MatcherPrefix) -> Bool {
-        p.words.count == program.roots.count + MatcherPrefix.productWords && isFinal(p)
+        p.words.count == program.listsStart(p.words) && isFinal(p)
     }
 
     /// All ids whose pattern matches prefix + `rest`, where `prefix` is what `prefix(_:)` returned for the
@@ -163,6 +170,8 @@ struct MatcherProgram: Sendable {
     var ids: [UInt64] = []
     /// Per DFA what the file records beside its words: its rows, classes and states.
     var shapes: [DFAShape] = []
+    /// The `||host^` patterns, when the family has them (MatcherHostTable.swift).
+    var hosts: MatcherHostTable?
 
     struct DFAShape: Sendable {
         var firstRow: Int, rowCount: Int, classCount: Int, stateCount: Int
@@ -174,21 +183,46 @@ struct MatcherProgram: Sendable {
                 let state = walk(t, d, from: roots[d], url) { t.actions.report($0, into: &result) }
                 if state >= 0 { finish(t, d, state, into: &result) }
             }
+            _ = readHosts(HostScan(), url) { t.actions.report($0, into: &result) }
         }
+    }
+
+    /// The host table's reading of `input` from `scan`, reporting each list it finds: where it stands after it.
+    func readHosts(_ scan: HostScan, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> HostScan {
+        guard let hosts, scan.phase != .done else { return scan }
+        var scan = scan
+        scan.read(input, hosts, reached: reached)
+        return scan
+    }
+
+    /// The host table's scan a prefix carries (after the DFAs' states and the product's words), nil without a table.
+    func hostScan(_ words: [Int32]) -> HostScan? {
+        hosts == nil ? nil : HostScan(words, at: roots.count + MatcherPrefix.productWords)
+    }
+
+    /// Where the action lists reached within a prefix start in its words.
+    func listsStart(_ words: [Int32]) -> Int {
+        let n = roots.count + MatcherPrefix.productWords
+        return hosts == nil ? n : n + HostScan.wordCount(words, at: n)
+    }
+
+    /// A prefix's words: the DFAs' states, the product's words, the host table's scan, the lists reached.
+    func prefixWords(states: [Int32], product: [Int32], scan: HostScan, reached: [Int32]) -> [Int32] {
+        states + product + (hosts == nil ? [] : scan.words) + reached
     }
 
     /// Runs every DFA over `prefix` alone: where each one stands after it, and the action lists it
     /// reached on the way (their ids are tested against the request flags only when resumed).
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
-        // One array: the states first (filled in as each DFA finishes), then the lists reached.
-        var words = [Int32](repeating: -1, count: roots.count) + MatcherPrefix.noProduct
+        var states = [Int32](repeating: -1, count: roots.count), reached: [Int32] = []
         withTables(0) { t in
             for d in 0..<roots.count {
-                let state = walk(t, d, from: roots[d], prefix) { words.append(Int32(bitPattern: $0)) }
-                words[d] = Int32(state)
+                states[d] = Int32(walk(t, d, from: roots[d], prefix) { reached.append(Int32(bitPattern: $0)) })
             }
         }
-        return MatcherPrefix(words: words)
+        let scan = readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
+        return MatcherPrefix(
+            words: prefixWords(states: states, product: MatcherPrefix.noProduct, scan: scan, reached: reached))
     }
 
     /// Continues the DFAs from `prefix` over the rest of the URL: the same ids as `run` on prefix + rest.
@@ -196,14 +230,18 @@ struct MatcherProgram: Sendable {
         _ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]
     ) {
         withTables(requestFlags) { t in
+            let lists = listsStart(prefix.words)
             prefix.words.withUnsafeBufferPointer { w in
-                for k in roots.count + MatcherPrefix.productWords..<w.count {
+                for k in lists..<w.count {
                     t.actions.report(UInt32(bitPattern: w[k]), into: &result)
                 }
                 for d in 0..<roots.count where w[d] >= 0 {
                     let state = walk(t, d, from: Int(w[d]), rest) { t.actions.report($0, into: &result) }
                     if state >= 0 { finish(t, d, state, into: &result) }
                 }
+            }
+            if let scan = hostScan(prefix.words) {
+                _ = readHosts(scan, rest) { t.actions.report($0, into: &result) }
             }
         }
     }
@@ -333,9 +371,9 @@ struct MatcherProgram: Sendable {
 public struct MatcherPrefix: Sendable {
     /// Per DFA its state, or -1 when it stopped within the prefix; then the MatcherProduct state it stands in and
     /// that product's generation (-1 and 0 when no product made it: a product resumes from its own state without
-    /// looking the DFAs' states up); then the action lists reached within the prefix (ids not yet tested against
-    /// request flags). One array, a word in all, so that a cached prefix is one object to reach and fits a cache
-    /// slot beside its key.
+    /// looking the DFAs' states up); then, when the matcher has a host table, where its scan stands (`HostScan`);
+    /// then the action lists reached within the prefix (ids not yet tested against request flags). One array, a
+    /// word in all, so that a cached prefix is one object to reach and fits a cache slot beside its key.
     let words: [Int32]
 
     static let productWords = 2

@@ -61,6 +61,7 @@ extension MatcherProgram {
         classMaps = layout.dfas.flatMap { b[$0.classMap..<($0.classMap + 256)] }
         eosClasses = layout.dfas.map(\.eosClass)
         roots = layout.dfas.map(\.firstWord)
+        hosts = layout.hosts
         shapes = layout.dfas.map {
             DFAShape(firstRow: $0.firstRow, rowCount: $0.rowCount, classCount: $0.classCount, stateCount: $0.stateCount)
         }

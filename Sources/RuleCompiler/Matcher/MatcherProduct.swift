@@ -6,8 +6,9 @@
 // URLs reach are built, on the first step that reaches them (RE2's lazy DFA does the same for its alternations),
 // so a product never holds more than the URLs read made; past `stateLimit` it starts over empty.
 //
-// Large DFAs stay out of the product and are walked alone: those of `||host^` filters are tries of tens of
-// thousands of hosts, and every distinct host a URL names would be a new tuple (docs/filter-lists.md).
+// Large DFAs stay out of the product and are walked alone: every distinct host a URL names would be a new tuple of
+// a trie of hosts (docs/filter-lists.md). The `||host^` filters' are no DFAs at all but a host table
+// (MatcherHostTable.swift), which the product reads beside its walk.
 //
 // It reports exactly what MatcherProgram reports, the same action lists as often: leaving a state reports the
 // lists of its DFAs' states that have actions (`step` in MatcherInterpreter.swift), and the end of the URL those
@@ -216,7 +217,10 @@ public final class MatcherProduct {
         for d in alone {
             words[d] = Int32(program.walk(d, from: program.roots[d], prefix) { reached.append(Int32(bitPattern: $0)) })
         }
-        return MatcherPrefix(words: words + [s, Int32(bitPattern: generation)] + reached)
+        let scan = program.readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
+        return MatcherPrefix(
+            words: program.prefixWords(
+                states: words, product: [s, Int32(bitPattern: generation)], scan: scan, reached: reached))
     }
 
     /// The state a prefix stands in: its own when it was made by this product in this generation, else its tuple's.
@@ -229,18 +233,19 @@ public final class MatcherProduct {
 
     /// As MatcherProgram.resume: the lists the prefix reached, those of the rest of the URL, those of its end.
     func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
-        let n = program.roots.count
-        for k in n + MatcherPrefix.productWords..<prefix.words.count { report(UInt32(bitPattern: prefix.words[k])) }
+        for k in program.listsStart(prefix.words)..<prefix.words.count { report(UInt32(bitPattern: prefix.words[k])) }
         finish(walk(from: state(of: prefix), rest, reached: report), report: report)
         for d in alone where prefix.words[d] >= 0 {
             program.walkToTheEnd(d, from: Int(prefix.words[d]), rest, reached: report)
         }
+        if let scan = program.hostScan(prefix.words) { _ = program.readHosts(scan, rest, reached: report) }
     }
 
     /// As MatcherProgram.run over the whole URL.
     func run(_ url: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
         finish(walk(from: root, url, reached: report), report: report)
         for d in alone { program.walkToTheEnd(d, from: program.roots[d], url, reached: report) }
+        _ = program.readHosts(HostScan(), url, reached: report)
     }
 
     private func finish(_ s: Int32, report: (UInt32) -> Void) {

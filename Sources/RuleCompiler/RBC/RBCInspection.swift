@@ -63,6 +63,8 @@ public struct RBCInspection {
                                 ("dfas", .number(Double(s.dfaCount))),
                                 ("dfaStates", .number(Double(s.dfaStates))), ("nfas", .number(Double(s.nfaCount))),
                                 ("nfaNodes", .number(Double(s.nfaNodes))), ("actionIds", .number(Double(s.actionIds))),
+                                ("hostKeys", .number(Double(s.hostKeys))),
+                                ("hostTableBytes", .number(Double(s.hostTableBytes))),
                             ]))
                     )
                 }))
@@ -88,7 +90,8 @@ public struct RBCInspection {
         for (name, st) in automata {
             s +=
                 "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(st.bytes) bytes, \(st.patterns) "
-                + "patterns, \(st.universalIds) universal ids, \(st.dfaCount) DFAs, \(st.dfaStates) states\n"
+                + "patterns, \(st.universalIds) universal ids, \(st.dfaCount) DFAs, \(st.dfaStates) states"
+                + (st.hostKeys == 0 ? "" : ", \(st.hostKeys) hosts in a table (\(st.hostTableBytes) bytes)") + "\n"
         }
         s += "sections\n"
         for sec in sections {

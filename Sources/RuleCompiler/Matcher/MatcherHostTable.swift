@@ -1,0 +1,284 @@
+// MatcherHostTable: the `||host^` patterns of a family, `^[^:]+://+([^/]+\.)?HOST[:/]`, looked up by host
+// instead of walked as DFAs.
+//
+// The filter lists have tens of thousands of them; as DFAs they are tries of hosts that every URL walks, and in a
+// MatcherProduct every distinct host would be a new tuple (docs/filter-lists.md). What the pattern matches, read
+// from its terms (WebKit's symbols: a URL byte 0 is the end-of-string symbol, which no negated class holds):
+//   `^[^:]+:`   the URL's first `:`, after at least one byte and no byte 0;
+//   `//+`       two or more `/`, and the host part starts after all of them (neither the group nor HOST begins
+//               with `/`), at S;
+//   `([^/]+\.)?HOST[:/]`  a match starts at S or right after a `.` at p > S, with no `/` or byte 0 in S..<p; HOST
+//               holds no `:` or `/`, so from a start the only candidate is the text up to the next `:` or `/`
+//               (which must exist), compared ASCII case-insensitively. A byte 0 there ends every match.
+// So every candidate ends at a `:` or `/` of the host part, and those ending at one are the suffixes of its segment
+// (the bytes since S or the last `:`) that start at S or after a `.`. A DFA reports its accepting state once per
+// match end: the table reports a host's action list once per candidate equal to it.
+//
+// The table is an open-addressing hash (linear probing) over the lower-cased keys, hashed from their last byte to
+// their first, so the suffixes of a segment are hashed in one pass from its end.
+
+import ContentRules
+
+struct MatcherHostTable: Sendable, Equatable {
+    /// The longest key: a candidate that is longer matches nothing, so a prefix carries at most this many bytes.
+    let maxKeyLength: Int
+    /// Per slot 0 (empty) or an entry's index + 1; a power of two, at least one of them empty.
+    let slots: [UInt32]
+    /// Per entry: where its key starts in `keys`, its length, its action list.
+    let entries: [UInt32]
+    let keys: [UInt8]
+
+    /// Keys are at most this long, so that a prefix's pending bytes stay few (a host name is at most 253).
+    static let keyLengthLimit = 1024
+
+    var count: Int { entries.count / 3 }
+
+    /// What the section takes in a file.
+    var byteCount: Int { 16 + 4 * slots.count + 4 * entries.count + (keys.count + 3) / 4 * 4 }
+
+    // MARK: recognizing a pattern
+
+    /// The terms every host pattern starts with and ends with, read from WebKit's parse of one.
+    private static let shape: (head: [URLFilterTerm], tail: URLFilterTerm) = {
+        let terms = URLFilter.parse(#"^[^:]+://+([^/]+\.)?a[:/]"#, caseSensitive: false).terms
+        precondition(terms.count == 7, "the host pattern's terms changed")
+        return (Array(terms[0..<5]), terms[6])
+    }()
+
+    /// HOST (lower-cased) when `filter` is `^[^:]+://+([^/]+\.)?HOST[:/]` with HOST a literal of ASCII bytes other
+    /// than `:` and `/`, each letter of which matches both cases (so a case-sensitive pattern qualifies only when
+    /// HOST has no letters); nil otherwise.
+    static func host(of filter: URLFilter) -> [UInt8]? {
+        let terms = filter.terms
+        guard filter.status == .ok, terms.count > 6, terms.count - 6 <= keyLengthLimit,
+            Array(terms[0..<5]) == shape.head, terms.last == shape.tail
+        else { return nil }
+        var key: [UInt8] = []
+        for term in terms[5..<(terms.count - 1)] {
+            guard case .characterSet(let set, .one) = term, let byte = literal(set) else { return nil }
+            key.append(byte)
+        }
+        return key
+    }
+
+    /// The byte a set of one literal character holds (lower-cased), when it holds exactly that character in
+    /// both cases (a letter) or alone; nil for any other set, `:`, `/` and the end-of-string symbol.
+    private static func literal(_ set: URLFilterCharacterSet) -> UInt8? {
+        guard !set.nonASCII else { return nil }
+        let members = (1..<128).filter { set.contains(symbol: $0) }
+        guard let first = members.first else { return nil }
+        let byte = lower(UInt8(first))
+        guard byte != UInt8(ascii: ":"), byte != UInt8(ascii: "/"), !set.contains(symbol: 0) else { return nil }
+        let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
+        return members == (isLetter ? [Int(byte - 32), Int(byte)] : [Int(byte)]) ? byte : nil
+    }
+
+    // MARK: building and looking up
+
+    /// A table of `hosts` (distinct lower-cased keys) to their action lists, laid out the same for the same input.
+    init(hosts: [(key: [UInt8], list: UInt32)]) {
+        let sorted = hosts.sorted { $0.key.lexicographicallyPrecedes($1.key) }
+        var size = 4
+        while size < 2 * sorted.count + 1 { size *= 2 }
+        var slots = [UInt32](repeating: 0, count: size)
+        var entries: [UInt32] = [], keys: [UInt8] = []
+        for (e, host) in sorted.enumerated() {
+            entries += [UInt32(keys.count), UInt32(host.key.count), host.list]
+            keys += host.key
+            var slot = Int(Self.hash(host.key.reversed())) & (size - 1)
+            while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
+            slots[slot] = UInt32(e + 1)
+        }
+        self.init(
+            maxKeyLength: sorted.map(\.key.count).max() ?? 0, slots: slots, entries: entries, keys: keys)
+    }
+
+    init(maxKeyLength: Int, slots: [UInt32], entries: [UInt32], keys: [UInt8]) {
+        (self.maxKeyLength, self.slots, self.entries, self.keys) = (maxKeyLength, slots, entries, keys)
+    }
+
+    @inline(__always)
+    static func lower(_ b: UInt8) -> UInt8 { b &- 65 < 26 ? b | 0x20 : b }
+
+    static let hashSeed: UInt32 = 0x811C_9DC5
+
+    /// FNV-1a of the lower-cased bytes, in the order given (the table hashes a key from its last byte).
+    static func hash<S: Sequence<UInt8>>(_ bytes: S) -> UInt32 {
+        bytes.reduce(hashSeed) { step($0, $1) }
+    }
+
+    @inline(__always)
+    static func step(_ h: UInt32, _ b: UInt8) -> UInt32 { (h ^ UInt32(lower(b))) &* 0x0100_0193 }
+
+    /// The action list of the key equal (ASCII case-insensitively) to `text`, whose reversed hash is `h`. The
+    /// table was validated at load (an empty slot, entries and keys in bounds): no bounds checks.
+    @inline(__always)
+    func list(hash h: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+        slots.withUnsafeBufferPointer { slots in
+            entries.withUnsafeBufferPointer { entries in
+                keys.withUnsafeBufferPointer { keys in
+                    let mask = slots.count &- 1
+                    var slot = Int(h) & mask
+                    while true {
+                        let e = Int(slots[slot])
+                        if e == 0 { return nil }
+                        let k = 3 &* (e &- 1)
+                        if Int(entries[k &+ 1]) == text.count {
+                            let start = Int(entries[k])
+                            var i = 0
+                            while i < text.count && keys[start &+ i] == Self.lower(text[i]) { i &+= 1 }
+                            if i == text.count { return entries[k &+ 2] }
+                        }
+                        slot = (slot &+ 1) & mask
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// Where a URL's reading by a host table stands: what a MatcherPrefix carries for it, so that resuming on the rest
+/// of the URL reports what reading the whole URL does.
+struct HostScan: Equatable {
+    enum Phase: UInt8 {
+        /// Before the first byte; in the scheme; after its `:`; after `:/`; in the slashes; in the host part;
+        /// no more matches (a byte 0, no `://`, or the host part's `/`).
+        case start, scheme, colon, colonSlash, slashes, host, done
+    }
+
+    var phase = Phase.start
+    /// The current segment (host part bytes since S or the last `:`) started at S.
+    var firstSegment = false
+    /// The segment's length so far, clamped to the table's longest key + 2 (see `candidates`).
+    var segmentLength = 0
+    /// The segment's last bytes read before the current input, at most the longest key + 1.
+    var carried: [UInt8] = []
+
+    static let done = HostScan(phase: .done)
+
+    /// Reads `input`, calling `reached` with the action list of every candidate that is a key.
+    mutating func read(_ input: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, reached: (UInt32) -> Void) {
+        var i = 0
+        let n = input.count
+        let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
+        while i < n {
+            let b = input[i]
+            switch phase {
+            case .start, .scheme:
+                if b == 0 || (b == colon && phase == .start) { return self = .done }
+                phase = b == colon ? .colon : .scheme
+            case .colon, .colonSlash:
+                guard b == slash else { return self = .done }
+                phase = phase == .colon ? .colonSlash : .slashes
+            case .slashes:
+                if b != slash {
+                    (phase, firstSegment, segmentLength, carried) = (.host, true, 0, [])
+                    continue
+                }
+            case .host:
+                i = readHost(input, from: i, table, reached: reached)
+                continue
+            case .done:
+                return
+            }
+            i += 1
+        }
+    }
+
+    /// The host part from `i`: returns where the input ends, or where it stops (`done`).
+    private mutating func readHost(
+        _ input: UnsafeBufferPointer<UInt8>, from i: Int, _ table: MatcherHostTable, reached: (UInt32) -> Void
+    ) -> Int {
+        let limit = table.maxKeyLength + 2
+        var start = i, i = i
+        while i < input.count {
+            let b = input[i]
+            if b == UInt8(ascii: ":") || b == UInt8(ascii: "/") {
+                candidates(input, start..<i, table, reached: reached)
+                if b == UInt8(ascii: "/") {
+                    self = .done
+                    return input.count
+                }
+                (firstSegment, segmentLength, carried) = (false, 0, [])
+                start = i + 1
+            } else if b == 0 {
+                self = .done
+                return input.count
+            } else if segmentLength < limit {
+                segmentLength += 1
+            }
+            i += 1
+        }
+        let kept = table.maxKeyLength + 1
+        carried = Array((carried + input[start..<input.count]).suffix(kept))
+        return i
+    }
+
+    /// Reports the keys among the suffixes of the segment that ends at a `:` or `/`: `carried` then `input[range]`.
+    private func candidates(
+        _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ table: MatcherHostTable,
+        reached: (UInt32) -> Void
+    ) {
+        if carried.isEmpty {
+            candidates(UnsafeBufferPointer(rebasing: input[range]), table, reached: reached)
+        } else {
+            (carried + input[range]).withUnsafeBufferPointer { candidates($0, table, reached: reached) }
+        }
+    }
+
+    /// The same over the segment's bytes at hand (its last ones, if not all). A suffix of length at most the
+    /// longest key starts at index k of the window (the last bytes, at most the longest key + 1), and at segment
+    /// index j = segmentLength - window + k (segmentLength is exact up to the longest key + 1, and past it j > 1 for
+    /// every k > 0, which is all that is asked of j).
+    private func candidates(
+        _ segment: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, reached: (UInt32) -> Void
+    ) {
+        let window = min(segment.count, table.maxKeyLength + 1)
+        guard let bytes = segment.baseAddress.map({ $0 + (segment.count - window) }) else { return }
+        var h = MatcherHostTable.hashSeed
+        var k = window - 1
+        while k >= 0 && window - k <= table.maxKeyLength {
+            h = MatcherHostTable.step(h, bytes[k])
+            let j = segmentLength - window + k
+            let starts = j == 0 ? firstSegment : bytes[k - 1] == UInt8(ascii: ".") && !(firstSegment && j == 1)
+            if starts, let list = table.list(hash: h, UnsafeBufferPointer(start: bytes + k, count: window - k)) {
+                reached(list)
+            }
+            k -= 1
+        }
+    }
+
+    // MARK: in a prefix
+
+    /// The words a prefix carries: phase, first-segment flag and segment length in the first, the number of carried
+    /// bytes in the second, then those bytes, four a word.
+    var words: [Int32] {
+        let first = UInt32(phase.rawValue) | (firstSegment ? 0x100 : 0) | UInt32(segmentLength) << 16
+        var out = [Int32(bitPattern: first), Int32(carried.count)]
+        var k = 0
+        while k < carried.count {
+            var w: UInt32 = 0
+            for x in 0..<4 where k + x < carried.count { w |= UInt32(carried[k + x]) << (8 * UInt32(x)) }
+            out.append(Int32(bitPattern: w))
+            k += 4
+        }
+        return out
+    }
+
+    /// How many words of `words` from `at` a scan takes (the first two say).
+    static func wordCount(_ words: [Int32], at: Int) -> Int { 2 + (Int(words[at + 1]) + 3) / 4 }
+
+    init(phase: Phase = .start) { self.phase = phase }
+
+    /// The scan a prefix carries from `at` (written by `words`).
+    init(_ words: [Int32], at: Int) {
+        let first = UInt32(bitPattern: words[at])
+        phase = Phase(rawValue: UInt8(truncatingIfNeeded: first)) ?? .done
+        firstSegment = first & 0x100 != 0
+        segmentLength = Int(first >> 16)
+        let count = Int(words[at + 1])
+        carried = (0..<count).map {
+            UInt8(truncatingIfNeeded: UInt32(bitPattern: words[at + 2 + $0 / 4]) >> (8 * UInt32($0 % 4)))
+        }
+    }
+}

@@ -1,0 +1,146 @@
+// The host table reports what the DFAs of the same `||host^` patterns report, as often, on any bytes.
+
+import ContentRules
+import TestSupport
+import XCTest
+
+@testable import RuleCompiler
+
+final class MatcherHostTableTests: XCTestCase {
+    func host(_ pattern: String, caseSensitive: Bool = false) -> String? {
+        MatcherHostTable.host(of: URLFilter.parse(pattern, caseSensitive: caseSensitive)).map {
+            String(decoding: $0, as: UTF8.self)
+        }
+    }
+
+    func testHostPatternsAreRecognizedByTheirTerms() {
+        XCTAssertEqual(host(#"^[^:]+://+([^/]+\.)?ads\.example\.com[:/]"#), "ads.example.com")
+        XCTAssertEqual(host(#"^[^:]+://+([^/]+\.)?Ads\.EXAMPLE-1\.com[/:]"#), "ads.example-1.com")
+        XCTAssertEqual(host(#"^[^:]+://+([^/]+\.)?1\.2\.3\.4[:/]"#, caseSensitive: true), "1.2.3.4")
+        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?ads\.com[:/]"#, caseSensitive: true), "letters of one case")
+        XCTAssertNil(host(#"^[^:]+://+([^:/]+\.)?ads\.com[:/]"#), "another group")
+        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)ads\.com[:/]"#), "the group not optional")
+        XCTAssertNil(host(#"^[^:]+:/+([^/]+\.)?ads\.com[:/]"#), "one slash")
+        XCTAssertNil(host(#"[^:]+://+([^/]+\.)?ads\.com[:/]"#), "not anchored")
+        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?ads\.com[:/]x"#), "more after the host")
+        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?ads.com[:/]"#), "a class in the host")
+        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?ads\.com/"#), "another end")
+        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?[:/]"#), "no host")
+    }
+
+    func sortedIDs(_ m: Matcher, _ url: [UInt8], _ flags: UInt32) -> [UInt64] {
+        var out: [UInt64] = []
+        url.withUnsafeBufferPointer { m.match($0, requestFlags: flags, into: &out) }
+        return out.sorted()
+    }
+
+    /// Random host sets with other patterns beside them, built into DFAs alone and with a host table: on random
+    /// URL-like bytes the same ids, as often (sorted lists, not sets); the table round-trips through its bytes.
+    func testTheTableReportsWhatTheDFAsReport() throws {
+        var rng = SplitMix64(seed: 0x5EED_0011)
+        var (checked, hits, tables) = (0, 0, 0)
+        for round in 0..<300 {
+            var dfas = MatcherBuilder()
+            dfas.hostTable = false
+            if round % 3 == 0 { dfas.maximumNFASize = 16 }
+            for k in 0..<Int.random(in: 1...24, using: &rng) {
+                let flags = RandomPatterns.flagChoices.randomElement(using: &rng)!
+                let filter =
+                    k % 4 == 3 ? RandomPatterns.supportedFilter(&rng) : RandomPatterns.hostFilter(&rng)
+                dfas.add(filter, id: UInt64(flags) << 32 | UInt64(k + 1))
+            }
+            var withTable = dfas
+            withTable.hostTable = true
+            let plain = dfas.build()
+            let table = try Matcher(serialized: withTable.build().serialized())
+            XCTAssertEqual(plain.statistics.hostKeys, 0)
+            if table.statistics.hostKeys > 0 { tables += 1 }
+            for _ in 0..<60 {
+                let url = RandomPatterns.hostURL(&rng)
+                let flags = RandomPatterns.requestFlags(&rng)
+                let expected = sortedIDs(plain, url, flags)
+                XCTAssertEqual(sortedIDs(table, url, flags), expected, "url \(url) flags \(flags)")
+                if !expected.isEmpty { hits += 1 }
+                checked += 1
+            }
+        }
+        XCTAssertGreaterThan(tables, 250, "most rounds have a host table")
+        XCTAssertGreaterThan(hits, 2000, "many URLs match a host")
+        XCTAssertEqual(checked, 300 * 60)
+    }
+
+    /// A host part longer than the longest key, cut in its middle: the prefix carries only the last bytes.
+    func testALongHostPartCarriesOnlyTheLongestKeysBytes() {
+        var builder = MatcherBuilder()
+        builder.add(URLFilter.parse(#"^[^:]+://+([^/]+\.)?ab\.a[:/]"#, caseSensitive: false), id: 1)
+        let m = builder.build()
+        let url = Array(("https://" + String(repeating: "x.", count: 500) + "AB.a/").utf8)
+        XCTAssertEqual(sortedIDs(m, url, 0), [1])
+        url.withUnsafeBufferPointer { u in
+            let prefix = m.prefix(UnsafeBufferPointer(rebasing: u[..<(u.count - 3)]))
+            XCTAssertLessThanOrEqual(prefix.words.count, 2 + 2 + 2 + 2, "the scan carries at most 5 bytes")
+            var out: [UInt64] = []
+            m.match(
+                resuming: prefix, rest: UnsafeBufferPointer(rebasing: u[(u.count - 3)...]), requestFlags: 0,
+                into: &out)
+            XCTAssertEqual(out, [1])
+            XCTAssertFalse(m.isFinal(prefix))
+            XCTAssertTrue(m.isFinal(m.prefix(u)), "past the host part's `/` the table finds no more")
+        }
+    }
+}
+
+extension MatcherProductTests {
+    /// A prefix cut anywhere in a URL carries the table's pending bytes: resumed, by the program or a product, the
+    /// ids of the whole run.
+    func testResumingTheTableFromEveryCut() throws {
+        var rng = SplitMix64(seed: 0x5EED_0012)
+        var cuts = 0
+        for round in 0..<150 {
+            var builder = MatcherBuilder()
+            builder.maximumNFASize = round % 2 == 0 ? 8 : 75_000
+            for k in 0..<Int.random(in: 2...16, using: &rng) {
+                let filter = k % 3 == 2 ? RandomPatterns.supportedFilter(&rng) : RandomPatterns.hostFilter(&rng)
+                builder.add(filter, id: UInt64(k + 1))
+            }
+            let matcher = builder.build()
+            var limits = MatcherProduct.Limits()
+            limits.minimumDFAs = 1
+            limits.tableBytes = [1 << 20, 1].randomElement(using: &rng)!
+            for _ in 0..<20 {
+                let url = RandomPatterns.hostURL(&rng)
+                let whole = ids { out in url.withUnsafeBufferPointer { matcher.match($0, requestFlags: 0, into: &out) }
+                }
+                if let product = MatcherProduct(matcher, limits: limits) {
+                    checkEveryCut(matcher, product, url, 0, whole: whole)
+                }
+                url.withUnsafeBufferPointer { u in
+                    for cut in 0...u.count {
+                        let prefix = matcher.prefix(UnsafeBufferPointer(rebasing: u[..<cut]))
+                        var out: [UInt64] = []
+                        matcher.match(
+                            resuming: prefix, rest: UnsafeBufferPointer(rebasing: u[cut...]), requestFlags: 0,
+                            into: &out)
+                        XCTAssertEqual(out.sorted(), whole, "url \(url) cut \(cut)")
+                        if matcher.reportsNothing(prefix) { XCTAssertEqual(whole, [], "url \(url) cut \(cut)") }
+                        cuts += 1
+                    }
+                }
+            }
+        }
+        XCTAssertGreaterThan(cuts, 20_000)
+    }
+}
+
+final class MatcherHostTableInspectionTests: XCTestCase {
+    /// `inspect` gives the hosts of the table and the bytes of its section (the golden list has two host rules).
+    func testInspectShowsTheTable() throws {
+        let compiled = try RuleListCompiler.compile(json: goldenRules(), options: .init(name: "golden"))
+        let inspection = try RBCInspection(list: compiled, fileBytes: RBCFile.bytes(compiled))
+        let url = try XCTUnwrap(inspection.automata.first { $0.0 == "url" }?.1)
+        XCTAssertEqual(url.hostKeys, 2)
+        // Counts, 8 slots, 2 entries of 3 words, "cdn.tracker.example" and "tracker.example" padded to 36 bytes.
+        XCTAssertEqual(url.hostTableBytes, 16 + 4 * 8 + 4 * 6 + 36)
+        XCTAssertTrue(inspection.text.contains("2 hosts in a table (\(url.hostTableBytes) bytes)"), inspection.text)
+    }
+}

@@ -8,7 +8,7 @@ import XCTest
 
 final class MatcherHostTableTests: XCTestCase {
     func host(_ pattern: String, caseSensitive: Bool = false) -> String? {
-        MatcherHostTable.host(of: URLFilter.parse(pattern, caseSensitive: caseSensitive)).map {
+        MatcherHostTable.PatternShape().host(of: URLFilter.parse(pattern, caseSensitive: caseSensitive)).map {
             String(decoding: $0, as: UTF8.self)
         }
     }

@@ -145,8 +145,9 @@ public struct MatcherBuilder {
     private func hostPatterns() -> (indices: Set<Int>, ids: [[UInt8]: [UInt64]]) {
         guard hostTable else { return ([], [:]) }
         var indices = Set<Int>(), ids: [[UInt8]: [UInt64]] = [:]
+        let shape = MatcherHostTable.PatternShape()
         for (i, p) in patterns.enumerated() {
-            guard let key = MatcherHostTable.host(of: p) else { continue }
+            guard let key = shape.host(of: p) else { continue }
             indices.insert(i)
             ids[key, default: []] += patternIds[i]
         }

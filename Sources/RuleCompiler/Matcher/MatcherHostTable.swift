@@ -38,32 +38,41 @@ struct MatcherHostTable: Sendable, Equatable {
 
     // MARK: recognizing a pattern
 
-    /// The terms every host pattern starts with and ends with, read from WebKit's parse of one.
-    private static let shape: (head: [URLFilterTerm], tail: URLFilterTerm) = {
-        let terms = URLFilter.parse(#"^[^:]+://+([^/]+\.)?a[:/]"#, caseSensitive: false).terms
-        precondition(terms.count == 7, "the host pattern's terms changed")
-        return (Array(terms[0..<5]), terms[6])
-    }()
+    /// The terms every host pattern starts with and ends with, read from WebKit's parse of one. A value made per
+    /// build, not a process-wide static: a once-initialized global of enum payloads reads as a leak to
+    /// LeakSanitizer, which the fuzz targets run under.
+    struct PatternShape {
+        let head: [URLFilterTerm]
+        let tail: URLFilterTerm
 
-    /// HOST (lower-cased) when `filter` is `^[^:]+://+([^/]+\.)?HOST[:/]` with HOST a literal of ASCII bytes other
-    /// than `:` and `/`, each letter of which matches both cases (so a case-sensitive pattern qualifies only when
-    /// HOST has no letters); nil otherwise.
-    static func host(of filter: URLFilter) -> [UInt8]? {
-        let terms = filter.terms
-        guard filter.status == .ok, terms.count > 6, terms.count - 6 <= keyLengthLimit,
-            Array(terms[0..<5]) == shape.head, terms.last == shape.tail
-        else { return nil }
-        var key: [UInt8] = []
-        for term in terms[5..<(terms.count - 1)] {
-            guard case .characterSet(let set, .one) = term, let byte = literal(set) else { return nil }
-            key.append(byte)
+        init() {
+            let terms = URLFilter.parse(#"^[^:]+://+([^/]+\.)?a[:/]"#, caseSensitive: false).terms
+            precondition(terms.count == 7, "the host pattern's terms changed")
+            (head, tail) = (Array(terms[0..<5]), terms[6])
         }
-        return key
+
+        /// HOST (lower-cased) when `filter` is `^[^:]+://+([^/]+\.)?HOST[:/]` with HOST a literal of ASCII bytes
+        /// other than `:` and `/`, each letter of which matches both cases (so a case-sensitive pattern qualifies
+        /// only when HOST has no letters); nil otherwise.
+        func host(of filter: URLFilter) -> [UInt8]? {
+            let terms = filter.terms
+            guard filter.status == .ok, terms.count > 6, terms.count - 6 <= MatcherHostTable.keyLengthLimit,
+                terms.starts(with: head), terms.last == tail
+            else { return nil }
+            var key: [UInt8] = []
+            for term in terms[5..<(terms.count - 1)] {
+                guard case .characterSet(let set, .one) = term, let byte = MatcherHostTable.literal(set) else {
+                    return nil
+                }
+                key.append(byte)
+            }
+            return key
+        }
     }
 
     /// The byte a set of one literal character holds (lower-cased), when it holds exactly that character in
     /// both cases (a letter) or alone; nil for any other set, `:`, `/` and the end-of-string symbol.
-    private static func literal(_ set: URLFilterCharacterSet) -> UInt8? {
+    fileprivate static func literal(_ set: URLFilterCharacterSet) -> UInt8? {
         guard !set.nonASCII else { return nil }
         let members = (1..<128).filter { set.contains(symbol: $0) }
         guard let first = members.first else { return nil }

@@ -176,4 +176,22 @@ public struct FilterList: Sendable {
     public var lines = 0
 
     public init(name: String) { self.name = name }
+
+    /// The parts of a list parsed piece by piece (FilterListParser.pieces), in the list's order: what the list
+    /// parsed whole is.
+    public init(joining parts: [FilterList], name: String) {
+        self.name = name
+        network.reserveCapacity(parts.reduce(0) { $0 + $1.network.count })
+        cosmetic.reserveCapacity(parts.reduce(0) { $0 + $1.cosmetic.count })
+        for part in parts {
+            network += part.network
+            cosmetic += part.cosmetic
+            issues += part.issues
+            headers += part.headers
+            comments += part.comments
+            blank += part.blank
+            unreadNetwork += part.unreadNetwork
+            lines += part.lines
+        }
+    }
 }

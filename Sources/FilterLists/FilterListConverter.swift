@@ -51,67 +51,112 @@ public enum FilterListConverter {
         return out
     }
 
-    /// The same, each layer handed to its `finish` (its check, its encoding) as soon as it is converted, on the core
-    /// that converted it: the cosmetic list, the smaller one, is finished while the network one is still converting.
+    /// The same, each layer handed to its `finish` (its check, its encoding) as soon as it is converted: the
+    /// cosmetic list, converted and finished on one core, beside the network filters' shares, which go to whichever
+    /// core is free (Parallel.alongside), so that both cores are busy until the network list is joined.
     public static func convert<Network, Cosmetic>(
         _ lists: [FilterList], target: EngineProfile, network finishNetwork: (FilterListConversion) -> Network,
         cosmetic finishCosmetic: (CosmeticConversion) -> Cosmetic
     ) -> (Network, Cosmetic) {
-        Parallel.both(
-            { finishNetwork(network(lists, target: target)) },
-            { finishCosmetic(CosmeticConverter.convert(lists, target: target)) })
-    }
-
-    static func network(_ lists: [FilterList], target: EngineProfile) -> FilterListConversion {
         var out = FilterListConversion()
         out.issues = lists.flatMap { list in list.issues.map { $0.in(list.name) } }
-        let disabled = badfilterTargets(lists.flatMap(\.network))
-        // Only a filter as long as a disabled one can be it: the key is computed for those alone.
-        let disabledLengths = Set(disabled.map(\.utf8.count))
-        var active: [(filter: NetworkFilter, list: String)] = []
-        active.reserveCapacity(lists.reduce(0) { $0 + $1.network.count })
-        for list in lists {
-            for filter in list.network where !filter.options.badfilter {
-                if disabledLengths.contains(filter.text.utf8.count) && disabled.contains(badfilterKey(filter)) {
-                    out.disabledByBadfilter += 1
-                } else {
-                    active.append((filter, list.name))
-                }
-            }
-        }
+        let disabled = Disabled(lists)
         // Without top-document or load-context a target cannot keep filters off the page's own document.
         guard target.accepts(resourceType: "top-document") || target.readsLoadContext else {
-            out.issues += active.map {
-                FilterLineIssue(
-                    line: $0.filter.line, text: $0.filter.text, kind: .notConverted,
-                    reason: "\(target.name) cannot tell the page's own document from other loads (no top-document,"
-                        + " no load-context)"
-                ).in($0.list)
+            notConverted(lists, disabled: disabled, target: target, into: &out)
+            return (finishNetwork(out), finishCosmetic(CosmeticConverter.convert(lists, target: target)))
+        }
+        // Filters convert independently: in shares of consecutive filters of a list, each share's rules grouped
+        // and encoded for the target there; the groups joined in list order, share after share. Shares of about
+        // `shareFilters` filters, so that the core done with the cosmetic list first has some left to take.
+        let ranges = lists.indices.flatMap { list in
+            let count = lists[list].network.count
+            return Parallel.shares(count, parts: count / shareFilters + 1).map { (list, $0) }
+        }
+        let (cosmetic, shares) = Parallel.alongside(
+            { finishCosmetic(CosmeticConverter.convert(lists, target: target)) }, ranges.count
+        ) { Share(lists[ranges[$0].0], ranges[$0].1, disabled: disabled, target: target) }
+        joined(shares, lists: lists, target: target, into: &out)
+        return (finishNetwork(out), cosmetic)
+    }
+
+    /// The filters in a network share.
+    static let shareFilters = 2048
+
+    /// The filters that `$badfilter` filters disable: their texts less that option (badfilterKey).
+    struct Disabled: Sendable {
+        let keys: Set<String>
+        /// Only a filter as long as a disabled one can be it: the key is computed for those alone.
+        let lengths: Set<Int>
+
+        init(_ lists: [FilterList]) {
+            var keys = Set<String>()
+            for list in lists {
+                for i in list.network.indices where list.network[i].options.badfilter {
+                    keys.insert(badfilterKey(list.network[i]))
+                }
             }
-            out.issues = inListOrder(out.issues, lists)
-            return out
+            self.keys = keys
+            lengths = Set(keys.map(\.utf8.count))
         }
-        // Filters convert independently: in shares of consecutive filters on every core, each share's rules
-        // grouped and encoded for the target there; the groups joined in list order, share after share.
-        let shares = Parallel.mapShares(active.count, workers: Parallel.workers(for: active.count / 4096 + 1)) {
-            range in Share(active[range], target: target)
+
+        /// Whether `filter`, not a `$badfilter` filter itself, is disabled.
+        func contains(_ filter: NetworkFilter) -> Bool {
+            lengths.contains(filter.text.utf8.count) && keys.contains(badfilterKey(filter))
         }
+    }
+
+    /// Every filter neither `$badfilter` nor disabled by one reported, for a target that cannot keep them off the
+    /// page's own document.
+    static func notConverted(
+        _ lists: [FilterList], disabled: Disabled, target: EngineProfile, into out: inout FilterListConversion
+    ) {
+        for list in lists {
+            for filter in list.network where !filter.options.badfilter {
+                if disabled.contains(filter) {
+                    out.disabledByBadfilter += 1
+                    continue
+                }
+                out.issues.append(
+                    FilterLineIssue(
+                        line: filter.line, text: filter.text, kind: .notConverted,
+                        reason: "\(target.name) cannot tell the page's own document from other loads (no"
+                            + " top-document, no load-context)"
+                    ).in(list.name))
+            }
+        }
+        out.issues = inListOrder(out.issues, lists)
+    }
+
+    /// The shares' groups joined in list order, group by group, share after share, with their issues and counts:
+    /// the rules on one core, their provenance on the other.
+    static func joined(
+        _ shares: [Share], lists: [FilterList], target: EngineProfile, into out: inout FilterListConversion
+    ) {
         let reset = TargetEncoding.adapt(
             RuleBuildResult(rules: [navigationReset.0], provenance: [navigationReset.1]), for: target)
-        for group in Role.allCases.map(\.group) {
-            let parts = group == Role.navigationReset.group ? [reset] : shares.map { $0.groups[group] }
-            for part in parts {
-                out.rules += part.rules
-                out.provenance += part.provenance
-                out.targetIssues += part.issues
-            }
+        let parts = Role.allCases.map(\.group).flatMap { group in
+            group == Role.navigationReset.group ? [reset] : shares.map { $0.groups[group] }
         }
-        for share in shares { out.issues += share.issues }
+        let total = parts.reduce(0) { $0 + $1.rules.count }
+        (out.rules, out.provenance) = Parallel.both(
+            { joinedArrays(parts, total) { $0.rules } }, { joinedArrays(parts, total) { $0.provenance } })
+        for part in parts { out.targetIssues += part.issues }
+        for share in shares {
+            out.issues += share.issues
+            out.disabledByBadfilter += share.disabled
+        }
         out.issues = inListOrder(out.issues, lists)
         let count = { (roles: [Role]) in shares.reduce(0) { n, s in roles.reduce(n) { $0 + s.built[$1.group] } } }
         (out.blocks, out.exceptions, out.important) = (
             count([.block, .navigationBlock]), count([.exception, .pageException]), count([.important])
         )
+    }
+
+    static func joinedArrays<T>(_ parts: [RuleBuildResult], _ total: Int, _ array: (RuleBuildResult) -> [T]) -> [T] {
+        var out: [T] = []
+        out.reserveCapacity(total)
+        for part in parts { out += array(part) }
         return out
     }
 
@@ -122,11 +167,18 @@ public enum FilterListConverter {
         /// The rules of each group before the target's encoding.
         var built: [Int] = []
         var issues: [FilterLineIssue] = []
+        /// The filters of the share that a `$badfilter` filter disables.
+        var disabled = 0
 
-        init(_ filters: ArraySlice<(filter: NetworkFilter, list: String)>, target: EngineProfile) {
+        init(_ list: FilterList, _ range: Range<Int>, disabled: Disabled, target: EngineProfile) {
             var rules = [[ContentRule]](repeating: [], count: Role.allCases.count)
             var provenance = [[RuleProvenance]](repeating: [], count: Role.allCases.count)
-            for (filter, listName) in filters {
+            let listName = list.name
+            for filter in list.network[range] where !filter.options.badfilter {
+                if disabled.contains(filter) {
+                    self.disabled += 1
+                    continue
+                }
                 switch rule(for: filter, target: target) {
                 case .failure(let why):
                     issues.append(
@@ -312,7 +364,4 @@ public enum FilterListConverter {
         return String(pattern) + (kept.isEmpty ? "" : "$" + kept.joined(separator: ","))
     }
 
-    static func badfilterTargets(_ filters: [NetworkFilter]) -> Set<String> {
-        Set(filters.lazy.filter(\.options.badfilter).map(badfilterKey))
-    }
 }

@@ -37,6 +37,37 @@ public enum Parallel {
         return (first!, second!)
     }
 
+    /// `first()` and `body(i)` for every i in 0..<count, as the items of one parallel map on every core, `first`
+    /// handed out before the others: one long computation beside many short ones keeps every core busy to the end,
+    /// the short items going to whichever core is free. Not `both` with a `map` inside: a `concurrentPerform`
+    /// nested in another gets one thread on two cores, which ran the short items one after the other.
+    public static func alongside<A, T>(_ first: () -> A, _ count: Int, _ body: (Int) -> T) -> (A, [T]) {
+        if workers(for: count + 1) == 1 { return (first(), (0..<count).map(body)) }
+        var head: A? = nil
+        var slots = [T?](repeating: nil, count: count)
+        withUnsafeMutablePointer(to: &head) { head in
+            slots.withUnsafeMutableBufferPointer { buffer in
+                let out = buffer // each index is written by exactly one worker
+                // Dispatch hands the indices out in increasing order: 0, the long item, goes first.
+                DispatchQueue.concurrentPerform(iterations: count + 1) { i in
+                    if i == 0 { head.pointee = first() } else { out[i - 1] = body(i - 1) }
+                }
+            }
+        }
+        return (head!, slots.map { $0! })
+    }
+
+    /// `count` items in `parts` shares of consecutive items, as equal as can be (the first `count % parts`
+    /// shares one item longer); no empty share unless `count` is 0 (then one).
+    public static func shares(_ count: Int, parts: Int) -> [Range<Int>] {
+        let n = max(1, min(parts, count))
+        let size = count / n, longer = count % n
+        return (0..<n).map { i in
+            let lo = i * size + min(i, longer)
+            return lo..<(lo + size + (i < longer ? 1 : 0))
+        }
+    }
+
     /// Splits 0..<count into one consecutive share per worker and runs `body(share)` for each at once;
     /// results in share order.
     public static func mapShares<T>(_ count: Int, workers: Int, _ body: (Range<Int>) -> T) -> [T] {

@@ -1,6 +1,6 @@
 // The filter-list parser: line kinds, options, and hostile input (non-UTF-8, a 10 MB line, a million filters).
 
-import AdblockSyntax
+@testable import AdblockSyntax
 import FilterLists
 import TestSupport
 import XCTest
@@ -108,6 +108,69 @@ final class FilterListParserTests: XCTestCase {
         XCTAssertThrowsError(try FilterListParser.parse(bytes, name: "huge.txt")) {
             XCTAssertTrue("\($0)".hasPrefix("huge.txt: more than"), "\($0)")
         }
+    }
+
+    /// Everything a parsed list holds, for comparing two.
+    func summary(_ list: FilterList) -> String {
+        "\(list.name) \(list.lines) lines, \(list.comments) comments, \(list.blank) blank\n"
+            + "headers \(list.headers.map { "\($0.key)=\($0.value)" })\nnetwork \(list.network)\n"
+            + "cosmetic \(list.cosmetic)\nissues \(list.issues)\nunread \(list.unreadNetwork)"
+    }
+
+    func testPiecesJoinedAreTheListParsedWhole() throws {
+        let text =
+            "[Adblock Plus 2.0]\r\n! Title: T\n\n||a.com^\r\n! c\n  \t\na.com##.x\n||b.com^$bogus\n"
+            + "@@||c.com^$document\n##.y\r\n\n\n||d.com^\n~e.com#@#.z\n"
+        let bad: [UInt8] = [0x7C, 0x7C, 0xFF, 0x0A]
+        let inputs: [[UInt8]] = [
+            Array(text.utf8), Array(text.utf8) + bad + Array("||last.com^".utf8), [], [10], [10, 10], Array("x".utf8),
+        ]
+        for bytes in inputs {
+            for reading in [FilterListParser.Reading.all, .cosmeticOnly] {
+                let whole = try FilterListParser.parse(bytes, name: "l.txt", reading: reading)
+                for size in [1, 2, 7, 30, 1000, Int.max] {
+                    let pieces = try FilterListParser.pieces(bytes, name: "l.txt", size: size)
+                    XCTAssertEqual(pieces.map(\.bytes.lowerBound).first ?? 0, 0)
+                    XCTAssertEqual(pieces.last?.bytes.upperBound ?? 0, bytes.count)
+                    for (a, b) in zip(pieces, pieces.dropFirst()) {
+                        XCTAssertEqual(a.bytes.upperBound, b.bytes.lowerBound)
+                        XCTAssertEqual(bytes[a.bytes.upperBound - 1], 10, "a piece ends after a line end")
+                        XCTAssertEqual(b.firstLine, a.firstLine + bytes[a.bytes].filter { $0 == 10 }.count)
+                    }
+                    if size >= bytes.count { XCTAssertLessThanOrEqual(pieces.count, 1) }
+                    let parts = pieces.map { FilterListParser.parse(bytes, piece: $0, name: "l.txt", reading: reading) }
+                    let joined = FilterList(joining: parts, name: "l.txt")
+                    XCTAssertEqual(summary(joined), summary(whole), "size \(size), \(bytes.count) bytes")
+                }
+            }
+        }
+    }
+
+    func testPiecesRefuseTooManyLinesAsTheWholeParse() {
+        let bytes = [UInt8](repeating: 10, count: FilterListLimits.lines) + Array("x".utf8)
+        XCTAssertThrowsError(try FilterListParser.pieces(bytes, name: "huge.txt", size: 1 << 20)) {
+            XCTAssertEqual(
+                "\($0)", "huge.txt: more than \(FilterListLimits.lines) lines: not a filter list this tool reads")
+        }
+        XCTAssertEqual(try FilterListParser.pieces(Array(bytes.dropLast()), name: "max.txt", size: .max).count, 1)
+    }
+
+    func testTheASCIISeparatorIsTheCharacterOne() {
+        let lines = [
+            "a.com##.x", "##.y", "a.com#@#.z", "a.com#?#div", "a.com#@?#div", "a.com#$#x", "a.com#@$#x", "a.com#%#x",
+            "a.com#@%#x", "#", "# comment", "a#b##c", "/a##b/", "a|b##c", "a@b##c", "a\"b##c", "a!b##c", "a$b##c",
+            "||a.com^", "a.com#", "a.com#@", "a.com##", "###x", "#@#x", "a.com\r##x", "x#?#", "a.com#@#",
+        ]
+        for line in lines {
+            let fast = FilterListParser.asciiCosmeticSeparator(line)
+            let slow = FilterListParser.characterCosmeticSeparator(line)
+            XCTAssertEqual(fast?.0, slow?.0, line)
+            XCTAssertEqual(fast.map { line[..<$0.1.lowerBound] }, slow.map { line[..<$0.1.lowerBound] }, line)
+            XCTAssertEqual(fast.map { line[$0.1.upperBound...] }, slow.map { line[$0.1.upperBound...] }, line)
+        }
+        // Past ASCII the characters decide: `#` extended by a combining mark is no separator.
+        XCTAssertNil(FilterListParser.cosmeticSeparator("a.com#\u{301}#.x"))
+        XCTAssertEqual(FilterListParser.cosmeticSeparator("é.com##.x")?.0, .hide)
     }
 
     func testEasyListsParseWithoutMalformedLines() throws {

@@ -27,6 +27,30 @@ final class ParallelTests: XCTestCase {
         }
     }
 
+    func testEqualSharesCoverEveryItemOnceInOrderWithinOneOfEachOther() {
+        for (count, parts) in [(10, 3), (2, 4), (0, 2), (7, 1), (16384, 5), (9, 9), (100, 7)] {
+            let shares = Parallel.shares(count, parts: parts)
+            XCTAssertEqual(shares.count, max(1, min(parts, count)), "count \(count), parts \(parts)")
+            XCTAssertEqual(shares.flatMap { Array($0) }, Array(0..<count), "count \(count), parts \(parts)")
+            let sizes = shares.map(\.count)
+            XCTAssertLessThanOrEqual(sizes.max()! - sizes.min()!, 1, "count \(count), parts \(parts)")
+            XCTAssertEqual(sizes, sizes.sorted(by: >), "the longer shares first")
+            if count > 0 { XCTAssertFalse(sizes.contains(0)) }
+        }
+    }
+
+    func testAlongsideRunsTheFirstAndEveryItemInItsPlace() {
+        let (sum, squares) = Parallel.alongside({ (0..<1000).reduce(0, +) }, 257) { i -> Int in
+            if i % 7 == 0 { usleep(200) }
+            return i * i
+        }
+        XCTAssertEqual(sum, 499500)
+        XCTAssertEqual(squares, (0..<257).map { $0 * $0 })
+        let (first, none) = Parallel.alongside({ "first" }, 0) { $0 }
+        XCTAssertEqual(first, "first")
+        XCTAssertEqual(none, [])
+    }
+
     func testBothReturnsEachResultInItsPlace() {
         let (a, b) = Parallel.both({ (0..<1000).reduce(0, +) }, { "second" })
         XCTAssertEqual(a, 499500)

@@ -105,3 +105,13 @@ final class CosmeticFilterTests: XCTestCase {
         XCTAssertFalse(noSub.cookiePopups.appliesAnywhere)
     }
 }
+
+final class RegexLiteralTests: XCTestCase {
+    func testTheMetacharacterBitsAreTheMetacharacters() {
+        let metacharacters = Set("\\^$.|?*+()[]{}/".utf8)
+        for b in UInt8.min...UInt8.max {
+            XCTAssertEqual(TDSConventions.isRegexMetacharacter(b), metacharacters.contains(b), "byte \(b)")
+        }
+        XCTAssertEqual(TDSConventions.regexLiteral("a.b/c(d)é*"), "a\\.b\\/c\\(d\\)é\\*")
+    }
+}

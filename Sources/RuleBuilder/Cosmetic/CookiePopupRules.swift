@@ -126,7 +126,7 @@ struct CookiePopupSelector {
             }
         }
         css += rest
-        if css.contains(":-abp-") {
+        if hasABPMarker(css) {
             return .failure(Refusal(message: "an ABP pseudo-class without its closing parenthesis"))
         }
         if contains != nil, css.contains(",") {
@@ -154,6 +154,13 @@ struct CookiePopupSelector {
     }
 
     static let abpMarker = Array(":-abp-".utf8)
+
+    /// Whether `s` contains `:-abp-` as Foundation's `contains` finds it: in the UTF-8 bytes when `s` is ASCII, where
+    /// the two agree (every selector of EasyList: Foundation's, through NSString, was a thirtieth of `convert`'s
+    /// CPU), else through Foundation, which finds no `:-abp-` whose last `-` a combining mark extends.
+    static func hasABPMarker(_ s: String) -> Bool {
+        s.utf8.allSatisfy { $0 < 0x80 } ? abpPseudoClass(in: Substring(s)) != nil : s.contains(":-abp-")
+    }
 
     /// The `)` that closes the `(` at `open`, skipping quoted strings, escapes and nested parentheses.
     static func matchingParenthesis(_ s: Substring, open: Substring.Index) -> Substring.Index? {

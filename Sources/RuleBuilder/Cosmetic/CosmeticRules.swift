@@ -84,7 +84,7 @@ public enum CosmeticRules {
     static func translate(
         _ selector: String, target: EngineProfile, extendedCSS: ExtendedCSS
     ) -> Result<CookiePopupSelector, CookiePopupSelector.Refusal> {
-        if extendedCSS == .reported, selector.contains(":-abp-") {
+        if extendedCSS == .reported, CookiePopupSelector.hasABPMarker(selector) {
             return .failure(.init(message: "ABP's extended CSS (:-abp-...) is procedural: no WebKit selector"))
         }
         return CookiePopupSelector.translate(selector, target: target)

@@ -47,21 +47,13 @@ enum FilterListConvert {
         let lists = try parsed(paths)
         // What the issues and the note call the lists converted as one; a single list's file name.
         let name = lists.map(\.name).joined(separator: "+"), path = paths.joined(separator: "+")
-        // The cosmetic layer checked, and its provenance encoded, on the core that converted it while the network
-        // layer is still converting; the network layer then on every core.
-        let (network, (hiding, hidingBytes, hidingProvenanceBytes)) = FilterListConverter.convert(
-            lists, target: target, network: { $0 },
-            cosmetic: { c in
-                (
-                    c, Result { c.rules.isEmpty ? [] : try checked(c.rules, path: path, target: target) },
-                    provenancePath.map { _ in c.rules.isEmpty ? [] : RuleProvenance.listBytes(c.provenance) }
-                )
-            })
+        let (network, hiding) = FilterListConverter.convert(lists, target: target, network: { $0 }, cosmetic: { $0 })
         var conversion = network
         conversion.cosmetic = hiding
-        let (rules, provenanceBytes) = try checkedInShares(
-            network, path: path, target: target, provenance: provenancePath != nil)
-        let cosmetic = try hidingBytes.get()
+        let (rules, provenanceBytes, finishedHiding) = try checkedInShares(
+            network, hiding, path: path, target: target, provenance: provenancePath != nil)
+        let cosmetic = try finishedHiding.rules.get()
+        let hidingProvenanceBytes = finishedHiding.provenance
         let issues = FilterListConverter.inListOrder(conversion.issues + conversion.cosmetic.issues, lists)
         let issueLines =
             issues.map { $0.named(or: name) }
@@ -97,15 +89,26 @@ enum FilterListConvert {
             throw UsageError(
                 "--filter-list: two lists named \(twice): the issues and the provenance name a list by its file name")
         }
-        let lists = Parallel.map(paths.count) { i in
-            Result<FilterList, any Error> {
-                let bytes: [UInt8]
-                do { bytes = try FileIO.read(paths[i]) } catch { throw InputError("\(paths[i]): \(error)") }
-                do { return try FilterListParser.parse(bytes, name: names[i]) } catch { throw InputError("\(error)") }
-            }
+        var texts: [(bytes: [UInt8], pieces: [FilterListParser.Piece])] = []
+        for (path, name) in zip(paths, names) {
+            let bytes: [UInt8]
+            do { bytes = try FileIO.read(path) } catch { throw InputError("\(path): \(error)") }
+            do {
+                texts.append((bytes, try FilterListParser.pieces(bytes, name: name, size: pieceBytes)))
+            } catch { throw InputError("\(error)") }
         }
-        return try lists.map { try $0.get() }
+        // The pieces of every list at once, so that both cores parse to the end whatever the lists' lengths.
+        let work = texts.indices.flatMap { list in texts[list].pieces.map { (list, $0) } }
+        let parts = Parallel.map(work.count) { i in
+            FilterListParser.parse(texts[work[i].0].bytes, piece: work[i].1, name: names[work[i].0])
+        }
+        return Parallel.map(texts.count) { list in
+            FilterList(joining: zip(work, parts).filter { $0.0.0 == list }.map(\.1), name: names[list])
+        }
     }
+
+    /// The bytes of a piece of a list parsed on one core: EasyList is eight of them.
+    static let pieceBytes = 256 << 10
 
     static func issuesPath(_ output: String) -> String { output + ".issues.txt" }
 
@@ -126,24 +129,38 @@ enum FilterListConvert {
     }
 
     /// The network list's bytes and its provenance's, encoded and checked in shares on every core, exactly as
-    /// `checked` checks the whole list: after the conversion it is the long pole.
+    /// `checked` checks the whole list: after the conversion it is the long pole. Beside them the cosmetic list's
+    /// (checked whole, on whichever core is free first, its error thrown by the caller after the network list's).
     static func checkedInShares(
-        _ c: FilterListConversion, path: String, target: EngineProfile, provenance: Bool
-    ) throws -> (rules: [UInt8], provenance: [UInt8]?) {
-        let shares = Parallel.mapShares(c.rules.count, workers: Parallel.workers(for: c.rules.count / 4096 + 1)) {
-            range in
+        _ c: FilterListConversion, _ hiding: CosmeticConversion, path: String, target: EngineProfile,
+        provenance: Bool
+    ) throws -> (
+        rules: [UInt8], provenance: [UInt8]?, cosmetic: (rules: Result<[UInt8], any Error>, provenance: [UInt8]?)
+    ) {
+        let ranges = Parallel.shares(c.rules.count, parts: c.rules.count / checkShareRules + 1)
+        let (cosmetic, shares) = Parallel.alongside(
+            {
+                (
+                    Result { hiding.rules.isEmpty ? [] : try checked(hiding.rules, path: path, target: target) },
+                    provenance ? (hiding.rules.isEmpty ? [] : RuleProvenance.listBytes(hiding.provenance)) : nil
+                )
+            }, ranges.count
+        ) { i in
             (
-                target.checkGeneratedShare(c.rules[range]),
-                provenance ? RuleProvenance.listBytes(c.provenance[range]) : []
+                target.checkGeneratedShare(c.rules[ranges[i]]),
+                provenance ? RuleProvenance.listBytes(c.provenance[ranges[i]]) : []
             )
         }
         do {
             let rules = try target.checkGenerated(shares: shares.map(\.0))
-            return (rules, provenance ? JSONWriter.joinedLinesArrays(shares.map(\.1)) : nil)
+            return (rules, provenance ? JSONWriter.joinedLinesArrays(shares.map(\.1)) : nil, cosmetic)
         } catch {
             throw notExpressible(error, path: path, target: target)
         }
     }
+
+    /// The rules in a share of the network list's check.
+    static let checkShareRules = 8192
 
     static func notExpressible(_ error: any Error, path: String, target: EngineProfile) -> InputError {
         InputError("\(path): the conversion is not expressible for \(target.name): \(error)")

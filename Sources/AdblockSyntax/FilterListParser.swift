@@ -220,6 +220,17 @@ public enum FilterListParser {
     }
 
     static func trimmed(_ s: String) -> String {
+        // Neither end a space or tab byte: no " " or "\t" character at either end (each is its byte alone, and
+        // no character ends with another's bytes but a space after a prepended mark, which goes the long way). The
+        // line as it is, without a second string per line.
+        if let first = s.utf8.first, let last = s.utf8.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
+            return s
+        }
+        return characterTrimmed(s)
+    }
+
+    /// `trimmed` character by character.
+    static func characterTrimmed(_ s: String) -> String {
         var t = Substring(s)
         while let f = t.first, f == " " || f == "\t" { t = t.dropFirst() }
         while let l = t.last, l == " " || l == "\t" { t = t.dropLast() }

@@ -173,6 +173,18 @@ final class FilterListParserTests: XCTestCase {
         XCTAssertEqual(FilterListParser.cosmeticSeparator("é.com##.x")?.0, .hide)
     }
 
+    func testTrimmedIsTheCharacterTrim() {
+        let lines = [
+            "a", " a", "a ", "\ta\t", "  ", "", " ", "\u{600} ", " \u{301}a", "a\u{600} ", "\u{301} a", "a \u{301}",
+            "é", " é ", "a\r", "\t",
+        ]
+        for line in lines {
+            XCTAssertEqual(
+                FilterListParser.trimmed(line), FilterListParser.characterTrimmed(line), line.debugDescription)
+        }
+        XCTAssertEqual(FilterListParser.trimmed(" \ta b\t "), "a b")
+    }
+
     func testEasyListsParseWithoutMalformedLines() throws {
         for name in ["easyprivacy.txt", "easylist.txt"] {
             let path = try FilterListFiles.path(name)

@@ -208,7 +208,15 @@ struct MatcherProgram: Sendable {
 
     /// A prefix's words: the DFAs' states, the product's words, the host table's scan, the lists reached.
     func prefixWords(states: [Int32], product: [Int32], scan: HostScan, reached: [Int32]) -> [Int32] {
-        states + product + (hosts == nil ? [] : scan.words) + reached
+        // One allocation: a prefix is made for every new host (the sum of four arrays made three).
+        let scanWords = hosts == nil ? [] : scan.words
+        var words: [Int32] = []
+        words.reserveCapacity(states.count + product.count + scanWords.count + reached.count)
+        words += states
+        words += product
+        words += scanWords
+        words += reached
+        return words
     }
 
     /// Runs every DFA over `prefix` alone: where each one stands after it, and the action lists it
@@ -259,12 +267,30 @@ struct MatcherProgram: Sendable {
         withTables(requestFlags) { t in product.resume(prefix, rest) { t.actions.report($0, into: &result) } }
     }
 
-    /// DFA `d` alone from `state` over `input`, calling `reached` with each list it reports: its state after the
-    /// input, or -1 when it stopped (for MatcherProduct, which walks large DFAs alone).
-    func walk(_ d: Int, from state: Int, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> Int {
-        var out = -1
-        withTables(0) { t in out = walk(t, d, from: state, input, reached: reached) }
-        return out
+    /// The DFAs `dfas` from `states` (-1: stopped) over `input`, byte by byte together, calling `reached` with each
+    /// list they report: `states` ends as each stands after the input, or -1. Together, not one after the other:
+    /// the large DFAs' steps miss the cache, and independent steps let the core wait for several misses at once.
+    func walk(_ dfas: [Int], from states: inout [Int32], _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void)
+    {
+        guard let bytes = input.baseAddress, dfas.count == states.count else { return }
+        withTables(0) { t in
+            dfas.withUnsafeBufferPointer { dfas in
+                states.withUnsafeMutableBufferPointer { states in
+                    var live = states.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+                    var i = 0
+                    while i < input.count && live > 0 {
+                        let byte = Int(bytes[i])
+                        for k in 0..<dfas.count where states[k] >= 0 {
+                            let c = Int(t.classMaps[256 &* dfas[k] &+ byte])
+                            let next = Self.step(t.words, t.rows, Int(states[k]), c, reached)
+                            states[k] = next == MatcherProgram.none ? -1 : Int32(next)
+                            if next == MatcherProgram.none { live -= 1 }
+                        }
+                        i &+= 1
+                    }
+                }
+            }
+        }
     }
 
     /// DFA `d` alone from `state` over the rest of a URL, then its end, calling `reached` with each list.

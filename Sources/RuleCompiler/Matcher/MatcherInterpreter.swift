@@ -91,7 +91,7 @@ public struct Matcher: Sendable, Equatable {
     public func nothingPrefix() -> MatcherPrefix {
         MatcherPrefix(
             words: [Int32](repeating: -1, count: program.roots.count) + MatcherPrefix.noProduct
-                + (program.hosts == nil ? [] : HostScan.done.words))
+                + (program.hasHosts ? HostScan.done.words : []))
     }
 
     /// True when every DFA stopped within the prefix, and the host table has no more to find: the rest of the URL
@@ -171,7 +171,9 @@ struct MatcherProgram: Sendable {
     /// Per DFA what the file records beside its words: its rows, classes and states.
     var shapes: [DFAShape] = []
     /// The `||host^` patterns, when the family has them (MatcherHostTable.swift).
-    var hosts: MatcherHostTable?
+    var hosts: MatcherHostTable? { didSet { hasHosts = hosts != nil } }
+    /// Whether `hosts` is set: the hot paths ask it per URL, and `hosts == nil` copied the table (three retains).
+    var hasHosts = false
 
     struct DFAShape: Sendable {
         var firstRow: Int, rowCount: Int, classCount: Int, stateCount: Int
@@ -189,7 +191,7 @@ struct MatcherProgram: Sendable {
 
     /// The host table's reading of `input` from `scan`, reporting each list it finds: where it stands after it.
     func readHosts(_ scan: HostScan, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> HostScan {
-        guard let hosts, scan.phase != .done else { return scan }
+        guard scan.phase != .done, let hosts else { return scan }
         var scan = scan
         scan.read(input, hosts, reached: reached)
         return scan
@@ -197,19 +199,19 @@ struct MatcherProgram: Sendable {
 
     /// The host table's scan a prefix carries (after the DFAs' states and the product's words), nil without a table.
     func hostScan(_ words: [Int32]) -> HostScan? {
-        hosts == nil ? nil : HostScan(words, at: roots.count + MatcherPrefix.productWords)
+        hasHosts ? HostScan(words, at: roots.count + MatcherPrefix.productWords) : nil
     }
 
     /// Where the action lists reached within a prefix start in its words.
     func listsStart(_ words: [Int32]) -> Int {
         let n = roots.count + MatcherPrefix.productWords
-        return hosts == nil ? n : n + HostScan.wordCount(words, at: n)
+        return hasHosts ? n + HostScan.wordCount(words, at: n) : n
     }
 
     /// A prefix's words: the DFAs' states, the product's words, the host table's scan, the lists reached.
     func prefixWords(states: [Int32], product: [Int32], scan: HostScan, reached: [Int32]) -> [Int32] {
         // One allocation: a prefix is made for every new host (the sum of four arrays made three).
-        let scanWords = hosts == nil ? [] : scan.words
+        let scanWords = hasHosts ? scan.words : []
         var words: [Int32] = []
         words.reserveCapacity(states.count + product.count + scanWords.count + reached.count)
         words += states

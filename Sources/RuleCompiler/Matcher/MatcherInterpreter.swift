@@ -295,11 +295,14 @@ struct MatcherProgram: Sendable {
         }
     }
 
-    /// DFA `d` alone from `state` over the rest of a URL, then its end, calling `reached` with each list.
-    func walkToTheEnd(_ d: Int, from state: Int, _ rest: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) {
+    /// The DFAs `dfas` from `states` over the rest of a URL together (as `walk`), then the end of each one that has
+    /// not stopped, calling `reached` with each list.
+    func walkToTheEnd(
+        _ dfas: [Int], from states: inout [Int32], _ rest: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void
+    ) {
+        walk(dfas, from: &states, rest, reached: reached)
         withTables(0) { t in
-            let state = walk(t, d, from: state, rest, reached: reached)
-            if state >= 0 { finish(t, d, state, reached: reached) }
+            for (k, d) in dfas.enumerated() where states[k] >= 0 { finish(t, d, Int(states[k]), reached: reached) }
         }
     }
 

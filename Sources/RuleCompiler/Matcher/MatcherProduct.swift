@@ -66,6 +66,8 @@ public final class MatcherProduct {
     /// How many generations the product has had (1 until it first starts over).
     private(set) var restarts = 0
     @exclusivity(unchecked) private var scratch: [Int32]
+    /// Where the DFAs walked alone stand, per `alone` (scratch space: an array per URL cost an allocation).
+    @exclusivity(unchecked) private var aloneStates: [Int32]
 
     /// The state every DFA stopped in, and the roots' tuple (state numbers of the current generation).
     static let dead: Int32 = 0
@@ -101,6 +103,7 @@ public final class MatcherProduct {
         while slotCount < 2 * (stateLimit + 2) { slotCount *= 2 }
         slots = [Int32](repeating: 0, count: slotCount)
         scratch = [Int32](repeating: -1, count: dfaCount)
+        aloneStates = [Int32](repeating: -1, count: alone.count)
         startOver()
     }
 
@@ -252,7 +255,7 @@ public final class MatcherProduct {
         var words = [Int32](repeating: -1, count: program.roots.count)
         let base = Int(s) * dfaCount
         for (k, d) in members.enumerated() { words[d] = tuples[base + k] }
-        var aloneStates = alone.map { Int32(program.roots[$0]) }
+        for (k, d) in alone.enumerated() { aloneStates[k] = Int32(program.roots[d]) }
         program.walk(alone, from: &aloneStates, prefix) { reached.append(Int32(bitPattern: $0)) }
         for (k, d) in alone.enumerated() { words[d] = aloneStates[k] }
         let scan = program.readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
@@ -273,16 +276,16 @@ public final class MatcherProduct {
     func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
         for k in program.listsStart(prefix.words)..<prefix.words.count { report(UInt32(bitPattern: prefix.words[k])) }
         finish(walk(from: state(of: prefix), rest, reached: report), report: report)
-        for d in alone where prefix.words[d] >= 0 {
-            program.walkToTheEnd(d, from: Int(prefix.words[d]), rest, reached: report)
-        }
+        for (k, d) in alone.enumerated() { aloneStates[k] = prefix.words[d] }
+        program.walkToTheEnd(alone, from: &aloneStates, rest, reached: report)
         if let scan = program.hostScan(prefix.words) { _ = program.readHosts(scan, rest, reached: report) }
     }
 
     /// As MatcherProgram.run over the whole URL.
     func run(_ url: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
         finish(walk(from: root, url, reached: report), report: report)
-        for d in alone { program.walkToTheEnd(d, from: program.roots[d], url, reached: report) }
+        for (k, d) in alone.enumerated() { aloneStates[k] = Int32(program.roots[d]) }
+        program.walkToTheEnd(alone, from: &aloneStates, url, reached: report)
         _ = program.readHosts(HostScan(), url, reached: report)
     }
 

@@ -6,9 +6,9 @@
 // URLs reach are built, on the first step that reaches them (RE2's lazy DFA does the same for its alternations),
 // so a product never holds more than the URLs read made; past `stateLimit` it starts over empty.
 //
-// Large DFAs stay out of the product and are walked alone: every distinct host a URL names would be a new tuple of
-// a trie of hosts (docs/filter-lists.md). The `||host^` filters' are no DFAs at all but a host table
-// (MatcherHostTable.swift), which the product reads beside its walk.
+// Large DFAs stay out of the product: every distinct host a URL names would be a new tuple of a trie of hosts
+// (docs/filter-lists.md). They are walked beside it, together byte by byte (MatcherProgram.walk). The `||host^`
+// filters' are no DFAs at all but a host table (MatcherHostTable.swift), which the product reads beside its walk.
 //
 // It reports exactly what MatcherProgram reports, the same action lists as often: leaving a state reports the
 // lists of its DFAs' states that have actions (`step` in MatcherInterpreter.swift), and the end of the URL those

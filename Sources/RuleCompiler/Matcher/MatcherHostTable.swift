@@ -27,6 +27,10 @@ struct MatcherHostTable: Sendable, Equatable {
     /// Per entry: where its key starts in `keys`, its length, its action list.
     let entries: [UInt32]
     let keys: [UInt8]
+    /// Per slot what a lookup reads: the slot's word in the low 32 bits, its key's hash in the high 32 (0: empty).
+    /// Made from the others at load, not stored: with it a probe that is not the key costs one load from memory,
+    /// not three (the slot, then the entry and the key, which lie elsewhere): most candidates are no key.
+    let probes: [UInt64]
 
     /// Keys are at most this long, so that a prefix's pending bytes stay few (a host name is at most 253).
     static let keyLengthLimit = 1024
@@ -102,8 +106,15 @@ struct MatcherHostTable: Sendable, Equatable {
             maxKeyLength: sorted.map(\.key.count).max() ?? 0, slots: slots, entries: entries, keys: keys)
     }
 
+    /// A table of validated parts (every entry's key within `keys`).
     init(maxKeyLength: Int, slots: [UInt32], entries: [UInt32], keys: [UInt8]) {
         (self.maxKeyLength, self.slots, self.entries, self.keys) = (maxKeyLength, slots, entries, keys)
+        probes = slots.map { e in
+            guard e != 0 else { return 0 }
+            let k = 3 * Int(e - 1), start = Int(entries[k])
+            let h = Self.hash(keys[start..<(start + Int(entries[k + 1]))].reversed())
+            return UInt64(e) | UInt64(h) << 32
+        }
     }
 
     @inline(__always)
@@ -123,16 +134,16 @@ struct MatcherHostTable: Sendable, Equatable {
     /// table was validated at load (an empty slot, entries and keys in bounds): no bounds checks.
     @inline(__always)
     func list(hash h: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> UInt32? {
-        slots.withUnsafeBufferPointer { slots in
+        probes.withUnsafeBufferPointer { probes in
             entries.withUnsafeBufferPointer { entries in
                 keys.withUnsafeBufferPointer { keys in
-                    let mask = slots.count &- 1
+                    let mask = probes.count &- 1
                     var slot = Int(h) & mask
                     while true {
-                        let e = Int(slots[slot])
-                        if e == 0 { return nil }
-                        let k = 3 &* (e &- 1)
-                        if Int(entries[k &+ 1]) == text.count {
+                        let probe = probes[slot]
+                        if probe == 0 { return nil }
+                        let k = 3 &* (Int(UInt32(truncatingIfNeeded: probe)) &- 1)
+                        if UInt32(truncatingIfNeeded: probe >> 32) == h && Int(entries[k &+ 1]) == text.count {
                             let start = Int(entries[k])
                             var i = 0
                             while i < text.count && keys[start &+ i] == Self.lower(text[i]) { i &+= 1 }

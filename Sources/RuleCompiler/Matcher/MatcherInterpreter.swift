@@ -91,7 +91,7 @@ public struct Matcher: Sendable, Equatable {
     public func nothingPrefix() -> MatcherPrefix {
         MatcherPrefix(
             words: [Int32](repeating: -1, count: program.roots.count) + MatcherPrefix.noProduct
-                + (program.hosts == nil ? [] : HostScan.done.words))
+                + (program.hasHosts ? HostScan.done.words : []))
     }
 
     /// True when every DFA stopped within the prefix, and the host table has no more to find: the rest of the URL
@@ -171,7 +171,9 @@ struct MatcherProgram: Sendable {
     /// Per DFA what the file records beside its words: its rows, classes and states.
     var shapes: [DFAShape] = []
     /// The `||host^` patterns, when the family has them (MatcherHostTable.swift).
-    var hosts: MatcherHostTable?
+    var hosts: MatcherHostTable? { didSet { hasHosts = hosts != nil } }
+    /// Whether `hosts` is set: the hot paths ask it per URL, and `hosts == nil` copied the table (three retains).
+    var hasHosts = false
 
     struct DFAShape: Sendable {
         var firstRow: Int, rowCount: Int, classCount: Int, stateCount: Int
@@ -189,7 +191,7 @@ struct MatcherProgram: Sendable {
 
     /// The host table's reading of `input` from `scan`, reporting each list it finds: where it stands after it.
     func readHosts(_ scan: HostScan, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> HostScan {
-        guard let hosts, scan.phase != .done else { return scan }
+        guard scan.phase != .done, let hosts else { return scan }
         var scan = scan
         scan.read(input, hosts, reached: reached)
         return scan
@@ -197,18 +199,26 @@ struct MatcherProgram: Sendable {
 
     /// The host table's scan a prefix carries (after the DFAs' states and the product's words), nil without a table.
     func hostScan(_ words: [Int32]) -> HostScan? {
-        hosts == nil ? nil : HostScan(words, at: roots.count + MatcherPrefix.productWords)
+        hasHosts ? HostScan(words, at: roots.count + MatcherPrefix.productWords) : nil
     }
 
     /// Where the action lists reached within a prefix start in its words.
     func listsStart(_ words: [Int32]) -> Int {
         let n = roots.count + MatcherPrefix.productWords
-        return hosts == nil ? n : n + HostScan.wordCount(words, at: n)
+        return hasHosts ? n + HostScan.wordCount(words, at: n) : n
     }
 
     /// A prefix's words: the DFAs' states, the product's words, the host table's scan, the lists reached.
     func prefixWords(states: [Int32], product: [Int32], scan: HostScan, reached: [Int32]) -> [Int32] {
-        states + product + (hosts == nil ? [] : scan.words) + reached
+        // One allocation: a prefix is made for every new host (the sum of four arrays made three).
+        let scanWords = hasHosts ? scan.words : []
+        var words: [Int32] = []
+        words.reserveCapacity(states.count + product.count + scanWords.count + reached.count)
+        words += states
+        words += product
+        words += scanWords
+        words += reached
+        return words
     }
 
     /// Runs every DFA over `prefix` alone: where each one stands after it, and the action lists it
@@ -259,19 +269,40 @@ struct MatcherProgram: Sendable {
         withTables(requestFlags) { t in product.resume(prefix, rest) { t.actions.report($0, into: &result) } }
     }
 
-    /// DFA `d` alone from `state` over `input`, calling `reached` with each list it reports: its state after the
-    /// input, or -1 when it stopped (for MatcherProduct, which walks large DFAs alone).
-    func walk(_ d: Int, from state: Int, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> Int {
-        var out = -1
-        withTables(0) { t in out = walk(t, d, from: state, input, reached: reached) }
-        return out
+    /// The DFAs `dfas` from `states` (-1: stopped) over `input`, byte by byte together, calling `reached` with each
+    /// list they report: `states` ends as each stands after the input, or -1. Together, not one after the other:
+    /// the large DFAs' steps miss the cache, and independent steps let the core wait for several misses at once.
+    func walk(_ dfas: [Int], from states: inout [Int32], _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void)
+    {
+        guard let bytes = input.baseAddress, dfas.count == states.count else { return }
+        withTables(0) { t in
+            dfas.withUnsafeBufferPointer { dfas in
+                states.withUnsafeMutableBufferPointer { states in
+                    var live = states.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+                    var i = 0
+                    while i < input.count && live > 0 {
+                        let byte = Int(bytes[i])
+                        for k in 0..<dfas.count where states[k] >= 0 {
+                            let c = Int(t.classMaps[256 &* dfas[k] &+ byte])
+                            let next = Self.step(t.words, t.rows, Int(states[k]), c, reached)
+                            states[k] = next == MatcherProgram.none ? -1 : Int32(next)
+                            if next == MatcherProgram.none { live -= 1 }
+                        }
+                        i &+= 1
+                    }
+                }
+            }
+        }
     }
 
-    /// DFA `d` alone from `state` over the rest of a URL, then its end, calling `reached` with each list.
-    func walkToTheEnd(_ d: Int, from state: Int, _ rest: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) {
+    /// The DFAs `dfas` from `states` over the rest of a URL together (as `walk`), then the end of each one that has
+    /// not stopped, calling `reached` with each list.
+    func walkToTheEnd(
+        _ dfas: [Int], from states: inout [Int32], _ rest: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void
+    ) {
+        walk(dfas, from: &states, rest, reached: reached)
         withTables(0) { t in
-            let state = walk(t, d, from: state, rest, reached: reached)
-            if state >= 0 { finish(t, d, state, reached: reached) }
+            for (k, d) in dfas.enumerated() where states[k] >= 0 { finish(t, d, Int(states[k]), reached: reached) }
         }
     }
 

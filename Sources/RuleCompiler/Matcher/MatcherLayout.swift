@@ -62,6 +62,7 @@ extension MatcherProgram {
         eosClasses = layout.dfas.map(\.eosClass)
         roots = layout.dfas.map(\.firstWord)
         hosts = layout.hosts
+        hasHosts = layout.hosts != nil // an initializer's assignment runs no didSet
         shapes = layout.dfas.map {
             DFAShape(firstRow: $0.firstRow, rowCount: $0.rowCount, classCount: $0.classCount, stateCount: $0.stateCount)
         }

@@ -6,9 +6,9 @@
 // URLs reach are built, on the first step that reaches them (RE2's lazy DFA does the same for its alternations),
 // so a product never holds more than the URLs read made; past `stateLimit` it starts over empty.
 //
-// Large DFAs stay out of the product and are walked alone: every distinct host a URL names would be a new tuple of
-// a trie of hosts (docs/filter-lists.md). The `||host^` filters' are no DFAs at all but a host table
-// (MatcherHostTable.swift), which the product reads beside its walk.
+// Large DFAs stay out of the product: every distinct host a URL names would be a new tuple of a trie of hosts
+// (docs/filter-lists.md). They are walked beside it, together byte by byte (MatcherProgram.walk). The `||host^`
+// filters' are no DFAs at all but a host table (MatcherHostTable.swift), which the product reads beside its walk.
 //
 // It reports exactly what MatcherProgram reports, the same action lists as often: leaving a state reports the
 // lists of its DFAs' states that have actions (`step` in MatcherInterpreter.swift), and the end of the URL those
@@ -49,7 +49,10 @@ public final class MatcherProduct {
 
     /// Per state its DFAs' states (-1: stopped), dfaCount words each.
     @exclusivity(unchecked) private var tuples: [Int32] = []
-    @exclusivity(unchecked) private var index: [[Int32]: Int32] = [:]
+    /// The index of the tuples: per slot a state + 1, or 0 (empty); open addressing, linear probing, at most half
+    /// full. Not a Dictionary of arrays: new hosts still reach new tuples, and hashing one with Hasher and making an
+    /// array of it to look it up cost as much as building its target (docs/matching.md).
+    @exclusivity(unchecked) private var slots: [Int32]
     /// Per state and class its target; -1 not built yet.
     @exclusivity(unchecked) private var targets: [Int32] = []
     /// Per state the action lists its DFAs' states report when left: lists[listStart[s] ..< listStart[s + 1]].
@@ -63,6 +66,8 @@ public final class MatcherProduct {
     /// How many generations the product has had (1 until it first starts over).
     private(set) var restarts = 0
     @exclusivity(unchecked) private var scratch: [Int32]
+    /// Where the DFAs walked alone stand, per `alone` (scratch space: an array per URL cost an allocation).
+    @exclusivity(unchecked) private var aloneStates: [Int32]
 
     /// The state every DFA stopped in, and the roots' tuple (state numbers of the current generation).
     static let dead: Int32 = 0
@@ -94,13 +99,17 @@ public final class MatcherProduct {
         self.dfaClass = dfaClass
         classCount = classes.count
         stateLimit = max(4, limits.tableBytes / (4 * (dfaCount + classCount) + 64))
+        var slotCount = 4
+        while slotCount < 2 * (stateLimit + 2) { slotCount *= 2 }
+        slots = [Int32](repeating: 0, count: slotCount)
         scratch = [Int32](repeating: -1, count: dfaCount)
+        aloneStates = [Int32](repeating: -1, count: alone.count)
         startOver()
     }
 
     private func startOver() {
         tuples.removeAll(keepingCapacity: true)
-        index.removeAll(keepingCapacity: true)
+        slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         targets.removeAll(keepingCapacity: true)
         listStart = [0]
         lists.removeAll(keepingCapacity: true)
@@ -114,11 +123,44 @@ public final class MatcherProduct {
         root = intern(members.map { Int32(program.roots[$0]) })
     }
 
-    /// The state of a tuple, added when new.
+    /// How many states the product holds.
+    private var stateCount: Int { endRange.count }
+
+    /// The state of `tuple` if the product holds it, and the slot where it is or would go.
+    private func lookup(_ tuple: [Int32]) -> (state: Int32?, slot: Int) {
+        tuple.withUnsafeBufferPointer { key in
+            tuples.withUnsafeBufferPointer { tuples in
+                slots.withUnsafeBufferPointer { slots in
+                    let (mask, n) = (slots.count &- 1, key.count)
+                    // FNV-1a over the words, its high bits folded into the low ones the mask keeps.
+                    var h: UInt64 = 0xCBF2_9CE4_8422_2325
+                    for x in key { h = (h ^ UInt64(UInt32(bitPattern: x))) &* 0x100_0000_01B3 }
+                    var slot = Int(truncatingIfNeeded: h ^ (h >> 29)) & mask
+                    while true {
+                        let e = Int(slots[slot])
+                        if e == 0 { return (nil, slot) }
+                        let base = (e &- 1) &* n
+                        var k = 0
+                        while k < n && tuples[base &+ k] == key[k] { k &+= 1 }
+                        if k == n { return (Int32(e &- 1), slot) }
+                        slot = (slot &+ 1) & mask
+                    }
+                }
+            }
+        }
+    }
+
+    /// The state of a tuple, added when new; when the product is full, it starts over first (the state is then one
+    /// of the new generation).
     private func intern(_ tuple: [Int32]) -> Int32 {
-        if let s = index[tuple] { return s }
-        let s = Int32(index.count)
-        index[tuple] = s
+        let (found, slot) = lookup(tuple)
+        if let found { return found }
+        if stateCount >= stateLimit {
+            startOver()
+            return intern(tuple)
+        }
+        let s = Int32(stateCount)
+        slots[slot] = s + 1
         tuples += tuple
         targets += repeatElement(-1, count: classCount)
         for state in tuple where state >= 0 {
@@ -139,7 +181,6 @@ public final class MatcherProduct {
             scratch[d] = state < 0 ? -1 : program.target(ofState: Int(state), dfaClass: Int(dfaClass[classes + d]))
         }
         let before = generation
-        if index.count >= stateLimit && index[scratch] == nil { startOver() }
         let t = intern(scratch)
         if generation == before { targets[Int(s) * classCount + c] = t }
         return t
@@ -214,9 +255,9 @@ public final class MatcherProduct {
         var words = [Int32](repeating: -1, count: program.roots.count)
         let base = Int(s) * dfaCount
         for (k, d) in members.enumerated() { words[d] = tuples[base + k] }
-        for d in alone {
-            words[d] = Int32(program.walk(d, from: program.roots[d], prefix) { reached.append(Int32(bitPattern: $0)) })
-        }
+        for (k, d) in alone.enumerated() { aloneStates[k] = Int32(program.roots[d]) }
+        program.walk(alone, from: &aloneStates, prefix) { reached.append(Int32(bitPattern: $0)) }
+        for (k, d) in alone.enumerated() { words[d] = aloneStates[k] }
         let scan = program.readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
         return MatcherPrefix(
             words: program.prefixWords(
@@ -227,7 +268,7 @@ public final class MatcherProduct {
     private func state(of prefix: MatcherPrefix) -> Int32 {
         let n = program.roots.count
         let (s, made) = (prefix.words[n], UInt32(bitPattern: prefix.words[n + 1]))
-        if made == generation && s >= 0 && Int(s) < index.count { return s }
+        if made == generation && s >= 0 && Int(s) < stateCount { return s }
         return intern(members.map { prefix.words[$0] })
     }
 
@@ -235,16 +276,16 @@ public final class MatcherProduct {
     func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
         for k in program.listsStart(prefix.words)..<prefix.words.count { report(UInt32(bitPattern: prefix.words[k])) }
         finish(walk(from: state(of: prefix), rest, reached: report), report: report)
-        for d in alone where prefix.words[d] >= 0 {
-            program.walkToTheEnd(d, from: Int(prefix.words[d]), rest, reached: report)
-        }
+        for (k, d) in alone.enumerated() { aloneStates[k] = prefix.words[d] }
+        program.walkToTheEnd(alone, from: &aloneStates, rest, reached: report)
         if let scan = program.hostScan(prefix.words) { _ = program.readHosts(scan, rest, reached: report) }
     }
 
     /// As MatcherProgram.run over the whole URL.
     func run(_ url: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
         finish(walk(from: root, url, reached: report), report: report)
-        for d in alone { program.walkToTheEnd(d, from: program.roots[d], url, reached: report) }
+        for (k, d) in alone.enumerated() { aloneStates[k] = Int32(program.roots[d]) }
+        program.walkToTheEnd(alone, from: &aloneStates, url, reached: report)
         _ = program.readHosts(HostScan(), url, reached: report)
     }
 

@@ -125,6 +125,47 @@ final class MatcherProductTests: XCTestCase {
         XCTAssertGreaterThan(checked, 1000)
     }
 
+    /// Prefixes that end in one product state share that state's base, and carry only the states of the DFAs
+    /// walked alone; resumed by another product (which looks their tuple up), the whole run's ids.
+    func testPrefixesOfOneProductStateShareItsBase() throws {
+        var rng = SplitMix64(seed: 0x5EED_0013)
+        var shared = 0
+        for _ in 0..<100 {
+            let matcher = try randomMatcher(&rng)
+            let limits = randomLimits(&rng)
+            guard let a = MatcherProduct(matcher, limits: limits), let b = MatcherProduct(matcher, limits: limits)
+            else { continue }
+            let url = RandomPatterns.url(&rng)
+            let flags = RandomPatterns.requestFlags(&rng)
+            let whole = ids { out in
+                url.withUnsafeBufferPointer { matcher.match($0, requestFlags: flags, into: &out) }
+            }
+            url.withUnsafeBufferPointer { u in
+                let cut = Int.random(in: 0...u.count, using: &rng)
+                let head = UnsafeBufferPointer(rebasing: u[..<cut])
+                let (p, q) = (matcher.prefix(head, product: a), matcher.prefix(head, product: a))
+                let states = p.states(count: matcher.program.roots.count)
+                XCTAssertEqual(states, matcher.prefix(head).states(count: matcher.program.roots.count))
+                XCTAssertLessThanOrEqual(p.words[MatcherPrefix.productWords], Int32(matcher.program.roots.count))
+                if !p.base.isEmpty && p.words == q.words {
+                    let (x, y) = (
+                        p.base.withUnsafeBufferPointer { $0.baseAddress },
+                        q.base.withUnsafeBufferPointer { $0.baseAddress }
+                    )
+                    XCTAssertEqual(x, y, "one base per product state")
+                    shared += 1
+                }
+                let resumed = ids { out in
+                    matcher.match(
+                        resuming: p, rest: UnsafeBufferPointer(rebasing: u[cut...]), requestFlags: flags, into: &out,
+                        product: b)
+                }
+                XCTAssertEqual(resumed, whole, "url \(url) cut \(cut): a's prefix resumed by b")
+            }
+        }
+        XCTAssertGreaterThan(shared, 20)
+    }
+
     func testAMatcherOfFewDFAsGetsNoProduct() throws {
         var builder = MatcherBuilder()
         builder.add(URLFilter.parse("^https?://a\\.test/", caseSensitive: false), id: 1)

@@ -286,12 +286,12 @@ struct HostScan: Equatable {
     }
 
     /// How many words of `words` from `at` a scan takes (the first two say).
-    static func wordCount(_ words: [Int32], at: Int) -> Int { 2 + (Int(words[at + 1]) + 3) / 4 }
+    static func wordCount(_ words: UnsafeBufferPointer<Int32>, at: Int) -> Int { 2 + (Int(words[at + 1]) + 3) / 4 }
 
     init(phase: Phase = .start) { self.phase = phase }
 
     /// The scan a prefix carries from `at` (written by `words`).
-    init(_ words: [Int32], at: Int) {
+    init(_ words: UnsafeBufferPointer<Int32>, at: Int) {
         let first = UInt32(bitPattern: words[at])
         phase = Phase(rawValue: UInt8(truncatingIfNeeded: first)) ?? .done
         firstSegment = first & 0x100 != 0

@@ -89,21 +89,20 @@ public struct Matcher: Sendable, Equatable {
     /// The prefix of every head after which the DFAs report nothing (`reportsNothing`), as a new object: a
     /// cache can store one per thread instead of one per head.
     public func nothingPrefix() -> MatcherPrefix {
-        MatcherPrefix(
-            words: [Int32](repeating: -1, count: program.roots.count) + MatcherPrefix.noProduct
-                + (program.hasHosts ? HostScan.done.words : []))
+        MatcherPrefix(words: MatcherPrefix.noProduct + [0] + (program.hasHosts ? HostScan.done.words : []))
     }
 
     /// True when every DFA stopped within the prefix, and the host table has no more to find: the rest of the URL
     /// cannot add an id.
     public func isFinal(_ p: MatcherPrefix) -> Bool {
-        !p.words[..<program.roots.count].contains { $0 >= 0 } && program.hostScan(p.words)?.phase ?? .done == .done
+        p.base.isEmpty
+            && p.withWords { $0[MatcherPrefix.productWords] == 0 && program.hostScan($0)?.phase ?? .done == .done }
     }
 
     /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags: all stopped,
     /// having reached no action list.
     public func reportsNothing(_ p: MatcherPrefix) -> Bool {
-        p.words.count == program.listsStart(p.words) && isFinal(p)
+        p.withWords { $0.count == program.listsStart($0) } && isFinal(p)
     }
 
     /// All ids whose pattern matches prefix + `rest`, where `prefix` is what `prefix(_:)` returned for the
@@ -198,24 +197,30 @@ struct MatcherProgram: Sendable {
     }
 
     /// The host table's scan a prefix carries (after the DFAs' states and the product's words), nil without a table.
-    func hostScan(_ words: [Int32]) -> HostScan? {
-        hasHosts ? HostScan(words, at: roots.count + MatcherPrefix.productWords) : nil
+    func hostScan(_ words: UnsafeBufferPointer<Int32>) -> HostScan? {
+        hasHosts ? HostScan(words, at: MatcherPrefix.afterOwnStates(words)) : nil
     }
 
     /// Where the action lists reached within a prefix start in its words.
-    func listsStart(_ words: [Int32]) -> Int {
-        let n = roots.count + MatcherPrefix.productWords
+    func listsStart(_ words: UnsafeBufferPointer<Int32>) -> Int {
+        let n = MatcherPrefix.afterOwnStates(words)
         return hasHosts ? n + HostScan.wordCount(words, at: n) : n
     }
 
-    /// A prefix's words: the DFAs' states, the product's words, the host table's scan, the lists reached.
-    func prefixWords(states: [Int32], product: [Int32], scan: HostScan, reached: [Int32]) -> [Int32] {
+    /// A prefix's words (see MatcherPrefix): the product's words, the DFAs `dfas` that stand in a state
+    /// (`states` per DFA of `dfas`, -1 when stopped, left out), the host table's scan, the lists reached.
+    func prefixWords(product: [Int32], dfas: [Int], states: [Int32], scan: HostScan, reached: [Int32]) -> [Int32] {
         // One allocation: a prefix is made for every new host (the sum of four arrays made three).
         let scanWords = hasHosts ? scan.words : []
         var words: [Int32] = []
-        words.reserveCapacity(states.count + product.count + scanWords.count + reached.count)
-        words += states
+        words.reserveCapacity(product.count + 1 + 2 * states.count + scanWords.count + reached.count)
         words += product
+        words.append(0)
+        for (k, state) in states.enumerated() where state >= 0 {
+            words.append(Int32(dfas[k]))
+            words.append(state)
+            words[MatcherPrefix.productWords] += 1
+        }
         words += scanWords
         words += reached
         return words
@@ -232,7 +237,9 @@ struct MatcherProgram: Sendable {
         }
         let scan = readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
         return MatcherPrefix(
-            words: prefixWords(states: states, product: MatcherPrefix.noProduct, scan: scan, reached: reached))
+            words: prefixWords(
+                product: MatcherPrefix.noProduct, dfas: Array(roots.indices), states: states, scan: scan,
+                reached: reached))
     }
 
     /// Continues the DFAs from `prefix` over the rest of the URL: the same ids as `run` on prefix + rest.
@@ -240,18 +247,26 @@ struct MatcherProgram: Sendable {
         _ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]
     ) {
         withTables(requestFlags) { t in
-            let lists = listsStart(prefix.words)
-            prefix.words.withUnsafeBufferPointer { w in
+            prefix.withWords { w in
+                let lists = listsStart(w)
                 for k in lists..<w.count {
                     t.actions.report(UInt32(bitPattern: w[k]), into: &result)
                 }
-                for d in 0..<roots.count where w[d] >= 0 {
-                    let state = walk(t, d, from: Int(w[d]), rest) { t.actions.report($0, into: &result) }
+                for k in 0..<Int(w[MatcherPrefix.productWords]) {
+                    let at = MatcherPrefix.productWords + 1 + 2 * k
+                    let d = Int(w[at])
+                    let state = walk(t, d, from: Int(w[at + 1]), rest) { t.actions.report($0, into: &result) }
                     if state >= 0 { finish(t, d, state, into: &result) }
                 }
+                if let scan = hostScan(w) {
+                    _ = readHosts(scan, rest) { t.actions.report($0, into: &result) }
+                }
             }
-            if let scan = hostScan(prefix.words) {
-                _ = readHosts(scan, rest) { t.actions.report($0, into: &result) }
+            prefix.base.withUnsafeBufferPointer { base in
+                for d in base.indices where base[d] >= 0 {
+                    let state = walk(t, d, from: Int(base[d]), rest) { t.actions.report($0, into: &result) }
+                    if state >= 0 { finish(t, d, state, into: &result) }
+                }
             }
         }
     }
@@ -400,15 +415,59 @@ struct MatcherProgram: Sendable {
 /// Where a matcher's DFAs stand after a prefix of a URL (`Matcher.prefix`): resumed over the rest of
 /// the URL, the same ids as a whole run. Pure data, so a cache can hold it for every URL sharing the prefix.
 public struct MatcherPrefix: Sendable {
-    /// Per DFA its state, or -1 when it stopped within the prefix; then the MatcherProduct state it stands in and
-    /// that product's generation (-1 and 0 when no product made it: a product resumes from its own state without
-    /// looking the DFAs' states up); then, when the matcher has a host table, where its scan stands (`HostScan`);
-    /// then the action lists reached within the prefix (ids not yet tested against request flags). One array, a
-    /// word in all, so that a cached prefix is one object to reach and fits a cache slot beside its key.
-    let words: [Int32]
+    /// The MatcherProduct state the prefix stands in and that product's generation (-1 and 0 when no product made
+    /// it: a product resumes from its own state without looking the DFAs' states up); then the number of the
+    /// prefix's own states and per own state its DFA and state (the DFAs not in `base` that have not stopped);
+    /// then, when the matcher has a host table, where its scan stands (`HostScan`); then the action lists reached
+    /// within the prefix (ids not yet tested against request flags).
+    // Immutable once made: safe to share across threads (a ManagedBuffer subclass cannot be declared Sendable).
+    nonisolated(unsafe) private let storage: Storage
+    /// Per DFA its state (-1: stopped, or one of the prefix's own), or empty: every DFA's state is in `words`.
+    /// A product's prefix shares its tuple's (made once per product state), so that a prefix made for a new host
+    /// is a few dozen bytes, not a kilobyte: the states of the DFAs in the product are its tuple's. Never all -1.
+    var base: [Int32] { storage.header.base }
+
+    /// The words and the base in one object: a cached prefix is one reference (a cache slot holds a word), and one
+    /// allocation when a product shares the base.
+    final class Storage: ManagedBuffer<Header, Int32> {}
+    struct Header {
+        let base: [Int32]
+        let count: Int
+    }
+
+    init(words: [Int32], base: [Int32] = []) {
+        let storage = Storage.create(minimumCapacity: words.count) { _ in Header(base: base, count: words.count) }
+        self.storage = unsafeDowncast(storage, to: Storage.self)
+        self.storage.withUnsafeMutablePointerToElements { e in
+            words.withUnsafeBufferPointer { e.initialize(from: $0.baseAddress!, count: $0.count) }
+        }
+    }
+
+    func withWords<R>(_ body: (UnsafeBufferPointer<Int32>) -> R) -> R {
+        storage.withUnsafeMutablePointers { h, e in body(UnsafeBufferPointer(start: e, count: h.pointee.count)) }
+    }
+
+    /// The words as an array (for tests).
+    var words: [Int32] { withWords { Array($0) } }
 
     static let productWords = 2
     static let noProduct: [Int32] = [-1, 0]
+
+    /// Where what follows the own states starts in a prefix's words.
+    static func afterOwnStates(_ words: UnsafeBufferPointer<Int32>) -> Int {
+        productWords + 1 + 2 * Int(words[productWords])
+    }
+
+    /// Every DFA's state (`count` DFAs), -1 when it stopped.
+    func states(count: Int) -> [Int32] {
+        var states = base.isEmpty ? [Int32](repeating: -1, count: count) : base
+        withWords { words in
+            for k in 0..<Int(words[Self.productWords]) {
+                states[Int(words[Self.productWords + 1 + 2 * k])] = words[Self.productWords + 2 + 2 * k]
+            }
+        }
+        return states
+    }
 }
 
 /// The action lists of a matcher, and the request flags their ids are tested against.

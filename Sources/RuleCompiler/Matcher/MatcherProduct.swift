@@ -61,6 +61,8 @@ public final class MatcherProduct {
     /// Per state the lists the end of the URL reports there (built on first use), as ranges of `endLists`.
     @exclusivity(unchecked) private var endRange: [Range<Int32>?] = []
     @exclusivity(unchecked) private var endLists: [UInt32] = []
+    /// Per state the `MatcherPrefix.base` of the prefixes that end there, made with the first one (empty until then).
+    @exclusivity(unchecked) private var bases: [[Int32]] = []
     /// New whenever the product starts over: a state number from another generation means nothing here.
     private(set) var generation: UInt32 = 0
     /// How many generations the product has had (1 until it first starts over).
@@ -68,6 +70,8 @@ public final class MatcherProduct {
     @exclusivity(unchecked) private var scratch: [Int32]
     /// Where the DFAs walked alone stand, per `alone` (scratch space: an array per URL cost an allocation).
     @exclusivity(unchecked) private var aloneStates: [Int32]
+    /// Per DFA of the matcher its index in `alone`, or -1.
+    private let aloneIndex: [Int]
 
     /// The state every DFA stopped in, and the roots' tuple (state numbers of the current generation).
     static let dead: Int32 = 0
@@ -104,6 +108,9 @@ public final class MatcherProduct {
         slots = [Int32](repeating: 0, count: slotCount)
         scratch = [Int32](repeating: -1, count: dfaCount)
         aloneStates = [Int32](repeating: -1, count: alone.count)
+        var aloneIndex = [Int](repeating: -1, count: program.roots.count)
+        for (k, d) in alone.enumerated() { aloneIndex[d] = k }
+        self.aloneIndex = aloneIndex
         startOver()
     }
 
@@ -115,6 +122,7 @@ public final class MatcherProduct {
         lists.removeAll(keepingCapacity: true)
         endRange.removeAll(keepingCapacity: true)
         endLists.removeAll(keepingCapacity: true)
+        bases.removeAll(keepingCapacity: true)
         repeat {
             generation = generations.add(1, ordering: .relaxed).newValue
         } while generation == 0 // 0: no product's (MatcherPrefix.noProduct)
@@ -168,6 +176,7 @@ public final class MatcherProduct {
         }
         listStart.append(Int32(lists.count))
         endRange.append(nil)
+        bases.append([])
         return s
     }
 
@@ -252,33 +261,57 @@ public final class MatcherProduct {
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         var reached: [Int32] = []
         let s = walk(from: root, prefix) { reached.append(Int32(bitPattern: $0)) }
-        var words = [Int32](repeating: -1, count: program.roots.count)
-        let base = Int(s) * dfaCount
-        for (k, d) in members.enumerated() { words[d] = tuples[base + k] }
         for (k, d) in alone.enumerated() { aloneStates[k] = Int32(program.roots[d]) }
         program.walk(alone, from: &aloneStates, prefix) { reached.append(Int32(bitPattern: $0)) }
-        for (k, d) in alone.enumerated() { words[d] = aloneStates[k] }
         let scan = program.readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
         return MatcherPrefix(
             words: program.prefixWords(
-                states: words, product: [s, Int32(bitPattern: generation)], scan: scan, reached: reached))
+                product: [s, Int32(bitPattern: generation)], dfas: alone, states: aloneStates, scan: scan,
+                reached: reached),
+            base: base(of: s))
+    }
+
+    /// The prefix base of state `s`: per DFA of the matcher its state in the tuple, -1 for those walked alone (and
+    /// empty for the dead state, where every DFA stopped).
+    private func base(of s: Int32) -> [Int32] {
+        if s == Self.dead || !bases[Int(s)].isEmpty { return bases[Int(s)] }
+        var base = [Int32](repeating: -1, count: program.roots.count)
+        let from = Int(s) * dfaCount
+        for (k, d) in members.enumerated() { base[d] = tuples[from + k] }
+        bases[Int(s)] = base
+        return base
     }
 
     /// The state a prefix stands in: its own when it was made by this product in this generation, else its tuple's.
     private func state(of prefix: MatcherPrefix) -> Int32 {
-        let n = program.roots.count
-        let (s, made) = (prefix.words[n], UInt32(bitPattern: prefix.words[n + 1]))
+        let (s, made) = prefix.withWords { ($0[0], UInt32(bitPattern: $0[1])) }
         if made == generation && s >= 0 && Int(s) < stateCount { return s }
-        return intern(members.map { prefix.words[$0] })
+        let states = prefix.states(count: program.roots.count)
+        return intern(members.map { states[$0] })
     }
 
     /// As MatcherProgram.resume: the lists the prefix reached, those of the rest of the URL, those of its end.
     func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
-        for k in program.listsStart(prefix.words)..<prefix.words.count { report(UInt32(bitPattern: prefix.words[k])) }
+        let scan = prefix.withWords { w in
+            for k in program.listsStart(w)..<w.count { report(UInt32(bitPattern: w[k])) }
+            return program.hostScan(w)
+        }
         finish(walk(from: state(of: prefix), rest, reached: report), report: report)
-        for (k, d) in alone.enumerated() { aloneStates[k] = prefix.words[d] }
+        setAloneStates(prefix)
         program.walkToTheEnd(alone, from: &aloneStates, rest, reached: report)
-        if let scan = program.hostScan(prefix.words) { _ = program.readHosts(scan, rest, reached: report) }
+        if let scan { _ = program.readHosts(scan, rest, reached: report) }
+    }
+
+    /// Where the DFAs walked alone stand in `prefix`, into `aloneStates`.
+    private func setAloneStates(_ prefix: MatcherPrefix) {
+        for (k, d) in alone.enumerated() { aloneStates[k] = prefix.base.isEmpty ? -1 : prefix.base[d] }
+        prefix.withWords { w in
+            for k in 0..<Int(w[MatcherPrefix.productWords]) {
+                let at = MatcherPrefix.productWords + 1 + 2 * k
+                let a = aloneIndex[Int(w[at])]
+                if a >= 0 { aloneStates[a] = w[at + 1] }
+            }
+        }
     }
 
     /// As MatcherProgram.run over the whole URL.

@@ -207,23 +207,33 @@ struct MatcherProgram: Sendable {
         return hasHosts ? n + HostScan.wordCount(words, at: n) : n
     }
 
-    /// A prefix's words (see MatcherPrefix): the product's words, the DFAs `dfas` that stand in a state
-    /// (`states` per DFA of `dfas`, -1 when stopped, left out), the host table's scan, the lists reached.
-    func prefixWords(product: [Int32], dfas: [Int], states: [Int32], scan: HostScan, reached: [Int32]) -> [Int32] {
-        // One allocation: a prefix is made for every new host (the sum of four arrays made three).
+    /// A prefix (see MatcherPrefix) of product state `s` and `generation`, the DFAs `dfas` (nil: every DFA) that
+    /// stand in a state (`states` per DFA of `dfas`, -1 when stopped, left out), the host table's scan, the lists
+    /// reached, and `base`.
+    func makePrefix(
+        product s: Int32, generation: UInt32, dfas: [Int]?, states: [Int32], scan: HostScan, reached: [Int32],
+        base: [Int32] = []
+    ) -> MatcherPrefix {
+        // Written in place: a prefix is made for every new host, and each array made on the way was an allocation.
         let scanWords = hasHosts ? scan.words : []
-        var words: [Int32] = []
-        words.reserveCapacity(product.count + 1 + 2 * states.count + scanWords.count + reached.count)
-        words += product
-        words.append(0)
-        for (k, state) in states.enumerated() where state >= 0 {
-            words.append(Int32(dfas[k]))
-            words.append(state)
-            words[MatcherPrefix.productWords] += 1
+        let live = states.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+        let count = MatcherPrefix.productWords + 1 + 2 * live + scanWords.count + reached.count
+        return MatcherPrefix(count: count, base: base) { w in
+            (w[0], w[1], w[2]) = (s, Int32(bitPattern: generation), Int32(live))
+            var at = MatcherPrefix.productWords + 1
+            for (k, state) in states.enumerated() where state >= 0 {
+                (w[at], w[at + 1]) = (Int32(dfas?[k] ?? k), state)
+                at += 2
+            }
+            for x in scanWords {
+                w[at] = x
+                at += 1
+            }
+            for x in reached {
+                w[at] = x
+                at += 1
+            }
         }
-        words += scanWords
-        words += reached
-        return words
     }
 
     /// Runs every DFA over `prefix` alone: where each one stands after it, and the action lists it
@@ -236,10 +246,7 @@ struct MatcherProgram: Sendable {
             }
         }
         let scan = readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
-        return MatcherPrefix(
-            words: prefixWords(
-                product: MatcherPrefix.noProduct, dfas: Array(roots.indices), states: states, scan: scan,
-                reached: reached))
+        return makePrefix(product: -1, generation: 0, dfas: nil, states: states, scan: scan, reached: reached)
     }
 
     /// Continues the DFAs from `prefix` over the rest of the URL: the same ids as `run` on prefix + rest.
@@ -435,10 +442,15 @@ public struct MatcherPrefix: Sendable {
         let count: Int
     }
 
-    init(words: [Int32], base: [Int32] = []) {
-        let storage = Storage.create(minimumCapacity: words.count) { _ in Header(base: base, count: words.count) }
+    /// A prefix of `count` words, which `fill` writes.
+    init(count: Int, base: [Int32], fill: (UnsafeMutablePointer<Int32>) -> Void) {
+        let storage = Storage.create(minimumCapacity: count) { _ in Header(base: base, count: count) }
         self.storage = unsafeDowncast(storage, to: Storage.self)
-        self.storage.withUnsafeMutablePointerToElements { e in
+        self.storage.withUnsafeMutablePointerToElements { fill($0) }
+    }
+
+    init(words: [Int32], base: [Int32] = []) {
+        self.init(count: words.count, base: base) { e in
             words.withUnsafeBufferPointer { e.initialize(from: $0.baseAddress!, count: $0.count) }
         }
     }

@@ -70,6 +70,8 @@ public final class MatcherProduct {
     @exclusivity(unchecked) private var scratch: [Int32]
     /// Where the DFAs walked alone stand, per `alone` (scratch space: an array per URL cost an allocation).
     @exclusivity(unchecked) private var aloneStates: [Int32]
+    /// The lists reached within a prefix being made (scratch space: an array per new host cost an allocation).
+    @exclusivity(unchecked) private var reached: [Int32] = []
     /// Per DFA of the matcher its index in `alone`, or -1.
     private let aloneIndex: [Int]
 
@@ -259,15 +261,13 @@ public final class MatcherProduct {
     /// Where the DFAs stand after `prefix` from the roots, as a MatcherProduct.prefix gives it, carrying the
     /// product's state (the lists reached are the same, in another order: callers sort the ids).
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
-        var reached: [Int32] = []
+        reached.removeAll(keepingCapacity: true)
         let s = walk(from: root, prefix) { reached.append(Int32(bitPattern: $0)) }
         for (k, d) in alone.enumerated() { aloneStates[k] = Int32(program.roots[d]) }
         program.walk(alone, from: &aloneStates, prefix) { reached.append(Int32(bitPattern: $0)) }
         let scan = program.readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
-        return MatcherPrefix(
-            words: program.prefixWords(
-                product: [s, Int32(bitPattern: generation)], dfas: alone, states: aloneStates, scan: scan,
-                reached: reached),
+        return program.makePrefix(
+            product: s, generation: generation, dfas: alone, states: aloneStates, scan: scan, reached: reached,
             base: base(of: s))
     }
 

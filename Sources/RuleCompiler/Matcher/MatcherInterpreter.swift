@@ -430,8 +430,8 @@ public struct MatcherPrefix: Sendable {
     // Immutable once made: safe to share across threads (a ManagedBuffer subclass cannot be declared Sendable).
     nonisolated(unsafe) private let storage: Storage
     /// Per DFA its state (-1: stopped, or one of the prefix's own), or empty: every DFA's state is in `words`.
-    /// A product's prefix shares its tuple's (made once per product state), so that a prefix made for a new host
-    /// is a few dozen bytes, not a kilobyte: the states of the DFAs in the product are its tuple's. Never all -1.
+    /// A product's prefix shares its tuple's (made once per product state): a prefix is made for every new host,
+    /// and copying every DFA's state into each one cost its making and its freeing (docs/matching.md). Never all -1.
     var base: [Int32] { storage.header.base }
 
     /// The words and the base in one object: a cached prefix is one reference (a cache slot holds a word), and one

@@ -207,7 +207,7 @@ public struct Conversion: Sendable {
     }
 
     static func finish(_ built: RuleBuildResult, options: ConversionOptions) -> Conversion {
-        let (optimized, report) = RuleListOptimizer.optimize(built, if: options.optimize)
+        let (optimized, report) = RuleListOptimizer.optimize(built, if: options.optimize, mode: options.mode)
         let encoded = options.target.map { TargetEncoding.adapt(optimized, for: $0) } ?? optimized
         return Conversion(result: encoded, optimization: report)
     }

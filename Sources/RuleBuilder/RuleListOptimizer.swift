@@ -1,6 +1,7 @@
 // RuleListOptimizer: the stage between RuleBuilder and the writer. It rewrites a rule list into one
 // that WebKit decides identically for every load, but that compiles with less work: fewer url-filters, each
-// sharing more of its prefix with the others. It changes nothing else (order, conditions, actions).
+// sharing more of its prefix with the others. It changes nothing else (conditions, actions; the order only as
+// `blocksFirst` says).
 //
 // Each rewrite is a named transformation with its own equivalence argument, and keeps provenance: an output
 // rule made of several input rules carries the provenance they share (they come from the same TDS rule or
@@ -13,6 +14,9 @@
 //   matches the union of theirs: nothing sits between them, and the action of the pair is the same whichever
 //   of the two matches. The union is written as one filter (see `union`), so WebKit parses, stores and walks
 //   the shared prefix and the rule's path once instead of twice.
+// - `blocksFirst` (faithful lists only: DuckDuckGo's own encoding is kept as it is, rule for rule): in a run of
+//   tracker rules, the blocks move ahead of the other trackers' exceptions, so that WebKit gives them one action
+//   (BlocksFirst.swift). This one changes the order, never which rules hold.
 
 import ContentRules
 import Provenance
@@ -30,9 +34,12 @@ public struct OptimizationReport: Sendable, Equatable {
 
 public enum RuleListOptimizer {
     public static let hostAndInURLUnion = "host-and-in-url-union"
+    public static let blocksFirst = "blocks-first"
 
     /// The commands' stage: `optimize(result)` when `enabled` (their default), else the result as it is.
-    public static func optimize(_ result: RuleBuildResult, if enabled: Bool) -> (RuleBuildResult, OptimizationReport) {
+    public static func optimize(_ result: RuleBuildResult, if enabled: Bool, mode: RuleBuildMode = .faithful) -> (
+        RuleBuildResult, OptimizationReport
+    ) {
         guard enabled else {
             var report = OptimizationReport()
             report.rulesIn =
@@ -41,28 +48,32 @@ public enum RuleListOptimizer {
             report.rulesOut = report.rulesIn
             return (result, report)
         }
-        return optimize(result)
+        return optimize(result, mode: mode)
     }
 
-    /// The optimized result; `issues` and every list's order are kept.
-    public static func optimize(_ result: RuleBuildResult) -> (RuleBuildResult, OptimizationReport) {
+    /// The optimized result; `issues` are kept.
+    public static func optimize(_ result: RuleBuildResult, mode: RuleBuildMode = .faithful) -> (
+        RuleBuildResult, OptimizationReport
+    ) {
         var out = result
         var report = OptimizationReport()
-        (out.rules, out.provenance) = optimize(rules: result.rules, provenance: result.provenance, report: &report)
+        let reorder = mode == .faithful
+        (out.rules, out.provenance) = optimize(
+            rules: result.rules, provenance: result.provenance, reorder: reorder, report: &report)
         for i in out.clickToLoadLists.indices {
             let list = out.clickToLoadLists[i]
             (out.clickToLoadLists[i].rules, out.clickToLoadLists[i].provenance) =
-                optimize(rules: list.rules, provenance: list.provenance, report: &report)
+                optimize(rules: list.rules, provenance: list.provenance, reorder: reorder, report: &report)
         }
         if let list = out.attributionList {
             (out.attributionList!.rules, out.attributionList!.provenance) = optimize(
-                rules: list.rules, provenance: list.provenance, report: &report)
+                rules: list.rules, provenance: list.provenance, reorder: reorder, report: &report)
         }
         return (out, report)
     }
 
     static func optimize(
-        rules: [ContentRule], provenance: [RuleProvenance],
+        rules: [ContentRule], provenance: [RuleProvenance], reorder: Bool = true,
         report: inout OptimizationReport
     ) -> ([ContentRule], [RuleProvenance]) {
         precondition(rules.count == provenance.count, "provenance is parallel to the rules")
@@ -87,7 +98,10 @@ public enum RuleListOptimizer {
             i += 1
         }
         report.rulesOut += outRules.count
-        return (outRules, outProvenance)
+        guard reorder else { return (outRules, outProvenance) }
+        let (ordered, orderedProvenance, moved) = BlocksFirst.reorder(outRules, outProvenance)
+        if moved > 0 { report.rewrites[blocksFirst, default: 0] += moved }
+        return (ordered, orderedProvenance)
     }
 }
 

@@ -31,9 +31,10 @@
 // list blocks it, so a second entity can lead a list of its own. The builder then writes one segment per leading
 // entity, its trackers followed by its exemption, and the release splits the list at those exemptions
 // (RuleListSplitter): such a rule sequence is not one list. An entity gets a list of its own only when what it saves
-// outweighs what another list costs WebKit: the global exceptions repeated in it plus a list's fixed cost, counted in
-// top-URL conditions (docs/compile-cost.md, "Every entity linear"); and only when none of its trackers shares a
-// registrable domain with another leading entity's, the unit the splitter keeps together.
+// outweighs what another list costs WebKit: the global exceptions repeated in it (and the tracker allowlist's rules
+// for its own trackers) plus a list's fixed cost, counted in top-URL conditions (docs/compile-cost.md, "Every entity
+// linear"); and only when none of its trackers shares a registrable domain with another leading entity's, the unit
+// the splitter keeps together.
 
 import ContentRules
 import Domains
@@ -82,12 +83,15 @@ extension FaithfulBuilder {
         case .entityLists:
             let ranked = rankedEntities()
             guard let first = ranked.first else { return [] }
-            let listCost = globalExceptionConditions() + Self.listCostInConditions
+            let repeated = repeatedExceptionConditions()
             var chosen = [first.entity]
-            var units = Set((first.entity.trackers + first.entity.aliases).map(splitUnit))
-            for candidate in ranked.dropFirst() where candidate.saved > listCost {
-                let own = Set((candidate.entity.trackers + candidate.entity.aliases).map(splitUnit))
-                guard own.isDisjoint(with: units) else { continue }
+            var units = Set((first.entity.trackers + first.entity.aliases).map(ListUnit.of(host:)))
+            for candidate in ranked.dropFirst() {
+                let own = Set((candidate.entity.trackers + candidate.entity.aliases).map(ListUnit.of(host:)))
+                let scopes = candidate.entity.trackers + candidate.entity.aliases
+                let allowlisted = repeated.allowlisted.filter { a in scopes.contains { ListUnit.nests($0, a.key) } }
+                let listCost = repeated.everyList + allowlisted.values.reduce(0, +) + Self.listCostInConditions
+                guard candidate.saved > listCost, own.isDisjoint(with: units) else { continue }
                 chosen.append(candidate.entity)
                 units.formUnion(own)
             }
@@ -117,19 +121,24 @@ extension FaithfulBuilder {
             .map(\.element)
     }
 
-    /// What the exceptions every list repeats (temp list, unprotected sites, allowlist, ...) cost, in conditions.
-    private func globalExceptionConditions() -> Int {
+    /// What the exceptions a further list repeats cost, in conditions: those every list repeats (temp list,
+    /// unprotected sites, ...), and per allowlisted tracker domain the tracker allowlist's rules, which go only to
+    /// the lists that can block under it (RuleListSplitter).
+    private func repeatedExceptionConditions() -> (everyList: Int, allowlisted: [String: Int]) {
         var probe = self
         probe.sink = RuleSink()
         probe.emitExceptions()
-        return probe.sink.rules.reduce(0) {
-            $0 + ($1.trigger.condition?.values.count ?? 0) + Self.repeatedRuleInConditions
+        var everyList = 0
+        var allowlisted: [String: Int] = [:]
+        for (rule, origin) in zip(probe.sink.rules, probe.sink.provenance) {
+            let cost = (rule.trigger.condition?.values.count ?? 0) + Self.repeatedRuleInConditions
+            if let domain = ListUnit.allowlisted(origin) {
+                allowlisted[domain, default: 0] += cost
+            } else {
+                everyList += cost
+            }
         }
-    }
-
-    /// The unit RuleListSplitter keeps in one list: the tracker's registrable domain.
-    private func splitUnit(_ domain: String) -> String {
-        PublicSuffixList.shared.registrableDomain(domain) ?? domain
+        return (everyList, allowlisted)
     }
 
     /// Per entity, its trackers that can move to the front of the list: every tracker above one (a parent domain)

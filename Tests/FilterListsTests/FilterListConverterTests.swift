@@ -3,7 +3,7 @@
 
 import AdblockSyntax
 import ContentRules
-import FilterLists
+@testable import FilterLists
 import RuleBuilder
 import RuleEngine
 import TestSupport
@@ -238,6 +238,29 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertTrue(reasons[4].hasPrefix("$genericblock:"), reasons[4])
         XCTAssertTrue(reasons[6].contains("control characters"), reasons[6])
         XCTAssertEqual(c.issues[0].text, "||a.test^$redirect=noop.js")
+    }
+
+    /// `Disabled` compares a filter's text length with the disabled keys' lengths before it computes the filter's key:
+    /// sound only while the key of every filter that is not `$badfilter` is its text, which holds because the parser
+    /// refuses an empty option (the key drops them). A parser that kept `||x.test^$script,,image` would break it.
+    func testEveryFilterButBadfilterIsItsOwnBadfilterKey() throws {
+        let list = try FilterListParser.parse(
+            Array(
+                """
+                ||x.test^$script,,image
+                ||y.test^$
+                ||z.test^$script,image
+                ||z.test^$script,image,badfilter
+                @@||w.test^$~third-party,domain=a.test|~b.a.test
+                /ads?[0-9]/$match-case,important
+                """.utf8), name: "t.txt")
+        XCTAssertEqual(list.issues.map(\.line), [1, 2], "empty options are refused")
+        XCTAssertTrue(list.issues.allSatisfy { $0.reason.contains("empty option") }, "\(list.issues.map(\.reason))")
+        for filter in list.network where !filter.options.badfilter {
+            XCTAssertEqual(FilterListConverter.badfilterKey(filter), filter.text)
+        }
+        let disabled = FilterListConverter.Disabled([list])
+        XCTAssertEqual(list.network.filter { !$0.options.badfilter && disabled.contains($0) }.map(\.line), [3])
     }
 
     /// A regex whose automaton explodes is reported alone; the rest of the list converts and compiles.

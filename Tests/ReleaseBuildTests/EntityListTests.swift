@@ -88,6 +88,53 @@ final class EntityListTests: XCTestCase {
         XCTAssertEqual(built.provenance.filter(\.isSharedEntityExemption).compactMap(\.entity), ["Rotating 0"])
     }
 
+    func testAnAllowlistRuleGoesOnlyToTheListsThatCanBlockUnderItsTracker() throws {
+        // cloudfront.net is a private public suffix: x.cloudfront.net is a unit of its own, under the allowlisted
+        // cloudfront.net all the same.
+        XCTAssertEqual(ListUnit.of(host: "x.cloudfront.net"), "x.cloudfront.net")
+        func block(_ d: String, _ entity: String?) -> (ContentRule, RuleProvenance) {
+            (
+                ContentRule(trigger: Trigger(urlFilter: "^[^:]+://+([^:/]+\\.)?" + d + "[:/]"), action: .block),
+                RuleProvenance(source: .tds, tracker: d, part: .default, entity: entity)
+            )
+        }
+        func shared(_ entity: String) -> (ContentRule, RuleProvenance) {
+            (
+                ContentRule(
+                    trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, ["*\(entity).example"])),
+                    action: .ignorePreviousRules),
+                RuleProvenance(source: .tds, part: .entity, role: .sameEntity, entity: entity)
+            )
+        }
+        func except(_ source: RuleProvenance.Source, _ tracker: String?) -> (ContentRule, RuleProvenance) {
+            (
+                ContentRule(
+                    trigger: Trigger(urlFilter: ".*", condition: .init(.ifDomain, ["*site.example"])),
+                    action: .ignorePreviousRules),
+                RuleProvenance(source: source, tracker: tracker)
+            )
+        }
+        let list = [
+            block("e1.test", "e1"), shared("e1"), block("x.cloudfront.net", "e2"), shared("e2"), block("y.test", "e3"),
+            shared("e3"), block("other.test", nil), except(.allowlist, "cloudfront.net"), except(.allowlist, "y.test"),
+            except(.allowlist, "other.test"), except(.tempList, nil),
+        ]
+        let parts = try RuleListSplitter.split(rules: list.map(\.0), provenance: list.map(\.1), maxRules: 100)
+        func names(_ part: RuleListPart) -> [String] {
+            part.provenance.map { "\($0.source.rawValue) \($0.tracker ?? $0.entity ?? "")" }
+        }
+        XCTAssertEqual(parts.count, 3)
+        XCTAssertEqual(
+            names(parts[0]),
+            [
+                "tds e1.test", "tds e1", "tds other.test", "allowlist cloudfront.net", "allowlist y.test",
+                "allowlist other.test", "temp-list ",
+            ])
+        XCTAssertEqual(
+            names(parts[1]), ["tds x.cloudfront.net", "tds e2", "allowlist cloudfront.net", "temp-list "])
+        XCTAssertEqual(names(parts[2]), ["tds y.test", "tds e3", "allowlist y.test", "temp-list "])
+    }
+
     /// Each rotating entity's sites loading its own trackers and the other entities' trackers.
     private func crossEntityRequests(_ tds: TrackerDataSet) -> [MatchRequest] {
         let rotating = tds.entities.keys.filter { $0.hasPrefix("Rotating") }.sorted()

@@ -28,21 +28,7 @@ public struct SplitError: Error, CustomStringConvertible {
 
 public enum RuleListSplitter {
     /// The unit a rule belongs to, or nil for rules that every part must carry.
-    static func unit(of p: RuleProvenance) -> String? {
-        switch p.source {
-        case .tds:
-            guard let host = p.cnameAlias ?? p.tracker else { return nil }
-            return PublicSuffixList.shared.registrableDomain(host) ?? host
-        case .requestBlocklist:
-            return p.tracker.map { "requestBlocklist/" + $0 }
-        case .adClickAttribution:
-            guard let host = p.cnameAlias ?? p.tracker else { return nil }
-            return PublicSuffixList.shared.registrableDomain(host) ?? host
-        case .tempList, .userUnprotected, .allowlist, .topLevel, .featureState, .clickToLoad, .cookiePopups,
-            .filterList:
-            return nil
-        }
-    }
+    static func unit(of p: RuleProvenance) -> String? { ListUnit.of(p) }
 
     public static func split(rules: [ContentRule], provenance: [RuleProvenance], maxRules: Int) throws -> [RuleListPart]
     {
@@ -132,8 +118,10 @@ public enum RuleListSplitter {
 /// Which rules of a list go to the list of a leading entity after the first (SharedEntityExemption.swift): the
 /// segment that its shared exemption ends, the later rules of the units in that segment, every rule of no unit that
 /// is not a shared exemption, and the request blocklist's resets: a blocklist rule names URLs, not a tracker's hosts,
-/// so its resets (a top-level navigation, a site it cannot except) also cancel the entity's blocks. `main` holds the
-/// rest, in order.
+/// so its resets (a top-level navigation, a site it cannot except) also cancel the entity's blocks. A tracker
+/// allowlist rule matches only requests to hosts under its tracker's domain, which only rules of a scope nested with
+/// it (and rules of no scope) can block: it goes to the lists holding such a rule. `main` holds the rest, in order,
+/// and every allowlist rule (the request blocklist's blocks stay there).
 struct EntitySegments {
     var main: [Int] = []
     var parts: [(indices: [Int], units: [String])] = []
@@ -160,16 +148,46 @@ struct EntitySegments {
             parts.append(([], units))
         }
         try Self.checkFirstSegment(provenance, end: ends[0], partOfUnit: partOfUnit)
+        var scopes = [PartScopes](repeating: PartScopes(), count: parts.count)
         for i in provenance.indices {
             let unit = RuleListSplitter.unit(of: provenance[i])
             if let k = owner[i] ?? unit.flatMap({ partOfUnit[$0] }) {
                 parts[k].indices.append(i)
+                scopes[k].add(rules[i], provenance[i])
+            } else if let allowlisted = ListUnit.allowlisted(provenance[i]) {
+                main.append(i)
+                for k in parts.indices where scopes[k].mayBlock(under: allowlisted) { parts[k].indices.append(i) }
             } else if Self.isRepeated(rules[i], provenance[i], unit: unit) {
                 main.append(i)
-                for k in parts.indices { parts[k].indices.append(i) }
+                for k in parts.indices {
+                    parts[k].indices.append(i)
+                    scopes[k].add(rules[i], provenance[i])
+                }
             } else {
                 main.append(i)
             }
+        }
+    }
+
+    /// What an entity's list can block: the host scopes of its tracker rules, and whether it holds a block of no
+    /// scope.
+    private struct PartScopes {
+        var scopes = Set<String>()
+        /// Every suffix of a scope, for the test "a scope lies under this domain".
+        var above = Set<String>()
+        var blocksOfNoScope = false
+
+        mutating func add(_ rule: ContentRule, _ p: RuleProvenance) {
+            guard let scope = ListUnit.scope(p) else {
+                if rule.action != .ignorePreviousRules { blocksOfNoScope = true }
+                return
+            }
+            if scopes.insert(scope).inserted { above.formUnion(Host.suffixes(of: scope)) }
+        }
+
+        /// Whether a rule of this list can block a request to a host under `domain` (a scope nested with it).
+        func mayBlock(under domain: String) -> Bool {
+            blocksOfNoScope || above.contains(domain) || Host.suffixes(of: domain).contains { scopes.contains($0) }
         }
     }
 

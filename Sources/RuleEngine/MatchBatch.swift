@@ -11,6 +11,10 @@ public struct MatchBatch {
     /// With `match --explain`: how to name the deciding rule of each answer.
     private var explainer: DecidingRuleDescriber?
     private var format: Format
+    /// Whether answers name their deciding rule (`explainer` is set: always in the text form), and whether the form
+    /// is text. Stored because they are read per line, and reading `explainer` or `format` there copied them (and
+    /// once the whole batch, a retain and release per field).
+    private let deciding: Bool, text: Bool
     private var decider: Decider
     /// Per list, per compiled rule: the surrogate the page runs when that rule decides a block (the TDS rule's
     /// `surrogate`, through the rule's provenance); empty when unknown.
@@ -46,6 +50,8 @@ public struct MatchBatch {
             explainer ?? (format.isText ? DecidingRuleDescriber(engine: engine, labels: [], provenance: []) : nil)
         self.format = format
         self.decider = decider
+        deciding = self.explainer != nil
+        text = format.isText
     }
 
     /// A batch answering the same, for another thread.
@@ -100,7 +106,7 @@ public struct MatchBatch {
 
         do {
             let (request, load) = try Self.read(
-                line, look, deciding: deciding, engine: engine, text: format.isText, decider: decider)
+                line, look, deciding: deciding, engine: engine, text: text, decider: decider)
             if let load {
                 engine.match(load, into: &result, deciding: deciding && decider == .automaton)
             } else {
@@ -112,9 +118,8 @@ public struct MatchBatch {
                 decidedBy = Explain.decidingRule(
                     lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
             }
-            switch format {
-            case .json:
-                if explainer != nil {
+            if !text {
+                if deciding {
                     result.writeJSONLine(into: &out, closingWith: false)
                     out.append(contentsOf: ",\"decidedBy\":".utf8)
                     explainer!.write(decidedBy, into: &out)
@@ -122,7 +127,7 @@ public struct MatchBatch {
                 } else {
                     result.writeJSONLine(into: &out)
                 }
-            case .text(let renderer):
+            } else if case .text(let renderer) = format {
                 let outcome = DecisionSide.outcome(
                     result, decidedBy: decidedBy, surrogateOfRule: surrogates, actions: true)
                 let line = renderer.line(request!, outcome, decidedBy: decidedBy.flatMap { explainer?.describe($0) })
@@ -154,8 +159,6 @@ public struct MatchBatch {
         var fields: RequestLineScanner.Fields? = nil
         var plainHost: CanonicalURL.PlainHost? = nil
     }
-
-    private var deciding: Bool { explainer != nil || format.isText }
 
     static func look(at line: UnsafeBufferPointer<UInt8>, engine: RuleEngine, decider: Decider) -> ScannedLine {
         guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else { return ScannedLine() }

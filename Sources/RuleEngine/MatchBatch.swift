@@ -11,6 +11,10 @@ public struct MatchBatch {
     /// With `match --explain`: how to name the deciding rule of each answer.
     private var explainer: DecidingRuleDescriber?
     private var format: Format
+    /// Whether answers name their deciding rule (`explainer` is set: always in the text form), and whether the form
+    /// is text. Stored because they are read per line, and reading `explainer` or `format` there copied them (and
+    /// once the whole batch, a retain and release per field).
+    private let deciding: Bool, text: Bool
     private var decider: Decider
     /// Per list, per compiled rule: the surrogate the page runs when that rule decides a block (the TDS rule's
     /// `surrogate`, through the rule's provenance); empty when unknown.
@@ -46,6 +50,8 @@ public struct MatchBatch {
             explainer ?? (format.isText ? DecidingRuleDescriber(engine: engine, labels: [], provenance: []) : nil)
         self.format = format
         self.decider = decider
+        deciding = self.explainer != nil
+        text = format.isText
     }
 
     /// A batch answering the same, for another thread.
@@ -67,15 +73,17 @@ public struct MatchBatch {
     public mutating func answer(
         line: UnsafeBufferPointer<UInt8>, lineNumber: Int, tooLong: Bool = false, into out: inout [UInt8]
     ) {
-        answer(
-            line: line, look: tooLong ? ScannedLine() : look(at: line), lineNumber: lineNumber, tooLong: tooLong,
-            into: &out)
+        let look = tooLong ? ScannedLine() : Self.look(at: line, engine: engine, decider: decider)
+        answer(line: line, look: look, lineNumber: lineNumber, tooLong: tooLong, into: &out)
     }
 
     /// Answers lines in order, each looked at (see `ScannedLine`) while the one before it is answered.
     mutating func answer<Line: ChunkLine>(_ lines: Slice<UnsafeBufferPointer<Line>>, into out: inout [UInt8]) {
+        // A nested function reading `self` would copy the whole batch (a retain and release per field) per line.
+        let engine = engine, decider = decider
         func look(_ i: Int) -> ScannedLine {
-            lines[i].tooLong ? ScannedLine() : lines[i].withBytes { self.look(at: $0) }
+            lines[i].tooLong
+                ? ScannedLine() : lines[i].withBytes { Self.look(at: $0, engine: engine, decider: decider) }
         }
         var next = lines.isEmpty ? ScannedLine() : look(lines.startIndex)
         for i in lines.indices {
@@ -97,7 +105,8 @@ public struct MatchBatch {
         }
 
         do {
-            let (request, load) = try read(line, look, deciding: deciding)
+            let (request, load) = try Self.read(
+                line, look, deciding: deciding, engine: engine, text: text, decider: decider)
             if let load {
                 engine.match(load, into: &result, deciding: deciding && decider == .automaton)
             } else {
@@ -109,9 +118,8 @@ public struct MatchBatch {
                 decidedBy = Explain.decidingRule(
                     lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
             }
-            switch format {
-            case .json:
-                if explainer != nil {
+            if !text {
+                if deciding {
                     result.writeJSONLine(into: &out, closingWith: false)
                     out.append(contentsOf: ",\"decidedBy\":".utf8)
                     explainer!.write(decidedBy, into: &out)
@@ -119,7 +127,7 @@ public struct MatchBatch {
                 } else {
                     result.writeJSONLine(into: &out)
                 }
-            case .text(let renderer):
+            } else if case .text(let renderer) = format {
                 let outcome = DecisionSide.outcome(
                     result, decidedBy: decidedBy, surrogateOfRule: surrogates, actions: true)
                 let line = renderer.line(request!, outcome, decidedBy: decidedBy.flatMap { explainer?.describe($0) })
@@ -152,9 +160,7 @@ public struct MatchBatch {
         var plainHost: CanonicalURL.PlainHost? = nil
     }
 
-    private var deciding: Bool { explainer != nil || format.isText }
-
-    func look(at line: UnsafeBufferPointer<UInt8>) -> ScannedLine {
+    static func look(at line: UnsafeBufferPointer<UInt8>, engine: RuleEngine, decider: Decider) -> ScannedLine {
         guard let f = RequestLineScanner.scan(UnsafeRawBufferPointer(line)) else { return ScannedLine() }
         let raw = UnsafeBufferPointer(rebasing: line[f.url])
         let plain = CanonicalURL.plainHost(raw)
@@ -165,16 +171,19 @@ public struct MatchBatch {
     /// Decodes and resolves one line: the request (built only for the text form, or when the line is not a flat
     /// object of plain strings) and its load, nil when the engine reports nothing for its URL whatever the rest.
     /// A flat line is read in place: no String for its URLs, and no site resolved for a URL no rule can match.
-    private func read(_ line: UnsafeBufferPointer<UInt8>, _ look: ScannedLine, deciding: Bool) throws -> (
-        MatchRequest?, ResourceLoad?
-    ) {
+    /// Static, with the batch's parts as arguments: a method called from the mutating `answer` copied the whole
+    /// batch on each line.
+    private static func read(
+        _ line: UnsafeBufferPointer<UInt8>, _ look: ScannedLine, deciding: Bool, engine: RuleEngine, text: Bool,
+        decider: Decider
+    ) throws -> (MatchRequest?, ResourceLoad?) {
         guard let f = look.fields else {
             let request = try MatchRequest.decode(line: UnsafeRawBufferPointer(line))
             return (request, try engine.resolve(request))
         }
         func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[r]) }
         func string(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
-        let request = format.isText ? f.request(in: UnsafeRawBufferPointer(line)) : nil
+        let request = text ? f.request(in: UnsafeRawBufferPointer(line)) : nil
         let names = try LoadNames(resourceType: bytes(f.resourceType), loadContext: f.loadContext.map(bytes))
         // Explain's cross-check reads every request in full. A plain scheme and host decide "nothing" before the
         // rest of the URL is read: when the URL is valid they begin its serialization, and when it is not, WebKit

@@ -231,6 +231,7 @@ public final class LoadedRuleList {
             case (true, _)?: return nothing.ids
             case (false, let cached?)?: prefix = cached
             default:
+                cache.prefetchSlotForNewKey(head)
                 prefix = m.prefix(head)
                 if m.reportsNothing(prefix) {
                     cache.put(head, nothing.prefix, flag: true)
@@ -270,6 +271,7 @@ public final class LoadedRuleList {
     /// The url automata after `head`, cached with its `reportsNothing` as the entry's flag.
     private func urlPrefix(_ head: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         if let hit = urlPrefixes.get(head) { return hit }
+        urlPrefixes.prefetchSlotForNewKey(head)
         let prefix = urlProduct.map { url.prefix(head, product: $0) } ?? url.prefix(head)
         let reportsNothing = url.reportsNothing(prefix)
         urlPrefixes.put(head, reportsNothing ? nothing.url : prefix, flag: reportsNothing)

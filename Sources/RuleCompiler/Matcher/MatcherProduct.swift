@@ -113,6 +113,13 @@ public final class MatcherProduct {
         var aloneIndex = [Int](repeating: -1, count: program.roots.count)
         for (k, d) in alone.enumerated() { aloneIndex[d] = k }
         self.aloneIndex = aloneIndex
+        // Room for as many states as the tables may hold, asked for once: grown by doubling, the tables were copied
+        // into fresh pages again and again, each zeroed by the kernel first. Only the pages written are ever used.
+        tuples.reserveCapacity(stateLimit * dfaCount)
+        targets.reserveCapacity(stateLimit * classCount)
+        listStart.reserveCapacity(stateLimit + 1)
+        endRange.reserveCapacity(stateLimit)
+        bases.reserveCapacity(stateLimit)
         startOver()
     }
 
@@ -120,7 +127,8 @@ public final class MatcherProduct {
         tuples.removeAll(keepingCapacity: true)
         slots.withUnsafeMutableBufferPointer { $0.update(repeating: 0) }
         targets.removeAll(keepingCapacity: true)
-        listStart = [0]
+        listStart.removeAll(keepingCapacity: true)
+        listStart.append(0)
         lists.removeAll(keepingCapacity: true)
         endRange.removeAll(keepingCapacity: true)
         endLists.removeAll(keepingCapacity: true)

@@ -205,7 +205,7 @@ ios_diff() {  # the two shared iOS TDS: exact tracker changes, and flipped decis
   echo "diff time: $(( ($(date +%s%N) - start) / 1000000 )) ms"
   /usr/bin/python3 "$checks" tracker-changes "$tmp/ios-diff.json" 627/463/474 || return 1
   "$bin" diff "$tmp/ios-new" "$tmp/ios-new" >/dev/null || { echo "a release diffed with itself must exit 0"; return 1; }
-  /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old/rules.json" "$tmp/ios-new/rules.json" 60
+  /usr/bin/python3 "$here/scripts/testing/verify_flips_in_webkit.py" "$tmp/ios-diff.json" "$tmp/ios-old" "$tmp/ios-new" 60
 }
 
 optimizer_in_webkit() {  # issue 13: requests on joined host+in-url rules (ports, URLs in URLs): WebKit decides them as before, as match says
@@ -216,8 +216,8 @@ optimizer_in_webkit() {  # issue 13: requests on joined host+in-url rules (ports
   "$bin" diff "$tmp/opt-off" "$tmp/opt-on" --format json -o "$tmp/opt-diff.json" --save-corpus "$tmp/opt-corpus.jsonl"
   [ $? -le 1 ] || return 1
   /usr/bin/python3 "$here/scripts/testing/optimizer_corpus.py" "$tmp/opt-corpus.jsonl" 30000 "$tmp/opt-random.jsonl" --seed "$seed" || return 1
-  /usr/bin/python3 "$here/scripts/testing/verify_optimizer_in_webkit.py" "$bin" "$tmp/opt-off/rules.json" "$tmp/opt-on/rules.json" \
-    "$tmp/opt-on/provenance.json" "$tmp/opt-random.jsonl" 150
+  /usr/bin/python3 "$here/scripts/testing/verify_optimizer_in_webkit.py" "$bin" "$tmp/opt-off" "$tmp/opt-on" \
+    "$tmp/opt-random.jsonl" 150
 }
 
 tracker_report_reference() {  # issue 15: radarblock:tracker events on the 134 reference cases: one per tracker request, blocked = WebKit

@@ -40,6 +40,8 @@ from webkit_measure import Failed
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(os.path.dirname(HERE))
+sys.path.insert(0, os.path.join(ROOT, "scripts", "testing"))
+import release_lists  # noqa: E402
 
 TDS = [
     ("ios-tds_v5", "data/ddg/tds/ios-tds_v5_2025-06-17.json"),
@@ -100,12 +102,7 @@ def make_lists(rb, how, args, path):
     if tool == "build":
         shutil.rmtree(path, ignore_errors=True)
         run_checked([rb, "build"] + args + extra + ["--out", path, "--no-compile-cost"], "build " + " ".join(args))
-        with open(os.path.join(path, "manifest.json"), encoding="utf-8") as f:
-            manifest = json.load(f)
-        primary = manifest["targets"][0]
-        paths = [
-            os.path.join(path, e["rules"]) for e in manifest["lists"] if e["role"] == "main" and e["target"] == primary
-        ]
+        paths = release_lists.main_lists(path)
     else:
         run_checked([rb, "convert"] + args + extra + ["-o", path], "convert " + " ".join(args + extra))
         paths = [path]

@@ -3,8 +3,8 @@
 
 usage: check_ad_click_attribution.py RADARBLOCK TDS CONFIG SURROGATES SEED WORKDIR
 
-- Default state (the release's lists: main + ad-click attribution list): https://bat.bing.com/action/0?ti=1 is
-  blocked on https://advertiser.example/.
+- Default state (the release's lists: its main lists + the ad-click attribution list):
+  https://bat.bing.com/action/0?ti=1 is blocked on https://advertiser.example/.
 - Attributed for advertiser.example (main + `radarblock attribution RELEASE --vendor advertiser.example`): it is
   allowed on https://advertiser.example/ and https://www.advertiser.example/, still blocked on
   https://other-shop.example/.
@@ -27,6 +27,8 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SCRIPTS = os.path.dirname(HERE)
+sys.path.insert(0, HERE)
+from release_lists import main_lists, rule_lists  # noqa: E402
 
 BAT = "https://bat.bing.com/action/0?ti=1"
 # Another URL of the conversion host (the attributed rule covers the whole host), then other Bing URLs.
@@ -66,8 +68,11 @@ def build(rb, tds, config, surrogates, out):
     return json.load(open(os.path.join(out, "manifest.json")))
 
 
-def sha(path):
-    return hashlib.sha256(open(path, "rb").read()).hexdigest()
+def sha(paths):
+    h = hashlib.sha256()
+    for path in paths:
+        h.update(open(path, "rb").read())
+    return h.hexdigest()
 
 
 def feature_disabled(rb, tds, config, surrogates, work):
@@ -84,11 +89,11 @@ def feature_disabled(rb, tds, config, surrogates, work):
         json.dump(c, open(path, "w"))
         out = os.path.join(work, "release-%s" % name)
         m = build(rb, tds, path, surrogates, out)
-        variants[name] = (m, sha(os.path.join(out, "rules.json")))
+        variants[name] = (m, sha(main_lists(out)))
     roles = [list_entry.get("role") for list_entry in variants["disabled"][0]["lists"]]
     files = sorted(f for f in os.listdir(os.path.join(work, "release-disabled")) if f.startswith("attribution"))
     print(
-        "feature disabled: lists %s, attribution files %s; main list sha256 %s (feature absent: %s)"
+        "feature disabled: lists %s, attribution files %s; main lists sha256 %s (feature absent: %s)"
         % (
             [list_entry["rules"] for list_entry in variants["disabled"][0]["lists"]],
             files,
@@ -144,7 +149,7 @@ def main():
     attributed_path = os.path.join(work, "attributed.json")
     line = json.loads(run([rb, "attribution", release, "--vendor", "www." + VENDOR, "-o", attributed_path]))
     print("attributed list: %s, %d rules" % (line["identifier"], line["ruleCount"]))
-    main_rules = json.load(open(os.path.join(release, "rules.json")))
+    mains = rule_lists(release)
     blocking = json.load(open(os.path.join(release, entry["rules"])))
     attributed = json.load(open(attributed_path))
     bundle = open(os.path.join(release, "surrogates.js"), encoding="utf-8").read()
@@ -156,9 +161,9 @@ def main():
     failures = []
     results = {}
     states = {
-        "default": ([main_rules, blocking], [bundle]),
+        "default": ([*mains, blocking], [bundle]),
         "attributed": (
-            [main_rules, attributed],
+            [*mains, attributed],
             ["window.radarblockAttributedVendor = %s;" % json.dumps(VENDOR), bundle],
         ),
     }

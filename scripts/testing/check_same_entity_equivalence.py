@@ -24,6 +24,7 @@ here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, here)
 import gen_entity_tds  # noqa: E402
 from check_optimizer_equivalence import build_pair, corpus_flips, flips, rule_count, run  # noqa: E402
+from release_lists import main_lists  # noqa: E402
 
 
 def shared_exemptions(release):
@@ -41,16 +42,6 @@ def leads_with_aliases(release):
         if p.get("cname"):
             return True
     return False
-
-
-def main_lists(release):
-    """The paths of the release's main lists (its primary target's)."""
-    with open(os.path.join(release, "manifest.json"), encoding="utf-8") as f:
-        manifest = json.load(f)
-    primary = manifest["targets"][0]
-    return [
-        os.path.join(release, e["rules"]) for e in manifest["lists"] if e["role"] == "main" and e["target"] == primary
-    ]
 
 
 def entity_requests(data, entities, count, path):

@@ -1,9 +1,10 @@
 #!/usr/bin/env python3
 """Flipped decisions of a `radarblock diff` confirmed in real WebKit.
 
-usage: verify_flips_in_webkit.py DIFF.json OLD_RULES.json NEW_RULES.json [SAMPLE]
+usage: verify_flips_in_webkit.py DIFF.json OLD NEW [SAMPLE]
+OLD and NEW: each a release directory (its main lists, loaded together as an app loads them) or a rules JSON file.
 Takes a fixed-seed sample of the requests the diff says changed outcome, loads each in a page under both
-rule lists with scripts/webkit-check pages, and checks that WebKit blocks it exactly when the diff says
+sides' rule lists with scripts/webkit-check pages, and checks that WebKit blocks it exactly when the diff says
 (surrogate counts as blocked: the rule list blocks, the bundle replaces). Prints mismatches and
 `N passed, N failed`; exit 1 on any mismatch or if the diff flipped nothing.
 """
@@ -12,6 +13,7 @@ import json
 import random
 import sys
 
+from release_lists import rule_lists
 from webkit_sides import blocked_in_webkit
 
 diff_path, old_path, new_path = sys.argv[1:4]
@@ -24,7 +26,7 @@ if not changed:
     sys.exit(1)
 random.seed(7)
 sample = random.sample(changed, min(sample_size, len(changed)))
-rules = {"old": json.load(open(old_path)), "new": json.load(open(new_path))}
+rules = {"old": rule_lists(old_path), "new": rule_lists(new_path)}
 
 got = blocked_in_webkit(
     rules,

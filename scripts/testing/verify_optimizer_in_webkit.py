@@ -3,8 +3,9 @@
 loaded in WebKit under the unoptimized and the optimized list; WebKit must decide each the same way under both,
 and as `radarblock match` says.
 
-usage: verify_optimizer_in_webkit.py RADARBLOCK PLAIN_RULES.json OPTIMIZED_RULES.json OPTIMIZED_PROVENANCE.json
-                                     REQUESTS.jsonl [SAMPLE]
+usage: verify_optimizer_in_webkit.py RADARBLOCK PLAIN_RELEASE OPTIMIZED_RELEASE REQUESTS.jsonl [SAMPLE]
+The first main list of each release (`build` and `build --no-optimize` of the same inputs split alike), and the
+optimized one's provenance, as its manifest names them.
 The sample (default 150): at most two thirds requests whose deciding rule in the optimized list is a joined
 host+in-url rule (blocked by one, or let through by an exception of one), the rest other requests, taken from the
 pages (top URLs) with the most such requests so that few pages are loaded. Prints mismatches and `N passed, N
@@ -12,10 +13,12 @@ failed`; exit 1 on any mismatch, or when no request is decided by a joined rule 
 """
 
 import json
+import os
 import random
 import subprocess
 import sys
 
+from release_lists import main_entries
 from webkit_sides import blocked_in_webkit
 
 # Request types the harness can load as the same WebKit resource type ("other" has no page-side load).
@@ -49,10 +52,14 @@ def joined(answer):
 
 
 def main():
-    if len(sys.argv) not in (6, 7):
+    if len(sys.argv) not in (5, 6):
         sys.exit(__doc__)
-    rb, plain, optimized, provenance, requests_path = sys.argv[1:6]
-    size = int(sys.argv[6]) if len(sys.argv) == 7 else 150
+    rb, plain_release, optimized_release, requests_path = sys.argv[1:5]
+    size = int(sys.argv[5]) if len(sys.argv) == 6 else 150
+    first = main_entries(optimized_release)[0]
+    plain = os.path.join(plain_release, main_entries(plain_release)[0]["rules"])
+    optimized = os.path.join(optimized_release, first["rules"])
+    provenance = os.path.join(optimized_release, first["provenance"])
     requests = [json.loads(line) for line in open(requests_path, encoding="utf-8") if line.strip()]
     answers = match(rb, optimized, provenance, requests_path)
     if len(answers) != len(requests):
@@ -81,8 +88,8 @@ def main():
         print("0 passed, 1 failed")
         sys.exit(1)
     lists = {
-        "plain": json.load(open(plain, encoding="utf-8")),
-        "optimized": json.load(open(optimized, encoding="utf-8")),
+        "plain": [json.load(open(plain, encoding="utf-8"))],
+        "optimized": [json.load(open(optimized, encoding="utf-8"))],
     }
     got = blocked_in_webkit(
         lists,

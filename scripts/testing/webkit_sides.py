@@ -10,9 +10,10 @@ CHECK = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "webkit-c
 
 
 def blocked_in_webkit(lists, requests):
-    """lists: {side: rule list (parsed JSON)}; requests: [{"url", "topURL", "type"}] (type: a harness load type).
-    Loads the requests of each top URL in one page per side with scripts/webkit-check pages and returns
-    {request index: {side: blocked}}; a request WebKit gave no answer for is missing. Harness errors are printed."""
+    """lists: {side: the rule lists (parsed JSON) a page of that side loads together}; requests: [{"url", "topURL",
+    "type"}] (type: a harness load type). Loads the requests of each top URL in one page per side with
+    scripts/webkit-check pages and returns {request index: {side: blocked}}; a request WebKit gave no answer for is
+    missing. Harness errors are printed."""
     by_top = {}
     for i, r in enumerate(requests):
         by_top.setdefault(r["topURL"], []).append(i)
@@ -21,9 +22,7 @@ def blocked_in_webkit(lists, requests):
             for top, ids in sorted(by_top.items()):
                 loads = [{"id": "s%d" % i, "url": requests[i]["url"], "type": requests[i]["type"]} for i in ids]
                 f.write(
-                    json.dumps(
-                        {"id": side + "|" + top, "rules": [rules], "topURL": top, "loads": loads, "elements": []}
-                    )
+                    json.dumps({"id": side + "|" + top, "rules": rules, "topURL": top, "loads": loads, "elements": []})
                     + "\n"
                 )
         scenarios = f.name

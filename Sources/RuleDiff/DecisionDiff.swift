@@ -193,6 +193,11 @@ public struct DecisionDiff: Sendable {
                 invalid += 1
                 continue
             }
+            // Allowed on both sides is no flip, whatever decided it: the deciding rules (which cost each list
+            // that cannot be skipped) are needed only where a side blocks.
+            old.1.match(load, into: &a)
+            new.1.match(load, into: &b)
+            if !a.isBlocked && !b.isBlocked { continue }
             old.1.match(load, into: &a, deciding: true)
             new.1.match(load, into: &b, deciding: true)
             let x = old.0.outcome(a), y = new.0.outcome(b)

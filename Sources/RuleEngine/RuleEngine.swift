@@ -519,7 +519,12 @@ public final class RuleEngine {
         result.lists = lists
         var lastBlock: DecidingRule? = nil, firstIgnorePrevious: DecidingRule? = nil
         url.bytes.withUnsafeBufferPointer { urlBytes in
+            let head = UnsafeBufferPointer(
+                rebasing: urlBytes[..<prefixEnd(hostEnd: url.hostRange.upperBound, count: urlBytes.count)])
             for (li, list) in lists.enumerated() {
+                // A list with no action (and, deciding, no deciding rule) for any URL of this head: a release's
+                // further lists are about a few trackers' hosts each, so most requests skip all but one.
+                if list.reportsNothing(urlPrefix: head, deciding: deciding) { continue }
                 result.indices.removeAll(keepingCapacity: true)
                 let sawIgnorePrevious = list.actionsFor(load, urlBytes: urlBytes, into: &result.indices)
                 for a in result.indices { result.entries.append(MatchResult.Entry(list: Int32(li), action: a)) }

@@ -56,6 +56,25 @@ final class DecidingRuleTests: XCTestCase {
         XCTAssertEqual(try decided(engine, url: "https://tracker.com/", top: "https://blocked.example/"), [1, 0])
     }
 
+    func testAListThatReportsNothingForTheHostIsSkippedOnlyWhenItCannotDecide() throws {
+        // A release's further list: one tracker's rules and a global exemption with flags (as the TDS lists' "never
+        // block a top-level document"). For other hosts it reports no action, yet its exemption can decide a load.
+        let engine = try makeEngine(
+            list(rule("tracker", block)),
+            list(rule("other\\.com", block), rule(".*", ignorePrevious, "\"resource-type\":[\"image\"]")))
+        XCTAssertEqual(try decided(engine, url: "https://tracker.com/", top: "https://site.example/"), [0, 0])
+        XCTAssertNil(try decided(engine, url: "https://fine.example/", top: "https://site.example/"))
+        XCTAssertEqual(
+            try decided(engine, url: "https://fine.example/", top: "https://site.example/", type: "image"), [1, 1])
+        XCTAssertEqual(
+            try decided(engine, url: "https://tracker.com/", top: "https://site.example/", type: "image"), [0, 0])
+        let load = try engine.resolve(
+            MatchRequest(url: "https://other.com/", topURL: "https://site.example/", resourceType: "script"))
+        var result = MatchResult()
+        engine.match(load, into: &result)
+        XCTAssertTrue(result.isBlocked)
+    }
+
     func testEngineAgreesWithExplainOnRandomListsAndLoads() throws {
         var g = CorpusGenerator(seed: 20261201)
         var checked = 0, named = 0

@@ -198,6 +198,8 @@ public struct DecisionDiff: Sendable {
             old.1.match(load, into: &a)
             new.1.match(load, into: &b)
             if !a.isBlocked && !b.isBlocked { continue }
+            // So is blocked on both sides when neither side replaces a block with a surrogate.
+            if a.isBlocked && b.isBlocked && !old.0.replacesBlocks && !new.0.replacesBlocks { continue }
             old.1.match(load, into: &a, deciding: true)
             new.1.match(load, into: &b, deciding: true)
             let x = old.0.outcome(a), y = new.0.outcome(b)

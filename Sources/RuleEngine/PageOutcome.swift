@@ -51,6 +51,9 @@ public struct DecisionSide: @unchecked Sendable {
     public let surrogates: [TDSRuleID: String]
     /// Per list, per compiled rule: the surrogate its provenance names (nil for most rules).
     public let surrogateOfRule: [[String?]]
+    /// Whether some rule's block is replaced by a surrogate: if not, every blocked load is `blocked`, whatever rule
+    /// decided it.
+    public let replacesBlocks: Bool
 
     public init(lists: [LoadedRuleList], provenance: [[RuleProvenance]] = [], surrogates: [TDSRuleID: String] = [:]) {
         engine = RuleEngine(lists: lists)
@@ -64,6 +67,7 @@ public struct DecisionSide: @unchecked Sendable {
                 return surrogates[rule]
             }
         }
+        replacesBlocks = surrogateOfRule.contains { $0.contains { $0 != nil } }
     }
 
     /// The provenance of a deciding rule, when known.

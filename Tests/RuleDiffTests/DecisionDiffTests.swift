@@ -1,6 +1,7 @@
 // Which requests flip between two sides, as the engine answers each request on its own.
 
 import Foundation
+import Provenance
 import RuleEngine
 import StrictJSON
 import XCTest
@@ -37,6 +38,27 @@ final class DecisionDiffTests: XCTestCase {
         XCTAssertEqual(
             try diff.changed.changes().map { Array($0.request.url.utf8) },
             [Array(decomposed.utf8), Array(decomposed.utf8)])
+    }
+
+    /// A block that becomes a surrogate is a flip, though both sides block: the diff skips the deciding rules of a
+    /// request that both sides block only when neither side replaces a block.
+    func testABlockReplacedByASurrogateOnOneSideFlips() throws {
+        let json = #"[{"trigger":{"url-filter":"tracker\\.example/sdk\\.js"},"action":{"type":"block"}}]"#
+        let provenance = [[RuleProvenance(source: .tds, tracker: "tracker.example", part: .rule(0))]]
+        let plain = DecisionSide(lists: [try LoadedRuleList.compiling(json: Array(json.utf8))], provenance: provenance)
+        let replacing = DecisionSide(
+            lists: [try LoadedRuleList.compiling(json: Array(json.utf8))], provenance: provenance,
+            surrogates: [TDSRuleID(tracker: "tracker.example", index: 0): "sdk.js"])
+        XCTAssertFalse(plain.replacesBlocks)
+        XCTAssertTrue(replacing.replacesBlocks)
+        let requests = ["https://tracker.example/sdk.js", "https://tracker.example/other.js"].map {
+            MatchRequest(url: $0, topURL: "https://site.example/", resourceType: "script")
+        }
+        let flips = try DecisionDiff.compare(requests, old: plain, new: replacing).changed.changes()
+        XCTAssertEqual(flips.map(\.request.url), ["https://tracker.example/sdk.js"])
+        XCTAssertEqual(flips.map(\.old.outcome.rawValue), ["blocked"])
+        XCTAssertEqual(flips.map(\.new.outcome.rawValue), ["surrogate"])
+        XCTAssertEqual(try DecisionDiff.compare(requests, old: plain, new: plain).changed.count, 0)
     }
 
     /// URLs of every form the diff reads before parsing (a plain host followed by '/', '?', '#' or the end; a host

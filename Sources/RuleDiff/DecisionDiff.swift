@@ -193,15 +193,16 @@ public struct DecisionDiff: Sendable {
                 invalid += 1
                 continue
             }
-            // Allowed on both sides is no flip, whatever decided it: the deciding rules (which cost each list
-            // that cannot be skipped) are needed only where a side blocks.
-            old.1.match(load, into: &a)
-            new.1.match(load, into: &b)
-            if !a.isBlocked && !b.isBlocked { continue }
+            // Allowed on both sides is no flip, whatever decided it: an allowed side's deciding rule (which costs
+            // each list that cannot be skipped) is needed only where the other side blocks.
+            old.1.match(load, into: &a, deciding: .blocks)
+            new.1.match(load, into: &b, deciding: .blocks)
+            let blocked = (a.isBlocked, b.isBlocked)
+            if !blocked.0 && !blocked.1 { continue }
             // So is blocked on both sides when neither side replaces a block with a surrogate.
-            if a.isBlocked && b.isBlocked && !old.0.replacesBlocks && !new.0.replacesBlocks { continue }
-            old.1.match(load, into: &a, deciding: true)
-            new.1.match(load, into: &b, deciding: true)
+            if blocked.0 && blocked.1 && !old.0.replacesBlocks && !new.0.replacesBlocks { continue }
+            if !blocked.0 { old.1.match(load, into: &a, deciding: .all) }
+            if !blocked.1 { new.1.match(load, into: &b, deciding: .all) }
             let x = old.0.outcome(a), y = new.0.outcome(b)
             if x.kind != y.kind || x.surrogate != y.surrogate {
                 flips.append(Flip(request: r.request, old: x, new: y))

@@ -108,7 +108,7 @@ public struct MatchBatch {
             let (request, load) = try Self.read(
                 line, look, deciding: deciding, engine: engine, text: text, decider: decider)
             if let load {
-                engine.match(load, into: &result, deciding: deciding && decider == .automaton)
+                engine.match(load, into: &result, deciding: deciding && decider == .automaton ? .all : .none)
             } else {
                 result.clear()
             }

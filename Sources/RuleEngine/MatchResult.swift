@@ -20,7 +20,17 @@ public struct MatchResult {
     public internal(set) var stylesheetLists: [Int] = []
     var lists: [LoadedRuleList] = []
     var indices: [Int32] = []
-    /// With `match(_:into:deciding: true)`: the rule that decided the load. When a block was reported, the
+    /// Which deciding rule `match` looks for.
+    public enum Deciding: Sendable {
+        /// None: `decidedBy` stays nil.
+        case none
+        /// A blocked load's: `decidedBy` is nil when the load is allowed. Costs no list that reports nothing.
+        case blocks
+        /// Every load's, the exemption that let an allowed load through included.
+        case all
+    }
+
+    /// With `match(_:into:deciding: .all)`: the rule that decided the load. When a block was reported, the
     /// last matching rule whose block was reported, in the last list that reported one; otherwise the
     /// last matching ignore-previous-rules rule in the first list that has one (the main list's exemption),
     /// which let the load through; nil when neither matched. "Last" is rule order: in a faithful conversion,

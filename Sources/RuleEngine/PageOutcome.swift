@@ -76,8 +76,8 @@ public struct DecisionSide: @unchecked Sendable {
         return d.list < provenance.count && source < provenance[d.list].count ? provenance[d.list][source] : nil
     }
 
-    /// What the page gets from an answer of this side's engine (matched with `deciding: true`); with `actions`,
-    /// also the actions an allowed load gets.
+    /// What the page gets from an answer of this side's engine (matched with `deciding: .all`, or `.blocks` for a
+    /// blocked load); with `actions`, also the actions an allowed load gets.
     public func outcome(_ result: MatchResult, actions: Bool = false) -> PageOutcome {
         Self.outcome(result, decidedBy: result.decidedBy, surrogateOfRule: surrogateOfRule, actions: actions)
     }

@@ -257,9 +257,13 @@ public final class LoadedRuleList {
     }
 
     /// The url automata over a URL whose host ends at `hostEnd`, from the cached prefix.
-    private func urlMatches(_ u: UnsafeBufferPointer<UInt8>, hostEnd: Int, flags: UInt32, into result: inout [UInt64]) {
+    /// `prefix`: the url automata after the URL's head (`urlPrefix`), when the caller has it.
+    private func urlMatches(
+        _ u: UnsafeBufferPointer<UInt8>, hostEnd: Int, prefix known: MatcherPrefix?, flags: UInt32,
+        into result: inout [UInt64]
+    ) {
         let cut = prefixEnd(hostEnd: hostEnd, count: u.count)
-        let prefix = urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut]))
+        let prefix = known ?? urlPrefix(UnsafeBufferPointer(rebasing: u[..<cut]))
         let rest = UnsafeBufferPointer(rebasing: u[cut...])
         if let urlProduct {
             url.match(resuming: prefix, rest: rest, requestFlags: flags, into: &result, product: urlProduct)
@@ -271,11 +275,16 @@ public final class LoadedRuleList {
     /// The url automata after `head`, cached with its `reportsNothing` as the entry's flag.
     private func urlPrefix(_ head: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         if let hit = urlPrefixes.get(head) { return hit }
+        return newURLPrefix(head).prefix
+    }
+
+    /// The url automata after `head`, not in the cache, made and cached.
+    private func newURLPrefix(_ head: UnsafeBufferPointer<UInt8>) -> (prefix: MatcherPrefix, reportsNothing: Bool) {
         urlPrefixes.prefetchSlotForNewKey(head)
         let prefix = urlProduct.map { url.prefix(head, product: $0) } ?? url.prefix(head)
         let reportsNothing = url.reportsNothing(prefix)
         urlPrefixes.put(head, reportsNothing ? nothing.url : prefix, flag: reportsNothing)
-        return prefix
+        return (prefix, reportsNothing)
     }
 
     /// Starts loading the top-URL cache slot of a URL's `head` (up to `prefixEnd`).
@@ -297,12 +306,33 @@ public final class LoadedRuleList {
         return urlPrefixes.flagPrefetchingObject(head) ?? url.reportsNothing(urlPrefix(head))
     }
 
+    /// `reportsNothing(urlPrefix:deciding:)` and, when it is false, the url automata after `head` for
+    /// `actionsFor` to resume: the cache looked up once, where the two ask it in turn.
+    func prefixUnlessNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> MatcherPrefix?? {
+        guard universal.isEmpty, stylesheet.isEmpty,
+            !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious)
+        else { return .some(nil) }
+        // Spelled with `if`: in `c ? nil : prefix` the nil would be the inner optional's, "not nothing".
+        if let (flagged, value) = urlPrefixes.valueUnlessFlagged(head) {
+            if flagged { return .none }
+            return .some(value)
+        }
+        let made = newURLPrefix(head)
+        if made.reportsNothing { return .none }
+        return .some(made.prefix)
+    }
+
     /// One list's answer: action indices in WebKit's order, and whether an ignore-previous-rules matched.
-    func actionsFor(_ load: ResourceLoad, urlBytes: UnsafeBufferPointer<UInt8>, into out: inout [Int32]) -> Bool {
+    /// `prefix`: the url automata after the URL's head, when the caller looked them up already.
+    func actionsFor(
+        _ load: ResourceLoad, urlBytes: UnsafeBufferPointer<UInt8>, prefix: MatcherPrefix? = nil,
+        into out: inout [Int32]
+    ) -> Bool {
         let flags = load.flags | ConditionFlags.mask
         scratch.removeAll(keepingCapacity: true)
         matchedRules.removeAll(keepingCapacity: true)
-        urlMatches(urlBytes, hostEnd: load.url?.hostRange.upperBound ?? 0, flags: flags, into: &scratch)
+        urlMatches(
+            urlBytes, hostEnd: load.url?.hostRange.upperBound ?? 0, prefix: prefix, flags: flags, into: &scratch)
         if scratch.isEmpty && universal.isEmpty { return false }
         sortUnique(&scratch)
         ids.removeAll(keepingCapacity: true)
@@ -351,6 +381,11 @@ public final class LoadedRuleList {
         return false
     }
 
+    /// Whether `reported` (an `actionsFor` output) holds a block.
+    func reportsBlock<Reported: Sequence<Int32>>(_ reported: Reported) -> Bool {
+        reported.contains { kinds[Int($0)] == .block }
+    }
+
     /// The deciding rules of the last `actionsFor`: the last (highest-index) matching rule whose block
     /// was reported, and the last matching ignore-previous-rules rule that was not cut off by an
     /// ignore-following-rules. `reported` is that call's output (action indices).
@@ -363,8 +398,7 @@ public final class LoadedRuleList {
             cut = loc
             break
         }
-        var reportedBlock = false
-        for a in reported where kinds[Int(a)] == .block { reportedBlock = true; break }
+        let reportedBlock = reportsBlock(reported)
         var lastIgnorePrevious: UInt32? = nil
         for loc in locations where loc < cut && kinds[Int(actionAt[Int(loc)])] == .ignorePreviousRules {
             lastIgnorePrevious = loc
@@ -511,12 +545,15 @@ public final class RuleEngine {
         lists.allSatisfy { $0.reportsNothing(urlPrefix: urlPrefix, deciding: deciding) }
     }
 
-    /// Fills `result` (reusing its storage). With `deciding`, also `result.decidedBy`: costs a pass over
-    /// the matched rules of each list, and allocates nothing either.
-    public func match(_ load: ResourceLoad, into result: inout MatchResult, deciding: Bool = false) {
+    /// Fills `result` (reusing its storage), and `result.decidedBy` as `deciding` asks: costs a pass over the
+    /// matched rules of each list, and allocates nothing either.
+    public func match(_ load: ResourceLoad, into result: inout MatchResult, deciding: MatchResult.Deciding = .none) {
         result.clear()
         guard !lists.isEmpty, let url = load.url, !load.isData else { return }
         result.lists = lists
+        // A blocked load's deciding rule lies in a list that reported its block, which no skip passes over; an
+        // allowed load's may be a list's flagged universal exemption, reporting nothing.
+        let skipsExemptions = deciding != .all
         var lastBlock: DecidingRule? = nil, firstIgnorePrevious: DecidingRule? = nil
         url.bytes.withUnsafeBufferPointer { urlBytes in
             let head = UnsafeBufferPointer(
@@ -524,23 +561,28 @@ public final class RuleEngine {
             for (li, list) in lists.enumerated() {
                 // A list with no action (and, deciding, no deciding rule) for any URL of this head: a release's
                 // further lists are about a few trackers' hosts each, so most requests skip all but one.
-                if list.reportsNothing(urlPrefix: head, deciding: deciding) { continue }
+                guard let prefix = list.prefixUnlessNothing(urlPrefix: head, deciding: !skipsExemptions) else {
+                    continue
+                }
                 result.indices.removeAll(keepingCapacity: true)
-                let sawIgnorePrevious = list.actionsFor(load, urlBytes: urlBytes, into: &result.indices)
+                let sawIgnorePrevious = list.actionsFor(load, urlBytes: urlBytes, prefix: prefix, into: &result.indices)
                 for a in result.indices { result.entries.append(MatchResult.Entry(list: Int32(li), action: a)) }
                 if !sawIgnorePrevious, !list.stylesheet.isEmpty { result.stylesheetLists.append(li) }
-                if deciding {
-                    let d = list.decidingRules(reported: result.indices[...])
-                    if d.block >= 0 { lastBlock = DecidingRule(list: li, rule: Int(d.block)) }
-                    // An allowed load is decided by the first list's exemption: the main list comes first, and
-                    // its exemption (a temp-unprotected site) is why the page's trackers load, not a later list's.
-                    if d.ignorePrevious >= 0, firstIgnorePrevious == nil {
-                        firstIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious))
-                    }
+                if deciding == .none || (deciding == .blocks && !list.reportsBlock(result.indices)) { continue }
+                let d = list.decidingRules(reported: result.indices[...])
+                if d.block >= 0 { lastBlock = DecidingRule(list: li, rule: Int(d.block)) }
+                // An allowed load is decided by the first list's exemption: the main list comes first, and
+                // its exemption (a temp-unprotected site) is why the page's trackers load, not a later list's.
+                if d.ignorePrevious >= 0, firstIgnorePrevious == nil {
+                    firstIgnorePrevious = DecidingRule(list: li, rule: Int(d.ignorePrevious))
                 }
             }
         }
-        if deciding { result.decidedBy = lastBlock ?? firstIgnorePrevious }
+        switch deciding {
+        case .none: break
+        case .blocks: result.decidedBy = lastBlock
+        case .all: result.decidedBy = lastBlock ?? firstIgnorePrevious
+        }
     }
 }
 

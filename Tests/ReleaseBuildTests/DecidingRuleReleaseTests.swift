@@ -75,7 +75,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
             let flip = flips[i]
             let load = try ResourceLoad(flip.request, resolver: resolver)
             for (s, (side, decision)) in [(old, flip.old), (new, flip.new)].enumerated() {
-                engines[s].match(load, into: &result, deciding: true)
+                engines[s].match(load, into: &result, deciding: .all)
                 let reference = try explained(side, load, prefilter: true)
                 XCTAssertEqual(result.decidedBy, reference, "flip \(i): \(flip.request)")
                 // The report names that rule: its provenance (the lists of a release have one).
@@ -135,7 +135,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
                 let name = t["name"]?.stringValue ?? ""
                 engine.match(
                     try engine.resolve(MatchRequest(url: url, topURL: site, resourceType: type)), into: &result,
-                    deciding: true)
+                    deciding: .all)
                 XCTAssertTrue(result.isBlocked, "\(name): expected blocked")
                 guard let d = result.decidedBy else {
                     XCTFail("\(name): a blocked case names no rule")
@@ -224,7 +224,7 @@ final class DecidingRuleReleaseTests: XCTestCase {
                 MatchRequest(
                     url: "https://radarblock-extra.test/x.js", topURL: "https://site.example/",
                     resourceType: "script")),
-            into: &result, deciding: true)
+            into: &result, deciding: .all)
         XCTAssertEqual(result.decidedBy, DecidingRule(list: 1, rule: 0))
 
         // A manifest may only name files inside the release.

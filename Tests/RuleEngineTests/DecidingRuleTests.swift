@@ -13,7 +13,7 @@ final class DecidingRuleTests: XCTestCase {
     func decided(_ engine: RuleEngine, url: String, top: String, type: String = "script") throws -> [Int]? {
         let load = try engine.resolve(MatchRequest(url: url, topURL: top, resourceType: type))
         var result = MatchResult()
-        engine.match(load, into: &result, deciding: true)
+        engine.match(load, into: &result, deciding: .all)
         let reference = Explain.decidingRule(engine.lists, try engine.lists.map { try Explain.explain($0, load) })
         XCTAssertEqual(result.decidedBy, reference, "engine vs Explain for \(url) on \(top)")
         return result.decidedBy.map { [$0.list, Int(engine.lists[$0.list].compiled.rules[$0.rule].sourceIndex)] }
@@ -82,14 +82,18 @@ final class DecidingRuleTests: XCTestCase {
             let jsons = (0..<Int.random(in: 1...2, using: &g.rng)).map { _ in g.ruleList() }
             guard let lists = try? jsons.map({ try LoadedRuleList.compiling(json: Array($0.utf8)) }) else { continue }
             let engine = RuleEngine(lists: lists)
-            var result = MatchResult(), plain = MatchResult()
+            var result = MatchResult(), plain = MatchResult(), blocks = MatchResult()
             for _ in 0..<40 {
                 let request = g.request()
                 let load = try engine.resolve(request)
-                engine.match(load, into: &result, deciding: true)
+                engine.match(load, into: &result, deciding: .all)
                 engine.match(load, into: &plain)
+                engine.match(load, into: &blocks, deciding: .blocks)
                 XCTAssertEqual(result.entries, plain.entries, "asking for the deciding rule must not change the answer")
+                XCTAssertEqual(blocks.entries, plain.entries)
                 XCTAssertNil(plain.decidedBy)
+                // A blocked load's deciding rule without the lists that report nothing; none for an allowed one.
+                XCTAssertEqual(blocks.decidedBy, result.isBlocked ? result.decidedBy : nil, "\(jsons)\n\(request)")
                 let reference = Explain.decidingRule(lists, try lists.map { try Explain.explain($0, load) })
                 XCTAssertEqual(result.decidedBy, reference, "list \(listNumber)\n\(jsons)\n\(request)")
                 if result.isBlocked {

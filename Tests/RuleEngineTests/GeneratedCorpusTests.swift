@@ -220,7 +220,7 @@ final class GeneratedCorpusTests: XCTestCase {
                 XCTAssertEqual(
                     String(decoding: got, as: UTF8.self), String(decoding: want, as: UTF8.self), "\(request)\n\(rules)")
                 var result = MatchResult()
-                RuleEngine(lists: [list.copy()]).match(try fresh.resolve(request), into: &result, deciding: true)
+                RuleEngine(lists: [list.copy()]).match(try fresh.resolve(request), into: &result, deciding: .all)
                 var explained: [UInt8] = []
                 text.answer(line: line[...], lineNumber: n + 1, into: &explained)
                 let by = String(decoding: explained, as: UTF8.self).components(separatedBy: "  by ").dropFirst().first

@@ -35,7 +35,7 @@ enum MatchAnswer {
         let load = try side.engine.resolve(request)
         guard load.url != nil, !load.isData else { return "" }
         var result = MatchResult()
-        side.engine.match(load, into: &result, deciding: true)
+        side.engine.match(load, into: &result, deciding: .all)
         let outcome = side.outcome(result, actions: true)
         var s: String
         switch outcome.kind {

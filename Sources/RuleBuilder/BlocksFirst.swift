@@ -14,7 +14,6 @@
 // commute. A rule of no tracker (a shared `.*` exemption, the global exceptions) or of another source ends the run.
 
 import ContentRules
-import Domains
 import Provenance
 
 enum BlocksFirst {
@@ -44,12 +43,12 @@ enum BlocksFirst {
     private static func reorderRun(
         _ rules: [ContentRule], _ provenance: [RuleProvenance], _ run: Range<Int>, into order: inout [Int]
     ) -> Int {
-        let scopes = Set(run.map { scope(provenance[$0])! })
+        let scopes = ListUnit.Scopes(run.map { scope(provenance[$0])! })
         var groupsPastBlocks = Set<String>()
         var front: [Int] = []
         var rest: [Int] = []
         for i in run {
-            let group = Self.group(of: scope(provenance[i])!, among: scopes)
+            let group = scopes.outermost(above: scope(provenance[i])!)
             if rules[i].action == .block && !groupsPastBlocks.contains(group) {
                 front.append(i)
             } else {
@@ -66,10 +65,5 @@ enum BlocksFirst {
     /// The host scope of a TDS rule; nil for every other rule.
     private static func scope(_ p: RuleProvenance) -> String? {
         p.source == .tds ? ListUnit.scope(p) : nil
-    }
-
-    /// The shortest suffix of `scope` (at a dot) that is one of `scopes`.
-    private static func group(of scope: String, among scopes: Set<String>) -> String {
-        Host.suffixes(of: scope).last { scopes.contains($0) } ?? scope
     }
 }

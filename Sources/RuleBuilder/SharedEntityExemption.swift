@@ -84,16 +84,21 @@ extension FaithfulBuilder {
             let ranked = rankedEntities()
             guard let first = ranked.first else { return [] }
             let repeated = repeatedExceptionConditions()
+            // The dataset's scopes: units apart under them stay apart in the list (ListUnit.Grouping).
+            let grouping = ListUnit.Grouping(scopes: ListUnit.Scopes(Array(tds.trackers.keys) + Array(tds.cnames.keys)))
+            func units(_ e: SharedEntity) -> Set<String> {
+                Set((e.trackers + e.aliases).map(grouping.unit(ofScope:)))
+            }
             var chosen = [first.entity]
-            var units = Set((first.entity.trackers + first.entity.aliases).map(ListUnit.of(host:)))
+            var taken = units(first.entity)
             for candidate in ranked.dropFirst() {
-                let own = Set((candidate.entity.trackers + candidate.entity.aliases).map(ListUnit.of(host:)))
+                let own = units(candidate.entity)
                 let scopes = candidate.entity.trackers + candidate.entity.aliases
                 let allowlisted = repeated.allowlisted.filter { a in scopes.contains { ListUnit.nests($0, a.key) } }
                 let listCost = repeated.everyList + allowlisted.values.reduce(0, +) + Self.listCostInConditions
-                guard candidate.saved > listCost, own.isDisjoint(with: units) else { continue }
+                guard candidate.saved > listCost, own.isDisjoint(with: taken) else { continue }
                 chosen.append(candidate.entity)
-                units.formUnion(own)
+                taken.formUnion(own)
             }
             return chosen
         }

@@ -135,6 +135,37 @@ final class EntityListTests: XCTestCase {
         XCTAssertEqual(names(parts[2]), ["tds y.test", "tds e3", "allowlist y.test", "temp-list "])
     }
 
+    func testATrackerUnderAnEntitysTrackerAcrossAPrivateSuffixDecidesAsPerTracker() throws {
+        // amazonaws.com, a tracker of the large entity Rotating 1, blocks; bucket.s3.amazonaws.com under it (a
+        // registrable domain of its own: s3.amazonaws.com is a private public suffix) is another entity's and allows.
+        var tds = entitiesTDS([50, 70, 90], base: syntheticTDS(trackers: 20, rulesPerTracker: 2))
+        let parent = "amazonaws.com", child = "bucket.s3.amazonaws.com"
+        tds.trackers[parent] = Tracker(
+            domain: parent, owner: Owner(name: "Rotating 1"), defaultAction: .block, rules: [])
+        tds.entities["Rotating 1"]!.domains.append(parent)
+        tds.domains[parent] = "Rotating 1"
+        tds.trackers[child] = Tracker(
+            domain: child, owner: Owner(name: "Other"), defaultAction: .ignore,
+            rules: [TrackerRule(rule: NSRegularExpression.escapedPattern(for: child) + "/track/")])
+        tds.entities["Other"] = Entity(domains: [child])
+        tds.domains[child] = "Other"
+        let lists = RuleBuilder.build(tds: tds, mode: .faithful, sameEntity: .entityLists)
+        let perTracker = RuleBuilder.build(tds: tds, mode: .faithful, sameEntity: .perTracker)
+        let parts = try RuleListSplitter.split(rules: lists.rules, provenance: lists.provenance, maxRules: 150_000)
+        XCTAssertEqual(parts.count, 3)
+        let old = try LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes(perTracker.rules))
+        let new = try parts.map { try LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes($0.rules)) }
+        var corpus = RequestCorpus.derive(from: [tds])
+        for path in ["track/x.js", "other.js"] {
+            for top in ["https://www.rot20.example/", "https://www.\(child)/", "https://news.example/"] {
+                corpus.append(MatchRequest(url: "https://\(child)/\(path)", topURL: top, resourceType: "script"))
+            }
+        }
+        let diff = try DecisionDiff.compare(corpus, old: DecisionSide(lists: [old]), new: DecisionSide(lists: new))
+        let first = try diff.changed.changes().prefix(3).map { "\($0.request.url) on \($0.request.topURL)" }
+        XCTAssertEqual(diff.changed.count, 0, "first differences: \(first)")
+    }
+
     /// Each rotating entity's sites loading its own trackers and the other entities' trackers.
     private func crossEntityRequests(_ tds: TrackerDataSet) -> [MatchRequest] {
         let rotating = tds.entities.keys.filter { $0.hasPrefix("Rotating") }.sorted()

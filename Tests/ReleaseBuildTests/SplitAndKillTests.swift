@@ -69,6 +69,36 @@ final class SplitTests: XCTestCase {
         XCTAssertEqual(diff.changed.count, 0, "first differences: \(first)")
     }
 
+    func testTrackersNestedAcrossAPrivatePublicSuffixStayInOneList() throws {
+        // s3.amazonaws.com is a private public suffix: the subdomain tracker's registrable domain is its own, yet its
+        // exemption must stay with the blocks of amazonaws.com, which match its hosts too.
+        let parent = "amazonaws.com", child = "bucket.s3.amazonaws.com"
+        XCTAssertNotEqual(ListUnit.of(host: child), ListUnit.of(host: parent), "the premise: two registrable domains")
+        func rule(_ d: String, _ action: Action) -> (ContentRule, RuleProvenance) {
+            let host = NSRegularExpression.escapedPattern(for: d)
+            return (
+                ContentRule(trigger: Trigger(urlFilter: "^[^:]+://+([^:/]+\\.)?" + host + "[:/]"), action: action),
+                RuleProvenance(source: .tds, tracker: d, part: .default)
+            )
+        }
+        // Packed by size, three rules a list: the parent and two others fill the first.
+        let list = [
+            rule(parent, .block), rule("a.test", .block), rule("b.test", .block), rule(child, .ignorePreviousRules),
+        ]
+        let parts = try RuleListSplitter.split(rules: list.map(\.0), provenance: list.map(\.1), maxRules: 3)
+        XCTAssertEqual(parts.count, 2)
+        let whole = try LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes(list.map(\.0)))
+        let split = try parts.map { try LoadedRuleList.compiling(json: CanonicalRuleWriter.bytes($0.rules)) }
+        let requests = ["https://\(child)/x.js", "https://other.\(parent)/x.js", "https://a.test/x.js"].map {
+            MatchRequest(url: $0, topURL: "https://site.example/", resourceType: "script")
+        }
+        let diff = try DecisionDiff.compare(
+            requests, old: DecisionSide(lists: [whole]), new: DecisionSide(lists: split))
+        let first = try diff.changed.changes().prefix(3).map(\.request.url)
+        XCTAssertEqual(diff.changed.count, 0, "changed: \(first)")
+        XCTAssertEqual(diff.checked, 3)
+    }
+
     func testAUnitLargerThanAListIsAClearError() throws {
         let tds = syntheticTDS(trackers: 2, rulesPerTracker: 40)
         let built = RuleBuilder.build(tds: tds, mode: .faithful)

@@ -4,13 +4,10 @@
 import ContentRules
 import Provenance
 @testable import RuleBuilder
-import TrackerData
 import XCTest
 
 final class BlocksFirstTests: XCTestCase {
-    private func host(_ d: String) -> String {
-        TDSConventions.subdomainPrefix + RegexText.escapeHost(d) + TriggerCondition.hostEnd
-    }
+    private func host(_ d: String) -> String { HostScope.domain(d).hostFilter }
 
     private func block(_ d: String) -> (ContentRule, RuleProvenance) {
         (

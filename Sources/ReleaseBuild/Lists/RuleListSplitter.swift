@@ -1,17 +1,16 @@
 // WebKit accepts fewer than 150,000 rules per list (older Safari: 50,000). A larger conversion is split
 // into several lists by tracker, never by index: WebKit evaluates each list on its own and a block in
 // any list blocks, so every rule that can decide a request for some host must stay in one list with the
-// rules it interacts with. Rules are grouped by the registrable domain of the host they target (a
-// subdomain tracker's resets stay with its parent tracker's blocks), and the rules that are not about one
-// tracker (privacy-config exceptions, user allowlist, top-level protections) are repeated in every part,
-// in their original relative order, so that each part is correct on its own.
+// rules it interacts with. Rules are grouped by unit (ListUnit: the registrable domain of the outermost scope
+// above the host they target, so a subdomain tracker's resets stay with its parent tracker's blocks), and the
+// rules that are not about one tracker (privacy-config exceptions, user allowlist, top-level protections) are
+// repeated in every part, in their original relative order, so that each part is correct on its own.
 //
 // A list written with an exemption per leading entity (`SameEntityEncoding.entityLists`) is always split at them:
 // each entity after the first gets a list of its own, its trackers, its shared exemption, the later rules of the same
 // units and every rule of no unit but the shared exemptions; the rest is split by size as before.
 
 import ContentRules
-import Domains
 import Provenance
 import RuleBuilder
 
@@ -27,9 +26,6 @@ public struct SplitError: Error, CustomStringConvertible {
 }
 
 public enum RuleListSplitter {
-    /// The unit a rule belongs to, or nil for rules that every part must carry.
-    static func unit(of p: RuleProvenance) -> String? { ListUnit.of(p) }
-
     public static func split(rules: [ContentRule], provenance: [RuleProvenance], maxRules: Int) throws -> [RuleListPart]
     {
         precondition(rules.count == provenance.count)
@@ -57,13 +53,14 @@ public enum RuleListSplitter {
         if rules.count <= maxRules {
             return [RuleListPart(rules: rules, provenance: provenance, units: [])]
         }
+        let grouping = ListUnit.Grouping(provenance)
         var unitOrder: [String] = []
         var unitSizes: [String: Int] = [:]
         var units: [String?] = []
         units.reserveCapacity(rules.count)
         var globalCount = 0
         for p in provenance {
-            let u = unit(of: p)
+            let u = grouping.unit(of: p)
             units.append(u)
             if let u {
                 if unitSizes[u] == nil { unitOrder.append(u) }
@@ -132,6 +129,7 @@ struct EntitySegments {
             main = Array(provenance.indices)
             return
         }
+        let grouping = ListUnit.Grouping(provenance)
         var partOfUnit: [String: Int] = [:]
         var owner = [Int?](repeating: nil, count: provenance.count)
         for k in 1..<ends.count {
@@ -139,7 +137,7 @@ struct EntitySegments {
             for i in (ends[k - 1] + 1)...ends[k] {
                 owner[i] = k - 1
                 if i == ends[k] { continue }
-                guard let u = RuleListSplitter.unit(of: provenance[i]) else {
+                guard let u = grouping.unit(of: provenance[i]) else {
                     throw SplitError(
                         description: "rule \(i) (\(provenance[i])) of an entity's segment is of no tracker")
                 }
@@ -147,16 +145,16 @@ struct EntitySegments {
             }
             parts.append(([], units))
         }
-        try Self.checkFirstSegment(provenance, end: ends[0], partOfUnit: partOfUnit)
+        try Self.checkFirstSegment(provenance, grouping, end: ends[0], partOfUnit: partOfUnit)
         var scopes = [PartScopes](repeating: PartScopes(), count: parts.count)
         for i in provenance.indices {
-            let unit = RuleListSplitter.unit(of: provenance[i])
+            let unit = grouping.unit(of: provenance[i])
             if let k = owner[i] ?? unit.flatMap({ partOfUnit[$0] }) {
                 parts[k].indices.append(i)
                 scopes[k].add(rules[i], provenance[i])
             } else if let allowlisted = ListUnit.allowlisted(provenance[i]) {
                 main.append(i)
-                for k in parts.indices where scopes[k].mayBlock(under: allowlisted) { parts[k].indices.append(i) }
+                for k in parts.indices where scopes[k].mayBlock(nestedWith: allowlisted) { parts[k].indices.append(i) }
             } else if Self.isRepeated(rules[i], provenance[i], unit: unit) {
                 main.append(i)
                 for k in parts.indices {
@@ -172,9 +170,7 @@ struct EntitySegments {
     /// What an entity's list can block: the host scopes of its tracker rules, and whether it holds a block of no
     /// scope.
     private struct PartScopes {
-        var scopes = Set<String>()
-        /// Every suffix of a scope, for the test "a scope lies under this domain".
-        var above = Set<String>()
+        var scopes = ListUnit.Scopes()
         var blocksOfNoScope = false
 
         mutating func add(_ rule: ContentRule, _ p: RuleProvenance) {
@@ -182,13 +178,11 @@ struct EntitySegments {
                 if rule.action != .ignorePreviousRules { blocksOfNoScope = true }
                 return
             }
-            if scopes.insert(scope).inserted { above.formUnion(Host.suffixes(of: scope)) }
+            scopes.insert(scope)
         }
 
         /// Whether a rule of this list can block a request to a host under `domain` (a scope nested with it).
-        func mayBlock(under domain: String) -> Bool {
-            blocksOfNoScope || above.contains(domain) || Host.suffixes(of: domain).contains { scopes.contains($0) }
-        }
+        func mayBlock(nestedWith domain: String) -> Bool { blocksOfNoScope || scopes.nestsWithAny(domain) }
     }
 
     /// Whether every entity's list repeats the rule (after its own rules, as in the whole list).
@@ -198,9 +192,11 @@ struct EntitySegments {
     }
 
     /// The first entity stays in the main list: none of its units may be another entity's.
-    private static func checkFirstSegment(_ provenance: [RuleProvenance], end: Int, partOfUnit: [String: Int]) throws {
+    private static func checkFirstSegment(
+        _ provenance: [RuleProvenance], _ grouping: ListUnit.Grouping, end: Int, partOfUnit: [String: Int]
+    ) throws {
         for i in 0..<end {
-            guard let u = RuleListSplitter.unit(of: provenance[i]), partOfUnit[u] != nil else { continue }
+            guard let u = grouping.unit(of: provenance[i]), partOfUnit[u] != nil else { continue }
             throw SplitError(description: "\(u) has trackers of two leading entities; they cannot be split apart")
         }
     }

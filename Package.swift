@@ -60,7 +60,7 @@ let package = Package(
             "StrictJSON", "Surrogates", "TrackerData", "Provenance", "AdblockSyntax", "FilterLists",
         ]),
         .target(name: "ReleaseBuild", dependencies: [
-            "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "Domains", "FileIO", "AdblockSyntax", "FilterLists",
+            "Release", "ReleaseDiff", "Conversion", "CHTTPFetch", "ContentRules", "Digest", "FileIO", "AdblockSyntax", "FilterLists",
             "RuleBuilder", "RuleCompiler",
             "RuleDiff", "RuleEngine", "StrictJSON", "Surrogates", "TDSGenerator", "TrackerData", "Provenance",
         ]),

@@ -43,7 +43,8 @@ public enum ListUnit {
         }
     }
 
-    /// A set of host scopes, asked which of them a scope nests with (`nests`).
+    /// A set of host scopes, asked which of them a scope nests with: two scopes nest when they share a host, one
+    /// being the other or under it.
     public struct Scopes: Sendable {
         private var members = Set<String>()
         /// Every suffix of a member, members included.
@@ -72,8 +73,9 @@ public enum ListUnit {
     }
 
     /// The allowlisted tracker domain of a tracker allowlist rule (nil for every other rule). The rule matches only
-    /// requests to hosts under it, which only rules of a scope nested with it (`nests`) and rules of no unit can
-    /// block. Not its unit: a private public suffix (`cloudfront.net`) puts trackers under it in units of their own.
+    /// requests to hosts under it, which only rules of a scope nested with it (`Scopes.nestsWithAny`) and rules of
+    /// no unit can block. Not its unit: a private public suffix (`cloudfront.net`) may put trackers under it in units
+    /// of their own.
     public static func allowlisted(_ p: RuleProvenance) -> String? {
         p.source == .allowlist ? p.tracker : nil
     }
@@ -84,10 +86,5 @@ public enum ListUnit {
         case .tds, .adClickAttribution: return p.cnameAlias ?? p.tracker
         default: return nil
         }
-    }
-
-    /// Whether two host scopes share a host: one is the other or under it.
-    public static func nests(_ a: String, _ b: String) -> Bool {
-        Host.isSameOrSubdomain(a, of: b) || Host.isSameOrSubdomain(b, of: a)
     }
 }

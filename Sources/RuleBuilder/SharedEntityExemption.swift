@@ -93,8 +93,8 @@ extension FaithfulBuilder {
             var taken = units(first.entity)
             for candidate in ranked.dropFirst() {
                 let own = units(candidate.entity)
-                let scopes = candidate.entity.trackers + candidate.entity.aliases
-                let allowlisted = repeated.allowlisted.filter { a in scopes.contains { ListUnit.nests($0, a.key) } }
+                let scopes = ListUnit.Scopes(candidate.entity.trackers + candidate.entity.aliases)
+                let allowlisted = repeated.allowlisted.filter { scopes.nestsWithAny($0.key) }
                 let listCost = repeated.everyList + allowlisted.values.reduce(0, +) + Self.listCostInConditions
                 guard candidate.saved > listCost, own.isDisjoint(with: taken) else { continue }
                 chosen.append(candidate.entity)

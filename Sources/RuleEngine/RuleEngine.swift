@@ -299,19 +299,22 @@ public final class LoadedRuleList {
     /// ignore-previous-rules, unless
     /// `deciding`: one of them may then be the rule that decided (an allowlisted site), with no action reported.
     func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
-        guard universal.isEmpty, stylesheet.isEmpty,
-            !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious)
-        else { return false }
+        guard urlAutomataDecideNothing(deciding: deciding) else { return false }
         // A request to a host some rule names goes on to resume the cached prefix: start loading it now.
         return urlPrefixes.flagPrefetchingObject(head) ?? url.reportsNothing(urlPrefix(head))
+    }
+
+    /// Whether the url automata alone can say that the list reports nothing for a URL: no universal action or
+    /// stylesheet, and universal rules with flags only when they are all ignore-previous-rules and not `deciding`.
+    private func urlAutomataDecideNothing(deciding: Bool) -> Bool {
+        universal.isEmpty && stylesheet.isEmpty
+            && (!url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious))
     }
 
     /// `reportsNothing(urlPrefix:deciding:)` and, when it is false, the url automata after `head` for
     /// `actionsFor` to resume: the cache looked up once, where the two ask it in turn.
     func prefixUnlessNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> MatcherPrefix?? {
-        guard universal.isEmpty, stylesheet.isEmpty,
-            !url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious)
-        else { return .some(nil) }
+        guard urlAutomataDecideNothing(deciding: deciding) else { return .some(nil) }
         // Spelled with `if`: in `c ? nil : prefix` the nil would be the inner optional's, "not nothing".
         if let (flagged, value) = urlPrefixes.valueUnlessFlagged(head) {
             if flagged { return .none }

@@ -311,18 +311,26 @@ public final class LoadedRuleList {
             && (!url.hasUniversalWithFlags || (!deciding && flaggedUniversalOnlyIgnorePrevious))
     }
 
-    /// `reportsNothing(urlPrefix:deciding:)` and, when it is false, the url automata after `head` for
-    /// `actionsFor` to resume: the cache looked up once, where the two ask it in turn.
-    func prefixUnlessNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> MatcherPrefix?? {
-        guard urlAutomataDecideNothing(deciding: deciding) else { return .some(nil) }
-        // Spelled with `if`: in `c ? nil : prefix` the nil would be the inner optional's, "not nothing".
+    /// What a list's url-prefix cache says of a URL's head before `actionsFor` (`headAnswer`).
+    enum HeadAnswer {
+        /// The list reports nothing for any URL of this head (`reportsNothing(urlPrefix:deciding:)`): skip it.
+        case nothing
+        /// The url automata after the head, for `actionsFor` to resume: the cache looked up once, where the skip
+        /// and `actionsFor` each looked it up.
+        case resume(MatcherPrefix)
+        /// The automata alone cannot tell (a universal action, a stylesheet, a flagged universal rule that may
+        /// decide): `actionsFor` reads the prefix itself.
+        case unknown
+    }
+
+    func headAnswer(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> HeadAnswer {
+        guard urlAutomataDecideNothing(deciding: deciding) else { return .unknown }
         if let (flagged, value) = urlPrefixes.valueUnlessFlagged(head) {
-            if flagged { return .none }
-            return .some(value)
+            guard !flagged, let value else { return .nothing }
+            return .resume(value)
         }
         let made = newURLPrefix(head)
-        if made.reportsNothing { return .none }
-        return .some(made.prefix)
+        return made.reportsNothing ? .nothing : .resume(made.prefix)
     }
 
     /// One list's answer: action indices in WebKit's order, and whether an ignore-previous-rules matched.
@@ -564,8 +572,11 @@ public final class RuleEngine {
             for (li, list) in lists.enumerated() {
                 // A list with no action (and, deciding, no deciding rule) for any URL of this head: a release's
                 // further lists are about a few trackers' hosts each, so most requests skip all but one.
-                guard let prefix = list.prefixUnlessNothing(urlPrefix: head, deciding: !skipsExemptions) else {
-                    continue
+                let prefix: MatcherPrefix?
+                switch list.headAnswer(urlPrefix: head, deciding: !skipsExemptions) {
+                case .nothing: continue
+                case .resume(let p): prefix = p
+                case .unknown: prefix = nil
                 }
                 result.indices.removeAll(keepingCapacity: true)
                 let sawIgnorePrevious = list.actionsFor(load, urlBytes: urlBytes, prefix: prefix, into: &result.indices)

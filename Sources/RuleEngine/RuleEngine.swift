@@ -301,7 +301,7 @@ public final class LoadedRuleList {
     func reportsNothing(urlPrefix head: UnsafeBufferPointer<UInt8>, deciding: Bool) -> Bool {
         guard urlAutomataDecideNothing(deciding: deciding) else { return false }
         // A request to a host some rule names goes on to resume the cached prefix: start loading it now.
-        return urlPrefixes.flagPrefetchingObject(head) ?? url.reportsNothing(urlPrefix(head))
+        return urlPrefixes.flagPrefetchingObject(head) ?? newURLPrefix(head).reportsNothing
     }
 
     /// Whether the url automata alone can say that the list reports nothing for a URL: no universal action or
@@ -336,8 +336,7 @@ public final class LoadedRuleList {
     /// One list's answer: action indices in WebKit's order, and whether an ignore-previous-rules matched.
     /// `prefix`: the url automata after the URL's head, when the caller looked them up already.
     func actionsFor(
-        _ load: ResourceLoad, urlBytes: UnsafeBufferPointer<UInt8>, prefix: MatcherPrefix? = nil,
-        into out: inout [Int32]
+        _ load: ResourceLoad, urlBytes: UnsafeBufferPointer<UInt8>, prefix: MatcherPrefix?, into out: inout [Int32]
     ) -> Bool {
         let flags = load.flags | ConditionFlags.mask
         scratch.removeAll(keepingCapacity: true)
@@ -564,7 +563,7 @@ public final class RuleEngine {
         result.lists = lists
         // A blocked load's deciding rule lies in a list that reported its block, which no skip passes over; an
         // allowed load's may be a list's flagged universal exemption, reporting nothing.
-        let skipsExemptions = deciding != .all
+        let decidesExemptions = deciding == .all
         var lastBlock: DecidingRule? = nil, firstIgnorePrevious: DecidingRule? = nil
         url.bytes.withUnsafeBufferPointer { urlBytes in
             let head = UnsafeBufferPointer(
@@ -573,7 +572,7 @@ public final class RuleEngine {
                 // A list with no action (and, deciding, no deciding rule) for any URL of this head: a release's
                 // further lists are about a few trackers' hosts each, so most requests skip all but one.
                 let prefix: MatcherPrefix?
-                switch list.headAnswer(urlPrefix: head, deciding: !skipsExemptions) {
+                switch list.headAnswer(urlPrefix: head, deciding: decidesExemptions) {
                 case .nothing: continue
                 case .resume(let p): prefix = p
                 case .unknown: prefix = nil

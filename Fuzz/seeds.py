@@ -36,6 +36,8 @@ patterns = [
     "^https?://([^/]*\\.)?ads\\.example/",
     "^[^:]+://+([^/]+\\.)?ads\\.example[:/]",
     "^[^:]+://+([^/]+\\.)?cdn\\.tracker\\.example[:/]",
+    "^[^:]+://+([^/]+\\.)?tracker\\.example\\/pixel",
+    "^[^:]+://+([^/]+\\.)?ads\\.example[:/].*\\.js$",
     "[ab]*a[ab][ab][ab]",
     "a" * 40,
     ".*x.*y.*z",
@@ -83,7 +85,9 @@ for i, line in enumerate(read(root + "/data/requests.jsonl").splitlines()):
 put("requests", "url", b"https://user:pw@EXAMPLE.com:8080/a/../b?c#d")
 
 # .rbc files: the golden fixture and the generated lists compiled by radarblock.
-put("rbc", "golden.rbc", read(root + "/Tests/RuleCompilerTests/Fixtures/golden-v1.rbc"))
+# The golden file of the newest format: an older one is refused at its version, before any section is read.
+goldens = glob.glob(root + "/Tests/RuleCompilerTests/Fixtures/golden-v*.rbc")
+put("rbc", "golden.rbc", read(max(goldens, key=lambda p: int(p.rsplit("-v", 1)[1].split(".")[0]))))
 with tempfile.TemporaryDirectory() as tmp:
     for i, rule_list in enumerate(lists):
         src, dst = os.path.join(tmp, "l%d.json" % i), os.path.join(tmp, "l%d.rbc" % i)

@@ -132,6 +132,56 @@ final class MatcherBytecodeTests: XCTestCase {
         XCTAssertThrowsError(try grown.withUnsafeBytes { try Matcher(serialized: $0) })
     }
 
+    /// A state may go where its DFA's root goes (`rootTarget`), but the root itself may not: it would read itself.
+    func testTheRootsTargetIsRefusedInTheRootOnly() throws {
+        var b = MatcherBuilder()
+        for literal in ["/collect", "/pixel", "track", "beacon"] {
+            b.add(URLFilter.parse(literal, caseSensitive: false), id: 1)
+        }
+        let bytes = b.build().serialized()
+        let l = try layout(bytes)
+        let all = states(bytes, l)
+        XCTAssertTrue(
+            all.contains { s in s.targets.contains { word(bytes, l, $0) == MatcherProgram.rootTarget } },
+            "unanchored literals: states that go where the root goes")
+        var root = bytes
+        let first = try XCTUnwrap(all.first { $0.at == l.dfas[0].firstWord })
+        setWord(&root, l, first.targets.lowerBound, MatcherProgram.rootTarget)
+        assertRefused(root, "bad target")
+    }
+
+    /// A matcher with a host table and a gated DFA: each part of a gate is checked.
+    private func gatedSample() -> [UInt8] {
+        var b = MatcherBuilder()
+        b.add(URLFilter.parse(#"^[^:]+://+([^/]+\.)?ads\.example\/pixel"#, caseSensitive: false), id: 1)
+        b.add(URLFilter.parse(#"^[^:]+://+([^/]+\.)?other\.example[:/]"#, caseSensitive: false), id: 2)
+        return b.build().serialized()
+    }
+
+    func testGatesAreChecked() throws {
+        let bytes = gatedSample()
+        let l = try layout(bytes)
+        XCTAssertEqual(l.dfas.map(\.gate), [1])
+        let gateByte = l.dfas[0].classMap - 2
+        var over = bytes
+        over[gateByte] = UInt8(MatcherHostTable.maximumGates + 1)
+        assertRefused(over, "DFA parameters")
+        // The entries: "ads.example" (no list, gate 1) then "other.example" (a list, no gate), 4 words each.
+        let hosts = try XCTUnwrap(l.hosts)
+        let entries = bytes.count - (hosts.keys.count + 3) / 4 * 4 - 4 * hosts.entries.count
+        func entryWord(_ e: Int, _ w: Int) -> Int { entries + 4 * (MatcherHostTable.entryWords * e + w) }
+        XCTAssertEqual(bytes[entryWord(0, 3)], 1)
+        var shutGate = bytes
+        shutGate[entryWord(0, 3)] = 2 // no DFA has gate 2
+        assertRefused(shutGate, "host table: entry")
+        var empty = bytes
+        empty[entryWord(0, 3)] = 0 // neither a list nor a gate
+        assertRefused(empty, "host table: entry")
+        var ungated = bytes
+        ungated[gateByte] = 0 // an entry opens a gate no DFA has
+        assertRefused(ungated, "host table: entry")
+    }
+
     func testDFARangesMustFollowOneAnother() throws {
         var bytes = sample()
         let l = try layout(bytes)

@@ -7,10 +7,21 @@ import XCTest
 @testable import RuleCompiler
 
 final class MatcherHostTableTests: XCTestCase {
-    func host(_ pattern: String, caseSensitive: Bool = false) -> String? {
-        MatcherHostTable.PatternShape().host(of: URLFilter.parse(pattern, caseSensitive: caseSensitive)).map {
+    /// The host `read` finds in `pattern`, as a String.
+    func key(
+        _ pattern: String, caseSensitive: Bool, _ read: (MatcherHostTable.PatternShape) -> (URLFilter) -> [UInt8]?
+    ) -> String? {
+        read(MatcherHostTable.PatternShape())(URLFilter.parse(pattern, caseSensitive: caseSensitive)).map {
             String(decoding: $0, as: UTF8.self)
         }
+    }
+
+    func host(_ pattern: String, caseSensitive: Bool = false) -> String? {
+        key(pattern, caseSensitive: caseSensitive, MatcherHostTable.PatternShape.host(of:))
+    }
+
+    func gatingHost(_ pattern: String, caseSensitive: Bool = false) -> String? {
+        key(pattern, caseSensitive: caseSensitive, MatcherHostTable.PatternShape.gatingHost(of:))
     }
 
     func testHostPatternsAreRecognizedByTheirTerms() {
@@ -28,6 +39,50 @@ final class MatcherHostTableTests: XCTestCase {
         XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?[:/]"#), "no host")
     }
 
+    func testGatedPatternsAreHostPatternsThatGoOnPastAColonOrSlash() {
+        XCTAssertEqual(gatingHost(#"^[^:]+://+([^/]+\.)?Ads\.com\/pixel"#), "ads.com")
+        XCTAssertEqual(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com[:/].*\.js$"#), "ads.com")
+        XCTAssertEqual(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com:8080\/c"#), "ads.com")
+        XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com[:/]"#), "a host pattern, the table's own")
+        XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com\/"#), "nothing past the slash")
+        XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com[:/?]x"#), "a `?` could end the host too")
+        XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\..*\/x"#), "no `:` or `/` right after the host")
+        XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com\/*x"#), "the slash may be absent")
+        XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?Ads\.com\/x"#, caseSensitive: true), "letters of one case")
+        XCTAssertNil(gatingHost(#"[^:]+://+([^/]+\.)?ads\.com\/x"#), "not anchored")
+    }
+
+    /// A gated DFA is walked only on a URL one of whose host candidates opens its gate: the product's prefix of a
+    /// head past the host part carries its state then, and none otherwise (a prefix cut inside the host part still
+    /// walks it: a later candidate may open it).
+    func testTheProductWalksAGatedDFAOnlyWhereItsGateIsOpen() throws {
+        var builder = MatcherBuilder()
+        builder.add(URLFilter.parse(#"^[^:]+://+([^/]+\.)?ads\.example\/pixel"#, caseSensitive: false), id: 1)
+        builder.add(URLFilter.parse(#"^[^:]+://+([^/]+\.)?other\.example[:/]"#, caseSensitive: false), id: 2)
+        builder.add(URLFilter.parse("banner", caseSensitive: false), id: 3)
+        let m = try Matcher(serialized: builder.build().serialized())
+        XCTAssertEqual(m.statistics.gatedDFAs, 1)
+        var limits = MatcherProduct.Limits()
+        limits.minimumDFAs = 1
+        let product = try XCTUnwrap(MatcherProduct(m, limits: limits))
+        func ownStates(_ head: String) -> Int32 {
+            let p = Array(head.utf8).withUnsafeBufferPointer { m.prefix($0, product: product) }
+            return p.words[MatcherPrefix.productWords]
+        }
+        XCTAssertEqual(ownStates("https://x.ADS.example/"), 1, "open: walked")
+        XCTAssertEqual(ownStates("https://ads.example.org/"), 0, "shut: not walked")
+        XCTAssertEqual(ownStates("https://other.example/"), 0, "another host's entry opens nothing")
+        XCTAssertEqual(ownStates("https://ads.exam"), 1, "inside the host part: walked")
+        for (url, expected) in [
+            ("https://x.ads.example/pixel.gif", [UInt64(1)]), ("https://ads.example.org/pixel", []),
+            ("https://ads.example:8/pixel", []), ("https://ads.example/pixel/banner", [1, 3]),
+        ] {
+            var out: [UInt64] = []
+            Array(url.utf8).withUnsafeBufferPointer { m.match($0, requestFlags: 0, into: &out, product: product) }
+            XCTAssertEqual(out.sorted(), expected, url)
+        }
+    }
+
     func sortedIDs(_ m: Matcher, _ url: [UInt8], _ flags: UInt32) -> [UInt64] {
         var out: [UInt64] = []
         url.withUnsafeBufferPointer { m.match($0, requestFlags: flags, into: &out) }
@@ -38,7 +93,7 @@ final class MatcherHostTableTests: XCTestCase {
     /// URL-like bytes the same ids, as often (sorted lists, not sets); the table round-trips through its bytes.
     func testTheTableReportsWhatTheDFAsReport() throws {
         var rng = SplitMix64(seed: 0x5EED_0011)
-        var (checked, hits, tables) = (0, 0, 0)
+        var (checked, hits, tables, gated) = (0, 0, 0, 0)
         for round in 0..<300 {
             var dfas = MatcherBuilder()
             dfas.hostTable = false
@@ -54,17 +109,28 @@ final class MatcherHostTableTests: XCTestCase {
             let plain = dfas.build()
             let table = try Matcher(serialized: withTable.build().serialized())
             XCTAssertEqual(plain.statistics.hostKeys, 0)
+            XCTAssertEqual(plain.statistics.gatedDFAs, 0)
             if table.statistics.hostKeys > 0 { tables += 1 }
+            if table.statistics.gatedDFAs > 0 { gated += 1 }
+            var limits = MatcherProduct.Limits()
+            limits.minimumDFAs = 1
+            let product = MatcherProduct(table, limits: limits)
             for _ in 0..<60 {
                 let url = RandomPatterns.hostURL(&rng)
                 let flags = RandomPatterns.requestFlags(&rng)
                 let expected = sortedIDs(plain, url, flags)
                 XCTAssertEqual(sortedIDs(table, url, flags), expected, "url \(url) flags \(flags)")
+                if let product {
+                    var out: [UInt64] = []
+                    url.withUnsafeBufferPointer { table.match($0, requestFlags: flags, into: &out, product: product) }
+                    XCTAssertEqual(out.sorted(), expected, "url \(url) flags \(flags), the product skipping shut gates")
+                }
                 if !expected.isEmpty { hits += 1 }
                 checked += 1
             }
         }
         XCTAssertGreaterThan(tables, 250, "most rounds have a host table")
+        XCTAssertGreaterThan(gated, 100, "many have gated DFAs")
         XCTAssertGreaterThan(hits, 2000, "many URLs match a host")
         XCTAssertEqual(checked, 300 * 60)
     }
@@ -133,14 +199,18 @@ extension MatcherProductTests {
 }
 
 final class MatcherHostTableInspectionTests: XCTestCase {
-    /// `inspect` gives the hosts of the table and the bytes of its section (the golden list has two host rules).
+    /// `inspect` gives the hosts of the table, the bytes of its section and the DFAs it gates (the golden list has two
+    /// host rules and a gated one on one of their hosts).
     func testInspectShowsTheTable() throws {
         let compiled = try RuleListCompiler.compile(json: goldenRules(), options: .init(name: "golden"))
         let inspection = try RBCInspection(list: compiled, fileBytes: RBCFile.bytes(compiled))
         let url = try XCTUnwrap(inspection.automata.first { $0.0 == "url" }?.1)
         XCTAssertEqual(url.hostKeys, 2)
-        // Counts, 8 slots, 2 entries of 3 words, "cdn.tracker.example" and "tracker.example" padded to 36 bytes.
-        XCTAssertEqual(url.hostTableBytes, 16 + 4 * 8 + 4 * 6 + 36)
-        XCTAssertTrue(inspection.text.contains("2 hosts in a table (\(url.hostTableBytes) bytes)"), inspection.text)
+        // Counts, 8 slots, 2 entries of 4 words, "cdn.tracker.example" and "tracker.example" padded to 36 bytes.
+        XCTAssertEqual(url.hostTableBytes, 16 + 4 * 8 + 4 * 8 + 36)
+        XCTAssertEqual(url.gatedDFAs, 1)
+        XCTAssertTrue(
+            inspection.text.contains("2 hosts in a table (\(url.hostTableBytes) bytes) gating 1 DFA\n"),
+            inspection.text)
     }
 }

@@ -51,11 +51,14 @@ enum RandomPatterns {
     }
 
     /// A `||host^` pattern (`^[^:]+://+([^/]+\.)?HOST[:/]`) over a small alphabet, so that hosts share suffixes;
-    /// mostly case-insensitive with letters in either case (a case-sensitive one with letters stays a DFA).
+    /// mostly case-insensitive with letters in either case (a case-sensitive one with letters stays a DFA). One in
+    /// three goes on past the host (`||host/path`, `||host^*b`, `||host:1/`: a gated DFA) or ends otherwise.
     static func hostFilter(_ rng: inout SplitMix64) -> URLFilter {
         let letters = ["a", "b", "A", "\\.", "\\.", "-", "1"]
         let host = (0..<Int.random(in: 1...5, using: &rng)).map { _ in letters.randomElement(using: &rng)! }.joined()
-        let tail = ["[:/]", "[:/]", "[/:]"].randomElement(using: &rng)!
+        let tail = [
+            "[:/]", "[:/]", "[/:]", "[:/]", "[:/]", "[/:]", "\\/a", "[:/].*b", ":1\\/", "\\/", "[:/]a$", "\\/[ab]*:",
+        ].randomElement(using: &rng)!
         return URLFilter.parse(
             "^[^:]+://+([^/]+\\.)?" + host + tail, caseSensitive: Int.random(in: 0..<5, using: &rng) == 0)
     }

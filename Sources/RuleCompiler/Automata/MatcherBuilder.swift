@@ -2,6 +2,8 @@
 // frame-url) into a Matcher:
 //
 //   patterns ─► `||host^` patterns ─► MatcherHostTable (host -> action list; MatcherHostTable.swift)
+//            ─► `||host/...` patterns ─► groups of hosts, each a gate (its hosts in the table open it),
+//               each built as below into DFAs of its own
 //            ─► the others ─► PrefixTree (terms interned, equal prefixes shared, ids on the last vertex)
 //            ─► batches of whole generation-root groups, ≤ maximumNFASize NFA nodes each (WebKit's NFA split)
 //            ─► NFA per batch (class alphabet) ─► subset construction (NFAToDFA) ─► DFAMinimizer
@@ -55,6 +57,7 @@ public struct MatcherStatistics: Sendable, Hashable {
     public var bytes = 0 // serialized size
     public var hostKeys = 0 // hosts of the host table (MatcherHostTable.swift)
     public var hostTableBytes = 0 // its section of the serialized size
+    public var gatedDFAs = 0 // DFAs walked only where the host table opens their gate
     public init() {}
 }
 
@@ -69,9 +72,12 @@ public struct MatcherBuilder {
     public var budget: CompileBudget
     /// What the family is called in budget errors ("url-filter", "top-url", "frame-url").
     public var family: String
-    /// Whether the `||host^` patterns go to a host table rather than the DFAs (the same ids, see
-    /// MatcherHostTable.swift; tests build both).
+    /// Whether the `||host^` patterns go to a host table rather than the DFAs, and the `||host/...` ones to gated
+    /// DFAs (the same ids, see MatcherHostTable.swift; tests build both).
     public var hostTable = true
+    /// The fewest patterns a gate's DFAs hold (more when the gates would be more than MatcherHostTable allows): a
+    /// URL that opens a gate walks its DFAs, and more gates mean more DFAs in the file.
+    public var patternsPerGate = 64
 
     private var patternIndex: [URLFilter: Int] = [:]
     private var patterns: [URLFilter] = []
@@ -114,24 +120,26 @@ public struct MatcherBuilder {
     /// states they build) on the way down to combinations that fit.
     static let splitWays = 4
 
-    /// The patterns in one prefix tree with their action lists on the end vertices; `vertexPattern` is,
-    /// per end vertex, the pattern of the smallest rule ending there.
-    private func prefixTree(skipping skipped: Set<Int> = []) -> (TermTable, PrefixTree, ActionListTable, [Int32: Int]) {
+    /// The patterns `selected` in one prefix tree with their action lists (interned in `actionLists`) on the end
+    /// vertices; `vertexPattern` is, per end vertex, the pattern of the smallest rule ending there.
+    private func prefixTree(_ selected: [Int], actionLists: inout ActionListTable) -> (
+        TermTable, PrefixTree, [Int32: Int]
+    ) {
         var terms = TermTable()
         var tree = PrefixTree()
         var vertexIds: [Int32: [UInt64]] = [:]
         var vertexPattern: [Int32: Int] = [:]
         var endVertices: [Int32] = []
-        for (i, p) in patterns.enumerated() where !skipped.contains(i) {
+        for i in selected {
+            let p = patterns[i]
             let ids = p.terms.map { terms.intern($0) }
             let v = tree.insert(ids, fixedLength: terms.fixedLength)
             if vertexIds[v] == nil { endVertices.append(v) }
             vertexIds[v, default: []] += patternIds[i]
             if vertexPattern[v].map({ patternRule[$0] > patternRule[i] }) ?? true { vertexPattern[v] = i }
         }
-        var actionLists = ActionListTable()
         for v in endVertices { tree.action[Int(v)] = actionLists.intern(Self.sortedDistinct(vertexIds[v]!)) }
-        return (terms, tree, actionLists, vertexPattern)
+        return (terms, tree, vertexPattern)
     }
 
     private static func sortedDistinct(_ ids: [UInt64]) -> [UInt64] {
@@ -141,17 +149,44 @@ public struct MatcherBuilder {
         return distinct
     }
 
-    /// The patterns the host table takes (none when `hostTable` is off), by host: their ids.
-    private func hostPatterns() -> (indices: Set<Int>, ids: [[UInt8]: [UInt64]]) {
-        guard hostTable else { return ([], [:]) }
-        var indices = Set<Int>(), ids: [[UInt8]: [UInt64]] = [:]
-        let shape = MatcherHostTable.PatternShape()
-        for (i, p) in patterns.enumerated() {
-            guard let key = shape.host(of: p) else { continue }
-            indices.insert(i)
-            ids[key, default: []] += patternIds[i]
+    /// How the patterns are parted (MatcherHostTable.swift): those the host table takes, by host (their ids); the
+    /// gated ones, per gate; the others. With `hostTable` off, all are others.
+    private struct Parting {
+        var hostIds: [[UInt8]: [UInt64]] = [:]
+        var gates: [[Int]] = []
+        var gateOfHost: [[UInt8]: Int] = [:]
+        var others: [Int] = []
+    }
+
+    /// Gated patterns by host, the hosts in the order of their reversed bytes (a host and those under it are
+    /// neighbours, and so mostly share a gate), cut into runs of at least `patternsPerGate` patterns, and of as
+    /// many as it takes to make at most `maximumGates` of them.
+    private func parting() -> Parting {
+        var parting = Parting()
+        guard hostTable else {
+            parting.others = Array(patterns.indices)
+            return parting
         }
-        return (indices, ids)
+        let shape = MatcherHostTable.PatternShape()
+        var gatedByHost: [[UInt8]: [Int]] = [:]
+        for (i, p) in patterns.enumerated() {
+            if let key = shape.host(of: p) {
+                parting.hostIds[key, default: []] += patternIds[i]
+            } else if let key = shape.gatingHost(of: p) {
+                gatedByHost[key, default: []].append(i)
+            } else {
+                parting.others.append(i)
+            }
+        }
+        let gated = gatedByHost.values.reduce(0) { $0 + $1.count }
+        let perGate = max(patternsPerGate, (gated + MatcherHostTable.maximumGates - 1) / MatcherHostTable.maximumGates)
+        let hosts = gatedByHost.keys.sorted { $0.reversed().lexicographicallyPrecedes($1.reversed()) }
+        for host in hosts {
+            if parting.gates.last.map({ $0.count >= perGate }) ?? true { parting.gates.append([]) }
+            parting.gates[parting.gates.count - 1] += gatedByHost[host]!
+            parting.gateOfHost[host] = parting.gates.count
+        }
+        return parting
     }
 
     private func firstPattern(of batch: [Int32], _ vertexPattern: [Int32: Int]) -> Int {
@@ -165,7 +200,8 @@ public struct MatcherBuilder {
     /// that needs more than `states` DFA states or more than `members` NFA nodes summed over its states
     /// (WebKit stores every state's node set: the quadratic part of long self-overlapping literals).
     public func webKitPain(states: Int, members: Int) -> [WebKitPainWarning] {
-        var (terms, tree, actionLists, vertexPattern) = prefixTree()
+        var actionLists = ActionListTable()
+        let (terms, tree, vertexPattern) = prefixTree(Array(patterns.indices), actionLists: &actionLists)
         var warnings: [WebKitPainWarning] = []
         for batch in tree.batches(terms: terms, maxNodes: maximumNFASize, packGroups: false) {
             let nfa = NFA(tree: tree, terms: terms, batch: batch)
@@ -243,21 +279,68 @@ public struct MatcherBuilder {
         var statistics = MatcherStatistics()
         statistics.patterns = patterns.count
         statistics.universalIds = Set(universal).count
-        let (hostIndices, hostIds) = hostPatterns()
-        var (dfas, actionLists) = try minimizedDFAs(skipping: hostIndices, statistics: &statistics)
-        var hostLists = hostIds.map { (key: $0.key, list: actionLists.intern(Self.sortedDistinct($0.value))) }
-        let usedLists = MatcherBuilder.keepUsedActionLists(of: &dfas, hosts: &hostLists, from: actionLists)
-        let hosts =
-            hostLists.isEmpty ? nil : MatcherHostTable(hosts: hostLists.map { (key: $0.key, list: UInt32($0.list)) })
-        return serializedMatcher(dfas: dfas, hosts: hosts, usedLists: usedLists, statistics: statistics)
+        let parting = parting()
+        var actionLists = ActionListTable()
+        var run = BuildRun(
+            deadline: budget.seconds.isFinite ? monotonicSeconds() + budget.seconds : .infinity,
+            statistics: statistics)
+        var dfas = try minimizedDFAs(parting.others, actionLists: &actionLists, run: &run)
+        var gates = [Int](repeating: 0, count: dfas.count)
+        for (g, group) in parting.gates.enumerated() {
+            let more = try minimizedDFAs(group, actionLists: &actionLists, run: &run)
+            dfas += more
+            gates += repeatElement(g + 1, count: more.count)
+        }
+        if !run.offenders.isEmpty {
+            throw CompileBudgetErrors(exceeded: run.offenders.sorted { ($0.rule, $0.pattern) < ($1.rule, $1.pattern) })
+        }
+        var hosts = parting.hostIds.map {
+            HostEntry(key: $0.key, list: actionLists.intern(Self.sortedDistinct($0.value)), gate: 0)
+        }
+        let entryOfHost = Dictionary(uniqueKeysWithValues: hosts.enumerated().map { ($1.key, $0) })
+        for (key, gate) in parting.gateOfHost {
+            if let e = entryOfHost[key] {
+                hosts[e].gate = gate
+            } else {
+                hosts.append(HostEntry(key: key, list: -1, gate: gate))
+            }
+        }
+        let usedLists = MatcherBuilder.keepUsedActionLists(of: &dfas, hosts: &hosts, from: actionLists)
+        let table =
+            hosts.isEmpty
+            ? nil
+            : MatcherHostTable(
+                hosts: hosts.map {
+                    .init(
+                        key: $0.key, list: $0.list < 0 ? MatcherHostTable.noList : UInt32($0.list),
+                        gate: UInt32($0.gate))
+                })
+        return serializedMatcher(
+            dfas: dfas, gates: gates, hosts: table, usedLists: usedLists, statistics: run.statistics)
     }
 
-    /// Batches -> NFA -> DFA -> minimized DFA, splitting a batch over its limits in two.
-    private func minimizedDFAs(skipping skipped: Set<Int>, statistics: inout MatcherStatistics) throws
-        -> ([DFA], ActionListTable)
+    /// A host's entry while its action list is still the builder's: -1 for none.
+    private struct HostEntry {
+        var key: [UInt8]
+        var list: Int32
+        var gate: Int
+    }
+
+    /// What the builds of a family's parts share: the deadline, the states built so far (against totalStates), the
+    /// patterns over the budget (all reported together), the statistics.
+    private struct BuildRun {
+        let deadline: Double
+        var builtStates = 0
+        var offenders: [CompileBudgetExceeded] = []
+        var statistics: MatcherStatistics
+    }
+
+    /// The patterns `selected`: batches -> NFA -> DFA -> minimized DFA, splitting a batch over its limits.
+    private func minimizedDFAs(_ selected: [Int], actionLists: inout ActionListTable, run: inout BuildRun) throws
+        -> [DFA]
     {
-        let deadline = budget.seconds.isFinite ? monotonicSeconds() + budget.seconds : .infinity
-        var (terms, tree, actionLists, vertexPattern) = prefixTree(skipping: skipped)
+        let deadline = run.deadline
+        let (terms, tree, vertexPattern) = prefixTree(selected, actionLists: &actionLists)
         func exceeded(_ kind: CompileBudget.Kind, batch: [Int32]) -> CompileBudgetExceeded {
             let p = firstPattern(of: batch, vertexPattern)
             return CompileBudgetExceeded(
@@ -266,19 +349,17 @@ public struct MatcherBuilder {
         }
         var pending = tree.batches(terms: terms, maxNodes: maximumNFASize).reversed().map { $0 }
         var dfas: [DFA] = []
-        var offenders: [CompileBudgetExceeded] = []
-        var builtStates = 0
         while let batch = pending.popLast() {
             let nfa = NFA(tree: tree, terms: terms, batch: batch)
             let combinationLimit = batch.count > 1 ? MatcherBuilder.stateLimit(nfaNodes: nfa.nodeCount) : Int.max
             let limit = min(combinationLimit, budget.states)
             // States built for the family so far count against totalStates, failed attempts included:
             // splitting a combination that explodes (thousands of `.*x.*y.*z`) cannot spin either.
-            let remaining = budget.totalStates - builtStates
+            let remaining = budget.totalStates - run.builtStates
             let (outcome, built) = determinize(
                 nfa, batch: batch, tree: tree, terms: terms, actionLists: &actionLists,
                 stateLimit: min(limit, remaining), deadline: deadline)
-            builtStates += built
+            run.builtStates += built
             guard case .dfa(let dfa) = outcome else {
                 guard case .over(let kind) = outcome, kind != .seconds else {
                     throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)])
@@ -287,25 +368,22 @@ public struct MatcherBuilder {
                     throw CompileBudgetErrors(exceeded: [exceeded(.totalStates, batch: batch)])
                 }
                 if batch.count == 1 {
-                    offenders.append(exceeded(kind, batch: batch))
+                    run.offenders.append(exceeded(kind, batch: batch))
                     continue
                 }
                 pending += tree.split(batch, ways: MatcherBuilder.splitWays).reversed()
                 continue
             }
-            statistics.nfaCount += 1
-            statistics.nfaNodes += nfa.nodeCount
-            statistics.dfaStatesBeforeMinimization += dfa.stateCount
+            run.statistics.nfaCount += 1
+            run.statistics.nfaNodes += nfa.nodeCount
+            run.statistics.dfaStatesBeforeMinimization += dfa.stateCount
             let minimized = DFAMinimizer.minimize(dfa)
             if deadline.isFinite && monotonicSeconds() > deadline {
                 throw CompileBudgetErrors(exceeded: [exceeded(.seconds, batch: batch)])
             }
             dfas.append(minimized)
         }
-        if !offenders.isEmpty {
-            throw CompileBudgetErrors(exceeded: offenders.sorted { ($0.rule, $0.pattern) < ($1.rule, $1.pattern) })
-        }
-        return (dfas, actionLists)
+        return dfas
     }
 
     /// One batch's DFA: a lone literal pattern by LiteralDFA, anything else by the subset construction;
@@ -332,7 +410,7 @@ public struct MatcherBuilder {
     /// Keeps only the action lists the DFAs and the host table use, numbered in order of use (the hosts' last, in
     /// the order of their keys).
     private static func keepUsedActionLists(
-        of dfas: inout [DFA], hosts: inout [(key: [UInt8], list: Int32)], from actionLists: ActionListTable
+        of dfas: inout [DFA], hosts: inout [HostEntry], from actionLists: ActionListTable
     ) -> [[UInt64]] {
         var listRemap = [Int32](repeating: -1, count: actionLists.lists.count)
         var usedLists: [[UInt64]] = []
@@ -349,13 +427,13 @@ public struct MatcherBuilder {
             }
         }
         hosts.sort { $0.key.lexicographicallyPrecedes($1.key) }
-        for h in hosts.indices { hosts[h].list = used(hosts[h].list) }
+        for h in hosts.indices where hosts[h].list >= 0 { hosts[h].list = used(hosts[h].list) }
         return usedLists
     }
 
     /// The DFAs laid out and serialized with the universal ids and the action lists, loaded back.
     private func serializedMatcher(
-        dfas: [DFA], hosts: MatcherHostTable?, usedLists: [[UInt64]], statistics: MatcherStatistics
+        dfas: [DFA], gates: [Int], hosts: MatcherHostTable?, usedLists: [[UInt64]], statistics: MatcherStatistics
     ) -> Matcher {
         var flagFree = Set<UInt64>(), withFlags = Set<UInt64>()
         for id in universal {
@@ -371,7 +449,8 @@ public struct MatcherBuilder {
             MatcherBytecode.encode(d, into: &bytes)
             return bytes + [UInt8](repeating: 0, count: MatcherBytecode.padding)
         }
-        var program = MatcherProgram(laidOut: compact, listStarts: starts, ids: usedLists.flatMap { $0 })
+        var program = MatcherProgram(
+            laidOut: compact, gates: gates, listStarts: starts, ids: usedLists.flatMap { $0 })
         program.hosts = hosts
         let out = MatcherBytecode.serialize(
             header: header, universalFlagFree: flagFree.sorted(), universalWithFlags: withFlags.sorted(),

@@ -31,7 +31,9 @@
 //       16 u32  number of states
 //       20 u8   K: number of symbol classes (1...129)
 //       21 u8   class of the end-of-string symbol (the virtual byte after the URL)
-//       22 u8[2] 0
+//       22 u8   gate: 0, or the group (1...64) of host table entries whose hosts open it (MatcherHostTable.swift):
+//               the DFA reports nothing on a URL none of whose host candidates opens its gate
+//       23 u8   0
 //       24 u8[256] class of each URL byte (bytes >= 0x80 all share the class of symbol 128)
 //     rows      every DFA's rows: K bytes each, the index into a state's targets by class
 //     u8[0-3]   zero padding to a multiple of 4
@@ -39,14 +41,16 @@
 //                 header  (first row byte << 1) | has actions
 //                 [action list index]   if it has actions
 //                 targets: T words, where T = 1 + the largest index in its row; each the word index of a
-//                          state of the same DFA, or none (0xFFFFFFFF): the DFA stops
+//                          state of the same DFA, none (0xFFFFFFFF): the DFA stops, or, in any state but the
+//                          DFA's first (its root), root (0xFFFFFFFE): the root's target for the same class
 //   A state's size follows from its header, so validation walks the states of each DFA in order, checks that
 //   they tile its words exactly, then that every target is one of them.
-//   Host table (MatcherHostTable.swift), only when the family has `||host^` patterns (then K >= 1):
+//   Host table (MatcherHostTable.swift), only when the family has `||host^` patterns or gated DFAs (then K >= 1):
 //     u32 K: keys, u32 M: slots (a power of two, at least one of them empty), u32 L: longest key (1...1024),
 //     u32 B: key bytes
 //     M x u32   slots: 0 (empty) or an entry's index + 1
-//     K x 3 u32 entries: key start in the key bytes, key length (1...L), action list index
+//     K x 4 u32 entries: key start in the key bytes, key length (1...L), action list index or 0xFFFFFFFF (none),
+//               gate (0: none, else 1...64, the gate of a DFA); an entry has a list or a gate or both
 //     B bytes   keys (lower-cased), then zero padding to a multiple of 4
 //
 // Matching (MatcherInterpreter): for each DFA, start at its root with input index i = 0; at each state
@@ -69,14 +73,17 @@
 //             n x target (W bytes)                 target of each exception range
 //             target (W bytes)                     default target for every other class
 //     dense:  K x target (W bytes)                 target per class
-//   A target is a state offset; all-ones (2^(8W)-1) means "no transition". The encoder writes 4 bytes of
-//   zero padding after the last DFA, so a 32-bit load at any target is in bounds.
+//   A target is a state offset; all-ones (2^(8W)-1) means "no transition", all-ones less one "the root's target for
+//   this class" (a sparse state's exceptions are then the classes where it differs from the root: an automaton of
+//   unanchored literals, whose states all share the root's many transitions, is a tenth of its dense size; see
+//   `CompactState`). The encoder writes 4 bytes of zero padding after the last DFA, so a 32-bit load at any target
+//   is in bounds.
 
 import Parallel
 
 enum MatcherBytecode {
     static let magic: [UInt8] = Array("RBMX".utf8)
-    static let formatVersion: UInt32 = 3
+    static let formatVersion: UInt32 = 4
     static let headerSize = 48
     /// The header of a DFA in a file.
     static let fileDFAHeaderSize = 280
@@ -123,7 +130,8 @@ enum MatcherBytecode {
 
     /// Encodes one DFA (minimized, root = state 0).
     static func encode(_ dfa: DFA, into out: inout [UInt8]) {
-        let layouts = (0..<dfa.stateCount).map { CompactState(dfa, state: $0) }
+        let root = CompactState.targets(dfa, state: 0)
+        let layouts = (0..<dfa.stateCount).map { CompactState(dfa, state: $0, root: $0 == 0 ? nil : root) }
         let placement = CompactPlacement(dfa, layouts)
         let start = out.count
         append32(UInt32(dfaHeaderSize + placement.total), to: &out)
@@ -189,7 +197,7 @@ enum MatcherBytecode {
             append32(UInt32(shape.stateCount), to: &out)
             out.append(UInt8(shape.classCount))
             out.append(UInt8(p.eosClasses[d]))
-            out += [0, 0]
+            out += [UInt8(shape.gate), 0]
             out += p.classMaps[(256 * d)..<(256 * d + 256)]
         }
         out += p.rows
@@ -209,7 +217,7 @@ enum MatcherBytecode {
     }
 
     /// The host table section from `o` to the end of the blob, every index in it checked.
-    private static func readHostTable(_ b: UnsafeRawBufferPointer, at o: Int, listCount: Int) throws
+    private static func readHostTable(_ b: UnsafeRawBufferPointer, at o: Int, listCount: Int, gates: Set<Int>) throws
         -> MatcherHostTable
     {
         func fail(_ why: String) -> MatcherError { .corrupt("host table: \(why)") }
@@ -220,13 +228,18 @@ enum MatcherBytecode {
             throw fail("counts")
         }
         let padded = (keyBytes + 3) / 4 * 4
-        guard 4 * (m + 3 * k) + padded == b.count - o - 16 else { throw fail("length") }
-        let words = (0..<(m + 3 * k)).map { read32(b, o + 16 + 4 * $0) }
+        let n = MatcherHostTable.entryWords
+        guard 4 * (m + n * k) + padded == b.count - o - 16 else { throw fail("length") }
+        let words = (0..<(m + n * k)).map { read32(b, o + 16 + 4 * $0) }
         let slots = Array(words[..<m]), entries = Array(words[m...])
         guard slots.contains(0), slots.allSatisfy({ Int($0) <= k }) else { throw fail("slots") }
         for e in 0..<k {
-            let start = Int(entries[3 * e]), length = Int(entries[3 * e + 1])
-            guard length >= 1, length <= l, start <= keyBytes - length, Int(entries[3 * e + 2]) < listCount else {
+            let start = Int(entries[n * e]), length = Int(entries[n * e + 1])
+            let list = entries[n * e + 2], gate = Int(entries[n * e + 3])
+            guard length >= 1, length <= l, start <= keyBytes - length,
+                list == MatcherHostTable.noList ? gate != 0 : Int(list) < listCount,
+                gate == 0 || gates.contains(gate)
+            else {
                 throw fail("entry")
             }
         }
@@ -263,6 +276,8 @@ enum MatcherBytecode {
         var firstRow: Int, rowCount: Int
         var stateCount: Int
         var classCount: Int, eosClass: Int
+        /// 0, or the host table's group that opens it.
+        var gate: Int
         /// Where its class map is in the blob.
         var classMap: Int
     }
@@ -300,7 +315,9 @@ enum MatcherBytecode {
         for k in pad..<o where b[k] != 0 { throw fail("bad padding") }
         let words = try take(wordCount, of: 4)
         let wordsEnd = o
-        let hosts = o == b.count ? nil : try readHostTable(b, at: o, listCount: l)
+        let gates = Set(dfas.map(\.gate).filter { $0 != 0 })
+        let hosts = o == b.count ? nil : try readHostTable(b, at: o, listCount: l, gates: gates)
+        guard hosts != nil || gates.isEmpty else { throw fail("gated DFAs without a host table") }
         let rowsBuffer = UnsafeRawBufferPointer(rebasing: b[rows..<(rows + rowBytes)])
         // DFAs are checked at once, one per free core: the walk is bound by reading the words from memory.
         let refusals = Parallel.map(dfas.count) { x -> MatcherError? in
@@ -347,9 +364,9 @@ enum MatcherBytecode {
             let dfa = FileDFA(
                 firstWord: Int(read32(b, h)), wordCount: Int(read32(b, h + 4)), firstRow: Int(read32(b, h + 8)),
                 rowCount: Int(read32(b, h + 12)), stateCount: Int(read32(b, h + 16)), classCount: Int(b[h + 20]),
-                eosClass: Int(b[h + 21]), classMap: h + 24)
-            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount, b[h + 22] == 0,
-                b[h + 23] == 0
+                eosClass: Int(b[h + 21]), gate: Int(b[h + 22]), classMap: h + 24)
+            guard dfa.classCount >= 1, dfa.classCount <= 129, dfa.eosClass < dfa.classCount,
+                dfa.gate <= MatcherHostTable.maximumGates, b[h + 23] == 0
             else {
                 throw fail("DFA parameters")
             }
@@ -412,7 +429,7 @@ enum MatcherBytecode {
         return isState
     }
 
-    /// Pass 2: every target is a state of the same DFA, or none.
+    /// Pass 2: every target is a state of the same DFA, none, or (outside the root) the root's target.
     private static func checkTargets(
         _ b: UnsafeRawBufferPointer, words: Int, _ dfa: FileDFA, targets: [UInt16], isState: [UInt64]
     ) throws {
@@ -424,7 +441,7 @@ enum MatcherBytecode {
             let first = p + size - count
             for q in first..<(p + size) {
                 let t = read32(b, words + 4 * q)
-                if t == MatcherProgram.none { continue }
+                if t == MatcherProgram.none || (t == MatcherProgram.rootTarget && p != dfa.firstWord) { continue }
                 let v = Int(t)
                 let bit = v &- dfa.firstWord
                 guard bit >= 0, v < end, isState[bit >> 6] & (1 << UInt64(bit & 63)) != 0 else {
@@ -436,13 +453,45 @@ enum MatcherBytecode {
     }
 }
 
-/// A state of the compact form before placement: its default target (the most frequent, -1 = none) and
-/// the runs of classes, in class order, whose target differs from it (transitions and gaps).
+/// A state of the compact form before placement: its default target (the most frequent, -1 = none, or
+/// `CompactState.root`) and the runs of classes, in class order, whose target differs from it (transitions and gaps).
 private struct CompactState {
     var hasTransitions: Bool
     var defaultTarget: Int32
     var runs: [(UInt8, UInt8, Int32)]
     var dense: Bool
+
+    /// A default target that is the root's target for each class not in a run.
+    static let root: Int32 = -2
+
+    /// The state's runs against the root's targets (`root`: per class, -1 = none) when they are fewer than its own
+    /// (or it is dense), and few enough for a sparse state: the states of an automaton of many unanchored literals
+    /// all go where the root goes on the literals' first bytes, and differ from it in a class or two.
+    init(_ dfa: DFA, state s: Int, root: [Int32]?) {
+        self.init(dfa, state: s)
+        guard hasTransitions, let root else { return }
+        let own = Self.targets(dfa, state: s)
+        var runs: [(UInt8, UInt8, Int32)] = []
+        for c in 0..<dfa.classCount where own[c] != root[c] {
+            if let last = runs.last, Int(last.1) == c - 1, last.2 == own[c] {
+                runs[runs.count - 1].1 = UInt8(c)
+            } else {
+                guard runs.count < MatcherBytecode.maximumSparseExceptions else { return }
+                runs.append((UInt8(c), UInt8(c), own[c]))
+            }
+        }
+        guard dense || runs.count < self.runs.count else { return }
+        (defaultTarget, self.runs, dense) = (Self.root, runs, false)
+    }
+
+    /// Per class the state's target, -1 for none.
+    static func targets(_ dfa: DFA, state s: Int) -> [Int32] {
+        var targets = [Int32](repeating: -1, count: dfa.classCount)
+        for t in Int(dfa.transitionStart[s])..<Int(dfa.transitionStart[s + 1]) {
+            for c in Int(dfa.transitionLow[t])...Int(dfa.transitionHigh[t]) { targets[c] = dfa.transitionTarget[t] }
+        }
+        return targets
+    }
 
     init(_ dfa: DFA, state s: Int) {
         let k = dfa.classCount
@@ -525,8 +574,9 @@ private struct CompactPlacement {
         return (offsets, o)
     }
 
-    /// A state's offset as a target; all ones for none.
+    /// A state's offset as a target; all ones for none, all ones less one for the root's target.
     func target(_ t: Int32) -> UInt32 {
-        t < 0 ? (width == 4 ? UInt32.max : (UInt32(1) << (8 * UInt32(width))) - 1) : UInt32(offsets[Int(t)])
+        let none = width == 4 ? UInt32.max : (UInt32(1) << (8 * UInt32(width))) - 1
+        return t == CompactState.root ? none - 1 : t < 0 ? none : UInt32(offsets[Int(t)])
     }
 }

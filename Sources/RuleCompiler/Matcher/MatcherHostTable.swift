@@ -16,6 +16,14 @@
 //
 // The table is an open-addressing hash (linear probing) over the lower-cased keys, hashed from their last byte to
 // their first, so the suffixes of a segment are hashed in one pass from its end.
+//
+// Gates. A pattern that starts as a host pattern and goes on (`||host/path`, `||host^*.js`: HOST followed by a
+// term of `:` and `/` only, then more) is still a DFA, but one that matches only where HOST is a candidate: up to
+// that term it is the host pattern, so HOST ends at a `:` or `/` of the host part and the table sees it there. The
+// builder puts such patterns in DFAs of their own, a group of hosts each (`gate`, 1...64), and gives each of their
+// hosts an entry naming its group. A gated DFA whose group no candidate of the URL opened reports nothing, so
+// MatcherProduct does not walk it: as tries of hosts these DFAs were most of what a new host cost, and every URL
+// walked them (docs/matching.md).
 
 import ContentRules
 
@@ -24,7 +32,8 @@ struct MatcherHostTable: Sendable, Equatable {
     let maxKeyLength: Int
     /// Per slot 0 (empty) or an entry's index + 1; a power of two, at least one of them empty.
     let slots: [UInt32]
-    /// Per entry: where its key starts in `keys`, its length, its action list.
+    /// Per entry (`entryWords` each): where its key starts in `keys`, its length, its action list (`noList`: none),
+    /// its gate (0: none, else the group 1...`maximumGates` of gated DFAs its host opens).
     let entries: [UInt32]
     let keys: [UInt8]
     /// Per slot what a lookup reads: the slot's word in the low 32 bits, its key's hash in the high 32 (0: empty).
@@ -34,8 +43,12 @@ struct MatcherHostTable: Sendable, Equatable {
 
     /// Keys are at most this long, so that a prefix's pending bytes stay few (a host name is at most 253).
     static let keyLengthLimit = 1024
+    static let entryWords = 4
+    static let noList = UInt32.max
+    /// Gates are bits of a word: a URL's open gates are one mask.
+    static let maximumGates = 64
 
-    var count: Int { entries.count / 3 }
+    var count: Int { entries.count / Self.entryWords }
 
     /// What the section takes in a file.
     var byteCount: Int { 16 + 4 * slots.count + 4 * entries.count + (keys.count + 3) / 4 * 4 }
@@ -59,18 +72,43 @@ struct MatcherHostTable: Sendable, Equatable {
         /// other than `:` and `/`, each letter of which matches both cases (so a case-sensitive pattern qualifies
         /// only when HOST has no letters); nil otherwise.
         func host(of filter: URLFilter) -> [UInt8]? {
-            let terms = filter.terms
-            guard filter.status == .ok, terms.count > 6, terms.count - 6 <= MatcherHostTable.keyLengthLimit,
-                terms.starts(with: head), terms.last == tail
+            guard filter.status == .ok, filter.terms.last == tail, let (key, end) = leadingHost(filter.terms),
+                end == filter.terms.count - 1
             else { return nil }
-            var key: [UInt8] = []
-            for term in terms[5..<(terms.count - 1)] {
-                guard case .characterSet(let set, .one) = term, let byte = MatcherHostTable.literal(set) else {
-                    return nil
-                }
-                key.append(byte)
-            }
             return key
+        }
+
+        /// HOST when `filter` starts as a host pattern, `^[^:]+://+([^/]+\.)?HOST` then a term of one byte out of
+        /// `:` and `/` (and of nothing else), and goes on past it: a pattern that can match only where HOST ends at a
+        /// `:` or `/` of the host part, a candidate the table sees (see the top of the file). Nil otherwise, and for a
+        /// host pattern itself.
+        func gatingHost(of filter: URLFilter) -> [UInt8]? {
+            guard filter.status == .ok, let (key, end) = leadingHost(filter.terms), end < filter.terms.count - 1,
+                case .characterSet(let set, .one) = filter.terms[end], Self.holdsOnlyColonOrSlash(set)
+            else { return nil }
+            return key
+        }
+
+        /// The literal host after the head (lower-cased) and the index of the first term past it, when there is
+        /// one and a term follows it.
+        private func leadingHost(_ terms: [URLFilterTerm]) -> (key: [UInt8], end: Int)? {
+            guard terms.count > 6, terms.starts(with: head) else { return nil }
+            var key: [UInt8] = []
+            var end = 5
+            while end < terms.count, case .characterSet(let set, .one) = terms[end],
+                let byte = MatcherHostTable.literal(set)
+            {
+                key.append(byte)
+                end += 1
+            }
+            guard !key.isEmpty, key.count <= MatcherHostTable.keyLengthLimit, end < terms.count else { return nil }
+            return (key, end)
+        }
+
+        private static func holdsOnlyColonOrSlash(_ set: URLFilterCharacterSet) -> Bool {
+            let members = (0..<128).filter { set.contains(symbol: $0) }
+            return !set.nonASCII && !members.isEmpty
+                && members.allSatisfy { $0 == Int(UInt8(ascii: ":")) || $0 == Int(UInt8(ascii: "/")) }
         }
     }
 
@@ -88,15 +126,22 @@ struct MatcherHostTable: Sendable, Equatable {
 
     // MARK: building and looking up
 
-    /// A table of `hosts` (distinct lower-cased keys) to their action lists, laid out the same for the same input.
-    init(hosts: [(key: [UInt8], list: UInt32)]) {
+    /// One host's entry: its action list (`noList`: none) and its gate (0: none).
+    struct Entry {
+        var key: [UInt8]
+        var list: UInt32
+        var gate: UInt32
+    }
+
+    /// A table of `hosts` (distinct lower-cased keys), laid out the same for the same input.
+    init(hosts: [Entry]) {
         let sorted = hosts.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         var size = 4
         while size < 2 * sorted.count + 1 { size *= 2 }
         var slots = [UInt32](repeating: 0, count: size)
         var entries: [UInt32] = [], keys: [UInt8] = []
         for (e, host) in sorted.enumerated() {
-            entries += [UInt32(keys.count), UInt32(host.key.count), host.list]
+            entries += [UInt32(keys.count), UInt32(host.key.count), host.list, host.gate]
             keys += host.key
             var slot = Int(Self.hash(host.key.reversed())) & (size - 1)
             while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
@@ -111,9 +156,19 @@ struct MatcherHostTable: Sendable, Equatable {
         (self.maxKeyLength, self.slots, self.entries, self.keys) = (maxKeyLength, slots, entries, keys)
         probes = slots.map { e in
             guard e != 0 else { return 0 }
-            let k = 3 * Int(e - 1), start = Int(entries[k])
+            let k = Self.entryWords * Int(e - 1), start = Int(entries[k])
             let h = Self.hash(keys[start..<(start + Int(entries[k + 1]))].reversed())
             return UInt64(e) | UInt64(h) << 32
+        }
+    }
+
+    /// What a candidate equal to the key of entry `e` (its first word) gives: its action list, its gate.
+    @inline(__always)
+    func report(entry e: Int, gates: inout UInt64, reached: (UInt32) -> Void) {
+        entries.withUnsafeBufferPointer { entries in
+            let (list, gate) = (entries[e &+ 2], entries[e &+ 3])
+            if list != Self.noList { reached(list) }
+            if gate != 0 { gates |= 1 &<< UInt64(gate &- 1) }
         }
     }
 
@@ -130,10 +185,10 @@ struct MatcherHostTable: Sendable, Equatable {
     @inline(__always)
     static func step(_ h: UInt32, _ b: UInt8) -> UInt32 { (h ^ UInt32(lower(b))) &* 0x0100_0193 }
 
-    /// The action list of the key equal (ASCII case-insensitively) to `text`, whose reversed hash is `h`. The
-    /// table was validated at load (an empty slot, entries and keys in bounds): no bounds checks.
+    /// The entry (its first word's index) of the key equal (ASCII case-insensitively) to `text`, whose reversed hash
+    /// is `h`. The table was validated at load (an empty slot, entries and keys in bounds): no bounds checks.
     @inline(__always)
-    func list(hash h: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> UInt32? {
+    func entry(hash h: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> Int? {
         probes.withUnsafeBufferPointer { probes in
             entries.withUnsafeBufferPointer { entries in
                 keys.withUnsafeBufferPointer { keys in
@@ -142,12 +197,12 @@ struct MatcherHostTable: Sendable, Equatable {
                     while true {
                         let probe = probes[slot]
                         if probe == 0 { return nil }
-                        let k = 3 &* (Int(UInt32(truncatingIfNeeded: probe)) &- 1)
+                        let k = Self.entryWords &* (Int(UInt32(truncatingIfNeeded: probe)) &- 1)
                         if UInt32(truncatingIfNeeded: probe >> 32) == h && Int(entries[k &+ 1]) == text.count {
                             let start = Int(entries[k])
                             var i = 0
                             while i < text.count && keys[start &+ i] == Self.lower(text[i]) { i &+= 1 }
-                            if i == text.count { return entries[k &+ 2] }
+                            if i == text.count { return k }
                         }
                         slot = (slot &+ 1) & mask
                     }
@@ -176,8 +231,11 @@ struct HostScan: Equatable {
 
     static let done = HostScan(phase: .done)
 
-    /// Reads `input`, calling `reached` with the action list of every candidate that is a key.
-    mutating func read(_ input: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, reached: (UInt32) -> Void) {
+    /// Reads `input`, calling `reached` with the action list of every candidate that is a key, and setting in
+    /// `gates` the bit (gate - 1) of every gate a candidate opens.
+    mutating func read(
+        _ input: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, gates: inout UInt64, reached: (UInt32) -> Void
+    ) {
         var i = 0
         let n = input.count
         let colon = UInt8(ascii: ":"), slash = UInt8(ascii: "/")
@@ -196,7 +254,7 @@ struct HostScan: Equatable {
                     continue
                 }
             case .host:
-                i = readHost(input, from: i, table, reached: reached)
+                i = readHost(input, from: i, table, gates: &gates, reached: reached)
                 continue
             case .done:
                 return
@@ -207,14 +265,15 @@ struct HostScan: Equatable {
 
     /// The host part from `i`: returns where the input ends, or where it stops (`done`).
     private mutating func readHost(
-        _ input: UnsafeBufferPointer<UInt8>, from i: Int, _ table: MatcherHostTable, reached: (UInt32) -> Void
+        _ input: UnsafeBufferPointer<UInt8>, from i: Int, _ table: MatcherHostTable, gates: inout UInt64,
+        reached: (UInt32) -> Void
     ) -> Int {
         let limit = table.maxKeyLength + 2
         var start = i, i = i
         while i < input.count {
             let b = input[i]
             if b == UInt8(ascii: ":") || b == UInt8(ascii: "/") {
-                candidates(input, start..<i, table, reached: reached)
+                candidates(input, start..<i, table, gates: &gates, reached: reached)
                 if b == UInt8(ascii: "/") {
                     self = .done
                     return input.count
@@ -236,13 +295,15 @@ struct HostScan: Equatable {
 
     /// Reports the keys among the suffixes of the segment that ends at a `:` or `/`: `carried` then `input[range]`.
     private func candidates(
-        _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ table: MatcherHostTable,
+        _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ table: MatcherHostTable, gates: inout UInt64,
         reached: (UInt32) -> Void
     ) {
         if carried.isEmpty {
-            candidates(UnsafeBufferPointer(rebasing: input[range]), table, reached: reached)
+            candidates(UnsafeBufferPointer(rebasing: input[range]), table, gates: &gates, reached: reached)
         } else {
-            (carried + input[range]).withUnsafeBufferPointer { candidates($0, table, reached: reached) }
+            (carried + input[range]).withUnsafeBufferPointer {
+                candidates($0, table, gates: &gates, reached: reached)
+            }
         }
     }
 
@@ -251,7 +312,8 @@ struct HostScan: Equatable {
     /// index j = segmentLength - window + k (segmentLength is exact up to the longest key + 1, and past it j > 1 for
     /// every k > 0, which is all that is asked of j).
     private func candidates(
-        _ segment: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, reached: (UInt32) -> Void
+        _ segment: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, gates: inout UInt64,
+        reached: (UInt32) -> Void
     ) {
         let window = min(segment.count, table.maxKeyLength + 1)
         guard let bytes = segment.baseAddress.map({ $0 + (segment.count - window) }) else { return }
@@ -261,8 +323,8 @@ struct HostScan: Equatable {
             h = MatcherHostTable.step(h, bytes[k])
             let j = segmentLength - window + k
             let starts = j == 0 ? firstSegment : bytes[k - 1] == UInt8(ascii: ".") && !(firstSegment && j == 1)
-            if starts, let list = table.list(hash: h, UnsafeBufferPointer(start: bytes + k, count: window - k)) {
-                reached(list)
+            if starts, let e = table.entry(hash: h, UnsafeBufferPointer(start: bytes + k, count: window - k)) {
+                table.report(entry: e, gates: &gates, reached: reached)
             }
             k -= 1
         }

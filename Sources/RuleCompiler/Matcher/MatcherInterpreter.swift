@@ -43,6 +43,7 @@ public struct Matcher: Sendable, Equatable {
         s.bytes = b.count
         s.hostKeys = layout.hosts?.count ?? 0
         s.hostTableBytes = layout.hosts?.byteCount ?? 0
+        s.gatedDFAs = layout.dfas.filter { $0.gate != 0 }.count
         statistics = s
         program = MatcherProgram(validated: b, layout: layout)
     }
@@ -151,8 +152,9 @@ public struct Matcher: Sendable, Equatable {
 ///     header  (row << 1) | hasActions: row = offset in `rows` of the state's class -> index row
 ///     [action list index]                       if hasActions
 ///     targets: a sparse state's exception targets then its default, a dense state's target per
-///              class, as word indices of states (none = UInt32.max); a state without transitions
-///              has one target, none, and the all-zero row
+///              class, as word indices of states (none = UInt32.max; `rootTarget`: the root's target for
+///              the class, read from `rootTargets`); a state without transitions has one target, none, and
+///              the all-zero row
 ///   States are laid out depth first from each root (DFALayoutPlan), not in the compact form's order.
 ///   rows: K bytes per row (K = the DFA's class count): index into the state's targets by class.
 ///         Rows are shared: a dense state uses the identity row, sparse states with the same
@@ -160,6 +162,7 @@ public struct Matcher: Sendable, Equatable {
 ///   classMaps: 256 bytes per DFA, then its end-of-string class in eosClasses.
 struct MatcherProgram: Sendable {
     static let none = UInt32.max
+    static let rootTarget = UInt32.max - 1
     var words: [UInt32] = []
     var rows: [UInt8] = []
     var classMaps: [UInt8] = []
@@ -167,6 +170,9 @@ struct MatcherProgram: Sendable {
     var eosClasses: [Int] = []
     var listStarts: [UInt32] = []
     var ids: [UInt64] = []
+    /// Per DFA from `rootTargetStarts[d]`, its root's target per class (made at load, not stored).
+    var rootTargets: [UInt32] = []
+    var rootTargetStarts: [Int] = []
     /// Per DFA what the file records beside its words: its rows, classes and states.
     var shapes: [DFAShape] = []
     /// The `||host^` patterns, when the family has them (MatcherHostTable.swift).
@@ -176,6 +182,8 @@ struct MatcherProgram: Sendable {
 
     struct DFAShape: Sendable {
         var firstRow: Int, rowCount: Int, classCount: Int, stateCount: Int
+        /// 0, or the gate that host table entries open (MatcherHostTable.swift).
+        var gate: Int
     }
 
     func run(_ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64]) {
@@ -188,12 +196,21 @@ struct MatcherProgram: Sendable {
         }
     }
 
-    /// The host table's reading of `input` from `scan`, reporting each list it finds: where it stands after it.
-    func readHosts(_ scan: HostScan, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> HostScan {
+    /// The host table's reading of `input` from `scan`, reporting each list it finds and setting the bits of the
+    /// gates it opens in `gates`: where it stands after it.
+    func readHosts(
+        _ scan: HostScan, _ input: UnsafeBufferPointer<UInt8>, gates: inout UInt64, reached: (UInt32) -> Void
+    ) -> HostScan {
         guard scan.phase != .done, let hosts else { return scan }
         var scan = scan
-        scan.read(input, hosts, reached: reached)
+        scan.read(input, hosts, gates: &gates, reached: reached)
         return scan
+    }
+
+    /// As above, where no DFA is skipped for its gate (every DFA is walked: the gates cannot change an answer).
+    func readHosts(_ scan: HostScan, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> HostScan {
+        var gates: UInt64 = 0
+        return readHosts(scan, input, gates: &gates, reached: reached)
     }
 
     /// The host table's scan a prefix carries (after the DFAs' states and the product's words), nil without a table.
@@ -306,7 +323,7 @@ struct MatcherProgram: Sendable {
                         let byte = Int(bytes[i])
                         for k in 0..<dfas.count where states[k] >= 0 {
                             let c = Int(t.classMaps[256 &* dfas[k] &+ byte])
-                            let next = Self.step(t.words, t.rows, Int(states[k]), c, reached)
+                            let next = Self.step(t.words, t.rows, t.root(dfas[k]), Int(states[k]), c, reached)
                             states[k] = next == MatcherProgram.none ? -1 : Int32(next)
                             if next == MatcherProgram.none { live -= 1 }
                         }
@@ -333,11 +350,12 @@ struct MatcherProgram: Sendable {
         words[state] & 1 != 0 ? words[state + 1] : nil
     }
 
-    /// The target of `state` for its DFA's class `c`, -1 when there is none.
-    func target(ofState state: Int, dfaClass c: Int) -> Int32 {
+    /// The target of `state` (of DFA `d`) for its DFA's class `c`, -1 when there is none.
+    func target(ofState state: Int, dfa d: Int, dfaClass c: Int) -> Int32 {
         let header = words[state]
         let targets = state + 1 + Int(header & 1)
-        let next = words[targets + Int(rows[Int(header >> 1) + c])]
+        var next = words[targets + Int(rows[Int(header >> 1) + c])]
+        if next == MatcherProgram.rootTarget { next = rootTargets[rootTargetStarts[d] + c] }
         return next == MatcherProgram.none ? -1 : Int32(next)
     }
 
@@ -346,7 +364,13 @@ struct MatcherProgram: Sendable {
         let words: UnsafePointer<UInt32>
         let rows: UnsafePointer<UInt8>
         let classMaps: UnsafePointer<UInt8>
+        let rootTargets: UnsafePointer<UInt32>
+        let rootTargetStarts: UnsafePointer<Int>
         let actions: ActionLists
+
+        /// DFA `d`'s root targets by class.
+        @inline(__always)
+        func root(_ d: Int) -> UnsafePointer<UInt32> { rootTargets + rootTargetStarts[d] }
     }
 
     private func withTables(_ requestFlags: UInt32, _ body: (Tables) -> Void) {
@@ -355,15 +379,21 @@ struct MatcherProgram: Sendable {
                 classMaps.withUnsafeBufferPointer { classMapBuffer in
                     listStarts.withUnsafeBufferPointer { listStarts in
                         ids.withUnsafeBufferPointer { ids in
-                            guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress,
-                                let classMaps = classMapBuffer.baseAddress
-                            else { return }
-                            body(
-                                Tables(
-                                    words: words, rows: rows, classMaps: classMaps,
-                                    actions: ActionLists(
-                                        listStarts: listStarts.baseAddress!, ids: ids.baseAddress,
-                                        requestFlags: requestFlags)))
+                            rootTargets.withUnsafeBufferPointer { rootTargets in
+                                rootTargetStarts.withUnsafeBufferPointer { rootTargetStarts in
+                                    guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress,
+                                        let classMaps = classMapBuffer.baseAddress,
+                                        let roots = rootTargets.baseAddress, let starts = rootTargetStarts.baseAddress
+                                    else { return }
+                                    body(
+                                        Tables(
+                                            words: words, rows: rows, classMaps: classMaps, rootTargets: roots,
+                                            rootTargetStarts: starts,
+                                            actions: ActionLists(
+                                                listStarts: listStarts.baseAddress!, ids: ids.baseAddress,
+                                                requestFlags: requestFlags)))
+                                }
+                            }
                         }
                     }
                 }
@@ -378,12 +408,13 @@ struct MatcherProgram: Sendable {
         _ t: Tables, _ d: Int, from state: Int, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void
     ) -> Int {
         let classMap = t.classMaps + 256 * d
+        let root = t.root(d)
         var state = state
         guard let bytes = input.baseAddress else { return state }
         let length = input.count
         var i = 0
         while i < length {
-            let next = Self.step(t.words, t.rows, state, Int(classMap[Int(bytes[i])]), reached)
+            let next = Self.step(t.words, t.rows, root, state, Int(classMap[Int(bytes[i])]), reached)
             if next == MatcherProgram.none { return -1 }
             state = Int(next)
             i &+= 1
@@ -399,15 +430,16 @@ struct MatcherProgram: Sendable {
 
     @inline(__always)
     private func finish(_ t: Tables, _ d: Int, _ state: Int, reached: (UInt32) -> Void) {
-        let next = Self.step(t.words, t.rows, state, eosClasses[d], reached)
+        let next = Self.step(t.words, t.rows, t.root(d), state, eosClasses[d], reached)
         if next != MatcherProgram.none, t.words[Int(next)] & 1 != 0 { reached(t.words[Int(next) + 1]) }
     }
 
-    /// Reports the actions of `state`, then returns its target for class `c` (none when there is none).
+    /// Reports the actions of `state`, then returns its target for class `c` (none when there is none); `root` is
+    /// its DFA's root targets.
     @inline(__always)
     private static func step(
-        _ words: UnsafePointer<UInt32>, _ rows: UnsafePointer<UInt8>, _ state: Int, _ c: Int,
-        _ reached: (UInt32) -> Void
+        _ words: UnsafePointer<UInt32>, _ rows: UnsafePointer<UInt8>, _ root: UnsafePointer<UInt32>, _ state: Int,
+        _ c: Int, _ reached: (UInt32) -> Void
     ) -> UInt32 {
         let header = words[state]
         var targets = state &+ 1
@@ -415,7 +447,8 @@ struct MatcherProgram: Sendable {
             reached(words[targets])
             targets &+= 1
         }
-        return words[targets &+ Int(rows[Int(header >> 1) &+ c])]
+        let next = words[targets &+ Int(rows[Int(header >> 1) &+ c])]
+        return next == MatcherProgram.rootTarget ? root[c] : next
     }
 }
 

@@ -11,7 +11,8 @@ import Parallel
 
 extension MatcherProgram {
     /// Lays out `compact`, one DFA each as MatcherBytecode.encode writes it (with its 4 bytes of padding).
-    init(laidOut compact: [[UInt8]], listStarts: [UInt32], ids: [UInt64]) {
+    /// `gates` per DFA: 0, or its gate (MatcherHostTable.swift).
+    init(laidOut compact: [[UInt8]], gates: [Int], listStarts: [UInt32], ids: [UInt64]) {
         self.listStarts = listStarts
         self.ids = ids
         let plans = Parallel.map(compact.count) { d in compact[d].withUnsafeBytes { DFALayoutPlan($0, dfa: 0) } }
@@ -37,12 +38,29 @@ extension MatcherProgram {
         eosClasses = plans.map(\.eosClass)
         // A DFA's root is the first state of its order.
         roots = wordBases
+        (rootTargets, rootTargetStarts) = Self.rootTargets(
+            words: words, rows: rows, roots: roots, classCounts: plans.map(\.classCount))
         shapes = plans.indices.map { d in
             DFAShape(
                 firstRow: rowBases[d], rowCount: plans[d].rows.count / plans[d].classCount,
                 classCount: plans[d].classCount,
-                stateCount: plans[d].stateCount)
+                stateCount: plans[d].stateCount, gate: gates[d])
         }
+    }
+
+    /// Per DFA its root's target per class (the root's own targets are never `rootTarget`), and where each DFA's
+    /// start: what a state's `rootTarget` reads, without the root's header and row.
+    private static func rootTargets(words: [UInt32], rows: [UInt8], roots: [Int], classCounts: [Int]) -> (
+        [UInt32], [Int]
+    ) {
+        var targets: [UInt32] = [], starts: [Int] = []
+        for (d, root) in roots.enumerated() {
+            starts.append(targets.count)
+            let header = words[root]
+            let first = root + 1 + Int(header & 1)
+            for c in 0..<classCounts[d] { targets.append(words[first + Int(rows[Int(header >> 1) + c])]) }
+        }
+        return (targets, starts)
     }
 
     /// The program of a blob that MatcherBytecode.validate accepted, with that layout.
@@ -61,10 +79,14 @@ extension MatcherProgram {
         classMaps = layout.dfas.flatMap { b[$0.classMap..<($0.classMap + 256)] }
         eosClasses = layout.dfas.map(\.eosClass)
         roots = layout.dfas.map(\.firstWord)
+        (rootTargets, rootTargetStarts) = Self.rootTargets(
+            words: words, rows: rows, roots: roots, classCounts: layout.dfas.map(\.classCount))
         hosts = layout.hosts
         hasHosts = layout.hosts != nil // an initializer's assignment runs no didSet
         shapes = layout.dfas.map {
-            DFAShape(firstRow: $0.firstRow, rowCount: $0.rowCount, classCount: $0.classCount, stateCount: $0.stateCount)
+            DFAShape(
+                firstRow: $0.firstRow, rowCount: $0.rowCount, classCount: $0.classCount, stateCount: $0.stateCount,
+                gate: $0.gate)
         }
     }
 }
@@ -185,7 +207,7 @@ struct DFALayoutPlan {
             var x = count - 1
             while x >= 0 {
                 let t = MatcherBytecode.read32(b, first + w * x) & noneTarget
-                if t != noneTarget {
+                if t < noneTarget - 1 { // neither none nor the root's target
                     let u = stateAt(Int(t))
                     if !visited[u] {
                         visited[u] = true
@@ -256,9 +278,9 @@ struct DFALayoutPlan {
         // The compact form ends with 4 bytes of padding, so a 32-bit load at any target is in bounds.
         func word(_ at: Int) -> UInt32 {
             let t = MatcherBytecode.read32(b, at) & noneTarget
-            return t == noneTarget
-                ? MatcherProgram.none
-                : UInt32(wordBase) + wordOf[Self.state(at: Int(t), starts: starts, startsBefore: startsBefore)]
+            if t == noneTarget { return MatcherProgram.none }
+            if t == noneTarget - 1 { return MatcherProgram.rootTarget }
+            return UInt32(wordBase) + wordOf[Self.state(at: Int(t), starts: starts, startsBefore: startsBefore)]
         }
         var o = wordBase
         for s in order {

@@ -9,6 +9,8 @@
 // Large DFAs stay out of the product: every distinct host a URL names would be a new tuple of a trie of hosts
 // (docs/filter-lists.md). They are walked beside it, together byte by byte (MatcherProgram.walk). The `||host^`
 // filters' are no DFAs at all but a host table (MatcherHostTable.swift), which the product reads beside its walk.
+// Gated DFAs (`||host/path` and the like, MatcherHostTable.swift) stay out too, and are walked only on URLs whose
+// host candidates open their gate: the table is read first, then the DFAs it leaves open.
 //
 // It reports exactly what MatcherProgram reports, the same action lists as often: leaving a state reports the
 // lists of its DFAs' states that have actions (`step` in MatcherInterpreter.swift), and the end of the URL those
@@ -37,8 +39,10 @@ public final class MatcherProduct {
     }
 
     private let program: MatcherProgram
-    /// The DFAs in the product, and those walked alone.
+    /// The DFAs in the product, and those walked alone (large or gated).
     private let members: [Int], alone: [Int]
+    /// The DFAs walked alone that have no gate, and per gate (bit) the DFAs it opens.
+    private let ungated: [Int], gated: [[Int]]
     private let dfaCount: Int
     /// The product's byte classes: bytes that every DFA puts in one class are one class here.
     private let classOfByte: [UInt8]
@@ -68,12 +72,14 @@ public final class MatcherProduct {
     /// How many generations the product has had (1 until it first starts over).
     private(set) var restarts = 0
     @exclusivity(unchecked) private var scratch: [Int32]
-    /// Where the DFAs walked alone stand, per `alone` (scratch space: an array per URL cost an allocation).
-    @exclusivity(unchecked) private var aloneStates: [Int32]
+    /// The DFAs walked alone on the URL at hand and where they stand (scratch space: an array per URL cost an
+    /// allocation).
+    @exclusivity(unchecked) private var liveAlone: [Int] = []
+    @exclusivity(unchecked) private var liveStates: [Int32] = []
     /// The lists reached within a prefix being made (scratch space: an array per new host cost an allocation).
     @exclusivity(unchecked) private var reached: [Int32] = []
-    /// Per DFA of the matcher its index in `alone`, or -1.
-    private let aloneIndex: [Int]
+    /// Per DFA of the matcher whether it is walked alone.
+    private let isAlone: [Bool]
 
     /// The state every DFA stopped in, and the roots' tuple (state numbers of the current generation).
     static let dead: Int32 = 0
@@ -83,11 +89,16 @@ public final class MatcherProduct {
     public init?(_ matcher: Matcher, limits: Limits = Limits()) {
         let program = matcher.program
         let all = program.roots.indices
-        let members = all.filter { program.shapes[$0].stateCount <= limits.largeDFAStates }
+        let isAlone = all.map { program.shapes[$0].stateCount > limits.largeDFAStates || program.shapes[$0].gate != 0 }
+        let members = all.filter { !isAlone[$0] }
         guard members.count >= limits.minimumDFAs else { return nil }
         let dfaCount = members.count
-        (self.program, self.dfaCount, self.members) = (program, dfaCount, members)
-        alone = all.filter { program.shapes[$0].stateCount > limits.largeDFAStates }
+        (self.program, self.dfaCount, self.members, self.isAlone) = (program, dfaCount, members, isAlone)
+        alone = all.filter { isAlone[$0] }
+        ungated = alone.filter { program.shapes[$0].gate == 0 }
+        var gated = [[Int]](repeating: [], count: MatcherHostTable.maximumGates)
+        for d in alone where program.shapes[d].gate != 0 { gated[program.shapes[d].gate - 1].append(d) }
+        self.gated = gated
         var classOfByte = [UInt8](repeating: 0, count: 256)
         var classes: [[UInt8]: Int] = [:]
         var dfaClass: [UInt8] = []
@@ -109,10 +120,8 @@ public final class MatcherProduct {
         while slotCount < 2 * (stateLimit + 2) { slotCount *= 2 }
         slots = [Int32](repeating: 0, count: slotCount)
         scratch = [Int32](repeating: -1, count: dfaCount)
-        aloneStates = [Int32](repeating: -1, count: alone.count)
-        var aloneIndex = [Int](repeating: -1, count: program.roots.count)
-        for (k, d) in alone.enumerated() { aloneIndex[d] = k }
-        self.aloneIndex = aloneIndex
+        liveAlone.reserveCapacity(alone.count)
+        liveStates.reserveCapacity(alone.count)
         // Room for as many states as the tables may hold, asked for once: grown by doubling, the tables were copied
         // into fresh pages again and again, each zeroed by the kernel first. Only the pages written are ever used.
         tuples.reserveCapacity(stateLimit * dfaCount)
@@ -197,7 +206,9 @@ public final class MatcherProduct {
         let classes = c * dfaCount
         for d in 0..<dfaCount {
             let state = tuples[base + d]
-            scratch[d] = state < 0 ? -1 : program.target(ofState: Int(state), dfaClass: Int(dfaClass[classes + d]))
+            scratch[d] =
+                state < 0
+                ? -1 : program.target(ofState: Int(state), dfa: members[d], dfaClass: Int(dfaClass[classes + d]))
         }
         let before = generation
         let t = intern(scratch)
@@ -213,7 +224,8 @@ public final class MatcherProduct {
         endLists += lists[Int(listStart[Int(s)])..<Int(listStart[Int(s) + 1])]
         let base = Int(s) * dfaCount
         for d in 0..<dfaCount where tuples[base + d] >= 0 {
-            let t = program.target(ofState: Int(tuples[base + d]), dfaClass: program.eosClasses[members[d]])
+            let t = program.target(
+                ofState: Int(tuples[base + d]), dfa: members[d], dfaClass: program.eosClasses[members[d]])
             if t >= 0, let list = program.actionList(ofState: Int(t)) { endLists.append(list) }
         }
         let r = from..<Int32(endLists.count)
@@ -270,13 +282,31 @@ public final class MatcherProduct {
     /// product's state (the lists reached are the same, in another order: callers sort the ids).
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         reached.removeAll(keepingCapacity: true)
+        var gates: UInt64 = 0
+        let scan = program.readHosts(HostScan(), prefix, gates: &gates) { reached.append(Int32(bitPattern: $0)) }
         let s = walk(from: root, prefix) { reached.append(Int32(bitPattern: $0)) }
-        for (k, d) in alone.enumerated() { aloneStates[k] = Int32(program.roots[d]) }
-        program.walk(alone, from: &aloneStates, prefix) { reached.append(Int32(bitPattern: $0)) }
-        let scan = program.readHosts(HostScan(), prefix) { reached.append(Int32(bitPattern: $0)) }
+        // Until the host part has ended, a later candidate may still open any gate.
+        startAlone(gates: scan.phase == .done ? gates : ~0)
+        program.walk(liveAlone, from: &liveStates, prefix) { reached.append(Int32(bitPattern: $0)) }
         return program.makePrefix(
-            product: s, generation: generation, dfas: alone, states: aloneStates, scan: scan, reached: reached,
+            product: s, generation: generation, dfas: liveAlone, states: liveStates, scan: scan, reached: reached,
             base: base(of: s))
+    }
+
+    /// The DFAs walked alone that `gates` leaves open, at their roots, into `liveAlone` and `liveStates`.
+    private func startAlone(gates: UInt64) {
+        liveAlone.removeAll(keepingCapacity: true)
+        liveStates.removeAll(keepingCapacity: true)
+        func add(_ d: Int) {
+            liveAlone.append(d)
+            liveStates.append(Int32(program.roots[d]))
+        }
+        for d in ungated { add(d) }
+        var open = gates
+        while open != 0 {
+            for d in gated[open.trailingZeroBitCount] { add(d) }
+            open &= open &- 1
+        }
     }
 
     /// The prefix base of state `s`: per DFA of the matcher its state in the tuple, -1 for those walked alone (and
@@ -306,28 +336,41 @@ public final class MatcherProduct {
         }
         finish(walk(from: state(of: prefix), rest, reached: report), report: report)
         setAloneStates(prefix)
-        program.walkToTheEnd(alone, from: &aloneStates, rest, reached: report)
+        program.walkToTheEnd(liveAlone, from: &liveStates, rest, reached: report)
         if let scan { _ = program.readHosts(scan, rest, reached: report) }
     }
 
-    /// Where the DFAs walked alone stand in `prefix`, into `aloneStates`.
+    /// The DFAs walked alone that stand in a state in `prefix`, and those states, into `liveAlone` and `liveStates`.
     private func setAloneStates(_ prefix: MatcherPrefix) {
-        for (k, d) in alone.enumerated() { aloneStates[k] = prefix.base.isEmpty ? -1 : prefix.base[d] }
+        liveAlone.removeAll(keepingCapacity: true)
+        liveStates.removeAll(keepingCapacity: true)
+        // A base this product made holds no DFA walked alone; another product's may (its limits may differ).
+        let base = prefix.base
+        if !base.isEmpty && prefix.withWords({ UInt32(bitPattern: $0[1]) != generation }) {
+            for d in alone where base[d] >= 0 {
+                liveAlone.append(d)
+                liveStates.append(base[d])
+            }
+        }
         prefix.withWords { w in
             for k in 0..<Int(w[MatcherPrefix.productWords]) {
                 let at = MatcherPrefix.productWords + 1 + 2 * k
-                let a = aloneIndex[Int(w[at])]
-                if a >= 0 { aloneStates[a] = w[at + 1] }
+                if isAlone[Int(w[at])] {
+                    liveAlone.append(Int(w[at]))
+                    liveStates.append(w[at + 1])
+                }
             }
         }
     }
 
-    /// As MatcherProgram.run over the whole URL.
+    /// As MatcherProgram.run over the whole URL: the table read first, so that the DFAs it leaves shut are not walked
+    /// (the gates it opens over the whole URL are all it can open).
     func run(_ url: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
+        var gates: UInt64 = 0
+        _ = program.readHosts(HostScan(), url, gates: &gates, reached: report)
         finish(walk(from: root, url, reached: report), report: report)
-        for (k, d) in alone.enumerated() { aloneStates[k] = Int32(program.roots[d]) }
-        program.walkToTheEnd(alone, from: &aloneStates, url, reached: report)
-        _ = program.readHosts(HostScan(), url, reached: report)
+        startAlone(gates: gates)
+        program.walkToTheEnd(liveAlone, from: &liveStates, url, reached: report)
     }
 
     private func finish(_ s: Int32, report: (UInt32) -> Void) {

@@ -65,6 +65,7 @@ public struct RBCInspection {
                                 ("nfaNodes", .number(Double(s.nfaNodes))), ("actionIds", .number(Double(s.actionIds))),
                                 ("hostKeys", .number(Double(s.hostKeys))),
                                 ("hostTableBytes", .number(Double(s.hostTableBytes))),
+                                ("gatedDFAs", .number(Double(s.gatedDFAs))),
                             ]))
                     )
                 }))
@@ -91,7 +92,8 @@ public struct RBCInspection {
             s +=
                 "  \(name.padding(toLength: 10, withPad: " ", startingAt: 0)) \(st.bytes) bytes, \(st.patterns) "
                 + "patterns, \(st.universalIds) universal ids, \(st.dfaCount) DFAs, \(st.dfaStates) states"
-                + (st.hostKeys == 0 ? "" : ", \(st.hostKeys) hosts in a table (\(st.hostTableBytes) bytes)") + "\n"
+                + (st.hostKeys == 0 ? "" : ", \(st.hostKeys) hosts in a table (\(st.hostTableBytes) bytes)")
+                + (st.gatedDFAs == 0 ? "" : " gating \(st.gatedDFAs) DFA\(st.gatedDFAs == 1 ? "" : "s")") + "\n"
         }
         s += "sections\n"
         for sec in sections {

@@ -29,8 +29,10 @@ public final class MatcherProduct {
     public struct Limits: Sendable {
         /// The product is worth its tables from this many small DFAs on (below, MatcherProgram's walk is as fast).
         public var minimumDFAs = 8
-        /// A DFA of more states is walked alone (see the top of the file).
-        public var largeDFAStates = 16_384
+        /// A DFA of more states is walked alone (see the top of the file). With the host tries in the host table and
+        /// in gated DFAs, what is this large is the automaton of a list's unanchored literals, whose state follows
+        /// the last few bytes: in the product it costs fewer new tuples than its walk costs alone (docs/matching.md).
+        public var largeDFAStates = 65_536
         /// At most about this many bytes of tables; then the product starts over (32 MB hold about 30,000 states
         /// of 250 DFAs: 200,000 requests of the filter lists' corpus reach 33,000 per thread).
         public var tableBytes = 32 << 20

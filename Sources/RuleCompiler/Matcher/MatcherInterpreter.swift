@@ -313,7 +313,7 @@ struct MatcherProgram: Sendable {
     /// the large DFAs' steps miss the cache, and independent steps let the core wait for several misses at once.
     func walk(_ dfas: [Int], from states: inout [Int32], _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void)
     {
-        guard let bytes = input.baseAddress, dfas.count == states.count else { return }
+        guard !dfas.isEmpty, let bytes = input.baseAddress, dfas.count == states.count else { return }
         withTables(0) { t in
             dfas.withUnsafeBufferPointer { dfas in
                 states.withUnsafeMutableBufferPointer { states in
@@ -339,6 +339,7 @@ struct MatcherProgram: Sendable {
     func walkToTheEnd(
         _ dfas: [Int], from states: inout [Int32], _ rest: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void
     ) {
+        guard !dfas.isEmpty else { return }
         walk(dfas, from: &states, rest, reached: reached)
         withTables(0) { t in
             for (k, d) in dfas.enumerated() where states[k] >= 0 { finish(t, d, Int(states[k]), reached: reached) }

@@ -347,9 +347,9 @@ public final class MatcherProduct {
         liveAlone.removeAll(keepingCapacity: true)
         liveStates.removeAll(keepingCapacity: true)
         // A base this product made holds no DFA walked alone; another product's may (its limits may differ).
-        let base = prefix.base
-        if !base.isEmpty && prefix.withWords({ UInt32(bitPattern: $0[1]) != generation }) {
-            for d in alone where base[d] >= 0 {
+        if prefix.withWords({ UInt32(bitPattern: $0[1]) != generation }) {
+            let base = prefix.base
+            for d in alone where !base.isEmpty && base[d] >= 0 {
                 liveAlone.append(d)
                 liveStates.append(base[d])
             }

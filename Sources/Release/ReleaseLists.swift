@@ -24,6 +24,18 @@ public struct ReleaseList {
     public var json: [UInt8]
     /// Provenance by JSON index, when the release records it for this list.
     public var provenance: [RuleProvenance]?
+    /// The .rbc format of a list compiled here from its recorded JSON, because its .rbc was written by a radarblock
+    /// of another format (nil: loaded from its .rbc, or a list without one). The JSON is the list (its sha256 is the
+    /// manifest's), the .rbc only its compiled form: a release built before an upgrade still answers, and a nightly
+    /// job's --previous release still diffs.
+    public var recompiledFrom: UInt32?
+
+    /// What a command says on stderr about a list compiled from its JSON (`recompiledFrom`), nil for the others.
+    public func recompiledNote(release dir: String) -> String? {
+        guard let version = recompiledFrom, let rbc = entry.rbc else { return nil }
+        return "note: \(dir)/\(rbc) is .rbc format \(version), this radarblock reads \(RBCFile.formatVersion): compiled"
+            + " from its recorded \(name) instead"
+    }
     /// The engine the list was built for (its JSON is parsed as that engine parses it).
     public var target: EngineProfile
     /// The click-to-load action of a click-to-load list; nil for the main list's parts.
@@ -95,25 +107,35 @@ public enum ReleaseLists {
         for file in [rbcName, rulesName].compactMap({ $0 }) { try checkPlainName(file, list: i, files: files) }
         let json = try rulesName.map { try readRecorded($0, recorded: recorded, files: files) } ?? []
         let profile = entry.target.flatMap(EngineProfile.named) ?? .default
-        let list: LoadedRuleList
-        if let rbcName {
-            list = try LoadedRuleList(
-                withSource(
-                    RBCFile.load(
-                        try readRecorded(rbcName, recorded: recorded, files: files), path: files.path(rbcName)),
-                    json: json))
-        } else {
-            list = try LoadedRuleList.compiling(
+        func compiled(name listName: String, dataset: String? = nil) throws -> LoadedRuleList {
+            try LoadedRuleList.compiling(
                 json: json,
-                options: .init(
-                    name: RuleListIdentifier.defaultName(forPath: name),
-                    parser: RuleListParserOptions(target: profile)))
+                options: .init(name: listName, dataset: dataset, parser: RuleListParserOptions(target: profile)))
+        }
+        let list: LoadedRuleList
+        var recompiledFrom: UInt32? = nil
+        if let rbcName {
+            let rbc = try readRecorded(rbcName, recorded: recorded, files: files)
+            if let version = RBCFile.formatVersion(of: rbc), version != RBCFile.formatVersion, rulesName != nil {
+                // Named as the build named it: only the format in its identifier is this radarblock's.
+                let identifier = RuleListIdentifier.parse(entry.identifier)
+                list = try compiled(
+                    name: identifier?.name ?? RuleListIdentifier.defaultName(forPath: name),
+                    dataset: identifier?.dataset)
+                recompiledFrom = version
+            } else {
+                list = try LoadedRuleList(withSource(RBCFile.load(rbc, path: files.path(rbcName)), json: json))
+            }
+        } else {
+            list = try compiled(name: RuleListIdentifier.defaultName(forPath: name))
         }
         var provenanceName = entry.provenance
         // Releases record one provenance.json for the unsplit list.
         if provenanceName == nil, unsplit, rulesName == ReleaseFiles.rules { provenanceName = ReleaseFiles.provenance }
         let provenance = try provenanceName.flatMap { try readProvenance($0, recorded: recorded, files: files) }
-        return ReleaseList(entry: entry, name: name, list: list, json: json, provenance: provenance, target: profile)
+        return ReleaseList(
+            entry: entry, name: name, list: list, json: json, provenance: provenance, recompiledFrom: recompiledFrom,
+            target: profile)
     }
 
     /// A provenance file the release has (nil when it has none by that name).

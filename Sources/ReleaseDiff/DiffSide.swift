@@ -43,6 +43,8 @@ public struct DiffSide {
     /// The surrogates a release's bundle is made from (its input surrogates.txt; none without one): a TDS rule
     /// naming another surrogate blocks, as the page gets no replacement. Nil for a side given as a TDS file.
     public private(set) var surrogateNames: Set<String>?
+    /// What loading the side has to say (a release's list compiled from its JSON: `ReleaseList.recompiledNote`).
+    public private(set) var notes: [String] = []
 
     init(label: String, identifier: String?, tds: TrackerDataSet? = nil) {
         self.label = label
@@ -135,6 +137,7 @@ public struct DiffSide {
         surrogateNames = try ReleaseSurrogates.names(.directory(dir))
         mainListCount = lists.filter(\.isMain).count
         for list in lists {
+            if let note = list.recompiledNote(release: dir) { notes.append(note) }
             let rules = try list.contentRules()
             listRecords.append(list.record(rules: rules))
             // The cookie pop-up list blocks nothing: it takes no part in decisions (its off-sites reset would be

@@ -374,6 +374,7 @@ enum MatchCommand: Command {
                 try vendor.map { try AdClickAttributionRelease.lists(release: path, target: wanted, vendor: $0) }
                 ?? ReleaseLists.load(path, target: wanted).1
             let (tds, surrogates) = try ReleaseSurrogates.of(release: path)
+            for note in lists.compactMap({ $0.recompiledNote(release: path) }) { Console.note(note) }
             return lists.map {
                 NamedList(
                     list: $0.list, label: $0.name, provenance: $0.provenance, release: path, tds: tds,

@@ -165,6 +165,7 @@ struct DiffCommand: Command {
                 streams.append(ArrayRequests(try PageCorpus.requests(fromDirectory: dir)))
             }
             let (old, new) = try ReleaseComparison.loadBoth(args.positionals[0], args.positionals[1], options: options)
+            for note in old.notes + new.notes { Console.note(note) }
             var structure: ReleaseComparison.StructureInBackground? = nil
             let corpus = CorpusDescription(
                 kind: streams.isEmpty ? .derived : streams.count == 2 ? .mixed : file != nil ? .requests : .pages,

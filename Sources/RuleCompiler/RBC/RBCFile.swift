@@ -114,14 +114,19 @@ public enum RBCFile {
 
     // MARK: Reading
 
-    /// Loads and fully checks an .rbc file's bytes. `path` only names the file in errors.
     /// The format version a file's header gives, when it starts as a compiled rule list does (nil otherwise): a
-    /// reader can tell a list an older radarblock wrote, which `load` refuses, from a damaged one.
+    /// reader can tell a list an older radarblock wrote, which `load` refuses, from a damaged one. Read as `load`
+    /// reads it.
     public static func formatVersion(of data: [UInt8]) -> UInt32? {
         guard data.count >= headerSize, data.prefix(8).elementsEqual(magic) else { return nil }
-        return (0..<4).reduce(UInt32(0)) { $0 | UInt32(data[8 + $1]) << (8 * UInt32($1)) }
+        return data.withUnsafeBytes { bytes in
+            var header = ByteReader(bytes, range: 0..<headerSize)
+            header.position = 8
+            return try? header.u32()
+        }
     }
 
+    /// Loads and fully checks an .rbc file's bytes. `path` only names the file in errors.
     public static func load(_ data: [UInt8], path: String = "<rbc>") throws -> CompiledRuleList {
         try data.withUnsafeBytes { try load(buffer: $0, path: path) }
     }

@@ -7,7 +7,6 @@
 // A line here is what LineReader gives for the same bytes: "\n" or "\r\n" ends it, an unterminated last line is a
 // line as it stands, and a line longer than the limit is reported too long, without its bytes.
 
-import CSystem
 import Foundation
 #if canImport(Glibc)
     import Glibc
@@ -45,17 +44,10 @@ public struct MappedLines {
         guard st.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = Int(st.st_size)
         guard size > 0 else { return MappedLines(path: path, base: nil, size: 0, maximumLineLength: maximumLineLength) }
-        guard let p = mmap(nil, size, PROT_READ, MAP_PRIVATE, fd, 0), p != MAP_FAILED else {
-            throw FileError(path: path, reason: String(cString: strerror(errno)))
-        }
-        _ = madvise(p, size, MADV_SEQUENTIAL)
-        // Another process that truncates the file makes the pages past its new end unreadable: the read is then
-        // a bus error, reported as an error about this file rather than a crash, with the exit status of invalid
-        // input.
-        rb_exit_on_sigbus("radarblock: error: \(path): the file shrank while it was being read", shrinkStatus)
+        let p = try FileMapping.map(fd: fd, size: size, path: path, shrinkStatus: shrinkStatus)
+        _ = madvise(UnsafeMutableRawPointer(mutating: p), size, MADV_SEQUENTIAL)
         return MappedLines(
-            path: path, base: UnsafePointer(p.assumingMemoryBound(to: UInt8.self)), size: size,
-            maximumLineLength: maximumLineLength)
+            path: path, base: p.assumingMemoryBound(to: UInt8.self), size: size, maximumLineLength: maximumLineLength)
     }
 
     private init(path: String, base: UnsafePointer<UInt8>?, size: Int, maximumLineLength: Int) {

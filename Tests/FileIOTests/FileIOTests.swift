@@ -155,6 +155,39 @@ final class FileIOTests: XCTestCase {
         XCTAssertGreaterThan(status.count, 500)
     }
 
+    /// `withContents` maps a regular file and reads anything else: every size and kind gives the file's bytes, and
+    /// its errors are `read`'s.
+    func testContentsAreTheFilesBytesWhateverItsKind() throws {
+        let dir = NSTemporaryDirectory() + "fileio-\(UUID().uuidString)"
+        try FileManager.default.createDirectory(atPath: dir, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: dir) }
+        for size in [0, 1, 4095, 4096, 4097, 3_000_001] {
+            let bytes = [UInt8]((0..<size).map { UInt8(truncatingIfNeeded: $0 &* 2_654_435_761 >> 13) })
+            let path = dir + "/f\(size)"
+            try FileIO.write(bytes, to: path)
+            XCTAssertEqual(try FileIO.withContents(path) { Array($0) }, bytes, "size \(size)")
+        }
+        // procfs says 0 bytes: read to its end, as `read` does.
+        let status = try FileIO.withContents("/proc/self/status") { String(decoding: $0, as: UTF8.self) }
+        XCTAssertTrue(status.contains("VmRSS:"))
+        let fifo = dir + "/fifo"
+        XCTAssertEqual(mkfifo(fifo, 0o600), 0)
+        let payload = [UInt8]((0..<100_000).map { UInt8($0 % 251) })
+        let writer = Thread {
+            let fd = open(fifo, O_WRONLY)
+            _ = payload.withUnsafeBytes { Glibc.write(fd, $0.baseAddress!, $0.count) }
+            close(fd)
+        }
+        writer.start()
+        XCTAssertEqual(try FileIO.withContents(fifo) { Array($0) }, payload)
+        XCTAssertThrowsError(try FileIO.withContents("/no/such/file.rbc") { _ in }) { error in
+            XCTAssertEqual(String(describing: error), "/no/such/file.rbc: no such file")
+        }
+        XCTAssertThrowsError(try FileIO.withContents(dir) { _ in }) { error in
+            XCTAssertTrue(String(describing: error).contains("is a directory"), "\(error)")
+        }
+    }
+
     // Issue 16: a 200 MB value used to be echoed whole into stderr and issues.txt.
     func testLongMessagesKeepTheirHeadAndTailOnly() {
         let value = String(repeating: "é", count: 3_000_000)

@@ -382,19 +382,26 @@ enum MatchCommand: Command {
             }
         }
         if vendor != nil { throw UsageError("--attributed-vendor goes with release directories, not \(path)") }
-        if let filterList = try filterList(path, target: target) { return [filterList] }
-        return [
-            NamedList(
-                list: try loadList(path, target: target), label: URL(fileURLWithPath: path).lastPathComponent,
-                provenance: nil)
-        ]
+        let name = URL(fileURLWithPath: path).lastPathComponent
+        // Mapped and read once: a compiled list is tens of megabytes, and reading it was a good part of the load.
+        let list = try FileIO.withContents(path) { contents -> NamedList in
+            func compiled() throws -> NamedList {
+                NamedList(
+                    list: try LoadedRuleList(RBCFile.load(buffer: contents, path: path)), label: name, provenance: nil)
+            }
+            if contents.starts(with: RBCFile.magic) { return try compiled() }
+            let bytes = Array(contents)
+            if let filterList = try filterList(bytes, path: path, target: target) { return filterList }
+            if path.hasSuffix(".rbc") { return try compiled() }
+            return NamedList(list: try loadList(json: bytes, path: path, target: target), label: name, provenance: nil)
+        }
+        return [list]
     }
 
     /// A filter list (`FilterListSide.isFilterList`), converted as `convert --filter-list` converts it, with its
     /// provenance (each rule's filter, list and line); nil for any other file.
-    static func filterList(_ path: String, target: EngineProfile) throws -> NamedList? {
-        let bytes = try FileIO.read(path)
-        guard !bytes.starts(with: RBCFile.magic), FilterListSide.isFilterList(bytes) else { return nil }
+    static func filterList(_ bytes: [UInt8], path: String, target: EngineProfile) throws -> NamedList? {
+        guard FilterListSide.isFilterList(bytes) else { return nil }
         let name = URL(fileURLWithPath: path).lastPathComponent
         let side: FilterListSide
         do {
@@ -412,12 +419,8 @@ enum MatchCommand: Command {
         }
     }
 
-    /// Loads a rule list: .rbc (or anything with the .rbc magic) is checked and loaded; otherwise it is JSON.
-    static func loadList(_ path: String, target: EngineProfile = .default) throws -> LoadedRuleList {
-        let bytes = try FileIO.read(path)
-        if path.hasSuffix(".rbc") || bytes.starts(with: RBCFile.magic) {
-            return try LoadedRuleList(RBCFile.load(bytes, path: path))
-        }
+    /// A rule list in JSON (the bytes of the file at `path`), compiled.
+    static func loadList(json bytes: [UInt8], path: String, target: EngineProfile) throws -> LoadedRuleList {
         do {
             let list = try LoadedRuleList.compiling(
                 json: bytes,

@@ -161,9 +161,15 @@ public struct DiffReport: Sendable {
         let parts = Parallel.mapShares(flips.count, workers: Parallel.workers(for: flips.count / 256 + 1)) {
             share -> [UInt8] in
             var part: [UInt8] = []
+            // A tracker's entity, looked up in the datasets once per share, not once per flip.
+            var entities: [String: String] = [:]
             for j in share.lowerBound + flips.lowerBound..<share.upperBound + flips.lowerBound {
                 if j > 0 || leadingComma { part.append(UInt8(ascii: ",")) }
-                Self.writeChange(page.changes[j], rules: page.ruleJSON[j], attribution: attribution, into: &part)
+                let c = page.changes[j]
+                let tracker = attribution.tracker(of: c)
+                let entity = entities[tracker] ?? attribution.entity(ofTracker: tracker)
+                entities[tracker] = entity
+                Self.writeChange(c, rules: page.ruleJSON[j], tracker: tracker, entity: entity, into: &part)
             }
             return part
         }
@@ -187,7 +193,7 @@ public struct DiffReport: Sendable {
     /// The bytes of `JSONWriter.write(changeJSON(c))`, written without building the value: the rules'
     /// JSON comes written already (`rules`), and a flip's value would cost more than its bytes.
     static func writeChange(
-        _ c: DecisionChange, rules: (old: [UInt8]?, new: [UInt8]?), attribution: FlipAttribution,
+        _ c: DecisionChange, rules: (old: [UInt8]?, new: [UInt8]?), tracker: String, entity: String,
         into out: inout [UInt8]
     ) {
         func member(_ key: StaticString, _ value: String?, first: Bool = false) {
@@ -223,9 +229,8 @@ public struct DiffReport: Sendable {
         decision(c.new, rules.new)
         raw(",\"rule\":")
         rule(rules.new ?? rules.old)
-        let tracker = attribution.tracker(of: c)
         member("tracker", tracker)
-        member("entity", attribution.entity(ofTracker: tracker))
+        member("entity", entity)
         raw("}")
     }
 

@@ -55,17 +55,24 @@ public struct FlipLog: @unchecked Sendable {
     /// As `append(_:)`, with the rules already interned: a diff interns each deciding rule once, not once per
     /// flip it decides.
     mutating func append(request r: MatchRequest, old: RecordedDecision, new: RecordedDecision) throws {
-        for s in [r.url, r.topURL, r.frameURL, r.resourceType, r.loadContext, r.requestMethod] {
-            Record.write(s, into: &tail)
-        }
-        for d in [old, new] {
-            tail.append(d.outcome.code)
-            Record.write(d.surrogate, into: &tail)
-            Record.write(d.rule.map { $0 + 1 } ?? 0, into: &tail)
-        }
+        // Field by field, not over array literals: those were two arrays made for every flip.
+        Record.write(r.url, into: &tail)
+        Record.write(r.topURL, into: &tail)
+        Record.write(r.frameURL, into: &tail)
+        Record.write(r.resourceType, into: &tail)
+        Record.write(r.loadContext, into: &tail)
+        Record.write(r.requestMethod, into: &tail)
+        write(old)
+        write(new)
         count += 1
         tailCount += 1
         if tail.count >= pageBytes { try spill() }
+    }
+
+    private mutating func write(_ d: RecordedDecision) {
+        tail.append(d.outcome.code)
+        Record.write(d.surrogate, into: &tail)
+        Record.write(d.rule.map { $0 + 1 } ?? 0, into: &tail)
     }
 
     /// A recorded side of a flip as the log reads it back.

@@ -18,9 +18,8 @@ public struct FlipAttribution: Sendable {
     public static let noEntity = "(no entity)"
 
     public func tracker(of c: DecisionChange) -> String {
-        for d in [c.new, c.old] {
-            if let t = d.rule?.tracker { return t }
-        }
+        // Not a loop over [c.new, c.old]: that array was made (and both decisions copied) for every flip.
+        if let t = c.new.rule?.tracker ?? c.old.rule?.tracker { return t }
         guard let host = CanonicalURL.parse(c.request.url)?.host, !host.isEmpty else { return c.request.url }
         for tds in datasets {
             if let t = tds.findTracker(forHost: tds.uncloak(host: host)) { return t.domain }

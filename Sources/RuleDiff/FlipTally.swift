@@ -5,6 +5,10 @@
 
 import TrackerData
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 extension FlipSummary {
     struct Tally {
         let attribution: FlipAttribution
@@ -84,21 +88,68 @@ extension FlipSummary {
     }
 }
 
-/// Strings numbered in the order first seen, told apart by their bytes (`ExactString`).
+/// Strings numbered in the order first seen, told apart by their bytes (`ExactString`). Every flip asks for two
+/// (its URL and its page): the bytes are kept back to back and found by their hash (`Hasher`, seeded per process,
+/// so that no corpus can choose collisions), where a Dictionary of `ExactString` kept a String per number and
+/// hashed it again at every growth.
 struct ExactNumbers {
-    private var numbers: [ExactString: Int32] = [:]
-    /// The string numbered last: a corpus asks for one URL, or from one page, several times in a row.
-    private var last: (string: String, number: Int32)? = nil
+    /// The strings' bytes, back to back; number n ends at `ends[n]`.
+    private var bytes: [UInt8] = []
+    private var ends: [Int] = []
+    private var hashes: [Int] = []
+    /// Open addressing, linear probing, at most half full: per slot a number + 1, or 0.
+    private var slots = [Int32](repeating: 0, count: 64)
+    /// The number asked for last: a corpus asks for one URL, or from one page, several times in a row.
+    private var last: Int32 = -1
 
-    var count: Int { numbers.count }
+    var count: Int { ends.count }
 
     mutating func number(_ s: String) -> Int32 {
-        if let l = last, sameBytes(l.string, s) { return l.number }
-        // One lookup: reading through the defaulting subscript's accessor stores `next` for a new string.
-        func read(_ n: inout Int32) -> Int32 { n }
-        let next = Int32(numbers.count)
-        let n = read(&numbers[ExactString(string: s), default: next])
-        last = (s, n)
-        return n
+        var s = s
+        return s.withUTF8 { number(of: $0) }
+    }
+
+    private mutating func number(of key: UnsafeBufferPointer<UInt8>) -> Int32 {
+        if last >= 0, holds(Int(last), key) { return last }
+        var h = Hasher()
+        h.combine(bytes: UnsafeRawBufferPointer(key))
+        let hash = h.finalize()
+        let mask = slots.count - 1
+        var slot = hash & mask
+        while slots[slot] != 0 {
+            let n = Int(slots[slot]) - 1
+            if hashes[n] == hash, holds(n, key) {
+                last = Int32(n)
+                return last
+            }
+            slot = (slot + 1) & mask
+        }
+        let n = ends.count
+        bytes.append(contentsOf: key)
+        ends.append(bytes.count)
+        hashes.append(hash)
+        slots[slot] = Int32(n + 1)
+        if 2 * ends.count > slots.count { grow() }
+        last = Int32(n)
+        return last
+    }
+
+    /// Whether number `n`'s bytes are `key`.
+    private func holds(_ n: Int, _ key: UnsafeBufferPointer<UInt8>) -> Bool {
+        let start = n == 0 ? 0 : ends[n - 1]
+        guard ends[n] - start == key.count else { return false }
+        return bytes.withUnsafeBufferPointer { b in
+            key.isEmpty || memcmp(b.baseAddress! + start, key.baseAddress!, key.count) == 0
+        }
+    }
+
+    private mutating func grow() {
+        slots = [Int32](repeating: 0, count: 2 * slots.count)
+        let mask = slots.count - 1
+        for (n, hash) in hashes.enumerated() {
+            var slot = hash & mask
+            while slots[slot] != 0 { slot = (slot + 1) & mask }
+            slots[slot] = Int32(n + 1)
+        }
     }
 }

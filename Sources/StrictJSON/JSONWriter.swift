@@ -130,6 +130,14 @@ public struct JSONWriter {
                 start = i
             }
             while i < u.count {
+                // Eight bytes at a time while none of them can need an escape (the common case: URLs, rules).
+                if i + 8 <= u.count {
+                    let word = UnsafeRawPointer(u.baseAddress! + i).loadUnaligned(as: UInt64.self)
+                    if !mayNeedEscape(word, safe) {
+                        i += 8
+                        continue
+                    }
+                }
                 let b = u[i]
                 switch b {
                 case 0x00..<0x20, 0x22, 0x5C, 0x7F: escape(UInt32(b), length: 1)
@@ -144,6 +152,18 @@ public struct JSONWriter {
             if u.count > start { out.append(contentsOf: UnsafeBufferPointer(rebasing: u[start...])) }
         }
         out.append(UInt8(ascii: "\""))
+    }
+
+    /// Whether any of the eight bytes of `w` is one the byte loop escapes or looks at: a control byte, `"`, `\\`,
+    /// DEL, a byte of a multi-byte character (U+2028 and U+2029), or, script-safe, `<`, `>` and `&`. Exact: each
+    /// test is "some byte is zero" (or below 0x20) over the whole word, which has no false negatives.
+    @inline(__always)
+    static func mayNeedEscape(_ w: UInt64, _ scriptSafe: Bool) -> Bool {
+        let ones: UInt64 = 0x0101_0101_0101_0101, highs: UInt64 = 0x8080_8080_8080_8080
+        func hasZero(_ v: UInt64) -> Bool { (v &- ones) & ~v & highs != 0 }
+        if w & highs != 0 || (w &- 0x20 &* ones) & ~w & highs != 0 { return true }
+        if hasZero(w ^ (0x22 &* ones)) || hasZero(w ^ (0x5C &* ones)) || hasZero(w ^ (0x7F &* ones)) { return true }
+        return scriptSafe && (hasZero(w ^ (0x3C &* ones)) || hasZero(w ^ (0x3E &* ones)) || hasZero(w ^ (0x26 &* ones)))
     }
 
     private static func appendUnicodeEscape(_ v: UInt32, into out: inout [UInt8]) {

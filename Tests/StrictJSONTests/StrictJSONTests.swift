@@ -172,6 +172,20 @@ final class JSONPathTests: XCTestCase {
                 XCTAssertEqual(try JSONParser.parse(written), .string(s))
             }
         }
+        // Mostly plain runs, as URLs are, with one byte of each class at every offset of the eight-byte words the
+        // writer skips whole.
+        for _ in 0..<3000 {
+            var s = ""
+            for _ in 0..<Int.random(in: 0...70, using: &random) {
+                let plain = Unicode.Scalar(UInt8.random(in: 0x2F...0x7A, using: &random))
+                s.unicodeScalars.append(
+                    Int.random(in: 0..<8, using: &random) == 0 ? alphabet.randomElement(using: &random)! : plain)
+            }
+            for scriptSafe in [false, true] {
+                let written = JSONWriter.string(.string(s), options: scriptSafe ? .scriptSafe : [])
+                XCTAssertEqual(written, escapedScalarByScalar(s, scriptSafe: scriptSafe), "\(s.debugDescription)")
+            }
+        }
     }
 }
 

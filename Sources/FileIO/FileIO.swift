@@ -16,6 +16,12 @@ public struct FileError: Error, CustomStringConvertible {
         self.reason = reason
     }
     public var description: String { "\(path): \(reason)" }
+
+    /// What a failed system call on `path` left in `errno`, after what was being done: "cannot read: Is a
+    /// directory". One spelling for every such error of this module.
+    static func system(_ path: String, _ doing: String) -> FileError {
+        FileError(path: path, reason: "\(doing): \(String(cString: strerror(errno)))")
+    }
 }
 
 public enum FileIO {
@@ -26,11 +32,11 @@ public enum FileIO {
         var info = stat()
         guard stat(path, &info) == 0 else {
             if errno == ENOENT || errno == ENOTDIR { throw FileError(path: path, reason: "no such file") }
-            throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
+            throw FileError.system(path, "cannot read")
         }
         if (info.st_mode & S_IFMT) == S_IFDIR { throw FileError(path: path, reason: "is a directory, expected a file") }
         let fd = open(path, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))") }
+        guard fd >= 0 else { throw FileError.system(path, "cannot read") }
         defer { close(fd) }
         return try readToEnd(fd: fd, path: path, sizeHint: Int(info.st_size))
     }
@@ -46,7 +52,7 @@ public enum FileIO {
                 if n == 0 { atEnd = true; return }
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
+                    throw FileError.system(path, "cannot read")
                 }
                 count += n
             }
@@ -58,7 +64,7 @@ public enum FileIO {
             if n == 0 { return bytes }
             if n < 0 {
                 if errno == EINTR { continue }
-                throw FileError(path: path, reason: "cannot read (\(String(cString: strerror(errno))))")
+                throw FileError.system(path, "cannot read")
             }
             // Larger chunks once the input is known to be big, so reading stays linear with few system calls.
             bytes.append(contentsOf: chunk[0..<n])
@@ -103,7 +109,7 @@ public enum FileIO {
                 }
                 fd = open(path, O_WRONLY)
                 guard fd >= 0 else {
-                    throw FileError(path: path, reason: "cannot open: \(String(cString: strerror(errno)))")
+                    throw FileError.system(path, "cannot open")
                 }
                 return
             }
@@ -235,7 +241,7 @@ public enum FileIO {
                 let n = Glibc.write(fd, buf.baseAddress! + offset, buf.count - offset)
                 if n < 0 {
                     if errno == EINTR { continue }
-                    throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
+                    throw FileError.system(path, "write failed")
                 }
                 offset += n
             }
@@ -260,7 +266,7 @@ extension FileIO {
                 + ".tmp-\(getpid())-\(UInt32.random(in: 0...UInt32.max))"
             fd = open(temp, O_WRONLY | O_CREAT | O_EXCL, 0o644)
             guard fd >= 0 else {
-                throw FileError(path: path, reason: "cannot create \(temp): \(String(cString: strerror(errno)))")
+                throw FileError.system(path, "cannot create \(temp)")
             }
         }
 
@@ -280,12 +286,12 @@ extension FileIO {
 
         public func commit() throws {
             guard fsync(fd) == 0 else {
-                throw FileError(path: path, reason: "write failed: \(String(cString: strerror(errno)))")
+                throw FileError.system(path, "write failed")
             }
             close(fd)
             fd = -1
             guard rename(temp, path) == 0 else {
-                throw FileError(path: path, reason: "cannot replace: \(String(cString: strerror(errno)))")
+                throw FileError.system(path, "cannot replace")
             }
             committed = true
         }
@@ -313,8 +319,7 @@ extension FileIO {
             var template = Array((directory + "/radarblock-scratch-XXXXXX").utf8CString)
             fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
             guard fd >= 0 else {
-                throw FileError(
-                    path: directory, reason: "cannot create a temporary file: \(String(cString: strerror(errno)))")
+                throw FileError.system(directory, "cannot create a temporary file")
             }
             template.withUnsafeBufferPointer { _ = unlink($0.baseAddress!) }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)

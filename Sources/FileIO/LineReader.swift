@@ -34,7 +34,7 @@ public struct LineReader {
             fd = 0
         } else {
             fd = open(path, O_RDONLY)
-            if fd < 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+            if fd < 0 { throw FileError.system(path, "cannot read") }
         }
     }
 
@@ -109,7 +109,7 @@ public struct LineReader {
             while true {
                 n = read(fd, dst.baseAddress! + rest, size)
                 if n >= 0 { break }
-                if errno != EINTR { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+                if errno != EINTR { throw FileError.system(path, "cannot read") }
             }
             count = rest + n
         }

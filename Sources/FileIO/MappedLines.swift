@@ -37,10 +37,10 @@ public struct MappedLines {
     ) throws -> MappedLines? {
         guard path != "-" else { return nil }
         let fd = Glibc.open(path, O_RDONLY)
-        if fd < 0 { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+        if fd < 0 { throw FileError.system(path, "cannot read") }
         defer { _ = Glibc.close(fd) }
         var st = stat()
-        guard fstat(fd, &st) == 0 else { throw FileError(path: path, reason: String(cString: strerror(errno))) }
+        guard fstat(fd, &st) == 0 else { throw FileError.system(path, "cannot read") }
         guard st.st_mode & S_IFMT == S_IFREG else { return nil }
         let size = Int(st.st_size)
         guard size > 0 else { return MappedLines(path: path, base: nil, size: 0, maximumLineLength: maximumLineLength) }

@@ -8,8 +8,12 @@ import Synchronization
 public enum Parallel {
     /// The workers to use for `items` independent items: the cores, at most one per item, at least one.
     public static func workers(for items: Int = .max) -> Int {
-        max(1, min(ProcessInfo.processInfo.activeProcessorCount, items))
+        max(1, min(cores, items))
     }
+
+    /// Read once: on Linux `activeProcessorCount` opens and reads two cgroup files at every call, and a diff's
+    /// report asks once per part of its flips.
+    private static let cores = ProcessInfo.processInfo.activeProcessorCount
 
     /// `body(i)` for every i in 0..<count on all cores; results in index order. Items are handed to whichever
     /// core is free, so items of unequal cost (the DFAs of a matcher) keep every core busy.

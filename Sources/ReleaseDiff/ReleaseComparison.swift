@@ -61,9 +61,7 @@ public enum ReleaseComparison {
         let requests = try DecisionDiff.compare(
             stream, old: decisionSide(old), new: decisionSide(new), attribution: attribution(old, new),
             progress: progress)
-        let (inputs, dataset, rules) = structure.join()
-        return report(
-            old, new, rules: rules, inputs: inputs, dataset: dataset, requests: requests.checked == 0 ? nil : requests)
+        return report(old, new, structure: structure.join(), requests: requests.checked == 0 ? nil : requests)
     }
 
     /// The corpus derived from both sides' datasets (empty when neither has a TDS), then the one derived from their
@@ -90,15 +88,20 @@ public enum ReleaseComparison {
         Parallel.Background { structure(old, new) }
     }
 
-    /// Changed components, the dataset diff and the rule diff.
-    public typealias Structure = ([String: ValueChange<String?>], DatasetDiff?, RuleSetDiff)
+    /// What the background thread compares: changed components, the dataset diff and the rule diff. The filter
+    /// lists and the per-list changes are compared after the decisions: moved to the background, they saved no
+    /// time that the bench could see (docs/matching.md).
+    public struct Structure: Sendable {
+        var inputs: [String: ValueChange<String?>]
+        var dataset: DatasetDiff?
+        var rules: RuleSetDiff
+    }
     public typealias StructureInBackground = Parallel.Background<Structure>
 
-    /// Components, trackers and rules: everything but the decisions.
     static func structure(_ old: DiffSide, _ new: DiffSide) -> Structure {
         let rules = RuleSetDiff.compare(
             old: old.rules, new: new.rules, oldProvenance: old.mainProvenance, newProvenance: new.mainProvenance)
-        return (changedInputs(old, new), datasetDiff(old, new), rules)
+        return Structure(inputs: changedInputs(old, new), dataset: datasetDiff(old, new), rules: rules)
     }
 
     static func changedInputs(_ old: DiffSide, _ new: DiffSide) -> [String: ValueChange<String?>] {
@@ -124,22 +127,25 @@ public enum ReleaseComparison {
         DecisionSide(lists: side.lists, provenance: side.provenance, surrogates: side.surrogates)
     }
 
-    static func report(
-        _ old: DiffSide, _ new: DiffSide, rules: RuleSetDiff, inputs: [String: ValueChange<String?>],
-        dataset: DatasetDiff?, requests: DecisionDiff?
-    ) -> DiffReport {
+    static func filterListDiff(_ old: DiffSide, _ new: DiffSide) -> FilterListDiff? {
+        guard !old.filterLists.isEmpty || !new.filterLists.isEmpty else { return nil }
+        return FilterListDiff.compare(old: old.filterLists, new: new.filterLists)
+    }
+
+    static func listChanges(_ old: DiffSide, _ new: DiffSide, rules: RuleSetDiff) -> [ListChange] {
+        guard !old.listRecords.isEmpty, !new.listRecords.isEmpty else { return [] }
+        // With one main list on each side, its rule comparison is the report's own.
+        let known = old.mainListCount == 1 && new.mainListCount == 1 ? [ReleaseFiles.rules: rules] : [:]
+        return ListChange.compare(old: old.listRecords, new: new.listRecords, known: known)
+    }
+
+    static func report(_ old: DiffSide, _ new: DiffSide, structure: Structure, requests: DecisionDiff?) -> DiffReport {
         var report = DiffReport(
-            identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: inputs, dataset: dataset,
-            rules: rules, requests: requests)
+            identifier: ValueChange(old: old.identifier, new: new.identifier), inputs: structure.inputs,
+            dataset: structure.dataset, rules: structure.rules, requests: requests)
         report.attribution = attribution(old, new)
-        if !old.filterLists.isEmpty || !new.filterLists.isEmpty {
-            report.filters = FilterListDiff.compare(old: old.filterLists, new: new.filterLists)
-        }
-        if !old.listRecords.isEmpty, !new.listRecords.isEmpty {
-            // With one main list on each side, its rule comparison is the report's own.
-            let known = old.mainListCount == 1 && new.mainListCount == 1 ? [ReleaseFiles.rules: rules] : [:]
-            report.lists = ListChange.compare(old: old.listRecords, new: new.listRecords, known: known)
-        }
+        report.filters = filterListDiff(old, new)
+        report.lists = listChanges(old, new, rules: structure.rules)
         return report
     }
 }

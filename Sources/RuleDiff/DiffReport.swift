@@ -167,8 +167,13 @@ public struct DiffReport: Sendable {
                 if j > 0 || leadingComma { part.append(UInt8(ascii: ",")) }
                 let c = page.changes[j]
                 let tracker = attribution.tracker(of: c)
-                let entity = entities[tracker] ?? attribution.entity(ofTracker: tracker)
-                entities[tracker] = entity
+                let entity: String
+                if let known = entities[tracker] {
+                    entity = known
+                } else {
+                    entity = attribution.entity(ofTracker: tracker)
+                    entities[tracker] = entity
+                }
                 Self.writeChange(c, rules: page.ruleJSON[j], tracker: tracker, entity: entity, into: &part)
             }
             return part

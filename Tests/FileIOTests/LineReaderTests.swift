@@ -6,7 +6,7 @@ final class LineReaderTests: XCTestCase {
     /// Small chunks and limits: lines cross chunk boundaries, and debug builds stay fast.
     private func lines(of bytes: [UInt8], chunk: Int = 4, maximum: Int = 64) throws -> [(String, Int, Bool)] {
         let path = NSTemporaryDirectory() + "linereader-\(UUID().uuidString).jsonl"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         var reader = try LineReader(path: path, chunk: chunk, maximumLineLength: maximum)
         defer { reader.close() }
@@ -51,7 +51,8 @@ final class LineReaderTests: XCTestCase {
         expected[0] = ""
         expected[499] = ""
         let path = NSTemporaryDirectory() + "linereader-\(UUID().uuidString).jsonl"
-        FileManager.default.createFile(atPath: path, contents: Data(expected.map { $0 + "\n" }.joined().utf8))
+        XCTAssertTrue(
+            FileManager.default.createFile(atPath: path, contents: Data(expected.map { $0 + "\n" }.joined().utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         for chunk in [1, 5, 64, 1 << 16] {
             var reader = try LineReader(path: path, chunk: chunk, maximumLineLength: 1000)
@@ -67,7 +68,7 @@ final class LineReaderTests: XCTestCase {
     func testTheBufferIsBoundedByTheLineLimit() throws {
         let path = NSTemporaryDirectory() + "linereader-\(UUID().uuidString).jsonl"
         let text = "a\n" + String(repeating: "z", count: 5000) + "\n" + String(repeating: "y", count: 90) + "\nend"
-        FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(text.utf8)))
         defer { try? FileManager.default.removeItem(atPath: path) }
         var reader = try LineReader(path: path, chunk: 7, maximumLineLength: 100)
         defer { reader.close() }
@@ -105,7 +106,7 @@ final class LineReaderTests: XCTestCase {
 final class MappedLinesTests: XCTestCase {
     private func file(_ bytes: [UInt8]) -> String {
         let path = NSTemporaryDirectory() + "mappedlines-\(UUID().uuidString).jsonl"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        XCTAssertTrue(FileManager.default.createFile(atPath: path, contents: Data(bytes)))
         return path
     }
 

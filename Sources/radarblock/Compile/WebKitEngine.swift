@@ -77,10 +77,12 @@ enum WebKitEngine {
         // stderr into a file of the temporary directory: a child blocked writing one pipe while we read the
         // other would never exit.
         let stderrPath = dir + "/stderr"
-        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        guard FileManager.default.createFile(atPath: stderrPath, contents: nil),
+            let stderrFile = FileHandle(forWritingAtPath: stderrPath)
+        else { throw FileError(path: stderrPath, reason: "cannot create") }
         let stdout = Pipe()
         child.standardOutput = stdout
-        child.standardError = FileHandle(forWritingAtPath: stderrPath)
+        child.standardError = stderrFile
         try child.run()
         let report = Array(stdout.fileHandleForReading.readDataToEndOfFile())
         child.waitUntilExit()

@@ -391,7 +391,7 @@ enum MatchCommand: Command {
             }
             if contents.starts(with: RBCFile.magic) { return try compiled() }
             let bytes = Array(contents)
-            if let filterList = try filterList(bytes, path: path, target: target) { return filterList }
+            if let filterList = try filterList(bytes, name: name, target: target) { return filterList }
             if path.hasSuffix(".rbc") { return try compiled() }
             return NamedList(list: try loadList(json: bytes, path: path, target: target), label: name, provenance: nil)
         }
@@ -400,9 +400,8 @@ enum MatchCommand: Command {
 
     /// A filter list (`FilterListSide.isFilterList`), converted as `convert --filter-list` converts it, with its
     /// provenance (each rule's filter, list and line); nil for any other file.
-    static func filterList(_ bytes: [UInt8], path: String, target: EngineProfile) throws -> NamedList? {
+    static func filterList(_ bytes: [UInt8], name: String, target: EngineProfile) throws -> NamedList? {
         guard FilterListSide.isFilterList(bytes) else { return nil }
-        let name = URL(fileURLWithPath: path).lastPathComponent
         let side: FilterListSide
         do {
             side = FilterListSide(converting: try FilterListParser.parse(bytes, name: name), target: target)

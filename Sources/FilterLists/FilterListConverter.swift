@@ -276,10 +276,10 @@ public enum FilterListConverter {
         if o.important && filter.isException {
             return .failure(FilterSyntaxError(message: "$important on an @@ exception"))
         }
-        let urlFilter: String
+        let urlFilter: (urlFilter: String, caseSensitive: Bool)
         let types: [String]?
         let condition: TriggerCondition?
-        switch PatternURLFilter.urlFilter(filter.pattern, caseSensitive: o.matchCase) {
+        switch PatternURLFilter.ruleURLFilter(filter.pattern, matchCase: o.matchCase) {
         case .failure(let e): return .failure(e)
         case .success(let f): urlFilter = f
         }
@@ -295,7 +295,7 @@ public enum FilterListConverter {
         case .success(let c): condition = c
         }
         let trigger = Trigger(
-            urlFilter: urlFilter, urlFilterIsCaseSensitive: o.matchCase, resourceTypes: types,
+            urlFilter: urlFilter.urlFilter, urlFilterIsCaseSensitive: urlFilter.caseSensitive, resourceTypes: types,
             loadTypes: o.thirdParty.map { [$0 ? "third-party" : "first-party"] }, condition: condition)
         let rule = ContentRule(trigger: trigger, action: filter.isException ? .ignorePreviousRules : .block)
         let role: Role = filter.isException ? .exception : (o.important ? .important : .block)

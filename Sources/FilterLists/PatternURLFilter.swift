@@ -26,7 +26,35 @@ enum PatternURLFilter {
     /// the run may hold ":": in a canonical URL a ":" before the path opens the port, which holds digits only and is
     /// followed by "/", so no dot can come after it, and the run matches the same. What it saves is WebKit's: every
     /// state of the host automaton needs no transition of its own for ":" (docs/filter-lists.md, "Cost").
-    static let hostStart = TDSConventions.schemePrefix + "([^/]+\\.)?"
+    static let hostStart = HostPattern.subdomainHead
+
+    /// A network rule's url-filter and whether it is case-sensitive. A `||HOST^` pattern alone is written with
+    /// `HostPattern.onlyHostHead`, HOST lower-cased, case-sensitive: on a URL as WebKit serializes it (no `<` after
+    /// `://`, a lower-case host) it matches what `hostStart` + HOST + `[:/]` matches, but for an upper-case user
+    /// name, which ABP never matches either. What it saves is WebKit's (docs/filter-lists.md, "Host rules"): with
+    /// the run covering every byte but `<`, a state of the host automaton has one fallback, and with one case per
+    /// letter, WebKit's DFA minimization splits the alphabet into fewer ranges. Any other pattern: `urlFilter`.
+    static func ruleURLFilter(
+        _ pattern: FilterPattern, matchCase: Bool
+    ) -> Result<(urlFilter: String, caseSensitive: Bool), FilterSyntaxError> {
+        if case .plain(.host, let body, false) = pattern, let host = onlyHost(body, matchCase: matchCase) {
+            return .success(
+                (HostPattern.onlyHostHead + TDSConventions.regexLiteral(host) + TriggerCondition.hostEnd, true))
+        }
+        return urlFilter(pattern, caseSensitive: matchCase).map { ($0, matchCase) }
+    }
+
+    /// HOST, lower-cased, when `body` is HOST (host bytes) then one `^`; nil otherwise, and for an upper-case
+    /// letter under $match-case (such a pattern matches no host).
+    private static func onlyHost(_ body: String, matchCase: Bool) -> String? {
+        let bytes = Array(body.utf8)
+        guard bytes.count >= 2, bytes.last == UInt8(ascii: "^"), bytes.dropLast().allSatisfy(isHostByte) else {
+            return nil
+        }
+        let host = bytes.dropLast()
+        if matchCase && host.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return nil }
+        return String(decoding: host.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+    }
 
     /// The url-filter of a pattern, or why it has none. A plain pattern's url-filter is in WebKit's subset by
     /// construction (the fuzz target checks it); a regex is checked.

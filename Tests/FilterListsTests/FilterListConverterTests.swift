@@ -39,13 +39,13 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertEqual(
             c.rules.dropLast().map(\.trigger.urlFilter),
             [
-                "^[^:]+://+([^/]+\\.)?ads\\.example\\.com[:/]", "\\/ads([^a-zA-Z0-9_.%-].*)?$",
+                "^[^:]+://+(([^/]+(/<)?)+\\.)?ads\\.example\\.com[:/]", "\\/ads([^a-zA-Z0-9_.%-].*)?$",
                 "^https:\\/\\/x\\.com\\/a$",
                 "^[^:]+://+([^/]+\\.)?cdn\\.example\\.com\\/.*\\.js([^a-zA-Z0-9_.%-].*)?$",
                 "-banner-", "ads[^a-zA-Z0-9_.%-]?$",
             ])
         XCTAssertEqual(
-            c.rules.map(\.trigger.urlFilterIsCaseSensitive), [false, false, false, false, true, false, false])
+            c.rules.map(\.trigger.urlFilterIsCaseSensitive), [true, false, false, false, true, false, false])
         XCTAssertNil(c.rules[0].trigger.resourceTypes)
         XCTAssertEqual(c.rules.last?.trigger.resourceTypes, ["top-document", "popup"])
         XCTAssertEqual(c.rules.last?.action, .ignorePreviousRules)
@@ -67,6 +67,32 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertFalse(try blocks(e, "https://q.test/track.js"))
         XCTAssertFalse(try blocks(e, "https://q.test/track%20"))
         XCTAssertFalse(try blocks(e, "https://ads.example.com/", top: "https://ads.example.com/", type: "top-document"))
+    }
+
+    /// A `||HOST^` filter alone is written with HostPattern.onlyHostHead, its host lower-cased, case-sensitive
+    /// (PatternURLFilter.ruleURLFilter); a host under $match-case with an upper-case letter, or a pattern that goes
+    /// on past the host, keeps `hostStart`. The decisions are those of `hostStart`'s form on every URL as WebKit
+    /// serializes it, but for an upper-case user name, which ABP never matches either.
+    func testAHostRuleAloneIsCaseSensitiveAndItsRunMayCrossIntoALessThanSign() throws {
+        let c = try convert(
+            "||Ads.Example.com^\n@@||ok.ads.example.com^$script\n||Up.test^$match-case\n||a.test^*.js\n")
+        XCTAssertEqual(
+            c.rules.dropLast().map(\.trigger.urlFilter),
+            [
+                "^[^:]+://+(([^/]+(/<)?)+\\.)?ads\\.example\\.com[:/]", "^[^:]+://+([^/]+\\.)?Up\\.test[:/]",
+                "^[^:]+://+([^/]+\\.)?a\\.test[:/].*\\.js", "^[^:]+://+(([^/]+(/<)?)+\\.)?ok\\.ads\\.example\\.com[:/]",
+            ])
+        XCTAssertEqual(c.rules.dropLast().map(\.trigger.urlFilterIsCaseSensitive), [true, true, false, true])
+        let e = try engine(c)
+        for url in ["https://ads.example.com/x", "https://a.ADS.example.com/x", "https://x.ads.example.com:8/?u=/<"] {
+            XCTAssertTrue(try blocks(e, url), url)
+        }
+        XCTAssertFalse(try blocks(e, "https://q.test/a.ads.example.com/x"))
+        XCTAssertFalse(try blocks(e, "https://ok.ads.example.com/x.js", type: "script"))
+        XCTAssertTrue(try blocks(e, "https://ok.ads.example.com/x.png", type: "image"))
+        // The user name is the one place a serialized URL keeps upper case before the host's end.
+        XCTAssertFalse(try blocks(e, "https://ADS.example.com:pw@site.test/x"))
+        XCTAssertTrue(try blocks(e, "https://ads.example.com:pw@site.test/x"))
     }
 
     func testExceptionsCancelTheirBlocksAndImportantOutranksThem() throws {

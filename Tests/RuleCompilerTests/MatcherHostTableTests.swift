@@ -17,7 +17,12 @@ final class MatcherHostTableTests: XCTestCase {
     }
 
     func host(_ pattern: String, caseSensitive: Bool = false) -> String? {
-        key(pattern, caseSensitive: caseSensitive, MatcherHostTable.PatternShape.host(of:))
+        key(pattern, caseSensitive: caseSensitive) { shape in { shape.host(of: $0)?.key } }
+    }
+
+    /// Whether the host pattern's letters match the lower case only (nil: not a host pattern).
+    func hostIsCaseSensitive(_ pattern: String, caseSensitive: Bool) -> Bool? {
+        MatcherHostTable.PatternShape().host(of: URLFilter.parse(pattern, caseSensitive: caseSensitive))?.caseSensitive
     }
 
     func gatingHost(_ pattern: String, caseSensitive: Bool = false) -> String? {
@@ -28,7 +33,16 @@ final class MatcherHostTableTests: XCTestCase {
         XCTAssertEqual(host(#"^[^:]+://+([^/]+\.)?ads\.example\.com[:/]"#), "ads.example.com")
         XCTAssertEqual(host(#"^[^:]+://+([^/]+\.)?Ads\.EXAMPLE-1\.com[/:]"#), "ads.example-1.com")
         XCTAssertEqual(host(#"^[^:]+://+([^/]+\.)?1\.2\.3\.4[:/]"#, caseSensitive: true), "1.2.3.4")
-        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?ads\.com[:/]"#, caseSensitive: true), "letters of one case")
+        XCTAssertEqual(host(#"^[^:]+://+([^/]+\.)?ads\.com[:/]"#, caseSensitive: true), "ads.com")
+        XCTAssertEqual(hostIsCaseSensitive(#"^[^:]+://+([^/]+\.)?ads\.com[:/]"#, caseSensitive: true), true)
+        XCTAssertEqual(hostIsCaseSensitive(#"^[^:]+://+([^/]+\.)?ads\.com[:/]"#, caseSensitive: false), false)
+        XCTAssertEqual(hostIsCaseSensitive(#"^[^:]+://+([^/]+\.)?1\.2[:/]"#, caseSensitive: true), false, "no letter")
+        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?Ads\.com[:/]"#, caseSensitive: true), "an upper-case letter alone")
+        XCTAssertNil(host(#"^[^:]+://+([^/]+\.)?[Aa]ds\.com[:/]"#, caseSensitive: true), "letters of both kinds")
+        XCTAssertEqual(host(#"^[^:]+://+(([^/]+(/<)?)+\.)?ads\.com[:/]"#, caseSensitive: true), "ads.com")
+        XCTAssertEqual(host(#"^[^:]+://+(([^/]+(/<)?)+\.)?Ads\.com[:/]"#), "ads.com")
+        XCTAssertNil(host(#"^[^:]+://+(([^/]+(/>)?)+\.)?ads\.com[:/]"#), "a run into another byte")
+        XCTAssertNil(host(#"^[^:]+://+(([^/]+(/<)?)*\.)?ads\.com[:/]"#), "another run")
         XCTAssertNil(host(#"^[^:]+://+([^:/]+\.)?ads\.com[:/]"#), "another group")
         XCTAssertNil(host(#"^[^:]+://+([^/]+\.)ads\.com[:/]"#), "the group not optional")
         XCTAssertNil(host(#"^[^:]+:/+([^/]+\.)?ads\.com[:/]"#), "one slash")
@@ -48,7 +62,8 @@ final class MatcherHostTableTests: XCTestCase {
         XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com[:/?]x"#), "a `?` could end the host too")
         XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\..*\/x"#), "no `:` or `/` right after the host")
         XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com\/*x"#), "the slash may be absent")
-        XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?Ads\.com\/x"#, caseSensitive: true), "letters of one case")
+        XCTAssertNil(gatingHost(#"^[^:]+://+([^/]+\.)?ads\.com\/x"#, caseSensitive: true), "letters of one case")
+        XCTAssertNil(gatingHost(#"^[^:]+://+(([^/]+(/<)?)+\.)?ads\.com\/x"#), "the head whose DFA outlives the `/`")
         XCTAssertNil(gatingHost(#"[^:]+://+([^/]+\.)?ads\.com\/x"#), "not anchored")
     }
 
@@ -83,6 +98,52 @@ final class MatcherHostTableTests: XCTestCase {
         }
     }
 
+    /// A case-sensitive host pattern is an entry whose list a candidate with an upper-case letter does not report,
+    /// while the same entry's gate opens on either case (its DFAs match both); a key with host patterns of both
+    /// kinds keeps the case-sensitive ones as DFAs. The table and the DFAs alone report the same.
+    func testACaseSensitiveEntryReportsOnlyLowerCaseCandidatesAndItsGateOpensOnBoth() throws {
+        var dfas = MatcherBuilder()
+        dfas.hostTable = false
+        let patterns: [(String, Bool)] = [
+            (HostPattern.onlyHostHead + #"ads\.test[:/]"#, true),
+            (HostPattern.subdomainHead + #"ads\.test\/px"#, false),
+            (HostPattern.onlyHostHead + #"both\.test[:/]"#, true),
+            (HostPattern.subdomainHead + #"both\.test[:/]"#, false),
+        ]
+        for (k, (pattern, caseSensitive)) in patterns.enumerated() {
+            dfas.add(URLFilter.parse(pattern, caseSensitive: caseSensitive), id: UInt64(k + 1))
+        }
+        let (plain, table, someProduct) = try withAndWithoutTable(dfas)
+        XCTAssertEqual(table.statistics.hostKeys, 2)
+        XCTAssertEqual(table.statistics.gatedDFAs, 1)
+        let product = try XCTUnwrap(someProduct)
+        for (url, expected) in [
+            ("https://ads.test/px", [UInt64(1), 2]), ("https://ADS.test/px", [2]),
+            ("https://ads.test:pw@h.test/", [1]), ("https://x.Ads.test:pw@h/", []), ("https://both.test/", [3, 4]),
+            ("https://BOTH.test:pw@h/", [4]),
+        ] {
+            let bytes = Array(url.utf8)
+            XCTAssertEqual(sortedIDs(plain, bytes, 0), expected, url)
+            XCTAssertEqual(sortedIDs(table, bytes, 0), expected, url)
+            var out: [UInt64] = []
+            bytes.withUnsafeBufferPointer { table.match($0, requestFlags: 0, into: &out, product: product) }
+            XCTAssertEqual(out.sorted(), expected, url)
+        }
+    }
+
+    /// The patterns of `dfas` (built without a table) built into DFAs alone, and with a host table (round-tripped
+    /// through its bytes), with a product of any number of DFAs over the latter.
+    func withAndWithoutTable(_ dfas: MatcherBuilder) throws -> (
+        plain: Matcher, table: Matcher, product: MatcherProduct?
+    ) {
+        var withTable = dfas
+        withTable.hostTable = true
+        let table = try Matcher(serialized: withTable.build().serialized())
+        var limits = MatcherProduct.Limits()
+        limits.minimumDFAs = 1
+        return (dfas.build(), table, MatcherProduct(table, limits: limits))
+    }
+
     func sortedIDs(_ m: Matcher, _ url: [UInt8], _ flags: UInt32) -> [UInt64] {
         var out: [UInt64] = []
         url.withUnsafeBufferPointer { m.match($0, requestFlags: flags, into: &out) }
@@ -104,17 +165,11 @@ final class MatcherHostTableTests: XCTestCase {
                     k % 4 == 3 ? RandomPatterns.supportedFilter(&rng) : RandomPatterns.hostFilter(&rng)
                 dfas.add(filter, id: UInt64(flags) << 32 | UInt64(k + 1))
             }
-            var withTable = dfas
-            withTable.hostTable = true
-            let plain = dfas.build()
-            let table = try Matcher(serialized: withTable.build().serialized())
+            let (plain, table, product) = try withAndWithoutTable(dfas)
             XCTAssertEqual(plain.statistics.hostKeys, 0)
             XCTAssertEqual(plain.statistics.gatedDFAs, 0)
             if table.statistics.hostKeys > 0 { tables += 1 }
             if table.statistics.gatedDFAs > 0 { gated += 1 }
-            var limits = MatcherProduct.Limits()
-            limits.minimumDFAs = 1
-            let product = MatcherProduct(table, limits: limits)
             for _ in 0..<60 {
                 let url = RandomPatterns.hostURL(&rng)
                 let flags = RandomPatterns.requestFlags(&rng)

@@ -119,6 +119,37 @@ final class CanonicalURLTests: XCTestCase {
     }
 }
 
+final class CanonicalURLLessThanTests: XCTestCase {
+    /// A serialized URL whose scheme's `:` is followed by `//` holds no `<` (every percent-encode set but the C0
+    /// one has it, the C0 one is an opaque path's, which cannot start with `//`, and a host may not): both heads of
+    /// HostPattern need that `//`, and the host table reads onlyHostHead as subdomainHead on that ground
+    /// (MatcherHostTable.PatternShape). `<` in every part of random URLs, special and not; opaque paths (`data:`)
+    /// keep it.
+    func testNoSerializedURLHoldsALessThanSign() {
+        var generator = SplitMix64(seed: 0x3C3C)
+        var opaque = 0
+        let pieces = [
+            "<", "<", "%3C", "a", "B", ".", "/", "//", "?", "#", ":", ":8", "@", "u:p@", "[", "]", "\\", "x.test",
+            "ü", " ", "%",
+        ]
+        var valid = 0
+        for _ in 0..<20000 {
+            var s = ["https://", "http://", "ws://", "ftp://", "file://", "foo://", "foo:", "data:"].randomElement(
+                using: &generator)!
+            for _ in 0..<Int.random(in: 1...10, using: &generator) { s += pieces.randomElement(using: &generator)! }
+            guard let url = CanonicalURL.parse(s) else { continue }
+            guard url.bytes[url.schemeEnd...].starts(with: Array("://".utf8)) else {
+                opaque += url.bytes.contains(UInt8(ascii: "<")) ? 1 : 0
+                continue
+            }
+            valid += 1
+            XCTAssertFalse(url.bytes.contains(UInt8(ascii: "<")), "\(s) -> \(url)")
+        }
+        XCTAssertGreaterThan(valid, 2000)
+        XCTAssertGreaterThan(opaque, 100, "opaque paths keep `<`: the test sees them")
+    }
+}
+
 final class CanonicalURLShortcutTests: XCTestCase {
     /// The one-pass shortcut for already-canonical URLs must agree with the full parser on every input.
     func testShortcutAgreesWithTheFullParser() {

@@ -41,7 +41,12 @@ DEBIAN_LISTS = (
 )
 LISTS = ["easyprivacy", "easylist"]
 # The host of a `||host^` rule as PatternURLFilter writes it.
-HOST_RULE = re.compile(r"^\^\[\^:\]\+://\+\(\[\^/\]\+\\\.\)\?((?:[a-z0-9_-]+\\\.)+[a-z0-9-]+)\[:/\]$")
+# Either head of a `||host^` rule (HostPattern in Sources/ContentRules: the subdomain run, or the one that may run
+# into a `<`), then the host and `[:/]`.
+HOST_RULE = re.compile(
+    r"^\^\[\^:\]\+://\+(?:\(\[\^/\]\+\\\.\)\?|\(\(\[\^/\]\+\(/<\)\?\)\+\\\.\)\?)"
+    r"((?:[a-z0-9_-]+\\\.)+[a-z0-9-]+)\[:/\]$"
+)
 
 
 def log(*args):

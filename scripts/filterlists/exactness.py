@@ -165,7 +165,28 @@ def explain(ref: Outcome, wk: Outcome, req: Request, reported: dict[str, str]) -
         return "webkit limit: third party is judged against the top page, not the frame"
     if wk.blocked and not ref.blocked and "%" in w:
         return "deviation: adblock-rust's token index misses matches next to a %"
+    if wk.blocked and not ref.blocked and abp_plain_match(w, _url) and token_inside_longer(w, _url):
+        return "deviation: adblock-rust's token index misses matches inside a longer token"
     return None
+
+
+def abp_plain_match(filter_text: str, url: str) -> bool:
+    """Whether an unanchored plain filter's pattern matches the URL as ABP reads it: a case-insensitive substring,
+    `*` any run, `^` a separator or the end."""
+    pattern = filter_text.split("$")[0]
+    is_regex = len(pattern) > 1 and pattern.startswith("/") and pattern.endswith("/")
+    if not pattern or is_regex or pattern.startswith(("|", "@@")) or pattern.endswith("|"):
+        return False
+    rx = "".join(".*" if c == "*" else r"(?:[^a-zA-Z0-9_.%-]|$)" if c == "^" else re.escape(c) for c in pattern)
+    return re.search(rx, url, re.IGNORECASE) is not None
+
+
+def token_inside_longer(filter_text: str, url: str) -> bool:
+    """Whether a word of the filter's pattern is in the URL only inside a longer word: adblock-rust finds a filter
+    by the words it shares with the URL, where ABP searches for the text (`testpages.eyeo.com*js/x` in
+    `/ptestpages.eyeo.comxjs/x`)."""
+    words = set(re.findall(r"[a-z0-9]+", url.lower()))
+    return any(t not in words for t in re.findall(r"[a-z0-9]+", filter_text.split("$")[0].lower()))
 
 
 def reason_class(reason: str) -> str:

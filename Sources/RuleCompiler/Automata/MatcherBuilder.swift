@@ -153,6 +153,8 @@ public struct MatcherBuilder {
     /// gated ones, per gate; the others. With `hostTable` off, all are others.
     private struct Parting {
         var hostIds: [[UInt8]: [UInt64]] = [:]
+        /// The keys whose patterns match the lower case only (all of that key's host patterns).
+        var caseSensitiveKeys: Set<[UInt8]> = []
         var gates: [[Int]] = []
         var gateOfHost: [[UInt8]: Int] = [:]
         var others: [Int] = []
@@ -169,15 +171,27 @@ public struct MatcherBuilder {
         }
         let shape = MatcherHostTable.PatternShape()
         var gatedByHost: [[UInt8]: [Int]] = [:]
+        var hostPatterns: [MatcherHostTable.PatternShape.Host: [Int]] = [:]
         for (i, p) in patterns.enumerated() {
-            if let key = shape.host(of: p) {
-                parting.hostIds[key, default: []] += patternIds[i]
+            if let host = shape.host(of: p) {
+                hostPatterns[host, default: []].append(i)
             } else if let key = shape.gatingHost(of: p) {
                 gatedByHost[key, default: []].append(i)
             } else {
                 parting.others.append(i)
             }
         }
+        // An entry's list is of one case or the other: the lower-case-only patterns of a host that also has
+        // patterns of both cases are walked as DFAs.
+        for (host, indices) in hostPatterns {
+            if host.caseSensitive && hostPatterns[.init(key: host.key, caseSensitive: false)] != nil {
+                parting.others += indices
+                continue
+            }
+            parting.hostIds[host.key] = indices.flatMap { patternIds[$0] }
+            if host.caseSensitive { parting.caseSensitiveKeys.insert(host.key) }
+        }
+        parting.others.sort()
         let gated = gatedByHost.values.reduce(0) { $0 + $1.count }
         let perGate = max(patternsPerGate, (gated + MatcherHostTable.maximumGates - 1) / MatcherHostTable.maximumGates)
         let hosts = gatedByHost.keys.sorted { $0.reversed().lexicographicallyPrecedes($1.reversed()) }
@@ -295,14 +309,16 @@ public struct MatcherBuilder {
             throw CompileBudgetErrors(exceeded: run.offenders.sorted { ($0.rule, $0.pattern) < ($1.rule, $1.pattern) })
         }
         var hosts = parting.hostIds.map {
-            HostEntry(key: $0.key, list: actionLists.intern(Self.sortedDistinct($0.value)), gate: 0)
+            HostEntry(
+                key: $0.key, list: actionLists.intern(Self.sortedDistinct($0.value)), gate: 0,
+                caseSensitive: parting.caseSensitiveKeys.contains($0.key))
         }
         let entryOfHost = Dictionary(uniqueKeysWithValues: hosts.enumerated().map { ($1.key, $0) })
         for (key, gate) in parting.gateOfHost {
             if let e = entryOfHost[key] {
                 hosts[e].gate = gate
             } else {
-                hosts.append(HostEntry(key: key, list: -1, gate: gate))
+                hosts.append(HostEntry(key: key, list: -1, gate: gate, caseSensitive: false))
             }
         }
         let usedLists = MatcherBuilder.keepUsedActionLists(of: &dfas, hosts: &hosts, from: actionLists)
@@ -313,7 +329,7 @@ public struct MatcherBuilder {
                 hosts: hosts.map {
                     .init(
                         key: $0.key, list: $0.list < 0 ? MatcherHostTable.noList : UInt32($0.list),
-                        gate: UInt32($0.gate))
+                        gate: UInt32($0.gate), caseSensitive: $0.caseSensitive)
                 })
         return serializedMatcher(
             dfas: dfas, gates: gates, hosts: table, usedLists: usedLists, statistics: run.statistics)
@@ -324,6 +340,7 @@ public struct MatcherBuilder {
         var key: [UInt8]
         var list: Int32
         var gate: Int
+        var caseSensitive: Bool
     }
 
     /// What the builds of a family's parts share: the deadline, the states built so far (against totalStates), the

@@ -50,7 +50,8 @@
 //     u32 B: key bytes
 //     M x u32   slots: 0 (empty) or an entry's index + 1
 //     K x 4 u32 entries: key start in the key bytes, key length (1...L), action list index or 0xFFFFFFFF (none),
-//               gate (0: none, else 1...64, the gate of a DFA); an entry has a list or a gate or both
+//               gate (0: none, else 1...64, the gate of a DFA) with bit 31 set when the list is case-sensitive
+//               (reported only for a candidate without upper-case letters); an entry has a list or a gate or both
 //     B bytes   keys (lower-cased), then zero padding to a multiple of 4
 //
 // Matching (MatcherInterpreter): for each DFA, start at its root with input index i = 0; at each state
@@ -83,7 +84,7 @@ import Parallel
 
 enum MatcherBytecode {
     static let magic: [UInt8] = Array("RBMX".utf8)
-    static let formatVersion: UInt32 = 4
+    static let formatVersion: UInt32 = 5
     static let headerSize = 48
     /// The header of a DFA in a file.
     static let fileDFAHeaderSize = 280
@@ -235,9 +236,11 @@ enum MatcherBytecode {
         guard slots.contains(0), slots.allSatisfy({ Int($0) <= k }) else { throw fail("slots") }
         for e in 0..<k {
             let start = Int(entries[n * e]), length = Int(entries[n * e + 1])
-            let list = entries[n * e + 2], gate = Int(entries[n * e + 3])
+            let list = entries[n * e + 2], word = entries[n * e + 3]
+            let gate = Int(word & ~MatcherHostTable.caseSensitiveList)
+            let caseSensitive = word & MatcherHostTable.caseSensitiveList != 0
             guard length >= 1, length <= l, start <= keyBytes - length,
-                list == MatcherHostTable.noList ? gate != 0 : Int(list) < listCount,
+                list == MatcherHostTable.noList ? gate != 0 && !caseSensitive : Int(list) < listCount,
                 gate == 0 || gates.contains(gate)
             else {
                 throw fail("entry")

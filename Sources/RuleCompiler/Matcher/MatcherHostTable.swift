@@ -59,50 +59,71 @@ struct MatcherHostTable: Sendable, Equatable {
     /// build, not a process-wide static: a once-initialized global of enum payloads reads as a leak to
     /// LeakSanitizer, which the fuzz targets run under.
     struct PatternShape {
-        let head: [URLFilterTerm]
+        /// The heads a host pattern may start with (HostPattern). Both need `://` after the scheme, and a URL WebKit
+        /// serializes with that holds no `<` (CanonicalURLLessThanTests), so on every URL the matcher reads they match
+        /// the same and the table reads both alike.
+        let heads: [[URLFilterTerm]]
         let tail: URLFilterTerm
 
+        static let headSpellings = [HostPattern.subdomainHead, HostPattern.onlyHostHead]
+
         init() {
-            let terms = URLFilter.parse(#"^[^:]+://+([^/]+\.)?a[:/]"#, caseSensitive: false).terms
-            precondition(terms.count == 7, "the host pattern's terms changed")
-            (head, tail) = (Array(terms[0..<5]), terms[6])
+            let parsed = Self.headSpellings.map { URLFilter.parse($0 + "a[:/]", caseSensitive: false).terms }
+            precondition(parsed[0].count == 7, "the host pattern's terms changed")
+            tail = parsed[0][6]
+            heads = parsed.map { terms in
+                precondition(terms.count > 2 && terms.last == parsed[0][6], "the host pattern's terms changed")
+                return Array(terms.dropLast(2))
+            }
         }
 
-        /// HOST (lower-cased) when `filter` is `^[^:]+://+([^/]+\.)?HOST[:/]` with HOST a literal of ASCII bytes
-        /// other than `:` and `/`, each letter of which matches both cases (so a case-sensitive pattern qualifies
-        /// only when HOST has no letters); nil otherwise.
-        func host(of filter: URLFilter) -> [UInt8]? {
-            guard filter.status == .ok, filter.terms.last == tail, let (key, end) = leadingHost(filter.terms),
+        /// What a host pattern names: HOST (lower-cased) and whether its letters match one case only.
+        struct Host: Hashable {
+            var key: [UInt8]
+            var caseSensitive: Bool
+        }
+
+        /// HOST when `filter` is a head then HOST then `[:/]`, with HOST a literal of ASCII bytes other than `:` and
+        /// `/` whose letters all match both cases, or all match the lower case only (`caseSensitive`); nil otherwise.
+        func host(of filter: URLFilter) -> Host? {
+            guard filter.status == .ok, filter.terms.last == tail, let (host, end, _) = leadingHost(filter.terms),
                 end == filter.terms.count - 1
             else { return nil }
-            return key
+            return host
         }
 
-        /// HOST when `filter` starts as a host pattern, `^[^:]+://+([^/]+\.)?HOST` then a term of one byte out of
-        /// `:` and `/` (and of nothing else), and goes on past it: a pattern that can match only where HOST ends at a
-        /// `:` or `/` of the host part, a candidate the table sees (see the top of the file). Nil otherwise, and for a
-        /// host pattern itself.
+        /// HOST when `filter` starts as a host pattern of the first head with letters matching both cases, the head
+        /// then HOST then a term of one byte out of `:` and `/` (and of nothing else), and goes on past it: a pattern
+        /// that can match only where HOST ends at a `:` or `/` of the host part, a candidate the table sees (see the
+        /// top of the file). Nil otherwise, and for a host pattern itself. Not the second head: its DFA stays alive
+        /// past the host part's `/` (for a `<`), so a shut gate would stop a DFA that has not stopped.
         func gatingHost(of filter: URLFilter) -> [UInt8]? {
-            guard filter.status == .ok, let (key, end) = leadingHost(filter.terms), end < filter.terms.count - 1,
-                case .characterSet(let set, .one) = filter.terms[end], Self.holdsOnlyColonOrSlash(set)
+            guard filter.status == .ok, let (host, end, head) = leadingHost(filter.terms), head == 0,
+                !host.caseSensitive,
+                end < filter.terms.count - 1, case .characterSet(let set, .one) = filter.terms[end],
+                Self.holdsOnlyColonOrSlash(set)
             else { return nil }
-            return key
+            return host.key
         }
 
-        /// The literal host after the head (lower-cased) and the index of the first term past it, when there is
-        /// one and a term follows it.
-        private func leadingHost(_ terms: [URLFilterTerm]) -> (key: [UInt8], end: Int)? {
-            guard terms.count > 6, terms.starts(with: head) else { return nil }
+        /// The literal host after a head (lower-cased), the index of the first term past it and which head, when
+        /// there is one, its letters are all of one kind and a term follows it.
+        private func leadingHost(_ terms: [URLFilterTerm]) -> (host: Host, end: Int, head: Int)? {
+            guard terms.count > 6, let index = heads.firstIndex(where: { terms.starts(with: $0) }) else { return nil }
+            let head = heads[index]
             var key: [UInt8] = []
-            var end = 5
+            var cases: Set<Bool> = []
+            var end = head.count
             while end < terms.count, case .characterSet(let set, .one) = terms[end],
-                let byte = MatcherHostTable.literal(set)
+                let (byte, oneCase) = MatcherHostTable.literal(set)
             {
                 key.append(byte)
+                if let oneCase { cases.insert(oneCase) }
                 end += 1
             }
-            guard !key.isEmpty, key.count <= MatcherHostTable.keyLengthLimit, end < terms.count else { return nil }
-            return (key, end)
+            guard !key.isEmpty, key.count <= MatcherHostTable.keyLengthLimit, end < terms.count, cases.count <= 1
+            else { return nil }
+            return (Host(key: key, caseSensitive: cases.first ?? false), end, index)
         }
 
         private static func holdsOnlyColonOrSlash(_ set: URLFilterCharacterSet) -> Bool {
@@ -112,26 +133,35 @@ struct MatcherHostTable: Sendable, Equatable {
         }
     }
 
-    /// The byte a set of one literal character holds (lower-cased), when it holds exactly that character in
-    /// both cases (a letter) or alone; nil for any other set, `:`, `/` and the end-of-string symbol.
-    fileprivate static func literal(_ set: URLFilterCharacterSet) -> UInt8? {
+    /// The byte a set of one literal character holds (lower-cased), when it holds a letter in both cases
+    /// (`oneCase` false), a lower-case letter alone (true), or another character alone (nil); nil for any other
+    /// set, an upper-case letter alone, `:`, `/` and the end-of-string symbol.
+    fileprivate static func literal(_ set: URLFilterCharacterSet) -> (byte: UInt8, oneCase: Bool?)? {
         guard !set.nonASCII else { return nil }
         let members = (1..<128).filter { set.contains(symbol: $0) }
         guard let first = members.first else { return nil }
         let byte = lower(UInt8(first))
         guard byte != UInt8(ascii: ":"), byte != UInt8(ascii: "/"), !set.contains(symbol: 0) else { return nil }
-        let isLetter = byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z")
-        return members == (isLetter ? [Int(byte - 32), Int(byte)] : [Int(byte)]) ? byte : nil
+        guard byte >= UInt8(ascii: "a") && byte <= UInt8(ascii: "z") else {
+            return members == [Int(byte)] ? (byte, nil) : nil
+        }
+        if members == [Int(byte - 32), Int(byte)] { return (byte, false) }
+        return members == [Int(byte)] ? (byte, true) : nil
     }
 
     // MARK: building and looking up
 
-    /// One host's entry: its action list (`noList`: none) and its gate (0: none).
+    /// One host's entry: its action list (`noList`: none), whether the list's patterns match the host's letters in
+    /// the lower case only, and its gate (0: none; a gate opens on either case, as its DFAs match).
     struct Entry {
         var key: [UInt8]
         var list: UInt32
         var gate: UInt32
+        var caseSensitive = false
     }
+
+    /// The entry's gate word: the gate in the low bits, this bit when the list is case-sensitive.
+    static let caseSensitiveList: UInt32 = 1 << 31
 
     /// A table of `hosts` (distinct lower-cased keys), laid out the same for the same input.
     init(hosts: [Entry]) {
@@ -141,7 +171,8 @@ struct MatcherHostTable: Sendable, Equatable {
         var slots = [UInt32](repeating: 0, count: size)
         var entries: [UInt32] = [], keys: [UInt8] = []
         for (e, host) in sorted.enumerated() {
-            entries += [UInt32(keys.count), UInt32(host.key.count), host.list, host.gate]
+            let gateWord = host.gate | (host.caseSensitive ? Self.caseSensitiveList : 0)
+            entries += [UInt32(keys.count), UInt32(host.key.count), host.list, gateWord]
             keys += host.key
             var slot = Int(Self.hash(host.key.reversed())) & (size - 1)
             while slots[slot] != 0 { slot = (slot + 1) & (size - 1) }
@@ -162,14 +193,22 @@ struct MatcherHostTable: Sendable, Equatable {
         }
     }
 
-    /// What a candidate equal to the key of entry `e` (its first word) gives: its action list, its gate.
+    /// What `candidate`, equal to the key of entry `e` (its first word) in either case, gives: its action list
+    /// (when the list is case-sensitive, only if the candidate has no upper-case letter: the key has none), its gate.
     @inline(__always)
-    func report(entry e: Int, gates: inout UInt64, reached: (UInt32) -> Void) {
+    func report(entry e: Int, candidate: UnsafeBufferPointer<UInt8>, gates: inout UInt64, reached: (UInt32) -> Void) {
         entries.withUnsafeBufferPointer { entries in
-            let (list, gate) = (entries[e &+ 2], entries[e &+ 3])
-            if list != Self.noList { reached(list) }
+            let (list, word) = (entries[e &+ 2], entries[e &+ 3])
+            let gate = word & ~Self.caseSensitiveList
+            if list != Self.noList && (word & Self.caseSensitiveList == 0 || !Self.hasUpperCase(candidate)) {
+                reached(list)
+            }
             if gate != 0 { gates |= 1 &<< UInt64(gate &- 1) }
         }
+    }
+
+    private static func hasUpperCase(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
+        bytes.contains { $0 &- 65 < 26 }
     }
 
     @inline(__always)
@@ -323,8 +362,9 @@ struct HostScan: Equatable {
             h = MatcherHostTable.step(h, bytes[k])
             let j = segmentLength - window + k
             let starts = j == 0 ? firstSegment : bytes[k - 1] == UInt8(ascii: ".") && !(firstSegment && j == 1)
-            if starts, let e = table.entry(hash: h, UnsafeBufferPointer(start: bytes + k, count: window - k)) {
-                table.report(entry: e, gates: &gates, reached: reached)
+            let candidate = UnsafeBufferPointer(start: bytes + k, count: window - k)
+            if starts, let e = table.entry(hash: h, candidate) {
+                table.report(entry: e, candidate: candidate, gates: &gates, reached: reached)
             }
             k -= 1
         }

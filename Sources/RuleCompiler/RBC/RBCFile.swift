@@ -37,7 +37,7 @@ import ContentRules
 import Digest
 
 public enum RBCFile {
-    public static let formatVersion: UInt32 = 5
+    public static let formatVersion: UInt32 = 6
     public static let magic: [UInt8] = [0x89, 0x52, 0x42, 0x43, 0x0D, 0x0A, 0x1A, 0x0A]
     static let headerSize = 96
     static let sectionEntrySize = 24

@@ -30,10 +30,12 @@ enum PatternURLFilter {
 
     /// A network rule's url-filter and whether it is case-sensitive. A `||HOST^` pattern alone is written with
     /// `HostPattern.onlyHostHead`, HOST lower-cased, case-sensitive: on a URL as WebKit serializes it (no `<` after
-    /// `://`, a lower-case host) it matches what `hostStart` + HOST + `[:/]` matches, but for an upper-case user
-    /// name, which ABP never matches either. What it saves is WebKit's (docs/filter-lists.md, "Host rules"): with
-    /// the run covering every byte but `<`, a state of the host automaton has one fallback, and with one case per
-    /// letter, WebKit's DFA minimization splits the alphabet into fewer ranges. Any other pattern: `urlFilter`.
+    /// `://`, the host of a special scheme lower-cased) it matches what `hostStart` + HOST + `[:/]` matches, but for
+    /// an upper-case user name, which ABP never matches either, and an upper-case host of a custom scheme (kept as
+    /// written: `app://ADS.example/`), which adblock-rust does not match either. What it saves is WebKit's
+    /// (docs/filter-lists.md, "Host rules"): with the run covering every byte but `<`, a state of the host automaton
+    /// has one fallback, and with one case per letter, WebKit's DFA minimization splits the alphabet into fewer
+    /// ranges. Any other pattern: `urlFilter`.
     static func ruleURLFilter(
         _ pattern: FilterPattern, matchCase: Bool
     ) -> Result<(urlFilter: String, caseSensitive: Bool), FilterSyntaxError> {

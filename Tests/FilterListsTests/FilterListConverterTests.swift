@@ -72,7 +72,7 @@ final class FilterListConverterTests: XCTestCase {
     /// A `||HOST^` filter alone is written with HostPattern.onlyHostHead, its host lower-cased, case-sensitive
     /// (PatternURLFilter.ruleURLFilter); a host under $match-case with an upper-case letter, or a pattern that goes
     /// on past the host, keeps `hostStart`. The decisions are those of `hostStart`'s form on every URL as WebKit
-    /// serializes it, but for an upper-case user name, which ABP never matches either.
+    /// serializes it, but for an upper-case user name and an upper-case host of a custom scheme.
     func testAHostRuleAloneIsCaseSensitiveAndItsRunMayCrossIntoALessThanSign() throws {
         let c = try convert(
             "||Ads.Example.com^\n@@||ok.ads.example.com^$script\n||Up.test^$match-case\n||a.test^*.js\n")
@@ -90,9 +90,12 @@ final class FilterListConverterTests: XCTestCase {
         XCTAssertFalse(try blocks(e, "https://q.test/a.ads.example.com/x"))
         XCTAssertFalse(try blocks(e, "https://ok.ads.example.com/x.js", type: "script"))
         XCTAssertTrue(try blocks(e, "https://ok.ads.example.com/x.png", type: "image"))
-        // The user name is the one place a serialized URL keeps upper case before the host's end.
+        // A serialized URL keeps upper case before the host's end in its user name, and in a custom scheme's host.
         XCTAssertFalse(try blocks(e, "https://ADS.example.com:pw@site.test/x"))
         XCTAssertTrue(try blocks(e, "https://ads.example.com:pw@site.test/x"))
+        XCTAssertFalse(try blocks(e, "app://ADS.example.com/x"))
+        XCTAssertTrue(try blocks(e, "app://ads.example.com/x"))
+        XCTAssertTrue(try blocks(e, "wss://ADS.example.com/x", type: "websocket"))
     }
 
     func testExceptionsCancelTheirBlocksAndImportantOutranksThem() throws {

@@ -96,7 +96,9 @@ let package = Package(
         .testTarget(name: "ProvenanceTests", dependencies: ["Provenance", "StrictJSON"]),
         .testTarget(
             name: "FilterListsTests",
-            dependencies: ["AdblockSyntax", "FilterLists", "ContentRules", "RuleBuilder", "RuleEngine", "TestSupport"]),
+            dependencies: [
+                "AdblockSyntax", "FilterLists", "ContentRules", "RuleBuilder", "RuleEngine", "TestSupport", "TrackerData",
+            ]),
         .testTarget(name: "WebKitBridgeTests", dependencies: ["WebKitBridge"]),
         .testTarget(name: "ReleaseTests", dependencies: [
             "Release", "ContentRules", "RuleBuilder", "RuleCompiler", "RuleEngine", "StrictJSON", "Surrogates", "TestSupport", "TrackerData",

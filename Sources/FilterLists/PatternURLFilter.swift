@@ -1,6 +1,6 @@
 // A network filter's pattern as a WebKit url-filter with the same matches (docs/filter-lists.md, "Patterns"):
 //   `||`   `hostStart`: any scheme, then the host's start or a label's start (ABP's own regex for `||`, less a
-//          userinfo part)
+//          userinfo part); `||HOST^` alone: `HostPattern.onlyHostHead`, case-sensitive (`ruleURLFilter`)
 //   `|`    `^` at the URL's start; a trailing `|` is `$`
 //   `*`    `.*`
 //   `^`    ABP's separator, any character but a letter, a digit and `_.%-`, or the URL's end: the class

@@ -7,6 +7,7 @@ import ContentRules
 import RuleBuilder
 import RuleEngine
 import TestSupport
+import TrackerData
 import XCTest
 
 final class FilterListConverterTests: XCTestCase {
@@ -73,6 +74,12 @@ final class FilterListConverterTests: XCTestCase {
     /// (PatternURLFilter.ruleURLFilter); a host under $match-case with an upper-case letter, or a pattern that goes
     /// on past the host, keeps `hostStart`. The decisions are those of `hostStart`'s form on every URL as WebKit
     /// serializes it, but for an upper-case user name and an upper-case host of a custom scheme.
+    /// The heads' scheme prefix is spelled in ContentRules (HostPattern), the TDS's in TrackerData, which does not
+    /// depend on it: the same bytes.
+    func testTheHeadsSchemePrefixIsTheTDSConventionsOne() {
+        XCTAssertEqual(HostPattern.schemePrefix, TDSConventions.schemePrefix)
+    }
+
     func testAHostRuleAloneIsCaseSensitiveAndItsRunMayCrossIntoALessThanSign() throws {
         let c = try convert(
             "||Ads.Example.com^\n@@||ok.ads.example.com^$script\n||Up.test^$match-case\n||a.test^*.js\n")

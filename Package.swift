@@ -44,7 +44,7 @@ let package = Package(
             dependencies: [
                 "AdblockSyntax", "Parallel", "ContentRules", "TrackerData", "RuleBuilder", "Provenance", "RuleCompiler",
             ]),
-        .target(name: "RuleCompiler", dependencies: ["Parallel", "ContentRules", "StrictJSON", "Digest"]),
+        .target(name: "RuleCompiler", dependencies: ["CSystem", "Parallel", "ContentRules", "StrictJSON", "Digest"]),
         .target(name: "RuleEngine", dependencies: ["CSystem", "FileIO", "Parallel", "RuleCompiler", "ContentRules", "StrictJSON", "Domains", "Provenance"]),
         .target(name: "Surrogates", dependencies: ["TrackerData", "StrictJSON", "Domains"], exclude: ["PageScript.js"]),
         .target(name: "RuleDiff", dependencies: ["FileIO", "Parallel", "Domains", "RuleEngine", "TrackerData", "ContentRules", "StrictJSON", "CHTMLWalk", "RuleCompiler", "Provenance", "AdblockSyntax", "FilterLists"]),

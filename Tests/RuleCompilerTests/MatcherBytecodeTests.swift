@@ -180,6 +180,14 @@ final class MatcherBytecodeTests: XCTestCase {
         var ungated = bytes
         ungated[gateByte] = 0 // an entry opens a gate no DFA has
         assertRefused(ungated, "host table: entry")
+        // The keys back to back: a second entry naming the first one's bytes would make its load copy them again.
+        XCTAssertEqual(bytes[entryWord(1, 0)], UInt8("ads.example".utf8.count))
+        var overlapping = bytes
+        overlapping[entryWord(1, 0)] = 0
+        assertRefused(overlapping, "host table: keys")
+        var shortKeys = bytes
+        shortKeys[entryWord(1, 1)] -= 1 // "other.exampl": the key bytes end before the section's
+        assertRefused(shortKeys, "host table: keys")
     }
 
     func testDFARangesMustFollowOneAnother() throws {

@@ -131,6 +131,37 @@ final class MatcherHostTableTests: XCTestCase {
         }
     }
 
+    /// Two keys of one length and one hash (FNV-1a's "declinate" and "macallums", reversed: the table hashes a key
+    /// from its last byte), each in a table alone and both in one: a candidate is found by its bytes, not its hash.
+    func testKeysOfOneHashAreToldApartByTheirBytes() throws {
+        let (a, b) = ("etanilced", "smullacam")
+        XCTAssertEqual(MatcherHostTable.hash(a.utf8.reversed()), MatcherHostTable.hash(b.utf8.reversed()))
+        func hostFilter(_ host: String) -> URLFilter {
+            URLFilter.parse(#"^[^:]+://+([^/]+\.)?"# + host + "[:/]", caseSensitive: false)
+        }
+        for keys in [[a], [b], [a, b], [b, a]] {
+            var dfas = MatcherBuilder()
+            dfas.hostTable = false
+            for (k, key) in keys.enumerated() { dfas.add(hostFilter(key), id: UInt64(k + 1)) }
+            // A DFA beside the table, so that there is a product to read it too.
+            dfas.add(URLFilter.parse("/never-in-these-urls/", caseSensitive: false), id: 99)
+            let (plain, table, maybeProduct) = try withAndWithoutTable(dfas)
+            let product = try XCTUnwrap(maybeProduct)
+            XCTAssertEqual(table.statistics.hostKeys, keys.count)
+            for host in [a, b, "x." + a, "x." + b, a.uppercased()] {
+                let url = Array("https://\(host)/p".utf8)
+                let expected = keys.enumerated().filter { host.lowercased().hasSuffix($0.element) }.map {
+                    UInt64($0.offset + 1)
+                }
+                XCTAssertEqual(sortedIDs(plain, url, 0), expected, "\(keys) \(host)")
+                XCTAssertEqual(sortedIDs(table, url, 0), expected, "\(keys) \(host)")
+                var out: [UInt64] = []
+                url.withUnsafeBufferPointer { table.match($0, requestFlags: 0, into: &out, product: product) }
+                XCTAssertEqual(out.sorted(), expected, "\(keys) \(host), by the product")
+            }
+        }
+    }
+
     /// The patterns of `dfas` (built without a table) built into DFAs alone, and with a host table (round-tripped
     /// through its bytes), with a product of any number of DFAs over the latter.
     func withAndWithoutTable(_ dfas: MatcherBuilder) throws -> (

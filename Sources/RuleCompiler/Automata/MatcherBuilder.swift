@@ -152,9 +152,8 @@ public struct MatcherBuilder {
     /// How the patterns are parted (MatcherHostTable.swift): those the host table takes, by host (their ids); the
     /// gated ones, per gate; the others. With `hostTable` off, all are others.
     private struct Parting {
-        var hostIds: [[UInt8]: [UInt64]] = [:]
-        /// The keys whose patterns match the lower case only (all of that key's host patterns).
-        var caseSensitiveKeys: Set<[UInt8]> = []
+        /// Per host key its patterns' ids, and whether they match the lower case only (all of them do, or none).
+        var hostIds: [[UInt8]: (ids: [UInt64], caseSensitive: Bool)] = [:]
         var gates: [[Int]] = []
         var gateOfHost: [[UInt8]: Int] = [:]
         var others: [Int] = []
@@ -188,8 +187,7 @@ public struct MatcherBuilder {
                 parting.others += indices
                 continue
             }
-            parting.hostIds[host.key] = indices.flatMap { patternIds[$0] }
-            if host.caseSensitive { parting.caseSensitiveKeys.insert(host.key) }
+            parting.hostIds[host.key] = (indices.flatMap { patternIds[$0] }, host.caseSensitive)
         }
         parting.others.sort()
         let gated = gatedByHost.values.reduce(0) { $0 + $1.count }
@@ -310,8 +308,8 @@ public struct MatcherBuilder {
         }
         var hosts = parting.hostIds.map {
             HostEntry(
-                key: $0.key, list: actionLists.intern(Self.sortedDistinct($0.value)), gate: 0,
-                caseSensitive: parting.caseSensitiveKeys.contains($0.key))
+                key: $0.key, list: actionLists.intern(Self.sortedDistinct($0.value.ids)), gate: 0,
+                caseSensitive: $0.value.caseSensitive)
         }
         let entryOfHost = Dictionary(uniqueKeysWithValues: hosts.enumerated().map { ($1.key, $0) })
         for (key, gate) in parting.gateOfHost {

@@ -234,8 +234,13 @@ enum MatcherBytecode {
         let words = (0..<(m + n * k)).map { read32(b, o + 16 + 4 * $0) }
         let slots = Array(words[..<m]), entries = Array(words[m...])
         guard slots.contains(0), slots.allSatisfy({ Int($0) <= k }) else { throw fail("slots") }
+        // The keys lie back to back in entry order, as the builder writes them: what a load makes per entry (its
+        // record, MatcherHostTable.records) is then bounded by the file's bytes, whatever the entries say.
+        var keysEnd = 0
         for e in 0..<k {
             let start = Int(entries[n * e]), length = Int(entries[n * e + 1])
+            guard start == keysEnd else { throw fail("keys") }
+            keysEnd += length
             let list = entries[n * e + 2], word = entries[n * e + 3]
             let gate = Int(word & ~MatcherHostTable.caseSensitiveList)
             let caseSensitive = word & MatcherHostTable.caseSensitiveList != 0
@@ -246,6 +251,7 @@ enum MatcherBytecode {
                 throw fail("entry")
             }
         }
+        guard keysEnd == keyBytes else { throw fail("keys") }
         let keysAt = b.count - padded
         for x in (keysAt + keyBytes)..<b.count where b[x] != 0 { throw fail("padding") }
         return MatcherHostTable(

@@ -25,6 +25,7 @@
 // MatcherProduct does not walk it: as tries of hosts these DFAs were most of what a new host cost, and every URL
 // walked them (docs/matching.md).
 
+import CSystem
 import ContentRules
 
 struct MatcherHostTable: Sendable, Equatable {
@@ -36,10 +37,15 @@ struct MatcherHostTable: Sendable, Equatable {
     /// its gate (0: none, else the group 1...`maximumGates` of gated DFAs its host opens).
     let entries: [UInt32]
     let keys: [UInt8]
-    /// Per slot what a lookup reads: the slot's word in the low 32 bits, its key's hash in the high 32 (0: empty).
-    /// Made from the others at load, not stored: with it a probe that is not the key costs one load from memory,
-    /// not three (the slot, then the entry and the key, which lie elsewhere): most candidates are no key.
+    /// Per slot what a lookup reads: its entry's offset in `records` + 1 in the low 32 bits (0: empty), its key's
+    /// hash in the high 32. Made from the others at load, not stored: a probe that is not the key then costs one load
+    /// from memory (most candidates are no key), and one that is costs two, the probe and the record.
     let probes: [UInt64]
+    /// Per entry, back to back: its key's length, its action list, its gate word, then the key's bytes, four a word
+    /// (zero-padded). Made at load: in `entries` and `keys` a key's entry and bytes lie apart, one more load from
+    /// memory for every candidate that is a key (a new host's are in no core's cache).
+    let records: [UInt32]
+    static let recordHeaderWords = 3
 
     /// Keys are at most this long, so that a prefix's pending bytes stay few (a host name is at most 253).
     static let keyLengthLimit = 1024
@@ -185,20 +191,39 @@ struct MatcherHostTable: Sendable, Equatable {
     /// A table of validated parts (every entry's key within `keys`).
     init(maxKeyLength: Int, slots: [UInt32], entries: [UInt32], keys: [UInt8]) {
         (self.maxKeyLength, self.slots, self.entries, self.keys) = (maxKeyLength, slots, entries, keys)
+        // Made once per load of a list, over every key: through buffers, without an array per entry.
+        let n = entries.count / Self.entryWords
+        var recordOf = [UInt32](repeating: 0, count: n), hashOf = [UInt32](repeating: 0, count: n)
+        var records: [UInt32] = []
+        records.reserveCapacity(n * Self.recordHeaderWords + keys.count / 4 + n)
+        keys.withUnsafeBufferPointer { keys in
+            for e in 0..<n {
+                let (start, count) = (Int(entries[Self.entryWords * e]), Int(entries[Self.entryWords * e + 1]))
+                recordOf[e] = UInt32(records.count)
+                records += [UInt32(count), entries[Self.entryWords * e + 2], entries[Self.entryWords * e + 3]]
+                var h = Self.hashSeed
+                for i in stride(from: start + count - 1, through: start, by: -1) { h = Self.step(h, keys[i]) }
+                hashOf[e] = h
+                for word in stride(from: start, to: start + count, by: 4) {
+                    var w: UInt32 = 0
+                    for x in 0..<min(4, start + count - word) { w |= UInt32(keys[word + x]) << (8 * UInt32(x)) }
+                    records.append(w)
+                }
+            }
+        }
+        self.records = records
         probes = slots.map { e in
-            guard e != 0 else { return 0 }
-            let k = Self.entryWords * Int(e - 1), start = Int(entries[k])
-            let h = Self.hash(keys[start..<(start + Int(entries[k + 1]))].reversed())
-            return UInt64(e) | UInt64(h) << 32
+            e == 0 ? 0 : UInt64(recordOf[Int(e - 1)] + 1) | UInt64(hashOf[Int(e - 1)]) << 32
         }
     }
 
-    /// What `candidate`, equal to the key of entry `e` (its first word) in either case, gives: its action list
-    /// (when the list is case-sensitive, only if the candidate has no upper-case letter: the key has none), its gate.
+    /// What `candidate`, equal to the key of the entry whose record starts at `r` in either case, gives: its action
+    /// list (when the list is case-sensitive, only if the candidate has no upper-case letter: the key has none), its
+    /// gate.
     @inline(__always)
-    func report(entry e: Int, candidate: UnsafeBufferPointer<UInt8>, gates: inout UInt64, reached: (UInt32) -> Void) {
-        entries.withUnsafeBufferPointer { entries in
-            let (list, word) = (entries[e &+ 2], entries[e &+ 3])
+    func report(record r: Int, candidate: UnsafeBufferPointer<UInt8>, gates: inout UInt64, reached: (UInt32) -> Void) {
+        records.withUnsafeBufferPointer { records in
+            let (list, word) = (records[r &+ 1], records[r &+ 2])
             let gate = word & ~Self.caseSensitiveList
             if list != Self.noList && (word & Self.caseSensitiveList == 0 || !Self.hasUpperCase(candidate)) {
                 reached(list)
@@ -208,7 +233,7 @@ struct MatcherHostTable: Sendable, Equatable {
     }
 
     private static func hasUpperCase(_ bytes: UnsafeBufferPointer<UInt8>) -> Bool {
-        bytes.contains { $0 &- 65 < 26 }
+        bytes.contains { lower($0) != $0 }
     }
 
     @inline(__always)
@@ -224,30 +249,55 @@ struct MatcherHostTable: Sendable, Equatable {
     @inline(__always)
     static func step(_ h: UInt32, _ b: UInt8) -> UInt32 { (h ^ UInt32(lower(b))) &* 0x0100_0193 }
 
-    /// The entry (its first word's index) of the key equal (ASCII case-insensitively) to `text`, whose reversed hash
-    /// is `h`. The table was validated at load (an empty slot, entries and keys in bounds): no bounds checks.
+    /// Starts loading the first slot a key of hash `h` would be in, without waiting for it.
     @inline(__always)
-    func entry(hash h: UInt32, _ text: UnsafeBufferPointer<UInt8>) -> Int? {
+    func prefetchProbe(_ h: UInt32) {
+        probes.withUnsafeBufferPointer { rb_prefetch($0.baseAddress! + (Int(h) & ($0.count &- 1))) }
+    }
+
+    /// The probe of the first slot a key of hash `h` would be in: `record` starts there.
+    @inline(__always)
+    func firstProbe(_ h: UInt32) -> UInt64 {
+        probes.withUnsafeBufferPointer { $0[Int(h) & ($0.count &- 1)] }
+    }
+
+    /// The record (its first word's index) of the key equal (ASCII case-insensitively) to `text`, whose reversed
+    /// hash is `h` and first slot's probe `firstProbe`. The table was validated at load (an empty slot, entries and
+    /// keys in bounds), and its records and probes made from it: no bounds checks.
+    @inline(__always)
+    func record(hash h: UInt32, firstProbe: UInt64, _ text: UnsafeBufferPointer<UInt8>) -> Int? {
         probes.withUnsafeBufferPointer { probes in
-            entries.withUnsafeBufferPointer { entries in
-                keys.withUnsafeBufferPointer { keys in
-                    let mask = probes.count &- 1
-                    var slot = Int(h) & mask
-                    while true {
-                        let probe = probes[slot]
-                        if probe == 0 { return nil }
-                        let k = Self.entryWords &* (Int(UInt32(truncatingIfNeeded: probe)) &- 1)
-                        if UInt32(truncatingIfNeeded: probe >> 32) == h && Int(entries[k &+ 1]) == text.count {
-                            let start = Int(entries[k])
-                            var i = 0
-                            while i < text.count && keys[start &+ i] == Self.lower(text[i]) { i &+= 1 }
-                            if i == text.count { return k }
-                        }
-                        slot = (slot &+ 1) & mask
+            records.withUnsafeBufferPointer { records in
+                let mask = probes.count &- 1
+                var (slot, probe) = (Int(h) & mask, firstProbe)
+                while probe != 0 {
+                    let r = Int(UInt32(truncatingIfNeeded: probe)) &- 1
+                    if UInt32(truncatingIfNeeded: probe >> 32) == h && Int(records[r]) == text.count
+                        && Self.keyEquals(records, from: r &+ Self.recordHeaderWords, text)
+                    {
+                        return r
                     }
+                    slot = (slot &+ 1) & mask
+                    probe = probes[slot]
                 }
+                return nil
             }
         }
+    }
+
+    /// Whether the key packed in `records` from word `at` is `text` lower-cased (its length is `text`'s).
+    @inline(__always)
+    private static func keyEquals(
+        _ records: UnsafeBufferPointer<UInt32>, from at: Int, _ text: UnsafeBufferPointer<UInt8>
+    ) -> Bool {
+        var i = 0
+        while i < text.count {
+            if UInt8(truncatingIfNeeded: records[at &+ i &>> 2] &>> (8 &* UInt32(i & 3))) != lower(text[i]) {
+                return false
+            }
+            i &+= 1
+        }
+        return true
     }
 }
 
@@ -271,9 +321,11 @@ struct HostScan: Equatable {
     static let done = HostScan(phase: .done)
 
     /// Reads `input`, calling `reached` with the action list of every candidate that is a key, and setting in
-    /// `gates` the bit (gate - 1) of every gate a candidate opens.
+    /// `gates` the bit (gate - 1) of every gate a candidate opens. `onlyPrefetching`: only starts loading the slots
+    /// of the candidates (the scan read again later then waits less), reporting nothing.
     mutating func read(
-        _ input: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, gates: inout UInt64, reached: (UInt32) -> Void
+        _ input: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, gates: inout UInt64,
+        onlyPrefetching: Bool = false, reached: (UInt32) -> Void
     ) {
         var i = 0
         let n = input.count
@@ -293,7 +345,7 @@ struct HostScan: Equatable {
                     continue
                 }
             case .host:
-                i = readHost(input, from: i, table, gates: &gates, reached: reached)
+                i = readHost(input, from: i, table, gates: &gates, onlyPrefetching: onlyPrefetching, reached: reached)
                 continue
             case .done:
                 return
@@ -305,14 +357,14 @@ struct HostScan: Equatable {
     /// The host part from `i`: returns where the input ends, or where it stops (`done`).
     private mutating func readHost(
         _ input: UnsafeBufferPointer<UInt8>, from i: Int, _ table: MatcherHostTable, gates: inout UInt64,
-        reached: (UInt32) -> Void
+        onlyPrefetching: Bool, reached: (UInt32) -> Void
     ) -> Int {
         let limit = table.maxKeyLength + 2
         var start = i, i = i
         while i < input.count {
             let b = input[i]
             if b == UInt8(ascii: ":") || b == UInt8(ascii: "/") {
-                candidates(input, start..<i, table, gates: &gates, reached: reached)
+                candidates(input, start..<i, table, gates: &gates, onlyPrefetching: onlyPrefetching, reached: reached)
                 if b == UInt8(ascii: "/") {
                     self = .done
                     return input.count
@@ -335,24 +387,53 @@ struct HostScan: Equatable {
     /// Reports the keys among the suffixes of the segment that ends at a `:` or `/`: `carried` then `input[range]`.
     private func candidates(
         _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ table: MatcherHostTable, gates: inout UInt64,
+        onlyPrefetching: Bool, reached: (UInt32) -> Void
+    ) {
+        func read(_ segment: UnsafeBufferPointer<UInt8>) {
+            if onlyPrefetching {
+                forEachCandidate(segment, table) { _, h in table.prefetchProbe(h) }
+            } else {
+                candidates(segment, table, gates: &gates, reached: reached)
+            }
+        }
+        if carried.isEmpty {
+            read(UnsafeBufferPointer(rebasing: input[range]))
+        } else {
+            (carried + input[range]).withUnsafeBufferPointer(read)
+        }
+    }
+
+    /// The same over the segment's bytes at hand (its last ones, if not all), in two passes: first every
+    /// candidate's hash and first probe, loads independent of each other, so that their misses overlap (a new
+    /// host's slots are in no core's cache); then the lookups, from those probes.
+    private func candidates(
+        _ segment: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, gates: inout UInt64,
         reached: (UInt32) -> Void
     ) {
-        if carried.isEmpty {
-            candidates(UnsafeBufferPointer(rebasing: input[range]), table, gates: &gates, reached: reached)
-        } else {
-            (carried + input[range]).withUnsafeBufferPointer {
-                candidates($0, table, gates: &gates, reached: reached)
+        withUnsafeTemporaryAllocation(of: Candidate.self, capacity: min(segment.count, table.maxKeyLength + 1)) {
+            found in
+            var n = 0
+            forEachCandidate(segment, table) { start, h in
+                found.initializeElement(at: n, to: Candidate(start: start, hash: h, probe: table.firstProbe(h)))
+                n += 1
+            }
+            let end = segment.count
+            for c in found[..<n] {
+                let candidate = UnsafeBufferPointer(rebasing: segment[c.start..<end])
+                if let r = table.record(hash: c.hash, firstProbe: c.probe, candidate) {
+                    table.report(record: r, candidate: candidate, gates: &gates, reached: reached)
+                }
             }
         }
     }
 
-    /// The same over the segment's bytes at hand (its last ones, if not all). A suffix of length at most the
-    /// longest key starts at index k of the window (the last bytes, at most the longest key + 1), and at segment
-    /// index j = segmentLength - window + k (segmentLength is exact up to the longest key + 1, and past it j > 1 for
-    /// every k > 0, which is all that is asked of j).
-    private func candidates(
-        _ segment: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, gates: inout UInt64,
-        reached: (UInt32) -> Void
+    /// Each candidate among the suffixes of the segment's bytes at hand, longest last: its start in `segment`
+    /// and its hash. A suffix of length at most the longest key starts at index k of the window (the last bytes,
+    /// at most the longest key + 1), and at segment index j = segmentLength - window + k (segmentLength is exact up
+    /// to the longest key + 1, and past it j > 1 for every k > 0, which is all that is asked of j).
+    @inline(__always)
+    private func forEachCandidate(
+        _ segment: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, _ body: (Int, UInt32) -> Void
     ) {
         let window = min(segment.count, table.maxKeyLength + 1)
         guard let bytes = segment.baseAddress.map({ $0 + (segment.count - window) }) else { return }
@@ -361,13 +442,15 @@ struct HostScan: Equatable {
         while k >= 0 && window - k <= table.maxKeyLength {
             h = MatcherHostTable.step(h, bytes[k])
             let j = segmentLength - window + k
-            let starts = j == 0 ? firstSegment : bytes[k - 1] == UInt8(ascii: ".") && !(firstSegment && j == 1)
-            let candidate = UnsafeBufferPointer(start: bytes + k, count: window - k)
-            if starts, let e = table.entry(hash: h, candidate) {
-                table.report(entry: e, candidate: candidate, gates: &gates, reached: reached)
+            if j == 0 ? firstSegment : bytes[k - 1] == UInt8(ascii: ".") && !(firstSegment && j == 1) {
+                body(segment.count - window + k, h)
             }
             k -= 1
         }
+    }
+
+    private struct Candidate {
+        var start: Int, hash: UInt32, probe: UInt64
     }
 
     // MARK: in a prefix

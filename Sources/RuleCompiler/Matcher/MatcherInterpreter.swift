@@ -207,6 +207,15 @@ struct MatcherProgram: Sendable {
         return scan
     }
 
+    /// Starts loading the host table's slots for the candidates in `input`, read from the start, without waiting for
+    /// them: a caller with other work to do before `readHosts` (MatcherProduct.prefix walks the product) then waits
+    /// for memory once, not twice.
+    func prefetchHosts(_ input: UnsafeBufferPointer<UInt8>) {
+        guard let hosts else { return }
+        var (scan, gates) = (HostScan(), UInt64(0))
+        scan.read(input, hosts, gates: &gates, onlyPrefetching: true) { _ in }
+    }
+
     /// As above, where no DFA is skipped for its gate (every DFA is walked: the gates cannot change an answer).
     func readHosts(_ scan: HostScan, _ input: UnsafeBufferPointer<UInt8>, reached: (UInt32) -> Void) -> HostScan {
         var gates: UInt64 = 0

@@ -103,7 +103,7 @@ public struct Matcher: Sendable, Equatable {
     /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags: all stopped,
     /// having reached no action list.
     public func reportsNothing(_ p: MatcherPrefix) -> Bool {
-        p.withWords { $0.count == program.listsStart($0) } && isFinal(p)
+        p.withWords { $0.count == program.idsStart($0) } && isFinal(p)
     }
 
     /// All ids whose pattern matches prefix + `rest`, where `prefix` is what `prefix(_:)` returned for the
@@ -227,15 +227,15 @@ struct MatcherProgram: Sendable {
         hasHosts ? HostScan(words, at: MatcherPrefix.afterOwnStates(words)) : nil
     }
 
-    /// Where the action lists reached within a prefix start in its words.
-    func listsStart(_ words: UnsafeBufferPointer<Int32>) -> Int {
+    /// Where the ids of the action lists reached within a prefix start in its words (two words an id).
+    func idsStart(_ words: UnsafeBufferPointer<Int32>) -> Int {
         let n = MatcherPrefix.afterOwnStates(words)
         return hasHosts ? n + HostScan.wordCount(words, at: n) : n
     }
 
     /// A prefix (see MatcherPrefix) of product state `s` and `generation`, the DFAs `dfas` (nil: every DFA) that
-    /// stand in a state (`states` per DFA of `dfas`, -1 when stopped, left out), the host table's scan, the lists
-    /// reached, and `base`.
+    /// stand in a state (`states` per DFA of `dfas`, -1 when stopped, left out), the host table's scan, the ids of
+    /// the lists reached, and `base`.
     func makePrefix(
         product s: Int32, generation: UInt32, dfas: [Int]?, states: [Int32], scan: HostScan, reached: [Int32],
         base: [Int32] = []
@@ -243,7 +243,8 @@ struct MatcherProgram: Sendable {
         // Written in place: a prefix is made for every new host, and each array made on the way was an allocation.
         let scanWords = hasHosts ? scan.words : []
         let live = states.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
-        let count = MatcherPrefix.productWords + 1 + 2 * live + scanWords.count + reached.count
+        let idCount = reached.reduce(0) { $0 + Int(listStarts[Int($1) + 1] - listStarts[Int($1)]) }
+        let count = MatcherPrefix.productWords + 1 + 2 * live + scanWords.count + 2 * idCount
         return MatcherPrefix(count: count, base: base) { w in
             (w[0], w[1], w[2]) = (s, Int32(bitPattern: generation), Int32(live))
             var at = MatcherPrefix.productWords + 1
@@ -255,9 +256,13 @@ struct MatcherProgram: Sendable {
                 w[at] = x
                 at += 1
             }
-            for x in reached {
-                w[at] = x
-                at += 1
+            // The ids, not the lists: a cached prefix is resumed by many requests, and a list's ids are two loads
+            // away from its number (its start, then the ids), in tables too large to stay in a core's cache.
+            for list in reached {
+                for id in ids[Int(listStarts[Int(list)])..<Int(listStarts[Int(list) + 1])] {
+                    (w[at], w[at + 1]) = (Int32(truncatingIfNeeded: id), Int32(truncatingIfNeeded: id >> 32))
+                    at += 2
+                }
             }
         }
     }
@@ -281,10 +286,7 @@ struct MatcherProgram: Sendable {
     ) {
         withTables(requestFlags) { t in
             prefix.withWords { w in
-                let lists = listsStart(w)
-                for k in lists..<w.count {
-                    t.actions.report(UInt32(bitPattern: w[k]), into: &result)
-                }
+                t.actions.report(ids: w[idsStart(w)...], into: &result)
                 for k in 0..<Int(w[MatcherPrefix.productWords]) {
                     let at = MatcherPrefix.productWords + 1 + 2 * k
                     let d = Int(w[at])
@@ -314,7 +316,10 @@ struct MatcherProgram: Sendable {
         _ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64],
         product: MatcherProduct
     ) {
-        withTables(requestFlags) { t in product.resume(prefix, rest) { t.actions.report($0, into: &result) } }
+        withTables(requestFlags) { t in
+            prefix.withWords { w in t.actions.report(ids: w[idsStart(w)...], into: &result) }
+            product.resume(prefix, rest) { t.actions.report($0, into: &result) }
+        }
     }
 
     /// The DFAs `dfas` from `states` (-1: stopped) over `input`, byte by byte together, calling `reached` with each
@@ -468,8 +473,8 @@ public struct MatcherPrefix: Sendable {
     /// The MatcherProduct state the prefix stands in and that product's generation (-1 and 0 when no product made
     /// it: a product resumes from its own state without looking the DFAs' states up); then the number of the
     /// prefix's own states and per own state its DFA and state (the DFAs not in `base` that have not stopped);
-    /// then, when the matcher has a host table, where its scan stands (`HostScan`); then the action lists reached
-    /// within the prefix (ids not yet tested against request flags).
+    /// then, when the matcher has a host table, where its scan stands (`HostScan`); then the ids of the action lists
+    /// reached within the prefix, two words each, low then high (not yet tested against request flags).
     // Immutable once made: safe to share across threads (a ManagedBuffer subclass cannot be declared Sendable).
     nonisolated(unsafe) private let storage: Storage
     /// Per DFA its state (-1: stopped, or one of the prefix's own), or empty: every DFA's state is in `words`.
@@ -543,6 +548,20 @@ private struct ActionLists {
                 result.append(id)
             }
             k += 1
+        }
+    }
+
+    /// The ids a prefix carries (each in two words, low then high), those whose flags pass.
+    @inline(__always)
+    func report(ids words: Slice<UnsafeBufferPointer<Int32>>, into result: inout [UInt64]) {
+        var k = words.startIndex
+        while k < words.endIndex {
+            let id = UInt64(UInt32(bitPattern: words[k])) | UInt64(UInt32(bitPattern: words[k + 1])) << 32
+            let flags = UInt32(truncatingIfNeeded: id >> 32)
+            if flags == 0 || matcherFlagsTestPasses(ruleFlags: flags, requestFlags: requestFlags) {
+                result.append(id)
+            }
+            k += 2
         }
     }
 }

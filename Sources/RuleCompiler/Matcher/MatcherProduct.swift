@@ -333,12 +333,10 @@ public final class MatcherProduct {
         return intern(members.map { states[$0] })
     }
 
-    /// As MatcherProgram.resume: the lists the prefix reached, those of the rest of the URL, those of its end.
+    /// As MatcherProgram.resume, but for the ids the prefix carries (its caller reports them): the lists of the rest
+    /// of the URL, those of its end.
     func resume(_ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, report: (UInt32) -> Void) {
-        let scan = prefix.withWords { w in
-            for k in program.listsStart(w)..<w.count { report(UInt32(bitPattern: w[k])) }
-            return program.hostScan(w)
-        }
+        let scan = prefix.withWords { program.hostScan($0) }
         finish(walk(from: state(of: prefix), rest, reached: report), report: report)
         setAloneStates(prefix)
         program.walkToTheEnd(liveAlone, from: &liveStates, rest, reached: report)

@@ -42,12 +42,17 @@ c_module() {
   fi
 }
 
-# A Swift module: every .swift file under its directory, recompiled when one is newer than the object.
+# A Swift module: every .swift file under its directory, recompiled when one is newer than the object, or when a
+# module before it in the list (its dependencies come first) was: an object compiled against another module's old
+# layout crashes at run time (a struct that gained a field, copied with the old size).
 swift_module() {
-  local name=$1 path=$2 obj=$out/objects/$1.o sources
-  objects+=("$obj")
+  local name=$1 path=$2 obj=$out/objects/$1.o sources before
   mapfile -t sources < <(find "$path" -name '*.swift' | sort)
-  if [ -f "$obj" ] && [ "$obj" -nt Fuzz/build.sh ] && [ -z "$(find "$path" -name '*.swift' -newer "$obj")" ]; then
+  before=0
+  for o in "${objects[@]}"; do [ "$o" -nt "$obj" ] && before=1; done
+  objects+=("$obj")
+  if [ -f "$obj" ] && [ "$obj" -nt Fuzz/build.sh ] && [ $before -eq 0 ] \
+    && [ -z "$(find "$path" -name '*.swift' -newer "$obj")" ]; then
     return 0
   fi
   echo "fuzz: compiling $name" >&2

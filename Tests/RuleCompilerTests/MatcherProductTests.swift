@@ -88,6 +88,37 @@ final class MatcherProductTests: XCTestCase {
         }
     }
 
+    /// A prefix holds the ids of the lists it reached when they are few, and the lists' numbers when they are many
+    /// (a list of a thousand rules reached at every byte of a head would make each cached prefix that much larger):
+    /// resumed either way from every cut, the ids of the whole run, as often.
+    func testAPrefixHoldsFewIdsOrTheNumbersOfManyLists() throws {
+        let url = Array("https://aaaa.example/a?b=a".utf8)
+        for rules in [16, 65, 1_000] {
+            var builder = MatcherBuilder()
+            for k in 0..<rules { builder.add(URLFilter.parse("a", caseSensitive: false), id: UInt64(k + 1)) }
+            builder.add(URLFilter.parse("^https://b", caseSensitive: false), id: 5_000)
+            let m = builder.build()
+            var limits = MatcherProduct.Limits()
+            limits.minimumDFAs = 1
+            let product = try XCTUnwrap(MatcherProduct(m, limits: limits))
+            let whole = ids { out in url.withUnsafeBufferPointer { m.match($0, requestFlags: 0, into: &out) } }
+            XCTAssertEqual(whole.count, rules * url.filter { $0 == UInt8(ascii: "a") }.count, "\(rules) rules")
+            checkEveryCut(m, product, url, 0, whole: whole)
+            let head = Array(url[..<13])
+            let prefixes = head.withUnsafeBufferPointer { [m.prefix($0), product.prefix($0)] }
+            for prefix in prefixes {
+                // The head holds four `a`s: 4 x rules ids.
+                if 4 * rules <= MatcherPrefix.idsLimit {
+                    XCTAssertGreaterThanOrEqual(prefix.words.count, 2 * 4 * rules, "\(rules) rules: the ids")
+                }
+                if rules >= 1_000 {
+                    XCTAssertLessThan(prefix.words.count, 64, "\(rules) rules: the lists' numbers, not their ids")
+                }
+                XCTAssertFalse(m.reportsNothing(prefix))
+            }
+        }
+    }
+
     /// A prefix carries the state of the product that made it: another product of the same matcher, whose states
     /// are numbered otherwise, must look its DFAs' states up instead.
     func testAnotherProductResumesAPrefixByItsDFAStates() throws {

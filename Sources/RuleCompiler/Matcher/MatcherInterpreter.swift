@@ -90,7 +90,9 @@ public struct Matcher: Sendable, Equatable {
     /// The prefix of every head after which the DFAs report nothing (`reportsNothing`), as a new object: a
     /// cache can store one per thread instead of one per head.
     public func nothingPrefix() -> MatcherPrefix {
-        MatcherPrefix(words: MatcherPrefix.noProduct + [0] + (program.hasHosts ? HostScan.done.words : []))
+        MatcherPrefix(
+            words: MatcherPrefix.noProduct + [0] + (program.hasHosts ? HostScan.done.words : [])
+                + [MatcherPrefix.ReachedForm.ids.rawValue])
     }
 
     /// True when every DFA stopped within the prefix, and the host table has no more to find: the rest of the URL
@@ -103,7 +105,7 @@ public struct Matcher: Sendable, Equatable {
     /// True when no URL with this prefix gets an id from the DFAs, whatever the request flags: all stopped,
     /// having reached no action list.
     public func reportsNothing(_ p: MatcherPrefix) -> Bool {
-        p.withWords { $0.count == program.idsStart($0) } && isFinal(p)
+        p.withWords { $0.count == program.reachedStart($0) + 1 } && isFinal(p)
     }
 
     /// All ids whose pattern matches prefix + `rest`, where `prefix` is what `prefix(_:)` returned for the
@@ -227,15 +229,16 @@ struct MatcherProgram: Sendable {
         hasHosts ? HostScan(words, at: MatcherPrefix.afterOwnStates(words)) : nil
     }
 
-    /// Where the ids of the action lists reached within a prefix start in its words (two words an id).
-    func idsStart(_ words: UnsafeBufferPointer<Int32>) -> Int {
+    /// Where what a prefix reached starts in its words: the word that says how (`MatcherPrefix.ReachedForm`), then
+    /// the lists or their ids.
+    func reachedStart(_ words: UnsafeBufferPointer<Int32>) -> Int {
         let n = MatcherPrefix.afterOwnStates(words)
         return hasHosts ? n + HostScan.wordCount(words, at: n) : n
     }
 
     /// A prefix (see MatcherPrefix) of product state `s` and `generation`, the DFAs `dfas` (nil: every DFA) that
-    /// stand in a state (`states` per DFA of `dfas`, -1 when stopped, left out), the host table's scan, the ids of
-    /// the lists reached, and `base`.
+    /// stand in a state (`states` per DFA of `dfas`, -1 when stopped, left out), the host table's scan, the lists
+    /// reached (or their ids), and `base`.
     func makePrefix(
         product s: Int32, generation: UInt32, dfas: [Int]?, states: [Int32], scan: HostScan, reached: [Int32],
         base: [Int32] = []
@@ -243,8 +246,14 @@ struct MatcherProgram: Sendable {
         // Written in place: a prefix is made for every new host, and each array made on the way was an allocation.
         let scanWords = hasHosts ? scan.words : []
         let live = states.reduce(0) { $0 + ($1 >= 0 ? 1 : 0) }
+        // The ids, not the lists, when they are few: a cached prefix is resumed by many requests, and a list's ids
+        // are two loads away from its number (its start, then the ids), in tables too large to stay in a core's
+        // cache. Not when they are many: a list of thousands of rules reached at every byte of a head would make
+        // each cached prefix that many times larger.
         let idCount = reached.reduce(0) { $0 + Int(listStarts[Int($1) + 1] - listStarts[Int($1)]) }
-        let count = MatcherPrefix.productWords + 1 + 2 * live + scanWords.count + 2 * idCount
+        let form: MatcherPrefix.ReachedForm = idCount <= MatcherPrefix.idsLimit ? .ids : .lists
+        let tail = form == .ids ? 2 * idCount : reached.count
+        let count = MatcherPrefix.productWords + 1 + 2 * live + scanWords.count + 1 + tail
         return MatcherPrefix(count: count, base: base) { w in
             (w[0], w[1], w[2]) = (s, Int32(bitPattern: generation), Int32(live))
             var at = MatcherPrefix.productWords + 1
@@ -256,9 +265,14 @@ struct MatcherProgram: Sendable {
                 w[at] = x
                 at += 1
             }
-            // The ids, not the lists: a cached prefix is resumed by many requests, and a list's ids are two loads
-            // away from its number (its start, then the ids), in tables too large to stay in a core's cache.
+            w[at] = form.rawValue
+            at += 1
             for list in reached {
+                guard form == .ids else {
+                    w[at] = list
+                    at += 1
+                    continue
+                }
                 for id in ids[Int(listStarts[Int(list)])..<Int(listStarts[Int(list) + 1])] {
                     (w[at], w[at + 1]) = (Int32(truncatingIfNeeded: id), Int32(truncatingIfNeeded: id >> 32))
                     at += 2
@@ -286,7 +300,7 @@ struct MatcherProgram: Sendable {
     ) {
         withTables(requestFlags) { t in
             prefix.withWords { w in
-                t.actions.report(ids: w[idsStart(w)...], into: &result)
+                t.actions.report(reached: w[reachedStart(w)...], into: &result)
                 for k in 0..<Int(w[MatcherPrefix.productWords]) {
                     let at = MatcherPrefix.productWords + 1 + 2 * k
                     let d = Int(w[at])
@@ -317,7 +331,7 @@ struct MatcherProgram: Sendable {
         product: MatcherProduct
     ) {
         withTables(requestFlags) { t in
-            prefix.withWords { w in t.actions.report(ids: w[idsStart(w)...], into: &result) }
+            prefix.withWords { w in t.actions.report(reached: w[reachedStart(w)...], into: &result) }
             product.resume(prefix, rest) { t.actions.report($0, into: &result) }
         }
     }
@@ -473,8 +487,9 @@ public struct MatcherPrefix: Sendable {
     /// The MatcherProduct state the prefix stands in and that product's generation (-1 and 0 when no product made
     /// it: a product resumes from its own state without looking the DFAs' states up); then the number of the
     /// prefix's own states and per own state its DFA and state (the DFAs not in `base` that have not stopped);
-    /// then, when the matcher has a host table, where its scan stands (`HostScan`); then the ids of the action lists
-    /// reached within the prefix, two words each, low then high (not yet tested against request flags).
+    /// then, when the matcher has a host table, where its scan stands (`HostScan`); then how it holds what it reached
+    /// (`ReachedForm`) and the action lists reached within the prefix, or their ids, two words each, low then high
+    /// (not yet tested against request flags).
     // Immutable once made: safe to share across threads (a ManagedBuffer subclass cannot be declared Sendable).
     nonisolated(unsafe) private let storage: Storage
     /// Per DFA its state (-1: stopped, or one of the prefix's own), or empty: every DFA's state is in `words`.
@@ -511,6 +526,13 @@ public struct MatcherPrefix: Sendable {
     var words: [Int32] { withWords { Array($0) } }
 
     static let productWords = 2
+
+    /// How a prefix holds the action lists it reached: their numbers, or their ids (at most `idsLimit` of them).
+    enum ReachedForm: Int32 {
+        case lists = 0, ids = 1
+    }
+
+    static let idsLimit = 64
     static let noProduct: [Int32] = [-1, 0]
 
     /// Where what follows the own states starts in a prefix's words.
@@ -551,10 +573,14 @@ private struct ActionLists {
         }
     }
 
-    /// The ids a prefix carries (each in two words, low then high), those whose flags pass.
+    /// What a prefix reached (its form's word, then the lists or the ids), the ids whose flags pass.
     @inline(__always)
-    func report(ids words: Slice<UnsafeBufferPointer<Int32>>, into result: inout [UInt64]) {
-        var k = words.startIndex
+    func report(reached words: Slice<UnsafeBufferPointer<Int32>>, into result: inout [UInt64]) {
+        guard words[words.startIndex] == MatcherPrefix.ReachedForm.ids.rawValue else {
+            for list in words.dropFirst() { report(UInt32(bitPattern: list), into: &result) }
+            return
+        }
+        var k = words.startIndex + 1
         while k < words.endIndex {
             let id = UInt64(UInt32(bitPattern: words[k])) | UInt64(UInt32(bitPattern: words[k + 1])) << 32
             let flags = UInt32(truncatingIfNeeded: id >> 32)

@@ -54,8 +54,9 @@ enum PatternURLFilter {
             return nil
         }
         let host = bytes.dropLast()
-        if matchCase && host.contains(where: { $0 >= 0x41 && $0 <= 0x5A }) { return nil }
-        return String(decoding: host.map { $0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0 }, as: UTF8.self)
+        let lowered = host.map(WHATWGHost.lowercased)
+        if matchCase && !lowered.elementsEqual(host) { return nil }
+        return String(decoding: lowered, as: UTF8.self)
     }
 
     /// The url-filter of a pattern, or why it has none. A plain pattern's url-filter is in WebKit's subset by

@@ -201,20 +201,29 @@ struct MatcherHostTable: Sendable, Equatable {
                 let (start, count) = (Int(entries[Self.entryWords * e]), Int(entries[Self.entryWords * e + 1]))
                 recordOf[e] = UInt32(records.count)
                 records += [UInt32(count), entries[Self.entryWords * e + 2], entries[Self.entryWords * e + 3]]
-                var h = Self.hashSeed
-                for i in stride(from: start + count - 1, through: start, by: -1) { h = Self.step(h, keys[i]) }
-                hashOf[e] = h
-                for word in stride(from: start, to: start + count, by: 4) {
-                    var w: UInt32 = 0
-                    for x in 0..<min(4, start + count - word) { w |= UInt32(keys[word + x]) << (8 * UInt32(x)) }
-                    records.append(w)
-                }
+                let key = UnsafeBufferPointer(rebasing: keys[start..<(start + count)])
+                hashOf[e] = Self.hash(key.reversed())
+                Self.appendPacked(key, to: &records)
             }
         }
         self.records = records
         probes = slots.map { e in
             e == 0 ? 0 : UInt64(recordOf[Int(e - 1)] + 1) | UInt64(hashOf[Int(e - 1)]) << 32
         }
+    }
+
+    /// `bytes` four a word, the first in the low byte, the last word zero-padded: a record's key, a prefix's carried
+    /// bytes.
+    static func appendPacked<C: Collection<UInt8>, W: FixedWidthInteger>(_ bytes: C, to words: inout [W]) {
+        var w: UInt32 = 0
+        for (i, b) in bytes.enumerated() {
+            w |= UInt32(b) << (8 * UInt32(i & 3))
+            if i & 3 == 3 {
+                words.append(W(truncatingIfNeeded: w))
+                w = 0
+            }
+        }
+        if bytes.count & 3 != 0 { words.append(W(truncatingIfNeeded: w)) }
     }
 
     /// What `candidate`, equal to the key of the entry whose record starts at `r` in either case, gives: its action
@@ -237,7 +246,7 @@ struct MatcherHostTable: Sendable, Equatable {
     }
 
     @inline(__always)
-    static func lower(_ b: UInt8) -> UInt8 { b &- 65 < 26 ? b | 0x20 : b }
+    static func lower(_ b: UInt8) -> UInt8 { WHATWGHost.lowercased(b) }
 
     static let hashSeed: UInt32 = 0x811C_9DC5
 
@@ -460,13 +469,7 @@ struct HostScan: Equatable {
     var words: [Int32] {
         let first = UInt32(phase.rawValue) | (firstSegment ? 0x100 : 0) | UInt32(segmentLength) << 16
         var out = [Int32(bitPattern: first), Int32(carried.count)]
-        var k = 0
-        while k < carried.count {
-            var w: UInt32 = 0
-            for x in 0..<4 where k + x < carried.count { w |= UInt32(carried[k + x]) << (8 * UInt32(x)) }
-            out.append(Int32(bitPattern: w))
-            k += 4
-        }
+        MatcherHostTable.appendPacked(carried, to: &out)
         return out
     }
 

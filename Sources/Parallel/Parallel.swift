@@ -117,11 +117,31 @@ public enum Parallel {
         }
     }
 
+    /// Lets go of `values` on another thread: their deallocation runs beside what the caller does next, not
+    /// before it (a diff's report is written while the workers' caches are freed). At once on one core.
+    static func releaseBeside<T>(_ values: inout [T]) {
+        guard workers() > 1, !values.isEmpty else {
+            values = []
+            return
+        }
+        let doomed = Doomed(values)
+        values = []
+        DispatchQueue.global().async { doomed.values = [] }
+    }
+
+    /// Values handed to another thread to be freed there: the last reference is dropped by that thread.
+    private final class Doomed<T>: @unchecked Sendable {
+        var values: [T]
+        init(_ values: [T]) { self.values = values }
+    }
+
     /// A stream of items through every core, chunk by chunk: `fill` appends the next chunk to an empty
     /// array (false once the input is exhausted); `work` runs a block of consecutive items of the chunk with the
     /// state of the worker that took it, and `consume` gets the blocks' results in item order, with the chunk's
     /// size (false stops the stream). The workers' states are copies of `state` (an engine with its caches is
-    /// large), made only once a chunk has items for them: never more than the cores.
+    /// large), made only once a chunk has items for them: never more than the cores. `state` itself is not worked
+    /// with: each worker's state is this function's alone, and is freed on another thread (`releaseBeside`) while
+    /// the caller goes on (a worker's caches hold hundreds of thousands of objects).
     ///
     /// While a chunk is worked on, one worker first consumes the results of the chunk before it, then fills the
     /// next one, then takes blocks; blocks go to whichever worker is free. On two cores, filling between chunks
@@ -136,7 +156,8 @@ public enum Parallel {
         work: (inout State, Slice<UnsafeBufferPointer<Item>>) -> T,
         consume: ([T], Int) throws -> Bool
     ) throws {
-        var states = [state]
+        var states: [State] = []
+        defer { releaseBeside(&states) }
         var chunk: [Item] = []
         var more = try fill(&chunk)
         var next: [Item] = []

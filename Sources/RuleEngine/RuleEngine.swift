@@ -54,8 +54,9 @@ public final class LoadedRuleList {
     // cost time (docs/matching.md) for a conflict that cannot arise.
     @exclusivity(unchecked) private var urlPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 15)
     // Each entry's flag is the automata's `reportsNothing` for its prefix: most sites and trackers are then
-    // answered without reading the cached prefix itself.
-    @exclusivity(unchecked) private var topPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 17)
+    // answered without reading the cached prefix itself. Small: a condition automaton's prefix is cheap to make
+    // again, while a large cache that a stream of new sites fills touches a new page per entry (docs/matching.md).
+    @exclusivity(unchecked) private var topPrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 12)
     @exclusivity(unchecked) private var framePrefixes = ByteKeyCache<MatcherPrefix>(slots: 1 << 12)
     // The url automata run as one (MatcherProduct) when they are many, as a filter list's are: built as URLs are
     // read, per copy as the caches are.

@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import XCTest
 @testable import Parallel
 
@@ -84,7 +85,7 @@ final class ParallelTests: XCTestCase {
             })
         XCTAssertEqual(seen, (0..<17).map { $0 * 10 })
         XCTAssertEqual(counts, [5, 5, 5, 2], "an empty chunk is not worked on")
-        XCTAssertEqual(copies, Parallel.workers(for: 5) - 1, "one state per core, the first one given")
+        XCTAssertEqual(copies, Parallel.workers(for: 5), "one state per core, each a copy")
     }
 
     func testStreamMakesNoCopyForASingleItemAndStopsWhenConsumeSaysSo() throws {
@@ -104,7 +105,7 @@ final class ParallelTests: XCTestCase {
                 consumed += results.reduce(0, +)
                 return consumed < 3
             })
-        XCTAssertEqual(copies, 0, "one item needs one worker: no copy of the state")
+        XCTAssertEqual(copies, 1, "one item needs one worker: one copy of the state")
         XCTAssertEqual(fills, 4, "the chunk after the last one consumed was read while that one was worked on")
         XCTAssertEqual(consumed, 3)
     }
@@ -215,4 +216,65 @@ final class ParallelTests: XCTestCase {
         XCTAssertEqual(task.join(), 5050)
         XCTAssertEqual(task.join(), 5050)
     }
+
+    func testStreamWorksOnCopiesAndFreesThemOffTheCallersThread() throws {
+        let freed = FreedOn()
+        let given = Tracked(freed, given: true)
+        try Parallel.stream(
+            state: given, copy: { Tracked($0.freed, given: false) },
+            fill: { items in
+                items.append(contentsOf: 0..<64)
+                return false
+            },
+            work: { state, share -> Int in
+                XCTAssertFalse(state.given, "the state given is not worked with")
+                return share.count
+            },
+            consume: { _, _ in true })
+        XCTAssertEqual(freed.wait(count: Parallel.workers(for: 64)), .success, "every copy is freed")
+        let caller = pthread_self()
+        if Parallel.workers() > 1 {
+            XCTAssertFalse(freed.threads.contains { pthread_equal($0, caller) != 0 }, "freed beside the caller")
+        } else {
+            XCTAssertTrue(freed.threads.allSatisfy { pthread_equal($0, caller) != 0 }, "one core: freed at once")
+        }
+        withExtendedLifetime(given) {}
+    }
+
+    func testReleaseBesideEmptiesTheArrayAndFreesItsValues() {
+        let freed = FreedOn()
+        var values = [Tracked(freed, given: false), Tracked(freed, given: false)]
+        Parallel.releaseBeside(&values)
+        XCTAssertTrue(values.isEmpty)
+        XCTAssertEqual(freed.wait(count: 2), .success)
+    }
+}
+
+/// Where the `Tracked` values of a test were freed.
+private final class FreedOn: @unchecked Sendable {
+    private let lock = NSLock()
+    private var list: [pthread_t] = []
+    private let done = DispatchSemaphore(value: 0)
+
+    var threads: [pthread_t] { lock.withLock { list } }
+
+    func note() {
+        lock.withLock { list.append(pthread_self()) }
+        done.signal()
+    }
+
+    func wait(count: Int) -> DispatchTimeoutResult {
+        for _ in 0..<count where done.wait(timeout: .now() + 10) == .timedOut { return .timedOut }
+        return .success
+    }
+}
+
+private final class Tracked: @unchecked Sendable {
+    let freed: FreedOn
+    let given: Bool
+    init(_ freed: FreedOn, given: Bool) {
+        self.freed = freed
+        self.given = given
+    }
+    deinit { if !given { freed.note() } }
 }

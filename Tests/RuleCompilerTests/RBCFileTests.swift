@@ -71,6 +71,11 @@ final class RBCFileTests: XCTestCase {
         var flipped = good
         flipped[good.count / 2] ^= 0x10
         assertRefused(flipped, containing: "checksum mismatch")
+        // Damage that also breaks a part (the section table points outside the file) is refused for the checksum:
+        // made beside the parts' checks, its verdict comes first whatever they find.
+        var table = good
+        table[96 + 8 + 6] = 0x7F
+        assertRefused(table, containing: "checksum mismatch")
     }
 
     func testRefusesConsistentButWrongContent() throws {

@@ -325,11 +325,15 @@ enum MatcherBytecode {
         let words = try take(wordCount, of: 4)
         let wordsEnd = o
         let gates = Set(dfas.map(\.gate).filter { $0 != 0 })
-        let hosts = o == b.count ? nil : try readHostTable(b, at: o, listCount: l, gates: gates)
-        guard hosts != nil || gates.isEmpty else { throw fail("gated DFAs without a host table") }
         let rowsBuffer = UnsafeRawBufferPointer(rebasing: b[rows..<(rows + rowBytes)])
-        // DFAs are checked at once, one per free core: the walk is bound by reading the words from memory.
-        let refusals = Parallel.map(dfas.count) { x -> MatcherError? in
+        // The host table and the DFAs are checked at once, each DFA on whichever core is free: the table is one
+        // long item (it makes the records the lookups read), the walks are bound by reading the words from memory.
+        let (table, refusals) = Parallel.alongside(
+            { () -> Result<MatcherHostTable?, Error> in
+                Result { o == b.count ? nil : try readHostTable(b, at: o, listCount: l, gates: gates) }
+            },
+            dfas.count
+        ) { x -> MatcherError? in
             do {
                 let targets = rowTargets(rowsBuffer, dfas[x])
                 let isState = try walkStates(b, words: words, dfas[x], targets: targets, listCount: l)
@@ -339,6 +343,8 @@ enum MatcherBytecode {
                 return error as? MatcherError ?? .corrupt("\(error)")
             }
         }
+        let hosts = try table.get()
+        guard hosts != nil || gates.isEmpty else { throw fail("gated DFAs without a host table") }
         if let refused = refusals.lazy.compactMap({ $0 }).first { throw refused }
         return Layout(
             universalFlagFree: uf..<uf + 8 * u0, universalWithFlags: uw..<uw + 8 * u1, listStarts: ls,

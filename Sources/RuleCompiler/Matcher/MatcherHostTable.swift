@@ -200,7 +200,9 @@ struct MatcherHostTable: Sendable, Equatable {
             for e in 0..<n {
                 let (start, count) = (Int(entries[Self.entryWords * e]), Int(entries[Self.entryWords * e + 1]))
                 recordOf[e] = UInt32(records.count)
-                records += [UInt32(count), entries[Self.entryWords * e + 2], entries[Self.entryWords * e + 3]]
+                records.append(UInt32(count))
+                records.append(entries[Self.entryWords * e + 2])
+                records.append(entries[Self.entryWords * e + 3])
                 let key = UnsafeBufferPointer(rebasing: keys[start..<(start + count)])
                 hashOf[e] = Self.hash(key.reversed())
                 Self.appendPacked(key, to: &records)

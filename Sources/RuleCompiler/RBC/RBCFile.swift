@@ -35,6 +35,7 @@
 
 import ContentRules
 import Digest
+import Parallel
 
 public enum RBCFile {
     public static let formatVersion: UInt32 = 6
@@ -143,6 +144,15 @@ public enum RBCFile {
     private static func checkedLoad(_ data: UnsafeRawBufferPointer, path: String) throws -> CompiledRuleList {
         let file = RBCReader(data: data, path: path)
         let header = try file.header()
+        // The checksum reads the whole file (and its first use starts libcrypto): made beside the checks of the
+        // parts, which read the same bytes. A file that fails it is refused for that, whatever its parts say.
+        let checksum = Parallel.Background { file.checksumMatches() }
+        let parts = Result { try checkedParts(file, header) }
+        guard checksum.join() else { throw file.fail("checksum mismatch: the file is corrupted") }
+        return try parts.get()
+    }
+
+    private static func checkedParts(_ file: RBCReader, _ header: RBCReader.Header) throws -> CompiledRuleList {
         let sections = try file.sections(count: header.sectionCount)
         let meta = try file.meta(sections[0])
         let source = Array(sections[8])
@@ -232,13 +242,16 @@ private struct RBCReader {
         guard fileSize == UInt64(data.count) else {
             throw fail("the header says \(fileSize) bytes but the file has \(data.count): truncated or damaged")
         }
-        let storedChecksum = Array(data[56..<88])
+        return Header(version: version, sectionCount: sectionCount, sourceDigest: Array(data[24..<56]))
+    }
+
+    /// Whether the SHA-256 of the file, with its own checksum field zeroed, is that field (the header was read).
+    func checksumMatches() -> Bool {
         let digest = Digest(.sha256)
         digest.update(UnsafeRawBufferPointer(rebasing: data[0..<56]))
         digest.update([UInt8](repeating: 0, count: 32))
         digest.update(UnsafeRawBufferPointer(rebasing: data[88...]))
-        guard digest.finalize() == storedChecksum else { throw fail("checksum mismatch: the file is corrupted") }
-        return Header(version: version, sectionCount: sectionCount, sourceDigest: Array(data[24..<56]))
+        return digest.finalize().elementsEqual(data[56..<88])
     }
 
     /// The section table: every tag in order, aligned, in bounds, not overlapping, ending with the file.

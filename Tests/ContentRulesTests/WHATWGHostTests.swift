@@ -58,4 +58,12 @@ final class WHATWGHostTests: XCTestCase {
         XCTAssertEqual(opaque(""), "")
         for bad in ["a b", "a<b", "a@b", "[::1", "a|b"] { XCTAssertNil(opaque(bad), bad) }
     }
+
+    func testASCIILowercaseChangesOnlyTheLettersAToZ() {
+        XCTAssertEqual(WHATWGHost.lowercased("GET Post-ÄÖ@[Z]`"), "get post-ÄÖ@[z]`")
+        XCTAssertEqual(WHATWGHost.lowercased(""), "")
+        // The string form is the byte form over the UTF-8: no letter outside A-Z changes, whatever its case.
+        let all = String(decoding: (0x20...0x7E).map { UInt8($0) }, as: UTF8.self) + "ÉİK"
+        XCTAssertEqual(Array(WHATWGHost.lowercased(all).utf8), all.utf8.map(WHATWGHost.lowercased))
+    }
 }

@@ -245,7 +245,7 @@ struct CSSSelectorListParser {
         guard token.kind == .ident || token.kind == .function else {
             fail("':' must be followed by a name"); return nil
         }
-        let name = asciiLowercase(token.text)
+        let name = WHATWGHost.lowercased(token.text)
         guard let (selector, argument) = lookUpPseudo(name, token: token, colons: colons) else { return nil }
         if selector.pseudoElementKind != nil, disallowPseudoElements {
             fail("pseudo-elements are not allowed inside functional pseudo-classes")
@@ -333,7 +333,7 @@ struct CSSSelectorListParser {
         if pc == "nth-of-type" || pc == "nth-last-of-type" { fail("unexpected tokens in :\(pc)()"); return false }
         guard block.peek().kind == .ident else { fail("expected 'of' in :\(pc)()"); return false }
         let of = block.consume()
-        guard asciiLowercase(of.text) == "of" else { fail("expected 'of' in :\(pc)()"); return false }
+        guard WHATWGHost.lowercased(of.text) == "of" else { fail("expected 'of' in :\(pc)()"); return false }
         block.consumeWhitespace()
         let n = consumeComplexSelectorList(&block)
         if n == 0 || !block.atEnd { fail("invalid selector list after 'of'"); return false }
@@ -402,7 +402,7 @@ struct CSSSelectorListParser {
         let token = range.consume()
         if token.kind == .number, token.isInteger { return true }
         if token.kind == .ident {
-            let v = asciiLowercase(token.text)
+            let v = WHATWGHost.lowercased(token.text)
             if v == "odd" || v == "even" { return true }
         }
         var nString: [UInt32] = []
@@ -449,11 +449,5 @@ struct CSSSelectorListParser {
         }
         while let f = u.first, ws.contains(f) { u = u.dropFirst() }
         return u.isEmpty
-    }
-
-    func asciiLowercase(_ s: String) -> String {
-        String(
-            String.UnicodeScalarView(
-                s.unicodeScalars.map { $0.value >= 0x41 && $0.value <= 0x5A ? Unicode.Scalar($0.value + 0x20)! : $0 }))
     }
 }

@@ -268,10 +268,10 @@ public enum RuleListParser {
         }
 
         if target.readsRequestMethod, let value = t["request-method"] {
-            guard case .string(let method) = value, RequestMethodName.all.contains(asciiLowercased(method)) else {
+            guard case .string(let method) = value, RequestMethodName.all.contains(WHATWGHost.lowercased(method)) else {
                 throw RuleFailure(.jsonInvalidRequestMethod, "request-method is \(describe(value))")
             }
-            trigger.requestMethod = asciiLowercased(method)
+            trigger.requestMethod = WHATWGHost.lowercased(method)
         }
 
         // Conditions, in WebKit's key order. A second condition key is an error before its value is looked at.
@@ -376,10 +376,6 @@ public enum RuleListParser {
     }
 
     // MARK: helpers
-
-    static func asciiLowercased(_ s: String) -> String {
-        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
-    }
 
     static func abbreviated(_ s: String) -> String {
         let short = s.count > 100 ? String(s.prefix(97)) + "..." : s

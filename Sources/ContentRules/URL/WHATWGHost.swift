@@ -334,4 +334,6 @@ public enum WHATWGHost {
     @inlinable public static func isAlpha(_ b: UInt8) -> Bool { (b | 0x20) >= 0x61 && (b | 0x20) <= 0x7A }
     @inlinable public static func isDigit(_ b: UInt8) -> Bool { b >= 0x30 && b <= 0x39 }
     @inlinable public static func lowercased(_ b: UInt8) -> UInt8 { (b >= 0x41 && b <= 0x5A) ? b | 0x20 : b }
+    /// ASCII lowercase (WHATWG Infra): A-Z only, every other byte as it is.
+    public static func lowercased(_ s: String) -> String { String(decoding: s.utf8.map(lowercased), as: UTF8.self) }
 }

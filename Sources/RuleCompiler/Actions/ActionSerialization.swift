@@ -228,7 +228,7 @@ enum PayloadIdentity {
             for k in ["fragment", "host", "password", "path", "port", "username"] {
                 if case .string(let v)? = t[k] { transform[k] = .string(v) }
             }
-            if case .string(let v)? = t["scheme"] { transform["scheme"] = .string(asciiLowercased(v)) }
+            if case .string(let v)? = t["scheme"] { transform["scheme"] = .string(WHATWGHost.lowercased(v)) }
             if case .object(let q)? = t["query-transform"] {
                 var qt = JSONObject()
                 if let remove = q["remove-parameters"] { qt["remove-parameters"] = remove }
@@ -279,10 +279,6 @@ enum PayloadIdentity {
         var m = d.rounded(.towardZero).truncatingRemainder(dividingBy: 4_294_967_296)
         if m < 0 { m += 4_294_967_296 }
         return Int32(bitPattern: UInt32(m))
-    }
-
-    private static func asciiLowercased(_ s: String) -> String {
-        String(decoding: s.utf8.map { $0 >= 0x41 && $0 <= 0x5A ? $0 + 0x20 : $0 }, as: UTF8.self)
     }
 }
 

@@ -88,7 +88,7 @@ final class ParallelTests: XCTestCase {
         XCTAssertEqual(copies, Parallel.workers(for: 5), "one state per core, each a copy")
     }
 
-    func testStreamMakesNoCopyForASingleItemAndStopsWhenConsumeSaysSo() throws {
+    func testStreamMakesOneCopyForASingleItemAndStopsWhenConsumeSaysSo() throws {
         var copies = 0, fills = 0, consumed = 0
         try Parallel.stream(
             state: "engine",
@@ -220,17 +220,19 @@ final class ParallelTests: XCTestCase {
     func testStreamWorksOnCopiesAndFreesThemOffTheCallersThread() throws {
         let freed = FreedOn()
         let given = Tracked(freed, given: true)
+        var blocksOnTheGivenState = 0
         try Parallel.stream(
             state: given, copy: { Tracked($0.freed, given: false) },
             fill: { items in
                 items.append(contentsOf: 0..<64)
                 return false
             },
-            work: { state, share -> Int in
-                XCTAssertFalse(state.given, "the state given is not worked with")
-                return share.count
-            },
-            consume: { _, _ in true })
+            work: { state, _ -> Int in state.given ? 1 : 0 },
+            consume: { results, _ in
+                blocksOnTheGivenState += results.reduce(0, +)
+                return true
+            })
+        XCTAssertEqual(blocksOnTheGivenState, 0, "the state given is not worked with")
         XCTAssertEqual(freed.wait(count: Parallel.workers(for: 64)), .success, "every copy is freed")
         let caller = pthread_self()
         if Parallel.workers() > 1 {

@@ -49,6 +49,15 @@ contains "cut rules.json" "differs from the manifest's"
 cp -r v5 cut-rbc && printf 'x' >> cut-rbc/rules.rbc
 expect "changed rules.rbc" 1 "$rb" match cut-rbc --requests /dev/null
 contains "changed rules.rbc" "cut-rbc/rules.rbc: sha256"
+# The release's dataset (read for its surrogates while the lists load): a damaged one is refused, naming it; with a
+# damaged list too, the list's error is the one given.
+cp -r v5 bad-tds && printf '{"trackers":' > bad-tds/input-tds.json
+expect "damaged input TDS" 1 "$rb" match bad-tds --requests /dev/null
+contains "damaged input TDS" "bad-tds/input-tds.json"
+cp -r bad-tds bad-both && printf 'x' >> bad-both/rules.rbc
+expect "damaged TDS and list" 1 "$rb" match bad-both --requests /dev/null
+contains "damaged TDS and list" "bad-both/rules.rbc: sha256"
+output | grep -q "input-tds.json" && fail "damaged TDS and list: the dataset's error was given, not the list's"
 
 # A TDS given as --requests: one error naming the file and its first bad lines, nothing answered, exit 1.
 expect "TDS as requests" 1 "$rb" match v5 --requests "$tds/ios-tds_v5_2025-06-17.json"

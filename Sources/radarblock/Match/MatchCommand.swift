@@ -5,6 +5,7 @@ import ContentRules
 import FilterLists
 import FileIO
 import Foundation
+import Parallel
 import Release
 import ReleaseDiff
 import Provenance
@@ -370,10 +371,13 @@ enum MatchCommand: Command {
                 throw InputError("\(path): a directory, but not a release (no \(ReleaseFiles.manifest))")
             }
             let wanted = explicitTarget ? target.name : nil
+            // The dataset the surrogates come from is decoded on a thread of its own while the lists load (it was a
+            // third of a release's load); a list's error is still the one reported first.
+            let found = Parallel.Background { Result { try ReleaseSurrogates.of(release: path) } }
             let lists =
                 try vendor.map { try AdClickAttributionRelease.lists(release: path, target: wanted, vendor: $0) }
                 ?? ReleaseLists.load(path, target: wanted).1
-            let (tds, surrogates) = try ReleaseSurrogates.of(release: path)
+            let (tds, surrogates) = try found.join().get()
             for note in lists.compactMap({ $0.recompiledNote(release: path) }) { Console.note(note) }
             return lists.map {
                 NamedList(

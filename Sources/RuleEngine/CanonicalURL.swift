@@ -9,6 +9,7 @@
 // hosts go through ICU's UTS #46 configured as WebKit configures it. The host itself is ContentRules'
 // WHATWGHost, the parser the redirect-URL check uses too.
 
+import CSystem
 import ContentRules
 
 public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
@@ -62,44 +63,44 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
     private static func alreadyCanonical(_ u: UnsafeBufferPointer<UInt8>, plainHost: PlainHost) -> CanonicalURL? {
         let (schemeEnd, hostRange) = plainHost
         let n = u.count, hostEnd = hostRange.upperBound
-        var p = hostEnd
-        // Path: no dot segments, nothing from the path percent-encode set, no backslash.
+        // Path: no dot segments, nothing from the path percent-encode set, no backslash. Letters and digits are in
+        // no percent-encode set and end no segment: only the other bytes are visited.
         var state = 0 // 0 path, 1 query, 2 fragment
-        var segmentStart = p
-        while p < n {
-            let b = u[p]
-            // Letters and digits are in no percent-encode set and end no segment: most of a URL, at once.
-            if isASCIIAlphanumeric(b) {
-                p += 1
-                continue
-            }
+        var segmentStart = hostEnd
+        var clean = true
+        /// Whether the path segment that ends at a separator is a dot segment or may be one ("%2e").
+        func dotSegmentEnds(at p: Int) -> Bool {
+            p > segmentStart && (u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%"))
+        }
+        _ = visitNonAlphanumeric(u, from: hostEnd, lowercaseOnly: false) { at in
+            let b = u[at]
             if b <= 0x20 || b >= 0x7F || b == UInt8(ascii: "\"") || b == UInt8(ascii: "<") || b == UInt8(ascii: ">") {
-                return nil
+                clean = false
+                return false
             }
             switch state {
             case 0:
                 if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
-                    if p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") {
-                        return nil
+                    if dotSegmentEnds(at: at) {
+                        clean = false
+                        return false
                     }
-                    segmentStart = p + 1
+                    segmentStart = at + 1
                     if b == UInt8(ascii: "?") { state = 1 } else if b == UInt8(ascii: "#") { state = 2 }
                 } else if b == UInt8(ascii: "\\") || b == UInt8(ascii: "^") || b == UInt8(ascii: "`")
                     || b == UInt8(ascii: "{") || b == UInt8(ascii: "}")
                 {
-                    return nil
+                    clean = false
                 }
             case 1:
-                if b == UInt8(ascii: "'") { return nil }
+                if b == UInt8(ascii: "'") { clean = false }
                 if b == UInt8(ascii: "#") { state = 2 }
             default:
-                if b == UInt8(ascii: "`") { return nil }
+                if b == UInt8(ascii: "`") { clean = false }
             }
-            p += 1
+            return clean
         }
-        if state == 0, p > segmentStart, u[segmentStart] == UInt8(ascii: ".") || u[segmentStart] == UInt8(ascii: "%") {
-            return nil
-        }
+        if !clean || (state == 0 && dotSegmentEnds(at: n)) { return nil }
         var bytes: [UInt8]
         if rawHead(u, hostEnd: hostEnd) != nil {
             bytes = Array(u)
@@ -111,6 +112,33 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
             bytes.append(contentsOf: UnsafeBufferPointer(rebasing: u[hostEnd...]))
         }
         return CanonicalURL(bytes: bytes, schemeEnd: schemeEnd, hostRange: hostRange)
+    }
+
+    /// Calls `visit` with the offset of each byte of `u` from `start` on that is not an ASCII letter or digit
+    /// (`lowercaseOnly`: not a lowercase letter or digit), in order, until it returns false; returns that offset,
+    /// or `u.count` when it never does.
+    @inline(__always) static func visitNonAlphanumeric(
+        _ u: UnsafeBufferPointer<UInt8>, from start: Int, lowercaseOnly: Bool, _ visit: (Int) -> Bool
+    ) -> Int {
+        let n = u.count
+        var i = start
+        if let base = u.baseAddress {
+            while i + 16 <= n {
+                var m = rb_non_alphanumeric_mask(base + i, lowercaseOnly ? 1 : 0)
+                while m != 0 {
+                    let p = i + m.trailingZeroBitCount
+                    if !visit(p) { return p }
+                    m &= m - 1
+                }
+                i += 16
+            }
+        }
+        while i < n {
+            let b = u[i]
+            if !(lowercaseOnly ? isLowercaseLetterOrDigit(b) : isASCIIAlphanumeric(b)), !visit(i) { return i }
+            i += 1
+        }
+        return n
     }
 
     @inline(__always) static func isLowercaseLetterOrDigit(_ b: UInt8) -> Bool { (b &- 0x61) < 26 || (b &- 0x30) < 10 }
@@ -152,35 +180,28 @@ public struct CanonicalURL: Sendable, Hashable, CustomStringConvertible {
         p += 2
         let hostStart = p
         var labelStart = p
-        var previous: UInt8 = UInt8(ascii: ".")
-        while p < n {
-            let b = u[p]
-            // Letters and digits first: they are most of a host, and need nothing more.
-            if isLowercaseLetterOrDigit(b) {
-                previous = b
-                p += 1
-                continue
-            }
+        var plain = true
+        // Lowercase letters and digits are most of a host and need nothing more: only the other bytes are visited.
+        let hostEnd = visitNonAlphanumeric(u, from: hostStart, lowercaseOnly: true) { at in
+            let b = u[at]
             if b == UInt8(ascii: ".") {
-                if previous == UInt8(ascii: ".") { return nil }
-                labelStart = p + 1
-            } else if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") {
-                break
-            } else if b == UInt8(ascii: "-") {
-                // "xn--" anywhere in the host: it may be punycode, which the full path decodes and checks.
-                if previous == UInt8(ascii: "-"), p - 3 >= hostStart, u[p - 2] == UInt8(ascii: "n"),
-                    u[p - 3] == UInt8(ascii: "x")
-                {
-                    return nil
+                // An empty label: the host starts with a dot or has two in a row.
+                if at == hostStart || u[at - 1] == UInt8(ascii: ".") {
+                    plain = false
+                    return false
                 }
-            } else {
-                return nil
+                labelStart = at + 1
+                return true
             }
-            previous = b
-            p += 1
+            if b == UInt8(ascii: "/") || b == UInt8(ascii: "?") || b == UInt8(ascii: "#") { return false }
+            // "xn--" anywhere in the host: it may be punycode, which the full path decodes and checks.
+            plain =
+                b == UInt8(ascii: "-")
+                && !(at - 3 >= hostStart && u[at - 1] == UInt8(ascii: "-") && u[at - 2] == UInt8(ascii: "n")
+                    && u[at - 3] == UInt8(ascii: "x"))
+            return plain
         }
-        let hostEnd = p
-        guard hostEnd > hostStart, u[hostStart] != UInt8(ascii: ".") else { return nil }
+        guard plain, hostEnd > hostStart else { return nil }
         // Hosts that could be IPv4 numbers or punycode take the full path. A last label that starts with a letter
         // or '-' fails WebKit's first IPv4 piece there, so the host is a domain; one that starts with a digit may not
         // be ("42949672950x" overflows into a hex piece and is refused), nor may an empty one (a trailing dot).

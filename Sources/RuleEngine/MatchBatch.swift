@@ -105,18 +105,21 @@ public struct MatchBatch {
         }
 
         do {
-            let (request, load) = try Self.read(
-                line, look, deciding: deciding, engine: engine, text: text, decider: decider)
-            if let load {
+            var decidedBy: DecidingRule? = nil
+            let (engine, deciding, decider) = (engine, deciding, decider)
+            let request = try Self.read(line, look, deciding: deciding, engine: engine, text: text, decider: decider) {
+                load in
+                guard let load else {
+                    result.clear()
+                    return
+                }
                 engine.match(load, into: &result, deciding: deciding && decider == .automaton ? .all : .none)
-            } else {
-                result.clear()
-            }
-            var decidedBy = result.decidedBy
-            if deciding, case .explain(let allRules) = decider, let load {
-                let lists = engine.lists
-                decidedBy = Explain.decidingRule(
-                    lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
+                decidedBy = result.decidedBy
+                if deciding, case .explain(let allRules) = decider {
+                    let lists = engine.lists
+                    decidedBy = Explain.decidingRule(
+                        lists, try lists.map { try Explain.explain($0, load, prefilter: !allRules) })
+                }
             }
             if !text {
                 if deciding {
@@ -168,18 +171,20 @@ public struct MatchBatch {
         return ScannedLine(fields: f, plainHost: plain)
     }
 
-    /// Decodes and resolves one line: the request (built only for the text form, or when the line is not a flat
-    /// object of plain strings) and its load, nil when the engine reports nothing for its URL whatever the rest.
-    /// A flat line is read in place: no String for its URLs, and no site resolved for a URL no rule can match.
-    /// Static, with the batch's parts as arguments: a method called from the mutating `answer` copied the whole
-    /// batch on each line.
+    /// Decodes and resolves one line, and hands its load to `answer`: nil when the engine reports nothing for its
+    /// URL whatever the rest. Returns the request (built only for the text form, or when the line is not a flat
+    /// object of plain strings). A flat line is read in place: no String for its URLs, and no site resolved for a
+    /// URL no rule can match. Static, with the batch's parts as arguments: a method called from the mutating
+    /// `answer` copied the whole batch on each line. The load is handed on, not returned: returned as an optional,
+    /// it was copied and destroyed through the generic value witnesses on every line.
     private static func read(
         _ line: UnsafeBufferPointer<UInt8>, _ look: ScannedLine, deciding: Bool, engine: RuleEngine, text: Bool,
-        decider: Decider
-    ) throws -> (MatchRequest?, ResourceLoad?) {
+        decider: Decider, answer: (ResourceLoad?) throws -> Void
+    ) throws -> MatchRequest? {
         guard let f = look.fields else {
             let request = try MatchRequest.decode(line: UnsafeRawBufferPointer(line))
-            return (request, try engine.resolve(request))
+            try answer(try engine.resolve(request))
+            return request
         }
         func bytes(_ r: Range<Int>) -> UnsafeBufferPointer<UInt8> { UnsafeBufferPointer(rebasing: line[r]) }
         func string(_ r: Range<Int>) -> String { String(decoding: bytes(r), as: UTF8.self) }
@@ -192,12 +197,14 @@ public struct MatchBatch {
         if decider == .automaton, let (_, host) = plain,
             engine.reportsNothing(rawURL: raw, hostEnd: host.upperBound, deciding: deciding)
         {
-            return (request, nil)
+            try answer(nil)
+            return request
         }
         let url = CanonicalURL.parse(utf8: raw, plainHost: plain)
         // A valid URL with a plain host serializes with the bytes just asked about: no need to ask again.
         if decider == .automaton, plain == nil || url == nil, engine.reportsNothing(for: url, deciding: deciding) {
-            return (request, nil)
+            try answer(nil)
+            return request
         }
         // Explain's cross-check parses the top URL only when it is not the last one.
         let topRaw = bytes(f.topURL)
@@ -209,10 +216,11 @@ public struct MatchBatch {
         } else {
             top = engine.resolver.top(utf8: topRaw)
         }
-        let load = ResourceLoad(
-            url: url, rawURL: raw, topURL: topRaw, top: top, frameURL: f.frameURL.map(bytes), names: names,
-            requestMethod: f.requestMethod.map(string), resolver: engine.resolver)
-        return (request, load)
+        try answer(
+            ResourceLoad(
+                url: url, rawURL: raw, topURL: topRaw, top: top, frameURL: f.frameURL.map(bytes), names: names,
+                requestMethod: f.requestMethod.map(string), resolver: engine.resolver))
+        return request
     }
 
     /// A line's error in place of its answer, in the batch's format.

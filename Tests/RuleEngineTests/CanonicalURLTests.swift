@@ -173,9 +173,8 @@ final class CanonicalURLShortcutTests: XCTestCase {
             XCTAssertEqual(full.schemeEnd, schemeEnd, s)
             XCTAssertEqual(Array(full.bytes[..<host.upperBound]), Array(s.utf8.prefix(host.upperBound)), s)
         }
-        for _ in 0..<20000 {
-            var s = Bool.random(using: &generator) ? "https://" : "http://"
-            for _ in 0..<Int.random(in: 1...12, using: &generator) { s += pieces.randomElement(using: &generator)! }
+        /// The shortcut's URL, when it takes one, is the full parser's, and so is its plain host.
+        func check(_ s: String) {
             let full = CanonicalURL.parseWithoutShortcut(Array(s.utf8))
             if let fast = Array(s.utf8).withUnsafeBufferPointer({ CanonicalURL.alreadyCanonical($0) }) {
                 checked += 1
@@ -183,6 +182,18 @@ final class CanonicalURLShortcutTests: XCTestCase {
             }
             checkPlainHost(s, full)
         }
+        /// 20,000 random http(s) URLs: `hosts` pieces of `host`, then `rests` pieces of `rest`.
+        func checkRandom(
+            host: [String], _ hosts: ClosedRange<Int>, rest: [String] = [], _ rests: ClosedRange<Int> = 0...0
+        ) {
+            for _ in 0..<20000 {
+                var s = Bool.random(using: &generator) ? "https://" : "http://"
+                for _ in 0..<Int.random(in: hosts, using: &generator) { s += host.randomElement(using: &generator)! }
+                for _ in 0..<Int.random(in: rests, using: &generator) { s += rest.randomElement(using: &generator)! }
+                check(s)
+            }
+        }
+        checkRandom(host: pieces, 1...12)
         // Structured inputs: a plausible host, then path/query/fragment pieces.
         let hostPieces = [
             "a", "b", "z9", "-", ".", "com", "0", "xn--x", "0x1", "Q", "_", "42949672950x", "999999999999", "1a",
@@ -191,19 +202,21 @@ final class CanonicalURLShortcutTests: XCTestCase {
             "/", "/a", "/.", "/..", "/%2e", "?", "?q=1", "#", "#f", "'", "`", "{", "^", "|", "\\", "%", "~", "&b=2",
             " ",
         ]
-        for _ in 0..<20000 {
-            var s = Bool.random(using: &generator) ? "https://" : "http://"
-            for _ in 0..<Int.random(in: 1...5, using: &generator) { s += hostPieces.randomElement(using: &generator)! }
-            for _ in 0..<Int.random(in: 0...6, using: &generator) { s += rest.randomElement(using: &generator)! }
-            let full = CanonicalURL.parseWithoutShortcut(Array(s.utf8))
-            if let fast = Array(s.utf8).withUnsafeBufferPointer({ CanonicalURL.alreadyCanonical($0) }) {
-                checked += 1
-                XCTAssertEqual(fast, full, s)
-            }
-            checkPlainHost(s, full)
-        }
+        checkRandom(host: hostPieces, 1...5, rest: rest, 0...6)
         XCTAssertGreaterThan(checked, 1000)
         XCTAssertGreaterThan(plainHosts, 1000)
+        // Long hosts and paths: the shortcut reads sixteen bytes at a time, so every byte it looks at must also be
+        // found at every offset of a block and across the boundary between two. Mostly clean pieces, so that most
+        // URLs take the shortcut as far as their one odd byte.
+        let clean = ["abcdefghijklmno", "0123456789", "q", ".", "-"]
+        let longHost = clean + clean + clean + ["xn--", "x", "n", "Z", "_", "com", ".."]
+        let cleanRest = ["/abcdefghijklmnopqrstu", "/", "ABCDEFGHIJK", "=", "&", "?", "#", "-"]
+        let longRest =
+            cleanRest + cleanRest + cleanRest + ["/.", "/..", "/%2e", "'", "`", "{", "\\", "~", "%41", " ", "ü"]
+        let (checkedBefore, plainHostsBefore) = (checked, plainHosts)
+        checkRandom(host: longHost, 1...8, rest: longRest, 0...10)
+        XCTAssertGreaterThan(checked - checkedBefore, 1000)
+        XCTAssertGreaterThan(plainHosts - plainHostsBefore, 1000)
         for s in [
             "https://example.com", "https://a.example.com/p/q?x=1&y='2'#f", "http://1.2.3.4/", "http://a.b.c.0x1/",
             "http://example.com./",

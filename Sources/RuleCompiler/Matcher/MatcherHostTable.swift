@@ -332,11 +332,11 @@ struct HostScan: Equatable {
     static let done = HostScan(phase: .done)
 
     /// Reads `input`, calling `reached` with the action list of every candidate that is a key, and setting in
-    /// `gates` the bit (gate - 1) of every gate a candidate opens. `onlyPrefetching`: only starts loading the slots
-    /// of the candidates (the scan read again later then waits less), reporting nothing.
+    /// `gates` the bit (gate - 1) of every gate a candidate opens. With `found`: only starts loading the slots of
+    /// the candidates and keeps them there (`lookUp` then reports them), reporting nothing.
     mutating func read(
         _ input: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, gates: inout UInt64,
-        onlyPrefetching: Bool = false, reached: (UInt32) -> Void
+        found: UnsafeMutablePointer<[FoundCandidate]>? = nil, reached: (UInt32) -> Void
     ) {
         var i = 0
         let n = input.count
@@ -356,7 +356,7 @@ struct HostScan: Equatable {
                     continue
                 }
             case .host:
-                i = readHost(input, from: i, table, gates: &gates, onlyPrefetching: onlyPrefetching, reached: reached)
+                i = readHost(input, from: i, table, gates: &gates, found: found, reached: reached)
                 continue
             case .done:
                 return
@@ -368,14 +368,14 @@ struct HostScan: Equatable {
     /// The host part from `i`: returns where the input ends, or where it stops (`done`).
     private mutating func readHost(
         _ input: UnsafeBufferPointer<UInt8>, from i: Int, _ table: MatcherHostTable, gates: inout UInt64,
-        onlyPrefetching: Bool, reached: (UInt32) -> Void
+        found: UnsafeMutablePointer<[FoundCandidate]>?, reached: (UInt32) -> Void
     ) -> Int {
         let limit = table.maxKeyLength + 2
         var start = i, i = i
         while i < input.count {
             let b = input[i]
             if b == UInt8(ascii: ":") || b == UInt8(ascii: "/") {
-                candidates(input, start..<i, table, gates: &gates, onlyPrefetching: onlyPrefetching, reached: reached)
+                candidates(input, start..<i, table, gates: &gates, found: found, reached: reached)
                 if b == UInt8(ascii: "/") {
                     self = .done
                     return input.count
@@ -398,19 +398,36 @@ struct HostScan: Equatable {
     /// Reports the keys among the suffixes of the segment that ends at a `:` or `/`: `carried` then `input[range]`.
     private func candidates(
         _ input: UnsafeBufferPointer<UInt8>, _ range: Range<Int>, _ table: MatcherHostTable, gates: inout UInt64,
-        onlyPrefetching: Bool, reached: (UInt32) -> Void
+        found: UnsafeMutablePointer<[FoundCandidate]>?, reached: (UInt32) -> Void
     ) {
-        func read(_ segment: UnsafeBufferPointer<UInt8>) {
-            if onlyPrefetching {
-                forEachCandidate(segment, table) { _, h in table.prefetchProbe(h) }
-            } else {
-                candidates(segment, table, gates: &gates, reached: reached)
+        if let found {
+            // Kept by their place in `input`. Only a scan read from the start keeps them (`prefetchHosts`), and it
+            // carries bytes only once its input has ended, after its last candidates.
+            precondition(carried.isEmpty, "a scan that keeps its candidates is read from the start")
+            forEachCandidate(UnsafeBufferPointer(rebasing: input[range]), table) { start, h in
+                table.prefetchProbe(h)
+                found.pointee.append(
+                    FoundCandidate(start: Int32(range.lowerBound + start), end: Int32(range.upperBound), hash: h))
+            }
+        } else if carried.isEmpty {
+            candidates(UnsafeBufferPointer(rebasing: input[range]), table, gates: &gates, reached: reached)
+        } else {
+            (carried + input[range]).withUnsafeBufferPointer {
+                candidates($0, table, gates: &gates, reached: reached)
             }
         }
-        if carried.isEmpty {
-            read(UnsafeBufferPointer(rebasing: input[range]))
-        } else {
-            (carried + input[range]).withUnsafeBufferPointer(read)
+    }
+
+    /// Reports the candidates `read` kept in `found` for the same `input`, as `read` without them would have.
+    static func lookUp(
+        _ found: [FoundCandidate], _ input: UnsafeBufferPointer<UInt8>, _ table: MatcherHostTable, gates: inout UInt64,
+        reached: (UInt32) -> Void
+    ) {
+        for c in found {
+            let candidate = UnsafeBufferPointer(rebasing: input[Int(c.start)..<Int(c.end)])
+            if let r = table.record(hash: c.hash, firstProbe: table.firstProbe(c.hash), candidate) {
+                table.report(record: r, candidate: candidate, gates: &gates, reached: reached)
+            }
         }
     }
 
@@ -462,6 +479,12 @@ struct HostScan: Equatable {
 
     private struct Candidate {
         var start: Int, hash: UInt32, probe: UInt64
+    }
+
+    /// A candidate that a read kept (in the order it would have looked it up): its bytes' place in the input read,
+    /// and its hash.
+    struct FoundCandidate {
+        var start: Int32, end: Int32, hash: UInt32
     }
 
     // MARK: in a prefix

@@ -210,12 +210,24 @@ struct MatcherProgram: Sendable {
     }
 
     /// Starts loading the host table's slots for the candidates in `input`, read from the start, without waiting for
-    /// them: a caller with other work to do before `readHosts` (MatcherProduct.prefix walks the product) then waits
-    /// for memory once, not twice.
-    func prefetchHosts(_ input: UnsafeBufferPointer<UInt8>) {
-        guard let hosts else { return }
+    /// them, and keeps the candidates in `found`: a caller with other work to do before `lookUpHosts`
+    /// (MatcherProduct.prefix walks the product) then waits for memory once, not twice, and hashes each candidate
+    /// once. Returns where the scan stands after `input`, as `readHosts(HostScan(), input, ...)` does.
+    func prefetchHosts(_ input: UnsafeBufferPointer<UInt8>, found: inout [HostScan.FoundCandidate]) -> HostScan {
+        found.removeAll(keepingCapacity: true)
+        guard let hosts else { return HostScan() }
         var (scan, gates) = (HostScan(), UInt64(0))
-        scan.read(input, hosts, gates: &gates, onlyPrefetching: true) { _ in }
+        withUnsafeMutablePointer(to: &found) { scan.read(input, hosts, gates: &gates, found: $0) { _ in } }
+        return scan
+    }
+
+    /// Reports the candidates `prefetchHosts` kept for `input`: what `readHosts(HostScan(), input, ...)` reports.
+    func lookUpHosts(
+        _ found: [HostScan.FoundCandidate], _ input: UnsafeBufferPointer<UInt8>, gates: inout UInt64,
+        reached: (UInt32) -> Void
+    ) {
+        guard let hosts else { return }
+        HostScan.lookUp(found, input, hosts, gates: &gates, reached: reached)
     }
 
     /// As above, where no DFA is skipped for its gate (every DFA is walked: the gates cannot change an answer).

@@ -82,6 +82,9 @@ public final class MatcherProduct {
     @exclusivity(unchecked) private var liveStates: [Int32] = []
     /// The lists reached within a prefix being made (scratch space: an array per new host cost an allocation).
     @exclusivity(unchecked) private var reached: [Int32] = []
+    /// The host table's candidates in a prefix being made, from their loads' start (before the walk) to their
+    /// lookups (after it): hashed once (scratch space).
+    @exclusivity(unchecked) private var hostCandidates: [HostScan.FoundCandidate] = []
     /// Per DFA of the matcher whether it is walked alone.
     private let isAlone: [Bool]
 
@@ -286,10 +289,10 @@ public final class MatcherProduct {
     /// product's state (the lists reached are the same, in another order: callers sort the ids).
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
         reached.removeAll(keepingCapacity: true)
-        program.prefetchHosts(prefix)
+        let scan = program.prefetchHosts(prefix, found: &hostCandidates)
         let s = walk(from: root, prefix) { reached.append(Int32(bitPattern: $0)) }
         var gates: UInt64 = 0
-        let scan = program.readHosts(HostScan(), prefix, gates: &gates) { reached.append(Int32(bitPattern: $0)) }
+        program.lookUpHosts(hostCandidates, prefix, gates: &gates) { reached.append(Int32(bitPattern: $0)) }
         // Until the host part has ended, a later candidate may still open any gate.
         startAlone(gates: scan.phase == .done ? gates : ~0)
         program.walk(liveAlone, from: &liveStates, prefix) { reached.append(Int32(bitPattern: $0)) }

@@ -6,7 +6,9 @@
 
 import ContentRules
 
-public struct Matcher: Sendable, Equatable {
+/// A class, not a struct: a list's matchers are read on every request, and a call on a struct this large (its
+/// program's many tables) copied all of it to the stack first, with a retain for each table.
+public final class Matcher: Sendable, Equatable {
     /// The serialization's first 48 bytes (counts, length, build statistics): with `program` and the universal
     /// ids, all that `serialized()` needs, so a load copies nothing but the program.
     let header: [UInt8]
@@ -48,8 +50,11 @@ public struct Matcher: Sendable, Equatable {
         program = MatcherProgram(validated: b, layout: layout)
     }
 
-    public init(serialized bytes: [UInt8]) throws {
-        self = try bytes.withUnsafeBytes { try Matcher(serialized: $0) }
+    public convenience init(serialized bytes: [UInt8]) throws {
+        let copy = UnsafeMutableRawBufferPointer.allocate(byteCount: bytes.count, alignment: 8)
+        defer { copy.deallocate() }
+        copy.copyBytes(from: bytes)
+        try self.init(serialized: UnsafeRawBufferPointer(copy))
     }
 
     /// The serialization this matcher was loaded from (the form is canonical: a valid blob is the only one

@@ -3,11 +3,12 @@
 // `stylesheet` is present only when non-empty: the global display:none stylesheets of the lists that
 // did not see an ignore-previous-rules for this load, one per line, in list order.
 
+import ContentRules
 import RuleCompiler
 import StrictJSON
 
 public struct MatchResult {
-    public struct Entry: Hashable, Sendable {
+    public struct Entry: Hashable, Sendable, BitwiseCopyable {
         /// Index of the rule list (in the order given).
         public var list: Int32
         /// Index of the action in that list's actions.
@@ -41,8 +42,8 @@ public struct MatchResult {
 
     /// The answer "no actions", keeping the storage.
     mutating func clear() {
-        entries.removeAll(keepingCapacity: true)
-        stylesheetLists.removeAll(keepingCapacity: true)
+        entries.emptyKeepingCapacity()
+        stylesheetLists.emptyKeepingCapacity()
         decidedBy = nil
     }
 

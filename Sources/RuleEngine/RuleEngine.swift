@@ -340,13 +340,13 @@ public final class LoadedRuleList {
         _ load: ResourceLoad, urlBytes: UnsafeBufferPointer<UInt8>, prefix: MatcherPrefix?, into out: inout [Int32]
     ) -> Bool {
         let flags = load.flags | ConditionFlags.mask
-        scratch.removeAll(keepingCapacity: true)
-        matchedRules.removeAll(keepingCapacity: true)
+        scratch.emptyKeepingCapacity()
+        matchedRules.emptyKeepingCapacity()
         urlMatches(
             urlBytes, hostEnd: load.url?.hostRange.upperBound ?? 0, prefix: prefix, flags: flags, into: &scratch)
         if scratch.isEmpty && universal.isEmpty { return false }
         sortUnique(&scratch)
-        ids.removeAll(keepingCapacity: true)
+        ids.emptyKeepingCapacity()
         for id in scratch {
             let condition = UInt32(truncatingIfNeeded: id >> 32) & ConditionFlags.mask
             if condition != 0 {
@@ -370,7 +370,7 @@ public final class LoadedRuleList {
         }
         // WebKit's set of ids: rules sharing an action and flags count once.
         sortUnique(&ids)
-        locations.removeAll(keepingCapacity: true)
+        locations.emptyKeepingCapacity()
         for id in ids { locations.append(UInt32(truncatingIfNeeded: id)) }
         locations.append(contentsOf: universal)
         locations.sort()

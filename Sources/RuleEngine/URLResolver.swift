@@ -38,7 +38,12 @@ public final class URLResolver {
         if let l = lastTopRaw, Self.equal(l, raw) { return lastTop }
         let url = parse()
         lastTop = Top(url: url)
-        Self.remember(raw, in: &lastTopRaw)
+        // A URL in its canonical form already is its own raw bytes: kept as they are, without a copy.
+        if let bytes = url?.bytes, Self.equal(bytes, raw) {
+            lastTopRaw = bytes
+        } else {
+            Self.remember(raw, in: &lastTopRaw)
+        }
         return lastTop
     }
 

@@ -28,7 +28,9 @@
 import CSystem
 import ContentRules
 
-struct MatcherHostTable: Sendable, Equatable {
+/// A class, not a struct: a prefix's making and resuming read the table through an optional, and each `if let` of
+/// a struct this large copied it, with a retain for each of its five tables.
+final class MatcherHostTable: Sendable, Equatable {
     /// The longest key: a candidate that is longer matches nothing, so a prefix carries at most this many bytes.
     let maxKeyLength: Int
     /// Per slot 0 (empty) or an entry's index + 1; a power of two, at least one of them empty.
@@ -170,7 +172,7 @@ struct MatcherHostTable: Sendable, Equatable {
     static let caseSensitiveList: UInt32 = 1 << 31
 
     /// A table of `hosts` (distinct lower-cased keys), laid out the same for the same input.
-    init(hosts: [Entry]) {
+    convenience init(hosts: [Entry]) {
         let sorted = hosts.sorted { $0.key.lexicographicallyPrecedes($1.key) }
         var size = 4
         while size < 2 * sorted.count + 1 { size *= 2 }
@@ -212,6 +214,11 @@ struct MatcherHostTable: Sendable, Equatable {
         probes = slots.map { e in
             e == 0 ? 0 : UInt64(recordOf[Int(e - 1)] + 1) | UInt64(hashOf[Int(e - 1)]) << 32
         }
+    }
+
+    /// Equal when made of equal parts (`probes` and `records` are made from them).
+    static func == (a: MatcherHostTable, b: MatcherHostTable) -> Bool {
+        (a.maxKeyLength, a.slots, a.entries, a.keys) == (b.maxKeyLength, b.slots, b.entries, b.keys)
     }
 
     /// `bytes` four a word, the first in the low byte, the last word zero-padded: a record's key, a prefix's carried

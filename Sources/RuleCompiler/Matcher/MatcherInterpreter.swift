@@ -219,7 +219,7 @@ struct MatcherProgram: Sendable {
     /// (MatcherProduct.prefix walks the product) then waits for memory once, not twice, and hashes each candidate
     /// once. Returns where the scan stands after `input`, as `readHosts(HostScan(), input, ...)` does.
     func prefetchHosts(_ input: UnsafeBufferPointer<UInt8>, found: inout [HostScan.FoundCandidate]) -> HostScan {
-        found.removeAll(keepingCapacity: true)
+        found.emptyKeepingCapacity()
         guard let hosts else { return HostScan() }
         var (scan, gates) = (HostScan(), UInt64(0))
         withUnsafeMutablePointer(to: &found) { scan.read(input, hosts, gates: &gates, found: $0) { _ in } }
@@ -340,16 +340,16 @@ struct MatcherProgram: Sendable {
     func run(
         _ url: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64], product: MatcherProduct
     ) {
-        withTables(requestFlags) { t in product.run(url) { t.actions.report($0, into: &result) } }
+        withActionLists(requestFlags) { actions in product.run(url) { actions.report($0, into: &result) } }
     }
 
     func resume(
         _ prefix: MatcherPrefix, _ rest: UnsafeBufferPointer<UInt8>, requestFlags: UInt32, into result: inout [UInt64],
         product: MatcherProduct
     ) {
-        withTables(requestFlags) { t in
-            prefix.withWords { w in t.actions.report(reached: w[reachedStart(w)...], into: &result) }
-            product.resume(prefix, rest) { t.actions.report($0, into: &result) }
+        withActionLists(requestFlags) { actions in
+            prefix.withWords { w in actions.report(reached: w[reachedStart(w)...], into: &result) }
+            product.resume(prefix, rest) { actions.report($0, into: &result) }
         }
     }
 
@@ -396,6 +396,36 @@ struct MatcherProgram: Sendable {
         words[state] & 1 != 0 ? words[state + 1] : nil
     }
 
+    /// Per k, the target of `states[k]` (of DFA `dfas[k]`, -1: stopped) for that DFA's class `classes[k]`, -1 when
+    /// there is none, into `targets[k]`: a product's new tuple, in one pass through raw pointers (a call per DFA
+    /// checked every index it read).
+    func targets(
+        _ dfas: UnsafeBufferPointer<Int>, from states: UnsafePointer<Int32>, classes: UnsafePointer<UInt8>,
+        into targets: UnsafeMutablePointer<Int32>
+    ) {
+        withTables(0) { t in
+            for k in 0..<dfas.count {
+                let state = Int(states[k])
+                guard state >= 0 else {
+                    targets[k] = -1
+                    continue
+                }
+                let next = Self.step(t.words, t.rows, t.root(dfas[k]), state, Int(classes[k])) { _ in }
+                targets[k] = next == MatcherProgram.none ? -1 : Int32(truncatingIfNeeded: next)
+            }
+        }
+    }
+
+    /// Calls `body` with the action list of each of `states` (-1: stopped) that reports one, in order.
+    func actionLists(ofStates states: UnsafeBufferPointer<Int32>, _ body: (UInt32) -> Void) {
+        words.withUnsafeBufferPointer { words in
+            for state in states where state >= 0 {
+                let s = Int(state)
+                if words[s] & 1 != 0 { body(words[s &+ 1]) }
+            }
+        }
+    }
+
     /// The target of `state` (of DFA `d`) for its DFA's class `c`, -1 when there is none.
     func target(ofState state: Int, dfa d: Int, dfaClass c: Int) -> Int32 {
         let header = words[state]
@@ -420,29 +450,34 @@ struct MatcherProgram: Sendable {
     }
 
     private func withTables(_ requestFlags: UInt32, _ body: (Tables) -> Void) {
-        words.withUnsafeBufferPointer { wordBuffer in
-            rows.withUnsafeBufferPointer { rowBuffer in
-                classMaps.withUnsafeBufferPointer { classMapBuffer in
-                    listStarts.withUnsafeBufferPointer { listStarts in
-                        ids.withUnsafeBufferPointer { ids in
-                            rootTargets.withUnsafeBufferPointer { rootTargets in
-                                rootTargetStarts.withUnsafeBufferPointer { rootTargetStarts in
-                                    guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress,
-                                        let classMaps = classMapBuffer.baseAddress,
-                                        let roots = rootTargets.baseAddress, let starts = rootTargetStarts.baseAddress
-                                    else { return }
-                                    body(
-                                        Tables(
-                                            words: words, rows: rows, classMaps: classMaps, rootTargets: roots,
-                                            rootTargetStarts: starts,
-                                            actions: ActionLists(
-                                                listStarts: listStarts.baseAddress!, ids: ids.baseAddress,
-                                                requestFlags: requestFlags)))
-                                }
+        withActionLists(requestFlags) { actions in
+            words.withUnsafeBufferPointer { wordBuffer in
+                rows.withUnsafeBufferPointer { rowBuffer in
+                    classMaps.withUnsafeBufferPointer { classMapBuffer in
+                        rootTargets.withUnsafeBufferPointer { rootTargets in
+                            rootTargetStarts.withUnsafeBufferPointer { rootTargetStarts in
+                                guard let words = wordBuffer.baseAddress, let rows = rowBuffer.baseAddress,
+                                    let classMaps = classMapBuffer.baseAddress,
+                                    let roots = rootTargets.baseAddress, let starts = rootTargetStarts.baseAddress
+                                else { return }
+                                body(
+                                    Tables(
+                                        words: words, rows: rows, classMaps: classMaps, rootTargets: roots,
+                                        rootTargetStarts: starts, actions: actions))
                             }
                         }
                     }
                 }
+            }
+        }
+    }
+
+    /// The action lists alone: what a product's caller reads (the product walks its own tables), without a retain
+    /// and a release for each of the DFAs' tables on every request.
+    private func withActionLists(_ requestFlags: UInt32, _ body: (ActionLists) -> Void) {
+        listStarts.withUnsafeBufferPointer { listStarts in
+            ids.withUnsafeBufferPointer { ids in
+                body(ActionLists(listStarts: listStarts.baseAddress!, ids: ids.baseAddress, requestFlags: requestFlags))
             }
         }
     }

@@ -197,9 +197,7 @@ public final class MatcherProduct {
         slots[slot] = s + 1
         tuples += tuple
         targets += repeatElement(Self.unbuilt, count: classCount)
-        for state in tuple where state >= 0 {
-            if let list = program.actionList(ofState: Int(state)) { lists.append(list) }
-        }
+        tuple.withUnsafeBufferPointer { program.actionLists(ofStates: $0) { lists.append($0) } }
         listStart.append(Int32(lists.count))
         endRange.append(nil)
         bases.append([])
@@ -209,13 +207,16 @@ public final class MatcherProduct {
     /// The target of state `s` for product class `c`, built when new (the product may start over first: the
     /// target is then a state of the new generation).
     private func target(_ s: Int32, _ c: Int) -> Int32 {
-        let base = Int(s) * dfaCount
-        let classes = c * dfaCount
-        for d in 0..<dfaCount {
-            let state = tuples[base + d]
-            scratch[d] =
-                state < 0
-                ? -1 : program.target(ofState: Int(state), dfa: members[d], dfaClass: Int(dfaClass[classes + d]))
+        tuples.withUnsafeBufferPointer { tuples in
+            dfaClass.withUnsafeBufferPointer { dfaClass in
+                members.withUnsafeBufferPointer { members in
+                    scratch.withUnsafeMutableBufferPointer { scratch in
+                        program.targets(
+                            members, from: tuples.baseAddress! + Int(s) * dfaCount,
+                            classes: dfaClass.baseAddress! + c * dfaCount, into: scratch.baseAddress!)
+                    }
+                }
+            }
         }
         let before = generation
         let t = intern(scratch)
@@ -288,7 +289,7 @@ public final class MatcherProduct {
     /// Where the DFAs stand after `prefix` from the roots, as a MatcherProduct.prefix gives it, carrying the
     /// product's state (the lists reached are the same, in another order: callers sort the ids).
     func prefix(_ prefix: UnsafeBufferPointer<UInt8>) -> MatcherPrefix {
-        reached.removeAll(keepingCapacity: true)
+        reached.emptyKeepingCapacity()
         let scan = program.prefetchHosts(prefix, found: &hostCandidates)
         let s = walk(from: root, prefix) { reached.append(Int32(bitPattern: $0)) }
         var gates: UInt64 = 0
@@ -303,8 +304,8 @@ public final class MatcherProduct {
 
     /// The DFAs walked alone that `gates` leaves open, at their roots, into `liveAlone` and `liveStates`.
     private func startAlone(gates: UInt64) {
-        liveAlone.removeAll(keepingCapacity: true)
-        liveStates.removeAll(keepingCapacity: true)
+        liveAlone.emptyKeepingCapacity()
+        liveStates.emptyKeepingCapacity()
         func add(_ d: Int) {
             liveAlone.append(d)
             liveStates.append(Int32(program.roots[d]))
@@ -348,8 +349,8 @@ public final class MatcherProduct {
 
     /// The DFAs walked alone that stand in a state in `prefix`, and those states, into `liveAlone` and `liveStates`.
     private func setAloneStates(_ prefix: MatcherPrefix) {
-        liveAlone.removeAll(keepingCapacity: true)
-        liveStates.removeAll(keepingCapacity: true)
+        liveAlone.emptyKeepingCapacity()
+        liveStates.emptyKeepingCapacity()
         // A base this product made holds no DFA walked alone; another product's may (its limits may differ).
         if prefix.withWords({ UInt32(bitPattern: $0[1]) != generation }) {
             let base = prefix.base

@@ -578,7 +578,7 @@ public final class RuleEngine {
                 case .resume(let p): prefix = p
                 case .unknown: prefix = nil
                 }
-                result.indices.removeAll(keepingCapacity: true)
+                result.indices.emptyKeepingCapacity()
                 let sawIgnorePrevious = list.actionsFor(load, urlBytes: urlBytes, prefix: prefix, into: &result.indices)
                 for a in result.indices { result.entries.append(MatchResult.Entry(list: Int32(li), action: a)) }
                 if !sawIgnorePrevious, !list.stylesheet.isEmpty { result.stylesheetLists.append(li) }
